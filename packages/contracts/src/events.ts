@@ -1,0 +1,46 @@
+import { z } from 'zod'
+import { Branch, Department, ManagerScope } from './identity.ts'
+
+/** Envelope of every event on the bus: `<domain>.<aggregate>.<past-tense-verb>.v1`. */
+export const EventEnvelope = z.object({
+  id: z.uuid(),
+  type: z.string().regex(/^[a-z-]+\.[a-z-]+\.[a-z-]+\.v\d+$/),
+  occurredAt: z.iso.datetime(),
+  data: z.unknown(),
+})
+export type EventEnvelope<T = unknown> = Omit<z.infer<typeof EventEnvelope>, 'data'> & { data: T }
+
+const UserFacts = z.object({
+  userId: z.uuid(),
+  name: z.string(),
+  email: z.email(),
+  isAdmin: z.boolean(),
+  isManager: z.boolean(),
+  managerScope: ManagerScope,
+  branch: Branch.nullable(),
+  department: Department.nullable(),
+  userGroup: z.string().nullable(),
+})
+
+/** Every event schema by its subject; a consumer parses `data` with the schema of its type. */
+export const Events = {
+  'identity.user.registered.v1': UserFacts,
+  'identity.user.updated.v1': UserFacts,
+  'identity.user.deleted.v1': z.object({ userId: z.uuid() }),
+  'identity.verification.requested.v1': z.object({
+    userId: z.uuid(),
+    name: z.string(),
+    email: z.email(),
+    code: z.string().regex(/^\d{6}$/),
+    expiresAt: z.iso.datetime(),
+  }),
+  'identity.password-reset.requested.v1': z.object({
+    userId: z.uuid(),
+    name: z.string(),
+    email: z.email(),
+    resetUrl: z.url(),
+    expiresAt: z.iso.datetime(),
+  }),
+} as const
+export type EventType = keyof typeof Events
+export type EventData<T extends EventType> = z.infer<(typeof Events)[T]>

@@ -1,0 +1,5 @@
+export * from './constants.ts'
+export * from './errors.ts'
+export * from './identity.ts'
+export * from './events.ts'
+export * from './platform.ts'
