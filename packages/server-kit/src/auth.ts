@@ -1,0 +1,142 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { createMiddleware } from 'hono/factory'
+import {
+  SignJWT,
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors as joseErrors,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWK,
+  type JWTVerifyGetKey,
+} from 'jose'
+import type { ManagerScope } from '@portal/contracts'
+import { AppError, forbidden, unauthorized } from './errors.ts'
+
+const ALG = 'EdDSA'
+
+/** Who is calling, as the verified token says. */
+export interface Actor {
+  userId: string
+  email: string
+  name: string
+  isAdmin: boolean
+  isManager: boolean
+  managerScope: ManagerScope
+}
+
+export type AuthEnv = { Variables: { actor: Actor } }
+
+export interface SigningKey {
+  privateKey: CryptoKey
+  publicJwk: JWK
+  kid: string
+}
+
+/** Loads the signing key from `file` (a private JWK), creating and saving a new one when absent. */
+export async function loadOrCreateSigningKey(file: string | undefined, privateJwkJson?: string): Promise<SigningKey> {
+  let jwk: JWK | undefined
+  if (privateJwkJson) jwk = JSON.parse(privateJwkJson) as JWK
+  else if (file) jwk = await readFile(file, 'utf8').then((t) => JSON.parse(t) as JWK).catch(() => undefined)
+  if (!jwk) {
+    const pair = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true })
+    jwk = { ...(await exportJWK(pair.privateKey)), kid: crypto.randomUUID(), alg: ALG }
+    if (file) {
+      await mkdir(dirname(file), { recursive: true })
+      await writeFile(file, JSON.stringify(jwk), { mode: 0o600 })
+    }
+  }
+  const privateKey = (await importJWK(jwk, ALG)) as CryptoKey
+  const { d: _secret, ...publicJwk } = jwk
+  return { privateKey, publicJwk: { ...publicJwk, use: 'sig', alg: ALG }, kid: jwk.kid ?? 'default' }
+}
+
+export interface TokenOptions {
+  issuer: string
+  audience: string
+  ttlSeconds: number
+}
+
+/** Signs access tokens carrying the caller's roles. */
+export function createTokenIssuer(key: SigningKey, opts: TokenOptions) {
+  return {
+    jwks: (): JSONWebKeySet => ({ keys: [key.publicJwk] }),
+    sign: (actor: Actor) =>
+      new SignJWT({
+        email: actor.email,
+        name: actor.name,
+        roles: [...(actor.isAdmin ? ['admin'] : []), ...(actor.isManager ? ['manager'] : [])],
+        scope: actor.managerScope,
+      })
+        .setProtectedHeader({ alg: ALG, kid: key.kid, typ: 'JWT' })
+        .setSubject(actor.userId)
+        .setIssuer(opts.issuer)
+        .setAudience(opts.audience)
+        .setIssuedAt()
+        .setExpirationTime(`${opts.ttlSeconds}s`)
+        .sign(key.privateKey),
+  }
+}
+export type TokenIssuer = ReturnType<typeof createTokenIssuer>
+
+/** Where a verifier finds the public keys: a JWKS document, a URL serving one, or a getter. */
+export type KeySource = JSONWebKeySet | URL | (() => JSONWebKeySet)
+
+/** Verifies access tokens (EdDSA only; issuer and audience checked) and returns the Actor. */
+export function createTokenVerifier(source: KeySource, opts: { issuer: string; audience: string }) {
+  let getKey: JWTVerifyGetKey
+  if (source instanceof URL) getKey = createRemoteJWKSet(source, { cooldownDuration: 30_000, cacheMaxAge: 600_000 })
+  else if (typeof source === 'function') getKey = (h, t) => createLocalJWKSet(source())(h, t)
+  else getKey = createLocalJWKSet(source)
+  return async (token: string): Promise<Actor> => {
+    try {
+      const { payload } = await jwtVerify(token, getKey, {
+        algorithms: [ALG],
+        issuer: opts.issuer,
+        audience: opts.audience,
+        requiredClaims: ['sub', 'exp'],
+      })
+      const roles = Array.isArray(payload.roles) ? (payload.roles as string[]) : []
+      const scope = (payload.scope ?? {}) as Partial<ManagerScope>
+      return {
+        userId: String(payload.sub),
+        email: String(payload.email ?? ''),
+        name: String(payload.name ?? ''),
+        isAdmin: roles.includes('admin'),
+        isManager: roles.includes('manager'),
+        managerScope: { branches: scope.branches ?? [], departments: scope.departments ?? [] },
+      }
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw unauthorized('Your session has expired. Please log in again.', 'token_expired', { expired: true })
+      throw unauthorized('Invalid or missing authentication token', 'invalid_token')
+    }
+  }
+}
+export type TokenVerifier = ReturnType<typeof createTokenVerifier>
+
+/** Middleware: a valid bearer token is required; sets `c.var.actor`. */
+export const authenticate = (verify: TokenVerifier) =>
+  createMiddleware<AuthEnv>(async (c, next) => {
+    const header = c.req.header('authorization') ?? ''
+    const match = /^Bearer\s+(\S+)$/i.exec(header)
+    if (!match) throw unauthorized('Invalid or missing authentication token', 'invalid_token')
+    c.set('actor', await verify(match[1]!))
+    await next()
+  })
+
+/** Middleware (after `authenticate`): only admins pass. */
+export const requireAdmin = createMiddleware<AuthEnv>(async (c, next) => {
+  if (!c.get('actor')?.isAdmin) throw forbidden('Admin access required', 'admin_required')
+  await next()
+})
+
+/** Throws 403 unless the actor is the user or an admin. */
+export function requireSelfOrAdmin(actor: Actor, userId: string): void {
+  if (actor.userId !== userId && !actor.isAdmin) throw forbidden()
+}
+
+export { AppError }

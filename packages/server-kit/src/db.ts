@@ -1,0 +1,128 @@
+import { mkdir } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { MikroORM, type AnyEntity, type EntitySchema } from '@mikro-orm/postgresql'
+import { Migration, Migrator } from '@mikro-orm/migrations'
+import pg from 'pg'
+import type { Logger } from './logger.ts'
+import { InboxEntry } from './inbox.ts'
+import { OutboxMessage } from './outbox.ts'
+
+export { Migration }
+
+export interface MigrationEntry {
+  name: string
+  class: new (...args: never[]) => Migration
+}
+
+/** Tables every service has: the outbox and the inbox. */
+class PlatformTables extends Migration {
+  override async up() {
+    this.addSql(`create table if not exists outbox (
+      id uuid primary key,
+      type text not null,
+      payload jsonb not null,
+      occurred_at timestamptz not null,
+      sent_at timestamptz,
+      attempts int not null default 0)`)
+    this.addSql('create index if not exists outbox_pending on outbox (occurred_at) where sent_at is null')
+    this.addSql(`create table if not exists inbox (
+      consumer text not null,
+      event_id uuid not null,
+      handled_at timestamptz not null,
+      primary key (consumer, event_id))`)
+  }
+}
+
+export interface Database {
+  orm: MikroORM
+  /** The connection URL in use (a PGlite socket in single-node mode). */
+  url: string
+  embedded: boolean
+  close(): Promise<void>
+}
+
+export interface OpenDatabaseOptions {
+  /** Service name: database name on a shared server, folder name for PGlite. */
+  service: string
+  /** Full URL of this service's database; when absent an embedded PGlite is used. */
+  url?: string
+  dataDir: string
+  entities: (EntitySchema<AnyEntity> | AnyEntity)[]
+  migrations: MigrationEntry[]
+  logger: Logger
+  poolSize?: number
+}
+
+/** Creates the database named in `url` on its server when it does not exist yet. */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url)
+  const name = decodeURIComponent(target.pathname.slice(1))
+  if (!name) return
+  const admin = new URL(url)
+  admin.pathname = '/postgres'
+  const client = new pg.Client({ connectionString: admin.toString() })
+  await client.connect()
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name])
+    if (found.rowCount === 0) {
+      await client.query(`create database "${name.replace(/"/g, '""')}"`).catch((err: { code?: string }) => {
+        if (err.code !== '42P04') throw err // created meanwhile by another process
+      })
+    }
+  } finally {
+    await client.end()
+  }
+}
+
+async function startEmbedded(dir: string) {
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket')
+  await mkdir(dir, { recursive: true })
+  const db = await PGlite.create(dir)
+  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' })
+  await server.start()
+  const address = (server as unknown as { server: { address(): { port: number } } }).server.address()
+  return {
+    url: `postgresql://postgres@127.0.0.1:${address.port}/postgres`,
+    stop: async () => {
+      await server.stop()
+      await db.close()
+    },
+  }
+}
+
+/** Opens a service's database (real PostgreSQL or embedded PGlite) and applies its migrations. */
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
+  let url = opts.url
+  let stopEmbedded: (() => Promise<void>) | undefined
+  if (url) await ensureDatabase(url)
+  else {
+    const embedded = await startEmbedded(resolve(join(opts.dataDir, 'pg', opts.service)))
+    url = embedded.url
+    stopEmbedded = embedded.stop
+  }
+  const orm = await MikroORM.init({
+    clientUrl: url,
+    entities: [OutboxMessage, InboxEntry, ...opts.entities] as never,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: [{ name: '0000_platform_tables', class: PlatformTables }, ...opts.migrations] as never,
+      transactional: true,
+      silent: true,
+    },
+    pool: { min: 0, max: stopEmbedded ? 1 : (opts.poolSize ?? 10) },
+    debug: false,
+    allowGlobalContext: false,
+  })
+  await orm.migrator.up()
+  opts.logger.info('database ready', { embedded: Boolean(stopEmbedded) })
+  return {
+    orm,
+    url,
+    embedded: Boolean(stopEmbedded),
+    async close() {
+      await orm.close(true)
+      await stopEmbedded?.()
+    },
+  }
+}

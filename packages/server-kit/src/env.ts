@@ -1,0 +1,53 @@
+import { z } from 'zod'
+
+/** Parses the environment once at start; throws one error that lists every bad key. */
+export function parseEnv<S extends z.ZodType>(schema: S, source: Record<string, string | undefined> = process.env): z.infer<S> {
+  const result = schema.safeParse(source)
+  if (result.success) return result.data
+  const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`)
+  throw new Error(`Invalid configuration:\n${lines.join('\n')}`)
+}
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(z.url().optional())
+
+/** Variables every deployable understands (see .env.example). */
+export const PlatformEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  DATABASE_URL: optionalUrl,
+  NATS_URL: optionalUrl,
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default('Learning Portal <no-reply@example.com>'),
+  COMPANY_EMAIL_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'must be a domain such as example.com')
+    .default('example.com'),
+  ADMIN_REGISTRATION_CODE: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('.data'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  JWT_ISSUER: z.string().default('portal-identity'),
+  JWT_AUDIENCE: z.string().default('portal'),
+  /** Where services fetch identity's JWKS in cluster mode. */
+  IDENTITY_JWKS_URL: optionalUrl,
+})
+export type PlatformEnv = z.infer<typeof PlatformEnv>
+
+/** The database URL a service uses: its own database name on the shared server. */
+export function serviceDatabaseUrl(baseUrl: string, service: string): string {
+  const url = new URL(baseUrl)
+  // A URL that already names a database other than the server default is used as it is for
+  // every service only when one database per service is not wanted: default is one per service.
+  url.pathname = `/${service.replace(/-/g, '_')}`
+  return url.toString()
+}

@@ -1,0 +1,86 @@
+import type { Context, ErrorHandler, NotFoundHandler, ValidationTargets } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { zValidator } from '@hono/zod-validator'
+import type { z } from 'zod'
+import type { ErrorBody } from '@portal/contracts'
+import type { Logger } from './logger.ts'
+
+type Extra = Partial<Pick<ErrorBody, 'details' | 'expired' | 'requiresVerification' | 'userId'>>
+
+/** An expected failure with its HTTP status and stable code; turned into the one error shape. */
+export class AppError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly extra: Extra
+  readonly headers: Record<string, string>
+  constructor(status: number, code: string, message: string, extra: Extra = {}, headers: Record<string, string> = {}) {
+    super(message)
+    this.status = status
+    this.code = code
+    this.extra = extra
+    this.headers = headers
+  }
+}
+
+export const badRequest = (message: string, code = 'bad_request', extra?: Extra) => new AppError(400, code, message, extra)
+export const unauthorized = (message = 'Authentication required', code = 'unauthorized', extra?: Extra) =>
+  new AppError(401, code, message, extra)
+export const forbidden = (message = 'You are not allowed to do this', code = 'forbidden', extra?: Extra) =>
+  new AppError(403, code, message, extra)
+export const notFound = (message = 'Not found', code = 'not_found') => new AppError(404, code, message)
+export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message)
+export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many attempts. Please try again later.') =>
+  new AppError(429, 'too_many_requests', message, {}, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) })
+
+const statusCodes: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+}
+
+/** `app.onError`: AppError and HTTPException keep their status; anything else is a logged 500. */
+export function errorHandler(logger: Logger): ErrorHandler {
+  return (err, c) => {
+    if (err instanceof AppError) {
+      for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
+      return c.json({ message: err.message, code: err.code, ...err.extra }, err.status as 400)
+    }
+    if (err instanceof HTTPException && err.status < 500) {
+      const message = err.status === 413 ? 'Request body is too large' : err.message || 'Bad request'
+      return c.json({ message, code: statusCodes[err.status] ?? 'bad_request' }, err.status)
+    }
+    const requestId = c.get('requestId' as never) as string | undefined
+    logger.error('unhandled error', { err: err as Error, requestId, path: c.req.path })
+    return c.json({ message: 'Something went wrong. Please try again later.', code: 'internal_error' }, 500)
+  }
+}
+
+export const notFoundHandler: NotFoundHandler = (c) =>
+  c.json({ message: `No route for ${c.req.method} ${c.req.path}`, code: 'route_not_found' }, 404)
+
+/** A readable message for one zod issue: missing fields say "<field> is required". */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  const field = issue.path.join('.')
+  if (issue.code === 'invalid_type' && /received undefined/.test(issue.message) && field) return `${field} is required`
+  return issue.message
+}
+
+/** zValidator answering bad input with 400 `{message, code: 'validation_failed', details}`. */
+export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
+  zValidator(target, schema, (result, c: Context) => {
+    if (!result.success) {
+      const issues = result.error.issues
+      return c.json(
+        {
+          message: issueMessage(issues[0]!),
+          code: 'validation_failed',
+          details: issues.map((i) => ({ path: i.path.join('.'), message: issueMessage(i) })),
+        },
+        400,
+      )
+    }
+  })

@@ -1,0 +1,88 @@
+import { Hono, type Context } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { createMiddleware } from 'hono/factory'
+import { serve, type ServerType } from '@hono/node-server'
+import type { Actor } from './auth.ts'
+import { AppError, errorHandler, notFoundHandler } from './errors.ts'
+import type { Logger } from './logger.ts'
+import { createMetrics, type Metrics } from './metrics.ts'
+
+/** Hono environment of every service app. */
+export type AppEnv = { Variables: { requestId: string; actor: Actor; logger: Logger } }
+
+export interface ServiceAppOptions {
+  service: string
+  logger: Logger
+  /** Largest request body accepted (bytes); default 1 MiB. */
+  maxBodyBytes?: number
+  /** Readiness checks, e.g. a database ping. */
+  ready?: () => Promise<void>
+  metrics?: Metrics
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/
+
+/** Request id (kept from the gateway's `X-Request-Id` when well-formed) and one log line per request. */
+export const requestContext = (logger: Logger, metrics?: Metrics) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const incoming = c.req.header('x-request-id')
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+    c.set('requestId', requestId)
+    c.set('logger', logger.child({ requestId }))
+    c.header('X-Request-Id', requestId)
+    const start = performance.now()
+    await next()
+    const ms = performance.now() - start
+    metrics?.observe(c.req.method, c.req.routePath ?? c.req.path, c.res.status, ms)
+    if (c.req.path !== '/healthz' && c.req.path !== '/metrics')
+      logger.debug('request', { requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms) })
+  })
+
+/** A service's Hono app with the common middleware, error shape, health, readiness and metrics. */
+export function createServiceApp(opts: ServiceAppOptions): Hono<AppEnv> {
+  const metrics = opts.metrics ?? createMetrics(opts.service)
+  const app = new Hono<AppEnv>()
+  app.use(requestContext(opts.logger, metrics))
+  app.use(
+    bodyLimit({
+      maxSize: opts.maxBodyBytes ?? 1024 * 1024,
+      onError: () => {
+        throw new AppError(413, 'payload_too_large', 'Request body is too large')
+      },
+    }),
+  )
+  app.onError(errorHandler(opts.logger))
+  app.notFound(notFoundHandler)
+  app.get('/healthz', (c) => c.json({ status: 'ok', service: opts.service }))
+  app.get('/readyz', async (c) => {
+    try {
+      await opts.ready?.()
+      return c.json({ status: 'ready', service: opts.service })
+    } catch {
+      return c.json({ status: 'not ready', service: opts.service }, 503)
+    }
+  })
+  app.get('/metrics', (c) => c.text(metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4' }))
+  return app
+}
+
+/** Client address as seen by the gateway (`X-Forwarded-For`) or the socket. */
+export function clientAddress(c: Context): string {
+  const fwd = c.req.header('x-forwarded-for')
+  if (fwd) return fwd.split(',')[0]!.trim()
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined
+  return env?.incoming?.socket?.remoteAddress ?? 'unknown'
+}
+
+/** Starts a Hono app on `port` (0 = any free port); resolves with the bound port. */
+export function listen(app: { fetch: (req: Request, env?: unknown) => Response | Promise<Response> }, port: number, hostname = '127.0.0.1') {
+  return new Promise<{ port: number; server: ServerType; close(): Promise<void> }>((resolveListen) => {
+    const server = serve({ fetch: app.fetch, port, hostname }, (info) =>
+      resolveListen({
+        port: info.port,
+        server,
+        close: () => new Promise<void>((r) => { server.close(() => r()); (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.() }),
+      }),
+    )
+  })
+}
