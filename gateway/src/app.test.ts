@@ -1,0 +1,113 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Hono } from 'hono'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RemoteRegistry } from '@portal/contracts'
+import { listen } from '@portal/server-kit'
+import { silentLogger } from '@portal/server-kit/testing'
+import { createGateway } from './app.ts'
+import { resolveRoute } from './routes.ts'
+
+describe('route table', () => {
+  it('matches whole path segments and prefers the longest prefix', () => {
+    expect(resolveRoute('/api/auth/login')?.upstream).toBe('identity')
+    expect(resolveRoute('/api/authx')).toBeUndefined()
+    expect(resolveRoute('/api/admin/user-groups')?.upstream).toBe('identity')
+    expect(resolveRoute('/api/dev/mailbox')?.upstream).toBe('notify')
+    expect(resolveRoute('/mailbox')?.strip).toBe('')
+    expect(resolveRoute('/user-dashboard')).toBeUndefined()
+  })
+})
+
+describe('gateway', () => {
+  let upstream: Awaited<ReturnType<typeof listen>>
+  let gateway: ReturnType<typeof createGateway>
+  const seen: { path: string; headers: Record<string, string>; body: string }[] = []
+
+  beforeAll(async () => {
+    const svc = new Hono()
+    svc.all('*', async (c) => {
+      seen.push({ path: c.req.path + (new URL(c.req.url).search), headers: c.req.header(), body: await c.req.text() })
+      if (c.req.path === '/auth/teapot') return c.json({ message: 'no', code: 'teapot' }, 418)
+      return c.json({ ok: true, path: c.req.path })
+    })
+    upstream = await listen(svc, 0)
+    const dir = await mkdtemp(join(tmpdir(), 'gw-'))
+    await mkdir(join(dir, 'shell'))
+    await mkdir(join(dir, 'learner'))
+    await writeFile(join(dir, 'shell', 'index.html'), '<!doctype html><title>Portal</title>')
+    await writeFile(join(dir, 'shell', 'main.0123abcd.js'), 'console.log(1)')
+    await writeFile(join(dir, 'learner', 'mf-manifest.json'), '{"id":"mf_learner"}')
+    gateway = createGateway({
+      logger: silentLogger,
+      upstreams: { identity: `http://127.0.0.1:${upstream.port}`, notify: 'http://127.0.0.1:1' },
+      shellDir: join(dir, 'shell'),
+      remotes: [{ name: 'mf_learner', dir: join(dir, 'learner') }],
+    })
+  })
+  afterAll(() => upstream.close())
+
+  it('forwards /api calls to the owning service without the /api prefix, with body, query and a request id', async () => {
+    const res = await gateway.request('/api/auth/login?x=1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'abc-123' },
+      body: '{"email":"a@b.c"}',
+    })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-request-id')).toBe('abc-123')
+    const last = seen.at(-1)!
+    expect(last.path).toBe('/auth/login?x=1')
+    expect(last.body).toBe('{"email":"a@b.c"}')
+    expect(last.headers['x-request-id']).toBe('abc-123')
+  })
+
+  it("keeps the service's status and error body", async () => {
+    const res = await gateway.request('/api/auth/teapot')
+    expect(res.status).toBe(418)
+    expect(await res.json()).toEqual({ message: 'no', code: 'teapot' })
+  })
+
+  it('answers 503 in the error shape when a service is down', async () => {
+    const res = await gateway.request('/api/dev/mailbox')
+    expect(res.status).toBe(503)
+    expect((await res.json()).code).toBe('upstream_unavailable')
+  })
+
+  it('answers unknown API routes with 404 in the error shape', async () => {
+    const res = await gateway.request('/api/nothing-here', { method: 'POST' })
+    expect(res.status).toBe(404)
+    expect(await res.json()).toMatchObject({ code: 'route_not_found' })
+  })
+
+  it('serves the remote registry the shell reads at run time', async () => {
+    const res = await gateway.request('/remote-registry.json')
+    const doc = RemoteRegistry.parse(await res.json())
+    expect(doc.remotes.mf_learner.entry).toBe('/remotes/mf-learner/mf-manifest.json')
+    expect((await gateway.request(doc.remotes.mf_learner.entry)).status).toBe(200)
+    expect((await gateway.request('/remotes/mf-learner/missing.js')).status).toBe(404)
+  })
+
+  it('serves the shell for client-side routes and caches hashed files for good', async () => {
+    const page = await gateway.request('/user-dashboard')
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('<title>Portal</title>')
+    const js = await gateway.request('/main.0123abcd.js')
+    expect(js.headers.get('cache-control')).toContain('immutable')
+    expect((await gateway.request('/nope.js')).status).toBe(404)
+  })
+
+  it('sends security headers that still allow same-origin frames', async () => {
+    const res = await gateway.request('/login')
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'self'")
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'")
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN')
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+
+  it('reports degraded health when a service is unreachable', async () => {
+    const res = await gateway.request('/healthz')
+    expect(res.status).toBe(503)
+    expect(await res.json()).toMatchObject({ status: 'degraded', services: { identity: 'ok', notify: 'unreachable' } })
+  })
+})

@@ -1,0 +1,27 @@
+/** Which service owns which public path: the one route table of the gateway. */
+export type Upstream = 'identity' | 'notify'
+
+export interface RouteEntry {
+  /** Public path prefix (matched on whole segments). */
+  prefix: string
+  upstream: Upstream
+  /** Prefix removed before forwarding (services do not know about `/api`). */
+  strip: string
+}
+
+export const ROUTE_TABLE: readonly RouteEntry[] = [
+  { prefix: '/api/auth', upstream: 'identity', strip: '/api' },
+  { prefix: '/api/users', upstream: 'identity', strip: '/api' },
+  { prefix: '/api/admin/user-groups', upstream: 'identity', strip: '/api' },
+  { prefix: '/api/dev/mailbox', upstream: 'notify', strip: '/api' },
+  { prefix: '/mailbox', upstream: 'notify', strip: '' },
+]
+
+/** The route for a path: the longest prefix that matches whole path segments. */
+export function resolveRoute(path: string, table: readonly RouteEntry[] = ROUTE_TABLE): RouteEntry | undefined {
+  let best: RouteEntry | undefined
+  for (const r of table) {
+    if ((path === r.prefix || path.startsWith(r.prefix + '/')) && (!best || r.prefix.length > best.prefix.length)) best = r
+  }
+  return best
+}

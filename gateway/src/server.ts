@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
+import { PlatformEnv, createLogger, listen, parseEnv, type Logger } from '@portal/server-kit'
+import { createGateway } from './app.ts'
+import type { Upstream } from './routes.ts'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+
+/** Where the static builds live (the workspaces' dist folders by default). */
+export const defaultStatic = {
+  shellDir: `${root}shell/dist`,
+  remotes: [
+    { name: 'mf_learner', dir: `${root}mf-learner/dist` },
+    { name: 'mf_admin', dir: `${root}mf-admin/dist` },
+  ],
+}
+
+export interface GatewayDeps {
+  logger: Logger
+  upstreams: Record<Upstream, string>
+  port: number
+  hostname?: string
+}
+
+/** Starts the gateway on `port`. */
+export async function start(deps: GatewayDeps) {
+  const app = createGateway({ logger: deps.logger, upstreams: deps.upstreams, ...defaultStatic })
+  const server = await listen(app, deps.port, deps.hostname ?? '0.0.0.0')
+  return { port: server.port, app, close: server.close }
+}
+
+const GatewayEnv = PlatformEnv.extend({
+  HOST: z.string().default('0.0.0.0'),
+  IDENTITY_URL: z.url().default('http://127.0.0.1:4001'),
+  NOTIFY_URL: z.url().default('http://127.0.0.1:4004'),
+})
+
+if (import.meta.main) {
+  const env = parseEnv(GatewayEnv)
+  const logger = createLogger('gateway', env.LOG_LEVEL)
+  const gw = await start({
+    logger,
+    port: env.PORT,
+    hostname: env.HOST,
+    upstreams: { identity: env.IDENTITY_URL.replace(/\/$/, ''), notify: env.NOTIFY_URL.replace(/\/$/, '') },
+  })
+  logger.info('gateway listening', { port: gw.port })
+  const stop = () => void gw.close().then(() => process.exit(0))
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+}
