@@ -1,0 +1,36 @@
+import { escapeHtml } from '../render.ts'
+
+export const PRODUCT_NAME = 'Learning Portal'
+
+/**
+ * The frame every portal e-mail shares. `body` is MJML (sections) whose user data the caller
+ * has already escaped; `preview` is plain text shown by mail clients next to the subject.
+ */
+export const layout = (opts: { title: string; preview: string; body: string }) => `<mjml>
+  <mj-head>
+    <mj-title>${escapeHtml(opts.title)}</mj-title>
+    <mj-preview>${escapeHtml(opts.preview)}</mj-preview>
+    <mj-attributes>
+      <mj-all font-family="Helvetica, Arial, sans-serif" />
+      <mj-text font-size="15px" line-height="22px" color="#1f2933" />
+    </mj-attributes>
+  </mj-head>
+  <mj-body background-color="#f3f4f6">
+    <mj-section padding="24px 0 8px">
+      <mj-column>
+        <mj-text font-size="18px" font-weight="bold" color="#1e3a8a">${PRODUCT_NAME}</mj-text>
+      </mj-column>
+    </mj-section>
+    <mj-wrapper background-color="#ffffff" padding="16px 8px" border-radius="6px">
+${opts.body}
+    </mj-wrapper>
+    <mj-section>
+      <mj-column>
+        <mj-text font-size="12px" line-height="18px" color="#6b7280">You receive this e-mail because of an action on your ${PRODUCT_NAME} account. If it was not you, you can ignore it.</mj-text>
+      </mj-column>
+    </mj-section>
+  </mj-body>
+</mjml>`
+
+/** Plain-text footer matching the HTML one. */
+export const textFooter = `\n--\n${PRODUCT_NAME}\nYou receive this e-mail because of an action on your ${PRODUCT_NAME} account. If it was not you, you can ignore it.\n`

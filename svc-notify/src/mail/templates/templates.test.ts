@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { renderEmail } from '../render.ts'
+import { passwordResetEmail } from './password-reset.ts'
+import { verificationEmail } from './verification.ts'
+
+describe('verification e-mail', () => {
+  it('carries the code in the HTML and the text part and says it expires in 15 minutes', async () => {
+    const mail = await renderEmail(verificationEmail({ name: 'Ada Lovelace', code: '042917' }))
+    expect(mail.subject).toBe('Your verification code')
+    expect(mail.html).toContain('042917')
+    expect(mail.text).toContain('042917')
+    expect(mail.text).toContain('Hello Ada Lovelace,')
+    expect(mail.html).toContain('expires in 15 minutes')
+    expect(mail.text).toContain('expires in 15 minutes')
+    expect(mail.html).toMatch(/^<!doctype html>/i)
+  })
+
+  it('escapes the user name in the HTML', async () => {
+    const mail = await renderEmail(verificationEmail({ name: '<script>alert("x")</script> & Co', code: '123456' }))
+    expect(mail.html).not.toContain('<script>alert')
+    expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co')
+    // the text part is not HTML: it keeps the name as typed
+    expect(mail.text).toContain('<script>alert("x")</script> & Co')
+  })
+})
+
+describe('password reset e-mail', () => {
+  const resetUrl = 'https://portal.example.com/reset-password?token=abc_DEF-123&x=1'
+
+  it('carries the reset link as a button and as text, and says it expires in 1 hour', async () => {
+    const mail = await renderEmail(passwordResetEmail({ name: 'Grace', resetUrl }))
+    expect(mail.subject).toBe('Reset your password')
+    expect(mail.html).toContain('href="https://portal.example.com/reset-password?token=abc_DEF-123&amp;x=1"')
+    expect(mail.text).toContain(resetUrl)
+    expect(mail.html).toContain('expires in 1 hour')
+    expect(mail.text).toContain('expires in 1 hour')
+  })
+
+  it('escapes quotes in the link so it cannot break out of the attribute', async () => {
+    const mail = await renderEmail(passwordResetEmail({ name: 'Grace', resetUrl: 'https://x.example/r?t="><img src=x onerror=alert(1)>' }))
+    expect(mail.html).not.toContain('<img src=x')
+    expect(mail.html).not.toContain('"><img')
+  })
+
+  it('refuses a link that is not http(s)', () => {
+    expect(() => passwordResetEmail({ name: 'Grace', resetUrl: 'javascript:alert(1)' })).toThrow(/http/)
+  })
+})
