@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config'
+
+// Journeys in headless Chromium against the portal started as the README says (`npm start`).
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    environment: 'node',
+    include: ['**/*.e2e.ts'],
+    globalSetup: ['./portal.setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    fileParallelism: false,
+  },
+})

@@ -1,0 +1,80 @@
+/**
+ * Cluster mode on one machine, for trying it out and for benchmarks: every service in its own
+ * process on its own port, PostgreSQL, NATS JetStream and SMTP required (as in compose.yaml).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+
+export interface ClusterOptions {
+  env: Record<string, string | undefined>
+  gatewayPort: number
+  /** Ports of the services (defaults 4001 identity, 4004 notify). */
+  ports?: { identity?: number; notify?: number }
+  quiet?: boolean
+}
+
+const waitHealthy = async (url: string, ms = 60_000) => {
+  const end = Date.now() + ms
+  for (;;) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1_000) })
+      if (res.ok) return
+    } catch {}
+    if (Date.now() > end) throw new Error(`not healthy in time: ${url}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+/** Starts identity, notify and the gateway as separate processes; resolves once all are healthy. */
+export async function startCluster(opts: ClusterOptions) {
+  for (const key of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL'] as const)
+    if (!opts.env[key]) throw new Error(`cluster mode needs ${key}`)
+  const identityPort = opts.ports?.identity ?? 4001
+  const notifyPort = opts.ports?.notify ?? 4004
+  const children: ChildProcess[] = []
+  const run = (script: string, env: Record<string, string>) => {
+    const child = spawn(process.execPath, [script], {
+      cwd: root,
+      env: { ...process.env, ...opts.env, ...env },
+      stdio: opts.quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
+    })
+    children.push(child)
+    return child
+  }
+  run('svc-notify/src/server.ts', { PORT: String(notifyPort) })
+  run('svc-identity/src/server.ts', { PORT: String(identityPort) })
+  await waitHealthy(`http://127.0.0.1:${identityPort}/healthz`)
+  await waitHealthy(`http://127.0.0.1:${notifyPort}/healthz`)
+  run('gateway/src/server.ts', {
+    PORT: String(opts.gatewayPort),
+    IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
+    NOTIFY_URL: `http://127.0.0.1:${notifyPort}`,
+  })
+  await waitHealthy(`http://127.0.0.1:${opts.gatewayPort}/healthz`)
+  return {
+    url: `http://127.0.0.1:${opts.gatewayPort}`,
+    async close() {
+      await Promise.all(
+        children.map(
+          (c) =>
+            new Promise<void>((r) => {
+              if (c.exitCode !== null) return r()
+              c.once('exit', () => r())
+              c.kill('SIGTERM')
+              setTimeout(() => c.kill('SIGKILL'), 5_000).unref()
+            }),
+        ),
+      )
+    },
+  }
+}
+
+if (import.meta.main) {
+  const cluster = await startCluster({ env: process.env, gatewayPort: Number(process.env.PORT ?? 8080) })
+  process.stdout.write(`\n  Learning portal (cluster) at ${cluster.url}\n\n`)
+  const stop = () => void cluster.close().then(() => process.exit(0))
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
