@@ -1,0 +1,164 @@
+import type { User, UserGroup } from '@portal/contracts'
+import { Alert, Button, ConfirmDialog, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { deleteUser, fetchGroups, fetchUsers, groupKeys, updateUserGroup, userKeys } from './api.ts'
+import { filterUsers, roleLabel } from './filter.ts'
+import { ManagerRoleDialog } from './ManagerRoleDialog.tsx'
+
+const GroupCell = ({ user, groups }: { user: User; groups: readonly UserGroup[] }) => {
+  const queryClient = useQueryClient()
+  const [editing, setEditing] = useState(false)
+  const [value, setValue] = useState(user.user_group ?? '')
+  const save = useMutation({
+    mutationFn: () => updateUserGroup(user.id, value || null),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: userKeys.all })
+      setEditing(false)
+    },
+  })
+  if (!editing) {
+    return (
+      <div className="pk-row">
+        <span>{user.user_group ?? <span className="pk-muted">None</span>}</span>
+        <Button
+          variant="link"
+          aria-label={`Edit user group of ${user.name}`}
+          onClick={() => {
+            setValue(user.user_group ?? '')
+            setEditing(true)
+          }}
+        >
+          Edit
+        </Button>
+      </div>
+    )
+  }
+  const options = groups.map((g) => ({ value: g.name, label: g.name }))
+  if (user.user_group && !groups.some((g) => g.name === user.user_group)) {
+    options.push({ value: user.user_group, label: user.user_group })
+  }
+  return (
+    <div className="pk-stack" style={{ gap: '.5rem' }}>
+      <Select
+        label={`User group of ${user.name}`}
+        hideLabel
+        placeholder="None"
+        options={options}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        autoFocus
+      />
+      {save.isError ? <Alert>{errorMessage(save.error, 'Failed to update user group')}</Alert> : null}
+      <div className="pk-row">
+        <Button size="small" onClick={() => save.mutate()} disabled={save.isPending}>
+          Save
+        </Button>
+        <Button size="small" variant="secondary" onClick={() => setEditing(false)}>
+          Cancel
+        </Button>
+      </div>
+    </div>
+  )
+}
+
+/** Users tab: search, role, inline group edit, manager role, delete with confirmation. */
+export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
+  const queryClient = useQueryClient()
+  const users = useQuery({ queryKey: userKeys.list(), queryFn: fetchUsers })
+  const groups = useQuery({ queryKey: groupKeys.list(), queryFn: fetchGroups })
+  const [search, setSearch] = useState('')
+  const [roleUser, setRoleUser] = useState<User | null>(null)
+  const [toDelete, setToDelete] = useState<User | null>(null)
+  const remove = useMutation({
+    mutationFn: (id: string) => deleteUser(id),
+    onSuccess: async () => {
+      setToDelete(null)
+      await queryClient.invalidateQueries({ queryKey: userKeys.all })
+    },
+  })
+
+  if (users.isPending) return <Spinner label="Loading users..." />
+  if (users.isError) return <Alert>{errorMessage(users.error, 'Failed to fetch users')}</Alert>
+
+  const shown = filterUsers(users.data, search)
+  return (
+    <div className="pk-stack">
+      <div style={{ maxWidth: 360 }}>
+        <TextField
+          label="Search users"
+          type="search"
+          placeholder="Search by name or email"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+      </div>
+      {remove.isError ? <Alert>{errorMessage(remove.error, 'Failed to delete user')}</Alert> : null}
+      {groups.isError ? <Alert>{errorMessage(groups.error, 'Failed to fetch data')}</Alert> : null}
+      <div className="pk-table-wrap">
+        <table className="pk-table">
+          <caption className="pk-visually-hidden">Users</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">User Group</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((u) => (
+              <tr key={u.id}>
+                <td>{u.name}</td>
+                <td>{u.email}</td>
+                <td>
+                  {roleLabel(u)}
+                  {u.is_manager ? <span className="pk-badge">Manager</span> : null}
+                </td>
+                <td>
+                  <GroupCell user={u} groups={groups.data ?? []} />
+                </td>
+                <td>
+                  <div className="pk-row">
+                    <Button size="small" variant="secondary" aria-label={`Manager role of ${u.name}`} onClick={() => setRoleUser(u)}>
+                      Manager Role
+                    </Button>
+                    <Button
+                      size="small"
+                      variant="danger"
+                      aria-label={`Delete ${u.name}`}
+                      disabled={u.id === currentUserId}
+                      title={u.id === currentUserId ? 'You cannot delete your own account' : undefined}
+                      onClick={() => setToDelete(u)}
+                    >
+                      Delete
+                    </Button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+            {shown.length === 0 ? (
+              <tr>
+                <td colSpan={5} className="pk-muted">
+                  No users found
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+      {roleUser ? <ManagerRoleDialog user={roleUser} onClose={() => setRoleUser(null)} /> : null}
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete User"
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onCancel={() => setToDelete(null)}
+        onConfirm={() => toDelete && remove.mutate(toDelete.id)}
+      >
+        Are you sure you want to delete {toDelete?.name}? This cannot be undone.
+      </ConfirmDialog>
+    </div>
+  )
+}

@@ -1,0 +1,106 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+import { ApiError, classify401, createApiClient, errorMessage, type ApiEnvironment } from './api.ts'
+
+class MemoryStorage {
+  map = new Map<string, string>()
+  getItem(k: string) {
+    return this.map.get(k) ?? null
+  }
+  setItem(k: string, v: string) {
+    this.map.set(k, v)
+  }
+  removeItem(k: string) {
+    this.map.delete(k)
+  }
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+
+let storage: MemoryStorage
+let env: ApiEnvironment
+let fetchMock: ReturnType<typeof vi.fn<typeof fetch>>
+
+beforeEach(() => {
+  storage = new MemoryStorage()
+  vi.stubGlobal('localStorage', storage)
+  storage.setItem('token', 'tkn')
+  storage.setItem('user', '{"id":"u"}')
+  fetchMock = vi.fn<typeof fetch>()
+  env = { fetch: fetchMock, alert: vi.fn(), goToLogin: vi.fn(), log: vi.fn() }
+})
+
+const client = () => createApiClient('/api', () => env)
+
+describe('api client', () => {
+  it('sends the bearer token and JSON body', async () => {
+    fetchMock.mockResolvedValue(json(200, { ok: true }))
+    await client().post('/x', { a: 1 })
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit & { headers: Record<string, string> }]
+    expect(url).toBe('/api/x')
+    expect(init.headers.Authorization).toBe('Bearer tkn')
+    expect(init.headers['Content-Type']).toBe('application/json')
+    expect(init.body).toBe('{"a":1}')
+  })
+
+  it('parses the answer with the given schema', async () => {
+    fetchMock.mockResolvedValue(json(200, { n: 1 }))
+    await expect(client().get('/x', z.object({ n: z.number() }))).resolves.toEqual({ n: 1 })
+    fetchMock.mockResolvedValue(json(200, { n: 'one' }))
+    await expect(client().get('/x', z.object({ n: z.number() }))).rejects.toMatchObject({ code: 'invalid_response' })
+  })
+
+  it('turns an error body into an ApiError with the server message', async () => {
+    fetchMock.mockResolvedValue(json(409, { message: 'Email already registered', code: 'email_taken' }))
+    const err = await client().post('/auth/register', {}).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ApiError)
+    expect(err).toMatchObject({ status: 409, code: 'email_taken', serverMessage: 'Email already registered' })
+    expect(errorMessage(err, 'Registration failed. Please try again.')).toBe('Email already registered')
+  })
+
+  it('falls back to the default text when the server sent no message', async () => {
+    fetchMock.mockResolvedValue(new Response('oops', { status: 502 }))
+    const err = await client().get('/users').catch((e: unknown) => e)
+    expect(errorMessage(err, 'Failed to fetch users')).toBe('Failed to fetch users')
+    fetchMock.mockRejectedValue(new TypeError('network'))
+    const err2 = await client().get('/users').catch((e: unknown) => e)
+    expect(err2).toMatchObject({ status: 0, code: 'network_error' })
+  })
+
+  it('on a 401 with expired:true clears the session, alerts and goes to /login', async () => {
+    fetchMock.mockResolvedValue(json(401, { message: 'Token expired', code: 'token_expired', expired: true }))
+    await expect(client().get('/users')).rejects.toBeInstanceOf(ApiError)
+    expect(storage.getItem('token')).toBeNull()
+    expect(storage.getItem('user')).toBeNull()
+    expect(env.alert).toHaveBeenCalledWith('Your session has expired. Please log in again.')
+    expect(env.goToLogin).toHaveBeenCalled()
+  })
+
+  it('on a 401 from /users/me clears the session and goes to /login without an alert', async () => {
+    fetchMock.mockResolvedValue(json(401, { message: 'Unauthorized', code: 'unauthorized' }))
+    await expect(client().get('/users/me')).rejects.toBeInstanceOf(ApiError)
+    expect(storage.getItem('token')).toBeNull()
+    expect(env.alert).not.toHaveBeenCalled()
+    expect(env.goToLogin).toHaveBeenCalled()
+  })
+
+  it('only logs any other 401', async () => {
+    fetchMock.mockResolvedValue(json(401, { message: 'Unauthorized', code: 'unauthorized' }))
+    await expect(client().get('/admin/user-groups')).rejects.toBeInstanceOf(ApiError)
+    expect(storage.getItem('token')).toBe('tkn')
+    expect(env.goToLogin).not.toHaveBeenCalled()
+    expect(env.log).toHaveBeenCalled()
+  })
+})
+
+describe('classify401', () => {
+  it('names the session URLs of spec §8', () => {
+    expect(classify401('/auth/login', {})).toBe('session')
+    expect(classify401('/auth/register', {})).toBe('session')
+    expect(classify401('/users/me', {})).toBe('session')
+    expect(classify401('/users/5/stats', {})).toBe('session')
+    expect(classify401('/users', {})).toBe('log')
+    expect(classify401('/users', { message: 'x', code: 'y', expired: true })).toBe('expired')
+  })
+})

@@ -1,0 +1,137 @@
+import { ErrorBody, MESSAGES, REQUEST_TIMEOUT_MS } from '@portal/contracts'
+import type { z } from 'zod'
+import { clearSession, getToken } from './session.ts'
+
+/** A failed call: HTTP status (0 for network/timeout), the server's code and message when it sent one. */
+export class ApiError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly body: unknown
+  /** The server's human-readable message, if the body had one. */
+  readonly serverMessage: string | undefined
+
+  constructor(status: number, code: string, message: string, body: unknown, serverMessage?: string) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.code = code
+    this.body = body
+    this.serverMessage = serverMessage
+  }
+}
+
+/** The text to show for a failure: the server's message when present, else the screen's default. */
+export const errorMessage = (error: unknown, fallback: string): string =>
+  error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback
+
+/** Side effects the client needs from the browser; swapped in tests. */
+export interface ApiEnvironment {
+  fetch: typeof fetch
+  alert: (message: string) => void
+  goToLogin: () => void
+  log: (...args: unknown[]) => void
+}
+
+const browserEnv = (): ApiEnvironment => ({
+  fetch: (...args) => globalThis.fetch(...args),
+  alert: (m) => globalThis.alert?.(m),
+  goToLogin: () => {
+    // On a public page (login, register, reset...) stay, so its own message remains visible.
+    const here = globalThis.location?.pathname
+    if (here && !PUBLIC_PATHS.includes(here)) globalThis.location.assign('/login')
+  },
+  log: (...args) => console.warn(...args),
+})
+
+const PUBLIC_PATHS = ['/login', '/register', '/forgot-password', '/reset-password']
+
+/** Calls whose 401 means "this session is gone" (spec §8). */
+const SESSION_URL = /\/auth\/|\/auth$|\/login|\/register|\/users\/me(\/|$|\?)|\/stats(\/|$|\?)/
+
+/** What a 401 leads to, by spec §8. Exported for tests. */
+export const classify401 = (path: string, body: unknown): 'expired' | 'session' | 'log' => {
+  const parsed = ErrorBody.safeParse(body)
+  if (parsed.success && parsed.data.expired === true) return 'expired'
+  return SESSION_URL.test(path) ? 'session' : 'log'
+}
+
+export interface RequestOptions<T> {
+  body?: unknown
+  schema?: z.ZodType<T>
+  timeoutMs?: number
+}
+
+/** JSON client for `/api` with the bearer token, timeout and the spec's 401 handling. */
+export const createApiClient = (base = '/api', env: () => ApiEnvironment = browserEnv) => {
+  const request = async <T = unknown>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<T> => {
+    const e = env()
+    const headers: Record<string, string> = { Accept: 'application/json' }
+    const token = getToken()
+    if (token) headers.Authorization = `Bearer ${token}`
+    if (opts.body !== undefined) headers['Content-Type'] = 'application/json'
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? REQUEST_TIMEOUT_MS)
+    let res: Response
+    try {
+      res = await e.fetch(base + path, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal: controller.signal,
+      })
+    } catch (err) {
+      const timedOut = controller.signal.aborted
+      throw new ApiError(0, timedOut ? 'timeout' : 'network_error', timedOut ? 'Request timed out' : 'Network error', err)
+    } finally {
+      clearTimeout(timer)
+    }
+    const text = await res.text()
+    let data: unknown = undefined
+    if (text) {
+      try {
+        data = JSON.parse(text)
+      } catch {
+        data = text
+      }
+    }
+    if (!res.ok) {
+      const parsed = ErrorBody.safeParse(data)
+      const serverMessage = parsed.success ? parsed.data.message : undefined
+      const code = parsed.success ? parsed.data.code : `http_${res.status}`
+      if (res.status === 401) {
+        const kind = classify401(path, data)
+        if (kind === 'expired') {
+          clearSession()
+          e.alert(MESSAGES.sessionExpired)
+          e.goToLogin()
+        } else if (kind === 'session') {
+          clearSession()
+          e.goToLogin()
+        } else {
+          e.log(`401 from ${method} ${path}`, data)
+        }
+      }
+      throw new ApiError(res.status, code, serverMessage ?? `Request failed (${res.status})`, data, serverMessage)
+    }
+    if (!opts.schema) return data as T
+    const parsed = opts.schema.safeParse(data)
+    if (!parsed.success) {
+      e.log(`Unexpected response from ${method} ${path}`, parsed.error)
+      throw new ApiError(res.status, 'invalid_response', 'Unexpected response from server', data)
+    }
+    return parsed.data
+  }
+  return {
+    request,
+    get: <T>(path: string, schema?: z.ZodType<T>) => request<T>('GET', path, { schema }),
+    post: <T>(path: string, body: unknown, schema?: z.ZodType<T>) => request<T>('POST', path, { body, schema }),
+    put: <T>(path: string, body: unknown, schema?: z.ZodType<T>) => request<T>('PUT', path, { body, schema }),
+    patch: <T>(path: string, body: unknown, schema?: z.ZodType<T>) => request<T>('PATCH', path, { body, schema }),
+    delete: <T>(path: string, schema?: z.ZodType<T>) => request<T>('DELETE', path, { schema }),
+  }
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>
+
+/** The portal's client for `/api` (same origin). */
+export const api: ApiClient = createApiClient()

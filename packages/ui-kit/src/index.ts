@@ -1,0 +1,22 @@
+export { api, createApiClient, ApiError, errorMessage, classify401 } from './api.ts'
+export type { ApiClient, ApiEnvironment, RequestOptions } from './api.ts'
+export { getToken, getStoredUser, readStoredUser, storeSession, clearSession, hasIdentity } from './session.ts'
+export type { StoredUser } from './session.ts'
+export { ensureStyles } from './styles.ts'
+export { Button } from './components/Button.tsx'
+export type { ButtonProps } from './components/Button.tsx'
+export { TextField } from './components/TextField.tsx'
+export type { TextFieldProps } from './components/TextField.tsx'
+export { Select } from './components/Select.tsx'
+export type { SelectOption, SelectProps } from './components/Select.tsx'
+export { Alert, Spinner, EmptyState } from './components/Feedback.tsx'
+export { Modal } from './components/Modal.tsx'
+export type { ModalProps } from './components/Modal.tsx'
+export { ConfirmDialog } from './components/ConfirmDialog.tsx'
+export type { ConfirmDialogProps } from './components/ConfirmDialog.tsx'
+
+/** Props the shell hands to every remote's top-level component. */
+export interface RemoteProps {
+  user: import('@portal/contracts').User
+  onUserUpdated: (user: import('@portal/contracts').User) => void
+}

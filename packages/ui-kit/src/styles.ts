@@ -1,0 +1,72 @@
+/** The portal's one stylesheet, injected once by whoever renders first (shell or a remote alone). */
+const CSS = `
+:root{--c-bg:#f5f7fa;--c-surface:#fff;--c-text:#1f2933;--c-muted:#52606d;--c-border:#d9e2ec;--c-primary:#1d4ed8;--c-primary-hover:#1e40af;--c-danger:#b91c1c;--c-danger-bg:#fef2f2;--c-success:#166534;--c-success-bg:#f0fdf4;--c-info-bg:#eff6ff;--c-focus:#f59e0b;--radius:8px;--shadow:0 1px 3px rgba(15,23,42,.12),0 1px 2px rgba(15,23,42,.06);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--c-text);background:var(--c-bg);line-height:1.5}
+*,*::before,*::after{box-sizing:border-box}
+body{margin:0;min-height:100vh}
+a{color:var(--c-primary)}
+:focus-visible{outline:3px solid var(--c-focus);outline-offset:2px}
+h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
+.pk-header{display:flex;align-items:center;justify-content:space-between;gap:1rem;padding:.75rem 1.5rem;background:#0f172a;color:#fff}
+.pk-header a{color:#fff;text-decoration:none;font-weight:700;font-size:1.125rem}
+.pk-header .pk-user{display:flex;align-items:center;gap:.75rem;font-size:.875rem}
+.pk-main{max-width:1100px;margin:0 auto;padding:1.5rem}
+.pk-card{background:var(--c-surface);border:1px solid var(--c-border);border-radius:var(--radius);box-shadow:var(--shadow);padding:1.5rem}
+.pk-auth{max-width:420px;margin:2rem auto}
+.pk-stack{display:flex;flex-direction:column;gap:1rem}
+.pk-row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}
+.pk-grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(240px,1fr))}
+.pk-muted{color:var(--c-muted)}
+.pk-field{display:flex;flex-direction:column;gap:.25rem}
+.pk-field label{font-weight:600;font-size:.875rem}
+.pk-field input,.pk-field select{font:inherit;padding:.5rem .625rem;border:1px solid #9aa5b1;border-radius:6px;background:#fff;color:inherit;min-height:2.5rem}
+.pk-field select[multiple]{min-height:6rem}
+.pk-field input[aria-invalid=true],.pk-field select[aria-invalid=true]{border-color:var(--c-danger)}
+.pk-field .pk-error{color:var(--c-danger);font-size:.8125rem}
+.pk-field .pk-hint{color:var(--c-muted);font-size:.8125rem}
+.pk-check{display:flex;gap:.5rem;align-items:center;font-weight:600;font-size:.875rem}
+.pk-check input{width:1.1rem;height:1.1rem}
+.pk-input-row{display:flex;gap:.5rem}.pk-input-row input{flex:1}
+.pk-btn{font:inherit;font-weight:600;border-radius:6px;padding:.5rem 1rem;min-height:2.5rem;cursor:pointer;border:1px solid transparent;background:var(--c-primary);color:#fff}
+.pk-btn:hover:not(:disabled){background:var(--c-primary-hover)}
+.pk-btn:disabled{opacity:.55;cursor:not-allowed}
+.pk-btn--secondary{background:#fff;color:var(--c-text);border-color:#9aa5b1}
+.pk-btn--secondary:hover:not(:disabled){background:#eef2f6}
+.pk-btn--danger{background:var(--c-danger)}
+.pk-btn--danger:hover:not(:disabled){background:#991b1b}
+.pk-btn--link{background:none;color:var(--c-primary);padding:0;min-height:auto;text-decoration:underline;font-weight:500}
+.pk-btn--link:hover:not(:disabled){background:none}
+.pk-btn--small{padding:.25rem .625rem;min-height:2rem;font-size:.875rem}
+.pk-header .pk-btn--secondary{background:transparent;color:#fff;border-color:#64748b}
+.pk-header .pk-btn--secondary:hover{background:#1e293b}
+.pk-alert{padding:.75rem 1rem;border-radius:6px;border:1px solid;font-size:.9375rem}
+.pk-alert--error{background:var(--c-danger-bg);border-color:#fecaca;color:var(--c-danger)}
+.pk-alert--success{background:var(--c-success-bg);border-color:#bbf7d0;color:var(--c-success)}
+.pk-alert--info{background:var(--c-info-bg);border-color:#bfdbfe;color:#1e3a8a}
+.pk-spinner{display:flex;justify-content:center;align-items:center;gap:.75rem;padding:2rem;color:var(--c-muted)}
+.pk-spinner::before{content:"";width:1.5rem;height:1.5rem;border-radius:50%;border:3px solid var(--c-border);border-top-color:var(--c-primary);animation:pk-spin .8s linear infinite}
+@keyframes pk-spin{to{transform:rotate(360deg)}}
+@media (prefers-reduced-motion:reduce){.pk-spinner::before{animation-duration:3s}}
+.pk-dialog{border:none;border-radius:var(--radius);padding:0;max-width:min(520px,calc(100vw - 2rem));width:100%;box-shadow:0 20px 40px rgba(15,23,42,.3)}
+.pk-dialog::backdrop{background:rgba(15,23,42,.55)}
+.pk-dialog__body{padding:1.5rem}
+.pk-empty{padding:1.25rem;text-align:center;color:var(--c-muted);border:1px dashed var(--c-border);border-radius:var(--radius)}
+.pk-badge{display:inline-block;padding:.125rem .5rem;border-radius:999px;font-size:.75rem;font-weight:600;background:#e0e7ff;color:#3730a3;margin-left:.375rem}
+.pk-table-wrap{overflow-x:auto}
+.pk-table{width:100%;border-collapse:collapse;font-size:.9375rem}
+.pk-table th,.pk-table td{text-align:left;padding:.625rem .75rem;border-bottom:1px solid var(--c-border);vertical-align:top}
+.pk-table th{font-size:.8125rem;text-transform:uppercase;letter-spacing:.03em;color:var(--c-muted)}
+.pk-tabs{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:2px solid var(--c-border);margin-bottom:1.25rem}
+.pk-tab{font:inherit;font-weight:600;background:none;border:none;border-bottom:3px solid transparent;margin-bottom:-2px;padding:.625rem 1rem;cursor:pointer;color:var(--c-muted)}
+.pk-tab[aria-selected=true]{color:var(--c-primary);border-bottom-color:var(--c-primary)}
+.pk-visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+@media (max-width:600px){.pk-main{padding:1rem}.pk-card{padding:1rem}.pk-header{padding:.75rem 1rem}}
+`
+
+/** Adds the stylesheet to the document once. */
+export const ensureStyles = (): void => {
+  if (typeof document === 'undefined' || document.getElementById('portal-ui-kit-styles')) return
+  const style = document.createElement('style')
+  style.id = 'portal-ui-kit-styles'
+  style.textContent = CSS
+  document.head.append(style)
+}

@@ -1,0 +1,36 @@
+import { MESSAGES, PASSWORD_MIN } from '@portal/contracts'
+
+/** Null when the e-mail belongs to the company domain (case-insensitive), else the spec's message. */
+export const companyEmailError = (email: string, domain: string | undefined): string | null => {
+  if (!domain) return null
+  const value = email.trim().toLowerCase()
+  if (!value) return null
+  return value.endsWith(`@${domain.toLowerCase()}`) ? null : MESSAGES.domain(domain)
+}
+
+/** Live check while typing: only once an "@" is typed, so a half-typed name is not flagged. */
+export const liveCompanyEmailError = (email: string, domain: string | undefined): string | null =>
+  email.includes('@') ? companyEmailError(email, domain) : null
+
+/** Registration password: required, at least 8 characters (spec §5). */
+export const registrationPasswordError = (password: string): string | null => {
+  if (!password) return 'Password is required'
+  return password.length < PASSWORD_MIN ? MESSAGES.passwordMin : null
+}
+
+/** Reset password rules of spec §5, first failing rule's message or null. */
+export const newPasswordError = (password: string): string | null => {
+  if (password.length < PASSWORD_MIN) return MESSAGES.passwordMin
+  if (!/[a-z]/.test(password)) return MESSAGES.passwordLower
+  if (!/[A-Z]/.test(password)) return MESSAGES.passwordUpper
+  if (!/[0-9]/.test(password)) return MESSAGES.passwordNumber
+  return null
+}
+
+export const confirmPasswordError = (password: string, confirm: string): string | null =>
+  password === confirm ? null : MESSAGES.passwordsDoNotMatch
+
+/** Keeps digits only, at most 6 (verification code input). */
+export const sanitizeVerificationCode = (raw: string): string => raw.replace(/\D/g, '').slice(0, 6)
+
+export const isCompleteVerificationCode = (code: string): boolean => /^\d{6}$/.test(code)
