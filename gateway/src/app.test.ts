@@ -111,3 +111,15 @@ describe('gateway', () => {
     expect(await res.json()).toMatchObject({ status: 'degraded', services: { identity: 'ok', notify: 'unreachable' } })
   })
 })
+
+describe('static compression', () => {
+  it('gzips static files for browsers that accept it', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises')
+    const dir = await mkdtemp(join(tmpdir(), 'gwz-'))
+    await writeFile(join(dir, 'index.html'), '<!doctype html>' + 'x'.repeat(5000))
+    await writeFile(join(dir, 'app.0123abcd.js'), 'console.log("x");'.repeat(500))
+    const gw = createGateway({ logger: silentLogger, upstreams: { identity: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' }, shellDir: dir, remotes: [] })
+    const res = await gw.request('/app.0123abcd.js', { headers: { 'accept-encoding': 'gzip' } })
+    expect(res.headers.get('content-encoding')).toBe('gzip')
+  })
+})

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { Hono, type Context } from 'hono'
+import { compress } from 'hono/compress'
 import { secureHeaders } from 'hono/secure-headers'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { RemoteRegistry } from '@portal/contracts'
@@ -129,6 +130,8 @@ export function createGateway(opts: GatewayOptions) {
     await next()
   })
 
+  // Static builds are compressed (API answers pass through as the services sent them).
+  app.use('*', compress())
   // Static builds: hashed files are immutable; entry documents are revalidated.
   const cacheHeaders = (path: string, c: Context) => {
     const immutable = /\.[0-9a-f]{8,}\.(js|css|woff2?|png|svg|jpg)$/.test(path)

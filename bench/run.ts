@@ -1,0 +1,159 @@
+/**
+ * `npm run bench`: the cluster mode on the machine's PostgreSQL and NATS, measured beside
+ * ceilings taken in the same run. Prints a summary and writes JSON under bench/results/.
+ */
+import { spawn } from 'node:child_process'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import { SMTPServer } from 'smtp-server'
+import { ensureDatabase } from '@portal/server-kit'
+import { startCluster } from '../packages/launcher/src/cluster.ts'
+import { launchBrowser } from '../e2e/browser.ts'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const PG = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
+const NATS = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222'
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
+const CONNECTIONS = 50
+
+type Result = autocannon.Result
+const load = (opts: autocannon.Options) =>
+  new Promise<Result>((resolve, reject) => autocannon({ duration: DURATION, connections: CONNECTIONS, ...opts }, (err, r) => (err ? reject(err) : resolve(r))))
+const summary = (r: Result) => ({
+  rps: Math.round(r.requests.average),
+  p50: r.latency.p50,
+  p99: r.latency.p99,
+  non2xx: r.non2xx,
+  errors: r.errors,
+  total: r.requests.total,
+})
+
+// An SMTP sink so the real registration flow can be used (the cluster mode needs SMTP).
+const mails: string[] = []
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData(stream, _s, cb) {
+    let data = ''
+    stream.on('data', (d) => (data += d))
+    stream.on('end', () => {
+      mails.push(data)
+      cb()
+    })
+  },
+})
+await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r))
+const smtpPort = (smtp.server.address() as { port: number }).port
+
+// 1. Ceiling: bare Hono + pg primary-key select, in its own process.
+const benchDb = new URL(PG)
+benchDb.pathname = '/bench_ceiling'
+await ensureDatabase(benchDb.toString())
+const ceilingProc = spawn(process.execPath, ['bench/ceiling-server.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: benchDb.toString() } })
+const [ceilingPort, ceilingId] = await new Promise<[number, string]>((resolve, reject) => {
+  ceilingProc.stdout.on('data', (d: Buffer) => {
+    const m = /READY (\d+) (\S+)/.exec(String(d))
+    if (m) resolve([Number(m[1]), m[2]!])
+  })
+  ceilingProc.on('exit', (code) => reject(new Error(`ceiling server exited ${code}`)))
+})
+const ceiling = summary(await load({ url: `http://127.0.0.1:${ceilingPort}/users/${ceilingId}` }))
+ceilingProc.kill()
+
+// 2. The portal in cluster mode.
+const gatewayPort = 18080
+const cluster = await startCluster({
+  env: {
+    DATABASE_URL: PG,
+    NATS_URL: NATS,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    COMPANY_EMAIL_DOMAIN: 'example.com',
+    LOG_LEVEL: 'error',
+    DATA_DIR: `${root}.data/bench`,
+    PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+  },
+  gatewayPort,
+  ports: { identity: 14001, notify: 14004 },
+  quiet: true,
+})
+const api = (path: string, body?: unknown, token?: string) =>
+  fetch(`${cluster.url}/api${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
+const email = `bench.${Date.now()}@example.com`
+const password = 'Bench1234!'
+const reg = (await (await api('/auth/register', { name: 'Bench User', email, password })).json()) as { userId: string }
+let code: string | undefined
+for (let i = 0; i < 100 && !code; i++) {
+  code = mails.map((m) => (m.includes(email) ? /\b(\d{6})\b/.exec(m.replace(/=\r?\n/g, ''))?.[1] : undefined)).find(Boolean)
+  if (!code) await new Promise((r) => setTimeout(r, 100))
+}
+if (!code) throw new Error('no verification mail arrived')
+const verified = (await (await api('/auth/verify-email', { userId: reg.userId, verificationCode: code })).json()) as { token: string }
+const profile = summary(
+  await load({ url: `${cluster.url}/api/users/me`, headers: { authorization: `Bearer ${verified.token}` } }),
+)
+const login = summary(
+  await load({
+    url: `${cluster.url}/api/auth/login`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+    connections: 8,
+    duration: Math.min(DURATION, 5),
+  }),
+)
+
+// 3. What the browser downloads: the shell's first load, and mf-learner's addition.
+const browser = await launchBrowser()
+const page = await browser.newPage()
+const sizes: { url: string; bytes: number }[] = []
+page.on('requestfinished', async (req) => {
+  if (req.resourceType() !== 'script') return
+  const s = await req.sizes().catch(() => undefined)
+  if (s) sizes.push({ url: req.url(), bytes: s.responseBodySize })
+})
+await page.goto(`${cluster.url}/login`, { waitUntil: 'networkidle' })
+const shellBytes = sizes.reduce((a, s) => a + s.bytes, 0)
+const before = sizes.length
+await page.getByLabel('Email').fill(email)
+await page.getByLabel('Password', { exact: true }).fill(password)
+await page.getByRole('button', { name: 'Log In' }).click()
+await page.waitForURL('**/user-dashboard')
+await page.waitForLoadState('networkidle')
+const learnerBytes = sizes.slice(before).reduce((a, s) => a + s.bytes, 0)
+await browser.close()
+await cluster.close()
+smtp.close()
+
+const result = {
+  at: new Date().toISOString(),
+  machine: { cores: (await import('node:os')).cpus().length, node: process.version },
+  durationSeconds: DURATION,
+  connections: CONNECTIONS,
+  ceilingHonoPgSelect: ceiling,
+  profileThroughGateway: profile,
+  profileRatio: Number((profile.rps / ceiling.rps).toFixed(3)),
+  goals: { profileRatio: 0.4, profileP99Ms: 50, shellFirstLoadGzBytes: 150 * 1024, learnerAdditionGzBytes: 80 * 1024 },
+  login,
+  shellFirstLoadJsBytes: shellBytes,
+  learnerAdditionJsBytes: learnerBytes,
+}
+await mkdir(`${root}bench/results`, { recursive: true })
+const file = `${root}bench/results/identity-${result.at.replace(/[:.]/g, '-')}.json`
+await writeFile(file, JSON.stringify(result, null, 2) + '\n')
+const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`
+console.log(`
+ceiling (bare Hono + pg select)   ${ceiling.rps} req/s, p99 ${ceiling.p99} ms
+GET /api/users/me via gateway     ${profile.rps} req/s, p99 ${profile.p99} ms, non-2xx ${profile.non2xx}
+ratio                             ${(result.profileRatio * 100).toFixed(1)}% (goal >= 40%, p99 <= 50 ms)
+login rate                        ${login.rps} logins/s, p99 ${login.p99} ms (scrypt, 8 connections)
+shell first-load JS (gz)          ${kb(shellBytes)} (goal <= 150 KB)
+mf-learner addition (gz)          ${kb(learnerBytes)} (goal <= 80 KB)
+written to ${file}
+`)
+process.exit(0)
