@@ -1,0 +1,69 @@
+import type { MikroORM } from '@mikro-orm/postgresql'
+import { Events, type EventEnvelope } from '@portal/contracts'
+import { handleOnce, type EventBus, type Logger, type Subscription } from '@portal/server-kit'
+import type { DeliveryRepository } from '../deliveries/delivery.repository.ts'
+import { renderEmail, type EmailTemplate } from '../mail/render.ts'
+import { passwordResetEmail } from '../mail/templates/password-reset.ts'
+import { verificationEmail } from '../mail/templates/verification.ts'
+
+/** Durable consumer name of svc-notify on the bus (and in its inbox). */
+export const NOTIFY_CONSUMER = 'notify'
+
+export const IDENTITY_MAIL_SUBJECTS = ['identity.verification.requested.v1', 'identity.password-reset.requested.v1'] as const
+type MailEvent = (typeof IDENTITY_MAIL_SUBJECTS)[number]
+
+/** The mail an identity event asks for, or null when the event is not one notify mails for. */
+function mailFor(event: EventEnvelope): { kind: string; to: string; template: () => EmailTemplate } | null {
+  switch (event.type as MailEvent) {
+    case 'identity.verification.requested.v1': {
+      const data = Events['identity.verification.requested.v1'].parse(event.data)
+      return { kind: 'verification', to: data.email, template: () => verificationEmail(data) }
+    }
+    case 'identity.password-reset.requested.v1': {
+      const data = Events['identity.password-reset.requested.v1'].parse(event.data)
+      return { kind: 'password-reset', to: data.email, template: () => passwordResetEmail(data) }
+    }
+    default:
+      return null
+  }
+}
+
+/**
+ * Handles identity's mail events exactly once: the delivery row commits with the inbox row, so a
+ * redelivered event queues nothing, and the sender sends the row later even after a crash.
+ * Malformed data is logged and dropped: retrying it could never succeed.
+ */
+export function createIdentityMailHandler(deps: {
+  orm: MikroORM
+  deliveries: DeliveryRepository
+  logger: Logger
+  /** Called after a delivery was queued (kicks the sender). */
+  onQueued?: () => void
+}) {
+  return async (event: EventEnvelope): Promise<void> => {
+    let mail: ReturnType<typeof mailFor>
+    let template: EmailTemplate
+    try {
+      mail = mailFor(event)
+      if (!mail) return
+      template = mail.template()
+    } catch (err) {
+      deps.logger.error('dropping event notify cannot mail for', { eventId: event.id, type: event.type, err: err as Error })
+      return
+    }
+    // A render failure is ours, not the event's: it throws, so the event comes again after a fix.
+    const rendered = await renderEmail(template)
+    const queued = await handleOnce(deps.orm, NOTIFY_CONSUMER, event, async (em) => {
+      deps.deliveries.queue(em, { eventId: event.id, kind: mail.kind, to: mail.to, ...rendered })
+    })
+    if (queued) {
+      deps.logger.info('e-mail queued', { eventId: event.id, type: event.type })
+      deps.onQueued?.()
+    }
+  }
+}
+
+/** Subscribes the handler durably to identity's mail events. */
+export function subscribeIdentityMail(bus: EventBus, handler: (event: EventEnvelope) => Promise<void>): Promise<Subscription> {
+  return bus.subscribe(NOTIFY_CONSUMER, [...IDENTITY_MAIL_SUBJECTS], handler)
+}

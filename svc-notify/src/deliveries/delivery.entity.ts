@@ -1,0 +1,27 @@
+import { defineEntity, p } from '@mikro-orm/postgresql'
+
+export type DeliveryStatus = 'pending' | 'sent' | 'failed'
+
+/**
+ * One e-mail to send, written in the same transaction as the inbox row of the event that asked
+ * for it; the sender moves it from pending to sent (or failed after the last retry).
+ */
+export const EmailDelivery = defineEntity({
+  name: 'EmailDelivery',
+  tableName: 'email_deliveries',
+  properties: {
+    id: p.uuid().primary(),
+    eventId: p.uuid(),
+    kind: p.string(),
+    to: p.string().fieldName('recipient'),
+    subject: p.text(),
+    text: p.text(),
+    html: p.text(),
+    status: p.string().$type<DeliveryStatus>().default('pending'),
+    attempts: p.integer().default(0),
+    nextAttemptAt: p.datetime(),
+    lastError: p.text().nullable(),
+    createdAt: p.datetime(),
+    sentAt: p.datetime().nullable(),
+  },
+})

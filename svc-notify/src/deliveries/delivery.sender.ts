@@ -1,0 +1,126 @@
+import type { Logger } from '@portal/server-kit'
+import { MailRejected, type MailTransport } from '../mail/transport.ts'
+import type { DeliveryRepository } from './delivery.repository.ts'
+
+export interface SenderOptions {
+  /** How often pending deliveries are looked for (besides the kick after a queue). */
+  intervalMs: number
+  batchSize: number
+  /** How long a claimed delivery is reserved for the sender that claimed it. */
+  leaseMs: number
+  /** First retry delay; doubles per attempt up to `retryMaxMs`. */
+  retryBaseMs: number
+  retryMaxMs: number
+  /** Attempts before a delivery is given up (status failed). */
+  maxAttempts: number
+}
+
+export const DEFAULT_SENDER_OPTIONS: SenderOptions = {
+  intervalMs: 1_000,
+  batchSize: 20,
+  leaseMs: 120_000,
+  retryBaseMs: 2_000,
+  retryMaxMs: 15 * 60_000,
+  maxAttempts: 12,
+}
+
+export interface DeliverySender {
+  /** Sends what is due now; resolves with the number sent. */
+  flush(): Promise<number>
+  /** Asks for a flush soon (after a delivery was queued). */
+  kick(): void
+  stop(): Promise<void>
+}
+
+/** The delay before attempt `attempts + 1`, with jitter so many failures do not retry in step. */
+export function retryDelay(attempts: number, opts: Pick<SenderOptions, 'retryBaseMs' | 'retryMaxMs'>): number {
+  const base = Math.min(opts.retryMaxMs, opts.retryBaseMs * 2 ** Math.max(0, attempts - 1))
+  return Math.round(base * (0.8 + Math.random() * 0.4))
+}
+
+/**
+ * Sends pending deliveries through the transport and marks each sent after the transport
+ * accepted it. A sent delivery is never sent again; a failed attempt is retried with backoff.
+ */
+export function startDeliverySender(deps: {
+  deliveries: DeliveryRepository
+  transport: MailTransport
+  logger: Logger
+  options?: Partial<SenderOptions>
+}): DeliverySender {
+  const opts = { ...DEFAULT_SENDER_OPTIONS, ...deps.options }
+  const { deliveries, transport, logger } = deps
+  let running: Promise<number> | null = null
+  let again = false
+  let stopped = false
+  let dbFailures = 0
+
+  const once = async (): Promise<number> => {
+    const due = await deliveries.claimDue(opts.batchSize, opts.leaseMs)
+    let sent = 0
+    for (const mail of due) {
+      if (stopped) break
+      try {
+        await transport.send(mail)
+      } catch (err) {
+        const permanent = err instanceof MailRejected || mail.attempts >= opts.maxAttempts
+        const retryAt = permanent ? null : new Date(Date.now() + retryDelay(mail.attempts, opts))
+        logger[permanent ? 'error' : 'warn'](permanent ? 'e-mail given up' : 'e-mail not sent; will retry', {
+          deliveryId: mail.id,
+          attempts: mail.attempts,
+          retryAt,
+          err: err as Error,
+        })
+        await deliveries.markFailed(mail.id, (err as Error).message ?? String(err), retryAt)
+        continue
+      }
+      await deliveries.markSent(mail.id)
+      logger.info('e-mail sent', { deliveryId: mail.id, transport: transport.kind })
+      sent++
+    }
+    if (due.length === opts.batchSize) again = true
+    return sent
+  }
+
+  const flush = async (): Promise<number> => {
+    if (running) {
+      again = true
+      return running
+    }
+    running = (async () => {
+      let total = 0
+      try {
+        do {
+          again = false
+          total += await once()
+        } while (again && !stopped)
+        dbFailures = 0
+      } catch (err) {
+        dbFailures++
+        if (dbFailures === 1 || dbFailures % 20 === 0) logger.warn('delivery sender could not reach the database; will retry', { err: err as Error })
+      } finally {
+        running = null
+      }
+      return total
+    })()
+    return running
+  }
+
+  const timer = setInterval(() => void flush(), opts.intervalMs)
+  timer.unref()
+  const pruner = setInterval(() => void deliveries.pruneFinished(7).catch(() => undefined), 3_600_000)
+  pruner.unref()
+
+  return {
+    flush,
+    kick: () => {
+      if (!stopped) void flush()
+    },
+    async stop() {
+      stopped = true
+      clearInterval(timer)
+      clearInterval(pruner)
+      await running
+    },
+  }
+}

@@ -1,0 +1,50 @@
+import { SMTPServer } from 'smtp-server'
+import { simpleParser, type ParsedMail } from 'mailparser'
+
+/** A real SMTP server for tests: keeps every message it accepted, parsed. */
+export async function startSmtpReceiver(opts: { rejectRecipients?: RegExp } = {}) {
+  const received: (ParsedMail & { envelopeTo: string[] })[] = []
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      if (opts.rejectRecipients?.test(address.address)) {
+        const err = new Error('mailbox unavailable') as Error & { responseCode: number }
+        err.responseCode = 550
+        return callback(err)
+      }
+      callback()
+    },
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          received.push(Object.assign(mail, { envelopeTo: session.envelope.rcptTo.map((r) => r.address) }))
+          callback()
+        })
+        .catch(callback)
+    },
+  })
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve((server.server.address() as { port: number }).port))
+  })
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    /** Messages whose envelope recipient is `to`. */
+    to: (to: string) => received.filter((m) => m.envelopeTo.some((r) => r.toLowerCase() === to.toLowerCase())),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000, stepMs = 50): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value) return value as NonNullable<T>
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((r) => setTimeout(r, stepMs))
+  }
+}
