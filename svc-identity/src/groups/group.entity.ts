@@ -1,0 +1,16 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
+import type { UserGroup } from '@portal/contracts'
+
+/** A named group of users (names unique case-insensitively). */
+export const UserGroupEntity = defineEntity({
+  name: 'UserGroupEntity',
+  tableName: 'user_groups',
+  properties: {
+    id: p.uuid().primary(),
+    name: p.string(),
+    createdAt: p.datetime(),
+  },
+})
+export type UserGroupEntity = InferEntity<typeof UserGroupEntity>
+
+export const toUserGroupDto = (g: UserGroupEntity): UserGroup => ({ id: g.id, name: g.name, created_at: g.createdAt.toISOString() })

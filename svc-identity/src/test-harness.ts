@@ -1,0 +1,151 @@
+// Shared set-up of identity's route tests: a fresh PostgreSQL database, a movable clock,
+// cheap password hashing and helpers to call the app and read the outbox.
+import { SignJWT } from 'jose'
+import type { EventEnvelope } from '@portal/contracts'
+import {
+  PlatformEnv,
+  createInProcessBus,
+  createTokenIssuer,
+  createTokenVerifier,
+  loadOrCreateSigningKey,
+  openDatabase,
+  startOutboxRelay,
+  type SigningKey,
+} from '@portal/server-kit'
+import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
+import { createApp } from './app.ts'
+import { TOKEN_TTL_SECONDS, type IdentityEnv } from './context.ts'
+import { migrationsList } from './migrations/index.ts'
+import { entities } from './server.ts'
+
+export const ADMIN_CODE = 'let-me-in-2024'
+export const CHEAP_KDF = { N: 1024, r: 8, p: 1 }
+
+export async function createHarness(envOverrides: Record<string, string> = {}) {
+  const testDb = await createTestDatabase('identity')
+  const env: IdentityEnv = PlatformEnv.parse({
+    COMPANY_EMAIL_DOMAIN: 'acme.test',
+    ADMIN_REGISTRATION_CODE: ADMIN_CODE,
+    PUBLIC_URL: 'https://portal.acme.test',
+    LOG_LEVEL: 'silent',
+    ...envOverrides,
+  })
+  const db = await openDatabase({
+    service: 'identity',
+    url: testDb.url,
+    dataDir: '/tmp/unused',
+    entities,
+    migrations: migrationsList,
+    logger: silentLogger,
+  })
+  const key = await loadOrCreateSigningKey(undefined)
+  const jwtOpts = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }
+  const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: TOKEN_TTL_SECONDS })
+  const verifier = createTokenVerifier(issuer.jwks(), jwtOpts)
+  const bus = createInProcessBus()
+  const relay = startOutboxRelay({ orm: db.orm, bus, logger: silentLogger })
+  let offsetMs = 0
+  const clock = () => new Date(Date.now() + offsetMs)
+  const app = createApp({ orm: db.orm, issuer, verifier, env, relay, clock, logger: silentLogger, kdf: CHEAP_KDF })
+
+  let addressSeq = 0
+  /** Calls the app; each call comes from its own client address unless `address` is given. */
+  const call = async (
+    method: string,
+    path: string,
+    opts: { body?: unknown; raw?: string; token?: string; address?: string; headers?: Record<string, string> } = {},
+  ) => {
+    const headers: Record<string, string> = {
+      'x-forwarded-for': opts.address ?? `10.0.${Math.floor(++addressSeq / 250)}.${addressSeq % 250}`,
+      ...opts.headers,
+    }
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`
+    let body: string | undefined
+    if (opts.raw !== undefined || opts.body !== undefined) {
+      headers['content-type'] ??= 'application/json'
+      body = opts.raw ?? JSON.stringify(opts.body)
+    }
+    const res = await app.request(path, { method, headers, body })
+    const text = await res.text()
+    let json: any
+    try {
+      json = text ? JSON.parse(text) : undefined
+    } catch {
+      json = text
+    }
+    return { status: res.status, body: json, headers: res.headers }
+  }
+
+  const sql = async <T = Record<string, unknown>>(query: string, params: unknown[] = []) =>
+    (await db.orm.em.getConnection().execute(query, params)) as T[]
+
+  // Events recorded in one millisecond keep their order only by the kit's outbox sequence.
+  const hasSeq = (await sql("select 1 from information_schema.columns where table_name = 'outbox' and column_name = 'seq'")).length > 0
+  const order = hasSeq ? 'seq' : 'occurred_at, id'
+  const events = async (type?: string) => {
+    const rows = await sql<{ payload: EventEnvelope<any> | string }>(
+      type ? `select payload from outbox where type = ? order by ${order}` : `select payload from outbox order by ${order}`,
+      type ? [type] : [],
+    )
+    return rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as EventEnvelope<any>)
+  }
+
+  /** The last verification code e-mailed to the user (from the outbox). */
+  const lastCode = async (userId: string): Promise<string> => {
+    const all = (await events('identity.verification.requested.v1')).filter((e) => e.data.userId === userId)
+    return all.at(-1)!.data.code
+  }
+
+  let userSeq = 0
+  /** Registers, verifies and returns a signed-in user. */
+  const signUp = async (opts: { name?: string; email?: string; password?: string; admin?: boolean } = {}) => {
+    const n = ++userSeq
+    const email = opts.email ?? `user${n}.${Math.random().toString(36).slice(2, 7)}@acme.test`
+    const password = opts.password ?? 'Passw0rd!'
+    const reg = await call('POST', '/auth/register', {
+      body: { name: opts.name ?? `User ${n}`, email, password, isAdmin: Boolean(opts.admin), adminCode: opts.admin ? ADMIN_CODE : undefined },
+    })
+    if (reg.status !== 201) throw new Error(`register failed: ${JSON.stringify(reg.body)}`)
+    const verified = await call('POST', '/auth/verify-email', {
+      body: { userId: reg.body.userId, verificationCode: await lastCode(reg.body.userId) },
+    })
+    if (verified.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verified.body)}`)
+    return { token: verified.body.token as string, user: verified.body.user, email, password }
+  }
+
+  /** A token signed by identity's key with chosen claims and header (for forged/expired cases). */
+  const signRaw = (claims: Record<string, unknown>, opts: { key?: SigningKey; exp?: number | string; aud?: string } = {}) => {
+    const k = opts.key ?? key
+    return new SignJWT({ roles: [], ...claims })
+      .setProtectedHeader({ alg: 'EdDSA', kid: k.kid })
+      .setSubject(String(claims.sub ?? crypto.randomUUID()))
+      .setIssuer(env.JWT_ISSUER)
+      .setAudience(opts.aud ?? env.JWT_AUDIENCE)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setExpirationTime(opts.exp ?? '1h')
+      .sign(k.privateKey)
+  }
+
+  return {
+    app,
+    env,
+    orm: db.orm,
+    issuer,
+    key,
+    call,
+    sql,
+    events,
+    lastCode,
+    signUp,
+    signRaw,
+    /** Moves the service's clock forward. */
+    advance: (ms: number) => void (offsetMs += ms),
+    async close() {
+      await relay.stop()
+      await bus.close()
+      await db.close()
+      await testDb.drop()
+    },
+  }
+}
+export type Harness = Awaited<ReturnType<typeof createHarness>>
