@@ -38,12 +38,14 @@ export async function startSmtpReceiver(opts: { rejectRecipients?: RegExp } = {}
   }
 }
 
+type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>
+
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000, stepMs = 50): Promise<NonNullable<T>> {
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000, stepMs = 50): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await check()
-    if (value) return value as NonNullable<T>
+    if (value) return value as Truthy<T>
     if (Date.now() > deadline) throw new Error('condition not met in time')
     await new Promise((r) => setTimeout(r, stepMs))
   }

@@ -1,0 +1,147 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase, type Database } from '@portal/server-kit'
+import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
+import type { OutgoingEmail } from '../mail/message.ts'
+import { MailRejected, type MailTransport } from '../mail/transport.ts'
+import { MailboxEntry } from '../mailbox/mailbox-message.entity.ts'
+import { migrationsList } from '../migrations/index.ts'
+import { EmailDelivery } from './delivery.entity.ts'
+import { createDeliveryRepository, deliveryId } from './delivery.repository.ts'
+import { retryDelay, startDeliverySender, type DeliverySender } from './delivery.sender.ts'
+
+/** A transport that fails its first `failures` sends (with `error`), then accepts. */
+function fakeTransport(failures = 0, error: () => Error = () => new Error('connection refused')) {
+  const sent: OutgoingEmail[] = []
+  let calls = 0
+  const transport: MailTransport = {
+    kind: 'smtp',
+    async send(mail) {
+      calls++
+      if (calls <= failures) throw error()
+      sent.push(mail)
+    },
+    async close() {},
+  }
+  return { transport, sent, calls: () => calls }
+}
+
+describe('delivery sender', () => {
+  let testDb: Awaited<ReturnType<typeof createTestDatabase>>
+  let db: Database
+  let sender: DeliverySender | undefined
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase('notify_sender')
+    db = await openDatabase({
+      service: 'notify',
+      url: testDb.url,
+      dataDir: '.data',
+      entities: [EmailDelivery, MailboxEntry],
+      migrations: migrationsList,
+      logger: silentLogger,
+    })
+  })
+  afterAll(async () => {
+    await db?.close()
+    await testDb?.drop()
+  })
+  afterEach(async () => {
+    await sender?.stop()
+    sender = undefined
+    await db.orm.em.getConnection().execute('delete from email_deliveries')
+  })
+
+  const queue = async (to = 'ada@example.com') => {
+    const deliveries = createDeliveryRepository(db.orm)
+    let id = ''
+    await db.orm.em.fork().transactional(async (em) => {
+      id = deliveries.queue(em, { eventId: crypto.randomUUID(), kind: 'verification', to, subject: 'S', text: 'T', html: '<p>H</p>' })
+    })
+    return { deliveries, id }
+  }
+  const row = async (id: string) => (await db.orm.em.fork().findOneOrFail(EmailDelivery, { id }))
+
+  it('sends a pending delivery once and marks it sent', async () => {
+    const { deliveries, id } = await queue()
+    const fake = fakeTransport()
+    // long interval: only explicit flushes run
+    sender = startDeliverySender({ deliveries, transport: fake.transport, logger: silentLogger, options: { intervalMs: 60_000 } })
+    expect(await sender.flush()).toBe(1)
+    expect(await sender.flush()).toBe(0)
+    expect(fake.sent).toEqual([{ id, to: 'ada@example.com', subject: 'S', text: 'T', html: '<p>H</p>', attempts: 1 }])
+    const stored = await row(id)
+    expect(stored.status).toBe('sent')
+    expect(stored.sentAt).toBeInstanceOf(Date)
+  })
+
+  it('retries a failed send with backoff until it goes out', async () => {
+    const { deliveries, id } = await queue()
+    const fake = fakeTransport(2)
+    sender = startDeliverySender({ deliveries, transport: fake.transport, logger: silentLogger, options: { intervalMs: 20, retryBaseMs: 30 } })
+    await expect.poll(async () => (await row(id)).status, { timeout: 5_000 }).toBe('sent')
+    expect(fake.calls()).toBe(3)
+    expect(fake.sent).toHaveLength(1)
+    expect((await row(id)).attempts).toBe(3)
+  })
+
+  it('does not retry before the backoff delay', async () => {
+    const { deliveries, id } = await queue()
+    const fake = fakeTransport(1)
+    sender = startDeliverySender({ deliveries, transport: fake.transport, logger: silentLogger, options: { intervalMs: 60_000, retryBaseMs: 60_000 } })
+    await sender.flush()
+    await sender.flush()
+    expect(fake.calls()).toBe(1)
+    const stored = await row(id)
+    expect(stored).toMatchObject({ status: 'pending', attempts: 1, lastError: 'connection refused' })
+    expect(stored.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 30_000)
+  })
+
+  it('gives up at once when the server rejects the mail permanently', async () => {
+    const { deliveries, id } = await queue()
+    const fake = fakeTransport(1, () => new MailRejected('550 mailbox unavailable'))
+    sender = startDeliverySender({ deliveries, transport: fake.transport, logger: silentLogger, options: { intervalMs: 60_000, retryBaseMs: 1 } })
+    await sender.flush()
+    await new Promise((r) => setTimeout(r, 20))
+    await sender.flush()
+    expect(fake.calls()).toBe(1)
+    expect(await row(id)).toMatchObject({ status: 'failed', lastError: '550 mailbox unavailable' })
+  })
+
+  it('gives up after the last attempt', async () => {
+    const { deliveries, id } = await queue()
+    const fake = fakeTransport(100)
+    sender = startDeliverySender({ deliveries, transport: fake.transport, logger: silentLogger, options: { intervalMs: 10, retryBaseMs: 1, retryMaxMs: 5, maxAttempts: 3 } })
+    await expect.poll(async () => (await row(id)).status, { timeout: 5_000 }).toBe('failed')
+    expect(fake.calls()).toBe(3)
+  })
+
+  it('lets two senders (two instances) share the work without sending a mail twice', async () => {
+    const deliveries = createDeliveryRepository(db.orm)
+    for (let i = 0; i < 30; i++) await queue(`user${i}@example.com`)
+    const a = fakeTransport()
+    const b = fakeTransport()
+    const opts = { intervalMs: 60_000, batchSize: 5 }
+    const sa = startDeliverySender({ deliveries, transport: a.transport, logger: silentLogger, options: opts })
+    const sb = startDeliverySender({ deliveries, transport: b.transport, logger: silentLogger, options: opts })
+    await Promise.all([sa.flush(), sb.flush()])
+    await Promise.all([sa.stop(), sb.stop()])
+    const ids = [...a.sent, ...b.sent].map((m) => m.id)
+    expect(ids).toHaveLength(30)
+    expect(new Set(ids).size).toBe(30)
+  })
+
+  it('derives the delivery id from the event id and recipient', () => {
+    const event = crypto.randomUUID()
+    expect(deliveryId(event, 'Ada@Example.com')).toBe(deliveryId(event, 'ada@example.com'))
+    expect(deliveryId(event, 'a@example.com')).not.toBe(deliveryId(event, 'b@example.com'))
+    expect(deliveryId(event, 'a@example.com')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+  })
+
+  it('backs off exponentially up to the ceiling', () => {
+    const opts = { retryBaseMs: 1_000, retryMaxMs: 10_000 }
+    expect(retryDelay(1, opts)).toBeGreaterThanOrEqual(800)
+    expect(retryDelay(1, opts)).toBeLessThanOrEqual(1_200)
+    expect(retryDelay(3, opts)).toBeGreaterThanOrEqual(3_200)
+    expect(retryDelay(30, opts)).toBeLessThanOrEqual(12_000)
+  })
+})
