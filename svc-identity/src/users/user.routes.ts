@@ -6,12 +6,17 @@ import type { UserService } from './user.service.ts'
 
 const IdParam = z.object({ id: z.uuid('Invalid id') })
 
+// The contract's "required" refinements do not run on absent keys (zod skips optional fields),
+// so absent branch/department are read as null and meet the same messages.
+const isObject = (b: unknown): b is object => typeof b === 'object' && b !== null && !Array.isArray(b)
+const ProfileBody = z.preprocess((b) => (isObject(b) ? { branch: null, department: null, ...b } : b), UpdateProfileBody)
+
 export const userRoutes = (svc: UserService, verifier: TokenVerifier) =>
   new Hono<AppEnv>()
     .use(authenticate(verifier))
     .get('/me', async (c) => c.json({ user: await svc.me(c.get('actor')) }))
     .get('/', requireAdmin, async (c) => c.json(await svc.list()))
-    .put('/:id/profile', validate('param', IdParam), validate('json', UpdateProfileBody), async (c) => {
+    .put('/:id/profile', validate('param', IdParam), validate('json', ProfileBody), async (c) => {
       const body = c.req.valid('json')
       return c.json({ user: await svc.updateProfile(c.get('actor'), c.req.valid('param').id, body) })
     })
