@@ -48,6 +48,8 @@ const config: Configuration = {
       shared,
       manifest: true,
       dts: false,
+      // Browser-only build: drops the Node loading paths from the MF runtime.
+      experiments: { externalRuntime: true, optimization: { target: 'web' } },
     }),
   ],
   performance: { hints: false },

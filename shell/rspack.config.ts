@@ -56,6 +56,8 @@ const config: Configuration = {
       remotes: {},
       shared,
       dts: false,
+      // Browser-only build: drops the Node loading paths from the MF runtime.
+      experiments: { provideExternalRuntime: true, optimization: { target: 'web' } },
       runtimePlugins: [path.join(dir, 'src/remotes/error-load-remote.ts')],
     }),
   ],

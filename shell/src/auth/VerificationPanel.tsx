@@ -57,7 +57,6 @@ export const VerificationPanel = ({ userId, onVerified, onBack }: VerificationPa
           inputMode="numeric"
           autoComplete="one-time-code"
           pattern="[0-9]{6}"
-          maxLength={6}
           value={code}
           onChange={(e) => setCode(sanitizeVerificationCode(e.target.value))}
           autoFocus
