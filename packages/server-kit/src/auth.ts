@@ -41,7 +41,15 @@ export interface SigningKey {
 export async function loadOrCreateSigningKey(file: string | undefined, privateJwkJson?: string): Promise<SigningKey> {
   let jwk: JWK | undefined
   if (privateJwkJson) jwk = JSON.parse(privateJwkJson) as JWK
-  else if (file) jwk = await readFile(file, 'utf8').then((t) => JSON.parse(t) as JWK).catch(() => undefined)
+  else if (file) {
+    // Only a missing file means "create one": an unreadable key must not be silently replaced
+    // (every issued token would stop verifying).
+    const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined
+      throw err
+    })
+    if (text !== undefined) jwk = JSON.parse(text) as JWK
+  }
   if (!jwk) {
     const pair = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true })
     jwk = { ...(await exportJWK(pair.privateKey)), kid: crypto.randomUUID(), alg: ALG }
@@ -51,8 +59,10 @@ export async function loadOrCreateSigningKey(file: string | undefined, privateJw
     }
   }
   const privateKey = (await importJWK(jwk, ALG)) as CryptoKey
-  const { d: _secret, ...publicJwk } = jwk
-  return { privateKey, publicJwk: { ...publicJwk, use: 'sig', alg: ALG }, kid: jwk.kid ?? 'default' }
+  const { d: _secret, key_ops: _ops, ext: _ext, ...publicJwk } = jwk
+  // Tokens carry `kid`; the published key must carry the same one or no verifier finds it.
+  const kid = jwk.kid ?? 'default'
+  return { privateKey, publicJwk: { ...publicJwk, kid, use: 'sig', alg: ALG }, kid }
 }
 
 export interface TokenOptions {

@@ -33,6 +33,18 @@ class PlatformTables extends Migration {
   }
 }
 
+/**
+ * Outbox rows recorded in the same millisecond must keep their order: a sequence decides it
+ * (`occurred_at` has millisecond precision and ids are random).
+ */
+class OutboxSequence extends Migration {
+  override async up() {
+    this.addSql('alter table outbox add column if not exists seq bigserial')
+    this.addSql('drop index if exists outbox_pending')
+    this.addSql('create index if not exists outbox_pending_seq on outbox (seq) where sent_at is null')
+  }
+}
+
 export interface Database {
   orm: MikroORM
   /** The connection URL in use (a PGlite socket in single-node mode). */
@@ -106,7 +118,11 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     entities: [OutboxMessage, InboxEntry, ...opts.entities] as never,
     extensions: [Migrator],
     migrations: {
-      migrationsList: [{ name: '0000_platform_tables', class: PlatformTables }, ...opts.migrations] as never,
+      migrationsList: [
+        { name: '0000_platform_tables', class: PlatformTables },
+        { name: '0000_platform_outbox_seq', class: OutboxSequence },
+        ...opts.migrations,
+      ] as never,
       transactional: true,
       silent: true,
     },

@@ -33,7 +33,7 @@ export const PlatformEnv = z.object({
     .string()
     .optional()
     .transform((v) => (v ? v : undefined)),
-  PUBLIC_URL: z.url().optional(),
+  PUBLIC_URL: optionalUrl,
   DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   JWT_ISSUER: z.string().default('portal-identity'),

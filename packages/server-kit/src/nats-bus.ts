@@ -52,6 +52,8 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<EventBus & { 
     kind: 'nats',
     connection: nc,
     async publish(event) {
+      // Reject a malformed envelope here rather than have every consumer drop it.
+      event = EventEnvelope.parse(event) as EventEnvelope
       await js.publish(event.type, JSON.stringify(event), { msgID: event.id, expect: { streamName: stream } })
     },
     async subscribe(consumer, filterSubjects, handler: EventHandler) {

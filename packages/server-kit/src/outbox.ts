@@ -61,7 +61,7 @@ export function startOutboxRelay(opts: {
   const once = async (): Promise<number> => {
     const conn = opts.orm.em.getConnection()
     const rows = (await conn.execute(
-      'select id, payload from outbox where sent_at is null order by occurred_at, id limit ?',
+      'select id, payload from outbox where sent_at is null order by seq limit ?',
       [batchSize],
     )) as { id: string; payload: EventEnvelope | string }[]
     let published = 0
@@ -80,6 +80,8 @@ export function startOutboxRelay(opts: {
   }
 
   const flush = async (): Promise<number> => {
+    // A late kick() after stop() must not touch a database that may be closed by now.
+    if (stopped) return 0
     if (running) {
       again = true
       return running

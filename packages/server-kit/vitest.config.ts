@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config'
+
+// Integration tests use the machine's PostgreSQL and NATS JetStream (see src/testing.ts).
+export default defineConfig({
+  test: {
+    name: 'server-kit',
+    environment: 'node',
+    include: ['src/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+})
