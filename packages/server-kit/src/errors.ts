@@ -1,6 +1,7 @@
 import type { Context, ErrorHandler, NotFoundHandler, ValidationTargets } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { zValidator } from '@hono/zod-validator'
+import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core'
 import type { z } from 'zod'
 import type { ErrorBody } from '@portal/contracts'
 import type { Logger } from './logger.ts'
@@ -54,6 +55,13 @@ export function errorHandler(logger: Logger): ErrorHandler {
       return c.json({ message, code: statusCodes[err.status] ?? 'bad_request' }, err.status)
     }
     const requestId = c.get('requestId' as never) as string | undefined
+    // MikroORM's `findOneOrFail` miss is a 404; its message names the query, so it is not shown.
+    if (err instanceof NotFoundError) return c.json({ message: 'Not found', code: 'not_found' }, 404)
+    // A unique key hit by a concurrent request is a conflict, not a server failure.
+    if (err instanceof UniqueConstraintViolationException) {
+      logger.warn('unique constraint violated', { requestId, path: c.req.path, err })
+      return c.json({ message: 'That already exists', code: 'conflict' }, 409)
+    }
     logger.error('unhandled error', { err: err as Error, requestId, path: c.req.path })
     return c.json({ message: 'Something went wrong. Please try again later.', code: 'internal_error' }, 500)
   }

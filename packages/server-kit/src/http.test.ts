@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Hono } from 'hono'
+import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core'
 import { AppError, conflict, notFound, tooManyRequests, validate } from './errors.ts'
 import { createServiceApp, listen, type AppEnv } from './http.ts'
 import { createLogger, type Logger } from './logger.ts'
@@ -30,6 +31,12 @@ function makeApp(opts: { ready?: () => Promise<void>; logger?: Logger } = {}) {
   })
   app.get('/gone', () => {
     throw notFound('That item does not exist', 'item_not_found')
+  })
+  app.get('/orm-miss', () => {
+    throw NotFoundError.findOneFailed('User', { email: 'secret@example.com' })
+  })
+  app.get('/orm-duplicate', () => {
+    throw new UniqueConstraintViolationException(new Error('duplicate key value violates unique constraint "user_email_unique"'))
   })
   app.get('/taken', () => {
     throw conflict('Already there')
@@ -129,6 +136,17 @@ describe('service app: validation and errors', () => {
     const slow = await app.request('/slow-down')
     expect(slow.status).toBe(429)
     expect(slow.headers.get('Retry-After')).toBe('3')
+  })
+
+  it("turns MikroORM's not-found into 404 and a unique violation into 409, without leaking the query", async () => {
+    const miss = await app.request('/orm-miss')
+    expect(miss.status).toBe(404)
+    const missText = await miss.text()
+    expect(missText).not.toContain('secret@example.com')
+    expect(JSON.parse(missText)).toEqual({ message: 'Not found', code: 'not_found' })
+    const dup = await app.request('/orm-duplicate')
+    expect(dup.status).toBe(409)
+    expect(await dup.json()).toEqual({ message: 'That already exists', code: 'conflict' })
   })
 
   it('answers a thrown Error with a generic 500 that leaks nothing, and logs it with the request id', async () => {
