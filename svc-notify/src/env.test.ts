@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest'
+import { loadNotifyEnv } from './env.ts'
+
+const cluster = { DATABASE_URL: 'postgresql://db:5432/portal', NATS_URL: 'nats://nats:4222', SMTP_URL: 'smtp://mail:25' }
+
+describe('svc-notify configuration', () => {
+  it('listens on 4004 unless NOTIFY_PORT or PORT says otherwise', () => {
+    expect(loadNotifyEnv(cluster).port).toBe(4004)
+    expect(loadNotifyEnv({ ...cluster, PORT: '5000' }).port).toBe(5000)
+    expect(loadNotifyEnv({ ...cluster, PORT: '5000', NOTIFY_PORT: '6000' }).port).toBe(6000)
+    expect(loadNotifyEnv(cluster).hostname).toBe('0.0.0.0')
+  })
+
+  it('fails listing every missing engine when run on its own', () => {
+    expect(() => loadNotifyEnv({ NATS_URL: 'not a url' })).toThrow(/DATABASE_URL[\s\S]*NATS_URL[\s\S]*SMTP_URL/)
+  })
+})
