@@ -36,7 +36,6 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
 export const RemoteSlot = ({ id, ...props }: RemoteProps & { id: string }) => {
   const [attempt, setAttempt] = useState(0)
   // A new lazy() per attempt: React caches a rejected lazy for good.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   const Remote = useMemo(() => lazy(() => loadRemoteComponent(id)), [id, attempt])
   return (
     <RemoteErrorBoundary key={attempt} onRetry={() => setAttempt((a) => a + 1)}>
