@@ -52,6 +52,7 @@ export interface IdentityServer {
   orm: MikroORM
   env: IdentityEnv
   relay: OutboxRelay
+  kdf?: KdfParams
   close(): Promise<void>
 }
 
@@ -84,6 +85,7 @@ export async function start(deps: IdentityDeps): Promise<IdentityServer> {
       orm: db.orm,
       env,
       relay,
+      kdf: deps.kdf,
       async close() {
         await server.close()
         await relay.stop()

@@ -4,14 +4,6 @@ import { PasswordResetTokenEntity, VerificationCodeEntity } from './auth.entity.
 export const verificationCodeRepository = {
   findByUser: (em: EntityManager, userId: string) => em.findOne(VerificationCodeEntity, { userId }),
   deleteByUser: (em: EntityManager, userId: string) => em.nativeDelete(VerificationCodeEntity, { userId }),
-  /** Counts a wrong try atomically; resolves with the tries made so far. */
-  async addFailedAttempt(em: EntityManager, userId: string): Promise<number> {
-    const rows = (await em.execute(
-      'update verification_codes set attempts = attempts + 1 where user_id = ? returning attempts',
-      [userId],
-    )) as { attempts: number }[]
-    return rows[0]?.attempts ?? 0
-  },
 }
 
 export const resetTokenRepository = {
@@ -21,11 +13,6 @@ export const resetTokenRepository = {
   /** Older unused tokens of the user stop working when a new one is issued or one is used. */
   invalidateAll: (em: EntityManager, userId: string, at: Date) =>
     em.nativeUpdate(PasswordResetTokenEntity, { userId, usedAt: null }, { usedAt: at }),
-  /** Marks a token used only if it still was unused: false when another request won. */
-  async consume(em: EntityManager, id: string, at: Date): Promise<boolean> {
-    const n = await em.nativeUpdate(PasswordResetTokenEntity, { id, usedAt: null }, { usedAt: at })
-    return n === 1
-  },
 }
 
 export const throttleRepository = {

@@ -15,6 +15,7 @@ export interface SeedTarget {
   orm: MikroORM
   env: { COMPANY_EMAIL_DOMAIN: string }
   relay?: Pick<OutboxRelay, 'kick'>
+  kdf?: KdfParams
 }
 
 interface DemoUser {
@@ -52,7 +53,7 @@ export async function seedDemoData(
   const orm = target instanceof MikroORM ? target : target.orm
   const domain = opts.companyEmailDomain ?? (target instanceof MikroORM ? undefined : target.env.COMPANY_EMAIL_DOMAIN) ?? 'example.com'
   const relay = opts.relay ?? (target instanceof MikroORM ? undefined : target.relay)
-  const hasher = createPasswordHasher(opts.kdf ?? DEFAULT_KDF)
+  const hasher = createPasswordHasher(opts.kdf ?? (target instanceof MikroORM ? undefined : target.kdf) ?? DEFAULT_KDF)
   const hashes = await Promise.all(DEMO_USERS.map((u) => hasher.hash(u.password)))
   const logins = await orm.em.fork().transactional(async (em) => {
     // Serialize concurrent first starts of several instances.
