@@ -125,6 +125,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       ] as never,
       transactional: true,
       silent: true,
+      snapshot: false,
     },
     pool: { min: 0, max: stopEmbedded ? 1 : (opts.poolSize ?? 10) },
     debug: false,
