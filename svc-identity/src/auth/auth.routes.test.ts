@@ -112,6 +112,13 @@ describe('POST /auth/register', () => {
     expect((await h.events()).length).toBe(eventsBefore)
   })
 
+  it('lets only one of two simultaneous registrations of an e-mail through', async () => {
+    const email = uniqueEmail('race')
+    const results = await Promise.all([register({ email }), register({ email: email.toUpperCase() })])
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409])
+    expect((await h.sql('select id from users where email = ?', [email])).length).toBe(1)
+  })
+
   it('registers an admin only with the right admin code', async () => {
     const wrong = await register({ email: uniqueEmail(), isAdmin: true, adminCode: 'nope' })
     expect(wrong.status).toBe(400)
