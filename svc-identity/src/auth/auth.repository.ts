@@ -36,5 +36,7 @@ export const throttleRepository = {
       [key, now, windowStart, windowStart],
     )
   },
+  /** Drops counters whose window is over (keeps the table small under spraying). */
+  prune: (em: EntityManager, windowStart: Date) => em.execute('delete from login_throttle where window_started_at <= ?', [windowStart]),
   reset: (em: EntityManager, key: string) => em.execute('delete from login_throttle where key = ?', [key]),
 }

@@ -209,6 +209,7 @@ export function createAuthService(ctx: IdentityContext) {
       else await hasher.dummyVerify(body.password)
       if (!user || !ok) {
         for (const [key] of keys) await throttleRepository.addFailure(em, key, at, windowStart)
+        if (Math.random() < 0.02) await throttleRepository.prune(em, windowStart)
         throw unauthorized(AUTH_MESSAGES.invalidCredentials, 'invalid_credentials')
       }
       await throttleRepository.reset(em, keys[0][0])
