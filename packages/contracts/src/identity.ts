@@ -79,8 +79,9 @@ export const MessageResponse = z.object({ message: z.string() })
 
 export const UpdateProfileBody = z
   .object({
-    branch: Branch.nullish().refine((b) => b != null, MESSAGES.branchRequired),
-    department: Department.nullish().refine((d) => d != null, MESSAGES.departmentRequired),
+    // A missing key counts as empty, so the required messages apply to it too.
+    branch: Branch.nullable().default(null).refine((b) => b != null, MESSAGES.branchRequired),
+    department: Department.nullable().default(null).refine((d) => d != null, MESSAGES.departmentRequired),
   })
   .refine((p) => !p.branch || !p.department || departmentsOf(p.branch).includes(p.department), {
     message: 'That department does not exist in this branch',
