@@ -41,6 +41,15 @@ export const Events = {
     resetUrl: z.url(),
     expiresAt: z.iso.datetime(),
   }),
+  'learning.exam.submitted.v1': z.object({
+    userId: z.uuid(),
+    examId: z.number().int(),
+    examName: z.string(),
+    attemptId: z.uuid(),
+    attemptNumber: z.number().int(),
+    score: z.number(),
+    passed: z.boolean(),
+  }),
 } as const
 export type EventType = keyof typeof Events
 export type EventData<T extends EventType> = z.infer<(typeof Events)[T]>
