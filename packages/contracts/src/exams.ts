@@ -144,6 +144,19 @@ export const AttemptQuestion = z.object({
 })
 export type AttemptQuestion = z.infer<typeof AttemptQuestion>
 
+/** GET /exams/{id} for a learner allowed to take it: the settings and the pool, never answers or weights. */
+export const LearnerExam = ExamSummary.extend({
+  subject_categories: z.array(z.string()),
+  questions: z.array(AttemptQuestion),
+})
+export type LearnerExam = z.infer<typeof LearnerExam>
+
+/** PUT /exams/attempts/{attemptId}/answers. */
+export const SaveAnswersResponse = z.object({ savedAt: z.string() })
+
+/** POST /exams/{id}/assign. */
+export const AssignResponse = z.object({ message: z.string(), assigned: z.number().int() })
+
 export const StartAttemptResponse = z.object({
   attemptId: z.uuid(),
   questions: z.array(AttemptQuestion),
