@@ -1,8 +1,21 @@
 import { ensureStyles, type RemoteProps } from '@portal/ui-kit'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { useState } from 'react'
+import { ExamScreen } from './exam/ExamScreen.tsx'
+import { ensureExamStyles } from './styles.ts'
 
 ensureStyles()
+ensureExamStyles()
 
-/** mf_exams/ExamPage: taking one exam (placeholder while the screen is built). */
-const ExamPage = (_props: RemoteProps) => <section className="pk-card pk-stack"><h1>Exam</h1></section>
+/** mf_exams/ExamPage: intro, taking and submitting one exam (route /exam/:id). */
+const ExamPage = ({ user }: RemoteProps) => {
+  // One cache per mount: signing out unmounts it, so no data leaks to the next user.
+  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1 } } }))
+  return (
+    <QueryClientProvider client={client}>
+      <ExamScreen user={user} />
+    </QueryClientProvider>
+  )
+}
 
 export default ExamPage

@@ -39,7 +39,7 @@ const ExamResults = () => {
   const isAdmin = state.status === 'authenticated' && state.user.is_admin
   return (
     <Decision decision={decideExamResults(location.state, isAdmin)}>
-      <ComingSoon title="Exam Results" />
+      <Remote id="mf_exams/ExamResultsPage" />
     </Decision>
   )
 }
@@ -76,7 +76,7 @@ export const AppRoutes = () => (
           </Guard>
         }
       />
-      <Route path="exam/:id" element={<Guard access="signed-in"><ComingSoon title="Exam" /></Guard>} />
+      <Route path="exam/:id" element={<Guard access="signed-in"><Remote id="mf_exams/ExamPage" /></Guard>} />
       <Route path="exam-results" element={<Guard access="signed-in"><ExamResults /></Guard>} />
       <Route path="technician/profile" element={<Guard access="signed-in"><ComingSoon title="Technician Profile" /></Guard>} />
       <Route path="manager/dashboard" element={<Guard access="signed-in"><ComingSoon title="Team Dashboard" /></Guard>} />

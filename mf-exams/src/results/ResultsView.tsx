@@ -1,0 +1,104 @@
+import type { ExamSubmissionResult } from '@portal/contracts'
+import { Button } from '@portal/ui-kit'
+import { useEffect, useRef } from 'react'
+import { answerText, formatPercent, sectionTone } from './results.ts'
+
+const MULTI_NOTE = 'Multi-select questions require all correct options and no incorrect ones.'
+
+/** The results of one submitted attempt (learner §2 Exam results). */
+export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; onDone: () => void }) => {
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  useEffect(() => headingRef.current?.focus(), [])
+  const hasMulti = result.question_results.some((q) => q.question_type === 'multi_select')
+  const verdict = result.passed ? 'PASSED' : 'FAILED'
+  return (
+    <div className="pk-stack" style={{ maxWidth: 820, margin: '0 auto', width: '100%' }}>
+      <section className="pk-card pk-stack" aria-labelledby="results-title">
+        <h1 id="results-title" ref={headingRef} tabIndex={-1}>
+          Exam Results: {result.exam_name}
+        </h1>
+        <div className="pk-row" style={{ gap: '1.5rem' }}>
+          <div>
+            <div className="pk-muted" style={{ fontSize: '.8125rem', fontWeight: 600 }}>
+              Your Score
+            </div>
+            <div className="pk-score">{formatPercent(result.score)}</div>
+          </div>
+          <span className={`pk-verdict pk-tone--${result.passed ? 'green' : 'red'}`}>{verdict}</span>
+        </div>
+        <dl className="pk-exam-facts">
+          <div>
+            <dt>Correct Answers</dt>
+            <dd>
+              {result.correct_answers} / {result.total_questions}
+            </dd>
+          </div>
+          <div>
+            <dt>Pass Score</dt>
+            <dd>{result.pass_score}%</dd>
+          </div>
+          <div>
+            <dt>Attempt</dt>
+            <dd>{result.attempt_number}</dd>
+          </div>
+        </dl>
+        <div>
+          <Button onClick={onDone}>Return to Dashboard</Button>
+        </div>
+      </section>
+
+      {result.section_scores.length > 0 ? (
+        <section className="pk-card pk-stack" aria-labelledby="sections-title">
+          <h2 id="sections-title">Scores by Category</h2>
+          <ul className="pk-stack" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+            {result.section_scores.map((s) => {
+              const { tone, label } = sectionTone(s.section_score)
+              return (
+                <li key={s.section_name} className="pk-stack" style={{ gap: '.25rem' }}>
+                  <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+                    <strong>{s.section_name}</strong>
+                    <span>
+                      {formatPercent(s.section_score)} ({s.correct_answers}/{s.questions_in_section}){' '}
+                      <span className={`pk-verdict pk-tone--${tone}`} style={{ fontSize: '.75rem', padding: '.0625rem .5rem' }}>
+                        {label}
+                      </span>
+                    </span>
+                  </div>
+                  <div className={`pk-bar pk-bar--${tone}`} aria-hidden="true">
+                    <span style={{ width: `${Math.max(0, Math.min(100, s.section_score))}%` }} />
+                  </div>
+                </li>
+              )
+            })}
+          </ul>
+        </section>
+      ) : null}
+
+      <section className="pk-card pk-stack" aria-labelledby="review-title">
+        <h2 id="review-title">Question Review</h2>
+        {hasMulti ? (
+          <p className="pk-alert pk-alert--info" style={{ margin: 0 }}>
+            {MULTI_NOTE}
+          </p>
+        ) : null}
+        <ol className="pk-review">
+          {result.question_results.map((q, i) => (
+            <li key={q.question_id} className={q.is_correct ? 'is-correct' : 'is-incorrect'}>
+              <h3 style={{ fontSize: '1rem', margin: '0 0 .375rem' }}>
+                <span aria-hidden="true">{q.is_correct ? '✓ ' : '✗ '}</span>
+                Question {i + 1}:
+                {q.question_text}
+              </h3>
+              <p style={{ margin: 0 }}>
+                <strong>{q.is_correct ? 'Correct' : 'Incorrect'}</strong>
+                {q.question_type === 'multi_select' ? <span className="pk-badge">Multi-select</span> : null}
+              </p>
+              <p style={{ margin: '.25rem 0 0' }}>Your answer: {answerText(q.user_answer, q.options)}</p>
+              {!q.is_correct ? <p style={{ margin: '.25rem 0 0' }}>Correct answer: {answerText(q.correct_answer, q.options)}</p> : null}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  )
+}

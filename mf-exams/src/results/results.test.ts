@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { answerText, formatPercent, resultFromState, sectionTone } from './results.ts'
+
+describe('exam results', () => {
+  it('colours sections green from 80, yellow from 70, else red, with words as well', () => {
+    expect(sectionTone(80)).toEqual({ tone: 'green', label: 'Strong' })
+    expect(sectionTone(79.9).tone).toBe('yellow')
+    expect(sectionTone(70)).toEqual({ tone: 'yellow', label: 'Fair' })
+    expect(sectionTone(69)).toEqual({ tone: 'red', label: 'Needs improvement' })
+  })
+
+  it('names the chosen options, or says it was not answered', () => {
+    expect(answerText(1, ['a', 'b'])).toBe('b')
+    expect(answerText([0, 2], ['a', 'b', 'c'])).toBe('a, c')
+    expect(answerText(-1, ['a'])).toBe('Not answered')
+    expect(answerText([], ['a'])).toBe('Not answered')
+  })
+
+  it('formats scores', () => {
+    expect(formatPercent(66.666)).toBe('66.7%')
+    expect(formatPercent(100)).toBe('100%')
+  })
+
+  it('accepts only a real submission result from router state', () => {
+    expect(resultFromState(null)).toBeNull()
+    expect(resultFromState({ result: { score: 5 } })).toBeNull()
+    const result = {
+      attemptId: '3f1c7a52-6a1e-4f5e-9d7a-0c8e2b1d4a10',
+      examId: 1,
+      exam_name: 'Safety',
+      score: 50,
+      passed: false,
+      pass_score: 70,
+      correct_answers: 1,
+      total_questions: 2,
+      attempt_number: 1,
+      question_results: [],
+      section_scores: [],
+      submitted_at: '2026-01-01T10:00:00Z',
+    }
+    expect(resultFromState({ result })?.exam_name).toBe('Safety')
+  })
+})
