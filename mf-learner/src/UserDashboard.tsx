@@ -2,6 +2,7 @@ import type { User } from '@portal/contracts'
 import { Button, EmptyState, ensureStyles, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState } from 'react'
+import { AvailableExamsCard, StatisticsCards, useRefreshOnReturn } from './exams/ExamCards.tsx'
 import { CompleteProfileModal } from './profile/CompleteProfileModal.tsx'
 import { needsProfile } from './profile/profile-form.ts'
 
@@ -9,6 +10,7 @@ ensureStyles()
 
 const Dashboard = ({ user, onUserUpdated }: RemoteProps) => {
   const [dismissed, setDismissed] = useState(false)
+  useRefreshOnReturn()
   const missingProfile = needsProfile(user)
   return (
     <div className="pk-stack">
@@ -21,10 +23,8 @@ const Dashboard = ({ user, onUserUpdated }: RemoteProps) => {
           </Button>
         </div>
       ) : null}
-      <section className="pk-card pk-stack" aria-labelledby="exams-title">
-        <h2 id="exams-title">Available Exams</h2>
-        <EmptyState>No exams assigned yet</EmptyState>
-      </section>
+      <AvailableExamsCard />
+      <StatisticsCards userId={user.id} />
       <section className="pk-card pk-stack" aria-labelledby="courses-title">
         <h2 id="courses-title">My Courses</h2>
         <EmptyState>No courses assigned yet</EmptyState>

@@ -1,0 +1,108 @@
+import { Alert, Button, EmptyState, Spinner } from '@portal/ui-kit'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, type ReactNode } from 'react'
+import { useNavigate } from 'react-router'
+import { dashboardKeys, fetchAvailableExams, fetchUserStats } from './api.ts'
+import { attemptsText, attemptsUsedUp, dashboardError, scoreText } from './exam-cards.ts'
+
+/** The dashboard refreshes when the window regains focus and when the page becomes visible (learner §2). */
+export const useRefreshOnReturn = () => {
+  const queryClient = useQueryClient()
+  useEffect(() => {
+    const refresh = () => {
+      if (document.visibilityState === 'visible') void queryClient.invalidateQueries({ queryKey: dashboardKeys.all })
+    }
+    window.addEventListener('focus', refresh)
+    document.addEventListener('visibilitychange', refresh)
+    return () => {
+      window.removeEventListener('focus', refresh)
+      document.removeEventListener('visibilitychange', refresh)
+    }
+  }, [queryClient])
+}
+
+/** Available Exams: what the learner may take, with Start Exam. */
+export const AvailableExamsCard = () => {
+  const navigate = useNavigate()
+  const exams = useQuery({ queryKey: dashboardKeys.exams(), queryFn: fetchAvailableExams, refetchOnWindowFocus: false })
+  return (
+    <section className="pk-card pk-stack" aria-labelledby="exams-title">
+      <h2 id="exams-title">Available Exams</h2>
+      {exams.isPending ? (
+        <Spinner label="Loading exams..." />
+      ) : exams.isError ? (
+        <Alert>{dashboardError(exams.error)}</Alert>
+      ) : exams.data.length === 0 ? (
+        <EmptyState>No exams assigned yet</EmptyState>
+      ) : (
+        <ul className="pk-grid" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          {exams.data.map((exam) => {
+            const attempts = attemptsText(exam)
+            const usedUp = attemptsUsedUp(exam)
+            const nameId = `exam-${exam.id}-name`
+            return (
+              <li key={exam.id} className="pk-stack" style={{ gap: '.5rem', border: '1px solid var(--c-border)', borderRadius: 8, padding: '1rem' }}>
+                <h3 id={nameId} style={{ fontSize: '1.0625rem', margin: 0 }}>
+                  {exam.name}
+                  {exam.exam_type === 'final' ? <span className="pk-badge">Final</span> : <span className="pk-badge">Practice</span>}
+                </h3>
+                <p className="pk-muted" style={{ margin: 0 }}>
+                  {exam.time_limit} minutes · {exam.total_questions} questions · pass {exam.pass_score}%
+                </p>
+                {attempts ? <p style={{ margin: 0 }}>{attempts}</p> : null}
+                <div>
+                  <Button aria-describedby={nameId} disabled={usedUp} onClick={() => navigate(`/exam/${exam.id}`)}>
+                    Start Exam
+                  </Button>
+                  {usedUp ? <p className="pk-muted" style={{ margin: '.25rem 0 0' }}>No attempts left</p> : null}
+                </div>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+const Stat = ({ label, value }: { label: string; value: string | number }) => (
+  <div style={{ border: '1px solid var(--c-border)', borderRadius: 6, padding: '.625rem .75rem' }}>
+    <dt className="pk-muted" style={{ fontSize: '.8125rem', fontWeight: 600 }}>
+      {label}
+    </dt>
+    <dd style={{ margin: 0, fontSize: '1.25rem', fontWeight: 700 }}>{value}</dd>
+  </div>
+)
+
+/** Exam Statistics and Course Statistics from GET /users/{me}/stats. */
+export const StatisticsCards = ({ userId }: { userId: string }) => {
+  const stats = useQuery({ queryKey: dashboardKeys.stats(userId), queryFn: () => fetchUserStats(userId), refetchOnWindowFocus: false })
+  const grid = { display: 'grid', gap: '.75rem', gridTemplateColumns: 'repeat(auto-fill,minmax(130px,1fr))', margin: 0 }
+  const body = (render: (s: NonNullable<typeof stats.data>) => ReactNode) =>
+    stats.isPending ? <Spinner label="Loading statistics..." /> : stats.isError ? <Alert>{dashboardError(stats.error)}</Alert> : render(stats.data)
+  return (
+    <div className="pk-grid" style={{ gridTemplateColumns: 'repeat(auto-fit,minmax(300px,1fr))' }}>
+      <section className="pk-card pk-stack" aria-labelledby="exam-stats-title">
+        <h2 id="exam-stats-title">Exam Statistics</h2>
+        {body((s) => (
+          <dl style={grid}>
+            <Stat label="Exams Taken" value={s.examsTaken} />
+            <Stat label="Average Score" value={scoreText(s.averageScore)} />
+            <Stat label="Highest Score" value={scoreText(s.highestScore)} />
+            <Stat label="Lowest Score" value={scoreText(s.lowestScore)} />
+          </dl>
+        ))}
+      </section>
+      <section className="pk-card pk-stack" aria-labelledby="course-stats-title">
+        <h2 id="course-stats-title">Course Statistics</h2>
+        {body((s) => (
+          <dl style={grid}>
+            <Stat label="Courses Started" value={s.coursesStarted} />
+            <Stat label="Courses Completed" value={s.coursesCompleted} />
+            <Stat label="Average Progress" value={scoreText(s.averageCourseProgress)} />
+          </dl>
+        ))}
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,40 @@
+import type { ExamSummary } from '@portal/contracts'
+import { ApiError } from '@portal/ui-kit'
+import { describe, expect, it } from 'vitest'
+import { attemptsText, attemptsUsedUp, dashboardError, scoreText } from './exam-cards.ts'
+
+const exam = (over: Partial<ExamSummary>): ExamSummary => ({
+  id: 1,
+  name: 'Safety',
+  time_limit: 60,
+  pass_score: 70,
+  total_questions: 10,
+  exam_type: 'practice',
+  max_attempts: null,
+  attempts_used: 0,
+  is_assigned_to_all: false,
+  ...over,
+})
+
+describe('exam cards', () => {
+  it('shows attempts used and allowed for final exams only', () => {
+    expect(attemptsText(exam({}))).toBeNull()
+    expect(attemptsText(exam({ exam_type: 'final', max_attempts: 3, attempts_used: 1 }))).toBe('Attempts: 1 / 3')
+  })
+
+  it('knows when a final exam has no attempts left', () => {
+    expect(attemptsUsedUp(exam({ exam_type: 'final', max_attempts: 2, attempts_used: 2 }))).toBe(true)
+    expect(attemptsUsedUp(exam({ exam_type: 'final', max_attempts: 2, attempts_used: 1 }))).toBe(false)
+    expect(attemptsUsedUp(exam({ attempts_used: 9 }))).toBe(false)
+  })
+
+  it('uses the spec messages for dashboard load errors', () => {
+    expect(dashboardError(new ApiError(401, 'unauthorized', 'x', null))).toBe('Authentication failed. Please log in again.')
+    expect(dashboardError(new ApiError(500, 'internal', 'x', null))).toBe('Failed to load data. Please try again later.')
+    expect(dashboardError(new ApiError(503, 'down', 'x', null, 'Service unavailable'))).toBe('Service unavailable')
+  })
+
+  it('formats scores', () => {
+    expect(scoreText(83.333)).toBe('83.3%')
+  })
+})
