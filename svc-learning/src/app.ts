@@ -1,0 +1,40 @@
+import type { MikroORM } from '@mikro-orm/postgresql'
+import { createLogger, createServiceApp, type Logger, type OutboxRelay, type TokenVerifier } from '@portal/server-kit'
+import { attemptRoutes } from './attempts/attempt.routes.ts'
+import { createAttemptService, type AttemptService } from './attempts/attempt.service.ts'
+import type { LearningContext } from './context.ts'
+import { adminExamRoutes, examRoutes } from './exams/exam.routes.ts'
+import { createExamService } from './exams/exam.service.ts'
+import { statsRoutes } from './stats/stats.routes.ts'
+import { createStatsService } from './stats/stats.service.ts'
+
+export interface AppDeps {
+  orm: MikroORM
+  verifier: TokenVerifier
+  relay: Pick<OutboxRelay, 'kick'>
+  /** Current time (tests move it past deadlines). */
+  clock?: () => Date
+  logger?: Logger
+}
+
+/** Learning's Hono app (paths without the gateway's `/api`), and the attempt service the sweeper drives. */
+export function createApp(deps: AppDeps) {
+  const logger = deps.logger ?? createLogger('learning')
+  const ctx: LearningContext = { orm: deps.orm, relay: deps.relay, logger, now: deps.clock ?? (() => new Date()) }
+  const exams = createExamService(ctx)
+  const attempts: AttemptService = createAttemptService(ctx)
+  const stats = createStatsService(ctx, attempts)
+  const app = createServiceApp({
+    service: 'learning',
+    logger,
+    maxBodyBytes: 1024 * 1024,
+    ready: async () => {
+      await deps.orm.em.getConnection().execute('select 1')
+    },
+  })
+  app.route('/exams', attemptRoutes(attempts, deps.verifier))
+  app.route('/exams', examRoutes(exams, deps.verifier))
+  app.route('/admin/exams', adminExamRoutes(exams, deps.verifier))
+  app.route('/users', statsRoutes(stats, deps.verifier))
+  return { app, attempts }
+}

@@ -1,0 +1,246 @@
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
+import type { Answer, ExamSubmissionResult, Question, StartAttemptResponse } from '@portal/contracts'
+import { EXAM_MESSAGES } from '@portal/contracts'
+import { AppError, badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
+import type { LearningContext } from '../context.ts'
+import { toAttemptQuestion, toQuestionDto } from '../exams/exam.entity.ts'
+import { examRepository } from '../exams/exam.repository.ts'
+import { requireTakeable } from '../exams/exam.service.ts'
+import { ExamAttemptEntity, type AttemptStatus } from './attempt.entity.ts'
+import { draw } from './draw.ts'
+import { answerProblem, gradeAttempt } from './grading.ts'
+
+/** Network latency allowance: a save or submit this long after the deadline is still accepted. */
+export const SUBMIT_GRACE_MS = 5_000
+
+const attemptNotFound = () => notFound('Attempt not found', 'attempt_not_found')
+const unprocessable = (message: string, code: string) => new AppError(422, code, message)
+
+/** Past the deadline and the grace: the attempt is finalised by the server with what was saved. */
+const isOverdue = (a: ExamAttemptEntity, now: Date) => now.getTime() > a.deadline.getTime() + SUBMIT_GRACE_MS
+
+/** Same questions and no duplicates, else 400. */
+function requireSameQuestions(attempt: ExamAttemptEntity, questionIds: number[], answers: Answer[], subset: boolean) {
+  if (answers.length !== questionIds.length) throw badRequest('answers and questionIds must have the same length', 'answers_mismatch')
+  const ids = new Set(attempt.questions.map((q) => q.id))
+  const seen = new Set<number>()
+  for (const id of questionIds) {
+    if (!ids.has(id)) throw badRequest(`Question ${id} is not part of this attempt`, 'question_not_in_attempt')
+    if (seen.has(id)) throw badRequest(`Question ${id} is answered twice`, 'duplicate_answer')
+    seen.add(id)
+  }
+  if (!subset && seen.size !== ids.size) throw badRequest('Every question of the attempt must be answered (-1 when unanswered)', 'answers_mismatch')
+}
+
+/** The body's answers by question id, each checked against its question's type and options. */
+function checkedAnswers(attempt: ExamAttemptEntity, questionIds: number[], answers: Answer[]): Map<number, Answer> {
+  const byId = new Map(attempt.questions.map((q) => [q.id, q]))
+  const out = new Map<number, Answer>()
+  questionIds.forEach((id, i) => {
+    const problem = answerProblem(byId.get(id)!, answers[i]!)
+    if (problem) throw badRequest(`${problem} (question ${id})`, 'invalid_answer', { details: [{ path: `answers.${i}`, message: problem }] })
+    out.set(id, answers[i]!)
+  })
+  return out
+}
+
+export function createAttemptService(ctx: LearningContext) {
+  const { orm, now } = ctx
+
+  /** Grades the attempt, stores the result and records `learning.exam.submitted.v1` (caller holds the row lock). */
+  const finalise = (em: EntityManager, attempt: ExamAttemptEntity, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
+    const at = now()
+    const result = gradeAttempt({
+      attemptId: attempt.id,
+      examId: attempt.examId,
+      examName: attempt.examName,
+      passScore: attempt.passScore,
+      attemptNumber: attempt.attemptNumber,
+      questions: attempt.questions,
+      answers,
+      submittedAt: at,
+    })
+    em.assign(attempt, { answers: [...answers], status, finalisedAt: at, score: result.score, passed: result.passed, result })
+    recordEvent(em, 'learning.exam.submitted.v1', {
+      userId: attempt.userId,
+      examId: attempt.examId,
+      examName: attempt.examName,
+      attemptId: attempt.id,
+      attemptNumber: attempt.attemptNumber,
+      score: result.score,
+      passed: result.passed,
+    })
+    return result
+  }
+
+  const lockAttempt = (em: EntityManager, id: string) => em.findOne(ExamAttemptEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+
+  /** Finalises, one transaction each, the overdue attempts matching `where`; resolves with how many. */
+  const finaliseOverdueWhere = async (where: { userId?: string }, limit = 100): Promise<number> => {
+    const cutoff = new Date(now().getTime() - SUBMIT_GRACE_MS)
+    const due = await orm.em.fork().find(
+      ExamAttemptEntity,
+      { ...where, status: 'in_progress', deadline: { $lt: cutoff } },
+      { fields: ['id'], limit, orderBy: { deadline: 'asc' } },
+    )
+    let done = 0
+    for (const { id } of due) {
+      const finalised = await orm.em.fork().transactional(async (tx) => {
+        const a = await lockAttempt(tx, id)
+        if (!a || a.status !== 'in_progress' || !isOverdue(a, now())) return false
+        finalise(tx, a, 'expired', a.answers)
+        return true
+      })
+      if (finalised) done++
+    }
+    if (done) ctx.relay.kick()
+    return done
+  }
+
+  const startResponse = (a: ExamAttemptEntity, resumed: boolean): StartAttemptResponse => ({
+    attemptId: a.id,
+    questions: a.questions.map(toAttemptQuestion),
+    deadline: a.deadline.toISOString(),
+    startedAt: a.startedAt.toISOString(),
+    attemptNumber: a.attemptNumber,
+    ...(resumed ? { answers: a.answers } : {}),
+  })
+
+  return {
+    /** The sweeper's work: every attempt past its deadline (and the grace) is graded with its saved answers. */
+    finaliseOverdue: (limit?: number) => finaliseOverdueWhere({}, limit),
+    /** Lazy finalisation of one user's overdue attempts before reading their results. */
+    finaliseOverdueOf: (userId: string) => finaliseOverdueWhere({ userId }),
+
+    /**
+     * Starts an attempt (201) or resumes the caller's unfinished one (200, same questions and saved
+     * answers). Final exams allow `max_attempts` attempts; a started attempt counts.
+     */
+    async start(actor: Actor, examId: number): Promise<{ resumed: boolean; attempt: StartAttemptResponse }> {
+      const out = await orm.em.fork().transactional(async (tx) => {
+        const exam = await requireTakeable(tx, actor, examId)
+        // Serializes the starts of one learner on one exam (double clicks, two tabs).
+        await tx.execute('select pg_advisory_xact_lock(?, hashtext(?))', [examId, actor.userId])
+        const open = await tx.findOne(
+          ExamAttemptEntity,
+          { examId, userId: actor.userId, status: 'in_progress' },
+          { lockMode: LockMode.PESSIMISTIC_WRITE },
+        )
+        let finalisedOne = false
+        if (open) {
+          if (now().getTime() < open.deadline.getTime()) return { resumed: true, attempt: startResponse(open, true), kick: false }
+          finalise(tx, open, 'expired', open.answers)
+          finalisedOne = true
+          await tx.flush()
+        }
+        const pool = (await examRepository.questionsOf(tx, [examId])).map(toQuestionDto)
+        if (pool.length === 0) return { error: unprocessable(EXAM_MESSAGES.noQuestions, 'no_questions'), kick: finalisedOne }
+        if (pool.length < exam.totalQuestions)
+          return { error: unprocessable(EXAM_MESSAGES.poolTooSmall(exam.totalQuestions, pool.length), 'pool_too_small'), kick: finalisedOne }
+        const rows = (await tx.execute(
+          'select count(*)::int as n, coalesce(max(attempt_number), 0)::int as last from exam_attempts where exam_id = ? and user_id = ?',
+          [examId, actor.userId],
+        )) as { n: number; last: number }[]
+        const used = Number(rows[0]!.n)
+        if (exam.examType === 'final' && exam.maxAttempts !== null && exam.maxAttempts !== undefined && used >= exam.maxAttempts)
+          return {
+            error: conflict(`You have used all ${exam.maxAttempts} attempt(s) for this exam.`, 'attempts_exhausted'),
+            kick: finalisedOne,
+          }
+        const questions: Question[] = draw(pool, exam.totalQuestions)
+        const startedAt = now()
+        const attempt = tx.create(ExamAttemptEntity, {
+          id: crypto.randomUUID(),
+          examId,
+          userId: actor.userId,
+          attemptNumber: Number(rows[0]!.last) + 1,
+          examName: exam.name,
+          passScore: exam.passScore,
+          questions,
+          answers: questions.map(() => -1),
+          status: 'in_progress',
+          startedAt,
+          deadline: new Date(startedAt.getTime() + exam.timeLimit * 60_000),
+          answersSavedAt: null,
+          finalisedAt: null,
+          score: null,
+          passed: null,
+          result: null,
+        })
+        return { resumed: false, attempt: startResponse(attempt, false), kick: finalisedOne }
+      })
+      // The expired attempt finalised on the way is committed even when no new one could start.
+      if (out.kick) ctx.relay.kick()
+      if ('error' in out) throw out.error
+      return { resumed: out.resumed, attempt: out.attempt }
+    },
+
+    /** Saves answers as the learner goes (any subset of the attempt's questions). */
+    async saveAnswers(actor: Actor, attemptId: string, body: { answers: Answer[]; questionIds: number[] }) {
+      const out = await orm.em.fork().transactional(async (tx) => {
+        const a = await lockAttempt(tx, attemptId)
+        if (!a || a.userId !== actor.userId) throw attemptNotFound()
+        if (a.status !== 'in_progress') throw conflict('This attempt has already been submitted', 'attempt_finalised')
+        if (isOverdue(a, now())) {
+          finalise(tx, a, 'expired', a.answers)
+          return { late: true as const }
+        }
+        requireSameQuestions(a, body.questionIds, body.answers, true)
+        const given = checkedAnswers(a, body.questionIds, body.answers)
+        const savedAt = now()
+        tx.assign(a, { answers: a.questions.map((q, i) => (given.has(q.id) ? given.get(q.id)! : a.answers[i]!)), answersSavedAt: savedAt })
+        return { savedAt: savedAt.toISOString() }
+      })
+      if ('late' in out) {
+        ctx.relay.kick()
+        throw conflict('Time is up: this attempt was submitted with the answers saved before the deadline', 'attempt_finalised')
+      }
+      return out
+    },
+
+    /**
+     * Grades the attempt on the server. A second submit returns the stored result; a submit after the
+     * deadline (and the grace) returns the result graded from the answers saved in time.
+     */
+    async submit(actor: Actor, examId: number, body: { attemptId: string; answers: Answer[]; questionIds: number[] }): Promise<ExamSubmissionResult> {
+      let kick = false
+      const result = await orm.em.fork().transactional(async (tx) => {
+        const a = await lockAttempt(tx, body.attemptId)
+        if (!a || a.userId !== actor.userId || a.examId !== examId) throw attemptNotFound()
+        requireSameQuestions(a, body.questionIds, body.answers, false)
+        if (a.status !== 'in_progress') return a.result!
+        kick = true
+        if (isOverdue(a, now())) return finalise(tx, a, 'expired', a.answers)
+        const given = checkedAnswers(a, body.questionIds, body.answers)
+        return finalise(tx, a, 'submitted', a.questions.map((q) => given.get(q.id)!))
+      })
+      if (kick) ctx.relay.kick()
+      return result
+    },
+  }
+}
+export type AttemptService = ReturnType<typeof createAttemptService>
+
+/** Runs `finaliseOverdue` every `intervalMs` (one run at a time). */
+export function startAttemptSweeper(svc: Pick<AttemptService, 'finaliseOverdue'>, opts: { intervalMs?: number; logger: LearningContext['logger'] }) {
+  let running: Promise<unknown> | null = null
+  let stopped = false
+  const tick = () => {
+    if (running || stopped) return
+    running = svc
+      .finaliseOverdue()
+      .catch((err: unknown) => opts.logger.warn('attempt sweeper failed; will retry', { err: err as Error }))
+      .finally(() => {
+        running = null
+      })
+  }
+  const timer = setInterval(tick, opts.intervalMs ?? 3_000)
+  timer.unref()
+  return {
+    async stop() {
+      stopped = true
+      clearInterval(timer)
+      await running
+    },
+  }
+}

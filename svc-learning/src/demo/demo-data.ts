@@ -1,0 +1,116 @@
+import { MikroORM } from '@mikro-orm/postgresql'
+import { ExamInput } from '@portal/contracts'
+import type { OutboxRelay } from '@portal/server-kit'
+import { ExamEntity, ExamQuestionEntity } from '../exams/exam.entity.ts'
+
+/** What seeding needs; `start()`'s result has it. */
+export interface SeedTarget {
+  orm: MikroORM
+  relay?: Pick<OutboxRelay, 'kick'>
+}
+
+const mc = (category: string, text: string, options: string[], correct: number) => ({
+  question_type: 'multiple_choice' as const,
+  question_text: text,
+  options,
+  correct_answer: correct,
+  subject_category: category,
+})
+const ms = (category: string, text: string, options: string[], correct: number[], weight = 1) => ({
+  question_type: 'multi_select' as const,
+  question_text: text,
+  options,
+  correct_answer: correct,
+  subject_category: category,
+  category_weight: weight,
+})
+
+const ELECTRICAL_SAFETY = {
+  name: 'Electrical Safety Basics',
+  time_limit: 15,
+  pass_score: 70,
+  total_questions: 8,
+  subject_categories: ['Hazard Awareness', 'Protective Equipment', 'Safe Work Practices'],
+  exam_type: 'practice' as const,
+  max_attempts: null,
+  is_assigned_to_all: true,
+  questions: [
+    mc('Hazard Awareness', 'What current through the body can be fatal?', ['As little as 50 mA', 'Only above 5 A', 'Only above 1 A', 'Current is never fatal'], 0),
+    mc('Hazard Awareness', 'Which is the most common cause of arc flash?', ['Dropped tools or accidental contact', 'Cold weather', 'LED lighting', 'Low humidity'], 0),
+    ms('Hazard Awareness', 'Which are signs of an electrical hazard?', ['Frayed cords', 'Warm outlets', 'Labelled breakers', 'Buzzing panels'], [0, 1, 3]),
+    mc('Hazard Awareness', 'Water near energized equipment…', ['Increases the risk of shock', 'Reduces the risk of shock', 'Has no effect', 'Only matters outdoors'], 0),
+    mc('Protective Equipment', 'Insulated gloves must be…', ['Rated for the voltage and inspected before use', 'Any thick work gloves', 'Leather only', 'Worn only above 1000 V'], 0),
+    ms('Protective Equipment', 'Which PPE is part of arc-rated protection?', ['Arc-rated face shield', 'Arc-rated clothing', 'Synthetic fleece', 'Voltage-rated gloves'], [0, 1, 3]),
+    mc('Protective Equipment', 'When should PPE be inspected?', ['Before each use', 'Once a year', 'Only when it looks damaged', 'Never, it is certified'], 0),
+    ms('Protective Equipment', 'Which footwear properties help near live parts?', ['Electrical-hazard rated soles', 'Steel toes alone', 'Dry, intact soles', 'Metal cleats'], [0, 2]),
+    mc('Safe Work Practices', 'Before working on a circuit you should…', ['De-energize it and verify absence of voltage', 'Work quickly', 'Tell a coworker only', 'Wear a watch for timing'], 0),
+    ms('Safe Work Practices', 'Verifying absence of voltage includes…', ['Testing the tester on a known source', 'Testing each conductor', 'Trusting the breaker label', 'Re-testing the tester afterwards'], [0, 1, 3], 2),
+    mc('Safe Work Practices', 'A ladder used near electrical lines should be…', ['Non-conductive (fiberglass)', 'Aluminium', 'Wet-cleaned first', 'As tall as possible'], 0),
+    mc('Safe Work Practices', 'Who may repair damaged electrical equipment?', ['A qualified person', 'Anyone with tools', 'The closest worker', 'Nobody, ever'], 0),
+  ],
+}
+
+const LOCKOUT_TAGOUT = {
+  name: 'Lockout/Tagout Certification',
+  time_limit: 20,
+  pass_score: 80,
+  total_questions: 10,
+  subject_categories: ['Energy Control', 'Procedure'],
+  exam_type: 'final' as const,
+  max_attempts: 2,
+  is_assigned_to_all: true,
+  questions: [
+    mc('Energy Control', 'What is the purpose of lockout/tagout?', ['Prevent unexpected release of hazardous energy', 'Save electricity', 'Track tool usage', 'Mark finished work'], 0),
+    ms('Energy Control', 'Which are hazardous energy sources?', ['Electrical', 'Hydraulic', 'Stored spring tension', 'Paint colour'], [0, 1, 2]),
+    mc('Energy Control', 'Stored energy (capacitors, springs) must be…', ['Released or restrained', 'Ignored once locked', 'Measured next week', 'Tagged only'], 0),
+    mc('Energy Control', 'A tag alone (without a lock) is acceptable when…', ['The device cannot accept a lock and extra measures are used', 'Always', 'Never on any equipment', 'The job is short'], 0),
+    ms('Energy Control', 'Which verify zero energy state?', ['Attempting a normal start', 'Testing with a meter', 'Looking at the panel', 'Bleeding pressure gauges to zero'], [0, 1, 3], 2),
+    mc('Procedure', 'Who removes a lock?', ['Only the person who applied it (or per the employer’s removal procedure)', 'Any supervisor', 'The next shift', 'Whoever finishes first'], 0),
+    mc('Procedure', 'What comes first in a lockout procedure?', ['Notify affected employees', 'Remove guards', 'Start the machine', 'Apply the tag'], 0),
+    ms('Procedure', 'Which belong on a lockout tag?', ['Name of the person applying it', 'Date', 'Reason for lockout', 'Favourite tool'], [0, 1, 2]),
+    mc('Procedure', 'In group lockout each worker…', ['Applies their own personal lock', 'Shares one key', 'Relies on the supervisor’s lock', 'Needs no lock'], 0),
+    mc('Procedure', 'Before re-energizing you must…', ['Check the area and ensure all workers are clear', 'Remove locks as fast as possible', 'Skip notification', 'Leave tools in place'], 0),
+  ],
+}
+
+/** Creates the demo exams when there are none; resolves with the names created. */
+export async function seedDemoData(target: SeedTarget | MikroORM, _opts: Record<string, never> = {}): Promise<string[]> {
+  const orm = target instanceof MikroORM ? target : target.orm
+  return orm.em.fork().transactional(async (em) => {
+    // Serialize concurrent first starts of several instances.
+    await em.execute('lock table exams in share row exclusive mode')
+    if ((await em.count(ExamEntity, {})) > 0) return []
+    const at = new Date()
+    const names: string[] = []
+    for (const input of [ELECTRICAL_SAFETY, LOCKOUT_TAGOUT]) {
+      const data = ExamInput.parse(input)
+      const exam = em.create(ExamEntity, {
+        name: data.name,
+        timeLimit: data.time_limit,
+        passScore: data.pass_score,
+        totalQuestions: data.total_questions,
+        subjectCategories: data.subject_categories,
+        examType: data.exam_type,
+        maxAttempts: data.max_attempts,
+        isAssignedToAll: data.is_assigned_to_all,
+        createdAt: at,
+        updatedAt: at,
+      })
+      await em.flush()
+      data.questions.forEach((q, i) =>
+        em.create(ExamQuestionEntity, {
+          examId: exam.id,
+          position: i,
+          questionType: q.question_type,
+          questionText: q.question_text,
+          options: q.options,
+          correctAnswer: q.correct_answer,
+          subjectCategory: q.subject_category,
+          categoryWeight: q.category_weight,
+        }),
+      )
+      names.push(data.name)
+    }
+    return names
+  })
+}

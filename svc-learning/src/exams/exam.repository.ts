@@ -1,0 +1,31 @@
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity } from './exam.entity.ts'
+
+export const examRepository = {
+  findById: (em: EntityManager, id: number) => em.findOne(ExamEntity, { id }),
+  listAll: (em: EntityManager) => em.find(ExamEntity, {}, { orderBy: { createdAt: 'desc', id: 'desc' } }),
+  count: (em: EntityManager) => em.count(ExamEntity, {}),
+  /** Exams assigned to everyone or to the user. */
+  async listTakeable(em: EntityManager, userId: string) {
+    const assigned = await em.find(ExamAssignmentEntity, { userId }, { fields: ['examId'] })
+    return em.find(
+      ExamEntity,
+      { $or: [{ isAssignedToAll: true }, { id: { $in: assigned.map((a) => a.examId) } }] },
+      { orderBy: { createdAt: 'desc', id: 'desc' } },
+    )
+  },
+  questionsOf: (em: EntityManager, examIds: number[]) =>
+    em.find(ExamQuestionEntity, { examId: { $in: examIds } }, { orderBy: { examId: 'asc', position: 'asc', id: 'asc' } }),
+  assignmentsOf: (em: EntityManager, examIds: number[]) =>
+    em.find(ExamAssignmentEntity, { examId: { $in: examIds } }, { orderBy: { assignedAt: 'asc', userId: 'asc' } }),
+  isAssigned: async (em: EntityManager, examId: number, userId: string) =>
+    (await em.count(ExamAssignmentEntity, { examId, userId })) > 0,
+  /** Attempts (any state) per exam of one user. */
+  async attemptCounts(em: EntityManager, userId: string): Promise<Map<number, number>> {
+    const rows = (await em.execute('select exam_id, count(*)::int as n from exam_attempts where user_id = ? group by exam_id', [userId])) as {
+      exam_id: number
+      n: number
+    }[]
+    return new Map(rows.map((r) => [Number(r.exam_id), Number(r.n)]))
+  },
+}

@@ -1,0 +1,159 @@
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { z } from 'zod'
+import type { Exam, ExamInput, ExamSummary, LearnerExam } from '@portal/contracts'
+import { badRequest, forbidden, notFound, type Actor } from '@portal/server-kit'
+import type { LearningContext } from '../context.ts'
+import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity, toAttemptQuestion, toExamDto, toExamSummary, toQuestionDto } from './exam.entity.ts'
+import { examRepository } from './exam.repository.ts'
+
+export type ExamData = z.output<typeof ExamInput>
+
+export const examNotFound = () => notFound('Exam not found', 'exam_not_found')
+
+/**
+ * The exam `actor` may take: admins any, others those assigned to everyone or to them.
+ * 404 when it does not exist, 403 when it is not assigned to the caller.
+ */
+export async function requireTakeable(em: EntityManager, actor: Actor, examId: number): Promise<ExamEntity> {
+  const exam = await examRepository.findById(em, examId)
+  if (!exam) throw examNotFound()
+  if (!actor.isAdmin && !exam.isAssignedToAll && !(await examRepository.isAssigned(em, examId, actor.userId)))
+    throw forbidden('This exam is not assigned to you', 'exam_not_assigned')
+  return exam
+}
+
+async function loadFull(em: EntityManager, exams: ExamEntity[]): Promise<Exam[]> {
+  const ids = exams.map((e) => e.id)
+  const [questions, assignments] = await Promise.all([examRepository.questionsOf(em, ids), examRepository.assignmentsOf(em, ids)])
+  return exams.map((e) =>
+    toExamDto(
+      e,
+      questions.filter((q) => q.examId === e.id),
+      assignments.filter((a) => a.examId === e.id).map((a) => a.userId),
+    ),
+  )
+}
+
+const settings = (data: ExamData) => ({
+  name: data.name,
+  timeLimit: data.time_limit,
+  passScore: data.pass_score,
+  totalQuestions: data.total_questions,
+  subjectCategories: data.subject_categories,
+  examType: data.exam_type,
+  maxAttempts: data.max_attempts,
+  isAssignedToAll: data.is_assigned_to_all,
+})
+
+const questionFields = (q: ExamData['questions'][number], position: number) => ({
+  position,
+  questionType: q.question_type,
+  questionText: q.question_text,
+  options: q.options,
+  correctAnswer: q.correct_answer,
+  subjectCategory: q.subject_category,
+  categoryWeight: q.category_weight,
+})
+
+export function createExamService(ctx: LearningContext) {
+  const { orm, now } = ctx
+
+  const getFull = async (em: EntityManager, id: number) => {
+    const exam = await examRepository.findById(em, id)
+    if (!exam) throw examNotFound()
+    return (await loadFull(em, [exam]))[0]!
+  }
+
+  return {
+    /** What the caller may take (admins: every exam), newest first. */
+    async listForCaller(actor: Actor): Promise<ExamSummary[]> {
+      const em = orm.em.fork()
+      const exams = actor.isAdmin ? await examRepository.listAll(em) : await examRepository.listTakeable(em, actor.userId)
+      const used = await examRepository.attemptCounts(em, actor.userId)
+      return exams.map((e) => toExamSummary(e, used.get(e.id) ?? 0))
+    },
+
+    /** Every exam with its pool and answers (admins). */
+    async listAdmin(): Promise<Exam[]> {
+      const em = orm.em.fork()
+      return loadFull(em, await examRepository.listAll(em))
+    },
+
+    /** Admins get the whole exam; a learner allowed to take it gets it without answers or weights. */
+    async get(actor: Actor, id: number): Promise<Exam | LearnerExam> {
+      const em = orm.em.fork()
+      const exam = await requireTakeable(em, actor, id)
+      if (actor.isAdmin) return getFull(em, id)
+      const questions = (await examRepository.questionsOf(em, [id])).map((q) => toAttemptQuestion(toQuestionDto(q)))
+      const used = (await examRepository.attemptCounts(em, actor.userId)).get(id) ?? 0
+      return { ...toExamSummary(exam, used), subject_categories: exam.subjectCategories, questions }
+    },
+
+    async create(data: ExamData): Promise<Exam> {
+      const em = orm.em.fork()
+      const id = await em.transactional(async (tx) => {
+        const at = now()
+        const exam = tx.create(ExamEntity, { ...settings(data), createdAt: at, updatedAt: at })
+        await tx.flush()
+        data.questions.forEach((q, i) => tx.create(ExamQuestionEntity, { examId: exam.id, ...questionFields(q, i) }))
+        return exam.id
+      })
+      return getFull(orm.em.fork(), id)
+    },
+
+    /**
+     * Replaces the settings and the pool: questions with an id are updated in place, new ones added,
+     * missing ones removed. Attempts keep their own snapshot, so graded results do not change.
+     */
+    async update(id: number, data: ExamData): Promise<Exam> {
+      await orm.em.fork().transactional(async (tx) => {
+        const exam = await examRepository.findById(tx, id)
+        if (!exam) throw examNotFound()
+        const existing = new Map((await examRepository.questionsOf(tx, [id])).map((q) => [q.id, q]))
+        const kept = new Set<number>()
+        data.questions.forEach((q, i) => {
+          if (q.id === undefined) return
+          if (!existing.has(q.id)) throw badRequest(`Question ${q.id} does not belong to this exam`, 'unknown_question')
+          if (kept.has(q.id)) throw badRequest(`Question ${q.id} appears twice`, 'duplicate_question')
+          kept.add(q.id)
+          tx.assign(existing.get(q.id)!, questionFields(q, i))
+        })
+        for (const [qid, q] of existing) if (!kept.has(qid)) tx.remove(q)
+        data.questions.forEach((q, i) => {
+          if (q.id === undefined) tx.create(ExamQuestionEntity, { examId: id, ...questionFields(q, i) })
+        })
+        tx.assign(exam, { ...settings(data), updatedAt: now() })
+      })
+      return getFull(orm.em.fork(), id)
+    },
+
+    /** Deletes the exam, its pool and assignments; graded attempts stay for history and stats. */
+    async remove(id: number) {
+      await orm.em.fork().transactional(async (tx) => {
+        const exam = await examRepository.findById(tx, id)
+        if (!exam) throw examNotFound()
+        // An attempt under way can no longer be taken: it is dropped (it was never graded).
+        await tx.execute("delete from exam_attempts where exam_id = ? and status = 'in_progress'", [id])
+        tx.remove(exam)
+      })
+      return { message: 'Exam deleted successfully' }
+    },
+
+    /**
+     * Sets who the exam is assigned to: the selected users replace the previous selection (the
+     * assign dialog shows the current one, from `assigned_user_ids`).
+     */
+    async assign(id: number, userIds: string[]) {
+      const unique = [...new Set(userIds)]
+      await orm.em.fork().transactional(async (tx) => {
+        const exam = await examRepository.findById(tx, id)
+        if (!exam) throw examNotFound()
+        await tx.nativeDelete(ExamAssignmentEntity, { examId: id })
+        const at = now()
+        for (const userId of unique) tx.create(ExamAssignmentEntity, { examId: id, userId, assignedAt: at })
+      })
+      return { message: `Exam assigned to ${unique.length} user(s)`, assigned: unique.length }
+    },
+  }
+}
+export type ExamService = ReturnType<typeof createExamService>

@@ -1,0 +1,5 @@
+import type { MigrationEntry } from '@portal/server-kit'
+import { ExamTables } from './0001-exam-tables.ts'
+
+/** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
+export const migrationsList: MigrationEntry[] = [{ name: '0001_exam_tables', class: ExamTables }]

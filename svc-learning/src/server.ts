@@ -1,0 +1,148 @@
+import type { Hono } from 'hono'
+import type { MikroORM } from '@mikro-orm/postgresql'
+import { z } from 'zod'
+import {
+  PlatformEnv,
+  createLogger,
+  createNatsBus,
+  createTokenVerifier,
+  listen,
+  openDatabase,
+  parseEnv,
+  serviceDatabaseUrl,
+  startOutboxRelay,
+  type AppEnv,
+  type EventBus,
+  type KeySource,
+  type Logger,
+  type OutboxRelay,
+} from '@portal/server-kit'
+import { createApp } from './app.ts'
+import { ExamAttemptEntity } from './attempts/attempt.entity.ts'
+import { startAttemptSweeper } from './attempts/attempt.service.ts'
+import { createIdentityHandler, subscribeIdentity } from './consumers/identity.consumer.ts'
+import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity } from './exams/exam.entity.ts'
+import { migrationsList } from './migrations/index.ts'
+
+export { seedDemoData, type SeedTarget } from './demo/demo-data.ts'
+
+/** Every entity of learning's database. */
+export const entities = [ExamEntity, ExamQuestionEntity, ExamAssignmentEntity, ExamAttemptEntity]
+
+export interface LearningDeps {
+  env: PlatformEnv
+  logger: Logger
+  bus: EventBus
+  port: number
+  hostname?: string
+  /** Identity's public keys: its JWKS URL in cluster mode, a document or getter in single-node. */
+  jwks: KeySource
+  /** Current time (tests move it past deadlines). */
+  clock?: () => Date
+  /** How often overdue attempts are finalised (default 3 s). */
+  sweepIntervalMs?: number
+  /** Full URL of learning's own database; default: its database on env.DATABASE_URL's server. */
+  databaseUrl?: string
+}
+
+export interface LearningServer {
+  port: number
+  app: Hono<AppEnv>
+  orm: MikroORM
+  relay: OutboxRelay
+  close(): Promise<void>
+}
+
+/**
+ * Opens learning's database, starts the outbox relay, the attempt sweeper and the durable
+ * subscription to identity's user deletions, and serves the app. `close()` leaves the bus open.
+ */
+export async function start(deps: LearningDeps): Promise<LearningServer> {
+  const { env, logger } = deps
+  const db = await openDatabase({
+    service: 'learning',
+    url: deps.databaseUrl ?? (env.DATABASE_URL ? serviceDatabaseUrl(env.DATABASE_URL, 'learning') : undefined),
+    dataDir: env.DATA_DIR,
+    entities,
+    migrations: migrationsList,
+    logger,
+  })
+  const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
+  const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
+  const { app, attempts } = createApp({ orm: db.orm, verifier, relay, clock: deps.clock, logger })
+  const sweeper = startAttemptSweeper(attempts, { intervalMs: deps.sweepIntervalMs, logger })
+  let subscription: Awaited<ReturnType<typeof subscribeIdentity>> | undefined
+  try {
+    subscription = await subscribeIdentity(deps.bus, createIdentityHandler({ orm: db.orm, logger }))
+    const server = await listen(app, deps.port, deps.hostname ?? '127.0.0.1')
+    relay.kick()
+    logger.info('learning listening', { port: server.port })
+    const sub = subscription
+    return {
+      port: server.port,
+      app,
+      orm: db.orm,
+      relay,
+      async close() {
+        await server.close()
+        await sub.stop()
+        await sweeper.stop()
+        await relay.stop()
+        await db.close()
+      },
+    }
+  } catch (err) {
+    await subscription?.stop()
+    await sweeper.stop()
+    await relay.stop()
+    await db.close()
+    throw err
+  }
+}
+
+const required = z
+  .string({ error: 'is required to run svc-learning on its own' })
+  .trim()
+  .min(1, 'is required to run svc-learning on its own')
+  .pipe(z.url())
+
+/** The cluster deployable's variables: the platform's with its engines required, plus port and host. */
+export const LearningProcessEnv = PlatformEnv.extend({
+  DATABASE_URL: required,
+  NATS_URL: required,
+  IDENTITY_JWKS_URL: required,
+  /** Port when run alone; falls back to PORT, then 4002. */
+  LEARNING_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+})
+
+/** Parses the configuration of svc-learning run on its own. */
+export function loadLearningEnv(source: Record<string, string | undefined> = process.env) {
+  const env = parseEnv(LearningProcessEnv, source)
+  const port = env.LEARNING_PORT ?? (source.PORT ? env.PORT : 4002)
+  return { env: env satisfies PlatformEnv as PlatformEnv, port, hostname: env.HOST, jwksUrl: env.IDENTITY_JWKS_URL }
+}
+
+// The cluster deployable: its own process with PostgreSQL, NATS JetStream and identity's JWKS.
+if (import.meta.main) {
+  const { env, port, hostname, jwksUrl } = loadLearningEnv()
+  const logger = createLogger('learning', env.LOG_LEVEL)
+  const bus = await createNatsBus({ url: env.NATS_URL!, logger })
+  const server = await start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl) })
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('shutting down', { signal })
+    try {
+      await server.close()
+      await bus.close()
+      process.exit(0)
+    } catch (err) {
+      logger.error('shutdown failed', { err: err as Error })
+      process.exit(1)
+    }
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}

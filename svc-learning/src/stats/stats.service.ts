@@ -1,0 +1,44 @@
+import type { UserStats } from '@portal/contracts'
+import { requireSelfOrAdmin, type Actor } from '@portal/server-kit'
+import { ExamAttemptEntity } from '../attempts/attempt.entity.ts'
+import type { AttemptService } from '../attempts/attempt.service.ts'
+import { roundScore } from '../attempts/grading.ts'
+import type { LearningContext } from '../context.ts'
+
+export function createStatsService(ctx: LearningContext, attempts: Pick<AttemptService, 'finaliseOverdueOf'>) {
+  return {
+    /** Dashboard and admin user stats; the caller is the user or an admin (managers later). */
+    async forUser(actor: Actor, userId: string): Promise<UserStats> {
+      requireSelfOrAdmin(actor, userId)
+      // An attempt whose time ran out counts even if the browser never came back.
+      await attempts.finaliseOverdueOf(userId)
+      const graded = await ctx.orm.em
+        .fork()
+        .find(
+          ExamAttemptEntity,
+          { userId, status: { $ne: 'in_progress' } },
+          { fields: ['examId', 'examName', 'score', 'passed', 'finalisedAt'], orderBy: { finalisedAt: 'desc', id: 'desc' } },
+        )
+      const scores = graded.map((a) => a.score ?? 0)
+      return {
+        examsTaken: graded.length,
+        averageScore: scores.length ? roundScore(scores.reduce((s, x) => s + x, 0) / scores.length) : 0,
+        highestScore: scores.length ? Math.max(...scores) : 0,
+        lowestScore: scores.length ? Math.min(...scores) : 0,
+        examHistory: graded.map((a) => ({
+          examId: a.examId,
+          examName: a.examName,
+          score: a.score ?? 0,
+          passed: a.passed ?? false,
+          completedAt: a.finalisedAt!.toISOString(),
+        })),
+        // The course half comes with the courses slice; until then it reads as "nothing started".
+        coursesStarted: 0,
+        coursesCompleted: 0,
+        averageCourseProgress: 0,
+        courseHistory: [],
+      }
+    },
+  }
+}
+export type StatsService = ReturnType<typeof createStatsService>

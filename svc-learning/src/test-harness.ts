@@ -1,0 +1,121 @@
+// Shared set-up of learning's route tests: a fresh PostgreSQL database, tokens from a test issuer,
+// a movable clock and helpers to call the app and read the outbox.
+import type { EventEnvelope, ExamInput } from '@portal/contracts'
+import {
+  PlatformEnv,
+  createInProcessBus,
+  createTokenIssuer,
+  createTokenVerifier,
+  loadOrCreateSigningKey,
+  openDatabase,
+  startOutboxRelay,
+  type Actor,
+} from '@portal/server-kit'
+import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
+import { createApp } from './app.ts'
+import { migrationsList } from './migrations/index.ts'
+import { entities } from './server.ts'
+
+export async function createHarness() {
+  const testDb = await createTestDatabase('learning')
+  const env = PlatformEnv.parse({ LOG_LEVEL: 'silent' })
+  const db = await openDatabase({ service: 'learning', url: testDb.url, dataDir: '/tmp/unused', entities, migrations: migrationsList, logger: silentLogger })
+  const key = await loadOrCreateSigningKey(undefined)
+  const jwtOpts = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }
+  const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: 3600 })
+  const verifier = createTokenVerifier(issuer.jwks(), jwtOpts)
+  const bus = createInProcessBus()
+  const relay = startOutboxRelay({ orm: db.orm, bus, logger: silentLogger })
+  let offsetMs = 0
+  const clock = () => new Date(Date.now() + offsetMs)
+  const { app, attempts } = createApp({ orm: db.orm, verifier, relay, clock, logger: silentLogger })
+
+  const call = async (method: string, path: string, opts: { body?: unknown; raw?: string; token?: string } = {}) => {
+    const headers: Record<string, string> = {}
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`
+    let body: string | undefined
+    if (opts.raw !== undefined || opts.body !== undefined) {
+      headers['content-type'] = 'application/json'
+      body = opts.raw ?? JSON.stringify(opts.body)
+    }
+    const res = await app.request(path, { method, headers, body })
+    const text = await res.text()
+    let json: any
+    try {
+      json = text ? JSON.parse(text) : undefined
+    } catch {
+      json = text
+    }
+    return { status: res.status, body: json }
+  }
+
+  const sql = async <T = Record<string, any>>(query: string, params: unknown[] = []) => (await db.orm.em.getConnection().execute(query, params)) as T[]
+
+  const events = async (type?: string) => {
+    const rows = await sql<{ payload: EventEnvelope<any> | string }>(
+      type ? 'select payload from outbox where type = ? order by seq' : 'select payload from outbox order by seq',
+      type ? [type] : [],
+    )
+    return rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as EventEnvelope<any>)
+  }
+
+  /** A signed-in caller with a fresh id. */
+  const user = async (opts: { admin?: boolean; name?: string } = {}) => {
+    const actor: Actor = {
+      userId: crypto.randomUUID(),
+      email: `${Math.random().toString(36).slice(2, 8)}@acme.test`,
+      name: opts.name ?? 'Test User',
+      isAdmin: Boolean(opts.admin),
+      isManager: false,
+      managerScope: { branches: [], departments: [] },
+    }
+    return { id: actor.userId, actor, token: await issuer.sign(actor) }
+  }
+
+  return {
+    app,
+    attempts,
+    orm: db.orm,
+    bus,
+    relay,
+    key,
+    issuer,
+    env,
+    call,
+    sql,
+    events,
+    user,
+    now: clock,
+    /** Moves the service's clock forward. */
+    advance: (ms: number) => void (offsetMs += ms),
+    async close() {
+      await relay.stop()
+      await bus.close()
+      await db.close()
+      await testDb.drop()
+    },
+  }
+}
+export type Harness = Awaited<ReturnType<typeof createHarness>>
+export type TestUser = Awaited<ReturnType<Harness['user']>>
+
+/** A valid exam form payload; `over` replaces fields. */
+export function examInput(over: Partial<Record<keyof ExamInput, unknown>> = {}): Record<string, unknown> {
+  return {
+    name: 'Ladder Safety',
+    time_limit: 10,
+    pass_score: 70,
+    total_questions: 3,
+    subject_categories: ['Setup', 'Use'],
+    exam_type: 'practice',
+    max_attempts: null,
+    is_assigned_to_all: true,
+    questions: [
+      { question_type: 'multiple_choice', question_text: 'Angle ratio?', options: ['4:1', '2:1', '1:1'], correct_answer: 0, subject_category: 'Setup' },
+      { question_type: 'multi_select', question_text: 'Inspect?', options: ['Rungs', 'Feet', 'Colour'], correct_answer: [0, 1], subject_category: 'Setup' },
+      { question_type: 'multiple_choice', question_text: 'Points of contact?', options: ['1', '2', '3'], correct_answer: 2, subject_category: 'Use', category_weight: 2 },
+      { question_type: 'multiple_choice', question_text: 'Top rung?', options: ['Stand on it', 'Never stand on it'], correct_answer: 1, subject_category: 'Use' },
+    ],
+    ...over,
+  }
+}
