@@ -1,6 +1,7 @@
 import { EmptyState, ensureStyles, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useRef, useState, type KeyboardEvent } from 'react'
+import { ExamsTab } from './exams/ExamsTab.tsx'
 import { GroupsTab } from './groups/GroupsTab.tsx'
 import { ADMIN_TABS, tabAfterKey, tabId, type AdminTab } from './tabs.ts'
 import { UsersTab } from './users/UsersTab.tsx'
@@ -24,7 +25,7 @@ const Panel = ({ tab, user }: { tab: AdminTab; user: RemoteProps['user'] }) => {
         </div>
       )
     case 'Exams':
-      return <NotYet what="Exam management" />
+      return <ExamsTab />
     case 'Courses':
       return <NotYet what="Course management" />
     case 'Certifications':

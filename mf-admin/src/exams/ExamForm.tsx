@@ -1,0 +1,314 @@
+import type { Exam, QuestionType } from '@portal/contracts'
+import { Alert, Button, Select, TextField, errorMessage } from '@portal/ui-kit'
+import { useMutation } from '@tanstack/react-query'
+import { useReducer, useRef, type Dispatch } from 'react'
+import { createExam, updateExam } from './api.ts'
+import {
+  emptyForm,
+  examFormReducer,
+  formFromExam,
+  toExamInput,
+  validateExamForm,
+  type ExamFormAction,
+  type QuestionDraft,
+  type QuestionErrors,
+} from './exam-form.ts'
+
+const TYPE_OPTIONS = [
+  { value: 'practice', label: 'Practice' },
+  { value: 'final', label: 'Final' },
+] as const
+const QUESTION_TYPES = [
+  { value: 'multiple_choice', label: 'Multiple choice (one answer)' },
+  { value: 'multi_select', label: 'Multi-select (several answers)' },
+] as const
+
+const QuestionEditor = ({
+  q,
+  n,
+  categories,
+  errors,
+  dispatch,
+}: {
+  q: QuestionDraft
+  n: number
+  categories: readonly string[]
+  errors: QuestionErrors | undefined
+  dispatch: Dispatch<ExamFormAction>
+}) => {
+  const multi = q.question_type === 'multi_select'
+  const correct = Array.isArray(q.correct_answer) ? q.correct_answer : [q.correct_answer]
+  const titleId = `exam-q-${q.key}-title`
+  return (
+    <li className="pk-stack" style={{ border: '1px solid var(--c-border)', borderRadius: 8, padding: '1rem', gap: '.75rem' }}>
+      <fieldset aria-labelledby={titleId} className="pk-stack" style={{ border: 'none', padding: 0, margin: 0, gap: '.75rem', minWidth: 0 }}>
+        <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+          <h4 id={titleId} style={{ margin: 0 }}>
+            Question {n}
+          </h4>
+          <Button size="small" variant="danger" onClick={() => dispatch({ type: 'removeQuestion', key: q.key })}>
+            Remove Question {n}
+          </Button>
+        </div>
+        <TextField
+          label="Question Text"
+          value={q.question_text}
+          error={errors?.text}
+          onChange={(e) => dispatch({ type: 'questionText', key: q.key, value: e.target.value })}
+        />
+        <div className="pk-grid">
+          <Select
+            label="Question Type"
+            options={QUESTION_TYPES}
+            value={q.question_type}
+            onChange={(e) => dispatch({ type: 'questionType', key: q.key, value: e.target.value as QuestionType })}
+          />
+          <Select
+            label="Subject Category"
+            placeholder="No category"
+            options={categories.map((c) => ({ value: c, label: c }))}
+            value={q.subject_category}
+            onChange={(e) => dispatch({ type: 'questionCategory', key: q.key, value: e.target.value })}
+          />
+          <TextField
+            label="Category Weight"
+            type="number"
+            min={0.1}
+            step={0.1}
+            value={String(q.category_weight)}
+            onChange={(e) => dispatch({ type: 'questionWeight', key: q.key, value: Number(e.target.value) || 1 })}
+          />
+        </div>
+        <fieldset className="pk-stack" style={{ border: 'none', padding: 0, margin: 0, gap: '.5rem', minWidth: 0 }}>
+          <legend style={{ fontWeight: 600, fontSize: '.875rem', marginBottom: '.25rem' }}>
+            Answer choices ({multi ? 'tick every correct one' : 'pick the correct one'})
+          </legend>
+          {q.options.map((opt, i) => (
+            <div key={i} className="pk-row" style={{ alignItems: 'flex-start' }}>
+              <label className="pk-check" style={{ marginTop: '1.9rem' }}>
+                <input
+                  type={multi ? 'checkbox' : 'radio'}
+                  name={`exam-q-${q.key}-correct`}
+                  checked={correct.includes(i)}
+                  onChange={(e) => dispatch({ type: 'correct', key: q.key, index: i, checked: e.target.checked })}
+                  aria-label={`Choice ${i + 1} is correct`}
+                />
+                <span aria-hidden="true">Correct</span>
+              </label>
+              <div style={{ flex: 1, minWidth: 200 }}>
+                <TextField
+                  label={`Option ${i + 1}`}
+                  value={opt}
+                  error={errors?.options[i]}
+                  onChange={(e) => dispatch({ type: 'optionText', key: q.key, index: i, value: e.target.value })}
+                />
+              </div>
+              <Button
+                size="small"
+                variant="secondary"
+                style={{ marginTop: '1.75rem' }}
+                aria-label={`Remove choice ${i + 1}`}
+                disabled={q.options.length <= 2}
+                onClick={() => dispatch({ type: 'removeOption', key: q.key, index: i })}
+              >
+                Remove
+              </Button>
+            </div>
+          ))}
+          {errors?.correct ? <p className="pk-field"><span className="pk-error">{errors.correct}</span></p> : null}
+          <div>
+            <Button size="small" variant="secondary" onClick={() => dispatch({ type: 'addOption', key: q.key })}>
+              Add Option
+            </Button>
+          </div>
+        </fieldset>
+      </fieldset>
+    </li>
+  )
+}
+
+/** Add New Exam / Edit Exam (admin §3-§5). */
+export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone: () => void; onCancel: () => void }) => {
+  const [state, dispatch] = useReducer(examFormReducer, exam, (e) => (e ? formFromExam(e) : emptyForm()))
+  const errors = validateExamForm(state)
+  const summaryRef = useRef<HTMLDivElement>(null)
+  const save = useMutation({
+    mutationFn: () => (exam ? updateExam(exam.id, toExamInput(state)) : createExam(toExamInput(state))),
+    onSuccess: onDone,
+  })
+  const submit = () => {
+    dispatch({ type: 'submitted' })
+    const all = validateExamForm(state, true)
+    if (all.count > 0) {
+      requestAnimationFrame(() => summaryRef.current?.focus())
+      return
+    }
+    save.mutate()
+  }
+  const fallback = exam ? 'Failed to update exam. Please try again.' : 'Failed to create exam. Please try again.'
+  const title = exam ? 'Edit Exam' : 'Add New Exam'
+  return (
+    <form
+      className="pk-stack"
+      aria-labelledby="exam-form-title"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        submit()
+      }}
+    >
+      <h2 id="exam-form-title">{title}</h2>
+      <TextField
+        label="Exam Name"
+        value={state.name}
+        error={errors.name}
+        onChange={(e) => dispatch({ type: 'field', field: 'name', value: e.target.value })}
+      />
+      <div className="pk-grid">
+        <TextField
+          label="Time Limit (minutes)"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={180}
+          value={state.time_limit}
+          onChange={(e) => dispatch({ type: 'field', field: 'time_limit', value: e.target.value })}
+          onBlur={() => dispatch({ type: 'normalise', field: 'time_limit' })}
+          hint="1 to 180"
+        />
+        <TextField
+          label="Pass Score (%)"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={100}
+          value={state.pass_score}
+          onChange={(e) => dispatch({ type: 'field', field: 'pass_score', value: e.target.value })}
+          onBlur={() => dispatch({ type: 'normalise', field: 'pass_score' })}
+          hint="0 to 100"
+        />
+        <TextField
+          label="Questions per Attempt"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          value={state.total_questions}
+          error={errors.total_questions}
+          onChange={(e) => dispatch({ type: 'field', field: 'total_questions', value: e.target.value })}
+          hint={`Pool: ${state.questions.length} question${state.questions.length === 1 ? '' : 's'}`}
+        />
+        <Select
+          label="Exam Type"
+          options={TYPE_OPTIONS}
+          value={state.exam_type}
+          onChange={(e) => dispatch({ type: 'examType', value: e.target.value === 'final' ? 'final' : 'practice' })}
+        />
+        {state.exam_type === 'final' ? (
+          <TextField
+            label="Max Attempts"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={10}
+            value={state.max_attempts}
+            onChange={(e) => dispatch({ type: 'field', field: 'max_attempts', value: e.target.value })}
+            onBlur={() => dispatch({ type: 'normalise', field: 'max_attempts' })}
+            hint="1 to 10"
+          />
+        ) : null}
+      </div>
+      <label className="pk-check">
+        <input
+          type="checkbox"
+          checked={state.is_assigned_to_all}
+          onChange={(e) => dispatch({ type: 'assignAll', value: e.target.checked })}
+        />
+        Assign to all users
+      </label>
+
+      <section className="pk-stack" aria-labelledby="exam-categories-title" style={{ gap: '.5rem' }}>
+        <h3 id="exam-categories-title" style={{ margin: 0 }}>
+          Subject Categories
+        </h3>
+        {state.subject_categories.length === 0 ? (
+          <p className="pk-muted" style={{ margin: 0 }}>
+            No categories yet.
+          </p>
+        ) : (
+          <ul className="pk-row" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+            {state.subject_categories.map((c) => (
+              <li key={c} className="pk-badge" style={{ display: 'inline-flex', alignItems: 'center', gap: '.25rem', marginLeft: 0 }}>
+                {c}
+                <Button variant="link" aria-label={`Remove category ${c}`} onClick={() => dispatch({ type: 'removeCategory', name: c })}>
+                  ×
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="pk-row" style={{ alignItems: 'flex-start' }}>
+          <div style={{ flex: 1, maxWidth: 360 }}>
+            <TextField
+              label="New Subject Category"
+              value={state.newCategory}
+              error={state.categoryError}
+              onChange={(e) => dispatch({ type: 'field', field: 'newCategory', value: e.target.value })}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault()
+                  dispatch({ type: 'addCategory' })
+                }
+              }}
+            />
+          </div>
+          <Button variant="secondary" style={{ marginTop: '1.6rem' }} onClick={() => dispatch({ type: 'addCategory' })}>
+            Add Category
+          </Button>
+        </div>
+      </section>
+
+      <section className="pk-stack" aria-labelledby="exam-questions-title">
+        <h3 id="exam-questions-title" style={{ margin: 0 }}>
+          Questions ({state.questions.length})
+        </h3>
+        {state.questions.length === 0 ? (
+          <p className="pk-muted" style={{ margin: 0 }}>
+            The question pool is empty. Add at least as many questions as are drawn per attempt.
+          </p>
+        ) : (
+          <ol className="pk-stack" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+            {state.questions.map((q, i) => (
+              <QuestionEditor
+                key={q.key}
+                q={q}
+                n={i + 1}
+                categories={state.subject_categories}
+                errors={errors.questions[q.key]}
+                dispatch={dispatch}
+              />
+            ))}
+          </ol>
+        )}
+        <div>
+          <Button variant="secondary" onClick={() => dispatch({ type: 'addQuestion' })}>
+            Add Question
+          </Button>
+        </div>
+      </section>
+
+      <div ref={summaryRef} tabIndex={-1} className="pk-stack" style={{ gap: '.5rem' }}>
+        {errors.pool ? <Alert>{errors.pool}</Alert> : null}
+        {state.submitted && errors.count > 0 && !errors.pool ? <Alert>Please correct the errors above.</Alert> : null}
+        {save.isError ? <Alert>{errorMessage(save.error, fallback)}</Alert> : null}
+      </div>
+      <div className="pk-row">
+        <Button type="submit" disabled={save.isPending}>
+          {exam ? 'Update Exam' : 'Create Exam'}
+        </Button>
+        <Button variant="secondary" onClick={onCancel} disabled={save.isPending}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,147 @@
+import type { Exam } from '@portal/contracts'
+import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { AssignDialog } from './AssignDialog.tsx'
+import { deleteExam, examKeys, fetchAdminExams } from './api.ts'
+import { ExamForm } from './ExamForm.tsx'
+import { assignmentText, typeText } from './exam-table.ts'
+
+type Editing = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; exam: Exam }
+
+/** Exams tab: list with edit, delete (confirmed) and assign; Add New Exam / Edit Exam form. */
+export const ExamsTab = () => {
+  const queryClient = useQueryClient()
+  const exams = useQuery({ queryKey: examKeys.list(), queryFn: fetchAdminExams })
+  const [editing, setEditing] = useState<Editing>({ mode: 'closed' })
+  const [toDelete, setToDelete] = useState<Exam | null>(null)
+  const [toAssign, setToAssign] = useState<Exam | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const refresh = () => queryClient.invalidateQueries({ queryKey: examKeys.all })
+  const remove = useMutation({
+    mutationFn: (id: number) => deleteExam(id),
+    onSuccess: async () => {
+      setToDelete(null)
+      setNotice('Exam deleted.')
+      await refresh()
+    },
+  })
+
+  if (editing.mode !== 'closed') {
+    const exam = editing.mode === 'edit' ? editing.exam : null
+    return (
+      <ExamForm
+        key={exam?.id ?? 'new'}
+        exam={exam}
+        onCancel={() => setEditing({ mode: 'closed' })}
+        onDone={() => {
+          setNotice(exam ? 'Exam updated.' : 'Exam created.')
+          setEditing({ mode: 'closed' })
+          void refresh()
+        }}
+      />
+    )
+  }
+
+  return (
+    <div className="pk-stack">
+      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+        <h2 style={{ margin: 0 }}>Exams</h2>
+        <Button
+          onClick={() => {
+            setNotice(null)
+            setEditing({ mode: 'add' })
+          }}
+        >
+          Add New Exam
+        </Button>
+      </div>
+      {notice ? <Alert tone="success">{notice}</Alert> : null}
+      {remove.isError && !toDelete ? <Alert>{errorMessage(remove.error, 'Failed to delete exam. Please try again.')}</Alert> : null}
+      {exams.isPending ? (
+        <Spinner label="Loading exams..." />
+      ) : exams.isError ? (
+        <Alert>{errorMessage(exams.error, 'Failed to load exams. Please try again later.')}</Alert>
+      ) : exams.data.length === 0 ? (
+        <EmptyState>No exams yet. Use Add New Exam to create one.</EmptyState>
+      ) : (
+        <div className="pk-table-wrap">
+          <table className="pk-table">
+            <caption className="pk-visually-hidden">Exams</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Time/Pass</th>
+                <th scope="col">Questions</th>
+                <th scope="col">Assignment</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {exams.data.map((e) => {
+                const nameId = `admin-exam-${e.id}-name`
+                return (
+                  <tr key={e.id}>
+                    <th scope="row" id={nameId} style={{ fontWeight: 600 }}>
+                      {e.name}
+                    </th>
+                    <td>{typeText(e)}</td>
+                    <td>
+                      {e.time_limit} min / {e.pass_score}%
+                    </td>
+                    <td>
+                      {e.total_questions} of {e.questions.length}
+                    </td>
+                    <td>{assignmentText(e)}</td>
+                    <td>
+                      <div className="pk-row">
+                        <Button size="small" variant="secondary" aria-describedby={nameId} onClick={() => {
+                          setNotice(null)
+                          setEditing({ mode: 'edit', exam: e })
+                        }}>
+                          Edit
+                        </Button>
+                        <Button size="small" variant="secondary" aria-describedby={nameId} onClick={() => setToAssign(e)}>
+                          Assign
+                        </Button>
+                        <Button size="small" variant="danger" aria-describedby={nameId} onClick={() => {
+                          remove.reset()
+                          setToDelete(e)
+                        }}>
+                          Delete
+                        </Button>
+                      </div>
+                    </td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete Exam"
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onCancel={() => setToDelete(null)}
+        onConfirm={() => toDelete && remove.mutate(toDelete.id)}
+      >
+        <p style={{ margin: 0 }}>Are you sure you want to delete {toDelete?.name}? This cannot be undone.</p>
+        {remove.isError ? <Alert>{errorMessage(remove.error, 'Failed to delete exam. Please try again.')}</Alert> : null}
+      </ConfirmDialog>
+      {toAssign ? (
+        <AssignDialog
+          exam={toAssign}
+          onClose={() => setToAssign(null)}
+          onAssigned={() => {
+            setToAssign(null)
+            setNotice(`Exam assigned.`)
+            void refresh()
+          }}
+        />
+      ) : null}
+    </div>
+  )
+}

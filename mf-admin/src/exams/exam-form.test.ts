@@ -1,0 +1,153 @@
+import { ExamInput } from '@portal/contracts'
+import { describe, expect, it } from 'vitest'
+import {
+  emptyForm,
+  examFormReducer as reduce,
+  normalisePassScore,
+  normaliseTimeLimit,
+  shiftCorrectAnswer,
+  toExamInput,
+  validateExamForm,
+  type ExamFormAction,
+  type ExamFormState,
+} from './exam-form.ts'
+
+const run = (...actions: ExamFormAction[]) => actions.reduce(reduce, emptyForm())
+const q = (s: ExamFormState, n = 0) => s.questions[n]!
+
+describe('exam form', () => {
+  it('starts with the spec defaults: 60 minutes, pass 70, 10 questions, practice', () => {
+    const s = emptyForm()
+    expect([s.time_limit, s.pass_score, s.total_questions, s.exam_type]).toEqual(['60', '70', '10', 'practice'])
+  })
+
+  it('adds a question as multiple choice with two empty options, answer 0, weight 1', () => {
+    const s = run({ type: 'addQuestion' })
+    expect(q(s)).toMatchObject({ question_type: 'multiple_choice', options: ['', ''], correct_answer: 0, category_weight: 1 })
+  })
+
+  it('resets the correct answer when the question type changes', () => {
+    let s = run({ type: 'addQuestion' }, { type: 'correct', key: 1, index: 1, checked: true })
+    s = reduce(s, { type: 'questionType', key: 1, value: 'multi_select' })
+    expect(q(s).correct_answer).toEqual([])
+    s = reduce(s, { type: 'correct', key: 1, index: 1, checked: true })
+    s = reduce(s, { type: 'correct', key: 1, index: 0, checked: true })
+    expect(q(s).correct_answer).toEqual([0, 1])
+    s = reduce(s, { type: 'questionType', key: 1, value: 'multiple_choice' })
+    expect(q(s).correct_answer).toBe(0)
+  })
+
+  it('shifts correct-answer indexes when an option is removed', () => {
+    expect(shiftCorrectAnswer(3, 1)).toBe(2)
+    expect(shiftCorrectAnswer(0, 1)).toBe(0)
+    expect(shiftCorrectAnswer(1, 1)).toBe(0)
+    expect(shiftCorrectAnswer([0, 2, 3], 2)).toEqual([0, 2])
+    let s = run({ type: 'addQuestion' }, { type: 'addOption', key: 1 }, { type: 'addOption', key: 1 })
+    s = reduce(s, { type: 'correct', key: 1, index: 3, checked: true })
+    s = reduce(s, { type: 'removeOption', key: 1, index: 0 })
+    expect(q(s).options).toHaveLength(3)
+    expect(q(s).correct_answer).toBe(2)
+  })
+
+  it('keeps at least two options', () => {
+    const s = run({ type: 'addQuestion' }, { type: 'removeOption', key: 1, index: 0 })
+    expect(q(s).options).toHaveLength(2)
+  })
+
+  it('adds categories trimmed, non-empty and unique', () => {
+    let s = run({ type: 'field', field: 'newCategory', value: '  Safety ' }, { type: 'addCategory' })
+    expect(s.subject_categories).toEqual(['Safety'])
+    s = reduce(reduce(s, { type: 'field', field: 'newCategory', value: 'safety' }), { type: 'addCategory' })
+    expect(s.categoryError).toBe('Subject category names must be unique')
+    s = reduce(reduce(s, { type: 'field', field: 'newCategory', value: '   ' }), { type: 'addCategory' })
+    expect(s.categoryError).toBe('Subject category names cannot be empty')
+    expect(s.subject_categories).toEqual(['Safety'])
+  })
+
+  it('clears a removed category from the questions that used it', () => {
+    let s = run(
+      { type: 'field', field: 'newCategory', value: 'Wiring' },
+      { type: 'addCategory' },
+      { type: 'addQuestion' },
+      { type: 'addQuestion' },
+      { type: 'questionCategory', key: 1, value: 'Wiring' },
+    )
+    s = reduce(s, { type: 'removeCategory', name: 'Wiring' })
+    expect(s.subject_categories).toEqual([])
+    expect(q(s).subject_category).toBe('')
+  })
+
+  it('checks the number of questions against 1 and the pool', () => {
+    let s = run({ type: 'field', field: 'total_questions', value: '0' })
+    expect(validateExamForm(s).total_questions).toBe('Must have at least 1 question')
+    s = run({ type: 'addQuestion' }, { type: 'addQuestion' }, { type: 'field', field: 'total_questions', value: '3' })
+    expect(validateExamForm(s).total_questions).toBe('Cannot exceed question pool size (2)')
+    expect(validateExamForm(s, true).pool).toBe('Not enough questions in the pool')
+    s = reduce(s, { type: 'field', field: 'total_questions', value: '2' })
+    expect(validateExamForm(s).count).toBe(0)
+  })
+
+  it('reports a pool that is too small on submit even when it is empty', () => {
+    const s = run({ type: 'field', field: 'name', value: 'X' })
+    const errors = validateExamForm(s, true)
+    expect(errors.pool).toBe('Not enough questions in the pool')
+    expect(errors.count).toBeGreaterThan(0)
+  })
+
+  it('requires the exam name, question texts and option texts on submit', () => {
+    const s = run({ type: 'addQuestion' }, { type: 'field', field: 'total_questions', value: '1' })
+    expect(validateExamForm(s, false).count).toBe(0)
+    const e = validateExamForm(s, true)
+    expect(e.name).toBe('Exam name is required')
+    expect(e.questions[1]?.text).toBe('Question text is required')
+    expect(e.questions[1]?.options).toEqual(['Option text is required', 'Option text is required'])
+  })
+
+  it('normalises numbers: time 1-180 (else 60), pass 0-100 (else 70)', () => {
+    expect(normaliseTimeLimit('abc')).toBe(60)
+    expect(normaliseTimeLimit('0')).toBe(1)
+    expect(normaliseTimeLimit('500')).toBe(180)
+    expect(normalisePassScore('')).toBe(70)
+    expect(normalisePassScore('150')).toBe(100)
+    expect(normalisePassScore('-3')).toBe(0)
+  })
+
+  it('forces max attempts to null for practice exams and keeps it for final ones', () => {
+    let s = run({ type: 'examType', value: 'final' }, { type: 'field', field: 'max_attempts', value: '3' })
+    expect(toExamInput(s).max_attempts).toBe(3)
+    s = reduce(s, { type: 'examType', value: 'practice' })
+    expect(toExamInput(s).max_attempts).toBeNull()
+  })
+
+  it('drops blank options on submit and re-indexes the correct answers; the server schema accepts it', () => {
+    let s = run(
+      { type: 'field', field: 'name', value: ' Safety ' },
+      { type: 'field', field: 'total_questions', value: '1' },
+      { type: 'addQuestion' },
+      { type: 'questionType', key: 1, value: 'multi_select' },
+      { type: 'addOption', key: 1 },
+      { type: 'questionText', key: 1, value: 'Which?' },
+      { type: 'optionText', key: 1, index: 0, value: 'a' },
+      { type: 'optionText', key: 1, index: 2, value: 'c' },
+    )
+    s = reduce(s, { type: 'correct', key: 1, index: 2, checked: true })
+    s = reduce(s, { type: 'correct', key: 1, index: 0, checked: true })
+    expect(validateExamForm(s, true).count).toBe(0)
+    const input = toExamInput(s)
+    expect(input.questions[0]).toMatchObject({ options: ['a', 'c'], correct_answer: [0, 1] })
+    expect(ExamInput.safeParse(input).success).toBe(true)
+  })
+})
+
+import { assignmentText, typeText } from './exam-table.ts'
+
+describe('exams table', () => {
+  it('shows max attempts only for final exams', () => {
+    expect(typeText({ exam_type: 'practice', max_attempts: null })).toBe('Practice')
+    expect(typeText({ exam_type: 'final', max_attempts: 3 })).toBe('Final (max 3 attempts)')
+  })
+  it('describes the assignment', () => {
+    expect(assignmentText({ is_assigned_to_all: true, assigned_user_ids: [] })).toBe('All users')
+    expect(assignmentText({ is_assigned_to_all: false, assigned_user_ids: ['a'] })).toBe('1 user')
+  })
+})

@@ -1,0 +1,272 @@
+import { EXAM_LIMITS, EXAM_MESSAGES, type Exam, type ExamInput, type ExamType, type QuestionType } from '@portal/contracts'
+
+/** A question as the form edits it; `key` identifies it in the list, `id` when it is stored already. */
+export interface QuestionDraft {
+  key: number
+  id?: number
+  question_type: QuestionType
+  question_text: string
+  options: string[]
+  correct_answer: number | number[]
+  subject_category: string
+  category_weight: number
+}
+
+/** The Add New Exam / Edit Exam form; numbers stay text while typed and are normalised on blur and submit. */
+export interface ExamFormState {
+  name: string
+  time_limit: string
+  pass_score: string
+  total_questions: string
+  exam_type: ExamType
+  max_attempts: string
+  is_assigned_to_all: boolean
+  subject_categories: string[]
+  newCategory: string
+  categoryError: string | null
+  questions: QuestionDraft[]
+  nextKey: number
+  /** Set by the first submit: from then on every error shows, not only the live ones. */
+  submitted: boolean
+}
+
+export const newQuestion = (key: number): QuestionDraft => ({
+  key,
+  question_type: 'multiple_choice',
+  question_text: '',
+  options: ['', ''],
+  correct_answer: 0,
+  subject_category: '',
+  category_weight: 1,
+})
+
+/** A new form: time 60, pass 70, 10 questions, practice (admin §4). */
+export const emptyForm = (): ExamFormState => ({
+  name: '',
+  time_limit: String(EXAM_LIMITS.timeLimit.default),
+  pass_score: String(EXAM_LIMITS.passScore.default),
+  total_questions: String(EXAM_LIMITS.totalQuestionsDefault),
+  exam_type: 'practice',
+  max_attempts: '1',
+  is_assigned_to_all: false,
+  subject_categories: [],
+  newCategory: '',
+  categoryError: null,
+  questions: [],
+  nextKey: 1,
+  submitted: false,
+})
+
+/** The form filled with a stored exam (Edit Exam). */
+export const formFromExam = (exam: Exam): ExamFormState => ({
+  ...emptyForm(),
+  name: exam.name,
+  time_limit: String(exam.time_limit),
+  pass_score: String(exam.pass_score),
+  total_questions: String(exam.total_questions),
+  exam_type: exam.exam_type,
+  max_attempts: String(exam.max_attempts ?? 1),
+  is_assigned_to_all: exam.is_assigned_to_all,
+  subject_categories: [...exam.subject_categories],
+  questions: exam.questions.map((q, i) => ({
+    key: i + 1,
+    id: q.id,
+    question_type: q.question_type,
+    question_text: q.question_text,
+    options: [...q.options],
+    correct_answer: Array.isArray(q.correct_answer) ? [...q.correct_answer] : q.correct_answer,
+    subject_category: q.subject_category ?? '',
+    category_weight: q.category_weight,
+  })),
+  nextKey: exam.questions.length + 1,
+})
+
+const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n))
+const parseNumber = (text: string) => {
+  const n = Number.parseInt(text.trim(), 10)
+  return Number.isFinite(n) ? n : null
+}
+
+/** Time limit 1-180; unparseable becomes 60. */
+export const normaliseTimeLimit = (text: string) =>
+  clamp(parseNumber(text) ?? EXAM_LIMITS.timeLimit.default, EXAM_LIMITS.timeLimit.min, EXAM_LIMITS.timeLimit.max)
+/** Pass score 0-100; unparseable becomes 70. */
+export const normalisePassScore = (text: string) => {
+  const n = Number.parseFloat(text.trim())
+  return clamp(Number.isFinite(n) ? n : EXAM_LIMITS.passScore.default, EXAM_LIMITS.passScore.min, EXAM_LIMITS.passScore.max)
+}
+/** Max attempts 1-10; unparseable becomes 1. */
+export const normaliseMaxAttempts = (text: string) =>
+  clamp(parseNumber(text) ?? EXAM_LIMITS.maxAttempts.min, EXAM_LIMITS.maxAttempts.min, EXAM_LIMITS.maxAttempts.max)
+
+export type ExamFormAction =
+  | { type: 'field'; field: 'name' | 'time_limit' | 'pass_score' | 'total_questions' | 'max_attempts' | 'newCategory'; value: string }
+  | { type: 'normalise'; field: 'time_limit' | 'pass_score' | 'max_attempts' }
+  | { type: 'examType'; value: ExamType }
+  | { type: 'assignAll'; value: boolean }
+  | { type: 'addCategory' }
+  | { type: 'removeCategory'; name: string }
+  | { type: 'addQuestion' }
+  | { type: 'removeQuestion'; key: number }
+  | { type: 'questionText'; key: number; value: string }
+  | { type: 'questionType'; key: number; value: QuestionType }
+  | { type: 'questionCategory'; key: number; value: string }
+  | { type: 'questionWeight'; key: number; value: number }
+  | { type: 'optionText'; key: number; index: number; value: string }
+  | { type: 'addOption'; key: number }
+  | { type: 'removeOption'; key: number; index: number }
+  | { type: 'correct'; key: number; index: number; checked: boolean }
+  | { type: 'submitted' }
+
+/** The correct answer after option `removed` is gone: indexes above it shift down; the removed one is dropped. */
+export const shiftCorrectAnswer = (answer: number | number[], removed: number): number | number[] => {
+  if (Array.isArray(answer)) return answer.filter((i) => i !== removed).map((i) => (i > removed ? i - 1 : i))
+  if (answer === removed) return 0
+  return answer > removed ? answer - 1 : answer
+}
+
+const updateQuestion = (s: ExamFormState, key: number, f: (q: QuestionDraft) => QuestionDraft): ExamFormState => ({
+  ...s,
+  questions: s.questions.map((q) => (q.key === key ? f(q) : q)),
+})
+
+export const examFormReducer = (s: ExamFormState, a: ExamFormAction): ExamFormState => {
+  switch (a.type) {
+    case 'field':
+      return { ...s, [a.field]: a.value, ...(a.field === 'newCategory' ? { categoryError: null } : {}) }
+    case 'normalise': {
+      const value =
+        a.field === 'time_limit'
+          ? normaliseTimeLimit(s.time_limit)
+          : a.field === 'pass_score'
+            ? normalisePassScore(s.pass_score)
+            : normaliseMaxAttempts(s.max_attempts)
+      return { ...s, [a.field]: String(value) }
+    }
+    case 'examType':
+      // Practice exams have no attempt limit; final exams start at 1.
+      return { ...s, exam_type: a.value, max_attempts: a.value === 'final' ? s.max_attempts || '1' : '1' }
+    case 'assignAll':
+      return { ...s, is_assigned_to_all: a.value }
+    case 'addCategory': {
+      const name = s.newCategory.trim()
+      if (!name) return { ...s, categoryError: EXAM_MESSAGES.categoryEmpty }
+      if (s.subject_categories.some((c) => c.toLowerCase() === name.toLowerCase()))
+        return { ...s, categoryError: EXAM_MESSAGES.categoryDuplicate }
+      return { ...s, subject_categories: [...s.subject_categories, name], newCategory: '', categoryError: null }
+    }
+    case 'removeCategory':
+      return {
+        ...s,
+        subject_categories: s.subject_categories.filter((c) => c !== a.name),
+        questions: s.questions.map((q) => (q.subject_category === a.name ? { ...q, subject_category: '' } : q)),
+      }
+    case 'addQuestion':
+      return { ...s, questions: [...s.questions, newQuestion(s.nextKey)], nextKey: s.nextKey + 1 }
+    case 'removeQuestion':
+      return { ...s, questions: s.questions.filter((q) => q.key !== a.key) }
+    case 'questionText':
+      return updateQuestion(s, a.key, (q) => ({ ...q, question_text: a.value }))
+    case 'questionType':
+      return updateQuestion(s, a.key, (q) =>
+        q.question_type === a.value ? q : { ...q, question_type: a.value, correct_answer: a.value === 'multi_select' ? [] : 0 },
+      )
+    case 'questionCategory':
+      return updateQuestion(s, a.key, (q) => ({ ...q, subject_category: a.value }))
+    case 'questionWeight':
+      return updateQuestion(s, a.key, (q) => ({ ...q, category_weight: a.value }))
+    case 'optionText':
+      return updateQuestion(s, a.key, (q) => ({ ...q, options: q.options.map((o, i) => (i === a.index ? a.value : o)) }))
+    case 'addOption':
+      return updateQuestion(s, a.key, (q) => ({ ...q, options: [...q.options, ''] }))
+    case 'removeOption':
+      return updateQuestion(s, a.key, (q) =>
+        q.options.length <= 2
+          ? q
+          : { ...q, options: q.options.filter((_, i) => i !== a.index), correct_answer: shiftCorrectAnswer(q.correct_answer, a.index) },
+      )
+    case 'correct':
+      return updateQuestion(s, a.key, (q) => {
+        if (q.question_type === 'multiple_choice') return { ...q, correct_answer: a.index }
+        const current = Array.isArray(q.correct_answer) ? q.correct_answer : []
+        const next = a.checked ? [...new Set([...current, a.index])] : current.filter((i) => i !== a.index)
+        return { ...q, correct_answer: next.sort((x, y) => x - y) }
+      })
+    case 'submitted':
+      return { ...s, submitted: true }
+  }
+}
+
+export interface QuestionErrors {
+  text?: string
+  options: (string | undefined)[]
+  correct?: string
+}
+
+export interface ExamFormErrors {
+  name?: string
+  total_questions?: string
+  /** Form-level, shown on submit. */
+  pool?: string
+  questions: Record<number, QuestionErrors>
+  count: number
+}
+
+/** Live errors: total_questions against 1 and the pool size; on submit also every required text. */
+export const validateExamForm = (s: ExamFormState, onSubmit = s.submitted): ExamFormErrors => {
+  const errors: ExamFormErrors = { questions: {}, count: 0 }
+  const pool = s.questions.length
+  const total = parseNumber(s.total_questions)
+  if (total === null || total < 1) errors.total_questions = EXAM_MESSAGES.atLeastOneQuestion
+  else if (total > pool && pool > 0) errors.total_questions = EXAM_MESSAGES.exceedsPool(pool)
+  if (onSubmit) {
+    if (!s.name.trim()) errors.name = 'Exam name is required'
+    if (total !== null && total > pool) errors.pool = EXAM_MESSAGES.notEnoughInPool
+    for (const q of s.questions) {
+      const qe: QuestionErrors = { options: q.options.map(() => undefined) }
+      if (!q.question_text.trim()) qe.text = EXAM_MESSAGES.questionTextRequired
+      const filled = q.options.filter((o) => o.trim()).length
+      const correct = Array.isArray(q.correct_answer) ? q.correct_answer : [q.correct_answer]
+      q.options.forEach((o, i) => {
+        // Blank options are dropped on submit, unless fewer than two would be left or it is a correct answer.
+        if (!o.trim() && (filled < 2 || correct.includes(i))) qe.options[i] = EXAM_MESSAGES.optionTextRequired
+      })
+      if (q.question_type === 'multi_select' && correct.length === 0) qe.correct = 'Select at least one correct option'
+      if (qe.text || qe.correct || qe.options.some(Boolean)) errors.questions[q.key] = qe
+    }
+  }
+  errors.count =
+    Number(Boolean(errors.name)) +
+    Number(Boolean(errors.total_questions)) +
+    Number(Boolean(errors.pool)) +
+    Object.keys(errors.questions).length
+  return errors
+}
+
+/** The payload of POST /exams and PUT /exams/{id}: numbers normalised, blank options dropped, answers re-indexed. */
+export const toExamInput = (s: ExamFormState): ExamInput => ({
+  name: s.name.trim(),
+  time_limit: normaliseTimeLimit(s.time_limit),
+  pass_score: normalisePassScore(s.pass_score),
+  total_questions: parseNumber(s.total_questions) ?? 1,
+  subject_categories: [...s.subject_categories],
+  exam_type: s.exam_type,
+  max_attempts: s.exam_type === 'final' ? normaliseMaxAttempts(s.max_attempts) : null,
+  is_assigned_to_all: s.is_assigned_to_all,
+  questions: s.questions.map((q) => {
+    const kept = q.options.map((o, i) => ({ text: o.trim(), i })).filter((o) => o.text)
+    const newIndex = (old: number) => kept.findIndex((o) => o.i === old)
+    const correct_answer = Array.isArray(q.correct_answer)
+      ? q.correct_answer.map(newIndex).filter((i) => i >= 0).sort((a, b) => a - b)
+      : Math.max(0, newIndex(q.correct_answer))
+    return {
+      ...(q.id !== undefined ? { id: q.id } : {}),
+      question_type: q.question_type,
+      question_text: q.question_text.trim(),
+      options: kept.map((o) => o.text),
+      correct_answer,
+      subject_category: q.subject_category || null,
+      category_weight: q.category_weight > 0 ? q.category_weight : 1,
+    }
+  }),
+})
