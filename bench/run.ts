@@ -62,7 +62,7 @@ const [ceilingPort, ceilingId] = await new Promise<[number, string]>((resolve, r
 const ceiling = summary(await load({ url: `http://127.0.0.1:${ceilingPort}/users/${ceilingId}` }))
 ceilingProc.kill()
 
-// 2. The portal in cluster mode.
+// 2. The portal in cluster mode (and identity alone, to show what the gateway hop costs).
 const gatewayPort = 18080
 const cluster = await startCluster({
   env: {
@@ -97,6 +97,9 @@ const verified = (await (await api('/auth/verify-email', { userId: reg.userId, v
 const profile = summary(
   await load({ url: `${cluster.url}/api/users/me`, headers: { authorization: `Bearer ${verified.token}` } }),
 )
+const profileDirect = summary(
+  await load({ url: `http://127.0.0.1:14001/users/me`, headers: { authorization: `Bearer ${verified.token}` } }),
+)
 const login = summary(
   await load({
     url: `${cluster.url}/api/auth/login`,
@@ -124,7 +127,9 @@ await page.getByLabel('Email').fill(email)
 await page.getByLabel('Password', { exact: true }).fill(password)
 await page.getByRole('button', { name: 'Log In' }).click()
 await page.waitForURL('**/user-dashboard')
+await page.getByText(/^Welcome, /).waitFor()
 await page.waitForLoadState('networkidle')
+await new Promise((r) => setTimeout(r, 500))
 const learnerBytes = sizes.slice(before).reduce((a, s) => a + s.bytes, 0)
 await browser.close()
 await cluster.close()
@@ -138,6 +143,7 @@ const result = {
   ceilingHonoPgSelect: ceiling,
   profileThroughGateway: profile,
   profileRatio: Number((profile.rps / ceiling.rps).toFixed(3)),
+  profileDirectToIdentity: profileDirect,
   goals: { profileRatio: 0.4, profileP99Ms: 50, shellFirstLoadGzBytes: 150 * 1024, learnerAdditionGzBytes: 80 * 1024 },
   login,
   shellFirstLoadJsBytes: shellBytes,
@@ -151,6 +157,7 @@ console.log(`
 ceiling (bare Hono + pg select)   ${ceiling.rps} req/s, p99 ${ceiling.p99} ms
 GET /api/users/me via gateway     ${profile.rps} req/s, p99 ${profile.p99} ms, non-2xx ${profile.non2xx}
 ratio                             ${(result.profileRatio * 100).toFixed(1)}% (goal >= 40%, p99 <= 50 ms)
+same call straight to identity    ${profileDirect.rps} req/s, p99 ${profileDirect.p99} ms (no gateway hop)
 login rate                        ${login.rps} logins/s, p99 ${login.p99} ms (scrypt, 8 connections)
 shell first-load JS (gz)          ${kb(shellBytes)} (goal <= 150 KB)
 mf-learner addition (gz)          ${kb(learnerBytes)} (goal <= 80 KB)

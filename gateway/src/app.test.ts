@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RemoteRegistry } from '@portal/contracts'
 import { listen } from '@portal/server-kit'
 import { silentLogger } from '@portal/server-kit/testing'
-import { createGateway } from './app.ts'
+import { createServer } from 'node:http'
+import { createGateway, createGatewayHandler } from './app.ts'
 import { resolveRoute } from './routes.ts'
 
 describe('route table', () => {
@@ -22,7 +23,9 @@ describe('route table', () => {
 
 describe('gateway', () => {
   let upstream: Awaited<ReturnType<typeof listen>>
-  let gateway: ReturnType<typeof createGateway>
+  let base: string
+  let closeGateway: () => void
+  const gateway = { request: (path: string, init?: RequestInit) => fetch(base + path, init) }
   const seen: { path: string; headers: Record<string, string>; body: string }[] = []
 
   beforeAll(async () => {
@@ -39,14 +42,25 @@ describe('gateway', () => {
     await writeFile(join(dir, 'shell', 'index.html'), '<!doctype html><title>Portal</title>')
     await writeFile(join(dir, 'shell', 'main.0123abcd.js'), 'console.log(1)')
     await writeFile(join(dir, 'learner', 'mf-manifest.json'), '{"id":"mf_learner"}')
-    gateway = createGateway({
-      logger: silentLogger,
-      upstreams: { identity: `http://127.0.0.1:${upstream.port}`, notify: 'http://127.0.0.1:1' },
-      shellDir: join(dir, 'shell'),
-      remotes: [{ name: 'mf_learner', dir: join(dir, 'learner') }],
-    })
+    const server = createServer(
+      createGatewayHandler({
+        logger: silentLogger,
+        upstreams: { identity: `http://127.0.0.1:${upstream.port}`, notify: 'http://127.0.0.1:1' },
+        shellDir: join(dir, 'shell'),
+        remotes: [{ name: 'mf_learner', dir: join(dir, 'learner') }],
+      }),
+    )
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    closeGateway = () => {
+      server.close()
+      server.closeAllConnections()
+    }
   })
-  afterAll(() => upstream.close())
+  afterAll(async () => {
+    closeGateway()
+    await upstream.close()
+  })
 
   it('forwards /api calls to the owning service without the /api prefix, with body, query and a request id', async () => {
     const res = await gateway.request('/api/auth/login?x=1', {
@@ -97,7 +111,9 @@ describe('gateway', () => {
     expect((await gateway.request('/nope.js')).status).toBe(404)
   })
 
-  it('sends security headers that still allow same-origin frames', async () => {
+  it('sends security headers that still allow same-origin frames, on pages and API answers', async () => {
+    const api = await gateway.request('/api/auth/login')
+    expect(api.headers.get('x-frame-options')).toBe('SAMEORIGIN')
     const res = await gateway.request('/login')
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'self'")
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'")
@@ -120,6 +136,7 @@ describe('static compression', () => {
     await writeFile(join(dir, 'app.0123abcd.js'), 'console.log("x");'.repeat(500))
     const gw = createGateway({ logger: silentLogger, upstreams: { identity: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' }, shellDir: dir, remotes: [] })
     const res = await gw.request('/app.0123abcd.js', { headers: { 'accept-encoding': 'gzip' } })
+    expect(res.status).toBe(200)
     expect(res.headers.get('content-encoding')).toBe('gzip')
   })
 })

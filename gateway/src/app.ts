@@ -2,10 +2,12 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { Hono, type Context } from 'hono'
 import { compress } from 'hono/compress'
-import { secureHeaders } from 'hono/secure-headers'
+import { getRequestListener } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RemoteRegistry } from '@portal/contracts'
 import { errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger, createMetrics } from '@portal/server-kit'
+import { createProxy } from './proxy.ts'
 import { ROUTE_TABLE, resolveRoute, type RouteEntry, type Upstream } from './routes.ts'
 
 export interface RemoteConfig {
@@ -27,40 +29,42 @@ export interface GatewayOptions {
   timeoutMs?: number
 }
 
-const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host']
+/** Sent with every answer; same-origin frames stay allowed (course content plays in frames). */
+export const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "frame-src 'self' blob:",
+    "frame-ancestors 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; '),
+  'x-frame-options': 'SAMEORIGIN',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'cross-origin-opener-policy': 'same-origin',
+  'strict-transport-security': 'max-age=15552000; includeSubDomains',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+}
 
 const folderOf = (r: RemoteConfig) => r.name.replace(/_/g, '-')
 
 /** The gateway: one route table to the services, the shell and remotes, a remote registry. */
 export function createGateway(opts: GatewayOptions) {
-  const routes = opts.routes ?? ROUTE_TABLE
   const metrics = createMetrics('gateway')
   const app = new Hono<AppEnv>()
   app.use(requestContext(opts.logger, metrics))
-  app.use(
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameSrc: ["'self'", 'blob:'],
-        frameAncestors: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-      // Same-origin frames are allowed: course content plays in frames of the portal itself.
-      xFrameOptions: 'SAMEORIGIN',
-      referrerPolicy: 'same-origin',
-      crossOriginEmbedderPolicy: false,
-      crossOriginResourcePolicy: 'same-origin',
-      permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
-    }),
-  )
+  app.use(async (c, next) => {
+    await next()
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(k, v)
+  })
   app.onError(errorHandler(opts.logger))
 
   app.get('/healthz', async (c) => {
@@ -89,46 +93,9 @@ export function createGateway(opts: GatewayOptions) {
     return c.json(registry)
   })
 
-  const forward = async (c: Context<AppEnv>, route: RouteEntry) => {
-    const url = new URL(c.req.url)
-    const target = `${opts.upstreams[route.upstream]}${url.pathname.slice(route.strip.length)}${url.search}`
-    const headers = new Headers(c.req.raw.headers)
-    for (const h of HOP_BY_HOP) headers.delete(h)
-    headers.set('x-request-id', c.get('requestId'))
-    const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined
-    const peer = env?.incoming?.socket?.remoteAddress
-    headers.set('x-forwarded-for', peer ?? 'unknown')
-    headers.set('x-forwarded-host', url.host)
-    headers.set('x-forwarded-proto', url.protocol.replace(':', ''))
-    const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD'
-    let res: Response
-    try {
-      res = await fetch(target, {
-        method: c.req.method,
-        headers,
-        body: hasBody ? c.req.raw.body : undefined,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(opts.timeoutMs ?? 600_000),
-        ...(hasBody ? { duplex: 'half' } : {}),
-      } as RequestInit)
-    } catch (err) {
-      opts.logger.warn('upstream unreachable', { upstream: route.upstream, requestId: c.get('requestId'), err: err as Error })
-      return c.json({ message: 'The service is temporarily unavailable. Please try again.', code: 'upstream_unavailable' }, 503)
-    }
-    const out = new Headers(res.headers)
-    for (const h of HOP_BY_HOP) out.delete(h)
-    out.delete('content-encoding')
-    out.delete('content-length')
-    out.set('x-request-id', c.get('requestId'))
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out })
-  }
-
-  app.all('*', async (c, next) => {
-    const route = resolveRoute(c.req.path, routes)
-    if (route) return forward(c, route)
-    if (c.req.path === '/api' || c.req.path.startsWith('/api/')) return notFoundHandler(c)
-    await next()
-  })
+  // Routed API paths never reach this app (see createGatewayHandler); the rest of /api is unknown.
+  app.all('/api/*', notFoundHandler)
+  app.all('/api', notFoundHandler)
 
   // Static builds are compressed (API answers pass through as the services sent them).
   app.use('*', compress())
@@ -157,6 +124,25 @@ export function createGateway(opts: GatewayOptions) {
   })
   app.notFound(notFoundHandler)
   return app
+}
+
+/**
+ * The gateway as a Node request listener: routed API calls are streamed to their service by the
+ * proxy; everything else (static builds, registry, health, unknown /api paths) goes to the app.
+ */
+export function createGatewayHandler(opts: GatewayOptions) {
+  const routes = opts.routes ?? ROUTE_TABLE
+  const app = createGateway(opts)
+  const toApp = getRequestListener(app.fetch)
+  const proxy = createProxy({ logger: opts.logger, upstreams: opts.upstreams, responseHeaders: SECURITY_HEADERS, timeoutMs: opts.timeoutMs })
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/'
+    const q = url.indexOf('?')
+    const path = q === -1 ? url : url.slice(0, q)
+    const route = path.startsWith('/api/') || path.startsWith('/mailbox') ? resolveRoute(path, routes) : undefined
+    if (route) return proxy(req, res, route, url)
+    return toApp(req, res)
+  }
 }
 
 export { ROUTE_TABLE, resolveRoute }

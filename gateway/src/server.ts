@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import { PlatformEnv, createLogger, listen, parseEnv, type Logger } from '@portal/server-kit'
-import { createGateway } from './app.ts'
+import { PlatformEnv, createLogger, parseEnv, type Logger } from '@portal/server-kit'
+import { createServer } from 'node:http'
+import { createGatewayHandler } from './app.ts'
 import type { Upstream } from './routes.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -24,9 +25,16 @@ export interface GatewayDeps {
 
 /** Starts the gateway on `port`. */
 export async function start(deps: GatewayDeps) {
-  const app = createGateway({ logger: deps.logger, upstreams: deps.upstreams, ...defaultStatic })
-  const server = await listen(app, deps.port, deps.hostname ?? '0.0.0.0')
-  return { port: server.port, app, close: server.close }
+  const handler = createGatewayHandler({ logger: deps.logger, upstreams: deps.upstreams, ...defaultStatic })
+  const server = createServer({ keepAliveTimeout: 65_000 }, handler)
+  await new Promise<void>((r) => server.listen(deps.port, deps.hostname ?? '0.0.0.0', r))
+  const port = (server.address() as { port: number }).port
+  const close = () =>
+    new Promise<void>((r) => {
+      server.close(() => r())
+      server.closeAllConnections()
+    })
+  return { port, close }
 }
 
 const GatewayEnv = PlatformEnv.extend({

@@ -202,3 +202,20 @@ describe('auth middleware', () => {
     expect(() => requireSelfOrAdmin(actor, admin.userId)).toThrow(AppError)
   })
 })
+
+describe('verified-token cache', () => {
+  it('still answers expired for a token that expires after it was first verified', async () => {
+    const shortLived = createTokenIssuer(key, { ...opts, ttlSeconds: 1 })
+    const token = await shortLived.sign(actor)
+    expect((await verify(token)).userId).toBe(actor.userId)
+    await new Promise((r) => setTimeout(r, 2_100))
+    const err = await rejection(verify(token))
+    expect(err.status).toBe(401)
+    expect(err.extra.expired).toBe(true)
+  })
+  it('never caches a rejected token', async () => {
+    const forged = (await issuer.sign(actor)).slice(0, -4) + 'AAAA'
+    expect((await rejection(verify(forged))).status).toBe(401)
+    expect((await rejection(verify(forged))).status).toBe(401)
+  })
+})

@@ -102,7 +102,19 @@ export function createTokenVerifier(source: KeySource, opts: { issuer: string; a
   if (source instanceof URL) getKey = createRemoteJWKSet(source, { cooldownDuration: 30_000, cacheMaxAge: 600_000 })
   else if (typeof source === 'function') getKey = (h, t) => createLocalJWKSet(source())(h, t)
   else getKey = createLocalJWKSet(source)
+  // Verified tokens are remembered briefly (a signature check costs more than the rest of a
+  // simple read); expiry is still checked on every use, and the cache is bounded.
+  const cache = new Map<string, { actor: Actor; exp: number; until: number }>()
+  const CACHE_MAX = 10_000
+  const CACHE_MS = 60_000
+  const expired = () => unauthorized('Your session has expired. Please log in again.', 'token_expired', { expired: true })
   return async (token: string): Promise<Actor> => {
+    const now = Date.now()
+    const hit = cache.get(token)
+    if (hit && hit.until > now) {
+      if (hit.exp * 1000 <= now) throw expired()
+      return hit.actor
+    }
     try {
       const { payload } = await jwtVerify(token, getKey, {
         algorithms: [ALG],
@@ -112,7 +124,7 @@ export function createTokenVerifier(source: KeySource, opts: { issuer: string; a
       })
       const roles = Array.isArray(payload.roles) ? (payload.roles as string[]) : []
       const scope = (payload.scope ?? {}) as Partial<ManagerScope>
-      return {
+      const actor: Actor = {
         userId: String(payload.sub),
         email: String(payload.email ?? ''),
         name: String(payload.name ?? ''),
@@ -120,8 +132,12 @@ export function createTokenVerifier(source: KeySource, opts: { issuer: string; a
         isManager: roles.includes('manager'),
         managerScope: { branches: scope.branches ?? [], departments: scope.departments ?? [] },
       }
+      if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!)
+      cache.set(token, { actor, exp: payload.exp!, until: now + CACHE_MS })
+      return actor
     } catch (err) {
-      if (err instanceof joseErrors.JWTExpired) throw unauthorized('Your session has expired. Please log in again.', 'token_expired', { expired: true })
+      cache.delete(token)
+      if (err instanceof joseErrors.JWTExpired) throw expired()
       throw unauthorized('Invalid or missing authentication token', 'invalid_token')
     }
   }

@@ -28,9 +28,9 @@ export function createUserService(ctx: IdentityContext) {
 
   return {
     async me(actor: Actor): Promise<User> {
-      const user = await userRepository.findById(orm.em.fork(), actor.userId)
+      const user = await userRepository.findProfile(orm.em, actor.userId)
       if (!user) throw userNotFound()
-      return toUserDto(user)
+      return user
     },
 
     async list(): Promise<User[]> {
