@@ -4,10 +4,12 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages ./packages
 COPY svc-identity/package.json svc-identity/
+COPY svc-learning/package.json svc-learning/
 COPY svc-notify/package.json svc-notify/
 COPY gateway/package.json gateway/
 COPY shell/package.json shell/
 COPY mf-learner/package.json mf-learner/
+COPY mf-exams/package.json mf-exams/
 COPY mf-admin/package.json mf-admin/
 RUN npm ci --no-audit --no-fund
 ENV NODE_ENV=production
@@ -15,6 +17,7 @@ ENV NODE_ENV=production
 FROM base AS web
 COPY shell ./shell
 COPY mf-learner ./mf-learner
+COPY mf-exams ./mf-exams
 COPY mf-admin ./mf-admin
 RUN npm run build
 
@@ -22,6 +25,11 @@ FROM base AS svc-identity
 COPY svc-identity ./svc-identity
 EXPOSE 4001
 CMD ["node", "svc-identity/src/server.ts"]
+
+FROM base AS svc-learning
+COPY svc-learning ./svc-learning
+EXPOSE 4002
+CMD ["node", "svc-learning/src/server.ts"]
 
 FROM base AS svc-notify
 COPY svc-notify ./svc-notify
@@ -32,6 +40,7 @@ FROM base AS gateway
 COPY gateway ./gateway
 COPY --from=web /app/shell/dist ./shell/dist
 COPY --from=web /app/mf-learner/dist ./mf-learner/dist
+COPY --from=web /app/mf-exams/dist ./mf-exams/dist
 COPY --from=web /app/mf-admin/dist ./mf-admin/dist
 EXPOSE 8080
 CMD ["node", "gateway/src/server.ts"]

@@ -75,7 +75,7 @@ const cluster = await startCluster({
     PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
   },
   gatewayPort,
-  ports: { identity: 14001, notify: 14004 },
+  ports: { identity: 14001, learning: 14002, notify: 14004 },
   quiet: true,
 })
 const api = (path: string, body?: unknown, token?: string) =>

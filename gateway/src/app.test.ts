@@ -18,11 +18,14 @@ describe('route table', () => {
     expect(resolveRoute('/api/dev/mailbox')?.upstream).toBe('notify')
     expect(resolveRoute('/mailbox')?.strip).toBe('')
     expect(resolveRoute('/user-dashboard')).toBeUndefined()
+    expect(resolveRoute('/api/exams/3/attempts')?.upstream).toBe('learning')
+    expect(resolveRoute('/api/admin/exams')?.upstream).toBe('learning')
   })
 })
 
 describe('gateway', () => {
   let upstream: Awaited<ReturnType<typeof listen>>
+  let learning: Awaited<ReturnType<typeof listen>>
   let base: string
   let closeGateway: () => void
   const gateway = { request: (path: string, init?: RequestInit) => fetch(base + path, init) }
@@ -36,6 +39,9 @@ describe('gateway', () => {
       return c.json({ ok: true, path: c.req.path })
     })
     upstream = await listen(svc, 0)
+    const learningSvc = new Hono()
+    learningSvc.all('*', (c) => c.json({ service: 'learning', path: c.req.path }))
+    learning = await listen(learningSvc, 0)
     const dir = await mkdtemp(join(tmpdir(), 'gw-'))
     await mkdir(join(dir, 'shell'))
     await mkdir(join(dir, 'learner'))
@@ -45,7 +51,7 @@ describe('gateway', () => {
     const server = createServer(
       createGatewayHandler({
         logger: silentLogger,
-        upstreams: { identity: `http://127.0.0.1:${upstream.port}`, notify: 'http://127.0.0.1:1' },
+        upstreams: { identity: `http://127.0.0.1:${upstream.port}`, learning: `http://127.0.0.1:${learning.port}`, notify: 'http://127.0.0.1:1' },
         shellDir: join(dir, 'shell'),
         remotes: [{ name: 'mf_learner', dir: join(dir, 'learner') }],
       }),
@@ -60,6 +66,7 @@ describe('gateway', () => {
   afterAll(async () => {
     closeGateway()
     await upstream.close()
+    await learning.close()
   })
 
   it('forwards /api calls to the owning service without the /api prefix, with body, query and a request id', async () => {
@@ -74,6 +81,12 @@ describe('gateway', () => {
     expect(last.path).toBe('/auth/login?x=1')
     expect(last.body).toBe('{"email":"a@b.c"}')
     expect(last.headers['x-request-id']).toBe('abc-123')
+  })
+
+  it('sends user stats to learning and the rest of /users to identity', async () => {
+    expect(await (await gateway.request('/api/users/abc/stats')).json()).toEqual({ service: 'learning', path: '/users/abc/stats' })
+    await gateway.request('/api/users/abc/profile', { method: 'PUT', body: '{}' })
+    expect(seen.at(-1)!.path).toBe('/users/abc/profile')
   })
 
   it("keeps the service's status and error body", async () => {
@@ -124,7 +137,7 @@ describe('gateway', () => {
   it('reports degraded health when a service is unreachable', async () => {
     const res = await gateway.request('/healthz')
     expect(res.status).toBe(503)
-    expect(await res.json()).toMatchObject({ status: 'degraded', services: { identity: 'ok', notify: 'unreachable' } })
+    expect(await res.json()).toMatchObject({ status: 'degraded', services: { identity: 'ok', learning: 'ok', notify: 'unreachable' } })
   })
 })
 
@@ -134,7 +147,7 @@ describe('static compression', () => {
     const dir = await mkdtemp(join(tmpdir(), 'gwz-'))
     await writeFile(join(dir, 'index.html'), '<!doctype html>' + 'x'.repeat(5000))
     await writeFile(join(dir, 'app.0123abcd.js'), 'console.log("x");'.repeat(500))
-    const gw = createGateway({ logger: silentLogger, upstreams: { identity: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' }, shellDir: dir, remotes: [] })
+    const gw = createGateway({ logger: silentLogger, upstreams: { identity: 'http://127.0.0.1:1', learning: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' }, shellDir: dir, remotes: [] })
     const res = await gw.request('/app.0123abcd.js', { headers: { 'accept-encoding': 'gzip' } })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-encoding')).toBe('gzip')

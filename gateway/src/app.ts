@@ -29,6 +29,8 @@ export interface GatewayOptions {
   timeoutMs?: number
 }
 
+const STATS_PATH = /^\/api\/users\/[^/]+\/stats$/
+
 /** Sent with every answer; same-origin frames stay allowed (course content plays in frames). */
 export const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': [
@@ -140,6 +142,8 @@ export function createGatewayHandler(opts: GatewayOptions) {
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     const route = path.startsWith('/api/') || path.startsWith('/mailbox') ? resolveRoute(path, routes) : undefined
+    // GET /users/{id}/stats belongs to learning (the rest of /users to identity).
+    if (route?.upstream === 'identity' && STATS_PATH.test(path)) return proxy(req, res, { ...route, upstream: 'learning' }, url)
     if (route) return proxy(req, res, route, url)
     return toApp(req, res)
   }

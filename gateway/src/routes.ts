@@ -1,5 +1,5 @@
 /** Which service owns which public path: the one route table of the gateway. */
-export type Upstream = 'identity' | 'notify'
+export type Upstream = 'identity' | 'learning' | 'notify'
 
 export interface RouteEntry {
   /** Public path prefix (matched on whole segments). */
@@ -13,6 +13,8 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/auth', upstream: 'identity', strip: '/api' },
   { prefix: '/api/users', upstream: 'identity', strip: '/api' },
   { prefix: '/api/admin/user-groups', upstream: 'identity', strip: '/api' },
+  { prefix: '/api/exams', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/admin/exams', upstream: 'learning', strip: '/api' },
   { prefix: '/api/dev/mailbox', upstream: 'notify', strip: '/api' },
   { prefix: '/mailbox', upstream: 'notify', strip: '' },
 ]

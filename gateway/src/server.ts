@@ -12,6 +12,7 @@ export const defaultStatic = {
   shellDir: `${root}shell/dist`,
   remotes: [
     { name: 'mf_learner', dir: `${root}mf-learner/dist` },
+    { name: 'mf_exams', dir: `${root}mf-exams/dist` },
     { name: 'mf_admin', dir: `${root}mf-admin/dist` },
   ],
 }
@@ -40,6 +41,7 @@ export async function start(deps: GatewayDeps) {
 const GatewayEnv = PlatformEnv.extend({
   HOST: z.string().default('0.0.0.0'),
   IDENTITY_URL: z.url().default('http://127.0.0.1:4001'),
+  LEARNING_URL: z.url().default('http://127.0.0.1:4002'),
   NOTIFY_URL: z.url().default('http://127.0.0.1:4004'),
 })
 
@@ -50,7 +52,11 @@ if (import.meta.main) {
     logger,
     port: env.PORT,
     hostname: env.HOST,
-    upstreams: { identity: env.IDENTITY_URL.replace(/\/$/, ''), notify: env.NOTIFY_URL.replace(/\/$/, '') },
+    upstreams: {
+      identity: env.IDENTITY_URL.replace(/\/$/, ''),
+      learning: env.LEARNING_URL.replace(/\/$/, ''),
+      notify: env.NOTIFY_URL.replace(/\/$/, ''),
+    },
   })
   logger.info('gateway listening', { port: gw.port })
   const stop = () => void gw.close().then(() => process.exit(0))

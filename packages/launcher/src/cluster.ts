@@ -10,8 +10,8 @@ const root = fileURLToPath(new URL('../../../', import.meta.url))
 export interface ClusterOptions {
   env: Record<string, string | undefined>
   gatewayPort: number
-  /** Ports of the services (defaults 4001 identity, 4004 notify). */
-  ports?: { identity?: number; notify?: number }
+  /** Ports of the services (defaults 4001 identity, 4002 learning, 4004 notify). */
+  ports?: { identity?: number; learning?: number; notify?: number }
   quiet?: boolean
 }
 
@@ -27,12 +27,13 @@ const waitHealthy = async (url: string, ms = 60_000) => {
   }
 }
 
-/** Starts identity, notify and the gateway as separate processes; resolves once all are healthy. */
+/** Starts identity, learning, notify and the gateway as separate processes; resolves once all are healthy. */
 export async function startCluster(opts: ClusterOptions) {
   for (const key of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL'] as const)
     if (!opts.env[key]) throw new Error(`cluster mode needs ${key}`)
   const identityPort = opts.ports?.identity ?? 4001
   const notifyPort = opts.ports?.notify ?? 4004
+  const learningPort = opts.ports?.learning ?? 4002
   const children: ChildProcess[] = []
   const run = (script: string, env: Record<string, string>) => {
     const child = spawn(process.execPath, [script], {
@@ -47,9 +48,12 @@ export async function startCluster(opts: ClusterOptions) {
   run('svc-identity/src/server.ts', { PORT: String(identityPort) })
   await waitHealthy(`http://127.0.0.1:${identityPort}/healthz`)
   await waitHealthy(`http://127.0.0.1:${notifyPort}/healthz`)
+  run('svc-learning/src/server.ts', { PORT: String(learningPort), IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` })
+  await waitHealthy(`http://127.0.0.1:${learningPort}/healthz`)
   run('gateway/src/server.ts', {
     PORT: String(opts.gatewayPort),
     IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
+    LEARNING_URL: `http://127.0.0.1:${learningPort}`,
     NOTIFY_URL: `http://127.0.0.1:${notifyPort}`,
   })
   await waitHealthy(`http://127.0.0.1:${opts.gatewayPort}/healthz`)

@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises'
 import { z } from 'zod'
 import { PlatformEnv, createInProcessBus, createLogger, createNatsBus, parseEnv, type EventBus } from '@portal/server-kit'
 import { start as startIdentity, seedDemoData } from 'svc-identity/server'
+import { start as startLearning, seedDemoData as seedLearning } from 'svc-learning/server'
 import { start as startNotify } from 'svc-notify/server'
 import { start as startGateway } from 'gateway/server'
 
@@ -21,12 +22,18 @@ export async function startSingleNode(source: Record<string, string | undefined>
   // Consumers first, so the identity outbox has someone to deliver to from the start.
   const notify = await startNotify({ env, logger: logger.child({ service: 'notify' }), bus, port: 0 })
   const identity = await startIdentity({ env, logger: logger.child({ service: 'identity' }), bus, port: 0 })
+  const learning = await startLearning({ env, logger: logger.child({ service: 'learning' }), bus, port: 0, jwks: new URL(identity.jwksUrl) })
   const logins = env.DEMO_DATA === 'on' ? await seedDemoData(identity) : []
+  if (env.DEMO_DATA === 'on') await seedLearning(learning)
   const gateway = await startGateway({
     logger: logger.child({ service: 'gateway' }),
     port: env.PORT,
     hostname: env.HOST,
-    upstreams: { identity: `http://127.0.0.1:${identity.port}`, notify: `http://127.0.0.1:${notify.port}` },
+    upstreams: {
+      identity: `http://127.0.0.1:${identity.port}`,
+      learning: `http://127.0.0.1:${learning.port}`,
+      notify: `http://127.0.0.1:${notify.port}`,
+    },
   })
 
   const url = env.PUBLIC_URL ?? `http://localhost:${gateway.port}`
@@ -46,6 +53,7 @@ export async function startSingleNode(source: Record<string, string | undefined>
     if (closing) return
     closing = true
     await gateway.close()
+    await learning.close()
     await identity.close()
     await notify.close()
     await bus.close()
