@@ -211,6 +211,15 @@ describe('POST /exams/{id}/submit', () => {
     expect(events).toHaveLength(1)
     expect(events[0]!.data).toEqual({ userId: tech.id, examId: exam.id, examName: 'Ladder Safety', attemptId: attempt.attemptId, attemptNumber: 1, score: expected, passed: expected >= 60 })
   })
+  it('counts concurrent submits of one attempt once', async () => {
+    const exam = await create()
+    const tech = await h.user()
+    const attempt = await startAttempt(tech, exam.id)
+    const results = await Promise.all([1, 2, 3].map(() => submit(tech, exam.id, attempt, correctAnswers(exam, attempt))))
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200])
+    expect(new Set(results.map((r) => JSON.stringify(r.body))).size).toBe(1)
+    expect(await submittedEvents(attempt.attemptId)).toHaveLength(1)
+  })
   it('keeps a graded attempt unchanged when the exam is edited later', async () => {
     const exam = await create()
     const tech = await h.user()
