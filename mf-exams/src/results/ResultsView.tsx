@@ -86,7 +86,7 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
             <li key={q.question_id} className={q.is_correct ? 'is-correct' : 'is-incorrect'}>
               <h3 style={{ fontSize: '1rem', margin: '0 0 .375rem' }}>
                 <span aria-hidden="true">{q.is_correct ? '✓ ' : '✗ '}</span>
-                Question {i + 1}:
+                Question {i + 1}:{" "}
                 {q.question_text}
               </h3>
               <p style={{ margin: 0 }}>
