@@ -1,6 +1,5 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
-import type { Answer, ExamSubmissionResult, Question, StartAttemptResponse } from '@portal/contracts'
-import { EXAM_MESSAGES } from '@portal/contracts'
+import { EXAM_MESSAGES, ExamSubmissionResult, type Answer, type Question, type StartAttemptResponse } from '@portal/contracts'
 import { AppError, badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { toAttemptQuestion, toQuestionDto } from '../exams/exam.entity.ts'
@@ -208,7 +207,8 @@ export function createAttemptService(ctx: LearningContext) {
         const a = await lockAttempt(tx, body.attemptId)
         if (!a || a.userId !== actor.userId || a.examId !== examId) throw attemptNotFound()
         requireSameQuestions(a, body.questionIds, body.answers, false)
-        if (a.status !== 'in_progress') return a.result!
+        // The stored result, keys in the contract's order (jsonb reorders them).
+        if (a.status !== 'in_progress') return ExamSubmissionResult.parse(a.result)
         kick = true
         if (isOverdue(a, now())) return finalise(tx, a, 'expired', a.answers)
         const given = checkedAnswers(a, body.questionIds, body.answers)
