@@ -8,7 +8,6 @@ const dir = import.meta.dirname
 const shared = {
   react: { singleton: true, requiredVersion: '^19.3.1' },
   'react-dom': { singleton: true, requiredVersion: '^19.3.1' },
-  'react-router': { singleton: true, requiredVersion: '^7.18.5' },
   '@tanstack/react-query': { singleton: true, requiredVersion: '^5.108.0' },
 }
 

@@ -8,12 +8,12 @@ ensureStyles()
 ensureExamStyles()
 
 /** mf_exams/ExamPage: intro, taking and submitting one exam (route /exam/:id). */
-const ExamPage = ({ user }: RemoteProps) => {
+const ExamPage = ({ user, navigate, params }: RemoteProps) => {
   // One cache per mount: signing out unmounts it, so no data leaks to the next user.
   const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1 } } }))
   return (
     <QueryClientProvider client={client}>
-      <ExamScreen user={user} />
+      <ExamScreen user={user} navigate={navigate} params={params} />
     </QueryClientProvider>
   )
 }

@@ -1,5 +1,5 @@
 import { ensureStyles, type RemoteProps } from '@portal/ui-kit'
-import { Navigate, useLocation, useNavigate } from 'react-router'
+import { useEffect } from 'react'
 import { dashboardPath } from './api.ts'
 import { resultFromState } from './results/results.ts'
 import { ResultsView } from './results/ResultsView.tsx'
@@ -9,13 +9,14 @@ ensureStyles()
 ensureExamStyles()
 
 /** mf_exams/ExamResultsPage: the result handed over by the exam screen (route /exam-results). */
-const ExamResultsPage = ({ user }: RemoteProps) => {
-  const location = useLocation()
-  const navigate = useNavigate()
+const ExamResultsPage = ({ user, navigate, locationState }: RemoteProps) => {
   const home = dashboardPath(user.is_admin)
-  const result = resultFromState(location.state)
+  const result = resultFromState(locationState)
   // The shell already redirects when there is no state; this also covers state that is not a result.
-  if (!result) return <Navigate to={home} replace />
+  useEffect(() => {
+    if (!result) navigate(home, { replace: true })
+  }, [result, home, navigate])
+  if (!result) return null
   return <ResultsView result={result} onDone={() => navigate(home)} />
 }
 

@@ -8,7 +8,7 @@ import { needsProfile } from './profile/profile-form.ts'
 
 ensureStyles()
 
-const Dashboard = ({ user, onUserUpdated }: RemoteProps) => {
+const Dashboard = ({ user, onUserUpdated, navigate }: RemoteProps) => {
   const [dismissed, setDismissed] = useState(false)
   useRefreshOnReturn()
   const missingProfile = needsProfile(user)
@@ -23,7 +23,7 @@ const Dashboard = ({ user, onUserUpdated }: RemoteProps) => {
           </Button>
         </div>
       ) : null}
-      <AvailableExamsCard />
+      <AvailableExamsCard navigate={navigate} />
       <StatisticsCards userId={user.id} />
       <section className="pk-card pk-stack" aria-labelledby="courses-title">
         <h2 id="courses-title">My Courses</h2>

@@ -2,7 +2,6 @@ import type { Answer, StartAttemptResponse } from '@portal/contracts'
 import { Alert, ApiError, Button, ConfirmDialog, Spinner, errorMessage, type RemoteProps } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { useNavigate, useParams } from 'react-router'
 import { dashboardPath, examKeys, fetchExamIntro, saveAnswers, startAttempt, submitExam, type ExamIntro } from '../api.ts'
 import { initialDrafts, isAnswered, toSubmission, toggleMarked, type Draft } from './answers.ts'
 import { QuestionView } from './QuestionView.tsx'
@@ -291,9 +290,8 @@ const Taking = ({
 }
 
 /** The exam screen: load → intro → started → submitted (then the results screen). */
-export const ExamScreen = ({ user }: Pick<RemoteProps, 'user'>) => {
-  const { id = '' } = useParams()
-  const navigate = useNavigate()
+export const ExamScreen = ({ user, navigate, params }: Pick<RemoteProps, 'user' | 'navigate' | 'params'>) => {
+  const id = params.id ?? ''
   const home = dashboardPath(user.is_admin)
   const exam = useQuery({ queryKey: examKeys.intro(id), queryFn: () => fetchExamIntro(id), retry: false })
   const [attempt, setAttempt] = useState<Attempt | null>(null)

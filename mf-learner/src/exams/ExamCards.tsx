@@ -1,7 +1,6 @@
 import { Alert, Button, EmptyState, Spinner } from '@portal/ui-kit'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, type ReactNode } from 'react'
-import { useNavigate } from 'react-router'
 import { dashboardKeys, fetchAvailableExams, fetchUserStats } from './api.ts'
 import { attemptsText, attemptsUsedUp, dashboardError, scoreText } from './exam-cards.ts'
 
@@ -22,8 +21,7 @@ export const useRefreshOnReturn = () => {
 }
 
 /** Available Exams: what the learner may take, with Start Exam. */
-export const AvailableExamsCard = () => {
-  const navigate = useNavigate()
+export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => void }) => {
   const exams = useQuery({ queryKey: dashboardKeys.exams(), queryFn: fetchAvailableExams, refetchOnWindowFocus: false })
   return (
     <section className="pk-card pk-stack" aria-labelledby="exams-title">

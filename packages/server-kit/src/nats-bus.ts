@@ -21,6 +21,11 @@ export interface NatsBusOptions {
   logger?: Logger
   /** Redelivery delay after a handler failure. */
   nakDelayMs?: number
+  /**
+   * Namespace put before every subject (e.g. `test_x1.`): lets tests and several portals share
+   * one NATS server without their streams' subjects overlapping. Envelopes keep their type.
+   */
+  subjectPrefix?: string
 }
 
 const DEFAULT_SUBJECTS = ['identity.>', 'learning.>', 'certs.>', 'notify.>']
@@ -28,7 +33,8 @@ const DEFAULT_SUBJECTS = ['identity.>', 'learning.>', 'certs.>', 'notify.>']
 /** EventBus on NATS JetStream: file-backed stream, `Nats-Msg-Id` dedupe, durable pull consumers. */
 export async function createNatsBus(opts: NatsBusOptions): Promise<EventBus & { connection: NatsConnection }> {
   const stream = opts.stream ?? 'PORTAL_EVENTS'
-  const subjects = opts.subjects ?? DEFAULT_SUBJECTS
+  const prefix = opts.subjectPrefix ?? ''
+  const subjects = (opts.subjects ?? DEFAULT_SUBJECTS).map((s) => prefix + s)
   const nc = await connect({ servers: opts.url, name: stream, maxReconnectAttempts: -1 })
   const jsm = await jetstreamManager(nc)
   const config = {
@@ -54,7 +60,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<EventBus & { 
     async publish(event) {
       // Reject a malformed envelope here rather than have every consumer drop it.
       event = EventEnvelope.parse(event) as EventEnvelope
-      await js.publish(event.type, JSON.stringify(event), { msgID: event.id, expect: { streamName: stream } })
+      await js.publish(prefix + event.type, JSON.stringify(event), { msgID: event.id, expect: { streamName: stream } })
     },
     async subscribe(consumer, filterSubjects, handler: EventHandler) {
       // nats-server 2.9 allows one filter subject per consumer: one durable consumer per subject.
@@ -68,7 +74,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<EventBus & { 
               durable_name: durable,
               ack_policy: AckPolicy.Explicit,
               deliver_policy: DeliverPolicy.All,
-              filter_subject: subject,
+              filter_subject: prefix + subject,
               ack_wait: nanos(30_000),
               max_deliver: -1,
             })

@@ -1,5 +1,6 @@
 import { Button, Spinner, type RemoteProps } from '@portal/ui-kit'
 import { Component, Suspense, lazy, useMemo, useState, type ReactNode } from 'react'
+import { useLocation, useNavigate, useParams } from 'react-router'
 import { loadRemoteComponent } from './federation.ts'
 
 interface BoundaryProps {
@@ -33,14 +34,17 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
 }
 
 /** Renders an exposed remote component with the shell's props, a spinner while loading and a fallback. */
-export const RemoteSlot = ({ id, ...props }: RemoteProps & { id: string }) => {
+export const RemoteSlot = ({ id, ...props }: Omit<RemoteProps, 'navigate' | 'params' | 'locationState'> & { id: string }) => {
   const [attempt, setAttempt] = useState(0)
+  const navigate = useNavigate()
+  const params = useParams()
+  const location = useLocation()
   // A new lazy() per attempt: React caches a rejected lazy for good.
   const Remote = useMemo(() => lazy(() => loadRemoteComponent(id)), [id, attempt])
   return (
     <RemoteErrorBoundary key={attempt} onRetry={() => setAttempt((a) => a + 1)}>
       <Suspense fallback={<Spinner />}>
-        <Remote {...props} />
+        <Remote {...props} navigate={navigate} params={params} locationState={location.state} />
       </Suspense>
     </RemoteErrorBoundary>
   )

@@ -37,12 +37,14 @@ describe('svc-notify on NATS JetStream, PostgreSQL and SMTP', () => {
   let service: Awaited<ReturnType<typeof start>>
   let dataDir: string
   const stream = uniqueName('T')
+  // Its own subject namespace, so this stream never overlaps another on the shared server.
+  const prefix = `${uniqueName('t').toLowerCase()}.`
 
   beforeAll(async () => {
     smtp = await startSmtpReceiver()
     testDb = await createTestDatabase('notify')
     dataDir = await mkdtemp(join(tmpdir(), 'notify-'))
-    bus = await createNatsBus({ url: TEST_NATS_URL, stream, subjects: ['identity.>'], logger: silentLogger, nakDelayMs: 100 })
+    bus = await createNatsBus({ url: TEST_NATS_URL, stream, subjects: ['identity.>'], subjectPrefix: prefix, logger: silentLogger, nakDelayMs: 100 })
     const env = PlatformEnv.parse({ SMTP_URL: smtp.url, MAIL_FROM: 'Learning Portal <no-reply@portal.test>', DATA_DIR: dataDir, NODE_ENV: 'test' })
     service = await start({ env, logger: silentLogger, bus, port: 0, databaseUrl: testDb.url, sender: { intervalMs: 100, retryBaseMs: 50 } })
   })
@@ -77,7 +79,7 @@ describe('svc-notify on NATS JetStream, PostgreSQL and SMTP', () => {
     await bus.publish(event) // same Nats-Msg-Id: JetStream drops it
     // The same event stored a second time (the dedupe window passed, or a republish elsewhere):
     // only the inbox stands between it and a second e-mail.
-    await jetstream(bus.connection).publish(event.type, JSON.stringify(event), { msgID: crypto.randomUUID() })
+    await jetstream(bus.connection).publish(prefix + event.type, JSON.stringify(event), { msgID: crypto.randomUUID() })
     await eventually(() => smtp.to(to).length > 0)
     await sleep(1_000)
     expect(smtp.to(to)).toHaveLength(1)
