@@ -84,9 +84,9 @@ export function createExamService(ctx: LearningContext) {
       const em = orm.em.fork()
       const exam = await requireTakeable(em, actor, id)
       if (actor.isAdmin) return getFull(em, id)
-      const questions = (await examRepository.questionsOf(em, [id])).map((q) => toAttemptQuestion(toQuestionDto(q)))
+      // The intro needs no questions; a learner sees the drawn ones only once an attempt starts.
       const used = (await examRepository.attemptCounts(em, actor.userId)).get(id) ?? 0
-      return { ...toExamSummary(exam, used), subject_categories: exam.subjectCategories, questions }
+      return { ...toExamSummary(exam, used), subject_categories: exam.subjectCategories, questions: [] }
     },
 
     async create(data: ExamData): Promise<Exam> {
