@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { rspack, type Configuration } from '@rspack/core'
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack'
+import { baseConfig } from '@portal/build-kit'
 
 const dir = import.meta.dirname
 
@@ -10,41 +11,10 @@ export const shared = {
   'react-dom': { singleton: true, requiredVersion: '^19.3.1' },
   'react-router': { singleton: true, requiredVersion: '^7.18.5', treeShaking: { mode: 'runtime-infer' as const } },
   '@tanstack/react-query': { singleton: true, requiredVersion: '^5.108.0' },
-
 }
 
 const config: Configuration = {
-  mode: 'production',
-  context: dir,
-  entry: { main: './src/index.ts' },
-  output: {
-    path: path.join(dir, 'dist'),
-    publicPath: '/',
-    filename: 'assets/[name].[contenthash:10].js',
-    chunkFilename: 'assets/[name].[contenthash:10].js',
-    uniqueName: 'shell',
-    clean: true,
-  },
-  resolve: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
-  module: {
-    rules: [
-      {
-        test: /\.tsx?$/,
-        // Workspace packages are TS source reached through node_modules symlinks; rspack resolves
-        // them to their real path (/work/.../packages/*), so excluding node_modules is safe.
-        exclude: /node_modules/,
-        loader: 'builtin:swc-loader',
-        options: {
-          jsc: {
-            parser: { syntax: 'typescript', tsx: true },
-            transform: { react: { runtime: 'automatic' } },
-          },
-          env: { targets: 'chrome >= 111, firefox >= 111, safari >= 16.4' },
-        },
-        type: 'javascript/auto',
-      },
-    ],
-  },
+  ...baseConfig({ dir, publicPath: '/', uniqueName: 'shell' }),
   plugins: [
     new rspack.HtmlRspackPlugin({
       title: 'Learning Portal',
@@ -62,8 +32,6 @@ const config: Configuration = {
     }),
   ],
   optimization: { minimize: true },
-  performance: { hints: false },
-  devtool: false,
 }
 
 export default config
