@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import { PlatformEnv, createLogger, parseEnv, type Logger } from '@portal/server-kit'
+import { PlatformEnv, closeOnSignal, createLogger, parseEnv, type Logger } from '@portal/server-kit'
 import { createServer } from 'node:http'
 import { createGatewayHandler } from './app.ts'
 import type { Upstream } from './routes.ts'
@@ -59,7 +59,5 @@ if (import.meta.main) {
     },
   })
   logger.info('gateway listening', { port: gw.port })
-  const stop = () => void gw.close().then(() => process.exit(0))
-  process.on('SIGTERM', stop)
-  process.on('SIGINT', stop)
+  closeOnSignal(logger, gw.close)
 }

@@ -19,6 +19,7 @@ import {
   type EventBus,
   type Logger,
   type OutboxRelay,
+  closeOnSignal,
 } from '@portal/server-kit'
 import { createApp } from './app.ts'
 import { PasswordResetTokenEntity, LoginThrottleEntity, VerificationCodeEntity } from './auth/auth.entity.ts'
@@ -116,11 +117,5 @@ if (import.meta.main) {
   }
   const bus = env.NATS_URL ? await createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger })
   const server = await start({ env, logger, bus, port, hostname: env.HOST })
-  const stop = () =>
-    void server
-      .close()
-      .then(() => bus.close())
-      .then(() => process.exit(0), () => process.exit(1))
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  closeOnSignal(logger, () => server.close(), () => bus.close())
 }

@@ -16,6 +16,7 @@ import {
   type KeySource,
   type Logger,
   type OutboxRelay,
+  closeOnSignal,
 } from '@portal/server-kit'
 import { createApp } from './app.ts'
 import { ExamAttemptEntity } from './attempts/attempt.entity.ts'
@@ -129,20 +130,5 @@ if (import.meta.main) {
   const logger = createLogger('learning', env.LOG_LEVEL)
   const bus = await createNatsBus({ url: env.NATS_URL!, logger })
   const server = await start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl) })
-  let stopping = false
-  const shutdown = async (signal: string) => {
-    if (stopping) return
-    stopping = true
-    logger.info('shutting down', { signal })
-    try {
-      await server.close()
-      await bus.close()
-      process.exit(0)
-    } catch (err) {
-      logger.error('shutdown failed', { err: err as Error })
-      process.exit(1)
-    }
-  }
-  process.on('SIGTERM', () => void shutdown('SIGTERM'))
-  process.on('SIGINT', () => void shutdown('SIGINT'))
+  closeOnSignal(logger, () => server.close(), () => bus.close())
 }

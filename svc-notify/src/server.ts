@@ -1,5 +1,5 @@
 import type { Hono } from 'hono'
-import { createLogger, createNatsBus, listen, openDatabase, serviceDatabaseUrl, type AppEnv, type EventBus, type Logger, type PlatformEnv } from '@portal/server-kit'
+import { closeOnSignal, createLogger, createNatsBus, listen, openDatabase, serviceDatabaseUrl, type AppEnv, type EventBus, type Logger, type PlatformEnv } from '@portal/server-kit'
 import { createApp } from './app.ts'
 import { createIdentityMailHandler, subscribeIdentityMail } from './consumers/identity.consumer.ts'
 import { EmailDelivery } from './deliveries/delivery.entity.ts'
@@ -86,20 +86,5 @@ if (import.meta.main) {
   const logger = createLogger('notify', env.LOG_LEVEL)
   const bus = await createNatsBus({ url: env.NATS_URL!, logger })
   const service = await start({ env, logger, bus, port, hostname })
-  let stopping = false
-  const shutdown = async (signal: string) => {
-    if (stopping) return
-    stopping = true
-    logger.info('shutting down', { signal })
-    try {
-      await service.close()
-      await bus.close()
-      process.exit(0)
-    } catch (err) {
-      logger.error('shutdown failed', { err: err as Error })
-      process.exit(1)
-    }
-  }
-  process.on('SIGTERM', () => void shutdown('SIGTERM'))
-  process.on('SIGINT', () => void shutdown('SIGINT'))
+  closeOnSignal(logger, () => service.close(), () => bus.close())
 }

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { closeOnSignal } from '@portal/server-kit'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -78,7 +79,5 @@ export async function startCluster(opts: ClusterOptions) {
 if (import.meta.main) {
   const cluster = await startCluster({ env: process.env, gatewayPort: Number(process.env.PORT ?? 8080) })
   process.stdout.write(`\n  Learning portal (cluster) at ${cluster.url}\n\n`)
-  const stop = () => void cluster.close().then(() => process.exit(0))
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  closeOnSignal(undefined, cluster.close)
 }

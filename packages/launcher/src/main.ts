@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises'
 import { z } from 'zod'
-import { PlatformEnv, createInProcessBus, createLogger, createNatsBus, parseEnv, type EventBus } from '@portal/server-kit'
+import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, parseEnv, type EventBus } from '@portal/server-kit'
 import { start as startIdentity, seedDemoData } from 'svc-identity/server'
 import { start as startLearning, seedDemoData as seedLearning } from 'svc-learning/server'
 import { start as startNotify } from 'svc-notify/server'
@@ -63,7 +63,5 @@ export async function startSingleNode(source: Record<string, string | undefined>
 
 if (import.meta.main) {
   const portal = await startSingleNode()
-  const stop = () => void portal.close().then(() => process.exit(0), () => process.exit(1))
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  closeOnSignal(undefined, portal.close)
 }
