@@ -15,6 +15,12 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/admin/user-groups', upstream: 'identity', strip: '/api' },
   { prefix: '/api/exams', upstream: 'learning', strip: '/api' },
   { prefix: '/api/admin/exams', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/courses', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/admin/courses', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/modules', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/scorm', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/scorm-editor', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/content', upstream: 'learning', strip: '/api' },
   { prefix: '/api/dev/mailbox', upstream: 'notify', strip: '/api' },
   { prefix: '/mailbox', upstream: 'notify', strip: '' },
 ]

@@ -2,7 +2,10 @@ import type { MikroORM } from '@mikro-orm/postgresql'
 import { createLogger, createServiceApp, type Logger, type OutboxRelay, type TokenVerifier } from '@portal/server-kit'
 import { attemptRoutes } from './attempts/attempt.routes.ts'
 import { createAttemptService, type AttemptService } from './attempts/attempt.service.ts'
-import type { LearningContext } from './context.ts'
+import { COURSE_UPLOAD } from '@portal/contracts'
+import type { LearningContext, UploadLimits } from './context.ts'
+import type { LaunchTokens } from './launch/launch-token.ts'
+import type { Storage } from './storage/storage.ts'
 import { adminExamRoutes, examRoutes } from './exams/exam.routes.ts'
 import { createExamService } from './exams/exam.service.ts'
 import { statsRoutes } from './stats/stats.routes.ts'
@@ -15,12 +18,27 @@ export interface AppDeps {
   /** Current time (tests move it past deadlines). */
   clock?: () => Date
   logger?: Logger
+  storage: Storage
+  launchTokens: LaunchTokens
+  uploadLimits?: Partial<UploadLimits>
 }
 
 /** Learning's Hono app (paths without the gateway's `/api`), and the attempt service the sweeper drives. */
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? createLogger('learning')
-  const ctx: LearningContext = { orm: deps.orm, relay: deps.relay, logger, now: deps.clock ?? (() => new Date()) }
+  const ctx: LearningContext = {
+    orm: deps.orm,
+    relay: deps.relay,
+    logger,
+    now: deps.clock ?? (() => new Date()),
+    storage: deps.storage,
+    launchTokens: deps.launchTokens,
+    uploadLimits: {
+      maxFileBytes: deps.uploadLimits?.maxFileBytes ?? COURSE_UPLOAD.maxFileBytes,
+      maxRequestBytes: deps.uploadLimits?.maxRequestBytes ?? COURSE_UPLOAD.maxRequestBytes,
+      maxFiles: deps.uploadLimits?.maxFiles ?? COURSE_UPLOAD.maxFiles,
+    },
+  }
   const exams = createExamService(ctx)
   const attempts: AttemptService = createAttemptService(ctx)
   const stats = createStatsService(ctx, attempts)
@@ -36,5 +54,5 @@ export function createApp(deps: AppDeps) {
   app.route('/exams', examRoutes(exams, deps.verifier))
   app.route('/admin/exams', adminExamRoutes(exams, deps.verifier))
   app.route('/users', statsRoutes(stats, deps.verifier))
-  return { app, attempts }
+  return { app, attempts, ctx }
 }

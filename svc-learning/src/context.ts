@@ -1,5 +1,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { Logger, OutboxRelay } from '@portal/server-kit'
+import type { LaunchTokens } from './launch/launch-token.ts'
+import type { Storage } from './storage/storage.ts'
+
+/** Upload limits of the course forms (bytes). */
+export interface UploadLimits {
+  maxFileBytes: number
+  maxRequestBytes: number
+  maxFiles: number
+}
 
 /** What the services of this deployable share. */
 export interface LearningContext {
@@ -7,4 +16,9 @@ export interface LearningContext {
   relay: Pick<OutboxRelay, 'kick'>
   logger: Logger
   now: () => Date
+  /** Uploaded module files and extracted packages. */
+  storage: Storage
+  /** Signed per-launch tokens for content and commits. */
+  launchTokens: LaunchTokens
+  uploadLimits: UploadLimits
 }

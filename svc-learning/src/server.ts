@@ -23,7 +23,10 @@ import { ExamAttemptEntity } from './attempts/attempt.entity.ts'
 import { startAttemptSweeper } from './attempts/attempt.service.ts'
 import { createIdentityHandler, subscribeIdentity } from './consumers/identity.consumer.ts'
 import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity } from './exams/exam.entity.ts'
+import { join } from 'node:path'
+import { createLaunchTokens, loadOrCreateLaunchSecret } from './launch/launch-token.ts'
 import { migrationsList } from './migrations/index.ts'
+import { createLocalStorage, type Storage } from './storage/storage.ts'
 
 export { seedDemoData, type SeedTarget } from './demo/demo-data.ts'
 
@@ -44,6 +47,10 @@ export interface LearningDeps {
   sweepIntervalMs?: number
   /** Full URL of learning's own database; default: its database on env.DATABASE_URL's server. */
   databaseUrl?: string
+  /** Module files and packages; default: a local folder under DATA_DIR (`storage/learning`). */
+  storage?: Storage
+  /** Launch-token secret (base64url, at least 32 bytes); default: generated into DATA_DIR. */
+  launchSecret?: string
 }
 
 export interface LearningServer {
@@ -70,7 +77,12 @@ export async function start(deps: LearningDeps): Promise<LearningServer> {
   })
   const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
   const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
-  const { app, attempts } = createApp({ orm: db.orm, verifier, relay, clock: deps.clock, logger })
+  const storage = deps.storage ?? createLocalStorage(join(env.DATA_DIR, 'storage', 'learning'))
+  const secret = deps.launchSecret
+    ? new Uint8Array(Buffer.from(deps.launchSecret, 'base64url'))
+    : await loadOrCreateLaunchSecret(join(env.DATA_DIR, 'learning-launch.key'))
+  const launchTokens = createLaunchTokens(secret, { now: deps.clock })
+  const { app, attempts } = createApp({ orm: db.orm, verifier, relay, clock: deps.clock, logger, storage, launchTokens })
   const sweeper = startAttemptSweeper(attempts, { intervalMs: deps.sweepIntervalMs, logger })
   let subscription: Awaited<ReturnType<typeof subscribeIdentity>> | undefined
   try {
@@ -112,6 +124,13 @@ export const LearningProcessEnv = PlatformEnv.extend({
   DATABASE_URL: required,
   NATS_URL: required,
   IDENTITY_JWKS_URL: required,
+  /** Shared folder of module files and extracted packages (every instance must see the same one). */
+  STORAGE_DIR: z.string({ error: 'is required to run svc-learning on its own' }).trim().min(1, 'is required to run svc-learning on its own'),
+  /** Secret of the content launch tokens, base64url of at least 32 bytes, the same on every instance. */
+  LAUNCH_TOKEN_SECRET: z
+    .string({ error: 'is required to run svc-learning on its own' })
+    .trim()
+    .refine((v) => Buffer.from(v, 'base64url').length >= 32, 'must be base64url of at least 32 random bytes'),
   /** Port when run alone; falls back to PORT, then 4002. */
   LEARNING_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
@@ -121,14 +140,21 @@ export const LearningProcessEnv = PlatformEnv.extend({
 export function loadLearningEnv(source: Record<string, string | undefined> = process.env) {
   const env = parseEnv(LearningProcessEnv, source)
   const port = env.LEARNING_PORT ?? (source.PORT ? env.PORT : 4002)
-  return { env: env satisfies PlatformEnv as PlatformEnv, port, hostname: env.HOST, jwksUrl: env.IDENTITY_JWKS_URL }
+  return {
+    env: env satisfies PlatformEnv as PlatformEnv,
+    port,
+    hostname: env.HOST,
+    jwksUrl: env.IDENTITY_JWKS_URL,
+    storageDir: env.STORAGE_DIR,
+    launchSecret: env.LAUNCH_TOKEN_SECRET,
+  }
 }
 
 // The cluster deployable: its own process with PostgreSQL, NATS JetStream and identity's JWKS.
 if (import.meta.main) {
-  const { env, port, hostname, jwksUrl } = loadLearningEnv()
+  const { env, port, hostname, jwksUrl, storageDir, launchSecret } = loadLearningEnv()
   const logger = createLogger('learning', env.LOG_LEVEL)
   const bus = await createNatsBus({ url: env.NATS_URL!, logger })
-  const server = await start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl) })
+  const server = await start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl), storage: createLocalStorage(storageDir), launchSecret })
   closeOnSignal(logger, () => server.close(), () => bus.close())
 }

@@ -12,11 +12,16 @@ import {
   type Actor,
 } from '@portal/server-kit'
 import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createApp } from './app.ts'
+import { createLaunchTokens } from './launch/launch-token.ts'
+import { createLocalStorage } from './storage/storage.ts'
 import { migrationsList } from './migrations/index.ts'
 import { entities } from './server.ts'
 
-export async function createHarness() {
+export async function createHarness(opts: { uploadLimits?: { maxFileBytes?: number; maxRequestBytes?: number; maxFiles?: number } } = {}) {
   const testDb = await createTestDatabase('learning')
   const env = PlatformEnv.parse({ LOG_LEVEL: 'silent' })
   const db = await openDatabase({ service: 'learning', url: testDb.url, dataDir: '/tmp/unused', entities, migrations: migrationsList, logger: silentLogger })
@@ -28,7 +33,19 @@ export async function createHarness() {
   const relay = startOutboxRelay({ orm: db.orm, bus, logger: silentLogger })
   let offsetMs = 0
   const clock = () => new Date(Date.now() + offsetMs)
-  const { app, attempts } = createApp({ orm: db.orm, verifier, relay, clock, logger: silentLogger })
+  const storageDir = await mkdtemp(join(tmpdir(), 'learning-storage-'))
+  const storage = createLocalStorage(storageDir)
+  const launchTokens = createLaunchTokens(new Uint8Array(32).map((_, i) => i + 1), { now: clock })
+  const { app, attempts, ctx } = createApp({
+    orm: db.orm,
+    verifier,
+    relay,
+    clock,
+    logger: silentLogger,
+    storage,
+    launchTokens,
+    uploadLimits: opts.uploadLimits,
+  })
 
   const call = async (method: string, path: string, opts: { body?: unknown; raw?: string; token?: string } = {}) => {
     const headers: Record<string, string> = {}
@@ -75,6 +92,10 @@ export async function createHarness() {
   return {
     app,
     attempts,
+    ctx,
+    storage,
+    storageDir,
+    launchTokens,
     orm: db.orm,
     bus,
     relay,
@@ -93,6 +114,7 @@ export async function createHarness() {
       await bus.close()
       await db.close()
       await testDb.drop()
+      await rm(storageDir, { recursive: true, force: true })
     },
   }
 }

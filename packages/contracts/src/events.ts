@@ -50,6 +50,29 @@ export const Events = {
     score: z.number(),
     passed: z.boolean(),
   }),
+  'learning.module.completed.v1': z.object({
+    userId: z.uuid(),
+    courseId: z.number().int(),
+    courseTitle: z.string(),
+    moduleId: z.number().int(),
+    moduleTitle: z.string(),
+    completedAt: z.iso.datetime(),
+    /** What completed it: a CompletionTrigger, or `scorm-commit` when the content reported it. */
+    trigger: z.string(),
+  }),
+  'learning.course.completed.v1': z.object({
+    userId: z.uuid(),
+    courseId: z.number().int(),
+    courseTitle: z.string(),
+    completedAt: z.iso.datetime(),
+  }),
+  'learning.course.assigned.v1': z.object({
+    courseId: z.number().int(),
+    courseTitle: z.string(),
+    /** Users newly given the course by this assignment (not those who had it already). */
+    userIds: z.array(z.uuid()),
+    assignedToAll: z.boolean(),
+  }),
 } as const
 export type EventType = keyof typeof Events
 export type EventData<T extends EventType> = z.infer<(typeof Events)[T]>

@@ -3,6 +3,9 @@
  * process on its own port, PostgreSQL, NATS JetStream and SMTP required (as in compose.yaml).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { closeOnSignal } from '@portal/server-kit'
 
@@ -49,7 +52,16 @@ export async function startCluster(opts: ClusterOptions) {
   run('svc-identity/src/server.ts', { PORT: String(identityPort) })
   await waitHealthy(`http://127.0.0.1:${identityPort}/healthz`)
   await waitHealthy(`http://127.0.0.1:${notifyPort}/healthz`)
-  run('svc-learning/src/server.ts', { PORT: String(learningPort), IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` })
+  // One machine: the learning instances share a local folder and a secret made for this run
+  // unless the environment names them.
+  const storageDir = opts.env.STORAGE_DIR ?? join(root, opts.env.DATA_DIR ?? '.data', 'cluster-storage', 'learning')
+  mkdirSync(storageDir, { recursive: true })
+  run('svc-learning/src/server.ts', {
+    PORT: String(learningPort),
+    IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json`,
+    STORAGE_DIR: storageDir,
+    LAUNCH_TOKEN_SECRET: opts.env.LAUNCH_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
+  })
   await waitHealthy(`http://127.0.0.1:${learningPort}/healthz`)
   run('gateway/src/server.ts', {
     PORT: String(opts.gatewayPort),

@@ -15,6 +15,8 @@ export interface ServiceAppOptions {
   logger: Logger
   /** Largest request body accepted (bytes); default 1 MiB. */
   maxBodyBytes?: number
+  /** Requests that enforce their own (larger) body limit, e.g. streamed uploads. */
+  ownBodyLimit?: (method: string, path: string) => boolean
   /** Readiness checks, e.g. a database ping. */
   ready?: () => Promise<void>
   metrics?: Metrics
@@ -43,14 +45,13 @@ export function createServiceApp(opts: ServiceAppOptions): Hono<AppEnv> {
   const metrics = opts.metrics ?? createMetrics(opts.service)
   const app = new Hono<AppEnv>()
   app.use(requestContext(opts.logger, metrics))
-  app.use(
-    bodyLimit({
-      maxSize: opts.maxBodyBytes ?? 1024 * 1024,
-      onError: () => {
-        throw new AppError(413, 'payload_too_large', 'Request body is too large')
-      },
-    }),
-  )
+  const limit = bodyLimit({
+    maxSize: opts.maxBodyBytes ?? 1024 * 1024,
+    onError: () => {
+      throw new AppError(413, 'payload_too_large', 'Request body is too large')
+    },
+  })
+  app.use((c, next) => (opts.ownBodyLimit?.(c.req.method, c.req.path) ? next() : limit(c, next)))
   app.onError(errorHandler(opts.logger))
   app.notFound(notFoundHandler)
   app.get('/healthz', (c) => c.json({ status: 'ok', service: opts.service }))

@@ -1,0 +1,434 @@
+import { z } from 'zod'
+
+/**
+ * Courses, modules, module progress and SCORM (learner §3, §7; admin §3, §5, §7).
+ * Paths below are without the gateway's `/api`.
+ */
+
+/** Upload rules (admin §5, §9). Sizes are defaults; svc-learning reads its own limits from env. */
+export const COURSE_UPLOAD = {
+  allowedExtensions: ['pdf', 'pptx', 'mp4', 'webm', 'mp3', 'wav', 'zip'] as const,
+  /** Largest single module file (bytes). */
+  maxFileBytes: 512 * 1024 * 1024,
+  /** Largest whole upload request (bytes). */
+  maxRequestBytes: 1024 * 1024 * 1024,
+  maxFiles: 50,
+  /** Course upload timeout (learner §9, admin §9). */
+  timeoutMs: 600_000,
+} as const
+export type ModuleExtension = (typeof COURSE_UPLOAD.allowedExtensions)[number]
+
+export const COURSE_MESSAGES = {
+  titleRequired: 'Course title is required',
+  atLeastOneModule: 'At least one module is required',
+  moduleTitleRequired: 'Module title is required',
+  fileTypeNotSupported: (file: string) => `File type not supported: ${file}`,
+  fileContentMismatch: (file: string) => `File content does not match its type: ${file}`,
+  fileTooLarge: (file: string, maxMb: number) => `File too large: ${file} (the limit is ${maxMb} MB)`,
+  uploadTooLarge: (maxMb: number) => `Upload too large (the limit is ${maxMb} MB in one request)`,
+  tooManyFiles: (max: number) => `Too many files in one upload (at most ${max})`,
+  moduleFileMissing: (title: string) => `No file was sent for module "${title}"`,
+  selectAtLeastOneUser: 'Please select at least one user',
+  courseNotFound: 'Course not found',
+  moduleNotFound: 'Module not found',
+  courseNotAssigned: 'This course is not assigned to you',
+  processing: 'SCORM module is still being processed. Please wait and try again.',
+  processingFailed: 'This SCORM package could not be processed',
+  notScorm: 'This module is not a SCORM package',
+  /** Manual completion blocked by the engagement rule (learner §5). */
+  engageMoreManual: 'Please spend more time engaging with the course content before marking as complete.',
+  /** Other completion triggers blocked by the engagement rule (learner §8). */
+  engageMore: 'Please spend more time reviewing the course content before marking as complete.',
+  launchExpired: 'This content session has expired. Please reopen the module.',
+} as const
+
+/** Minimum engagement before a completion not reported by the content counts (learner §5). */
+export const COMPLETION_RULES = {
+  manual: { minSeconds: 180, minProgress: 30 },
+  other: { minSeconds: 60, minProgress: 20 },
+} as const
+
+/** Progress tracker and viewer constants (learner §4, §9). */
+export const PROGRESS_TRACKER = {
+  opened: 1,
+  scormInitialized: 5,
+  nonScormFrameLoaded: 50,
+  maxBeforeComplete: 99,
+  finishWithoutCompletion: 95,
+  startPercent: 5,
+  timeCheckMs: 15_000,
+  perMinuteUnder5: 15,
+  capUnder5: 75,
+  perMinute5To10: 4,
+  cap5To10: 95,
+  autoCompleteMinutes: 20,
+  urlCheckMs: 3_000,
+  activityCheckMs: 10_000,
+  activityPer3Interactions: 8,
+  activityCap: 85,
+  activityPatternInteractions: 10,
+  activityPatternIdleMs: 30_000,
+  activityPatternRepeats: 3,
+  activityPatternMinProgress: 50,
+  hiddenTimesToComplete: 3,
+  hiddenMinProgress: 60,
+  unloadMinProgress: 70,
+  messageCap: 99,
+  slidesTo90: 15,
+  pagesTo90: 10,
+  realActivityFloor: 60,
+  realActivityBelow: 50,
+  startDelayUneditedMs: 1_500,
+  startDelayEditedMs: 2_000,
+  contentLoadFallbackMs: 10_000,
+  launchRetryMs: 30_000,
+  scormAutocommitSeconds: 5,
+  completionUrlKeywords: ['goodbye', 'goodby', 'completion', 'finished', 'complete', 'final', 'end'],
+} as const
+
+export const ProcessingStatus = z.enum(['ready', 'processing', 'failed'])
+export type ProcessingStatus = z.infer<typeof ProcessingStatus>
+
+/** How a package talks to the runtime: SCORM 1.2, SCORM 2004 (3rd/4th edition) or AICC (on the 1.2 API). */
+export const ScormVersion = z.enum(['1.2', '2004', 'AICC'])
+export type ScormVersion = z.infer<typeof ScormVersion>
+
+/** A module as stored (admin §3 Module; learner §3 Module without the learner's progress). */
+export const CourseModule = z.object({
+  id: z.number().int(),
+  course_id: z.number().int(),
+  title: z.string(),
+  order: z.number().int(),
+  /** Original file name as uploaded (shown to admins; never a storage path). */
+  file_path: z.string(),
+  size: z.number().int(),
+  is_scorm: z.boolean(),
+  /** video/mp4, video/webm, application/pdf, audio/mpeg, audio/wav, application/vnd.openxmlformats-officedocument.presentationml.presentation, application/zip */
+  content_type: z.string(),
+  processing_status: ProcessingStatus,
+  processing_error: z.string().nullable(),
+  scorm_version: ScormVersion.nullable(),
+  /** "2004 3rd Edition", "2004 4th Edition", ... when known. */
+  scorm_edition: z.string().nullable(),
+  /** Number of launchable items (SCOs) in the package; 0 for non-SCORM modules. */
+  sco_count: z.number().int(),
+})
+export type CourseModule = z.infer<typeof CourseModule>
+
+/** A course as admins see it (GET /admin/courses, answer of POST and PUT /courses). */
+export const Course = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  is_assigned_to_all: z.boolean(),
+  assigned_user_ids: z.array(z.string()),
+  modules: z.array(CourseModule),
+  created_at: z.string(),
+  updated_at: z.string(),
+})
+export type Course = z.infer<typeof Course>
+
+/** GET /courses: what the caller may open (admins: all), without progress. */
+export const CourseSummary = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  is_assigned_to_all: z.boolean(),
+  module_count: z.number().int(),
+  created_at: z.string(),
+})
+export type CourseSummary = z.infer<typeof CourseSummary>
+
+export const CourseStatus = z.enum(['completed', 'in-progress', 'not-started'])
+export type CourseStatus = z.infer<typeof CourseStatus>
+
+/** A module with the caller's progress (learner §3 Module). `is_current` is set by the client. */
+export const LearnerModule = CourseModule.extend({
+  is_unlocked: z.boolean(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  progress: z.number().int().min(0).max(100),
+  last_accessed: z.string().nullable(),
+})
+export type LearnerModule = z.infer<typeof LearnerModule>
+
+/** GET /courses/with-progress: the caller's courses with status and progress (learner §3 Course). */
+export const CourseWithProgress = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  status: CourseStatus,
+  /** Whole percent, the mean of the modules' progress. */
+  progress: z.number().int().min(0).max(100),
+  is_assigned_to_all: z.boolean(),
+  completed_at: z.string().nullable(),
+  modules: z.array(LearnerModule),
+})
+export type CourseWithProgress = z.infer<typeof CourseWithProgress>
+
+/** GET /modules/course/{id}/progress. */
+export const CourseModulesProgress = z.object({
+  data: z.object({
+    courseId: z.number().int(),
+    title: z.string(),
+    status: CourseStatus,
+    progress: z.number().int(),
+    completed_at: z.string().nullable(),
+    modules: z.array(LearnerModule),
+  }),
+})
+export type CourseModulesProgress = z.infer<typeof CourseModulesProgress>
+
+// ---------- authoring (multipart fields are JSON texts; the server parses them with these) ----------
+
+const moduleTitle = z.string().trim().min(1, COURSE_MESSAGES.moduleTitleRequired).max(300)
+const courseTitle = z.string().trim().min(1, COURSE_MESSAGES.titleRequired).max(300)
+
+/** One entry of `moduleData` / `newModuleData`: the n-th file of the request belongs to the n-th entry. */
+export const NewModuleData = z.object({ title: moduleTitle, order: z.number().int().min(1).max(10_000) })
+export const ExistingModuleData = z.object({ id: z.number().int().positive(), title: moduleTitle, order: z.number().int().min(1).max(10_000) })
+
+/** POST /courses (multipart): title, is_assigned_to_all ("true"/"false"), moduleData (JSON), moduleFiles (files). */
+export const CreateCourseFields = z.object({
+  title: courseTitle,
+  is_assigned_to_all: z.boolean().default(false),
+  moduleData: z.array(NewModuleData).min(1, COURSE_MESSAGES.atLeastOneModule).max(COURSE_UPLOAD.maxFiles),
+})
+export type CreateCourseFields = z.infer<typeof CreateCourseFields>
+
+/**
+ * PUT /courses/{id} (multipart): title, is_assigned_to_all, existingModules (JSON), modulesToDelete
+ * (JSON list of ids), newModuleData (JSON), newModuleFiles (files). At least one module must remain.
+ */
+export const UpdateCourseFields = z.object({
+  title: courseTitle,
+  is_assigned_to_all: z.boolean().default(false),
+  existingModules: z.array(ExistingModuleData).max(1000).default([]),
+  modulesToDelete: z.array(z.number().int().positive()).max(1000).default([]),
+  newModuleData: z.array(NewModuleData).max(COURSE_UPLOAD.maxFiles).default([]),
+})
+export type UpdateCourseFields = z.infer<typeof UpdateCourseFields>
+
+/** POST /courses/{id}/assign (same body as exams). */
+export const AssignCourseBody = z.object({
+  userIds: z.array(z.uuid()).min(1, COURSE_MESSAGES.selectAtLeastOneUser).max(10_000),
+})
+
+// ---------- module progress ----------
+
+/** PUT /modules/{id}/progress. Progress never goes down and stays at most 99 until completion. */
+export const ModuleProgressBody = z.object({
+  progress: z.number().min(0).max(100),
+  courseId: z.number().int().positive(),
+})
+export const ModuleProgressResponse = z.object({
+  moduleId: z.number().int(),
+  progress: z.number().int(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+})
+
+/** What made the viewer ask for completion (learner §4); `manual` has the stricter engagement rule. */
+export const CompletionTrigger = z.enum([
+  'manual',
+  'scorm-status',
+  'scorm-score',
+  'scorm-finish',
+  'content-message',
+  'completion-url',
+  'module-close',
+  'frame-reload',
+  'tracker',
+  'media-ended',
+])
+export type CompletionTrigger = z.infer<typeof CompletionTrigger>
+
+/** PUT /modules/{id}/complete. */
+export const CompleteModuleBody = z.object({
+  courseId: z.number().int().positive(),
+  trigger: CompletionTrigger.default('manual'),
+})
+export const CompleteModuleResponse = z.object({
+  moduleId: z.number().int(),
+  completed_at: z.string(),
+  /** False when the module had already been completed (completion is recorded once). */
+  newly_completed: z.boolean(),
+  course_completed: z.boolean(),
+  course_completed_at: z.string().nullable(),
+})
+export type CompleteModuleResponse = z.infer<typeof CompleteModuleResponse>
+
+// ---------- SCORM ----------
+
+/** One item of a package's organization (a SCO when it has an `href`). */
+export interface ScormItem {
+  identifier: string
+  title: string
+  /** Absolute same-origin URL of the SCO (with its query string), or null for a cluster. */
+  href: string | null
+  isvisible: boolean
+  /** `adlcp:datafromlms` (1.2) / `adlcp:dataFromLMS` (2004): cmi.launch_data. */
+  launch_data: string | null
+  /** `adlcp:masteryscore` (1.2) → cmi.student_data.mastery_score. */
+  mastery_score: number | null
+  /** 1.2 `adlcp:prerequisites`, shown for information. */
+  prerequisites: string | null
+  /** 2004 `adlcp:completionThreshold` → cmi.completion_threshold. */
+  completion_threshold: number | null
+  /** 2004 scaled passing score of the primary objective (imsss) → cmi.scaled_passing_score. */
+  scaled_passing_score: number | null
+  /** 1.2 `adlcp:maxtimeallowed` / `adlcp:timelimitaction`. */
+  max_time_allowed: string | null
+  time_limit_action: string | null
+  children: ScormItem[]
+}
+export const ScormItem: z.ZodType<ScormItem> = z.lazy(() =>
+  z.object({
+    identifier: z.string(),
+    title: z.string(),
+    href: z.string().nullable(),
+    isvisible: z.boolean(),
+    launch_data: z.string().nullable(),
+    mastery_score: z.number().nullable(),
+    prerequisites: z.string().nullable(),
+    completion_threshold: z.number().nullable(),
+    scaled_passing_score: z.number().nullable(),
+    max_time_allowed: z.string().nullable(),
+    time_limit_action: z.string().nullable(),
+    children: z.array(ScormItem),
+  }),
+)
+
+/** An interaction as the progress record keeps it (learner §3 SCORM progress record). */
+export const ScormInteraction = z.object({
+  id: z.string().max(4000),
+  type: z.string().max(100).optional(),
+  timestamp: z.string().max(100).optional(),
+  result: z.string().max(1000).optional(),
+  latency: z.string().max(100).optional(),
+  student_response: z.string().max(64_000).optional(),
+  correct_responses: z.array(z.string().max(64_000)).max(1000).optional(),
+})
+export type ScormInteraction = z.infer<typeof ScormInteraction>
+
+/** GET /scorm/progress/{moduleId} (learner §3 SCORM progress record). Defaults when nothing stored. */
+export const ScormProgress = z.object({
+  lessonStatus: z.string(),
+  score: z.number().nullable(),
+  location: z.string(),
+  suspendData: z.string(),
+  totalTime: z.string(),
+  sessionTime: z.string(),
+  interactions: z.array(ScormInteraction),
+})
+export type ScormProgress = z.infer<typeof ScormProgress>
+export const DEFAULT_SCORM_PROGRESS: ScormProgress = {
+  lessonStatus: 'not attempted',
+  score: null,
+  location: '',
+  suspendData: '',
+  totalTime: '0000:00:00',
+  sessionTime: '0000:00:00',
+  interactions: [],
+}
+
+/** POST /scorm/progress (bearer): the spec's summary record of one module. */
+export const ScormProgressBody = z.object({
+  moduleId: z.number().int().positive(),
+  courseId: z.number().int().positive(),
+  scormData: z.object({
+    lessonStatus: z.string().max(100).optional(),
+    score: z.number().nullable().optional(),
+    location: z.string().max(1000).optional(),
+    suspendData: z.string().max(64_000).optional(),
+    totalTime: z.string().max(100).optional(),
+    sessionTime: z.string().max(100).optional(),
+    interactions: z.array(ScormInteraction).max(1000).optional(),
+  }),
+})
+
+/** Stored runtime state of one SCO of a learner, loaded into the runtime before Initialize. */
+export const ScoState = z.object({
+  /** The whole cmi tree as the runtime rendered it (scorm-again `renderCommitCMI` / `cmi` JSON). */
+  cmi: z.record(z.string(), z.unknown()),
+  /** What cmi.core.entry (1.2) / cmi.entry (2004) must be at the next launch: 'resume' after an exit of suspend. */
+  entry: z.enum(['ab-initio', 'resume', '']),
+  updated_at: z.string(),
+})
+export type ScoState = z.infer<typeof ScoState>
+
+/** GET /scorm/{moduleId}/launch → 200 (202 is `ScormProcessing`). */
+export const ScormLaunch = z.object({
+  /** Launch URL of `startItem` (absolute path, same origin, with the item's query string). */
+  url: z.string(),
+  moduleId: z.number().int(),
+  courseId: z.number().int(),
+  version: ScormVersion,
+  edition: z.string().nullable(),
+  /** Signed per-launch token, also embedded in `contentBase` and `commitUrl`. */
+  launchToken: z.string(),
+  /** `/api/content/{launchToken}/`: every file of the package lives under it. */
+  contentBase: z.string(),
+  /** `/api/scorm/commit/{launchToken}`: POST a `ScormCommit` (JSON or text/plain body). */
+  commitUrl: z.string(),
+  expiresAt: z.string(),
+  /** The package's default organization. */
+  title: z.string(),
+  items: z.array(ScormItem),
+  /** Identifier of the item to open: the one last used, else the first launchable one. */
+  startItem: z.string(),
+  /** Stored state per item identifier (absent for an item never opened). */
+  state: z.record(z.string(), ScoState),
+  /** SCORM 2004 4th `adl.data` stores shared by the package's SCOs: id → store. */
+  sharedData: z.record(z.string(), z.string()),
+  /** Learner facts for cmi.core.student_id / student_name (1.2) and learner_id / learner_name (2004). */
+  learner: z.object({ id: z.string(), name: z.string() }),
+})
+export type ScormLaunch = z.infer<typeof ScormLaunch>
+
+/** GET /scorm/{moduleId}/launch while the package is being ingested. */
+export const ScormProcessing = z.object({ status: z.literal('processing'), message: z.string() })
+
+/** GET /modules/{id}/launch (video, PDF, audio, slides): a signed same-origin URL of the file. */
+export const ModuleLaunch = z.object({
+  url: z.string(),
+  moduleId: z.number().int(),
+  content_type: z.string(),
+  expiresAt: z.string(),
+})
+export type ModuleLaunch = z.infer<typeof ModuleLaunch>
+
+/**
+ * POST /scorm/commit/{launchToken}: scorm-again's commit object (learner §3 commit result object)
+ * plus which SCO it is and its order. Sent as JSON by autocommit and as a `text/plain` beacon at
+ * termination or page dismissal; a commit with a lower (launch, seq) than the stored one is ignored.
+ */
+export const ScormCommit = z.object({
+  itemId: z.string().min(1).max(255),
+  /** Increases with every commit of one launch. */
+  seq: z.number().int().min(0),
+  /** True for the commit sent by Terminate/LMSFinish or at page dismissal. */
+  terminated: z.boolean().default(false),
+  successStatus: z.string().max(50).optional(),
+  completionStatus: z.string().max(50).optional(),
+  totalTimeSeconds: z.number().min(0).optional(),
+  score: z
+    .object({ raw: z.number().optional(), min: z.number().optional(), max: z.number().optional(), scaled: z.number().optional() })
+    .partial()
+    .optional(),
+  /** The whole cmi tree. */
+  runtimeData: z.record(z.string(), z.unknown()),
+  /** adl.data stores written by the SCO (2004 4th). */
+  adlData: z.array(z.object({ id: z.string().max(4000), store: z.string().max(64_000) })).max(100).optional(),
+})
+export type ScormCommit = z.infer<typeof ScormCommit>
+
+/** What scorm-again reads from a commit answer. */
+export const ScormCommitResponse = z.object({
+  result: z.boolean(),
+  errorCode: z.number().int(),
+  /** False when the commit was older than the stored state and was ignored. */
+  applied: z.boolean().optional(),
+  /** True when this commit completed the module (first time). */
+  moduleCompleted: z.boolean().optional(),
+})
+
+/** GET /scorm-editor/edit/{moduleId}. */
+export const ScormEditState = z.object({ hasEdits: z.boolean() })
