@@ -22,6 +22,7 @@ import { createApp } from './app.ts'
 import { ExamAttemptEntity } from './attempts/attempt.entity.ts'
 import { startAttemptSweeper } from './attempts/attempt.service.ts'
 import { createIdentityHandler, subscribeIdentity } from './consumers/identity.consumer.ts'
+import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity } from './courses/course.entity.ts'
 import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity } from './exams/exam.entity.ts'
 import { join } from 'node:path'
 import { createLaunchTokens, loadOrCreateLaunchSecret } from './launch/launch-token.ts'
@@ -31,7 +32,7 @@ import { createLocalStorage, type Storage } from './storage/storage.ts'
 export { seedDemoData, type SeedTarget } from './demo/demo-data.ts'
 
 /** Every entity of learning's database. */
-export const entities = [ExamEntity, ExamQuestionEntity, ExamAssignmentEntity, ExamAttemptEntity]
+export const entities = [ExamEntity, ExamQuestionEntity, ExamAssignmentEntity, ExamAttemptEntity, CourseEntity, CourseModuleEntity, CourseAssignmentEntity]
 
 export interface LearningDeps {
   env: PlatformEnv

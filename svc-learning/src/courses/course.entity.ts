@@ -1,0 +1,66 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
+import type { ProcessingStatus, ScormItem, ScormVersion } from '@portal/contracts'
+
+/** A course; its modules live in `course_modules`. */
+export const CourseEntity = defineEntity({
+  name: 'CourseEntity',
+  tableName: 'courses',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    title: p.string(),
+    isAssignedToAll: p.boolean(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+})
+export type CourseEntity = InferEntity<typeof CourseEntity>
+
+/**
+ * A parsed package as stored in `course_modules.manifest`: item hrefs are relative to the package
+ * root and keep their query string (the launch answer turns them into content URLs).
+ */
+export interface StoredManifest {
+  title: string
+  items: ScormItem[]
+}
+
+/** A module of a course: an uploaded file, or a SCORM/AICC package extracted in the background. */
+export const CourseModuleEntity = defineEntity({
+  name: 'CourseModuleEntity',
+  tableName: 'course_modules',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    courseId: p.integer(),
+    title: p.string(),
+    position: p.integer(),
+    originalName: p.string(),
+    contentType: p.string(),
+    size: p.bigint('number'),
+    isScorm: p.boolean(),
+    storageKey: p.string(),
+    processingStatus: p.string().$type<ProcessingStatus>(),
+    processingError: p.string().nullable(),
+    leaseUntil: p.datetime().nullable(),
+    scormVersion: p.string().$type<ScormVersion>().nullable(),
+    scormEdition: p.string().nullable(),
+    manifest: p.json<StoredManifest>().nullable(),
+    contentPrefix: p.string().nullable(),
+    scoCount: p.integer().default(0),
+    hasEdits: p.boolean().default(false),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+})
+export type CourseModuleEntity = InferEntity<typeof CourseModuleEntity>
+
+/** A course assigned to one user (besides `is_assigned_to_all`). */
+export const CourseAssignmentEntity = defineEntity({
+  name: 'CourseAssignmentEntity',
+  tableName: 'course_assignments',
+  properties: {
+    courseId: p.integer().primary(),
+    userId: p.uuid().primary(),
+    assignedAt: p.datetime(),
+  },
+})
+export type CourseAssignmentEntity = InferEntity<typeof CourseAssignmentEntity>
