@@ -77,9 +77,17 @@ describe('start()', () => {
 })
 
 describe('loadLearningEnv', () => {
-  it('needs the engines and identity’s JWKS, and picks the port', () => {
-    expect(() => loadLearningEnv({})).toThrow(/DATABASE_URL[\s\S]*NATS_URL[\s\S]*IDENTITY_JWKS_URL/)
-    const base = { DATABASE_URL: 'postgresql://db/x', NATS_URL: 'nats://n:4222', IDENTITY_JWKS_URL: 'http://identity:4001/auth/jwks.json' }
+  it('needs the engines, identity’s JWKS, shared storage and the launch secret, and picks the port', () => {
+    expect(() => loadLearningEnv({})).toThrow(/DATABASE_URL[\s\S]*NATS_URL[\s\S]*IDENTITY_JWKS_URL[\s\S]*STORAGE_DIR[\s\S]*LAUNCH_TOKEN_SECRET/)
+    expect(() => loadLearningEnv({ LAUNCH_TOKEN_SECRET: 'short' })).toThrow(/LAUNCH_TOKEN_SECRET: must be base64url of at least 32 random bytes/)
+    const base = {
+      DATABASE_URL: 'postgresql://db/x',
+      NATS_URL: 'nats://n:4222',
+      IDENTITY_JWKS_URL: 'http://identity:4001/auth/jwks.json',
+      STORAGE_DIR: '/srv/learning',
+      LAUNCH_TOKEN_SECRET: Buffer.alloc(32, 7).toString('base64url'),
+    }
+    expect(loadLearningEnv(base)).toMatchObject({ storageDir: '/srv/learning', launchSecret: base.LAUNCH_TOKEN_SECRET })
     expect(loadLearningEnv(base).port).toBe(4002)
     expect(loadLearningEnv({ ...base, PORT: '9000' }).port).toBe(9000)
     expect(loadLearningEnv({ ...base, PORT: '9000', LEARNING_PORT: '4100' }).port).toBe(4100)
