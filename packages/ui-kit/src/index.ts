@@ -1,5 +1,7 @@
 export { api, createApiClient, ApiError, errorMessage, classify401 } from './api.ts'
 export type { ApiClient, ApiEnvironment, RequestOptions } from './api.ts'
+export { uploadWithProgress, createUploader, UPLOAD_TIMEOUT_MS } from './upload.ts'
+export type { UploadEnvironment, UploadOptions, UploadXhr } from './upload.ts'
 export { getToken, getStoredUser, readStoredUser, storeSession, clearSession, hasIdentity } from './session.ts'
 export type { StoredUser } from './session.ts'
 export { ensureStyles } from './styles.ts'

@@ -1,0 +1,142 @@
+import { ErrorBody, MESSAGES } from '@portal/contracts'
+import type { z } from 'zod'
+import { ApiError, classify401 } from './api.ts'
+import { clearSession, getToken } from './session.ts'
+
+/** Course upload timeout (learner §9, admin §9). */
+export const UPLOAD_TIMEOUT_MS = 600_000
+
+/** The part of XMLHttpRequest an upload uses (fetch reports no upload progress); faked in tests. */
+export interface UploadXhr {
+  open(method: string, url: string): void
+  setRequestHeader(name: string, value: string): void
+  send(body: FormData): void
+  abort(): void
+  timeout: number
+  readonly status: number
+  readonly responseText: string
+  readonly upload: { onprogress: ((e: { loaded: number; total: number; lengthComputable: boolean }) => void) | null }
+  onload: (() => void) | null
+  onerror: (() => void) | null
+  onabort: (() => void) | null
+  ontimeout: (() => void) | null
+}
+
+/** Side effects an upload needs from the browser; swapped in tests. */
+export interface UploadEnvironment {
+  createXhr: () => UploadXhr
+  alert: (message: string) => void
+  goToLogin: () => void
+  log: (...args: unknown[]) => void
+}
+
+export interface UploadOptions<T> {
+  /** Bytes of the request body sent so far, and its total. */
+  onProgress?: (loaded: number, total: number) => void
+  /** Aborting rejects with an ApiError of code `aborted`. */
+  signal?: AbortSignal
+  /** Default 600 000 ms; exceeding it rejects with an ApiError of code `timeout`. */
+  timeoutMs?: number
+  schema?: z.ZodType<T>
+}
+
+const browserEnv = (): UploadEnvironment => ({
+  createXhr: () => new XMLHttpRequest() as unknown as UploadXhr,
+  alert: (m) => globalThis.alert?.(m),
+  // Uploads happen only on signed-in pages, so the login page is always the way out.
+  goToLogin: () => globalThis.location?.assign('/login'),
+  log: (...args) => console.warn(...args),
+})
+
+const parseBody = (text: string): unknown => {
+  if (!text) return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}
+
+/**
+ * Multipart uploads to `/api` with progress, cancel and timeout: the bearer token, JSON answers,
+ * the same `ApiError` and the same 401 handling as the JSON client.
+ */
+export const createUploader = (base = '/api', env: () => UploadEnvironment = browserEnv) =>
+  <T = unknown>(method: 'POST' | 'PUT', path: string, form: FormData, opts: UploadOptions<T> = {}): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const e = env()
+      if (opts.signal?.aborted) {
+        reject(new ApiError(0, 'aborted', 'Upload cancelled', undefined))
+        return
+      }
+      const xhr = e.createXhr()
+      const onAbortSignal = () => xhr.abort()
+      const done = () => opts.signal?.removeEventListener('abort', onAbortSignal)
+      xhr.open(method, base + path)
+      xhr.setRequestHeader('Accept', 'application/json')
+      const token = getToken()
+      if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`)
+      // No Content-Type: the browser writes the multipart boundary itself.
+      xhr.timeout = opts.timeoutMs ?? UPLOAD_TIMEOUT_MS
+      xhr.upload.onprogress = (ev) => {
+        if (opts.onProgress) opts.onProgress(ev.loaded, ev.lengthComputable ? ev.total : 0)
+      }
+      xhr.onabort = () => {
+        done()
+        reject(new ApiError(0, 'aborted', 'Upload cancelled', undefined))
+      }
+      xhr.ontimeout = () => {
+        done()
+        reject(new ApiError(0, 'timeout', 'Request timed out', undefined))
+      }
+      xhr.onerror = () => {
+        done()
+        reject(new ApiError(0, 'network_error', 'Network error', undefined))
+      }
+      xhr.onload = () => {
+        done()
+        const status = xhr.status
+        const data = parseBody(xhr.responseText)
+        if (status < 200 || status >= 300) {
+          const parsed = ErrorBody.safeParse(data)
+          const serverMessage = parsed.success ? parsed.data.message : undefined
+          const code = parsed.success ? parsed.data.code : `http_${status}`
+          if (status === 401) {
+            const kind = classify401(path, data)
+            if (kind === 'expired') {
+              clearSession()
+              e.alert(MESSAGES.sessionExpired)
+              e.goToLogin()
+            } else if (kind === 'session') {
+              clearSession()
+              e.goToLogin()
+            } else {
+              e.log(`401 from ${method} ${path}`, data)
+            }
+          }
+          reject(new ApiError(status, code, serverMessage ?? `Request failed (${status})`, data, serverMessage))
+          return
+        }
+        if (!opts.schema) {
+          resolve(data as T)
+          return
+        }
+        const parsed = opts.schema.safeParse(data)
+        if (!parsed.success) {
+          e.log(`Unexpected response from ${method} ${path}`, parsed.error)
+          reject(new ApiError(status, 'invalid_response', 'Unexpected response from server', data))
+          return
+        }
+        resolve(parsed.data)
+      }
+      opts.signal?.addEventListener('abort', onAbortSignal, { once: true })
+      xhr.send(form)
+    })
+
+/** Uploads a multipart form to `/api{path}` with progress, cancel (signal) and a 10-minute default timeout. */
+export const uploadWithProgress: <T = unknown>(
+  method: 'POST' | 'PUT',
+  path: string,
+  form: FormData,
+  opts?: UploadOptions<T>,
+) => Promise<T> = createUploader()
