@@ -16,6 +16,8 @@ export { Modal } from './components/Modal.tsx'
 export type { ModalProps } from './components/Modal.tsx'
 export { ConfirmDialog } from './components/ConfirmDialog.tsx'
 export type { ConfirmDialogProps } from './components/ConfirmDialog.tsx'
+export { ToastProvider, useToast, toastsReducer, TOAST_DURATION_MS, MAX_TOASTS } from './components/Toast.tsx'
+export type { ToastApi, ToastItem, ToastTone } from './components/Toast.tsx'
 
 /** Props the shell hands to every remote's top-level component. */
 export interface RemoteProps {
