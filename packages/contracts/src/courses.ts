@@ -257,6 +257,10 @@ export type CompleteModuleResponse = z.infer<typeof CompleteModuleResponse>
 
 // ---------- SCORM ----------
 
+/** One `adlcp:map` of a 2004 4th item: a shared `adl.data` store and what the SCO may do with it. */
+export const ScormDataMap = z.object({ targetID: z.string(), readSharedData: z.boolean(), writeSharedData: z.boolean() })
+export type ScormDataMap = z.infer<typeof ScormDataMap>
+
 /** One item of a package's organization (a SCO when it has an `href`). */
 export interface ScormItem {
   identifier: string
@@ -277,6 +281,8 @@ export interface ScormItem {
   /** 1.2 `adlcp:maxtimeallowed` / `adlcp:timelimitaction`. */
   max_time_allowed: string | null
   time_limit_action: string | null
+  /** 2004 4th `adlcp:data/adlcp:map`: the `adl.data` stores this SCO may read/write (absent: none declared). */
+  data_maps?: ScormDataMap[]
   children: ScormItem[]
 }
 export const ScormItem: z.ZodType<ScormItem> = z.lazy(() =>
@@ -292,6 +298,7 @@ export const ScormItem: z.ZodType<ScormItem> = z.lazy(() =>
     scaled_passing_score: z.number().nullable(),
     max_time_allowed: z.string().nullable(),
     time_limit_action: z.string().nullable(),
+    data_maps: z.array(ScormDataMap).optional(),
     children: z.array(ScormItem),
   }),
 )
