@@ -1,0 +1,2 @@
+export { PackageError, type PackageInfo } from './package-info.ts'
+export { parseManifest } from './manifest.ts'

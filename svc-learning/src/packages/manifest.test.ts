@@ -1,0 +1,258 @@
+import { existsSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { appendParameters, decodeXmlText, parseManifest } from './manifest.ts'
+import { PackageError, walkItems } from './package-info.ts'
+import { fixturePath, readFixtureManifest } from './test-zips.ts'
+
+const shape = (items: ReturnType<typeof parseManifest>['items']): unknown[] =>
+  items.map((i) => (i.children.length ? { id: i.identifier, href: i.href, children: shape(i.children) } : { id: i.identifier, href: i.href }))
+
+const rejection = (fn: () => unknown) => {
+  try {
+    fn()
+  } catch (err) {
+    expect(err).toBeInstanceOf(PackageError)
+    return err as PackageError
+  }
+  throw new Error('expected a PackageError')
+}
+
+describe('parseManifest on the real packages', () => {
+  it('finds the fixtures in the shared folder', () => {
+    expect(fixturePath('x.zip')).toBe('/work/shared/fixtures/scorm/x.zip')
+    expect(existsSync(fixturePath('golf-scorm12-RuntimeBasicCalls.zip'))).toBe(true)
+  })
+
+  it('reads a single-SCO SCORM 1.2 package', async () => {
+    const info = parseManifest(await readFixtureManifest('golf-scorm12-RuntimeBasicCalls.zip'))
+    expect(info).toMatchObject({ version: '1.2', edition: '1.2', title: 'Golf Explained - Run-time Basic Calls', scoCount: 1 })
+    expect(info.items).toEqual([
+      {
+        identifier: 'item_1',
+        title: 'Golf Explained',
+        href: 'shared/launchpage.html',
+        isvisible: true,
+        launch_data: null,
+        mastery_score: null,
+        prerequisites: null,
+        completion_threshold: null,
+        scaled_passing_score: null,
+        max_time_allowed: null,
+        time_limit_action: null,
+        children: [],
+      },
+    ])
+  })
+
+  it('keeps the cluster tree of a SCORM 1.2 package with 18 SCOs and appends item parameters', async () => {
+    const info = parseManifest(await readFixtureManifest('golf-scorm12-RuntimeMinimumCalls.zip'))
+    expect(info).toMatchObject({ version: '1.2', edition: '1.2', title: 'Golf Explained - Minimum Run-time Calls', scoCount: 18 })
+    expect(info.items.map((i) => [i.identifier, i.href, i.children.length])).toEqual([
+      ['playing_item', null, 6],
+      ['etiquette_item', null, 4],
+      ['handicapping_item', null, 5],
+      ['havingfun_item', null, 3],
+    ])
+    expect(shape(info.items)[0]).toEqual({
+      id: 'playing_item',
+      href: null,
+      children: [
+        { id: 'playing_playing_item', href: 'Playing/Playing.html' },
+        { id: 'playing_par_item', href: 'Playing/Par.html' },
+        { id: 'playing_scoring_item', href: 'Playing/Scoring.html' },
+        { id: 'playing_otherscoring_item', href: 'Playing/OtherScoring.html' },
+        { id: 'playing_rules_item', href: 'Playing/RulesOfGolf.html' },
+        { id: 'playing_quiz_item', href: 'shared/assessmenttemplate.html?questions=Playing' },
+      ],
+    })
+    expect(info.items[3].children.map((c) => c.href)).toEqual([
+      'HavingFun/HowToHaveFun.html',
+      'HavingFun/MakeFriends.html',
+      'shared/assessmenttemplate.html?questions=HavingFun',
+    ])
+  })
+
+  it('reads a SCORM 2004 3rd edition single-SCO package', async () => {
+    for (const name of ['golf-scorm2004-3rd-RuntimeBasicCalls.zip', 'golf-scorm2004-3rd-RunTimeAdvancedCalls.zip']) {
+      const info = parseManifest(await readFixtureManifest(name))
+      expect(info.version).toBe('2004')
+      expect(info.edition).toBe('2004 3rd Edition')
+      expect(info.scoCount).toBe(1)
+      expect(shape(info.items)).toEqual([{ id: 'item_1', href: 'shared/launchpage.html' }])
+    }
+    const advanced = parseManifest(await readFixtureManifest('golf-scorm2004-3rd-RunTimeAdvancedCalls.zip'))
+    expect(advanced.title).toBe('Golf Explained - Run-time Advanced Calls')
+  })
+
+  it('keeps the query string of launch hrefs in a SCORM 2004 sequencing package', async () => {
+    const info = parseManifest(await readFixtureManifest('golf-scorm2004-3rd-SequencingForcedSequential.zip'))
+    expect(info).toMatchObject({ version: '2004', edition: '2004 3rd Edition', title: 'Golf Explained - Sequencing Forced Order', scoCount: 5 })
+    expect(shape(info.items)).toEqual([
+      { id: 'playing_item', href: 'shared/launchpage.html?content=playing' },
+      { id: 'etuqiette_item', href: 'shared/launchpage.html?content=etiquette' },
+      { id: 'handicapping_item', href: 'shared/launchpage.html?content=handicapping' },
+      { id: 'havingfun_item', href: 'shared/launchpage.html?content=havingfun' },
+      { id: 'assessment_item', href: 'shared/launchpage.html?content=assessment' },
+    ])
+    expect(info.items.map((i) => i.title)).toEqual(['Playing the Game', 'Etiquette', 'Handicapping', 'Having Fun', 'Quiz'])
+    expect(info.items.every((i) => i.scaled_passing_score === null && i.completion_threshold === null)).toBe(true)
+  })
+
+  it('recognises SCORM 2004 4th edition', async () => {
+    const info = parseManifest(await readFixtureManifest('golf-scorm2004-4th-SequencingPostTestRollup4thEd.zip'))
+    expect(info).toMatchObject({ version: '2004', edition: '2004 4th Edition', title: 'Golf Explained - 4th Edition Features', scoCount: 5 })
+    expect(info.items.map((i) => i.href)).toEqual([
+      'shared/launchpage.html?content=playing',
+      'shared/launchpage.html?content=etiquette',
+      'shared/launchpage.html?content=handicapping',
+      'shared/launchpage.html?content=havingfun',
+      'shared/launchpage.html?content=assessment',
+    ])
+    // completionThreshold with only a progressWeight sets no threshold.
+    expect(info.items.map((i) => i.completion_threshold)).toEqual([null, null, null, null, null])
+  })
+
+  it('falls back to the first organization and keeps nesting, prerequisites and invisible items (debugger package)', async () => {
+    const info = parseManifest(await readFixtureManifest('jleyva-scorm-debugger-scorm12.zip'))
+    expect(info).toMatchObject({ version: '1.2', edition: '1.2', title: 'The organization' })
+    const id = (s: string) => `mm-ITEM-SCORMDEbugger555f231e21b982c25s${s}`
+    expect(shape(info.items)).toEqual([
+      { id: id('01'), href: 'index.html' },
+      { id: id('02'), href: 'index.html' },
+      { id: id('03'), href: 'index.html' },
+      { id: id('04'), href: 'index.html', children: [{ id: id('05'), href: 'index.html', children: [{ id: id('06'), href: 'index.html' }] }] },
+      { id: id('07'), href: 'index.html' },
+      { id: id('08'), href: 'index.html' },
+    ])
+    expect(info.scoCount).toBe(8)
+    const all = [...walkItems(info.items)]
+    expect(all.filter((i) => !i.isvisible).map((i) => i.title)).toEqual(['SCO not visible'])
+    expect(all.find((i) => i.identifier === id('08'))?.prerequisites).toBe(`${id('01')} & ${id('02')}`)
+  })
+})
+
+const manifest12 = (items: string, resources: string, extra = '') => `<?xml version="1.0"?>
+<manifest identifier="m" xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2" ${extra}>
+  <metadata><schema>ADL SCORM</schema><schemaversion>1.2</schemaversion></metadata>
+  <organizations default="org"><organization identifier="org"><title>T</title>${items}</organization></organizations>
+  <resources>${resources}</resources>
+</manifest>`
+
+describe('parseManifest', () => {
+  it('reads the SCORM 1.2 item extensions', () => {
+    const info = parseManifest(
+      manifest12(
+        `<item identifier="i1" identifierref="r1" isvisible="true">
+           <title>Quiz &amp; test</title>
+           <adlcp:masteryscore>80</adlcp:masteryscore>
+           <adlcp:datafromlms>mode=exam&amp;x=1</adlcp:datafromlms>
+           <adlcp:maxtimeallowed>00:30:00</adlcp:maxtimeallowed>
+           <adlcp:timelimitaction>exit,message</adlcp:timelimitaction>
+         </item>`,
+        `<resource identifier="r1" type="webcontent" adlcp:scormtype="sco" href="quiz.html"/>`,
+      ),
+    )
+    expect(info.items[0]).toMatchObject({
+      title: 'Quiz & test',
+      mastery_score: 80,
+      launch_data: 'mode=exam&x=1',
+      max_time_allowed: '00:30:00',
+      time_limit_action: 'exit,message',
+    })
+  })
+
+  it('reads the SCORM 2004 item extensions, also from a referenced sequencing collection', () => {
+    const xml = `<manifest identifier="m" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
+      <metadata><schemaversion>CAM 1.3</schemaversion></metadata>
+      <organizations default="b">
+        <organization identifier="a"><title>Not this one</title><item identifier="x" identifierref="r1"><title>X</title></item></organization>
+        <organization identifier="b"><title>Course</title>
+          <item identifier="i1" identifierref="r1">
+            <title>One</title>
+            <adlcp:dataFromLMS>hello</adlcp:dataFromLMS>
+            <adlcp:timeLimitAction>continue,no message</adlcp:timeLimitAction>
+            <adlcp:completionThreshold completedByMeasure="true" minProgressMeasure="0.75"/>
+            <imsss:sequencing>
+              <imsss:limitConditions attemptAbsoluteDurationLimit="PT1H"/>
+              <imsss:objectives><imsss:primaryObjective objectiveID="p" satisfiedByMeasure="true"><imsss:minNormalizedMeasure>0.6</imsss:minNormalizedMeasure></imsss:primaryObjective></imsss:objectives>
+            </imsss:sequencing>
+          </item>
+          <item identifier="i2" identifierref="r1" parameters="page=2">
+            <title>Two</title>
+            <adlcp:completionThreshold>0.5</adlcp:completionThreshold>
+            <imsss:sequencing IDRef="shared"/>
+          </item>
+        </organization>
+      </organizations>
+      <resources xml:base="content/"><resource identifier="r1" adlcp:scormType="sco" xml:base="sco1" href="./start.html"/></resources>
+      <imsss:sequencingCollection><imsss:sequencing ID="shared">
+        <imsss:objectives><imsss:primaryObjective satisfiedByMeasure="true"/></imsss:objectives>
+      </imsss:sequencing></imsss:sequencingCollection>
+    </manifest>`
+    const info = parseManifest(xml)
+    expect(info).toMatchObject({ version: '2004', edition: '2004 2nd Edition', title: 'Course', scoCount: 2 })
+    expect(info.items[0]).toMatchObject({
+      identifier: 'i1',
+      href: 'content/sco1/start.html',
+      launch_data: 'hello',
+      time_limit_action: 'continue,no message',
+      completion_threshold: 0.75,
+      scaled_passing_score: 0.6,
+      max_time_allowed: 'PT1H',
+    })
+    expect(info.items[1]).toMatchObject({ href: 'content/sco1/start.html?page=2', completion_threshold: 0.5, scaled_passing_score: 1 })
+  })
+
+  it('detects the version from namespaces when there is no schemaversion', () => {
+    const res = `<resource identifier="r1" href="a.html"/>`
+    const item = `<item identifier="i" identifierref="r1"><title>A</title></item>`
+    const noMeta = (ns: string) => `<manifest xmlns:adlcp="${ns}"><organizations><organization><title>T</title>${item}</organization></organizations><resources>${res}</resources></manifest>`
+    expect(parseManifest(noMeta('http://www.adlnet.org/xsd/adlcp_v1p3'))).toMatchObject({ version: '2004', edition: null })
+    expect(parseManifest(noMeta('http://www.adlnet.org/xsd/adlcp_rootv1p2'))).toMatchObject({ version: '1.2', edition: '1.2' })
+  })
+
+  it('turns every item of a resource package without organizations into a SCO', () => {
+    const xml = `<manifest><resources>
+      <resource identifier="a" adlcp:scormtype="sco" href="a.html" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"/>
+      <resource identifier="b" adlcp:scormtype="asset" href="b.css" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"/>
+    </resources></manifest>`
+    expect(parseManifest(xml)).toMatchObject({ scoCount: 1, items: [{ identifier: 'a', href: 'a.html' }] })
+  })
+
+  it('rejects XML that is not well formed, naming the problem', () => {
+    const err = rejection(() => parseManifest('<manifest><organizations></manifest>'))
+    expect(err.code).toBe('manifest_invalid_xml')
+    expect(err.message).toMatch(/^imsmanifest\.xml is not valid XML: .*organizations/)
+  })
+
+  it('rejects a manifest without a launchable item', () => {
+    const err = rejection(() => parseManifest(manifest12('<item identifier="c"><title>Empty cluster</title></item>', '')))
+    expect(err.message).toBe('The package has no launchable item')
+  })
+
+  it('does not expand entities declared in a DTD', () => {
+    const doctype = '<!DOCTYPE manifest [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+    const bomb = manifest12('<item identifier="i" identifierref="r"><title>&b;</title></item>', '<resource identifier="r" href="a.html"/>').replace(
+      '?>',
+      `?>${doctype}`,
+    )
+    expect(parseManifest(bomb).items[0].title).toBe('&b;')
+  })
+})
+
+describe('launch URL rules', () => {
+  it('appends parameters as the SCORM content aggregation model says', () => {
+    expect(appendParameters('a.html', '?x=1')).toBe('a.html?x=1')
+    expect(appendParameters('a.html', 'x=1')).toBe('a.html?x=1')
+    expect(appendParameters('a.html?y=2', '?x=1')).toBe('a.html?y=2&x=1')
+    expect(appendParameters('a.html?y=2', '&x=1')).toBe('a.html?y=2&x=1')
+    expect(appendParameters('a.html', '#part2')).toBe('a.html#part2')
+    expect(appendParameters('a.html#p1', '#part2')).toBe('a.html#p1')
+    expect(appendParameters('a.html#p1', 'x=1')).toBe('a.html?x=1#p1')
+    expect(appendParameters('a.html', null)).toBe('a.html')
+  })
+
+  it('decodes predefined entities and character references only', () => {
+    expect(decodeXmlText('a &amp; b &lt;c&gt; &#233;&#x41; &custom;')).toBe('a & b <c> éA &custom;')
+  })
+})

@@ -1,0 +1,80 @@
+/**
+ * Zip helpers for the package tests: the real fixtures, reading one entry, and a raw zip writer
+ * for entries yazl refuses to write (unsafe names, symlinks, duplicates).
+ */
+import { fileURLToPath } from 'node:url'
+import { crc32 } from 'node:zlib'
+import yauzl from 'yauzl'
+
+/** Absolute path of a fixture in /work/shared/fixtures/scorm. */
+export const fixturePath = (name: string) => fileURLToPath(new URL(`../../../../shared/fixtures/scorm/${name}`, import.meta.url))
+
+/** The bytes of one entry of a zip file. */
+export async function readZipEntry(zipPath: string, name: string): Promise<Buffer> {
+  const zip = await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false })
+  try {
+    for await (const entry of zip.eachEntry()) {
+      if (entry.fileName !== name) continue
+      const chunks: Buffer[] = []
+      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer)
+      return Buffer.concat(chunks)
+    }
+    throw new Error(`${name} not in ${zipPath}`)
+  } finally {
+    zip.close()
+  }
+}
+
+export const readFixtureManifest = async (name: string) => (await readZipEntry(fixturePath(name), 'imsmanifest.xml')).toString('utf8')
+
+export interface RawEntry {
+  /** Written byte for byte (UTF-8) as the entry's name. */
+  name: string
+  data?: Buffer | string
+  /** Unix mode in the high 16 bits, as zip tools write it (e.g. `(0o120777 << 16) >>> 0` for a symlink). */
+  externalAttributes?: number
+}
+
+/** A zip of stored (uncompressed) entries with exactly the given names and attributes. */
+export function rawZip(entries: RawEntry[]): Buffer {
+  const locals: Buffer[] = []
+  const centrals: Buffer[] = []
+  let offset = 0
+  for (const e of entries) {
+    const name = Buffer.from(e.name, 'utf8')
+    const data = typeof e.data === 'string' ? Buffer.from(e.data) : (e.data ?? Buffer.alloc(0))
+    const crc = crc32(data)
+    const local = Buffer.alloc(30)
+    local.writeUInt32LE(0x04034b50, 0)
+    local.writeUInt16LE(20, 4) // version needed
+    local.writeUInt16LE(0x800, 6) // UTF-8 names
+    local.writeUInt16LE(0, 8) // stored
+    local.writeUInt32LE(crc, 14)
+    local.writeUInt32LE(data.length, 18)
+    local.writeUInt32LE(data.length, 22)
+    local.writeUInt16LE(name.length, 26)
+    const central = Buffer.alloc(46)
+    central.writeUInt32LE(0x02014b50, 0)
+    central.writeUInt16LE((3 << 8) | 20, 4) // made by Unix
+    central.writeUInt16LE(20, 6)
+    central.writeUInt16LE(0x800, 8)
+    central.writeUInt16LE(0, 10)
+    central.writeUInt32LE(crc, 16)
+    central.writeUInt32LE(data.length, 20)
+    central.writeUInt32LE(data.length, 24)
+    central.writeUInt16LE(name.length, 28)
+    central.writeUInt32LE(e.externalAttributes ?? (0o100644 << 16) >>> 0, 38)
+    central.writeUInt32LE(offset, 42)
+    locals.push(local, name, data)
+    centrals.push(central, name)
+    offset += local.length + name.length + data.length
+  }
+  const cd = Buffer.concat(centrals)
+  const end = Buffer.alloc(22)
+  end.writeUInt32LE(0x06054b50, 0)
+  end.writeUInt16LE(entries.length, 8)
+  end.writeUInt16LE(entries.length, 10)
+  end.writeUInt32LE(cd.length, 12)
+  end.writeUInt32LE(offset, 16)
+  return Buffer.concat([...locals, cd, end])
+}
