@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import type { Browser, FrameLocator, Page } from 'playwright-core'
+import { ZipFile } from 'yazl'
+import type { Course, CourseWithProgress, ScormLaunch, ScormProgress } from '@portal/contracts'
+
+/** The real SCORM packages (never copied into the repository). */
+export const fixturePath = (zip: string): string => fileURLToPath(new URL(`../../shared/fixtures/scorm/${zip}`, import.meta.url))
+
+export const DEMO = {
+  admin: { email: 'admin@example.com', password: 'Admin123!' },
+  portland: { email: 'tech.portland@example.com', password: 'Tech1234!', name: 'Pat Portland' },
+  seattle: { email: 'tech.seattle@example.com', password: 'Tech1234!', name: 'Sam Seattle' },
+} as const
+
+/** A signed-in page with everything it reported: page errors, console errors and failed API calls, dialogs. */
+export interface Session {
+  page: Page
+  errors: string[]
+  consoleErrors: string[]
+  failedRequests: string[]
+  dialogs: string[]
+}
+
+/**
+ * Signs in through the login form in a fresh context. Dialogs (`confirm()` resume prompts of the
+ * Golf content, alerts) are accepted and recorded; console errors and failing API answers are kept
+ * so a failure can say what the product did.
+ */
+export async function signIn(browser: Browser, baseURL: string, who: { email: string; password: string }): Promise<Session> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } })
+  const page = await context.newPage()
+  page.setDefaultTimeout(20_000)
+  const session: Session = { page, errors: [], consoleErrors: [], failedRequests: [], dialogs: [] }
+  page.on('pageerror', (e) => session.errors.push(String(e)))
+  page.on('console', (m) => {
+    if (m.type() === 'error') session.consoleErrors.push(`${m.text()} @ ${m.location().url}`)
+  })
+  page.on('response', (r) => {
+    if (r.status() >= 400 && r.url().includes('/api/')) session.failedRequests.push(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}`)
+  })
+  page.on('dialog', (d) => {
+    session.dialogs.push(`${d.type()}: ${d.message()}`)
+    void d.accept().catch(() => {})
+  })
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(who.email)
+  await page.getByLabel('Password', { exact: true }).fill(who.password)
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await page.waitForURL(/\/(admin|user)-dashboard/)
+  return session
+}
+
+/** What a failing journey prints: the page's errors, console errors, failed API calls and dialogs. */
+export const report = (s: Session): string =>
+  JSON.stringify({ errors: s.errors, consoleErrors: s.consoleErrors, failedRequests: s.failedRequests, dialogs: s.dialogs }, null, 1)
+
+/** The bearer token the shell keeps in localStorage under `token`. */
+export const tokenOf = async (page: Page): Promise<string> => {
+  const token = await page.evaluate(() => localStorage.getItem('token'))
+  if (!token) throw new Error('no token in localStorage')
+  return token
+}
+
+/** Calls the portal's API as the page's user (Node fetch with its bearer token). */
+export async function apiAs<T>(page: Page, baseURL: string, path: string): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${baseURL}/api${path}`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } })
+  const text = await res.text()
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T }
+}
+
+export const scormProgress = async (page: Page, baseURL: string, moduleId: number): Promise<ScormProgress> => {
+  const { status, body } = await apiAs<ScormProgress>(page, baseURL, `/scorm/progress/${moduleId}`)
+  if (status !== 200) throw new Error(`GET /scorm/progress/${moduleId} -> ${status} ${JSON.stringify(body)}`)
+  return body
+}
+
+/** A fresh launch answer: its `state` holds the stored cmi tree and entry of every SCO opened before. */
+export const scormLaunch = async (page: Page, baseURL: string, moduleId: number): Promise<ScormLaunch> => {
+  const { status, body } = await apiAs<ScormLaunch>(page, baseURL, `/scorm/${moduleId}/launch`)
+  if (status !== 200) throw new Error(`GET /scorm/${moduleId}/launch -> ${status} ${JSON.stringify(body)}`)
+  return body
+}
+
+export const myCourses = async (page: Page, baseURL: string): Promise<CourseWithProgress[]> => {
+  const { status, body } = await apiAs<CourseWithProgress[] | { data: CourseWithProgress[] }>(page, baseURL, '/courses/with-progress')
+  if (status !== 200) throw new Error(`GET /courses/with-progress -> ${status} ${JSON.stringify(body)}`)
+  return Array.isArray(body) ? body : body.data
+}
+
+export const adminCourses = async (page: Page, baseURL: string): Promise<Course[]> => {
+  const { status, body } = await apiAs<Course[] | { data: Course[] }>(page, baseURL, '/admin/courses')
+  if (status !== 200) throw new Error(`GET /admin/courses -> ${status} ${JSON.stringify(body)}`)
+  return Array.isArray(body) ? body : body.data
+}
+
+/** Polls `probe` until `done` holds for its value (no fixed sleeps); throws with the last value. */
+export async function eventually<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs
+  let last: T | undefined
+  let lastError: unknown
+  for (;;) {
+    try {
+      last = await probe()
+      if (done(last)) return last
+    } catch (e) {
+      lastError = e
+    }
+    if (Date.now() > end) throw new Error(`${what}: last value ${JSON.stringify(last)}${lastError ? `, last error ${String(lastError)}` : ''}`)
+    await new Promise((r) => setTimeout(r, 300))
+  }
+}
+
+/** Reads a value of the stored cmi tree of one SCO, by dotted path (`core.lesson_location`). */
+export const cmiValue = (launch: ScormLaunch, item: string, dotted: string): unknown => {
+  let v: unknown = launch.state[item]?.cmi
+  for (const k of dotted.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined
+  return v
+}
+
+// ---------- files made in the test ----------
+
+/** A small valid one-page PDF (hand-made, with a correct cross-reference table). */
+export function tinyPdf(text: string): Buffer {
+  const stream = `BT /F1 24 Tf 72 720 Td (${text.replace(/[()\\]/g, '')}) Tj ET`
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]
+  let out = '%PDF-1.4\n'
+  const offsets: number[] = []
+  objects.forEach((o, i) => {
+    offsets.push(out.length)
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`
+  })
+  const xref = out.length
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
+  return Buffer.from(out, 'latin1')
+}
+
+/**
+ * A real WebM (VP8) video recorded by Chromium itself from a canvas (there is no ffmpeg on the CI
+ * machine and no media file in the dependencies).
+ */
+export async function recordWebm(browser: Browser, ms: number): Promise<Buffer> {
+  const page = await browser.newPage()
+  try {
+    await page.setContent('<canvas id="c" width="64" height="48"></canvas>')
+    const b64 = await page.evaluate(async (duration) => {
+      const c = document.getElementById('c') as HTMLCanvasElement
+      const ctx = c.getContext('2d')!
+      const rec = new MediaRecorder(c.captureStream(10), { mimeType: 'video/webm;codecs=vp8' })
+      const chunks: Blob[] = []
+      rec.ondataavailable = (e) => chunks.push(e.data)
+      let hue = 0
+      const paint = setInterval(() => {
+        ctx.fillStyle = `hsl(${(hue += 20) % 360} 80% 50%)`
+        ctx.fillRect(0, 0, 64, 48)
+      }, 50)
+      rec.start()
+      await new Promise((r) => setTimeout(r, duration))
+      await new Promise((r) => {
+        rec.onstop = r
+        rec.stop()
+      })
+      clearInterval(paint)
+      const bytes = new Uint8Array(await new Blob(chunks).arrayBuffer())
+      let s = ''
+      for (const b of bytes) s += String.fromCharCode(b)
+      return btoa(s)
+    }, ms)
+    return Buffer.from(b64, 'base64')
+  } finally {
+    await page.close()
+  }
+}
+
+/** A valid zip of the given files (no imsmanifest.xml unless given). */
+export function zipOf(files: Record<string, string>): Promise<Buffer> {
+  const zip = new ZipFile()
+  for (const [name, content] of Object.entries(files)) zip.addBuffer(Buffer.from(content), name)
+  zip.end()
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    zip.outputStream.on('data', (c: Buffer) => chunks.push(c))
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)))
+    zip.outputStream.on('error', reject)
+  })
+}
+
+/** Random bytes that only claim to be a zip by their name. */
+export const notAZip = (): Buffer => Buffer.concat([Buffer.from('this is not a zip archive\n'), randomBytes(2048)])
+
+export const readFixture = (zip: string): Promise<Buffer> => readFile(fixturePath(zip))
+
+// ---------- the content frames ----------
+
+/** The viewer's content frame (the package's launch page or the module's file, served under /api/content/). */
+export const contentFrame = (page: Page): FrameLocator => page.frameLocator('iframe[src*="/api/content/"]').first()
+
+/** The Golf examples' launch page shows each page of the SCO in its own `#contentFrame`. */
+export const golfPage = (page: Page): FrameLocator => contentFrame(page).frameLocator('#contentFrame')
