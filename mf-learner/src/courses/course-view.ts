@@ -1,0 +1,80 @@
+import type { CourseStatus, LearnerModule } from '@portal/contracts'
+
+/** The status badge of a course card (learner §2). */
+export const courseStatusLabel = (status: CourseStatus): 'Completed' | 'In Progress' | 'Not Started' =>
+  status === 'completed' ? 'Completed' : status === 'in-progress' ? 'In Progress' : 'Not Started'
+
+/** A whole percent, clamped to 0-100. */
+export const percent = (value: number): number => (Number.isFinite(value) ? Math.min(100, Math.max(0, Math.round(value))) : 0)
+
+export const percentText = (value: number): string => `${percent(value)}%`
+
+/** "1 module" / "3 modules". */
+export const moduleCountText = (count: number): string => `${count} ${count === 1 ? 'module' : 'modules'}`
+
+/** How a module's content is shown. */
+export type ModuleKind = 'scorm' | 'video' | 'audio' | 'pdf' | 'slides' | 'file'
+
+export const moduleKind = (m: Pick<LearnerModule, 'is_scorm' | 'content_type' | 'file_path'>): ModuleKind => {
+  if (m.is_scorm) return 'scorm'
+  const type = m.content_type.toLowerCase()
+  const name = m.file_path.toLowerCase()
+  if (type.startsWith('video/')) return 'video'
+  if (type.startsWith('audio/')) return 'audio'
+  if (type === 'application/pdf') return 'pdf'
+  if (type.includes('presentationml') || type.includes('powerpoint')) return 'slides'
+  if (name.endsWith('.pdf')) return 'pdf'
+  if (name.endsWith('.pptx')) return 'slides'
+  return 'file'
+}
+
+/** The type badge of a module in the sidebar (SCORM / Video / PDF, also Audio / Slides). */
+export const moduleTypeLabel = (m: Pick<LearnerModule, 'is_scorm' | 'content_type' | 'file_path'>): string =>
+  ({ scorm: 'SCORM', video: 'Video', audio: 'Audio', pdf: 'PDF', slides: 'Slides', file: 'File' })[moduleKind(m)]
+
+export type ModuleStatusLabel = 'Completed' | 'Current' | 'Available' | 'Locked'
+
+/** A module's status in the sidebar: Completed, Current (the one shown), Available, or Locked. */
+export const moduleStatusLabel = (m: Pick<LearnerModule, 'id' | 'completed_at' | 'is_unlocked'>, currentId: number | null): ModuleStatusLabel => {
+  if (m.completed_at) return 'Completed'
+  if (m.id === currentId) return 'Current'
+  return m.is_unlocked ? 'Available' : 'Locked'
+}
+
+/** Modules in course order (order, then id). */
+export const sortModules = <M extends Pick<LearnerModule, 'id' | 'order'>>(modules: readonly M[]): M[] =>
+  [...modules].sort((a, b) => a.order - b.order || a.id - b.id)
+
+/**
+ * The module the viewer opens first (learner §4): the requested one if it is unlocked; otherwise
+ * the first unlocked module not yet completed; otherwise the first module; null when there is none.
+ */
+export const initialModule = <M extends Pick<LearnerModule, 'id' | 'order' | 'is_unlocked' | 'completed_at'>>(
+  modules: readonly M[],
+  requestedId?: number | null,
+): M | null => {
+  const ordered = sortModules(modules)
+  if (requestedId != null) {
+    const requested = ordered.find((m) => m.id === requestedId)
+    if (requested?.is_unlocked) return requested
+  }
+  return ordered.find((m) => m.is_unlocked && !m.completed_at) ?? ordered[0] ?? null
+}
+
+/** "N of M modules completed". */
+export const completedText = (modules: readonly Pick<LearnerModule, 'completed_at'>[]): string =>
+  `${modules.filter((m) => m.completed_at).length} of ${modules.length} modules completed`
+
+/** "Module X of Y" for the header; null when the module is not in the list. */
+export const modulePositionText = (modules: readonly Pick<LearnerModule, 'id' | 'order'>[], currentId: number | null): string | null => {
+  const index = sortModules(modules).findIndex((m) => m.id === currentId)
+  return index < 0 ? null : `Module ${index + 1} of ${modules.length}`
+}
+
+/** A completion date as shown in the sidebar ("Completed 22 Nov 2026"), in the viewer's locale. */
+export const completedOnText = (iso: string | null, locale?: string): string | null => {
+  if (!iso) return null
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return null
+  return `Completed ${d.toLocaleDateString(locale, { year: 'numeric', month: 'short', day: 'numeric' })}`
+}
