@@ -1,6 +1,7 @@
 import { EmptyState, ensureStyles, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useRef, useState, type KeyboardEvent } from 'react'
+import { CoursesTab } from './courses/CoursesTab.tsx'
 import { ExamsTab } from './exams/ExamsTab.tsx'
 import { GroupsTab } from './groups/GroupsTab.tsx'
 import { ADMIN_TABS, tabAfterKey, tabId, type AdminTab } from './tabs.ts'
@@ -27,7 +28,7 @@ const Panel = ({ tab, user }: { tab: AdminTab; user: RemoteProps['user'] }) => {
     case 'Exams':
       return <ExamsTab />
     case 'Courses':
-      return <NotYet what="Course management" />
+      return <CoursesTab />
     case 'Certifications':
       return <NotYet what="Certification management" />
   }

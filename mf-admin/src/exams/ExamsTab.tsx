@@ -2,8 +2,8 @@ import type { Exam } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { AssignDialog } from './AssignDialog.tsx'
-import { deleteExam, examKeys, fetchAdminExams } from './api.ts'
+import { AssignDialog } from '../assign/AssignDialog.tsx'
+import { assignExam, deleteExam, examKeys, fetchAdminExams } from './api.ts'
 import { ExamForm } from './ExamForm.tsx'
 import { assignmentText, typeText } from './exam-table.ts'
 
@@ -133,7 +133,10 @@ export const ExamsTab = () => {
       </ConfirmDialog>
       {toAssign ? (
         <AssignDialog
-          exam={toAssign}
+          title={`Assign Exam: ${toAssign.name}`}
+          initialSelected={toAssign.assigned_user_ids}
+          assign={(userIds) => assignExam(toAssign.id, userIds)}
+          errorFallback="Failed to assign exam"
           onClose={() => setToAssign(null)}
           onAssigned={() => {
             setToAssign(null)

@@ -1,35 +1,45 @@
-import type { Exam } from '@portal/contracts'
-import { EXAM_MESSAGES } from '@portal/contracts'
+import { COURSE_MESSAGES } from '@portal/contracts'
 import { Alert, Button, Modal, Spinner, TextField, errorMessage } from '@portal/ui-kit'
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { fetchUsers, userKeys } from '../users/api.ts'
 import { filterUsers, toggleIn } from '../users/filter.ts'
-import { assignExam } from './api.ts'
 
-/** Assign an exam to selected non-admin users: search, Select All / Deselect All (of those shown). */
-export const AssignDialog = ({ exam, onClose, onAssigned }: { exam: Exam; onClose: () => void; onAssigned: () => void }) => {
+export interface AssignDialogProps {
+  /** "Assign Exam: {name}" / "Assign Course: {title}". */
+  title: string
+  /** Users already assigned (ticked at the start). */
+  initialSelected: readonly string[]
+  assign: (userIds: string[]) => Promise<unknown>
+  /** Shown when the call fails without a server message ("Failed to assign exam"). */
+  errorFallback: string
+  onClose: () => void
+  onAssigned: () => void
+}
+
+/** Assign an exam or a course to selected non-admin users: search, Select All / Deselect All (of those shown). */
+export const AssignDialog = ({ title, initialSelected, assign: assignTo, errorFallback, onClose, onAssigned }: AssignDialogProps) => {
   const users = useQuery({ queryKey: userKeys.list(), queryFn: fetchUsers })
   const [search, setSearch] = useState('')
-  const [selected, setSelected] = useState<string[]>(() => [...exam.assigned_user_ids])
+  const [selected, setSelected] = useState<string[]>(() => [...initialSelected])
   const [error, setError] = useState<string | null>(null)
   const assign = useMutation({
-    mutationFn: () => assignExam(exam.id, selected),
+    mutationFn: () => assignTo(selected),
     onSuccess: onAssigned,
-    onError: (err) => setError(errorMessage(err, 'Failed to assign exam')),
+    onError: (err) => setError(errorMessage(err, errorFallback)),
   })
   const learners = (users.data ?? []).filter((u) => !u.is_admin)
   const shown = filterUsers(learners, search)
   const submit = () => {
     if (selected.length === 0) {
-      setError(EXAM_MESSAGES.selectAtLeastOneUser)
+      setError(COURSE_MESSAGES.selectAtLeastOneUser)
       return
     }
     setError(null)
     assign.mutate()
   }
   return (
-    <Modal open title={`Assign Exam: ${exam.name}`} onClose={onClose}>
+    <Modal open title={title} onClose={onClose}>
       {users.isPending ? (
         <Spinner label="Loading users..." />
       ) : users.isError ? (

@@ -1,0 +1,200 @@
+import type { Course } from '@portal/contracts'
+import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { AssignDialog } from '../assign/AssignDialog.tsx'
+import { assignCourse, courseKeys, deleteCourse, fetchAdminCourses } from './api.ts'
+import { COURSE_ERRORS } from './course-form.ts'
+import { CourseForm } from './CourseForm.tsx'
+import { anyProcessing, courseAssignmentText, modulesSummary, processingText, scormBadge, sortedModules } from './course-table.ts'
+
+/** While a SCORM package is being processed the list is fetched again this often. */
+const PROCESSING_POLL_MS = 3_000
+
+type Editing = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; course: Course }
+
+const ModulesCell = ({ course }: { course: Course }) => (
+  <div className="pk-stack" style={{ gap: '.25rem' }}>
+    <span>{modulesSummary(course)}</span>
+    {course.modules.length > 0 ? (
+      <ol style={{ margin: 0, paddingLeft: '1.25rem', fontSize: '.875rem' }}>
+        {sortedModules(course.modules).map((m) => {
+          const badge = scormBadge(m)
+          const state = processingText(m)
+          return (
+            <li key={m.id}>
+              {m.title}
+              {badge ? <span className="pk-badge">{badge}</span> : null}
+              {state ? (
+                <span
+                  className={m.processing_status === 'failed' ? undefined : 'pk-muted'}
+                  style={{ display: 'block', color: m.processing_status === 'failed' ? 'var(--c-danger)' : undefined }}
+                >
+                  {state}
+                </span>
+              ) : null}
+            </li>
+          )
+        })}
+      </ol>
+    ) : null}
+  </div>
+)
+
+/** Courses tab: list with edit, delete (confirmed) and assign; Upload New Course / Edit Course form. */
+export const CoursesTab = () => {
+  const queryClient = useQueryClient()
+  const courses = useQuery({
+    queryKey: courseKeys.list(),
+    queryFn: fetchAdminCourses,
+    // A package being processed turns ready (or failed) by itself: poll until none is left.
+    refetchInterval: (query) => (anyProcessing(query.state.data) ? PROCESSING_POLL_MS : false),
+  })
+  const [editing, setEditing] = useState<Editing>({ mode: 'closed' })
+  const [toDelete, setToDelete] = useState<Course | null>(null)
+  const [toAssign, setToAssign] = useState<Course | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const refresh = () => queryClient.invalidateQueries({ queryKey: courseKeys.all })
+  const remove = useMutation({
+    mutationFn: (id: number) => deleteCourse(id),
+    onSuccess: async () => {
+      setToDelete(null)
+      setNotice('Course deleted.')
+      await refresh()
+    },
+  })
+
+  if (editing.mode !== 'closed') {
+    const course = editing.mode === 'edit' ? editing.course : null
+    return (
+      <CourseForm
+        key={course?.id ?? 'new'}
+        course={course}
+        onCancel={() => setEditing({ mode: 'closed' })}
+        onDone={(saved) => {
+          const done = course ? 'Course updated.' : 'Course created.'
+          setNotice(anyProcessing([saved]) ? `${done} SCORM packages are being processed; their state shows below.` : done)
+          setEditing({ mode: 'closed' })
+          queryClient.setQueryData<Course[]>(courseKeys.list(), (list) =>
+            list ? (course ? list.map((c) => (c.id === saved.id ? saved : c)) : [...list, saved]) : list,
+          )
+          void refresh()
+        }}
+      />
+    )
+  }
+
+  return (
+    <div className="pk-stack">
+      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+        <h2 style={{ margin: 0 }}>Courses</h2>
+        <Button
+          onClick={() => {
+            setNotice(null)
+            setEditing({ mode: 'add' })
+          }}
+        >
+          Upload New Course
+        </Button>
+      </div>
+      {notice ? <Alert tone="success">{notice}</Alert> : null}
+      {remove.isError && !toDelete ? <Alert>{errorMessage(remove.error, COURSE_ERRORS.delete)}</Alert> : null}
+      {courses.isPending ? (
+        <Spinner label="Loading courses..." />
+      ) : courses.isError ? (
+        <Alert>{errorMessage(courses.error, COURSE_ERRORS.load)}</Alert>
+      ) : courses.data.length === 0 ? (
+        <EmptyState>No courses yet. Use Upload New Course to create one.</EmptyState>
+      ) : (
+        <div className="pk-table-wrap">
+          <table className="pk-table">
+            <caption className="pk-visually-hidden">Courses</caption>
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Modules</th>
+                <th scope="col">Assignment</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {courses.data.map((c) => {
+                const titleId = `admin-course-${c.id}-title`
+                return (
+                  <tr key={c.id}>
+                    <th scope="row" id={titleId} style={{ fontWeight: 600 }}>
+                      {c.title}
+                    </th>
+                    <td>
+                      <ModulesCell course={c} />
+                    </td>
+                    <td>{courseAssignmentText(c)}</td>
+                    <td>
+                      <div className="pk-row">
+                        <Button
+                          size="small"
+                          variant="secondary"
+                          aria-describedby={titleId}
+                          onClick={() => {
+                            setNotice(null)
+                            setEditing({ mode: 'edit', course: c })
+                          }}
+                        >
+                          Edit
+                        </Button>
+                        <Button size="small" variant="secondary" aria-describedby={titleId} onClick={() => setToAssign(c)}>
+                          Assign
+                        </Button>
+                        <Button
+                          size="small"
+                          variant="danger"
+                          aria-describedby={titleId}
+                          onClick={() => {
+                            remove.reset()
+                            setToDelete(c)
+                          }}
+                        >
+                          Delete
+                        </Button>
+                      </div>
+                    </td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {courses.isSuccess && anyProcessing(courses.data) ? (
+        <p className="pk-muted" role="status" style={{ margin: 0 }}>
+          Some SCORM packages are still being processed. This list updates by itself.
+        </p>
+      ) : null}
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete Course"
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onCancel={() => setToDelete(null)}
+        onConfirm={() => toDelete && remove.mutate(toDelete.id)}
+      >
+        <p style={{ margin: 0 }}>Are you sure you want to delete {toDelete?.title}? This cannot be undone.</p>
+        {remove.isError ? <Alert>{errorMessage(remove.error, COURSE_ERRORS.delete)}</Alert> : null}
+      </ConfirmDialog>
+      {toAssign ? (
+        <AssignDialog
+          title={`Assign Course: ${toAssign.title}`}
+          initialSelected={toAssign.assigned_user_ids}
+          assign={(userIds) => assignCourse(toAssign.id, userIds)}
+          errorFallback={COURSE_ERRORS.assign}
+          onClose={() => setToAssign(null)}
+          onAssigned={() => {
+            setToAssign(null)
+            setNotice('Course assigned.')
+            void refresh()
+          }}
+        />
+      ) : null}
+    </div>
+  )
+}
