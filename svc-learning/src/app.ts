@@ -10,6 +10,12 @@ import { adminExamRoutes, examRoutes } from './exams/exam.routes.ts'
 import { createExamService } from './exams/exam.service.ts'
 import { statsRoutes } from './stats/stats.routes.ts'
 import { createStatsService } from './stats/stats.service.ts'
+import { contentRoutes } from './content/content.routes.ts'
+import { createContentService } from './content/content.service.ts'
+import { courseProgressRoutes, moduleRoutes } from './progress/progress.routes.ts'
+import { createProgressService } from './progress/progress.service.ts'
+import { scormEditorRoutes, scormRoutes } from './scorm/scorm.routes.ts'
+import { createScormService } from './scorm/scorm.service.ts'
 
 export interface AppDeps {
   orm: MikroORM
@@ -50,6 +56,15 @@ export function createApp(deps: AppDeps) {
       await deps.orm.em.getConnection().execute('select 1')
     },
   })
+  // Learner-side course runtime; `/courses/with-progress` before the courses routes (`/courses/:id`).
+  const progress = createProgressService(ctx)
+  const content = createContentService(ctx)
+  const scorm = createScormService(ctx)
+  app.route('/courses', courseProgressRoutes(progress, deps.verifier))
+  app.route('/modules', moduleRoutes(progress, content, deps.verifier))
+  app.route('/scorm', scormRoutes(scorm, deps.verifier, deps.launchTokens))
+  app.route('/scorm-editor', scormEditorRoutes(scorm, deps.verifier))
+  app.route('/content', contentRoutes(content, deps.launchTokens, deps.storage))
   app.route('/exams', attemptRoutes(attempts, deps.verifier))
   app.route('/exams', examRoutes(exams, deps.verifier))
   app.route('/admin/exams', adminExamRoutes(exams, deps.verifier))

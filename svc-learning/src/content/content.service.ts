@@ -1,0 +1,111 @@
+import mime from 'mime'
+import { PROGRESS_TRACKER, type ModuleLaunch } from '@portal/contracts'
+import { badRequest, type Actor } from '@portal/server-kit'
+import type { LearningContext } from '../context.ts'
+import type { LaunchClaims } from '../launch/launch-token.ts'
+import { MODULE_COLUMNS, requireModule, type ModuleRow } from '../progress/access.ts'
+import { touchProgress } from '../progress/progress.service.ts'
+import { isSafeKey, type ObjectInfo } from '../storage/storage.ts'
+
+/** Lets packages run (inline scripts, sometimes eval) while keeping them on this origin. */
+export const CONTENT_CSP =
+  "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' blob:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'self'; object-src 'none'"
+
+/** Browser URL of a launch's content root (the gateway serves the service under `/api`). */
+export const contentBase = (token: string) => `/api/content/${token}/`
+
+/**
+ * The storage key a content path names, or null when the path is unsafe: `rest` is the part of
+ * the URL path after `/content/{token}/` (still %-encoded, without the query string).
+ */
+export function contentKey(prefix: string, rest: string): string | null {
+  let path: string
+  try {
+    path = decodeURIComponent(rest)
+  } catch {
+    return null
+  }
+  if (!path || path.startsWith('/') || path.includes('\\') || path.includes('\0')) return null
+  if (!isSafeKey(path)) return null
+  const key = `${prefix}/${path}`
+  return isSafeKey(key) ? key : null
+}
+
+/** Content-Type of a file name; text types say utf-8. */
+export function contentTypeOf(name: string, fallback = 'application/octet-stream'): string {
+  const type = mime.getType(name) ?? fallback
+  return /^text\/|javascript|json|xml|svg/.test(type) && !type.includes('charset') ? `${type}; charset=utf-8` : type
+}
+
+type Located = { key: string; type: string; info: ObjectInfo }
+
+interface CachedModule {
+  row: Pick<ModuleRow, 'id' | 'is_scorm' | 'content_prefix' | 'storage_key' | 'content_type' | 'original_name' | 'processing_status'>
+  at: number
+}
+
+export function createContentService(ctx: LearningContext) {
+  const { orm, now, storage, launchTokens } = ctx
+  // Content requests come in bursts (a page and its scripts, images, media): the module's storage
+  // location is kept for a few seconds instead of being read for every file.
+  const modules = new Map<number, CachedModule>()
+  const TTL_MS = 10_000
+
+  async function moduleOf(id: number) {
+    const hit = modules.get(id)
+    const t = Date.now()
+    if (hit && t - hit.at < TTL_MS) return hit.row
+    const [row] = (await orm.em
+      .fork()
+      .getConnection()
+      .execute(`select ${MODULE_COLUMNS} from course_modules m where m.id = ?`, [id])) as ModuleRow[]
+    if (!row) {
+      modules.delete(id)
+      return null
+    }
+    if (modules.size > 5000) modules.clear()
+    modules.set(id, { row, at: t })
+    return row
+  }
+
+  return {
+    /** GET /modules/{id}/launch: a signed same-origin URL of a non-SCORM module's file; marks the module started. */
+    async launchFile(actor: Actor, moduleId: number): Promise<ModuleLaunch> {
+      const em = orm.em.fork()
+      const { module } = await requireModule(em, actor, moduleId)
+      if (module.is_scorm) throw badRequest('This module is a SCORM package: open it with the SCORM launch', 'is_scorm')
+      const { token, claims } = await launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id })
+      await touchProgress(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
+      return {
+        url: `${contentBase(token)}${encodeURIComponent(module.original_name)}`,
+        moduleId,
+        content_type: module.content_type,
+        expiresAt: claims.expiresAt.toISOString(),
+      }
+    },
+
+    /**
+     * The stored object a content URL of launch `claims` names: a file of the extracted package
+     * for SCORM modules, the module's single file otherwise. Null when there is none.
+     */
+    async locate(claims: LaunchClaims, rest: string): Promise<Located | null> {
+      const module = await moduleOf(claims.moduleId)
+      if (!module) return null
+      let key: string | null
+      let type: string
+      if (module.is_scorm) {
+        if (module.processing_status !== 'ready' || !module.content_prefix) return null
+        key = contentKey(module.content_prefix, rest)
+        if (!key) return null
+        type = contentTypeOf(key)
+      } else {
+        if (!rest) return null
+        key = module.storage_key
+        type = module.content_type || contentTypeOf(module.original_name)
+      }
+      const info = await storage.stat(key)
+      return info ? { key, type, info } : null
+    },
+  }
+}
+export type ContentService = ReturnType<typeof createContentService>

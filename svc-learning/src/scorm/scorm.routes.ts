@@ -1,0 +1,52 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { ScormProgressBody } from '@portal/contracts'
+import { AppError, authenticate, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import type { LaunchTokens } from '../launch/launch-token.ts'
+import { CommitError, type ScormService } from './scorm.service.ts'
+
+const moduleId = z.coerce.number({ error: 'Invalid module id' }).int('Invalid module id').positive('Invalid module id').max(2_147_483_647, 'Invalid module id')
+const ModuleIdParam = z.object({ moduleId })
+
+/** The SCORM error code scorm-again reports for a failed commit ("general exception"). */
+const GENERAL_EXCEPTION = 101
+
+/**
+ * `/scorm`: launches, progress records (bearer) and the commit endpoint, whose only credential
+ * is the launch token in its path (the last commit is a beacon that cannot carry a bearer).
+ */
+export const scormRoutes = (svc: ScormService, verifier: TokenVerifier, launchTokens: LaunchTokens) => {
+  const auth = authenticate(verifier)
+  return new Hono<AppEnv>()
+    .post('/commit/:token', async (c) => {
+      const fail = (status: 400 | 401 | 404 | 415, code: string, message: string) => c.json({ result: false, errorCode: GENERAL_EXCEPTION, message, code }, status)
+      let claims
+      try {
+        claims = await launchTokens.verify(c.req.param('token'))
+      } catch (err) {
+        if (err instanceof AppError) return fail(401, err.code, err.message)
+        throw err
+      }
+      const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+      if (type !== '' && type !== 'application/json' && type !== 'text/plain') return fail(415, 'unsupported_media_type', 'Send the commit as JSON or text/plain')
+      try {
+        const out = await svc.commit(claims, await c.req.text())
+        return c.json({ result: true, errorCode: 0, applied: out.applied, moduleCompleted: out.moduleCompleted })
+      } catch (err) {
+        if (err instanceof CommitError) return fail(err.status, err.code, err.message)
+        throw err
+      }
+    })
+    .get('/progress/:moduleId', auth, validate('param', ModuleIdParam), async (c) => c.json(await svc.progress(c.get('actor'), c.req.valid('param').moduleId)))
+    .post('/progress', auth, validate('json', ScormProgressBody), async (c) => c.json(await svc.saveProgress(c.get('actor'), c.req.valid('json'))))
+    .get('/:moduleId/launch', auth, validate('param', ModuleIdParam), async (c) => {
+      const out = await svc.launch(c.get('actor'), c.req.valid('param').moduleId)
+      return 'status' in out ? c.json(out, 202) : c.json(out)
+    })
+}
+
+/** `/scorm-editor`: whether a package has edits (the learner viewer picks its start delay from it). */
+export const scormEditorRoutes = (svc: ScormService, verifier: TokenVerifier) =>
+  new Hono<AppEnv>()
+    .use(authenticate(verifier))
+    .get('/edit/:moduleId', validate('param', ModuleIdParam), async (c) => c.json(await svc.editState(c.get('actor'), c.req.valid('param').moduleId)))

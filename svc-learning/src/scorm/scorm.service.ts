@@ -1,0 +1,338 @@
+import {
+  COURSE_MESSAGES,
+  DEFAULT_SCORM_PROGRESS,
+  PROGRESS_TRACKER,
+  ScormCommit,
+  type ScoState,
+  type ScormItem,
+  type ScormLaunch,
+  type ScormProgress,
+  ScormProgressBody,
+} from '@portal/contracts'
+import { AppError, badRequest, type Actor } from '@portal/server-kit'
+import type { z } from 'zod'
+import { CompiledQuery } from 'kysely'
+import type { LearningContext } from '../context.ts'
+import { contentBase } from '../content/content.service.ts'
+import type { LaunchClaims } from '../launch/launch-token.ts'
+import { iso, manifestOf, requireModule, type CourseRow, type ModuleRow } from '../progress/access.ts'
+import { completeModule, touchProgress } from '../progress/progress.service.ts'
+import { sharedStores, summarize, totalTimePath } from './summary.ts'
+
+/** Browser URL of a launch's commit endpoint. */
+export const commitUrl = (token: string) => `/api/scorm/commit/${token}`
+
+interface StateRow {
+  item_id: string
+  cmi: Record<string, unknown> | string
+  exit: string
+  lesson_status: string
+  score: number | null
+  location: string
+  suspend_data: string
+  total_time: string
+  session_time: string
+  interactions: unknown
+  updated_at: Date | string
+}
+
+const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v)
+
+/** Items in tree order. */
+function* walk(items: ScormItem[]): Generator<ScormItem> {
+  for (const item of items) {
+    yield item
+    yield* walk(item.children)
+  }
+}
+
+const withBase = (items: ScormItem[], base: string): ScormItem[] =>
+  items.map((i) => ({ ...i, href: i.href === null ? null : `${base}${i.href}`, children: withBase(i.children, base) }))
+
+/** A commit the endpoint answers with `{result: false}`. */
+export class CommitError extends Error {
+  readonly status: 400 | 404 | 415
+  readonly code: string
+  constructor(status: 400 | 404 | 415, code: string, message: string) {
+    super(message)
+    this.status = status
+    this.code = code
+  }
+}
+
+/** The stored summary as the progress record shows it. */
+const toProgress = (r: StateRow): ScormProgress => ({
+  lessonStatus: r.lesson_status,
+  score: r.score,
+  location: r.location,
+  suspendData: r.suspend_data,
+  totalTime: r.total_time,
+  sessionTime: r.session_time,
+  interactions: json(r.interactions as ScormProgress['interactions']),
+})
+
+/*
+ * One statement per commit: the state upsert is applied only when (launch_at, seq) is newer than
+ * the stored one; 2004 commits before Terminate carry no cmi.total_time, so the stored one is
+ * kept (column and tree). The module's progress row is touched in the same statement when the
+ * caller asks (first commit of a learner and module in a while).
+ */
+const COMMIT_SQL = `with up as (
+  insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, suspend_data, total_time, session_time, exit, interactions, updated_at)
+  values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, coalesce($11, $12), $13, $14, $15::jsonb, $16)
+  on conflict (user_id, module_id, item_id) do update set
+    launch_at = excluded.launch_at, seq = excluded.seq,
+    cmi = case when $11::text is null and $17::text[] is not null and s.total_time like 'P%'
+      then jsonb_set(excluded.cmi, $17::text[], to_jsonb(s.total_time)) else excluded.cmi end,
+    lesson_status = excluded.lesson_status, score = excluded.score, location = excluded.location,
+    suspend_data = excluded.suspend_data,
+    total_time = case when $11::text is null then s.total_time else excluded.total_time end,
+    session_time = excluded.session_time, exit = excluded.exit, interactions = excluded.interactions,
+    updated_at = excluded.updated_at
+  where (s.launch_at, s.seq) < (excluded.launch_at, excluded.seq)
+  returning 1
+), mp as (
+  insert into module_progress as m (user_id, module_id, course_id, progress, started_at, last_accessed)
+  select $1, $2, $18, ${PROGRESS_TRACKER.scormInitialized}, $16, $16 where $19::boolean
+  on conflict (user_id, module_id) do update set
+    progress = greatest(m.progress, excluded.progress), started_at = coalesce(m.started_at, excluded.started_at), last_accessed = excluded.last_accessed
+  returning m.completed_at
+)
+select (select count(*) from up)::int as applied, (select completed_at from mp) as completed_at`
+
+export function createScormService(ctx: LearningContext) {
+  const { orm, now, launchTokens } = ctx
+  // Learner+module pairs whose progress row was touched (started, ≥ 5) recently: later commits
+  // of the session skip that part. `completed` remembers modules already complete.
+  const touched = new Map<string, number>()
+  const completed = new Set<string>()
+  const TOUCH_EVERY_MS = 60_000
+
+  /** The state row the progress record is about: the most recently updated SCO of the module. */
+  async function latestState(userId: string, moduleId: number): Promise<StateRow | undefined> {
+    const [row] = (await orm.em
+      .fork()
+      .getConnection()
+      .execute('select * from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc limit 1', [
+        userId,
+        moduleId,
+      ])) as StateRow[]
+    return row
+  }
+
+  /** Completes the module for a completion the content reported (no engagement rule). */
+  async function contentCompleted(userId: string, moduleId: number, trigger: string): Promise<boolean> {
+    const em = orm.em.fork()
+    const [module] = (await em.getConnection().execute('select id, title, is_scorm, course_id from course_modules where id = ?', [moduleId])) as (Pick<
+      ModuleRow,
+      'id' | 'title' | 'is_scorm'
+    > & { course_id: number })[]
+    if (!module) return false
+    const [course] = (await em.getConnection().execute('select id, title, is_assigned_to_all from courses where id = ?', [module.course_id])) as CourseRow[]
+    if (!course) return false
+    const out = await em.transactional((tx) => completeModule(tx, { userId, module, course, trigger, at: now(), checkEngagement: false }))
+    completed.add(`${userId}:${moduleId}`)
+    if (out.evented) ctx.relay.kick()
+    return out.newly_completed
+  }
+
+  return {
+    /**
+     * GET /scorm/{moduleId}/launch: a launch token, the package's items under the launch's
+     * content root, the stored state per SCO and the shared data. Marks the module started.
+     */
+    async launch(actor: Actor, moduleId: number): Promise<ScormLaunch | { status: 'processing'; message: string }> {
+      const em = orm.em.fork()
+      const { module } = await requireModule(em, actor, moduleId)
+      if (!module.is_scorm) throw badRequest(COURSE_MESSAGES.notScorm, 'not_scorm')
+      if (module.processing_status === 'processing') return { status: 'processing', message: COURSE_MESSAGES.processing }
+      const manifest = manifestOf(module)
+      if (module.processing_status === 'failed' || !manifest || !module.content_prefix || !module.scorm_version)
+        throw new AppError(422, 'package_failed', module.processing_error || COURSE_MESSAGES.processingFailed)
+      const conn = em.getConnection()
+      const [{ token, claims }, states, shared] = await Promise.all([
+        launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id }),
+        conn.execute('select item_id, cmi, exit, updated_at from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc', [
+          actor.userId,
+          moduleId,
+        ]) as Promise<StateRow[]>,
+        conn.execute('select store_id, store from scorm_shared_data where user_id = ? and module_id = ?', [actor.userId, moduleId]) as Promise<
+          { store_id: string; store: string }[]
+        >,
+      ])
+      await touchProgress(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
+      const base = contentBase(token)
+      const items = withBase(manifest.items, base)
+      const launchable = [...walk(items)].filter((i) => i.href !== null)
+      if (!launchable.length) throw new AppError(422, 'package_failed', COURSE_MESSAGES.processingFailed)
+      const byId = new Map(launchable.map((i) => [i.identifier, i]))
+      const start = states.map((s) => byId.get(s.item_id)).find((i) => i !== undefined) ?? launchable[0]!
+      const state: Record<string, ScoState> = {}
+      for (const s of states)
+        state[s.item_id] = { cmi: json(s.cmi) as Record<string, unknown>, entry: s.exit === 'suspend' ? 'resume' : '', updated_at: iso(s.updated_at)! }
+      return {
+        url: start.href!,
+        moduleId,
+        courseId: module.course_id,
+        version: module.scorm_version,
+        edition: module.scorm_edition,
+        launchToken: token,
+        contentBase: base,
+        commitUrl: commitUrl(token),
+        expiresAt: claims.expiresAt.toISOString(),
+        title: manifest.title,
+        items,
+        startItem: start.identifier,
+        state,
+        sharedData: Object.fromEntries(shared.map((s) => [s.store_id, s.store])),
+        learner: { id: actor.userId, name: actor.name },
+      }
+    },
+
+    /**
+     * POST /scorm/commit/{token}: stores one SCO's cmi tree unless a newer one is stored, keeps the
+     * summary columns, the shared data stores and the module's progress, and completes the module
+     * when the content reports completion.
+     */
+    async commit(claims: LaunchClaims, body: string): Promise<{ applied: boolean; moduleCompleted: boolean }> {
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(body)
+      } catch {
+        throw new CommitError(400, 'invalid_json', 'The commit is not valid JSON')
+      }
+      const result = ScormCommit.safeParse(parsed)
+      if (!result.success) {
+        const issue = result.error.issues[0]!
+        throw new CommitError(400, 'validation_failed', `${issue.path.join('.') || 'commit'}: ${issue.message}`)
+      }
+      const commit = result.data
+      const summary = summarize(commit.runtimeData, commit)
+      const key = `${claims.userId}:${claims.moduleId}`
+      const at = now()
+      const last = touched.get(key)
+      const touch = last === undefined || at.getTime() - last >= TOUCH_EVERY_MS
+      const params = [
+        claims.userId,
+        claims.moduleId,
+        commit.itemId,
+        claims.issuedAt,
+        commit.seq,
+        JSON.stringify(commit.runtimeData),
+        summary.lessonStatus.slice(0, 100),
+        summary.score,
+        summary.location,
+        summary.suspendData,
+        summary.totalTime,
+        summary.model === '1.2' ? '0000:00:00' : 'PT0S',
+        summary.sessionTime,
+        summary.exit,
+        JSON.stringify(summary.interactions),
+        at,
+        summary.model === '2004' && summary.totalTime === null ? `{${totalTimePath(commit.runtimeData).join(',')}}` : null,
+        claims.courseId,
+        touch,
+      ]
+      const client = orm.em.getConnection().getClient()
+      let row: { applied: number; completed_at: Date | null } | undefined
+      try {
+        ;[row] = (await client.executeQuery<{ applied: number; completed_at: Date | null }>(CompiledQuery.raw(COMMIT_SQL, params))).rows
+      } catch (err) {
+        // The module (or its course) was deleted after the launch.
+        if ((err as { code?: string }).code === '23503') throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
+        throw err
+      }
+      if (touch) {
+        if (touched.size > 100_000) touched.clear()
+        touched.set(key, at.getTime())
+        if (row?.completed_at) completed.add(key)
+      }
+      const applied = (row?.applied ?? 0) > 0
+      if (applied) {
+        const stores = sharedStores(commit)
+        if (stores.length)
+          await client.executeQuery(
+            CompiledQuery.raw(
+              `insert into scorm_shared_data (user_id, module_id, store_id, store, updated_at)
+               select $1, $2, x.id, x.store, $3 from jsonb_to_recordset($4::jsonb) as x(id text, store text)
+               on conflict (user_id, module_id, store_id) do update set store = excluded.store, updated_at = excluded.updated_at`,
+              [claims.userId, claims.moduleId, at, JSON.stringify(stores)],
+            ),
+          )
+      }
+      let moduleCompleted = false
+      if (applied && summary.complete && !completed.has(key)) moduleCompleted = await contentCompleted(claims.userId, claims.moduleId, 'scorm-commit')
+      return { applied, moduleCompleted }
+    },
+
+    /** GET /scorm/progress/{moduleId}: the caller's summary of the module's most recent SCO, defaults when none. */
+    async progress(actor: Actor, moduleId: number): Promise<ScormProgress> {
+      const { module } = await requireModule(orm.em.fork(), actor, moduleId)
+      if (!module.is_scorm) throw badRequest(COURSE_MESSAGES.notScorm, 'not_scorm')
+      const row = await latestState(actor.userId, moduleId)
+      return row ? toProgress(row) : { ...DEFAULT_SCORM_PROGRESS, interactions: [] }
+    },
+
+    /**
+     * POST /scorm/progress: merges the summary into the caller's state of the module's most recent
+     * (else first) SCO; the status never goes back from completed/passed; completed/passed
+     * completes the module.
+     */
+    async saveProgress(actor: Actor, body: z.output<typeof ScormProgressBody>) {
+      const em = orm.em.fork()
+      const { module } = await requireModule(em, actor, body.moduleId)
+      if (module.course_id !== body.courseId) throw badRequest('This module does not belong to that course', 'module_course_mismatch')
+      if (!module.is_scorm) throw badRequest(COURSE_MESSAGES.notScorm, 'not_scorm')
+      const latest = await latestState(actor.userId, module.id)
+      const manifest = manifestOf(module)
+      const first = manifest ? [...walk(manifest.items)].find((i) => i.href !== null) : undefined
+      const itemId = latest?.item_id ?? first?.identifier
+      if (!itemId) throw new AppError(422, 'package_failed', module.processing_error || COURSE_MESSAGES.processingFailed)
+      const d = body.scormData
+      const at = now()
+      const [row] = (await em.getConnection().execute(
+        `insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, suspend_data, total_time, session_time, interactions, updated_at)
+         values (?, ?, ?, ?, 0, '{}'::jsonb, coalesce(?, 'not attempted'), ?, coalesce(?, ''), coalesce(?, ''), coalesce(?, '0000:00:00'), coalesce(?, '0000:00:00'), coalesce(?::jsonb, '[]'::jsonb), ?)
+         on conflict (user_id, module_id, item_id) do update set
+           lesson_status = case when s.lesson_status in ('completed', 'passed') and excluded.lesson_status not in ('completed', 'passed') then s.lesson_status
+             else coalesce(?, s.lesson_status) end,
+           score = case when ? then excluded.score else s.score end,
+           location = coalesce(?, s.location), suspend_data = coalesce(?, s.suspend_data), total_time = coalesce(?, s.total_time),
+           session_time = coalesce(?, s.session_time), interactions = coalesce(?::jsonb, s.interactions), updated_at = excluded.updated_at
+         returning lesson_status`,
+        [
+          actor.userId,
+          module.id,
+          itemId,
+          at.getTime(),
+          d.lessonStatus ?? null,
+          d.score ?? null,
+          d.location ?? null,
+          d.suspendData ?? null,
+          d.totalTime ?? null,
+          d.sessionTime ?? null,
+          d.interactions ? JSON.stringify(d.interactions) : null,
+          at,
+          d.lessonStatus ?? null,
+          d.score !== undefined,
+          d.location ?? null,
+          d.suspendData ?? null,
+          d.totalTime ?? null,
+          d.sessionTime ?? null,
+          d.interactions ? JSON.stringify(d.interactions) : null,
+        ],
+      )) as { lesson_status: string }[]
+      await touchProgress(em, { userId: actor.userId, moduleId: module.id, courseId: module.course_id, floor: PROGRESS_TRACKER.scormInitialized, at })
+      if (row && (row.lesson_status === 'completed' || row.lesson_status === 'passed')) await contentCompleted(actor.userId, module.id, 'scorm-status')
+      return { message: 'Progress saved' }
+    },
+
+    /** GET /scorm-editor/edit/{moduleId}. */
+    async editState(actor: Actor, moduleId: number) {
+      const { module } = await requireModule(orm.em.fork(), actor, moduleId)
+      return { hasEdits: module.has_edits }
+    },
+
+  }
+}
+export type ScormService = ReturnType<typeof createScormService>
