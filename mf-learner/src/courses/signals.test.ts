@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { completionUrl, contentSignal, urlSlideProgress } from './signals.ts'
+import { completionUrl, contentSignal, finishWithoutCompletionProgress, scormCompletion, scormScorePercent, urlSlideProgress, type ScormStatusLike } from './signals.ts'
 
 describe('completion URL keywords', () => {
   it('recognises completion pages by the keywords in the html file name', () => {
@@ -90,5 +90,42 @@ describe('content messages', () => {
   it('ignores unrelated messages', () => {
     for (const data of [null, undefined, 42, [], 'hello', '{not json', { source: 'react-devtools', payload: {} }, { type: 'resize', height: 300 }])
       expect(contentSignal(data)).toBeNull()
+  })
+})
+
+describe('SCORM status signals', () => {
+  const status = (over: Partial<ScormStatusLike>): ScormStatusLike => ({
+    lessonStatus: null,
+    completionStatus: null,
+    successStatus: null,
+    scoreRaw: null,
+    scoreScaled: null,
+    progressMeasure: null,
+    ...over,
+  })
+
+  it('completes on a completed or passed lesson, completion or success status', () => {
+    expect(scormCompletion(status({ lessonStatus: 'completed' }))).toBe('scorm-status')
+    expect(scormCompletion(status({ lessonStatus: 'passed' }))).toBe('scorm-status')
+    expect(scormCompletion(status({ completionStatus: 'completed' }))).toBe('scorm-status')
+    expect(scormCompletion(status({ completionStatus: 'incomplete', successStatus: 'passed' }))).toBe('scorm-status')
+  })
+
+  it('completes on a score of 100 or more', () => {
+    expect(scormCompletion(status({ lessonStatus: 'incomplete', scoreRaw: 100 }))).toBe('scorm-score')
+    expect(scormCompletion(status({ scoreRaw: 99 }))).toBeNull()
+  })
+
+  it('does not complete on other statuses', () => {
+    for (const s of ['not attempted', 'incomplete', 'browsed', 'failed', 'unknown'])
+      expect(scormCompletion(status({ lessonStatus: s, completionStatus: s }))).toBeNull()
+  })
+
+  it('sets progress to the greater of the score and 95 after a finish without completion', () => {
+    expect(finishWithoutCompletionProgress(status({}))).toBe(95)
+    expect(finishWithoutCompletionProgress(status({ scoreRaw: 40 }))).toBe(95)
+    expect(finishWithoutCompletionProgress(status({ scoreRaw: 97 }))).toBe(97)
+    expect(finishWithoutCompletionProgress(status({ scoreScaled: 0.98 }))).toBe(98)
+    expect(scormScorePercent(status({ scoreScaled: 0.5 }))).toBe(50)
   })
 })

@@ -108,3 +108,33 @@ export const contentSignal = (data: unknown): ContentSignal => {
   if (ACTIVITY_EVENTS.has(name)) return { kind: 'activity' }
   return null
 }
+
+/** The status fields of the SCORM runtime (its `RuntimeStatus`). */
+export interface ScormStatusLike {
+  lessonStatus: string | null
+  completionStatus: string | null
+  successStatus: string | null
+  scoreRaw: number | null
+  scoreScaled: number | null
+  progressMeasure: number | null
+}
+
+const SCORM_DONE = new Set(['completed', 'passed'])
+
+/**
+ * Whether the SCO's data completes the module (learner §4): lesson, completion or success status
+ * completed or passed ('scorm-status'), or a raw score of 100 or more ('scorm-score'); else null.
+ */
+export const scormCompletion = (s: ScormStatusLike): 'scorm-status' | 'scorm-score' | null => {
+  for (const v of [s.lessonStatus, s.completionStatus, s.successStatus]) if (v && SCORM_DONE.has(v.toLowerCase())) return 'scorm-status'
+  if (s.scoreRaw !== null && s.scoreRaw >= 100) return 'scorm-score'
+  return null
+}
+
+/** The score of a SCO as a percent: the raw score, else the scaled one, else null. */
+export const scormScorePercent = (s: ScormStatusLike): number | null =>
+  s.scoreRaw !== null && Number.isFinite(s.scoreRaw) ? s.scoreRaw : s.scoreScaled !== null && Number.isFinite(s.scoreScaled) ? s.scoreScaled * 100 : null
+
+/** A finish without completion sets progress to the greater of the score and 95 (learner §4). */
+export const finishWithoutCompletionProgress = (s: ScormStatusLike): number =>
+  Math.max(scormScorePercent(s) ?? 0, T.finishWithoutCompletion)

@@ -86,9 +86,9 @@ export class ProgressTracker {
   }
 
   /** Schedules the start: 1.5 s after load for unedited modules, 2 s for edited ones. */
-  start(): void {
+  start(edited: boolean = this.opts.edited): void {
     if (this.startTimer !== null || this.startedAt !== null || this.stopped) return
-    const delay = this.opts.edited ? T.startDelayEditedMs : T.startDelayUneditedMs
+    const delay = edited ? T.startDelayEditedMs : T.startDelayUneditedMs
     this.startTimer = this.clock.setTimeout(() => {
       this.startTimer = null
       this.begin()

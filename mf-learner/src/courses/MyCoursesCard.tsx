@@ -1,0 +1,61 @@
+import type { CourseWithProgress } from '@portal/contracts'
+import { Alert, Button, EmptyState, Spinner } from '@portal/ui-kit'
+import { useQuery } from '@tanstack/react-query'
+import { dashboardError } from '../exams/exam-cards.ts'
+import { courseKeys, fetchCoursesWithProgress } from './api.ts'
+import { courseStatusLabel, moduleCountText, percent } from './course-view.ts'
+import { ProgressBar } from './ProgressBar.tsx'
+
+const BADGE_STYLE: Record<CourseWithProgress['status'], { background: string; color: string }> = {
+  completed: { background: 'var(--c-success-bg)', color: 'var(--c-success)' },
+  'in-progress': { background: '#fef3c7', color: '#92400e' },
+  'not-started': { background: '#e5e7eb', color: '#374151' },
+}
+
+/** My Courses (learner §2): one card per assigned course; View Course opens the viewer in place. */
+export const MyCoursesCard = ({ onView }: { onView: (course: CourseWithProgress) => void }) => {
+  const courses = useQuery({ queryKey: courseKeys.list(), queryFn: fetchCoursesWithProgress, refetchOnWindowFocus: false })
+  return (
+    <section className="pk-card pk-stack" aria-labelledby="courses-title">
+      <h2 id="courses-title">My Courses</h2>
+      {courses.isPending ? (
+        <Spinner label="Loading courses..." />
+      ) : courses.isError ? (
+        <Alert>{dashboardError(courses.error)}</Alert>
+      ) : courses.data.length === 0 ? (
+        <EmptyState>No courses assigned yet</EmptyState>
+      ) : (
+        <ul className="pk-grid" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          {courses.data.map((course) => {
+            const titleId = `course-${course.id}-title`
+            const progress = percent(course.progress)
+            return (
+              <li
+                key={course.id}
+                className="pk-stack"
+                aria-labelledby={titleId}
+                style={{ gap: '.5rem', border: '1px solid var(--c-border)', borderRadius: 8, padding: '1rem' }}
+              >
+                <h3 id={titleId} style={{ fontSize: '1.0625rem', margin: 0 }}>
+                  {course.title}
+                </h3>
+                <div className="pk-row" style={{ gap: '.5rem' }}>
+                  <span className="pk-badge" style={{ marginLeft: 0, ...BADGE_STYLE[course.status] }}>
+                    {courseStatusLabel(course.status)}
+                  </span>
+                  <span className="pk-muted">{moduleCountText(course.modules.length)}</span>
+                </div>
+                {progress > 0 ? <ProgressBar value={progress} label={`${course.title} progress`} showText /> : null}
+                <div>
+                  <Button data-course-id={course.id} aria-describedby={titleId} onClick={() => onView(course)}>
+                    View Course
+                  </Button>
+                </div>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </section>
+  )
+}
