@@ -6,7 +6,7 @@ import yazl from 'yazl'
 import { createLocalStorage, type Storage } from '../storage/storage.ts'
 import { DEFAULT_EXTRACT_LIMITS, ingestPackage, PackageError, type ExtractLimits } from './index.ts'
 import { walkItems } from './package-info.ts'
-import { fixturePath, rawZip, readZipEntry, type RawEntry } from './test-zips.ts'
+import { aiccCourse, fixturePath, rawZip, readZipEntry, type RawEntry } from './test-zips.ts'
 
 let dir: string
 let storageRoot: string
@@ -252,5 +252,34 @@ describe('ingestPackage', () => {
     const info = await ingestPackage({ zipPath, storage, prefix: `modules/${++n}/content` })
     expect(info.fileCount).toBe(202)
     expect(info.totalBytes).toBe(200 * 256 * 1024 + manifest().length + page.length)
+  })
+})
+
+describe('ingestPackage with an AICC course', () => {
+  const files = [
+    { name: 'golf.crs', data: aiccCourse.crs },
+    { name: 'golf.au', data: aiccCourse.au },
+    { name: 'golf.des', data: aiccCourse.des },
+    { name: 'golf.cst', data: aiccCourse.cst },
+    { name: 'lesson1/index.html', data: page },
+    { name: 'quiz/start.html', data: page },
+  ]
+
+  it('accepts it, with one item per AU', async () => {
+    const prefix = `modules/${++n}/content`
+    const info = await ingestPackage({ zipPath: await yazlZip(files), storage, prefix })
+    expect(info).toMatchObject({ version: 'AICC', edition: 'AICC', title: 'Golf, the Basics', scoCount: 2, fileCount: 6 })
+    expect([...walkItems(info.items)].filter((i) => i.href).map((i) => i.href)).toEqual(['lesson1/index.html?lang=en', 'quiz/start.html?attempt=1'])
+    expect(await filesUnder(prefix)).toEqual(['golf.au', 'golf.crs', 'golf.cst', 'golf.des', 'lesson1/index.html', 'quiz/start.html'])
+  })
+
+  it('accepts it inside one top folder', async () => {
+    const info = await ingestPackage({ zipPath: await yazlZip(files.map((f) => ({ ...f, name: `course/${f.name}` }))), storage, prefix: `modules/${++n}/content` })
+    expect(info.scoCount).toBe(2)
+  })
+
+  it('rejects it when an AU launch file is missing', async () => {
+    const err = await rejects(await yazlZip(files.filter((f) => f.name !== 'quiz/start.html')))
+    expect(err.message).toBe('Launch file missing from package: quiz/start.html')
   })
 })

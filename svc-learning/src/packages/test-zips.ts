@@ -78,3 +78,35 @@ export function rawZip(entries: RawEntry[]): Buffer {
   end.writeUInt32LE(offset, 16)
   return Buffer.concat([...locals, cd, end])
 }
+
+/** A two-lesson AICC course as authoring tools write it (CRLF, quoted fields, mixed-case headers). */
+export const aiccCourse = {
+  crs: [
+    '[Course]',
+    'Course_Creator=Training Team',
+    'Course_ID=GOLF101',
+    'Course_System=HTML',
+    'Course_Title=Golf, the Basics',
+    'Level=1',
+    'Max_Fields_CST=3',
+    'Total_AUs=2',
+    'Total_Blocks=1',
+    'Version=2.0',
+    '[Course_Behavior]',
+    'Max_Normal=99',
+    '[Course_Description]',
+    'An introduction to golf.',
+  ].join('\r\n'),
+  au: [
+    '"System_ID","Type","Command_Line","File_Name","Core_Vendor","Web_Launch","AU_Password","Max_Score","Mastery_Score","Max_Time_Allowed","Time_Limit_Action","System_Vendor"',
+    '"A1","lesson","","lesson1/index.html","","lang=en","","100","80","00:30:00","exit,message",""',
+    '"A2","quiz","","quiz\\start.html","mode=""final""","?attempt=1","","100","","","",""',
+  ].join('\r\n'),
+  des: [
+    '"System_ID","Developer_ID","Title","Description"',
+    '"B1","blk","Part one","The first part"',
+    '"A1","L1","Rules, etiquette and scoring","The first lesson"',
+    '"A2","Q1","Final quiz","Questions"',
+  ].join('\r\n'),
+  cst: ['"block","member","member"', '"root","B1","A2"', '"B1","A1"'].join('\r\n'),
+}
