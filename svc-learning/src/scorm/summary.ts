@@ -32,15 +32,13 @@ function unflatten(flat: Obj): Obj {
   const out: Obj = {}
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.')
+    if (parts.some((part) => part === '__proto__' || part === 'constructor' || part === 'prototype')) continue
     let node = out
-    for (let i = 0; i < parts.length - 1; i++) {
-      const part = parts[i]!
-      if (part === '__proto__' || part === 'constructor' || part === 'prototype') break
+    for (const part of parts.slice(0, -1)) {
       if (!isObj(node[part])) node[part] = {}
       node = node[part] as Obj
     }
-    const last = parts[parts.length - 1]!
-    if (last !== '__proto__' && last !== 'constructor' && last !== 'prototype') node[last] = value
+    node[parts[parts.length - 1]!] = value
   }
   return out
 }
