@@ -1,4 +1,5 @@
-import type { ScormItem } from '@portal/contracts'
+import { ScormCommit, type ScormItem, type ScormLaunch } from '@portal/contracts'
+import { vi } from 'vitest'
 
 /** A manifest item for tests (a cluster when `href` is null). */
 export const item = (identifier: string, href: string | null, children: ScormItem[] = [], over: Partial<ScormItem> = {}): ScormItem => ({
@@ -16,3 +17,74 @@ export const item = (identifier: string, href: string | null, children: ScormIte
   children,
   ...over,
 })
+
+/** A launch answer as GET /scorm/{moduleId}/launch gives it. */
+export const launchOf = (over: Partial<ScormLaunch> = {}): ScormLaunch => ({
+  url: '/api/content/tok/shared/launchpage.html?content=playing',
+  moduleId: 7,
+  courseId: 3,
+  version: '1.2',
+  edition: null,
+  launchToken: `tok-${Math.random().toString(36).slice(2)}`,
+  contentBase: '/api/content/tok/',
+  commitUrl: '/api/scorm/commit/tok',
+  expiresAt: '2030-01-01T00:00:00.000Z',
+  title: 'Golf Explained',
+  items: [item('playing', '/api/content/tok/p.html'), item('etiquette', '/api/content/tok/e.html')],
+  startItem: 'playing',
+  state: {},
+  sharedData: {},
+  learner: { id: 'u-42', name: 'Doe, Jane' },
+  ...over,
+})
+
+export interface SentCommit {
+  via: 'beacon' | 'fetch'
+  url: string
+  contentType: string
+  keepalive?: boolean
+  body: ScormCommit
+}
+
+/**
+ * Stubs the browser edge (fetch and navigator.sendBeacon) and records every commit, parsed with
+ * the contract schema. `answer` decides the server's reply to fetch commits.
+ */
+export function captureCommits(opts: { answer?: () => Response; beacon?: boolean } = {}) {
+  const sent: SentCommit[] = []
+  const pending: Promise<unknown>[] = []
+  const fetchStub = vi.fn(async (url: string, init: RequestInit) => {
+    sent.push({
+      via: 'fetch',
+      url,
+      contentType: String((init.headers as Record<string, string>)['Content-Type']),
+      keepalive: init.keepalive,
+      body: ScormCommit.parse(JSON.parse(String(init.body))),
+    })
+    return opts.answer ? opts.answer() : Response.json({ result: true, errorCode: 0 })
+  })
+  const beaconStub = vi.fn((url: string, data: Blob) => {
+    if (opts.beacon === false) return false
+    pending.push(
+      data.text().then((text) => sent.push({ via: 'beacon', url, contentType: data.type, body: ScormCommit.parse(JSON.parse(text)) })),
+    )
+    return true
+  })
+  vi.stubGlobal('fetch', fetchStub)
+  vi.stubGlobal('navigator', { sendBeacon: beaconStub })
+  return {
+    sent,
+    fetchStub,
+    beaconStub,
+    /** Waits until every recorded beacon body has been read and pending promises settled. */
+    settle: async () => {
+      for (let i = 0; i < 5; i++) {
+        await Promise.all(pending)
+        await new Promise((r) => setTimeout(r, 0))
+      }
+    },
+  }
+}
+
+/** A window-like object the runtime installs its API objects on. */
+export const hostWindow = () => ({}) as Window & Record<string, any>

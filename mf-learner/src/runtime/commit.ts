@@ -1,0 +1,94 @@
+import type { ScormCommit } from '@portal/contracts'
+
+/** What scorm-again renders for a commit (`renderCommonCommitFields: true`). */
+export interface RenderedCommit {
+  successStatus?: string
+  completionStatus?: string
+  totalTimeSeconds?: number
+  runtimeData?: Record<string, unknown>
+  score?: Record<string, unknown>
+  /** 2004: writable `adl.data` stores that hold a value (id → store). */
+  sharedData?: Record<string, string>
+}
+
+export const COMMIT_FAILED = 'Failed to save progress'
+
+/** Browsers refuse a beacon or a keepalive fetch above 64 KiB (in flight); stay under it. */
+const KEEPALIVE_MAX_BYTES = 60_000
+
+/** Commit numbers per launch token: increase across every session of one launch in this page. */
+const sequences = new Map<string, number>()
+export function nextSeq(launchToken: string): number {
+  const seq = (sequences.get(launchToken) ?? 0) + 1
+  sequences.set(launchToken, seq)
+  return seq
+}
+
+const finite = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined
+}
+
+/** The `ScormCommit` body of a rendered commit: only the contract's fields, runtimeData a plain object. */
+export function commitBody(
+  rendered: RenderedCommit,
+  extra: { itemId: string; seq: number; terminated: boolean; adlData?: { id: string; store: string }[] },
+): ScormCommit {
+  const body: ScormCommit = {
+    itemId: extra.itemId,
+    seq: extra.seq,
+    terminated: extra.terminated,
+    runtimeData: JSON.parse(JSON.stringify(rendered.runtimeData ?? {})) as Record<string, unknown>,
+  }
+  if (rendered.successStatus) body.successStatus = rendered.successStatus
+  if (rendered.completionStatus) body.completionStatus = rendered.completionStatus
+  const total = finite(rendered.totalTimeSeconds)
+  if (total !== undefined && total >= 0) body.totalTimeSeconds = total
+  if (rendered.score) {
+    const score: NonNullable<ScormCommit['score']> = {}
+    for (const k of ['raw', 'min', 'max', 'scaled'] as const) {
+      const n = finite(rendered.score[k])
+      if (n !== undefined) score[k] = n
+    }
+    if (Object.keys(score).length > 0) body.score = score
+  }
+  if (extra.adlData && extra.adlData.length > 0) body.adlData = extra.adlData.slice(0, 100)
+  return body
+}
+
+function byteLength(body: string): number {
+  return new TextEncoder().encode(body).length
+}
+
+async function accepted(res: Response): Promise<boolean> {
+  if (!res.ok) return false
+  try {
+    const answer = (await res.json()) as { result?: unknown }
+    return answer.result === true || answer.result === 'true'
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Sends a commit body to the commit URL. `final` commits (Terminate/Finish, page dismissal) go by
+ * beacon as text/plain so they survive the page going away; a beacon the browser refuses (too
+ * large, unavailable) falls back to fetch. Other commits go by fetch as JSON.
+ * Resolves false when the server did not accept the commit.
+ */
+export function sendCommit(url: string, body: string, final: boolean): Promise<boolean> {
+  const small = byteLength(body) <= KEEPALIVE_MAX_BYTES
+  if (final && small && typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function') {
+    try {
+      if (navigator.sendBeacon(url, new Blob([body], { type: 'text/plain;charset=UTF-8' }))) return Promise.resolve(true)
+    } catch {
+      // fall back to fetch below
+    }
+  }
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': final ? 'text/plain;charset=UTF-8' : 'application/json' },
+    body,
+    keepalive: small,
+  }).then(accepted, () => false)
+}

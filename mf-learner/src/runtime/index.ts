@@ -1,0 +1,18 @@
+/**
+ * The in-browser SCORM 1.2 / AICC / SCORM 2004 runtime of the course viewer (scorm-again 3).
+ * Lazy-loaded by the viewer; nothing else imports it, so the dashboard bundle stays lean.
+ *
+ * Order of calls: `await preloadRuntime(launch.version)` → `startScormSession({launch, itemId, host: window})`
+ * → set the SCO frame's src. On a SCO switch: `session.destroy()`, then start the next session.
+ */
+export { preloadRuntime, runtimeLoaded } from './loader.ts'
+export { itemAfter, launchableItems, parseNavRequest, type NavRequest } from './navigation.ts'
+export {
+  startScormSession,
+  type RuntimeStatus,
+  type ScormSession,
+  type ScormSessionEvents,
+  type StartScormSessionOptions,
+} from './session.ts'
+export { COMMIT_FAILED } from './commit.ts'
+export { flushOnPageHide } from './page-hide.ts'

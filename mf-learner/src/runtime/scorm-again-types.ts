@@ -1,0 +1,94 @@
+/*
+ * The parts of scorm-again 3.4's API objects this runtime uses. Its bundled declarations import
+ * their base class without a file extension, which NodeNext resolution cannot follow, so the
+ * inherited members would be missing; these structural types describe what the ESM builds have.
+ */
+
+export type Settings = Record<string, unknown>
+
+/** Members shared by the 1.2 and 2004 API classes (scorm-again `BaseAPI`). */
+export interface BaseApi {
+  lastErrorCode: string
+  isInitialized(): boolean
+  isNotInitialized(): boolean
+  isTerminated(): boolean
+  loadFromJSON(json: Record<string, unknown>, CMIElement?: string): void
+  renderCommitObject(terminateCommit: boolean, includeTotalTime?: boolean): unknown
+  scheduleCommit(when: number, callback: string): void
+  clearScheduledCommit(): void
+  throwSCORMError(CMIElement: string | undefined, errorNumber: number, message?: string): void
+  lmsInitialize(parameter?: string): string
+  lmsFinish(parameter?: string): string
+  lmsGetValue(CMIElement: string): string
+  lmsSetValue(CMIElement: string, value: unknown): string
+  lmsCommit(parameter?: string): string
+  lmsGetLastError(): string
+  lmsGetErrorString(code: string): string
+  lmsGetDiagnostic(code: string): string
+}
+
+interface Score12 {
+  raw: string
+  min: string
+  max: string
+}
+
+export interface Api12 extends BaseApi {
+  statusSetByModule: boolean
+  nav: { event: string }
+  cmi: {
+    launch_data: string
+    core: {
+      student_id: string
+      student_name: string
+      lesson_status: string
+      entry: string
+      credit: string
+      lesson_mode: string
+      score: Score12
+    }
+    student_data: { mastery_score: string; max_time_allowed: string; time_limit_action: string }
+  }
+}
+
+interface NavTargets {
+  getAll(): Record<string, string>
+}
+
+export interface Api2004 extends BaseApi {
+  cmi: {
+    learner_id: string
+    learner_name: string
+    entry: string
+    credit: string
+    mode: string
+    launch_data: string
+    completion_threshold: string
+    scaled_passing_score: string
+    max_time_allowed: string
+    time_limit_action: string
+    completion_status: string
+    success_status: string
+    progress_measure: string
+    score: Score12 & { scaled: string }
+  }
+  adl: {
+    nav: {
+      request: string
+      request_valid: {
+        continue: string
+        previous: string
+        get choice(): NavTargets
+        set choice(v: Record<string, string>)
+        get jump(): NavTargets
+        set jump(v: Record<string, string>)
+      }
+    }
+    restoreSharedDataSnapshot(snapshot: Record<string, string>): void
+    configureSharedDataMaps(maps: { targetID: string; readSharedData: boolean; writeSharedData: boolean }[]): void
+    captureWritableSharedDataSnapshot(): Record<string, string>
+  }
+}
+
+export type Api12Class = new (settings: Settings) => Api12
+export type Api2004Class = new (settings: Settings) => Api2004

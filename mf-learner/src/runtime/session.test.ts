@@ -1,0 +1,509 @@
+import { ScormCommit } from '@portal/contracts'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { flushOnPageHide, preloadRuntime, startScormSession, type NavRequest, type ScormSession } from './index.ts'
+import { captureCommits, hostWindow, item, launchOf } from './test-support.ts'
+
+beforeAll(async () => {
+  await preloadRuntime('1.2')
+  await preloadRuntime('2004')
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+  vi.unstubAllGlobals()
+})
+
+const golf2004Items = [
+  item('golf', null, [
+    item('playing_item', '/api/content/tok/shared/launchpage.html?content=playing', [], {
+      data_maps: [{ targetID: 'com.scorm.golfsamples.notesStorage', readSharedData: true, writeSharedData: true }],
+    }),
+    item('etiquette_item', '/api/content/tok/shared/launchpage.html?content=etiquette'),
+    item('assessment_item', '/api/content/tok/shared/launchpage.html?content=assessment', [], {
+      completion_threshold: 0.8,
+      scaled_passing_score: 0.7,
+    }),
+  ]),
+]
+
+function start12(over: Parameters<typeof launchOf>[0] = {}, itemId = 'playing', events = {}) {
+  const host = hostWindow()
+  const session = startScormSession({ launch: launchOf(over), itemId, host, events, logLevel: 5 })
+  return { host, session, api: host.API }
+}
+
+function start2004(over: Parameters<typeof launchOf>[0] = {}, itemId = 'playing_item', events = {}) {
+  const host = hostWindow()
+  const launch = launchOf({ version: '2004', edition: '2004 4th Edition', items: golf2004Items, startItem: itemId, ...over })
+  const session = startScormSession({ launch, itemId, host, events, logLevel: 5 })
+  return { host, session, api: host.API_1484_11 }
+}
+
+describe('SCORM 1.2 session', () => {
+  it('installs window.API synchronously and loads the stored state before LMSInitialize (entry resume)', async () => {
+    const c = captureCommits()
+    const { api, session } = start12({
+      items: [item('playing', '/p.html', [], { launch_data: 'chapter=2', mastery_score: 80, max_time_allowed: '00:30:00', time_limit_action: 'exit,message' })],
+      state: {
+        playing: {
+          cmi: { cmi: { suspend_data: 'page=4', core: { lesson_location: 'p4', lesson_status: 'incomplete', total_time: '0001:00:00', session_time: '00:10:00', exit: 'suspend', entry: 'ab-initio', score: { raw: '55', min: '0', max: '100' } } } },
+          entry: 'resume',
+          updated_at: '2026-01-01T00:00:00.000Z',
+        },
+      },
+    })
+    expect(typeof api.LMSInitialize).toBe('function')
+    expect(session.initialized).toBe(false)
+    expect(api.LMSInitialize('')).toBe('true')
+    expect(session.initialized).toBe(true)
+    expect(api.LMSGetValue('cmi.core.entry')).toBe('resume')
+    expect(api.LMSGetValue('cmi.core.lesson_location')).toBe('p4')
+    expect(api.LMSGetValue('cmi.core.lesson_status')).toBe('incomplete')
+    expect(api.LMSGetValue('cmi.suspend_data')).toBe('page=4')
+    expect(api.LMSGetValue('cmi.core.total_time')).toBe('01:00:00')
+    expect(api.LMSGetValue('cmi.core.student_id')).toBe('u-42')
+    expect(api.LMSGetValue('cmi.core.student_name')).toBe('Doe, Jane')
+    expect(api.LMSGetValue('cmi.core.credit')).toBe('credit')
+    expect(api.LMSGetValue('cmi.core.lesson_mode')).toBe('normal')
+    expect(api.LMSGetValue('cmi.launch_data')).toBe('chapter=2')
+    expect(api.LMSGetValue('cmi.student_data.mastery_score')).toBe('80')
+    expect(api.LMSGetValue('cmi.student_data.max_time_allowed')).toBe('00:30:00')
+    expect(api.LMSGetValue('cmi.student_data.time_limit_action')).toBe('exit,message')
+    expect(session.status()).toMatchObject({ lessonStatus: 'incomplete', scoreRaw: 55 })
+    session.flush()
+    await c.settle()
+    // the previous session's time and exit do not carry over
+    expect(c.sent[0].body.runtimeData).toMatchObject({ cmi: { core: { session_time: '00:00:00', exit: '', total_time: '01:00:00' } } })
+  })
+
+  it('starts ab-initio when nothing is stored', () => {
+    captureCommits()
+    const { api } = start12()
+    api.LMSInitialize('')
+    expect(api.LMSGetValue('cmi.core.entry')).toBe('ab-initio')
+    expect(api.LMSGetValue('cmi.core.lesson_status')).toBe('not attempted')
+  })
+
+  it('accumulates total_time across sessions without counting a session twice', async () => {
+    const c = captureCommits()
+    const first = start12({ state: { playing: { cmi: { cmi: { core: { total_time: '01:00:00' } } }, entry: 'resume', updated_at: '' } } })
+    first.api.LMSInitialize('')
+    first.api.LMSSetValue('cmi.core.session_time', '00:05:00')
+    first.api.LMSSetValue('cmi.core.exit', 'suspend')
+    first.api.LMSFinish('')
+    await c.settle()
+    const final = c.sent.at(-1)!.body
+    expect(final.totalTimeSeconds).toBe(3900)
+    expect(final.runtimeData).toMatchObject({ cmi: { core: { total_time: '01:05:00', session_time: '00:05:00' } } })
+
+    // the server stores that runtimeData; the next session resumes from it
+    const second = start12({ state: { playing: { cmi: final.runtimeData, entry: 'resume', updated_at: '' } } })
+    second.api.LMSInitialize('')
+    expect(second.api.LMSGetValue('cmi.core.total_time')).toBe('01:05:00')
+    second.api.LMSSetValue('cmi.core.session_time', '00:01:00')
+    second.api.LMSFinish('')
+    await c.settle()
+    expect(c.sent.at(-1)!.body.totalTimeSeconds).toBe(3960)
+  })
+
+  it('accepts suspend_data of 64,000 characters and rejects 64,001 (405)', () => {
+    captureCommits()
+    const { api } = start12()
+    api.LMSInitialize('')
+    expect(api.LMSSetValue('cmi.suspend_data', 'x'.repeat(64_000))).toBe('true')
+    expect(api.LMSGetValue('cmi.suspend_data')).toHaveLength(64_000)
+    expect(api.LMSSetValue('cmi.suspend_data', 'x'.repeat(64_001))).toBe('false')
+    expect(api.LMSGetLastError()).toBe('405')
+  })
+
+  it('answers the spec error codes through the wrapper', () => {
+    captureCommits()
+    const { api } = start12()
+    expect(api.LMSSetValue('cmi.core.lesson_location', 'a')).toBe('false')
+    expect(api.LMSGetLastError()).toBe('301')
+    api.LMSInitialize('')
+    expect(api.LMSSetValue('cmi.core.student_id', 'x')).toBe('false')
+    expect(api.LMSGetLastError()).toBe('403')
+    expect(api.LMSGetErrorString('403')).toBe('Element is read only')
+    expect(api.LMSGetValue('cmi.core.exit')).toBe('')
+    expect(api.LMSGetLastError()).toBe('404')
+    expect(api.LMSSetValue('cmi.core.lesson_status', 'bogus')).toBe('false')
+    expect(api.LMSGetLastError()).toBe('405')
+    expect(api.LMSGetValue('cmi.core._count')).toBe('')
+    expect(api.LMSGetLastError()).toBe('203')
+    // a successful call clears the last error
+    expect(api.LMSSetValue('cmi.core.lesson_status', 'incomplete')).toBe('true')
+    expect(api.LMSGetLastError()).toBe('0')
+    expect(api.LMSInitialize('')).toBe('false')
+    expect(api.LMSGetLastError()).toBe('101')
+  })
+
+  it('autocommits 5 seconds after a change with a ScormCommit JSON body', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const c = captureCommits()
+    const { api } = start12({}, 'playing')
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_location', 'page-2')
+    api.LMSSetValue('cmi.core.score.raw', '40')
+    await vi.advanceTimersByTimeAsync(4_900)
+    expect(c.fetchStub).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(200)
+    expect(c.fetchStub).toHaveBeenCalledTimes(1)
+    const [commit] = c.sent
+    expect(commit.via).toBe('fetch')
+    expect(commit.url).toBe('/api/scorm/commit/tok')
+    expect(commit.contentType).toBe('application/json')
+    expect(commit.body).toMatchObject({
+      itemId: 'playing',
+      seq: 1,
+      terminated: false,
+      completionStatus: 'incomplete',
+      successStatus: 'unknown',
+      score: { raw: 40, max: 100 },
+      runtimeData: { cmi: { core: { lesson_location: 'page-2' } } },
+    })
+    expect(Object.getPrototypeOf(commit.body.runtimeData)).toBe(Object.prototype)
+    expect(Object.keys(commit.body).sort()).toEqual(Object.keys(ScormCommit.parse(commit.body)).sort())
+  })
+
+  it('sends the LMSFinish commit by text/plain beacon with terminated true, after the autocommits', async () => {
+    const c = captureCommits()
+    const finished: { navRequest: NavRequest | null; status: unknown }[] = []
+    const { api, session } = start12({}, 'playing', { onFinish: (e: (typeof finished)[number]) => finished.push(e) })
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_status', 'passed')
+    api.LMSSetValue('cmi.core.score.raw', '90')
+    expect(api.LMSCommit('')).toBe('true')
+    expect(api.LMSFinish('')).toBe('true')
+    await c.settle()
+    expect(c.sent.map((s) => [s.via, s.body.seq, s.body.terminated])).toEqual([
+      ['fetch', 1, false],
+      ['beacon', 2, true],
+    ])
+    expect(c.sent[1].contentType).toBe('text/plain;charset=utf-8')
+    expect(c.sent[1].body).toMatchObject({ completionStatus: 'completed', successStatus: 'passed', score: { raw: 90 } })
+    expect(session.finished).toBe(true)
+    expect(finished).toEqual([{ navRequest: null, status: expect.objectContaining({ lessonStatus: 'passed', scoreRaw: 90 }) }])
+  })
+
+  it('treats a second LMSFinish (onunload after onbeforeunload) as a harmless error', async () => {
+    const c = captureCommits()
+    const onFinish = vi.fn()
+    const { api } = start12({}, 'playing', { onFinish })
+    api.LMSInitialize('')
+    expect(api.LMSFinish('')).toBe('true')
+    expect(api.LMSFinish('')).toBe('false')
+    expect(api.LMSGetLastError()).toBe('101')
+    await c.settle()
+    expect(onFinish).toHaveBeenCalledTimes(1)
+    expect(c.sent.filter((s) => s.body.terminated)).toHaveLength(1)
+  })
+
+  it('completes content that only calls LMSInitialize and LMSFinish', async () => {
+    const c = captureCommits()
+    const onFinish = vi.fn()
+    const { api } = start12({}, 'playing', { onFinish })
+    api.LMSInitialize('')
+    api.LMSFinish('')
+    await c.settle()
+    expect(c.sent[0].body).toMatchObject({ terminated: true, completionStatus: 'completed', runtimeData: { cmi: { core: { lesson_status: 'completed' } } } })
+    expect(onFinish.mock.calls[0][0].status.lessonStatus).toBe('completed')
+  })
+
+  it('keeps a status the content set itself on finish', async () => {
+    const c = captureCommits()
+    const { api } = start12()
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_status', 'incomplete')
+    api.LMSFinish('')
+    await c.settle()
+    expect(c.sent.at(-1)!.body.completionStatus).toBe('incomplete')
+  })
+
+  it('reports the navigation event (nav.event or cmi.nav.event) and cmi.core.exit as the navigation request', () => {
+    captureCommits()
+    const requests: (NavRequest | null)[] = []
+    const onFinish = (e: { navRequest: NavRequest | null }) => requests.push(e.navRequest)
+    const a = start12({}, 'playing', { onFinish }).api
+    a.LMSInitialize('')
+    expect(a.LMSSetValue('cmi.nav.event', 'continue')).toBe('true')
+    expect(a.LMSSetValue('cmi.nav.event', 'sideways')).toBe('false')
+    expect(a.LMSGetLastError()).toBe('405')
+    a.LMSFinish('')
+    const b = start12({}, 'etiquette', { onFinish }).api
+    b.LMSInitialize('')
+    expect(b.LMSSetValue('nav.event', 'previous')).toBe('true')
+    b.LMSFinish('')
+    const s = start12({}, 'playing', { onFinish }).api
+    s.LMSInitialize('')
+    s.LMSSetValue('cmi.core.exit', 'suspend')
+    s.LMSFinish('')
+    const l = start12({}, 'playing', { onFinish }).api
+    l.LMSInitialize('')
+    l.LMSSetValue('cmi.core.exit', 'logout')
+    l.LMSFinish('')
+    expect(requests).toEqual([{ kind: 'continue' }, { kind: 'previous' }, { kind: 'suspendAll' }, { kind: 'exitAll' }])
+  })
+
+  it('calls the events: initialize, change with the status, activity on every call', () => {
+    captureCommits()
+    const onInitialize = vi.fn()
+    const onChange = vi.fn()
+    const onActivity = vi.fn()
+    const { api } = start12({}, 'playing', { onInitialize, onChange, onActivity })
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_status', 'completed')
+    api.LMSSetValue('cmi.core.lesson_status', 'bogus')
+    api.LMSGetValue('cmi.core.lesson_status')
+    api.LMSGetLastError()
+    expect(onInitialize).toHaveBeenCalledTimes(1)
+    expect(onChange).toHaveBeenCalledTimes(1)
+    expect(onChange).toHaveBeenCalledWith('cmi.core.lesson_status', 'completed', expect.objectContaining({ lessonStatus: 'completed' }))
+    expect(onActivity).toHaveBeenCalledTimes(5)
+  })
+
+  it('reports a refused commit as "Failed to save progress"', async () => {
+    const c = captureCommits({ answer: () => Response.json({ result: false, errorCode: 101 }, { status: 409 }) })
+    const onCommitError = vi.fn()
+    const { api } = start12({}, 'playing', { onCommitError })
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_location', 'x')
+    api.LMSCommit('')
+    await c.settle()
+    expect(onCommitError).toHaveBeenCalledWith('Failed to save progress')
+  })
+})
+
+describe('flush at page dismissal', () => {
+  it('sends one terminated beacon, again only after a change, and nothing after finish', async () => {
+    const c = captureCommits()
+    const { api, session } = start12()
+    session.flush()
+    expect(c.beaconStub).not.toHaveBeenCalled()
+    api.LMSInitialize('')
+    session.flush()
+    session.flush()
+    expect(c.beaconStub).toHaveBeenCalledTimes(1)
+    api.LMSSetValue('cmi.core.lesson_location', 'p9')
+    session.flush()
+    session.flush()
+    expect(c.beaconStub).toHaveBeenCalledTimes(2)
+    api.LMSFinish('')
+    session.flush()
+    await c.settle()
+    expect(c.sent.map((s) => [s.via, s.body.terminated, s.body.seq])).toEqual([
+      ['beacon', true, 1],
+      ['beacon', true, 2],
+      ['beacon', true, 3],
+    ])
+    expect(c.sent[1].body.runtimeData).toMatchObject({ cmi: { core: { lesson_location: 'p9' } } })
+  })
+
+  it('falls back to fetch when the browser refuses the beacon', async () => {
+    const c = captureCommits({ beacon: false })
+    const { api, session } = start12()
+    api.LMSInitialize('')
+    session.flush()
+    await c.settle()
+    expect(c.sent).toMatchObject([{ via: 'fetch', contentType: 'text/plain;charset=UTF-8', keepalive: true, body: { terminated: true } }])
+  })
+
+  it('destroy flushes and removes window.API; a late Finish still saves but tells the viewer nothing', async () => {
+    const c = captureCommits()
+    const onFinish = vi.fn()
+    const { api, host, session } = start12({}, 'playing', { onFinish })
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_location', 'p2')
+    session.destroy()
+    expect(host.API).toBeUndefined()
+    expect(api.LMSFinish('')).toBe('true')
+    await c.settle()
+    expect(onFinish).not.toHaveBeenCalled()
+    expect(c.sent.map((s) => s.body.terminated)).toEqual([true, true])
+  })
+
+  it('flushOnPageHide flushes the current session on pagehide and when the page gets hidden', () => {
+    const target = new EventTarget()
+    const doc = { visibilityState: 'visible' }
+    const win = Object.assign(target, { document: doc }) as unknown as Window
+    const flush = vi.fn()
+    const session = { flush } as unknown as ScormSession
+    const off = flushOnPageHide(win, () => session)
+    win.dispatchEvent(new Event('visibilitychange'))
+    expect(flush).not.toHaveBeenCalled()
+    doc.visibilityState = 'hidden'
+    win.dispatchEvent(new Event('visibilitychange'))
+    win.dispatchEvent(new Event('pagehide'))
+    expect(flush).toHaveBeenCalledTimes(2)
+    off()
+    win.dispatchEvent(new Event('pagehide'))
+    expect(flush).toHaveBeenCalledTimes(2)
+  })
+})
+
+describe('SCORM 2004 session', () => {
+  it('installs window.API_1484_11 with the stored state, learner and item values before Initialize', () => {
+    captureCommits()
+    const { api } = start2004(
+      {
+        state: {
+          assessment_item: {
+            cmi: { cmi: { location: 'q3', suspend_data: 'sd', completion_status: 'incomplete', total_time: 'PT1H', session_time: 'PT10M', exit: 'suspend' } },
+            entry: 'resume',
+            updated_at: '',
+          },
+        },
+      },
+      'assessment_item',
+    )
+    expect(api.SetValue('cmi.location', 'x')).toBe('false')
+    expect(api.GetLastError()).toBe('132')
+    expect(api.Initialize('')).toBe('true')
+    expect(api.GetValue('cmi.entry')).toBe('resume')
+    expect(api.GetValue('cmi.location')).toBe('q3')
+    expect(api.GetValue('cmi.suspend_data')).toBe('sd')
+    expect(api.GetValue('cmi.total_time')).toBe('PT1H')
+    expect(api.GetValue('cmi.learner_id')).toBe('u-42')
+    expect(api.GetValue('cmi.learner_name')).toBe('Doe, Jane')
+    expect(api.GetValue('cmi.completion_threshold')).toBe('0.8')
+    expect(api.GetValue('cmi.scaled_passing_score')).toBe('0.7')
+    expect(api.GetValue('cmi.mode')).toBe('normal')
+  })
+
+  it('accepts suspend_data of 64,000 characters and rejects 64,001 (406)', () => {
+    captureCommits()
+    const { api } = start2004()
+    api.Initialize('')
+    expect(api.SetValue('cmi.suspend_data', 'y'.repeat(64_000))).toBe('true')
+    expect(api.SetValue('cmi.suspend_data', 'y'.repeat(64_001))).toBe('false')
+    expect(api.GetLastError()).toBe('406')
+  })
+
+  it('answers 408 for an interaction value before its id', () => {
+    captureCommits()
+    const { api } = start2004()
+    api.Initialize('')
+    expect(api.SetValue('cmi.interactions.0.type', 'choice')).toBe('false')
+    expect(api.GetLastError()).toBe('408')
+    expect(api.SetValue('cmi.interactions.0.id', 'q1')).toBe('true')
+    expect(api.SetValue('cmi.interactions.0.type', 'choice')).toBe('true')
+  })
+
+  it('treats a second Terminate as error 113 without a second finish', async () => {
+    const c = captureCommits()
+    const onFinish = vi.fn()
+    const { api } = start2004({}, 'playing_item', { onFinish })
+    api.Initialize('')
+    expect(api.Terminate('')).toBe('true')
+    expect(api.Terminate('')).toBe('false')
+    expect(api.GetLastError()).toBe('113')
+    await c.settle()
+    expect(onFinish).toHaveBeenCalledTimes(1)
+    expect(c.sent.filter((s) => s.body.terminated)).toHaveLength(1)
+  })
+
+  it('answers adl.nav.request_valid from the item list', () => {
+    captureCommits()
+    const first = start2004({}, 'playing_item').api
+    first.Initialize('')
+    expect(first.GetValue('adl.nav.request_valid.continue')).toBe('true')
+    expect(first.GetValue('adl.nav.request_valid.previous')).toBe('false')
+    expect(first.GetValue('adl.nav.request_valid.choice.{target=assessment_item}')).toBe('true')
+    expect(first.GetValue('adl.nav.request_valid.choice.{target=golf}')).toBe('false')
+    expect(first.GetValue('adl.nav.request_valid.jump.{target=etiquette_item}')).toBe('true')
+    const last = start2004({}, 'assessment_item').api
+    last.Initialize('')
+    expect(last.GetValue('adl.nav.request_valid.continue')).toBe('false')
+    expect(last.GetValue('adl.nav.request_valid.previous')).toBe('true')
+  })
+
+  it('reports adl.nav.request continue, choice and jump through onFinish', async () => {
+    const c = captureCommits()
+    const requests: (NavRequest | null)[] = []
+    const onFinish = (e: { navRequest: NavRequest | null }) => requests.push(e.navRequest)
+    for (const [itemId, request] of [
+      ['playing_item', 'continue'],
+      ['etiquette_item', '{target=assessment_item}choice'],
+      ['assessment_item', '{target=playing_item}jump'],
+      ['etiquette_item', 'suspendAll'],
+      ['etiquette_item', null],
+    ] as const) {
+      const { api } = start2004({}, itemId, { onFinish })
+      api.Initialize('')
+      if (request) expect(api.SetValue('adl.nav.request', request)).toBe('true')
+      expect(api.Terminate('')).toBe('true')
+    }
+    await c.settle()
+    expect(requests).toEqual([
+      { kind: 'continue' },
+      { kind: 'choice', target: 'assessment_item' },
+      { kind: 'jump', target: 'playing_item' },
+      { kind: 'suspendAll' },
+      null,
+    ])
+  })
+
+  it('applies completion threshold and passing score at Terminate and reports the status', async () => {
+    const c = captureCommits()
+    const onFinish = vi.fn()
+    const { api } = start2004({}, 'assessment_item', { onFinish })
+    api.Initialize('')
+    api.SetValue('cmi.progress_measure', '0.9')
+    api.SetValue('cmi.score.scaled', '0.5')
+    api.SetValue('cmi.session_time', 'PT2M')
+    api.Terminate('')
+    await c.settle()
+    expect(onFinish.mock.calls[0][0].status).toEqual({
+      lessonStatus: null,
+      completionStatus: 'completed',
+      successStatus: 'failed',
+      scoreRaw: null,
+      scoreScaled: 0.5,
+      progressMeasure: 0.9,
+    })
+    expect(c.sent.at(-1)!.body).toMatchObject({ itemId: 'assessment_item', terminated: true, completionStatus: 'completed', successStatus: 'failed', totalTimeSeconds: 120, score: { scaled: 0.5 } })
+  })
+
+  it('round-trips adl.data: preloaded from sharedData, changes sent as adlData', async () => {
+    const c = captureCommits()
+    const id = 'com.scorm.golfsamples.notesStorage'
+    const { api } = start2004({ sharedData: { [id]: 'old notes' } }, 'playing_item')
+    api.Initialize('')
+    expect(api.GetValue('adl.data._count')).toBe('1')
+    expect(api.GetValue('adl.data.0.id')).toBe(id)
+    expect(api.GetValue('adl.data.0.store')).toBe('old notes')
+    api.Commit('')
+    expect(api.SetValue('adl.data.0.store', 'new notes')).toBe('true')
+    api.Terminate('')
+    await c.settle()
+    expect(c.sent[0].body.adlData).toBeUndefined()
+    expect(c.sent[1].body.adlData).toEqual([{ id, store: 'new notes' }])
+
+    // the next SCO sees the store the previous one wrote (the server returns it in sharedData)
+    const next = start2004({ sharedData: { [id]: 'new notes' } }, 'playing_item').api
+    next.Initialize('')
+    expect(next.GetValue('adl.data.0.store')).toBe('new notes')
+  })
+
+  it('resumes interactions and objectives from a stored 2004 commit', async () => {
+    const c = captureCommits()
+    const first = start2004({}, 'assessment_item').api
+    first.Initialize('')
+    first.SetValue('cmi.interactions.0.id', 'q1')
+    first.SetValue('cmi.interactions.0.type', 'choice')
+    first.SetValue('cmi.interactions.0.learner_response', 'a')
+    first.SetValue('cmi.interactions.0.result', 'correct')
+    first.SetValue('cmi.objectives.0.id', 'obj1')
+    first.SetValue('cmi.objectives.0.success_status', 'passed')
+    first.SetValue('cmi.exit', 'suspend')
+    first.Terminate('')
+    await c.settle()
+    const runtimeData = c.sent.at(-1)!.body.runtimeData
+    const again = start2004({ state: { assessment_item: { cmi: runtimeData, entry: 'resume', updated_at: '' } } }, 'assessment_item').api
+    again.Initialize('')
+    expect(again.GetValue('cmi.interactions._count')).toBe('1')
+    expect(again.GetValue('cmi.interactions.0.learner_response')).toBe('a')
+    expect(again.GetValue('cmi.objectives.0.success_status')).toBe('passed')
+    expect(again.GetValue('cmi.entry')).toBe('resume')
+  })
+})

@@ -1,0 +1,479 @@
+import type { ScormItem, ScormLaunch, ScormVersion } from '@portal/contracts'
+import { AICC_ERRORS, AICC_IDENTIFIER, AICC_IDENTIFIER_ELEMENTS, AiccError, AiccModel } from './aicc.ts'
+import { COMMIT_FAILED, commitBody, nextSeq, sendCommit, type RenderedCommit } from './commit.ts'
+import { scorm12Class, scorm2004Class } from './loader.ts'
+import type { Api12 as Scorm12API, Api2004 as Scorm2004API } from './scorm-again-types.ts'
+import { itemAfter, launchableItems, parseNavRequest, type NavRequest } from './navigation.ts'
+
+export interface RuntimeStatus {
+  lessonStatus: string | null
+  completionStatus: string | null
+  successStatus: string | null
+  scoreRaw: number | null
+  scoreScaled: number | null
+  progressMeasure: number | null
+}
+
+export interface ScormSessionEvents {
+  /** LMSInitialize / Initialize succeeded. */
+  onInitialize?(): void
+  /** After each successful Set. */
+  onChange?(element: string, value: string, status: RuntimeStatus): void
+  /** LMSFinish / Terminate succeeded (once per session). */
+  onFinish?(e: { status: RuntimeStatus; navRequest: NavRequest | null }): void
+  /** A commit failed. */
+  onCommitError?(message: string): void
+  /** Any API call (activity tracker). */
+  onActivity?(): void
+}
+
+export interface ScormSession {
+  readonly itemId: string
+  readonly version: ScormVersion
+  readonly initialized: boolean
+  readonly finished: boolean
+  status(): RuntimeStatus
+  /** Final commit now by beacon (page dismissal); harmless to call repeatedly or after finish. */
+  flush(): void
+  /** Flushes if needed and removes the API object(s) from the host window. */
+  destroy(): void
+}
+
+export interface StartScormSessionOptions {
+  launch: ScormLaunch
+  itemId: string
+  host: Window
+  events?: ScormSessionEvents
+  /** scorm-again log level (1 debug … 5 none); default 4 (errors). */
+  logLevel?: 1 | 2 | 3 | 4 | 5
+}
+
+type Api = Scorm12API | Scorm2004API
+type Fn = (...args: never[]) => string
+type StringKeyMap = Record<string, unknown>
+
+const TRUE = 'true'
+const FALSE = 'false'
+
+function findItem(items: ScormItem[], id: string): ScormItem | null {
+  for (const i of items) {
+    if (i.identifier === id) return i
+    const found = findItem(i.children, id)
+    if (found) return found
+  }
+  return null
+}
+
+const isObj = (v: unknown): v is StringKeyMap => typeof v === 'object' && v !== null && !Array.isArray(v)
+const num = (v: unknown): number | null => {
+  if (typeof v !== 'string' || v.trim() === '') return null
+  const n = Number(v)
+  return Number.isFinite(n) ? n : null
+}
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
+
+/** Assigns an LMS-supplied value before Initialize; a value the data model refuses is left out. */
+function preset(apply: () => void): void {
+  try {
+    apply()
+  } catch {
+    // invalid manifest value (e.g. a malformed mastery score): the element keeps its default
+  }
+}
+
+/** The stored cmi without what must not carry over into a new session. */
+function storedCmi(launch: ScormLaunch, itemId: string): StringKeyMap {
+  const state = launch.state[itemId]
+  if (!state) return {}
+  const tree = isObj(state.cmi.cmi) ? state.cmi.cmi : state.cmi
+  const cmi: StringKeyMap = { ...tree }
+  // session values start fresh; identity, entry and launch facts come from this launch
+  for (const k of ['session_time', 'exit', 'entry', 'learner_id', 'learner_name', 'credit', 'mode', 'launch_data']) delete cmi[k]
+  if (isObj(cmi.core)) {
+    const core: StringKeyMap = { ...cmi.core }
+    for (const k of ['session_time', 'exit', 'entry', 'student_id', 'student_name', 'credit', 'lesson_mode']) delete core[k]
+    cmi.core = core
+  }
+  return cmi
+}
+
+class Session implements ScormSession {
+  readonly itemId: string
+  readonly version: ScormVersion
+  private readonly api: Api
+  private readonly aicc: AiccModel | null
+  private readonly facade: Record<string, unknown>
+  private readonly globalName: 'API' | 'API_1484_11'
+  private readonly launch: ScormLaunch
+  private readonly host: Window
+  private events: ScormSessionEvents
+  private isFinished = false
+  private destroyed = false
+  private statusSetByContent = false
+  /** 1.2 `cmi.core.exit` as last set by the content (the element is write-only). */
+  private exit12 = ''
+  /** Successful Sets so far, and how many of them the last commit sent already carried. */
+  private changes = 0
+  private changesSent = -1
+
+  constructor(opts: StartScormSessionOptions) {
+    const { launch, itemId, host } = opts
+    const item = findItem(launch.items, itemId)
+    if (!item || !item.href) throw new Error(`No launchable item "${itemId}" in this package`)
+    this.itemId = itemId
+    this.version = launch.version
+    this.launch = launch
+    this.host = host
+    this.events = opts.events ?? {}
+    const settings = {
+      lmsCommitUrl: launch.commitUrl,
+      dataCommitFormat: 'json',
+      renderCommonCommitFields: true,
+      // every commit carries total_time (stored + this session) so a resume never loses or double-counts it
+      alwaysSendTotalTime: true,
+      autocommit: true,
+      autocommitSeconds: 5,
+      autoCompleteLessonStatus: true,
+      mastery_override: false,
+      logLevel: opts.logLevel ?? 4,
+      httpService: this.transport(),
+    }
+    if (launch.version === '2004') {
+      const launchable = new Set(launchableItems(launch.items).map((i) => i.identifier))
+      const Scorm2004 = scorm2004Class()
+      this.api = new Scorm2004({ ...settings, scoItemIdValidator: (id: string) => launchable.has(id) })
+      this.aicc = null
+      this.globalName = 'API_1484_11'
+    } else {
+      const Scorm12 = scorm12Class()
+      this.api = new Scorm12(settings)
+      this.aicc = launch.version === 'AICC' ? new AiccModel() : null
+      this.globalName = 'API'
+    }
+    this.loadState(item)
+    this.facade = this.version === '2004' ? this.facade2004(this.api as Scorm2004API) : this.facade12(this.api as Scorm12API)
+    ;(host as unknown as Record<string, unknown>)[this.globalName] = this.facade
+  }
+
+  get initialized(): boolean {
+    return this.api.isInitialized() || this.isFinished
+  }
+
+  get finished(): boolean {
+    return this.isFinished
+  }
+
+  status(): RuntimeStatus {
+    if (this.version === '2004') {
+      const cmi = (this.api as Scorm2004API).cmi
+      return {
+        lessonStatus: null,
+        completionStatus: text(cmi.completion_status),
+        successStatus: text(cmi.success_status),
+        scoreRaw: num(cmi.score.raw),
+        scoreScaled: num(cmi.score.scaled),
+        progressMeasure: num(cmi.progress_measure),
+      }
+    }
+    const cmi = (this.api as Scorm12API).cmi
+    return {
+      lessonStatus: text(cmi.core.lesson_status),
+      completionStatus: null,
+      successStatus: null,
+      scoreRaw: num(cmi.core.score.raw),
+      scoreScaled: null,
+      progressMeasure: null,
+    }
+  }
+
+  flush(): void {
+    if (this.isFinished || !this.api.isInitialized()) return
+    if (this.changesSent === this.changes) return
+    this.api.clearScheduledCommit()
+    const rendered = this.api.renderCommitObject(true, true) as unknown as RenderedCommit
+    this.send(rendered, true)
+  }
+
+  destroy(): void {
+    if (this.destroyed) return
+    this.flush()
+    this.api.clearScheduledCommit()
+    this.destroyed = true
+    // a frame still unloading may call Finish later: it still saves, but the viewer hears nothing
+    this.events = {}
+    const h = this.host as unknown as Record<string, unknown>
+    if (h[this.globalName] === this.facade) delete h[this.globalName]
+  }
+
+  // ---------- loading ----------
+
+  private loadState(item: ScormItem): void {
+    const launch = this.launch
+    const entry = launch.state[this.itemId]?.entry ?? 'ab-initio'
+    let cmi = storedCmi(launch, this.itemId)
+    if (this.aicc) cmi = this.aicc.loadFrom(cmi)
+    if (Object.keys(cmi).length > 0) this.api.loadFromJSON(cmi, 'cmi')
+    if (this.version === '2004') {
+      const api = this.api as Scorm2004API
+      const c = api.cmi
+      preset(() => (c.learner_id = launch.learner.id))
+      preset(() => (c.learner_name = launch.learner.name))
+      preset(() => (c.entry = entry))
+      preset(() => (c.credit = 'credit'))
+      preset(() => (c.mode = 'normal'))
+      if (item.launch_data !== null) preset(() => (c.launch_data = item.launch_data ?? ''))
+      if (item.completion_threshold !== null) preset(() => (c.completion_threshold = String(item.completion_threshold)))
+      if (item.scaled_passing_score !== null) preset(() => (c.scaled_passing_score = String(item.scaled_passing_score)))
+      if (item.max_time_allowed) preset(() => (c.max_time_allowed = item.max_time_allowed ?? ''))
+      if (item.time_limit_action) preset(() => (c.time_limit_action = item.time_limit_action ?? ''))
+      this.presetNavigation(api)
+      this.presetSharedData(api, item)
+    } else {
+      const c = (this.api as Scorm12API).cmi
+      preset(() => (c.core.student_id = launch.learner.id))
+      preset(() => (c.core.student_name = launch.learner.name))
+      preset(() => (c.core.entry = entry))
+      preset(() => (c.core.credit = 'credit'))
+      preset(() => (c.core.lesson_mode = 'normal'))
+      if (item.launch_data !== null) preset(() => (c.launch_data = item.launch_data ?? ''))
+      if (item.mastery_score !== null) preset(() => (c.student_data.mastery_score = String(item.mastery_score)))
+      if (item.max_time_allowed) preset(() => (c.student_data.max_time_allowed = item.max_time_allowed ?? ''))
+      if (item.time_limit_action) preset(() => (c.student_data.time_limit_action = item.time_limit_action ?? ''))
+    }
+  }
+
+  /** adl.nav.request_valid answered from the item list (no sequencing engine). */
+  private presetNavigation(api: Scorm2004API): void {
+    const items = this.launch.items
+    const valid = api.adl.nav.request_valid
+    const yes = (b: boolean) => (b ? 'true' : 'false')
+    preset(() => (valid.continue = yes(itemAfter(items, this.itemId, { kind: 'continue' }) !== null)))
+    preset(() => (valid.previous = yes(itemAfter(items, this.itemId, { kind: 'previous' }) !== null)))
+    // targets the data model's pattern refuses are answered by scoItemIdValidator alone
+    for (const { identifier } of launchableItems(items)) {
+      preset(() => (valid.choice = { ...valid.choice.getAll(), [identifier]: 'true' }))
+      preset(() => (valid.jump = { ...valid.jump.getAll(), [identifier]: 'true' }))
+    }
+  }
+
+  /** adl.data: the stores this SCO maps (manifest), preloaded with the package's shared data. */
+  private presetSharedData(api: Scorm2004API, item: ScormItem): void {
+    const shared = this.launch.sharedData
+    const maps =
+      item.data_maps ?? Object.keys(shared).map((targetID) => ({ targetID, readSharedData: true, writeSharedData: true }))
+    api.adl.restoreSharedDataSnapshot(shared)
+    api.adl.configureSharedDataMaps(maps)
+  }
+
+  // ---------- commits ----------
+
+  /** scorm-again's HTTP service: builds the `ScormCommit` body and sends it. */
+  private transport() {
+    return {
+      reportsRequestCompletion: true,
+      processHttpRequest: (
+        _url: string,
+        params: unknown,
+        immediate: boolean,
+        _apiLog: unknown,
+        _listeners: unknown,
+        _metadata?: unknown,
+        onRequestComplete?: () => void,
+      ) => {
+        this.send(params as RenderedCommit, immediate).finally(() => onRequestComplete?.())
+        return { result: TRUE, errorCode: 0 }
+      },
+      updateSettings: () => {},
+    }
+  }
+
+  private send(rendered: RenderedCommit, final: boolean): Promise<void> {
+    const runtimeData = isObj(rendered.runtimeData) ? { ...rendered.runtimeData } : {}
+    if (this.aicc && isObj(runtimeData.cmi)) runtimeData.cmi = mergeAicc(runtimeData.cmi, this.aicc.toJSON())
+    const body = commitBody(
+      { ...rendered, runtimeData },
+      { itemId: this.itemId, seq: nextSeq(this.launch.launchToken), terminated: final, adlData: this.changedSharedData(rendered) },
+    )
+    this.changesSent = this.changes
+    return sendCommit(this.launch.commitUrl, JSON.stringify(body), final).then((ok) => {
+      if (!ok) this.events.onCommitError?.(COMMIT_FAILED)
+    })
+  }
+
+  /** adl.data stores whose value differs from what the launch preloaded. */
+  private changedSharedData(rendered: RenderedCommit): { id: string; store: string }[] | undefined {
+    if (this.version !== '2004') return undefined
+    const snapshot = rendered.sharedData ?? (this.api as Scorm2004API).adl.captureWritableSharedDataSnapshot()
+    const changed = Object.entries(snapshot)
+      .filter(([id, store]) => this.launch.sharedData[id] !== store)
+      .map(([id, store]) => ({ id, store }))
+    return changed.length > 0 ? changed : undefined
+  }
+
+  // ---------- the API objects the content calls ----------
+
+  private activity(): void {
+    this.events.onActivity?.()
+  }
+
+  private initialize(call: () => string): string {
+    this.activity()
+    const result = call()
+    if (result === TRUE) this.events.onInitialize?.()
+    return result
+  }
+
+  private finish(call: () => string, navRequest: () => NavRequest | null): string {
+    this.activity()
+    if (this.isFinished) {
+      call() // records the spec's error (1.2: 101, 2004: 113)
+      return FALSE
+    }
+    if (this.version !== '2004') {
+      const api = this.api as Scorm12API
+      // learner §4: never set by the content and still 'not attempted' → completed on finish
+      if (!this.statusSetByContent && api.cmi.core.lesson_status === 'not attempted') api.statusSetByModule = false
+    }
+    const request = this.api.isInitialized() ? navRequest() : null
+    const result = call()
+    if (result === TRUE) {
+      this.isFinished = true
+      this.events.onFinish?.({ status: this.status(), navRequest: request })
+    }
+    return result
+  }
+
+  private setValue(element: string, value: unknown, call: () => string): string {
+    this.activity()
+    const v = value === undefined || value === null ? '' : String(value)
+    let result: string
+    if (this.aicc && (this.aicc.handles(element) || AICC_IDENTIFIER_ELEMENTS.test(element))) {
+      result = this.aiccSet(element, v, call)
+    } else {
+      if (element === 'cmi.core.lesson_status') this.statusSetByContent = true
+      result = call()
+    }
+    if (result === TRUE) {
+      if (element === 'cmi.core.exit') this.exit12 = v
+      this.changes++
+      this.events.onChange?.(element, v, this.status())
+    }
+    return result
+  }
+
+  private aiccSet(element: string, value: string, call: () => string): string {
+    const api = this.api as Scorm12API
+    const aicc = this.aicc as AiccModel
+    if (api.isNotInitialized()) {
+      api.throwSCORMError(element, AICC_ERRORS.notInitialized)
+      return FALSE
+    }
+    if (!aicc.handles(element)) {
+      // a 1.2 identifier element: AICC allows word characters only
+      if (!AICC_IDENTIFIER.test(value)) {
+        api.throwSCORMError(element, AICC_ERRORS.typeMismatch)
+        return FALSE
+      }
+      return call()
+    }
+    try {
+      aicc.set(element, value, true)
+    } catch (e) {
+      api.throwSCORMError(element, e instanceof AiccError ? e.code : 101)
+      return FALSE
+    }
+    api.lastErrorCode = '0'
+    if (api.isInitialized()) api.scheduleCommit(5_000, 'LMSCommit')
+    return TRUE
+  }
+
+  private getValue(element: string, call: () => string): string {
+    this.activity()
+    const aicc = this.aicc
+    if (!aicc || !aicc.handles(element)) return call()
+    const api = this.api as Scorm12API
+    if (api.isNotInitialized()) {
+      api.throwSCORMError(element, AICC_ERRORS.notInitialized)
+      return ''
+    }
+    try {
+      const value = aicc.get(element)
+      api.lastErrorCode = '0'
+      return value
+    } catch (e) {
+      api.throwSCORMError(element, e instanceof AiccError ? e.code : 101)
+      return ''
+    }
+  }
+
+  private wrap<F extends Fn>(f: F): F {
+    return ((...args: never[]) => {
+      this.activity()
+      return f(...args)
+    }) as F
+  }
+
+  private facade12(api: Scorm12API): Record<string, unknown> {
+    const param = (p: unknown) => (p === undefined || p === null ? '' : String(p))
+    return {
+      LMSInitialize: (p?: unknown) => this.initialize(() => api.lmsInitialize(param(p))),
+      LMSFinish: (p?: unknown) => this.finish(() => api.lmsFinish(param(p)), () => this.navRequest12(api)),
+      LMSGetValue: (el: string) => this.getValue(String(el), () => api.lmsGetValue(navAlias(String(el)))),
+      LMSSetValue: (el: string, v: unknown) => this.setValue(String(el), v, () => api.lmsSetValue(navAlias(String(el)), v)),
+      LMSCommit: (p?: unknown) => {
+        this.activity()
+        const r = api.lmsCommit(param(p))
+        return r
+      },
+      LMSGetLastError: this.wrap(() => api.lmsGetLastError()),
+      LMSGetErrorString: this.wrap((code: string) => api.lmsGetErrorString(String(code))),
+      LMSGetDiagnostic: this.wrap((code: string) => api.lmsGetDiagnostic(String(code))),
+    }
+  }
+
+  private facade2004(api: Scorm2004API): Record<string, unknown> {
+    const param = (p: unknown) => (p === undefined || p === null ? '' : String(p))
+    return {
+      version: '1.0',
+      Initialize: (p?: unknown) => this.initialize(() => api.lmsInitialize(param(p))),
+      Terminate: (p?: unknown) => this.finish(() => api.lmsFinish(param(p)), () => parseNavRequest(api.adl.nav.request)),
+      GetValue: (el: string) => this.getValue(String(el), () => api.lmsGetValue(String(el))),
+      SetValue: (el: string, v: unknown) => this.setValue(String(el), v, () => api.lmsSetValue(String(el), v)),
+      Commit: (p?: unknown) => {
+        this.activity()
+        return api.lmsCommit(param(p))
+      },
+      GetLastError: this.wrap(() => api.lmsGetLastError()),
+      GetErrorString: this.wrap((code: string) => api.lmsGetErrorString(String(code))),
+      GetDiagnostic: this.wrap((code: string) => api.lmsGetDiagnostic(String(code))),
+    }
+  }
+
+  /** 1.2: `cmi.nav.event` (continue/previous) first, else what `cmi.core.exit` asks for. */
+  private navRequest12(api: Scorm12API): NavRequest | null {
+    const event = api.nav.event
+    if (event === 'continue' || event === 'previous') return { kind: event }
+    const exit = this.exit12
+    if (exit === 'suspend') return { kind: 'suspendAll' }
+    if (exit === 'logout') return { kind: 'exitAll' }
+    if (exit === 'time-out') return { kind: 'exit' }
+    return null
+  }
+}
+
+/** scorm-again's 1.2 navigation element is `nav.event`; content also writes it as `cmi.nav.event`. */
+const navAlias = (el: string) => (el === 'cmi.nav.event' ? 'nav.event' : el)
+
+/** Merges the AICC elements into the 1.2 cmi rendered by scorm-again. */
+function mergeAicc(cmi: StringKeyMap, extras: StringKeyMap): StringKeyMap {
+  const out: StringKeyMap = { ...cmi }
+  for (const [k, v] of Object.entries(extras)) {
+    out[k] = isObj(out[k]) && isObj(v) ? { ...out[k], ...v } : v
+  }
+  return out
+}
+
+/** Installs the API object on `host` with the stored state of `itemId` loaded (see index.ts). */
+export function startScormSession(opts: StartScormSessionOptions): ScormSession {
+  return new Session(opts)
+}
