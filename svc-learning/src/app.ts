@@ -16,6 +16,10 @@ import { courseProgressRoutes, moduleRoutes } from './progress/progress.routes.t
 import { createProgressService } from './progress/progress.service.ts'
 import { scormEditorRoutes, scormRoutes } from './scorm/scorm.routes.ts'
 import { createScormService } from './scorm/scorm.service.ts'
+import { adminCourseRoutes, courseRoutes, isCourseUpload } from './courses/course.routes.ts'
+import { createCourseService } from './courses/course.service.ts'
+import { createIngestWorker } from './ingest/ingest-worker.ts'
+import { createGarbageCleaner } from './storage/garbage.ts'
 
 export interface AppDeps {
   orm: MikroORM
@@ -48,10 +52,15 @@ export function createApp(deps: AppDeps) {
   const exams = createExamService(ctx)
   const attempts: AttemptService = createAttemptService(ctx)
   const stats = createStatsService(ctx, attempts)
+  // Background parts of the courses slice; `start()` of server.ts runs them (kicks are no-ops until then).
+  const garbage = createGarbageCleaner(ctx)
+  const ingest = createIngestWorker(ctx)
+  const courses = createCourseService(ctx, { garbage, ingest })
   const app = createServiceApp({
     service: 'learning',
     logger,
     maxBodyBytes: 1024 * 1024,
+    ownBodyLimit: isCourseUpload,
     ready: async () => {
       await deps.orm.em.getConnection().execute('select 1')
     },
@@ -69,5 +78,7 @@ export function createApp(deps: AppDeps) {
   app.route('/exams', examRoutes(exams, deps.verifier))
   app.route('/admin/exams', adminExamRoutes(exams, deps.verifier))
   app.route('/users', statsRoutes(stats, deps.verifier))
-  return { app, attempts, ctx }
+  app.route('/courses', courseRoutes(courses, deps.verifier))
+  app.route('/admin/courses', adminCourseRoutes(courses, deps.verifier))
+  return { app, attempts, ctx, courses, ingest, garbage }
 }

@@ -19,6 +19,7 @@ import {
   closeOnSignal,
 } from '@portal/server-kit'
 import { createApp } from './app.ts'
+import type { CourseService } from './courses/course.service.ts'
 import { ExamAttemptEntity } from './attempts/attempt.entity.ts'
 import { startAttemptSweeper } from './attempts/attempt.service.ts'
 import { createIdentityHandler, subscribeIdentity } from './consumers/identity.consumer.ts'
@@ -59,12 +60,17 @@ export interface LearningServer {
   app: Hono<AppEnv>
   orm: MikroORM
   relay: OutboxRelay
+  /** Module files and extracted packages. */
+  storage: Storage
+  /** Course authoring (the demo seeding creates its course through it). */
+  courses: CourseService
   close(): Promise<void>
 }
 
 /**
- * Opens learning's database, starts the outbox relay, the attempt sweeper and the durable
- * subscription to identity's user deletions, and serves the app. `close()` leaves the bus open.
+ * Opens learning's database, starts the outbox relay, the attempt sweeper, the package ingest
+ * worker, the storage garbage cleaner and the durable subscription to identity's user deletions,
+ * and serves the app. `close()` leaves the bus open.
  */
 export async function start(deps: LearningDeps): Promise<LearningServer> {
   const { env, logger } = deps
@@ -83,8 +89,11 @@ export async function start(deps: LearningDeps): Promise<LearningServer> {
     ? new Uint8Array(Buffer.from(deps.launchSecret, 'base64url'))
     : await loadOrCreateLaunchSecret(join(env.DATA_DIR, 'learning-launch.key'))
   const launchTokens = createLaunchTokens(secret, { now: deps.clock })
-  const { app, attempts } = createApp({ orm: db.orm, verifier, relay, clock: deps.clock, logger, storage, launchTokens })
+  const { app, attempts, courses, ingest, garbage } = createApp({ orm: db.orm, verifier, relay, clock: deps.clock, logger, storage, launchTokens })
   const sweeper = startAttemptSweeper(attempts, { intervalMs: deps.sweepIntervalMs, logger })
+  // Packages waiting for extraction (also after a crash) and storage nothing refers to any more.
+  ingest.start()
+  garbage.start()
   let subscription: Awaited<ReturnType<typeof subscribeIdentity>> | undefined
   try {
     subscription = await subscribeIdentity(deps.bus, createIdentityHandler({ orm: db.orm, logger }))
@@ -97,10 +106,14 @@ export async function start(deps: LearningDeps): Promise<LearningServer> {
       app,
       orm: db.orm,
       relay,
+      storage,
+      courses,
       async close() {
         await server.close()
         await sub.stop()
         await sweeper.stop()
+        await ingest.stop()
+        await garbage.stop()
         await relay.stop()
         await db.close()
       },
@@ -108,6 +121,8 @@ export async function start(deps: LearningDeps): Promise<LearningServer> {
   } catch (err) {
     await subscription?.stop()
     await sweeper.stop()
+    await ingest.stop()
+    await garbage.stop()
     await relay.stop()
     await db.close()
     throw err

@@ -1,0 +1,43 @@
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { AssignCourseBody } from '@portal/contracts'
+import { authenticate, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import type { UploadRequest } from '../uploads/multipart.ts'
+import type { CourseService } from './course.service.ts'
+
+export const CourseIdParam = z.object({
+  id: z.coerce.number({ error: 'Invalid course id' }).int('Invalid course id').positive('Invalid course id').max(2_147_483_647, 'Invalid course id'),
+})
+
+/** The raw request body for a streamed upload (never read by a middleware first). */
+const uploadOf = (c: Context): UploadRequest => {
+  const length = c.req.header('content-length')
+  return {
+    contentType: c.req.header('content-type'),
+    contentLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
+    body: c.req.raw.body,
+  }
+}
+
+/** Upload routes enforce their own body limits while streaming (`createServiceApp`'s `ownBodyLimit`). */
+export const isCourseUpload = (method: string, path: string) =>
+  (method === 'POST' && /^\/courses\/?$/.test(path)) || (method === 'PUT' && /^\/courses\/[^/]+\/?$/.test(path))
+
+/** `/courses`: the caller's list, and authoring (admins). */
+export const courseRoutes = (svc: CourseService, verifier: TokenVerifier) =>
+  new Hono<AppEnv>()
+    .use(authenticate(verifier))
+    .get('/', async (c) => c.json(await svc.listForCaller(c.get('actor'))))
+    .post('/', requireAdmin, async (c) => c.json(await svc.create(uploadOf(c)), 201))
+    .put('/:id', requireAdmin, validate('param', CourseIdParam), async (c) => c.json(await svc.update(c.req.valid('param').id, uploadOf(c))))
+    .delete('/:id', requireAdmin, validate('param', CourseIdParam), async (c) => c.json(await svc.remove(c.req.valid('param').id)))
+    .post('/:id/assign', requireAdmin, validate('param', CourseIdParam), validate('json', AssignCourseBody), async (c) =>
+      c.json(await svc.assign(c.req.valid('param').id, c.req.valid('json').userIds)),
+    )
+
+/** `/admin/courses`: every course with its modules and assigned users. */
+export const adminCourseRoutes = (svc: CourseService, verifier: TokenVerifier) =>
+  new Hono<AppEnv>()
+    .use(authenticate(verifier))
+    .use(requireAdmin)
+    .get('/', async (c) => c.json(await svc.listAdmin()))

@@ -1,0 +1,131 @@
+import type { LearningContext } from '../context.ts'
+import type { StoredManifest } from '../courses/course.entity.ts'
+import { PackageError, ingestPackage, type PackageInfo } from '../packages/index.ts'
+import type { Storage } from '../storage/storage.ts'
+
+/** Extracts a package into storage and describes it (the package library's `ingestPackage`). */
+export type IngestPackage = (args: { zipPath: string; storage: Storage; prefix: string }) => Promise<PackageInfo>
+
+export interface IngestWorkerOptions {
+  /** How often the table is polled for work (default 2 s); uploads also kick the worker. */
+  pollMs?: number
+  /** How long a claimed module is held before another worker may take it over (default 10 min). */
+  leaseMs?: number
+  ingest?: IngestPackage
+}
+
+/** Storage prefix of a module's extracted package. */
+export const modulePackagePrefix = (moduleId: number) => `modules/${moduleId}/content`
+
+export type IngestWorker = ReturnType<typeof createIngestWorker>
+
+/**
+ * Ingests uploaded packages in the background: claims one `processing` module at a time (with a
+ * lease, `skip locked`, so several instances share the work), extracts it under
+ * `modules/<id>/content` and marks it ready with its manifest, or failed with the package
+ * library's message. Unexpected errors (storage, database) leave the module for a retry once the
+ * lease has run out.
+ */
+export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' | 'logger' | 'now'>, opts: IngestWorkerOptions = {}) {
+  const pollMs = opts.pollMs ?? 2_000
+  const leaseMs = opts.leaseMs ?? 10 * 60_000
+  const ingest: IngestPackage = opts.ingest ?? ingestPackage
+  let started = false
+  let stopped = false
+  let again = false
+  let timer: NodeJS.Timeout | undefined
+  let loop: Promise<void> | null = null
+
+  const execute = <T>(sql: string, params: unknown[] = []) => ctx.orm.em.fork().execute(sql, params) as Promise<T[]>
+
+  const claim = async () =>
+    (
+      await execute<{ id: number; storage_key: string }>(
+        `update course_modules set lease_until = now() + (? * interval '1 millisecond')
+          where id = (select id from course_modules
+                       where processing_status = 'processing' and (lease_until is null or lease_until < now())
+                       order by id limit 1 for update skip locked)
+          returning id, storage_key`,
+        [leaseMs],
+      )
+    )[0]
+
+  /** Ingests one waiting package; false when there was none. */
+  const processOne = async (): Promise<boolean> => {
+    const job = await claim()
+    if (!job) return false
+    const id = Number(job.id)
+    const prefix = modulePackagePrefix(id)
+    try {
+      const info = await ctx.storage.withLocalFile(job.storage_key, (zipPath) => ingest({ zipPath, storage: ctx.storage, prefix }))
+      const manifest: StoredManifest = { title: info.title, items: info.items }
+      // Only a module still waiting is updated: one deleted meanwhile is not brought back.
+      const updated = await execute(
+        `update course_modules set processing_status = 'ready', processing_error = null, lease_until = null,
+            scorm_version = ?, scorm_edition = ?, manifest = ?::jsonb, sco_count = ?, content_prefix = ?, updated_at = ?
+          where id = ? and processing_status = 'processing' returning id`,
+        [info.version, info.edition, JSON.stringify(manifest), info.scoCount, prefix, ctx.now(), id],
+      )
+      if (updated.length === 0) await ctx.storage.deletePrefix(prefix)
+      else ctx.logger.info('package ingested', { moduleId: id, version: info.version, scoCount: info.scoCount, files: info.fileCount })
+    } catch (err) {
+      if (!(err instanceof PackageError)) {
+        ctx.logger.error('package ingest failed; will retry after the lease', { moduleId: id, err: err as Error })
+        return true
+      }
+      await ctx.storage.deletePrefix(prefix)
+      await execute(
+        `update course_modules set processing_status = 'failed', processing_error = ?, lease_until = null, updated_at = ?
+          where id = ? and processing_status = 'processing'`,
+        [err.message, ctx.now(), id],
+      )
+      ctx.logger.info('package rejected', { moduleId: id, code: err.code, message: err.message })
+    }
+    return true
+  }
+
+  const worker = {
+    /** Ingests every waiting package (one at a time); resolves with how many were taken. */
+    async drain(): Promise<number> {
+      let n = 0
+      while (!stopped && (await processOne())) n++
+      return n
+    },
+    /** Looks for work now (after an upload committed); a no-op until `start()`. */
+    kick() {
+      if (!started || stopped) return
+      if (loop) {
+        again = true
+        return
+      }
+      loop = (async () => {
+        do {
+          again = false
+          try {
+            await worker.drain()
+          } catch (err) {
+            ctx.logger.warn('ingest worker could not look for work; will retry', { err: err as Error })
+          }
+        } while (again && !stopped)
+      })().finally(() => {
+        loop = null
+      })
+    },
+    /** Starts polling (and looks for work at once). */
+    start() {
+      if (started) return
+      started = true
+      timer = setInterval(() => worker.kick(), pollMs)
+      timer.unref()
+      worker.kick()
+    },
+    /** Stops polling and waits for the package in hand. */
+    async stop() {
+      stopped = true
+      if (timer) clearInterval(timer)
+      timer = undefined
+      await loop
+    },
+  }
+  return worker
+}
