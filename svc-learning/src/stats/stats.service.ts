@@ -4,6 +4,7 @@ import { ExamAttemptEntity } from '../attempts/attempt.entity.ts'
 import type { AttemptService } from '../attempts/attempt.service.ts'
 import { roundScore } from '../attempts/grading.ts'
 import type { LearningContext } from '../context.ts'
+import { courseStatsOf } from './course-stats.ts'
 
 export function createStatsService(ctx: LearningContext, attempts: Pick<AttemptService, 'finaliseOverdueOf'>) {
   return {
@@ -12,13 +13,12 @@ export function createStatsService(ctx: LearningContext, attempts: Pick<AttemptS
       requireSelfOrAdmin(actor, userId)
       // An attempt whose time ran out counts even if the browser never came back.
       await attempts.finaliseOverdueOf(userId)
-      const graded = await ctx.orm.em
-        .fork()
-        .find(
-          ExamAttemptEntity,
-          { userId, status: { $ne: 'in_progress' } },
-          { fields: ['examId', 'examName', 'score', 'passed', 'finalisedAt'], orderBy: { finalisedAt: 'desc', id: 'desc' } },
-        )
+      const em = ctx.orm.em.fork()
+      const graded = await em.find(
+        ExamAttemptEntity,
+        { userId, status: { $ne: 'in_progress' } },
+        { fields: ['examId', 'examName', 'score', 'passed', 'finalisedAt'], orderBy: { finalisedAt: 'desc', id: 'desc' } },
+      )
       const scores = graded.map((a) => a.score ?? 0)
       return {
         examsTaken: graded.length,
@@ -32,11 +32,7 @@ export function createStatsService(ctx: LearningContext, attempts: Pick<AttemptS
           passed: a.passed ?? false,
           completedAt: a.finalisedAt!.toISOString(),
         })),
-        // The course half comes with the courses slice; until then it reads as "nothing started".
-        coursesStarted: 0,
-        coursesCompleted: 0,
-        averageCourseProgress: 0,
-        courseHistory: [],
+        ...(await courseStatsOf(em, userId)),
       }
     },
   }
