@@ -52,6 +52,36 @@ describe('summarize', () => {
   })
 })
 
+describe('commit objects rendered by scorm-again 3.4.3 (renderCommitObject)', () => {
+  // Captured from the ESM build in Node: 1.2 at LMSFinish, 2004 at an autocommit (no total_time).
+  const scorm12 = {"successStatus":"passed","completionStatus":"completed","runtimeData":{"cmi":{"suspend_data":"xxxxxxxxxx","launch_data":"","comments":"","comments_from_lms":"","core":{"student_id":"","student_name":"","lesson_location":"","credit":"","lesson_status":"passed","entry":"","lesson_mode":"normal","exit":"suspend","session_time":"00:00:00","score":{"raw":"88","min":"","max":"100"},"total_time":"00:00:00"},"objectives":{},"student_data":{"mastery_score":"","max_time_allowed":"","time_limit_action":""},"student_preference":{"audio":"","language":"","speed":"","text":""},"interactions":{"0":{"id":"q1","time":"","type":"","weighting":"","student_response":"","result":"","latency":"","objectives":{},"correct_responses":{"0":{"pattern":"a"}}}}}},"totalTimeSeconds":0,"score":{"raw":88,"max":100}}
+  const scorm2004 = {"completionStatus":"completed","successStatus":"unknown","totalTimeSeconds":0,"runtimeData":{"cmi":{"comments_from_learner":{},"comments_from_lms":{},"completion_status":"completed","completion_threshold":"","credit":"credit","entry":"","exit":"suspend","interactions":{"0":{"id":"q1","type":"choice","objectives":{},"timestamp":"","weighting":"","learner_response":"a","result":"","latency":"","description":"","correct_responses":{}}},"launch_data":"","learner_id":"","learner_name":"","learner_preference":{"audio_level":"1","language":"","delivery_speed":"1","audio_captioning":"0"},"location":"","max_time_allowed":"","mode":"normal","objectives":{},"progress_measure":"","scaled_passing_score":"","score":{"scaled":"0.5","raw":"","min":"","max":""},"session_time":"PT0H0M0S","success_status":"unknown","suspend_data":"","time_limit_action":"continue,no message"}},"score":{"scaled":0.5},"globalObjectives":{}}
+  it('reads the 1.2 one', () => {
+    expect(summarize(scorm12.runtimeData, scorm12)).toMatchObject({
+      model: '1.2',
+      lessonStatus: 'passed',
+      score: 88,
+      exit: 'suspend',
+      suspendData: 'xxxxxxxxxx',
+      totalTime: '00:00:00',
+      complete: true,
+      interactions: [{ id: 'q1', correct_responses: ['a'] }],
+    })
+  })
+  it('reads the 2004 one', () => {
+    expect(summarize(scorm2004.runtimeData, scorm2004)).toMatchObject({
+      model: '2004',
+      lessonStatus: 'completed',
+      score: 50,
+      exit: 'suspend',
+      totalTime: null,
+      sessionTime: 'PT0H0M0S',
+      complete: true,
+      interactions: [{ id: 'q1', type: 'choice', student_response: 'a' }],
+    })
+  })
+})
+
 describe('totalTimePath and sharedStores', () => {
   it('points where each format carries cmi.total_time', () => {
     expect(totalTimePath({ cmi: {} })).toEqual(['cmi', 'total_time'])
