@@ -1,17 +1,40 @@
 import type { User } from '@portal/contracts'
-import { Button, EmptyState, ensureStyles, type RemoteProps } from '@portal/ui-kit'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { useState } from 'react'
+import { Button, EmptyState, ensureStyles, Spinner, ToastProvider, type RemoteProps } from '@portal/ui-kit'
+import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
+import { MyCoursesCard } from './courses/MyCoursesCard.tsx'
+import { dashboardKeys } from './exams/api.ts'
 import { AvailableExamsCard, StatisticsCards, useRefreshOnReturn } from './exams/ExamCards.tsx'
 import { CompleteProfileModal } from './profile/CompleteProfileModal.tsx'
 import { needsProfile } from './profile/profile-form.ts'
 
 ensureStyles()
 
+// The viewer (and the SCORM runtime it loads) is fetched only when a course is opened.
+const CourseViewer = lazy(() => import('./courses/CourseViewer.tsx'))
+
 const Dashboard = ({ user, onUserUpdated, navigate }: RemoteProps) => {
   const [dismissed, setDismissed] = useState(false)
+  const [openCourseId, setOpenCourseId] = useState<number | null>(null)
+  const lastOpened = useRef<number | null>(null)
+  const queryClient = useQueryClient()
   useRefreshOnReturn()
   const missingProfile = needsProfile(user)
+  useEffect(() => {
+    // Back from the viewer: focus returns to the course's View Course button.
+    if (openCourseId === null && lastOpened.current !== null)
+      document.querySelector<HTMLButtonElement>(`button[data-course-id="${lastOpened.current}"]`)?.focus()
+  }, [openCourseId])
+  const closeCourse = () => {
+    setOpenCourseId(null)
+    void queryClient.invalidateQueries({ queryKey: dashboardKeys.all })
+  }
+  if (openCourseId !== null)
+    return (
+      <Suspense fallback={<Spinner label="Loading course..." />}>
+        <CourseViewer courseId={openCourseId} onClose={closeCourse} />
+      </Suspense>
+    )
   return (
     <div className="pk-stack">
       <h1>Welcome, {user.name}</h1>
@@ -25,10 +48,12 @@ const Dashboard = ({ user, onUserUpdated, navigate }: RemoteProps) => {
       ) : null}
       <AvailableExamsCard navigate={navigate} />
       <StatisticsCards userId={user.id} />
-      <section className="pk-card pk-stack" aria-labelledby="courses-title">
-        <h2 id="courses-title">My Courses</h2>
-        <EmptyState>No courses assigned yet</EmptyState>
-      </section>
+      <MyCoursesCard
+        onView={(course) => {
+          lastOpened.current = course.id
+          setOpenCourseId(course.id)
+        }}
+      />
       <section className="pk-card pk-stack" aria-labelledby="certs-title">
         <h2 id="certs-title">Certification Tracking</h2>
         <EmptyState>Certification tracking is not available yet</EmptyState>
@@ -49,7 +74,9 @@ const UserDashboard = (props: RemoteProps) => {
   const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1 } } }))
   return (
     <QueryClientProvider client={client}>
-      <Dashboard {...props} />
+      <ToastProvider>
+        <Dashboard {...props} />
+      </ToastProvider>
     </QueryClientProvider>
   )
 }

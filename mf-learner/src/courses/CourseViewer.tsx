@@ -1,0 +1,191 @@
+import type { CompleteModuleResponse, LearnerModule } from '@portal/contracts'
+import { ApiError, Button, EmptyState, errorMessage, Spinner, useToast } from '@portal/ui-kit'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { dashboardKeys } from '../exams/api.ts'
+import { courseKeys, fetchCourseModules } from './api.ts'
+import {
+  completedOnText,
+  completedText,
+  initialModule,
+  modulePositionText,
+  moduleStatusLabel,
+  moduleTypeLabel,
+  percent,
+  sortModules,
+} from './course-view.ts'
+import { MODULE_TOASTS } from './module-controller.ts'
+import { LoadError, ModulePlayer } from './ModulePlayer.tsx'
+import { ProgressBar } from './ProgressBar.tsx'
+
+export interface CourseViewerProps {
+  courseId: number
+  /** Module to open first (if unlocked). */
+  requestedModuleId?: number | null
+  onClose: () => void
+}
+
+const STATUS_COLOR: Record<ReturnType<typeof moduleStatusLabel>, string> = {
+  Completed: 'var(--c-success)',
+  Current: 'var(--c-primary)',
+  Available: 'var(--c-muted)',
+  Locked: 'var(--c-muted)',
+}
+
+/** The course viewer (learner §2): module sidebar, "Module X of Y", Close Course, the selected module. */
+const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseViewerProps) => {
+  const toast = useToast()
+  const queryClient = useQueryClient()
+  const modules = useQuery({
+    queryKey: courseKeys.modules(courseId),
+    queryFn: () => fetchCourseModules(courseId),
+    enabled: Number.isInteger(courseId) && courseId > 0,
+    refetchOnWindowFocus: false,
+  })
+  const [selectedId, setSelectedId] = useState<number | null>(null)
+  const [loadNo, setLoadNo] = useState(0)
+  const [live, setLive] = useState<Record<number, number>>({})
+  const headingRef = useRef<HTMLHeadingElement>(null)
+
+  useEffect(() => headingRef.current?.focus(), [])
+
+  const list = modules.data ? sortModules(modules.data.modules) : []
+  useEffect(() => {
+    if (selectedId === null && modules.data) setSelectedId(initialModule(modules.data.modules, requestedModuleId)?.id ?? null)
+  }, [modules.data, requestedModuleId, selectedId])
+
+  const title = modules.data?.title ?? ''
+  const onProgress = useCallback((moduleId: number, progress: number) => setLive((l) => ({ ...l, [moduleId]: progress })), [])
+  const onCompleted = useCallback(
+    (_module: LearnerModule, result: CompleteModuleResponse) => {
+      // After a completion the module list (and the dashboard behind it) is reloaded.
+      void queryClient.invalidateQueries({ queryKey: dashboardKeys.all })
+      if (!result.newly_completed) return
+      if (result.course_completed) {
+        toast.success(MODULE_TOASTS.courseCompleted)
+        toast.success(MODULE_TOASTS.congratulations(title))
+      } else toast.success(MODULE_TOASTS.moduleCompleted)
+    },
+    [queryClient, toast, title],
+  )
+
+  const select = (id: number) => {
+    if (id === selectedId) return
+    setSelectedId(id)
+    setLoadNo((n) => n + 1)
+  }
+
+  const validCourse = Number.isInteger(courseId) && courseId > 0
+  const selected = list.find((m) => m.id === selectedId) ?? null
+  const position = modulePositionText(list, selectedId)
+  const courseProgress = percent(modules.data?.progress ?? 0)
+
+  return (
+    <section className="pk-card pk-stack" aria-labelledby="course-viewer-title">
+      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+        <div>
+          <h2 id="course-viewer-title" ref={headingRef} tabIndex={-1} style={{ marginBottom: '.25rem' }}>
+            {title || 'Course'}
+          </h2>
+          {position ? (
+            <p className="pk-muted" style={{ margin: 0 }} aria-live="polite">
+              {position}
+            </p>
+          ) : null}
+        </div>
+        <Button variant="secondary" onClick={onClose}>
+          Close Course
+        </Button>
+      </div>
+
+      {!validCourse ? (
+        <LoadError message="Course ID not available" onGoBack={onClose} />
+      ) : modules.isPending ? (
+        <Spinner label="Loading course modules..." />
+      ) : modules.isError ? (
+        <LoadError
+          message={
+            modules.error instanceof ApiError && modules.error.status === 401
+              ? 'Authentication failed. Please log in again.'
+              : errorMessage(modules.error, 'Failed to load course modules')
+          }
+          onGoBack={onClose}
+        />
+      ) : (
+        <div style={{ display: 'flex', flexWrap: 'wrap', gap: '1.25rem', alignItems: 'flex-start' }}>
+          <nav aria-label="Course modules" className="pk-stack" style={{ gap: '.75rem', flex: '1 1 260px', maxWidth: 360 }}>
+            <div className="pk-stack" style={{ gap: '.25rem' }}>
+              <p style={{ margin: 0, fontWeight: 600 }} aria-live="polite">
+                {completedText(list)}
+              </p>
+              <ProgressBar value={courseProgress} label="Course progress" showText />
+            </div>
+            <ol style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '.5rem' }}>
+              {list.map((m, index) => {
+                const status = moduleStatusLabel(m, selectedId)
+                const progress = m.completed_at ? 100 : Math.max(m.progress, live[m.id] ?? 0)
+                const done = completedOnText(m.completed_at)
+                return (
+                  <li key={m.id}>
+                    <button
+                      type="button"
+                      onClick={() => select(m.id)}
+                      disabled={status === 'Locked'}
+                      aria-current={m.id === selectedId ? 'true' : undefined}
+                      aria-label={`Module ${index + 1}: ${m.title}, ${status}, ${moduleTypeLabel(m)}, ${progress}%`}
+                      style={{
+                        width: '100%',
+                        textAlign: 'left',
+                        font: 'inherit',
+                        color: 'inherit',
+                        cursor: status === 'Locked' ? 'not-allowed' : 'pointer',
+                        background: m.id === selectedId ? 'var(--c-info-bg)' : '#fff',
+                        border: `1px solid ${m.id === selectedId ? 'var(--c-primary)' : 'var(--c-border)'}`,
+                        borderRadius: 6,
+                        padding: '.625rem .75rem',
+                        display: 'flex',
+                        flexDirection: 'column',
+                        gap: '.375rem',
+                      }}
+                    >
+                      <span style={{ display: 'flex', gap: '.5rem', alignItems: 'baseline' }}>
+                        <span aria-hidden="true" style={{ fontWeight: 700, minWidth: '1.5rem' }}>
+                          {index + 1}.
+                        </span>
+                        <span style={{ fontWeight: 600, flex: 1 }}>{m.title}</span>
+                        <span className="pk-badge">{moduleTypeLabel(m)}</span>
+                      </span>
+                      <span style={{ fontSize: '.8125rem', fontWeight: 600, color: STATUS_COLOR[status] }}>{status}</span>
+                      <ProgressBar value={progress} label={`${m.title} progress`} />
+                      {done ? <span className="pk-muted" style={{ fontSize: '.8125rem' }}>{done}</span> : null}
+                    </button>
+                  </li>
+                )
+              })}
+            </ol>
+          </nav>
+          <div style={{ flex: '999 1 480px', minWidth: 0 }}>
+            {selected ? (
+              <ModulePlayer
+                key={`${selected.id}:${loadNo}`}
+                module={selected}
+                courseId={courseId}
+                onProgress={onProgress}
+                onCompleted={onCompleted}
+                onGoBack={onClose}
+              />
+            ) : selectedId !== null ? (
+              <div role="alert" className="pk-alert pk-alert--error">
+                Module not found
+              </div>
+            ) : (
+              <EmptyState>No module selected</EmptyState>
+            )}
+          </div>
+        </div>
+      )}
+    </section>
+  )
+}
+
+export default CourseViewer
