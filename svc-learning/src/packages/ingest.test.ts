@@ -130,6 +130,16 @@ describe('ingestPackage', () => {
     expect(info.items[0].href).toBe('my%20page.html')
   })
 
+  it('matches decomposed (macOS) file names with composed hrefs and stores them composed', async () => {
+    const nfc = 'leçon/café.html'
+    const zipPath = await writeZip(rawZip([{ name: 'imsmanifest.xml', data: manifest(nfc) }, { name: nfc.normalize('NFD'), data: page }]))
+    const prefix = `modules/${++n}/content`
+    const info = await ingestPackage({ zipPath, storage, prefix })
+    expect(info.items[0].href).toBe(nfc)
+    expect((await filesUnder(prefix)).map((p) => p.normalize('NFC') === p)).toEqual([true, true])
+    expect(await filesUnder(prefix)).toContain(nfc)
+  })
+
   it('rejects a file that is not a zip', async () => {
     const err = await rejects(await writeZip(Buffer.from('%PDF-1.7 not a zip at all')))
     expect(err.message).toBe('The package is not a valid zip file')

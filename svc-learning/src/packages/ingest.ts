@@ -58,13 +58,16 @@ interface PackageFile {
   path: string
 }
 
-/** Reads and checks the central directory: names, links, duplicates, sizes and ratios. Nothing is extracted. */
-async function readCentralDirectory(zip: ZipFile, limits: ExtractLimits): Promise<Entry[]> {
+/**
+ * Reads and checks the central directory: names, links, duplicates, sizes and ratios. Nothing is
+ * extracted. Paths are NFC-normalised (macOS zips store decomposed names, manifests composed ones).
+ */
+async function readCentralDirectory(zip: ZipFile, limits: ExtractLimits): Promise<PackageFile[]> {
   // Directories are entries too, so allow some room before giving up without reading them all.
   if (zip.entryCount > limits.maxEntries * 2 + 100) {
     throw new PackageError('too_many_files', `The package has too many files (${zip.entryCount}, the limit is ${limits.maxEntries})`)
   }
-  const files: Entry[] = []
+  const files: PackageFile[] = []
   const names = new Set<string>()
   let total = 0
   let compressedTotal = 0
@@ -73,7 +76,7 @@ async function readCentralDirectory(zip: ZipFile, limits: ExtractLimits): Promis
       const name = entry.fileName
       if (/[\0-\x1f]/.test(name) || name.length > 900) throw unsafePath(name)
       const isDirectory = name.endsWith('/')
-      const path = isDirectory ? name.slice(0, -1) : name
+      const path = (isDirectory ? name.slice(0, -1) : name).normalize('NFC')
       if (!isSafeKey(path)) throw unsafePath(name)
       if (((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000) {
         throw new PackageError('symlink', `The package contains a symbolic link: ${name}`)
@@ -92,7 +95,7 @@ async function readCentralDirectory(zip: ZipFile, limits: ExtractLimits): Promis
       if (entry.uncompressedSize >= RATIO_MIN_BYTES && entry.uncompressedSize / Math.max(1, entry.compressedSize) > limits.maxRatio) {
         throw zipBomb()
       }
-      files.push(entry)
+      files.push({ entry, path })
     }
   } catch (err) {
     throw zipReadError(err)
@@ -115,10 +118,10 @@ type Layout = { kind: 'scorm'; manifest: PackageFile; files: PackageFile[] } | {
 const extensionOf = (path: string) => /\.([^./]+)$/.exec(path)?.[1].toLowerCase() ?? ''
 
 /** Finds the package root: the zip's root, or its single top folder when the manifest is there. */
-function locateRoot(entries: Entry[]): Layout {
+function locateRoot(entries: PackageFile[]): Layout {
   const at = (strip: string): PackageFile[] =>
-    entries.filter((e) => e.fileName.startsWith(strip)).map((entry) => ({ entry, path: entry.fileName.slice(strip.length) }))
-  const tops = new Set(entries.map((e) => (e.fileName.includes('/') ? e.fileName.slice(0, e.fileName.indexOf('/') + 1) : '')))
+    entries.filter((f) => f.path.startsWith(strip)).map((f) => ({ entry: f.entry, path: f.path.slice(strip.length) }))
+  const tops = new Set(entries.map((f) => (f.path.includes('/') ? f.path.slice(0, f.path.indexOf('/') + 1) : '')))
   const roots = tops.size === 1 && !tops.has('') ? ['', [...tops][0]] : ['']
   for (const strip of roots) {
     const files = at(strip)

@@ -67,5 +67,5 @@ export function launchPathOf(href: string): string | null {
       out.pop()
     } else out.push(segment)
   }
-  return out.length ? out.join('/') : null
+  return out.length ? out.join('/').normalize('NFC') : null
 }
