@@ -21,7 +21,8 @@ export const contentBase = (token: string) => `/api/content/${token}/`
 export function contentKey(prefix: string, rest: string): string | null {
   let path: string
   try {
-    path = decodeURIComponent(rest)
+    // Package files are stored under NFC names (ingest): a decomposed name in a page's link finds them too.
+    path = decodeURIComponent(rest).normalize('NFC')
   } catch {
     return null
   }

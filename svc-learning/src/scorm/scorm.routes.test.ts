@@ -137,6 +137,11 @@ describe('GET /content/{token}/*', () => {
     expect(res.headers.get('last-modified')).toBeTruthy()
     expect(res.headers.get('content-length')).toBe('2290')
   })
+  it('finds an NFC-stored file from a decomposed (NFD) link', async () => {
+    await h.storage.put(`modules/${moduleId}/content/${'Résumé.html'.normalize('NFC')}`, Readable.from([Buffer.from('<p>ok</p>')]))
+    const res = await get(encodeURIComponent('Résumé.html'.normalize('NFD')))
+    expect([res.status, await res.text()]).toEqual([200, '<p>ok</p>'])
+  })
   it('answers byte ranges, suffix ranges and 416 for unsatisfiable ones', async () => {
     const part = await get('media/clip%20one.mp4', { range: 'bytes=2-5' })
     expect([part.status, part.headers.get('content-range'), part.headers.get('content-length'), await part.text()]).toEqual([206, 'bytes 2-5/16', '4', '2345'])
