@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
+import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { ZipFile } from 'yazl'
@@ -206,3 +207,88 @@ export const contentFrame = (page: Page): FrameLocator => page.frameLocator('ifr
 
 /** The Golf examples' launch page shows each page of the SCO in its own `#contentFrame`. */
 export const golfPage = (page: Page): FrameLocator => contentFrame(page).frameLocator('#contentFrame')
+
+// ---------- admin: Courses tab ----------
+
+type UploadFile = string | { name: string; mimeType: string; buffer: Buffer }
+
+/**
+ * Upload New Course through the form: title, optional "Assign to all users", the files through the
+ * file picker, Upload. Waits for the course's row; with `mayBeRefused` a refusal shown in the form
+ * (its message) is also accepted and returned, and the form is left with Cancel.
+ */
+export async function uploadCourse(
+  page: Page,
+  title: string,
+  files: UploadFile[],
+  opts: { assignToAll?: boolean; mayBeRefused?: boolean } = {},
+): Promise<string | null> {
+  await page.getByRole('button', { name: 'Upload New Course' }).click()
+  const form = page.getByRole('form', { name: 'Upload New Course' })
+  await form.getByLabel('Course Title').fill(title)
+  if (opts.assignToAll) await form.getByLabel('Assign to all users').check()
+  const payloads = await Promise.all(
+    files.map(async (f) => (typeof f === 'string' ? { name: basename(f), mimeType: 'application/zip', buffer: await readFile(f) } : f)),
+  )
+  await form.getByLabel('Module Files').setInputFiles(payloads)
+  await form.getByRole('listitem').nth(files.length - 1).waitFor()
+  await form.getByRole('button', { name: 'Upload', exact: true }).click()
+  const row = courseRow(page, title)
+  if (!opts.mayBeRefused) {
+    await row.waitFor({ timeout: 60_000 })
+    return null
+  }
+  const refusal = form.getByRole('alert').first()
+  await row.or(refusal).first().waitFor({ timeout: 60_000 })
+  if (await row.isVisible()) return null
+  const message = (await refusal.textContent()) ?? ''
+  await form.getByRole('button', { name: 'Cancel', exact: true }).click()
+  return message
+}
+
+/** The admin table's row of a course (its title is the row header). */
+export const courseRow = (page: Page, title: string) =>
+  page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: title, exact: true }) })
+
+/** Assign dialog: search the learner, tick them, Assign. */
+export async function assignCourse(page: Page, title: string, who: { email: string; name: string }): Promise<void> {
+  await courseRow(page, title).getByRole('button', { name: 'Assign', exact: true }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByLabel('Search users').fill(who.email)
+  await dialog.getByRole('checkbox', { name: new RegExp(who.name) }).check()
+  await dialog.getByRole('button', { name: 'Assign', exact: true }).click()
+  await dialog.waitFor({ state: 'hidden' })
+}
+
+// ---------- learner: My Courses and the course viewer ----------
+
+/** The My Courses card of a course. */
+export const courseCard = (page: Page, title: string) => page.locator('li, article').filter({ hasText: title }).last()
+
+/** From the dashboard: My Courses → View Course; waits for the viewer. */
+export async function openCourse(page: Page, title: string): Promise<void> {
+  if (!page.url().endsWith('/user-dashboard')) await page.goto('/user-dashboard')
+  await courseCard(page, title).getByRole('button', { name: 'View Course' }).click()
+  await page.getByRole('button', { name: 'Close Course' }).waitFor()
+}
+
+/** Leaves the viewer by loading another page: the content's unload handlers run and the last commit goes by beacon. */
+export async function leaveViewer(page: Page): Promise<void> {
+  await page.goto('/user-dashboard')
+}
+
+/** Opens a SCO of the package's item tree in the viewer. */
+export async function selectItem(page: Page, title: string): Promise<void> {
+  await page.getByRole('button', { name: title, exact: true }).or(page.getByRole('treeitem', { name: title, exact: true })).first().click()
+}
+
+/** The Golf examples' Knowledge Check marks its right answers with `.correctAnswer`: pick them all and submit. */
+export async function answerGolfQuiz(golf: FrameLocator): Promise<void> {
+  await golf.getByRole('button', { name: 'Submit Answers' }).waitFor()
+  for (const radio of await golf.locator('.correctAnswer input[type=radio]').all()) await radio.check()
+  for (const box of await golf.locator('.correctAnswer').filter({ has: golf.locator('input[type=text]') }).all()) {
+    const expected = /\((\d+)\)/.exec((await box.textContent()) ?? '')?.[1] ?? ''
+    await box.locator('input[type=text]').fill(expected)
+  }
+  await golf.getByRole('button', { name: 'Submit Answers' }).click()
+}
