@@ -145,6 +145,28 @@ describe('ingestPackage', () => {
     expect(err.message).toBe('The package is not a valid zip file')
   })
 
+  it('rejects a truncated zip', async () => {
+    const whole = rawZip(goodEntries())
+    const err = await rejects(await writeZip(whole.subarray(0, whole.length - 30)))
+    expect(err.message).toBe('The package is not a valid zip file')
+  })
+
+  it('rejects an encrypted file and an unsupported compression method', async () => {
+    const encrypted: RawEntry = { name: 'secret.html', data: Buffer.alloc(20, 1), flags: 1, uncompressedSize: 8 }
+    expect((await rejects(await writeZip(rawZip([...goodEntries(), encrypted])))).message).toBe('The package contains an encrypted file: secret.html')
+    const lzma: RawEntry = { name: 'packed.bin', data: 'xxxx', method: 14, uncompressedSize: 100 }
+    expect((await rejects(await writeZip(rawZip([...goodEntries(), lzma])))).code).toBe('unsupported_compression')
+  })
+
+  it('reads a UTF-16 manifest and one in a declared single-byte encoding', async () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(manifest().replace('UTF-8', 'UTF-16').replace('Test course', 'Cours d’été'), 'utf16le')])
+    const a = await ingestPackage({ zipPath: await writeZip(rawZip([{ name: 'imsmanifest.xml', data: utf16 }, { name: 'index.html', data: page }])), storage, prefix: `modules/${++n}/content` })
+    expect(a.title).toBe('Cours d’été')
+    const latin1 = Buffer.from(manifest().replace('UTF-8', 'ISO-8859-1').replace('Test course', 'Café'), 'latin1')
+    const b = await ingestPackage({ zipPath: await writeZip(rawZip([{ name: 'imsmanifest.xml', data: latin1 }, { name: 'index.html', data: page }])), storage, prefix: `modules/${++n}/content` })
+    expect(b.title).toBe('Café')
+  })
+
   it('rejects a zip without imsmanifest.xml at its root', async () => {
     const err = await rejects(await writeZip(rawZip([{ name: 'index.html', data: page }, { name: 'a/b/imsmanifest.xml', data: manifest() }])))
     expect(err.message).toBe('The package has no imsmanifest.xml at its root (not a SCORM package)')

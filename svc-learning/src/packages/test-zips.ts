@@ -33,9 +33,15 @@ export interface RawEntry {
   data?: Buffer | string
   /** Unix mode in the high 16 bits, as zip tools write it (e.g. `(0o120777 << 16) >>> 0` for a symlink). */
   externalAttributes?: number
+  /** Compression method written in the headers (the data is always written as given). */
+  method?: number
+  /** General purpose flags besides UTF-8 (bit 0: encrypted). */
+  flags?: number
+  /** Uncompressed size written in the headers, when it should differ from the data's length. */
+  uncompressedSize?: number
 }
 
-/** A zip of stored (uncompressed) entries with exactly the given names and attributes. */
+/** A zip of entries with exactly the given names, attributes and header fields (data stored as given). */
 export function rawZip(entries: RawEntry[]): Buffer {
   const locals: Buffer[] = []
   const centrals: Buffer[] = []
@@ -44,24 +50,27 @@ export function rawZip(entries: RawEntry[]): Buffer {
     const name = Buffer.from(e.name, 'utf8')
     const data = typeof e.data === 'string' ? Buffer.from(e.data) : (e.data ?? Buffer.alloc(0))
     const crc = crc32(data)
+    const flags = 0x800 | (e.flags ?? 0)
+    const method = e.method ?? 0
+    const size = e.uncompressedSize ?? data.length
     const local = Buffer.alloc(30)
     local.writeUInt32LE(0x04034b50, 0)
     local.writeUInt16LE(20, 4) // version needed
-    local.writeUInt16LE(0x800, 6) // UTF-8 names
-    local.writeUInt16LE(0, 8) // stored
+    local.writeUInt16LE(flags, 6)
+    local.writeUInt16LE(method, 8)
     local.writeUInt32LE(crc, 14)
     local.writeUInt32LE(data.length, 18)
-    local.writeUInt32LE(data.length, 22)
+    local.writeUInt32LE(size, 22)
     local.writeUInt16LE(name.length, 26)
     const central = Buffer.alloc(46)
     central.writeUInt32LE(0x02014b50, 0)
     central.writeUInt16LE((3 << 8) | 20, 4) // made by Unix
     central.writeUInt16LE(20, 6)
-    central.writeUInt16LE(0x800, 8)
-    central.writeUInt16LE(0, 10)
+    central.writeUInt16LE(flags, 8)
+    central.writeUInt16LE(method, 10)
     central.writeUInt32LE(crc, 16)
     central.writeUInt32LE(data.length, 20)
-    central.writeUInt32LE(data.length, 24)
+    central.writeUInt32LE(size, 24)
     central.writeUInt16LE(name.length, 28)
     central.writeUInt32LE(e.externalAttributes ?? (0o100644 << 16) >>> 0, 38)
     central.writeUInt32LE(offset, 42)
