@@ -1,0 +1,18 @@
+/**
+ * Ingests one package into a fresh local storage folder in its own process, so its peak RSS is
+ * the ingest's own; prints one JSON line: {ms, maxRssBytes, fileCount, totalBytes, scoCount}.
+ */
+import { ingestPackage } from '../svc-learning/src/packages/index.ts'
+import { createLocalStorage } from '../svc-learning/src/storage/storage.ts'
+
+const [zipPath, outDir] = process.argv.slice(2)
+if (!zipPath || !outDir) throw new Error('usage: ingest-child.ts <zip> <out dir>')
+const storage = createLocalStorage(outDir)
+const start = performance.now()
+const info = await ingestPackage({ zipPath, storage, prefix: 'modules/1/content' })
+const ms = performance.now() - start
+// maxRSS is in kilobytes.
+const maxRssBytes = process.resourceUsage().maxRSS * 1024
+process.stdout.write(
+  JSON.stringify({ ms: Math.round(ms), maxRssBytes, fileCount: info.fileCount, totalBytes: info.totalBytes, scoCount: info.scoCount }) + '\n',
+)

@@ -1,0 +1,154 @@
+/**
+ * SCORM commit benchmark: full ~8 KB cmi commits through the gateway to
+ * `/api/scorm/commit/{launchToken}` (no bearer: the launch token authenticates), spread over many
+ * learners' rows with an increasing seq per row, beside a bare Hono + pg upsert of the same JSON
+ * (same key spread, same "newer wins" condition) measured in the same run.
+ * Goal: >= 2,000 commits/s at p99 <= 50 ms, and >= 60% of the ceiling.
+ */
+import { spawn } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import { commitBody } from './commit-body.ts'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const FIXTURE = `${root}../shared/fixtures/scorm/golf-scorm12-RuntimeBasicCalls.zip`
+
+export interface CommitFigures {
+  rps: number
+  p50: number
+  p99: number
+  non2xx: number
+  errors: number
+  total: number
+}
+export interface CommitBenchResult {
+  bodyBytes: number
+  rows: number
+  ceiling: CommitFigures
+  ours: CommitFigures
+  ratio: number
+  goals: { rps: number; p99Ms: number; ratio: number }
+}
+
+/** Autocannon over `urls` in turn, each with its own increasing seq (a fresh body per request). */
+function hammer(urls: string[], itemId: string, opts: { duration: number; connections: number }): Promise<CommitFigures> {
+  const seqs = new Map<string, number>()
+  let next = 0
+  return new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url: urls[0]!,
+        duration: opts.duration,
+        connections: opts.connections,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => {
+              const url = new URL(urls[next++ % urls.length]!)
+              const seq = (seqs.get(url.pathname) ?? 0) + 1
+              seqs.set(url.pathname, seq)
+              return {
+                ...req,
+                path: url.pathname,
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify(commitBody(itemId, seq)),
+              }
+            },
+          },
+        ],
+      },
+      (err, r) =>
+        err
+          ? reject(err)
+          : resolve({
+              rps: Math.round(r.requests.average),
+              p50: r.latency.p50,
+              p99: r.latency.p99,
+              non2xx: r.non2xx,
+              errors: r.errors,
+              total: r.requests.total,
+            }),
+    ),
+  )
+}
+
+async function waitReady(base: string, adminToken: string, courseId: number) {
+  for (let i = 0; i < 300; i++) {
+    const res = await fetch(`${base}/api/admin/courses`, { headers: { authorization: `Bearer ${adminToken}` } })
+    const courses = (await res.json()) as { id: number; modules: { id: number; processing_status: string; processing_error: string | null }[] }[]
+    const m = courses.find((c) => c.id === courseId)?.modules[0]
+    if (m?.processing_status === 'ready') return m.id
+    if (m?.processing_status === 'failed') throw new Error(`bench package failed: ${m.processing_error}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error('bench package not ready in time')
+}
+
+/**
+ * Runs both measurements. `base` is the gateway; `learnerTokens` are bearer tokens of learners
+ * (each launches the module once: one stored row per learner).
+ */
+export async function benchScormCommit(opts: {
+  base: string
+  adminToken: string
+  learnerTokens: string[]
+  ceilingDatabaseUrl: string
+  duration: number
+  connections: number
+}): Promise<CommitBenchResult> {
+  // The course: one real SCORM 1.2 package, assigned to everyone, uploaded through the gateway.
+  const form = new FormData()
+  form.append('title', `Commit bench ${Date.now()}`)
+  form.append('is_assigned_to_all', 'true')
+  form.append('moduleData', JSON.stringify([{ title: 'Golf', order: 1 }]))
+  form.append('moduleFiles', new File([await readFile(FIXTURE)], 'golf.zip', { type: 'application/zip' }))
+  const created = await fetch(`${opts.base}/api/courses`, { method: 'POST', headers: { authorization: `Bearer ${opts.adminToken}` }, body: form })
+  if (created.status !== 201) throw new Error(`course upload failed: ${created.status} ${await created.text()}`)
+  const course = (await created.json()) as { id: number }
+  const moduleId = await waitReady(opts.base, opts.adminToken, course.id)
+
+  const launches = await Promise.all(
+    opts.learnerTokens.map(async (token) => {
+      const res = await fetch(`${opts.base}/api/scorm/${moduleId}/launch`, { headers: { authorization: `Bearer ${token}` } })
+      if (!res.ok) throw new Error(`launch failed: ${res.status} ${await res.text()}`)
+      return (await res.json()) as { commitUrl: string; startItem: string }
+    }),
+  )
+  const itemId = launches[0]!.startItem
+  const ourUrls = launches.map((l) => `${opts.base}${l.commitUrl}`)
+
+  const proc = spawn(process.execPath, ['bench/commit-ceiling-server.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: opts.ceilingDatabaseUrl } })
+  const port = await new Promise<number>((resolve, reject) => {
+    proc.stdout.on('data', (d: Buffer) => {
+      const m = /READY (\d+)/.exec(String(d))
+      if (m) resolve(Number(m[1]))
+    })
+    proc.on('exit', (code) => reject(new Error(`commit ceiling server exited ${code}`)))
+  })
+  let ceiling: CommitFigures
+  try {
+    const ceilingUrls = opts.learnerTokens.map((_, i) => `http://127.0.0.1:${port}/commit/learner-${i}/${moduleId}`)
+    ceiling = await hammer(ceilingUrls, itemId, opts)
+  } finally {
+    proc.kill()
+  }
+  const ours = await hammer(ourUrls, itemId, opts)
+  return {
+    bodyBytes: JSON.stringify(commitBody(itemId, 1)).length,
+    rows: ourUrls.length,
+    ceiling,
+    ours,
+    ratio: Number((ours.rps / ceiling.rps).toFixed(3)),
+    goals: { rps: 2_000, p99Ms: 50, ratio: 0.6 },
+  }
+}
+
+/** The summary lines of this benchmark. */
+export const formatCommit = (r: CommitBenchResult) =>
+  [
+    `SCORM commit (${(r.bodyBytes / 1024).toFixed(1)} KB cmi JSON, ${r.rows} learners' rows, launch-token auth, via gateway)`,
+    `  ceiling (bare Hono + pg upsert) ${r.ceiling.rps} commits/s, p99 ${r.ceiling.p99} ms`,
+    `  ours                            ${r.ours.rps} commits/s, p99 ${r.ours.p99} ms, non-2xx ${r.ours.non2xx}, errors ${r.ours.errors}`,
+    `  ratio                           ${(r.ratio * 100).toFixed(1)}% (goal >= 60%; >= 2,000/s at p99 <= 50 ms)`,
+  ].join('\n')
