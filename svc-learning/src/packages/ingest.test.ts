@@ -79,20 +79,20 @@ async function rejects(zipPath: string, limits?: Partial<ExtractLimits>, store: 
 }
 
 const fixtures = [
-  { name: 'golf-scorm12-RuntimeBasicCalls.zip', version: '1.2', edition: '1.2', scoCount: 1, fileCount: 44, launch: 'shared/launchpage.html' },
-  { name: 'golf-scorm12-RuntimeMinimumCalls.zip', version: '1.2', edition: '1.2', scoCount: 18, fileCount: 44, launch: 'Playing/Playing.html' },
-  { name: 'golf-scorm2004-3rd-RuntimeBasicCalls.zip', version: '2004', edition: '2004 3rd Edition', scoCount: 1, fileCount: 69, launch: 'shared/launchpage.html' },
-  { name: 'golf-scorm2004-3rd-RunTimeAdvancedCalls.zip', version: '2004', edition: '2004 3rd Edition', scoCount: 1, fileCount: 69, launch: 'shared/launchpage.html' },
-  { name: 'golf-scorm2004-3rd-SequencingForcedSequential.zip', version: '2004', edition: '2004 3rd Edition', scoCount: 5, fileCount: 69, launch: 'shared/launchpage.html?content=playing' },
-  { name: 'golf-scorm2004-4th-SequencingPostTestRollup4thEd.zip', version: '2004', edition: '2004 4th Edition', scoCount: 5, fileCount: 59, launch: 'shared/launchpage.html?content=playing' },
-  { name: 'jleyva-scorm-debugger-scorm12.zip', version: '1.2', edition: '1.2', scoCount: 8, fileCount: 48, launch: 'index.html' },
+  { name: 'golf-scorm12-RuntimeBasicCalls.zip', title: 'Golf Explained - Run-time Basic Calls', version: '1.2', edition: '1.2', scoCount: 1, fileCount: 44, launch: 'shared/launchpage.html' },
+  { name: 'golf-scorm12-RuntimeMinimumCalls.zip', title: 'Golf Explained - Minimum Run-time Calls', version: '1.2', edition: '1.2', scoCount: 18, fileCount: 44, launch: 'Playing/Playing.html' },
+  { name: 'golf-scorm2004-3rd-RuntimeBasicCalls.zip', title: 'Golf Explained - Run-time Basic Calls', version: '2004', edition: '2004 3rd Edition', scoCount: 1, fileCount: 69, launch: 'shared/launchpage.html' },
+  { name: 'golf-scorm2004-3rd-RunTimeAdvancedCalls.zip', title: 'Golf Explained - Run-time Advanced Calls', version: '2004', edition: '2004 3rd Edition', scoCount: 1, fileCount: 69, launch: 'shared/launchpage.html' },
+  { name: 'golf-scorm2004-3rd-SequencingForcedSequential.zip', title: 'Golf Explained - Sequencing Forced Order', version: '2004', edition: '2004 3rd Edition', scoCount: 5, fileCount: 69, launch: 'shared/launchpage.html?content=playing' },
+  { name: 'golf-scorm2004-4th-SequencingPostTestRollup4thEd.zip', title: 'Golf Explained - 4th Edition Features', version: '2004', edition: '2004 4th Edition', scoCount: 5, fileCount: 59, launch: 'shared/launchpage.html?content=playing' },
+  { name: 'jleyva-scorm-debugger-scorm12.zip', title: 'The organization', version: '1.2', edition: '1.2', scoCount: 8, fileCount: 48, launch: 'index.html' },
 ]
 
 describe('ingestPackage on the real packages', () => {
   it.each(fixtures)('extracts $name and describes it', async (f) => {
     const prefix = `modules/fixture-${++n}/content`
     const info = await ingestPackage({ zipPath: fixturePath(f.name), storage, prefix })
-    expect(info).toMatchObject({ version: f.version, edition: f.edition, scoCount: f.scoCount, fileCount: f.fileCount })
+    expect(info).toMatchObject({ version: f.version, edition: f.edition, title: f.title, scoCount: f.scoCount, fileCount: f.fileCount })
     expect([...walkItems(info.items)].find((i) => i.href)?.href).toBe(f.launch)
     const written = await filesUnder(prefix)
     expect(written).toHaveLength(f.fileCount)
