@@ -40,8 +40,12 @@ export const UploadProgress = ({ loaded, total }: { loaded: number; total: numbe
       >
         <div style={{ width: `${percent ?? 0}%`, height: '100%', background: 'var(--c-primary)', transition: 'width .2s' }} />
       </div>
-      <span role="status" aria-live="polite" className="pk-muted">
+      <span className="pk-muted" aria-hidden="true">
         {text}
+      </span>
+      {/* Announced in steps of 10%, not on every progress event. */}
+      <span role="status" className="pk-visually-hidden">
+        {percent === null || percent >= 100 ? text : `Uploading… ${Math.floor(percent / 10) * 10}%`}
       </span>
     </div>
   )

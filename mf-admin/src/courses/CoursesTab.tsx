@@ -122,7 +122,7 @@ export const CoursesTab = () => {
                 const titleId = `admin-course-${c.id}-title`
                 return (
                   <tr key={c.id}>
-                    <th scope="row" id={titleId} style={{ fontWeight: 600 }}>
+                    <th scope="row" id={titleId} style={{ fontWeight: 600, fontSize: 'inherit', textTransform: 'none', letterSpacing: 'normal', color: 'inherit' }}>
                       {c.title}
                     </th>
                     <td>
