@@ -299,6 +299,23 @@ describe('flush at page dismissal', () => {
     expect(c.sent[1].body.runtimeData).toMatchObject({ cmi: { core: { lesson_location: 'p9' } } })
   })
 
+  it('still sends the terminated commit when an autocommit already carried every change', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const c = captureCommits()
+    const { api, session } = start12()
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_location', 'p3')
+    await vi.advanceTimersByTimeAsync(5_100)
+    vi.useRealTimers()
+    session.flush()
+    session.flush()
+    await c.settle()
+    expect(c.sent.map((s) => [s.via, s.body.terminated])).toEqual([
+      ['fetch', false],
+      ['beacon', true],
+    ])
+  })
+
   it('falls back to fetch when the browser refuses the beacon', async () => {
     const c = captureCommits({ beacon: false })
     const { api, session } = start12()

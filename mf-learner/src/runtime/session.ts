@@ -112,9 +112,9 @@ class Session implements ScormSession {
   private statusSetByContent = false
   /** 1.2 `cmi.core.exit` as last set by the content (the element is write-only). */
   private exit12 = ''
-  /** Successful Sets so far, and how many of them the last commit sent already carried. */
+  /** Successful Sets so far, and how many there were at the last flush (-1: never flushed). */
   private changes = 0
-  private changesSent = -1
+  private changesFlushed = -1
 
   constructor(opts: StartScormSessionOptions) {
     const { launch, itemId, host } = opts
@@ -188,7 +188,9 @@ class Session implements ScormSession {
 
   flush(): void {
     if (this.isFinished || !this.api.isInitialized()) return
-    if (this.changesSent === this.changes) return
+    // the first flush always tells the server the session ended; later ones only carry changes
+    if (this.changesFlushed === this.changes) return
+    this.changesFlushed = this.changes
     this.api.clearScheduledCommit()
     const rendered = this.api.renderCommitObject(true, true) as unknown as RenderedCommit
     this.send(rendered, true)
@@ -294,7 +296,6 @@ class Session implements ScormSession {
       { ...rendered, runtimeData },
       { itemId: this.itemId, seq: nextSeq(this.launch.launchToken), terminated: final, adlData: this.changedSharedData(rendered) },
     )
-    this.changesSent = this.changes
     return sendCommit(this.launch.commitUrl, JSON.stringify(body), final).then((ok) => {
       if (!ok) this.events.onCommitError?.(COMMIT_FAILED)
     })
