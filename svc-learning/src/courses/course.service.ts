@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto'
+import { Readable } from 'node:stream'
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import type { z } from 'zod'
 import { COURSE_MESSAGES, CreateCourseFields, UpdateCourseFields, type Course, type CourseSummary } from '@portal/contracts'
 import { AppError, badRequest, conflict, forbidden, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } from '../storage/garbage.ts'
-import { checkUploadHeaders, receiveUpload, type ReceivedUpload, type StoredFile, type UploadRequest } from '../uploads/multipart.ts'
-import { contentTypeOf } from '../uploads/sniff.ts'
+import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, type StoredFile, type UploadRequest } from '../uploads/multipart.ts'
+import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension } from '../uploads/sniff.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, toCourseDto, toCourseSummary } from './course.entity.ts'
 import { courseRepository } from './course.repository.ts'
 
@@ -118,7 +119,7 @@ export interface CourseServiceDeps {
   ingest: { kick(): void }
 }
 
-/** A new course as stored files plus their module entries (the upload's and the demo seeding's common path). */
+/** A new course as stored files plus their module entries. */
 export interface NewCourse {
   title: string
   isAssignedToAll: boolean
@@ -179,15 +180,18 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
     if (opts.packages) deps.ingest.kick()
   }
 
-  /** Creates the course and its modules from files already in storage under `prefix`, in one transaction. */
-  const commitNew = async (data: NewCourse, prefix: string) => {
+  /**
+   * Creates the course and its modules from files already in storage under `prefix`, in one
+   * transaction; `announce` records the assignment event of a course assigned to everyone.
+   */
+  const commitNew = async (data: NewCourse, prefix: string, announce = true) => {
     const id = await orm.em.fork().transactional(async (tx) => {
       const at = now()
       const course = tx.create(CourseEntity, { title: data.title, isAssignedToAll: data.isAssignedToAll, createdAt: at, updatedAt: at })
       await tx.flush()
       const ordered = data.modules.map((m, i) => ({ ...m, i })).sort((a, b) => a.order - b.order || a.i - b.i)
       ordered.forEach((m, i) => tx.create(CourseModuleEntity, newModuleRow(course.id, m.title, i + 1, m.file, at)))
-      if (data.isAssignedToAll)
+      if (data.isAssignedToAll && announce)
         recordEvent(tx, 'learning.course.assigned.v1', { courseId: course.id, courseTitle: course.title, userIds: [], assignedToAll: true })
       if (!(await forgetGarbage(tx, prefix))) throw uploadExpired()
       return course.id
@@ -236,8 +240,36 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
       })
     },
 
-    /** Demo seeding and other server-side authors: files already written under `prefix` (recorded as garbage). */
-    createFromStored: commitNew,
+    /**
+     * A course from files held by the server (the demo seeding), through the upload's path: a
+     * garbage-recorded `uploads/<uuid>` prefix, the same checks of type and content, one transaction.
+     * With `announce: false` no assignment event is recorded (seeded data is nobody's news).
+     */
+    async createFromFiles(input: {
+      title: string
+      isAssignedToAll: boolean
+      announce?: boolean
+      modules: { title: string; order: number; fileName: string; data: Buffer }[]
+    }) {
+      const prefix = `uploads/${randomUUID()}`
+      await orm.em.fork().transactional((tx) => recordGarbage(tx, [{ key: prefix, isPrefix: true }], now()))
+      try {
+        const modules: NewCourse['modules'] = []
+        for (const [i, m] of input.modules.entries()) {
+          const extension = extensionOf(m.fileName)
+          if (!isAllowedExtension(extension)) throw new AppError(415, 'unsupported_file_type', COURSE_MESSAGES.fileTypeNotSupported(m.fileName))
+          if (!contentMatches(extension, m.data.subarray(0, SNIFF_BYTES)))
+            throw new AppError(415, 'file_content_mismatch', COURSE_MESSAGES.fileContentMismatch(m.fileName))
+          const key = `${prefix}/${i + 1}.${extension}`
+          const { size } = await storage.put(key, Readable.from([m.data]))
+          modules.push({ title: m.title, order: m.order, file: { field: 'moduleFiles', originalName: m.fileName, extension, key, size } })
+        }
+        return await commitNew({ title: input.title, isAssignedToAll: input.isAssignedToAll, modules }, prefix, input.announce ?? true)
+      } catch (err) {
+        await discard(prefix)
+        throw err
+      }
+    },
 
     /**
      * PUT /courses/{id}: renames, reorders (renumbered 1..n by order), deletes and adds modules in one

@@ -1,12 +1,15 @@
 import { MikroORM } from '@mikro-orm/postgresql'
 import { ExamInput } from '@portal/contracts'
 import type { OutboxRelay } from '@portal/server-kit'
+import type { CourseService } from '../courses/course.service.ts'
 import { ExamEntity, ExamQuestionEntity } from '../exams/exam.entity.ts'
+import { seedDemoCourse } from './demo-course.ts'
 
-/** What seeding needs; `start()`'s result has it. */
+/** What seeding needs; `start()`'s result has it (without `courses`, no demo course is made). */
 export interface SeedTarget {
   orm: MikroORM
   relay?: Pick<OutboxRelay, 'kick'>
+  courses?: CourseService
 }
 
 const mc = (category: string, text: string, options: string[], correct: number) => ({
@@ -73,9 +76,18 @@ const LOCKOUT_TAGOUT = {
   ],
 }
 
-/** Creates the demo exams when there are none; resolves with the names created. */
+/**
+ * Creates the demo exams when there are none, and the demo course "Field Safety Essentials" when
+ * there is no course (with `courses`); resolves with the exam names created.
+ */
 export async function seedDemoData(target: SeedTarget | MikroORM, _opts: Record<string, never> = {}): Promise<string[]> {
   const orm = target instanceof MikroORM ? target : target.orm
+  const names = await seedDemoExams(orm)
+  if (!(target instanceof MikroORM) && target.courses) await seedDemoCourse(orm, target.courses)
+  return names
+}
+
+async function seedDemoExams(orm: MikroORM): Promise<string[]> {
   return orm.em.fork().transactional(async (em) => {
     // Serialize concurrent first starts of several instances.
     await em.execute('lock table exams in share row exclusive mode')
