@@ -37,4 +37,31 @@ describe('identity.user.deleted.v1', () => {
     expect(await h.sql("select event_id from inbox where consumer = 'learning'")).toEqual([{ event_id: event.id }])
     await sub.stop()
   })
+
+  it('drops the user’s course assignments and SCORM runtime data, keeps their progress history', async () => {
+    const gone = await h.user()
+    const stays = await h.user()
+    const at = new Date()
+    const [course] = await h.sql<{ id: number }>("insert into courses (title, is_assigned_to_all, created_at, updated_at) values ('C', false, ?, ?) returning id", [at, at])
+    const [mod] = await h.sql<{ id: number }>(
+      `insert into course_modules (course_id, title, position, original_name, content_type, size, is_scorm, storage_key, processing_status, created_at, updated_at)
+       values (?, 'M', 1, 'p.zip', 'application/zip', 1, true, 'k', 'ready', ?, ?) returning id`,
+      [course!.id, at, at],
+    )
+    for (const u of [gone, stays]) {
+      await h.sql('insert into course_assignments (course_id, user_id, assigned_at) values (?, ?, ?)', [course!.id, u.id, at])
+      await h.sql("insert into scorm_states (user_id, module_id, item_id, launch_at, seq, cmi, updated_at) values (?, ?, 'i', 1, 1, '{}', ?)", [u.id, mod!.id, at])
+      await h.sql("insert into scorm_shared_data (user_id, module_id, store_id, store, updated_at) values (?, ?, 's', 'x', ?)", [u.id, mod!.id, at])
+      await h.sql('insert into module_progress (user_id, module_id, course_id, progress, started_at) values (?, ?, ?, 40, ?)', [u.id, mod!.id, course!.id, at])
+    }
+    await createIdentityHandler({ orm: h.orm, logger: silentLogger })({
+      id: crypto.randomUUID(),
+      type: 'identity.user.deleted.v1',
+      occurredAt: at.toISOString(),
+      data: { userId: gone.id },
+    })
+    for (const table of ['course_assignments', 'scorm_states', 'scorm_shared_data'])
+      expect(await h.sql(`select user_id from ${table} order by user_id`), table).toEqual([{ user_id: stays.id }])
+    expect(await h.sql('select user_id from module_progress where user_id = ?', [gone.id])).toEqual([{ user_id: gone.id }])
+  })
 })

@@ -7,8 +7,9 @@ export const LEARNING_CONSUMER = 'learning'
 export const IDENTITY_SUBJECTS = ['identity.user.deleted.v1'] as const
 
 /**
- * A deleted user loses their assignments and any attempt under way; graded attempts stay (they are
- * the exam history admins report on, and the learning.exam.submitted.v1 events already went out).
+ * A deleted user loses their exam and course assignments, any attempt under way and their stored
+ * SCORM runtime data (whole cmi trees, shared data stores); graded attempts, module progress and
+ * course completions stay (they are the history admins report on, and their events already went out).
  */
 export function createIdentityHandler(deps: { orm: MikroORM; logger: Logger }) {
   return async (event: EventEnvelope): Promise<void> => {
@@ -22,6 +23,9 @@ export function createIdentityHandler(deps: { orm: MikroORM; logger: Logger }) {
     await handleOnce(deps.orm, LEARNING_CONSUMER, event, async (em) => {
       await em.execute('delete from exam_assignments where user_id = ?', [userId])
       await em.execute("delete from exam_attempts where user_id = ? and status = 'in_progress'", [userId])
+      await em.execute('delete from course_assignments where user_id = ?', [userId])
+      await em.execute('delete from scorm_states where user_id = ?', [userId])
+      await em.execute('delete from scorm_shared_data where user_id = ?', [userId])
     })
   }
 }

@@ -284,6 +284,25 @@ describe('completion reported by the content', () => {
     expect(row).toEqual({ progress: 100, completion_trigger: 'scorm-commit' })
     expect((await state(item)).length).toBe(0) // another module's state is not this one's
   })
+  it('completes a package of several SCOs only once every visible SCO reported completion, showing the share done meanwhile', async () => {
+    const c = await insertCourse(h, { toAll: true, title: 'Multi-SCO course' })
+    const m = await insertModule(h, c, { isScorm: true, title: 'Golf sequencing' })
+    await installFixture(h, m, FIXTURE)
+    const l = await launch(learner, m)
+    const walk = (items: typeof l.items): typeof l.items => items.flatMap((i) => [i, ...walk(i.children)])
+    const scos = walk(l.items).filter((i) => i.href !== null && i.isvisible).map((i) => i.identifier)
+    expect(scos.length).toBeGreaterThan(1)
+    const progress = async () => (await h.sql('select progress, completed_at from module_progress where user_id = ? and module_id = ?', [learner.id, m]))[0]
+    const first = await commit(l, { itemId: scos[0], seq: 1, runtimeData: cmi2004({ completion_status: 'completed', exit: 'normal' }) })
+    expect(first.body.moduleCompleted).toBe(false)
+    expect(await progress()).toMatchObject({ progress: Math.floor((99 * 1) / scos.length), completed_at: null })
+    let seq = 1
+    for (const id of scos.slice(1, -1)) await commit(l, { itemId: id, seq: ++seq, runtimeData: cmi2004({ completion_status: 'completed', exit: 'normal' }) })
+    expect((await progress()).completed_at).toBeNull()
+    const last = await commit(l, { itemId: scos.at(-1), seq: ++seq, runtimeData: cmi2004({ success_status: 'passed', exit: 'normal' }) })
+    expect(last.body.moduleCompleted).toBe(true)
+    expect(await progress()).toMatchObject({ progress: 100 })
+  })
   it('accepts a manual completion at once when the stored SCORM state reports completion', async () => {
     const c = await insertCourse(h, { toAll: true })
     const m = await insertModule(h, c, { isScorm: true })

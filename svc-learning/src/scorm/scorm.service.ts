@@ -46,6 +46,10 @@ function* walk(items: ScormItem[]): Generator<ScormItem> {
   }
 }
 
+/** Identifiers of the SCOs a learner can open (launchable and visible): all must be completed. */
+export const requiredScos = (manifest: { items: ScormItem[] } | null): string[] =>
+  manifest ? [...walk(manifest.items)].filter((i) => i.href !== null && i.isvisible).map((i) => i.identifier) : []
+
 const withBase = (items: ScormItem[], base: string): ScormItem[] =>
   items.map((i) => ({ ...i, href: i.href === null ? null : `${base}${i.href}`, children: withBase(i.children, base) }))
 
@@ -120,16 +124,36 @@ export function createScormService(ctx: LearningContext) {
     return row
   }
 
-  /** Completes the module for a completion the content reported (no engagement rule). */
-  async function contentCompleted(userId: string, moduleId: number, trigger: string): Promise<boolean> {
+  /**
+   * Completes the module for a completion the content reported (no engagement rule). A package
+   * of several SCOs completes once every visible SCO has reported completion; until then its
+   * progress shows the share of SCOs done. `wholeModule`: the status is the module's own (the
+   * spec's progress record), not one SCO's. Resolves with whether this call completed it.
+   */
+  async function contentCompleted(userId: string, moduleId: number, trigger: string, wholeModule = false): Promise<boolean> {
     const em = orm.em.fork()
-    const [module] = (await em.getConnection().execute('select id, title, is_scorm, course_id from course_modules where id = ?', [moduleId])) as (Pick<
+    const conn = em.getConnection()
+    const [module] = (await conn.execute('select id, title, is_scorm, course_id, manifest from course_modules where id = ?', [moduleId])) as (Pick<
       ModuleRow,
-      'id' | 'title' | 'is_scorm'
+      'id' | 'title' | 'is_scorm' | 'manifest'
     > & { course_id: number })[]
     if (!module) return false
-    const [course] = (await em.getConnection().execute('select id, title, is_assigned_to_all from courses where id = ?', [module.course_id])) as CourseRow[]
+    const [course] = (await conn.execute('select id, title, is_assigned_to_all from courses where id = ?', [module.course_id])) as CourseRow[]
     if (!course) return false
+    const required = requiredScos(manifestOf(module as ModuleRow))
+    if (!wholeModule && required.length > 1) {
+      const rows = (await conn.execute(
+        "select item_id from scorm_states where user_id = ? and module_id = ? and lesson_status in ('completed', 'passed')",
+        [userId, moduleId],
+      )) as { item_id: string }[]
+      const done = new Set(rows.map((r) => r.item_id))
+      const count = required.filter((id) => done.has(id)).length
+      if (count < required.length) {
+        const floor = Math.floor((PROGRESS_TRACKER.maxBeforeComplete * count) / required.length)
+        await touchProgress(em, { userId, moduleId, courseId: module.course_id, floor, at: now() })
+        return false
+      }
+    }
     const out = await em.transactional((tx) => completeModule(tx, { userId, module, course, trigger, at: now(), checkEngagement: false }))
     completed.add(`${userId}:${moduleId}`)
     if (out.evented) ctx.relay.kick()
@@ -323,7 +347,7 @@ export function createScormService(ctx: LearningContext) {
         ],
       )) as { lesson_status: string }[]
       await touchProgress(em, { userId: actor.userId, moduleId: module.id, courseId: module.course_id, floor: PROGRESS_TRACKER.scormInitialized, at })
-      if (row && (row.lesson_status === 'completed' || row.lesson_status === 'passed')) await contentCompleted(actor.userId, module.id, 'scorm-status')
+      if (row && (row.lesson_status === 'completed' || row.lesson_status === 'passed')) await contentCompleted(actor.userId, module.id, 'scorm-status', true)
       return { message: 'Progress saved' }
     },
 
