@@ -60,35 +60,63 @@ function byteLength(body: string): number {
   return new TextEncoder().encode(body).length
 }
 
-async function accepted(res: Response): Promise<boolean> {
-  if (!res.ok) return false
+/** The server's answer to a commit (`ScormCommitResponse`); a beacon gets none. */
+export interface CommitAnswer {
+  result: boolean
+  errorCode?: number
+  applied?: boolean
+  moduleCompleted?: boolean
+  /** Sent by beacon: accepted for delivery, the server's answer is unknown. */
+  beacon?: true
+}
+
+async function answerOf(res: Response): Promise<CommitAnswer | null> {
+  if (!res.ok) return null
   try {
-    const answer = (await res.json()) as { result?: unknown }
-    return answer.result === true || answer.result === 'true'
+    const answer = (await res.json()) as Record<string, unknown>
+    const result = answer.result === true || answer.result === 'true'
+    if (!result) return null
+    return {
+      result,
+      errorCode: typeof answer.errorCode === 'number' ? answer.errorCode : 0,
+      ...(typeof answer.applied === 'boolean' ? { applied: answer.applied } : {}),
+      ...(typeof answer.moduleCompleted === 'boolean' ? { moduleCompleted: answer.moduleCompleted } : {}),
+    }
   } catch {
-    return false
+    return null
   }
 }
 
 /**
  * Sends a commit body to the commit URL. `final` commits (Terminate/Finish, page dismissal) go by
  * beacon as text/plain so they survive the page going away; a beacon the browser refuses (too
- * large, unavailable) falls back to fetch. Other commits go by fetch as JSON.
- * Resolves false when the server did not accept the commit.
+ * large, unavailable) falls back to fetch. Other commits go by fetch as JSON, with keepalive when
+ * small enough (a keepalive request the browser refuses, e.g. over its in-flight quota, is sent
+ * again without). Resolves the server's answer (`beacon: true` when sent by beacon), null on failure.
  */
-export function sendCommit(url: string, body: string, final: boolean): Promise<boolean> {
+export async function sendCommit(url: string, body: string, final: boolean): Promise<CommitAnswer | null> {
   const small = byteLength(body) <= KEEPALIVE_MAX_BYTES
   if (final && small && typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function') {
     try {
-      if (navigator.sendBeacon(url, new Blob([body], { type: 'text/plain;charset=UTF-8' }))) return Promise.resolve(true)
+      if (navigator.sendBeacon(url, new Blob([body], { type: 'text/plain;charset=UTF-8' }))) return { result: true, beacon: true }
     } catch {
       // fall back to fetch below
     }
   }
-  return fetch(url, {
+  const init: RequestInit = {
     method: 'POST',
     headers: { 'Content-Type': final ? 'text/plain;charset=UTF-8' : 'application/json' },
     body,
-    keepalive: small,
-  }).then(accepted, () => false)
+  }
+  let res: Response
+  try {
+    res = await fetch(url, { ...init, keepalive: small })
+  } catch {
+    try {
+      res = await fetch(url, init)
+    } catch {
+      return null
+    }
+  }
+  return answerOf(res)
 }

@@ -14,5 +14,5 @@ export {
   type ScormSessionEvents,
   type StartScormSessionOptions,
 } from './session.ts'
-export { COMMIT_FAILED } from './commit.ts'
+export { COMMIT_FAILED, type CommitAnswer } from './commit.ts'
 export { flushOnPageHide } from './page-hide.ts'

@@ -262,6 +262,37 @@ describe('SCORM 1.2 session', () => {
     expect(onActivity).toHaveBeenCalledTimes(5)
   })
 
+  it('passes the server answer of a fetch commit to onCommitted', async () => {
+    const c = captureCommits({ answer: () => Response.json({ result: true, errorCode: 0, applied: true, moduleCompleted: true }) })
+    const onCommitted = vi.fn()
+    const { api } = start12({}, 'playing', { onCommitted })
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_status', 'completed')
+    api.LMSCommit('')
+    api.LMSFinish('')
+    await c.settle()
+    expect(c.sent.map((s) => s.via)).toEqual(['fetch', 'beacon'])
+    expect(onCommitted.mock.calls).toEqual([[{ result: true, errorCode: 0, applied: true, moduleCompleted: true }]])
+  })
+
+  it('sends an autocommit again without keepalive when the browser refuses the keepalive request', async () => {
+    const c = captureCommits()
+    const refusingKeepalive = vi.fn(async (url: string, init: RequestInit) => {
+      if (init.keepalive) throw new TypeError('Failed to fetch')
+      return c.fetchStub(url, init)
+    })
+    vi.stubGlobal('fetch', refusingKeepalive)
+    const onCommitError = vi.fn()
+    const { api } = start12({}, 'playing', { onCommitError })
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_location', 'x')
+    api.LMSCommit('')
+    await c.settle()
+    expect(refusingKeepalive).toHaveBeenCalledTimes(2)
+    expect(c.sent).toMatchObject([{ via: 'fetch', body: { terminated: false } }])
+    expect(onCommitError).not.toHaveBeenCalled()
+  })
+
   it('reports a refused commit as "Failed to save progress"', async () => {
     const c = captureCommits({ answer: () => Response.json({ result: false, errorCode: 101 }, { status: 409 }) })
     const onCommitError = vi.fn()

@@ -1,6 +1,6 @@
 import type { ScormItem, ScormLaunch, ScormVersion } from '@portal/contracts'
 import { AICC_ERRORS, AICC_IDENTIFIER, AICC_IDENTIFIER_ELEMENTS, AiccError, AiccModel } from './aicc.ts'
-import { COMMIT_FAILED, commitBody, nextSeq, sendCommit, type RenderedCommit } from './commit.ts'
+import { COMMIT_FAILED, commitBody, nextSeq, sendCommit, type CommitAnswer, type RenderedCommit } from './commit.ts'
 import { scorm12Class, scorm2004Class } from './loader.ts'
 import type { Api12 as Scorm12API, Api2004 as Scorm2004API } from './scorm-again-types.ts'
 import { itemAfter, launchableItems, parseNavRequest, type NavRequest } from './navigation.ts'
@@ -23,6 +23,8 @@ export interface ScormSessionEvents {
   onFinish?(e: { status: RuntimeStatus; navRequest: NavRequest | null }): void
   /** A commit failed. */
   onCommitError?(message: string): void
+  /** The server accepted a commit sent by fetch (its answer, e.g. `moduleCompleted`); beacons have no answer. */
+  onCommitted?(answer: CommitAnswer): void
   /** Any API call (activity tracker). */
   onActivity?(): void
 }
@@ -296,8 +298,9 @@ class Session implements ScormSession {
       { ...rendered, runtimeData },
       { itemId: this.itemId, seq: nextSeq(this.launch.launchToken), terminated: final, adlData: this.changedSharedData(rendered) },
     )
-    return sendCommit(this.launch.commitUrl, JSON.stringify(body), final).then((ok) => {
-      if (!ok) this.events.onCommitError?.(COMMIT_FAILED)
+    return sendCommit(this.launch.commitUrl, JSON.stringify(body), final).then((answer) => {
+      if (!answer) this.events.onCommitError?.(COMMIT_FAILED)
+      else if (!answer.beacon) this.events.onCommitted?.(answer)
     })
   }
 
