@@ -76,12 +76,22 @@ describe('SCORM 1.2 session', () => {
     expect(c.sent[0].body.runtimeData).toMatchObject({ cmi: { core: { session_time: '00:00:00', exit: '', total_time: '01:00:00' } } })
   })
 
-  it('starts ab-initio when nothing is stored', () => {
+  it('starts ab-initio when nothing is stored, with an empty entry after a normal exit', () => {
     captureCommits()
     const { api } = start12()
     api.LMSInitialize('')
     expect(api.LMSGetValue('cmi.core.entry')).toBe('ab-initio')
     expect(api.LMSGetValue('cmi.core.lesson_status')).toBe('not attempted')
+    const after = start12({ state: { playing: { cmi: { cmi: { core: { lesson_status: 'completed' } } }, entry: '', updated_at: '' } } }).api
+    after.LMSInitialize('')
+    expect(after.LMSGetValue('cmi.core.entry')).toBe('')
+    expect(after.LMSGetValue('cmi.core.lesson_status')).toBe('completed')
+    const v2004 = start2004({ state: { playing_item: { cmi: { cmi: { completion_status: 'completed' } }, entry: '', updated_at: '' } } }).api
+    v2004.Initialize('')
+    expect(v2004.GetValue('cmi.entry')).toBe('')
+    const fresh2004 = start2004().api
+    fresh2004.Initialize('')
+    expect(fresh2004.GetValue('cmi.entry')).toBe('ab-initio')
   })
 
   it('accumulates total_time across sessions without counting a session twice', async () => {
@@ -104,6 +114,42 @@ describe('SCORM 1.2 session', () => {
     second.api.LMSFinish('')
     await c.settle()
     expect(c.sent.at(-1)!.body.totalTimeSeconds).toBe(3960)
+  })
+
+  it('resumes objectives, interactions, comments and preferences from a stored 1.2 commit', async () => {
+    const c = captureCommits()
+    const first = start12()
+    first.api.LMSInitialize('')
+    for (const [el, v] of [
+      ['cmi.objectives.0.id', 'obj1'],
+      ['cmi.objectives.0.status', 'passed'],
+      ['cmi.objectives.0.score.raw', '75'],
+      ['cmi.interactions.0.id', 'q1'],
+      ['cmi.interactions.0.type', 'choice'],
+      ['cmi.interactions.0.student_response', 'a'],
+      ['cmi.interactions.0.result', 'correct'],
+      ['cmi.interactions.0.objectives.0.id', 'obj1'],
+      ['cmi.interactions.0.correct_responses.0.pattern', 'a'],
+      ['cmi.comments', 'good'],
+      ['cmi.student_preference.language', 'en'],
+      ['cmi.student_preference.speed', '10'],
+      ['cmi.core.score.raw', '75'],
+      ['cmi.core.exit', 'suspend'],
+    ]) expect(first.api.LMSSetValue(el, v), el).toBe('true')
+    first.api.LMSFinish('')
+    await c.settle()
+    const second = start12({ state: { playing: { cmi: c.sent.at(-1)!.body.runtimeData, entry: 'resume', updated_at: '' } } })
+    second.api.LMSInitialize('')
+    expect(second.api.LMSGetValue('cmi.objectives._count')).toBe('1')
+    expect(second.api.LMSGetValue('cmi.objectives.0.status')).toBe('passed')
+    expect(second.api.LMSGetValue('cmi.objectives.0.score.raw')).toBe('75')
+    expect(second.api.LMSGetValue('cmi.interactions._count')).toBe('1')
+    expect(second.api.LMSGetValue('cmi.interactions.0.objectives._count')).toBe('1')
+    expect(second.api.LMSGetValue('cmi.comments')).toBe('good')
+    expect(second.api.LMSGetValue('cmi.student_preference.language')).toBe('en')
+    expect(second.api.LMSGetValue('cmi.student_preference.speed')).toBe('10')
+    expect(second.api.LMSGetValue('cmi.core.score.raw')).toBe('75')
+    expect(second.api.LMSGetLastError()).toBe('0')
   })
 
   it('accepts suspend_data of 64,000 characters and rejects 64,001 (405)', () => {
