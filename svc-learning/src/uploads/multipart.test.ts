@@ -93,3 +93,21 @@ describe('receiveUpload', () => {
     expect(megabytes(150 * 1024)).toBe(0.146)
   })
 })
+
+describe('receiveUpload text fields', () => {
+  const fieldsBody = (fields: [string, string][]) => {
+    const text = fields.map(([n, v]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`).join('') + `--${BOUNDARY}--\r\n`
+    return { contentType: `multipart/form-data; boundary=${BOUNDARY}`, contentLength: undefined, body: new Response(text).body } satisfies UploadRequest
+  }
+  it('keeps every value of a repeated field in order', async () => {
+    const result = await receiveUpload(fieldsBody([['modulesToDelete', '3'], ['title', 'T'], ['modulesToDelete', '1']]), { storage, prefix: 'uploads/e', limits, fileFields: [] })
+    expect(result.fields.get('modulesToDelete')).toEqual(['3', '1'])
+    expect(result.files).toEqual([])
+  })
+  it('bounds the size of one field and of all fields together', async () => {
+    const opts = { storage, prefix: 'uploads/f', limits, fileFields: [] }
+    await expect(receiveUpload(fieldsBody([['existingModules', 'x'.repeat(300 * 1024)]]), opts)).rejects.toMatchObject({ status: 413, code: 'field_too_large' })
+    const many = Array.from({ length: 10 }, (_, i) => [`f${i}`, 'y'.repeat(250 * 1024)] as [string, string])
+    await expect(receiveUpload(fieldsBody(many), opts)).rejects.toMatchObject({ status: 413, code: 'fields_too_large' })
+  })
+})

@@ -44,8 +44,11 @@ export interface ReceiveOptions {
 
 /** Bytes read from the start of a file before its content is checked against its extension. */
 export const SNIFF_BYTES = 4096
-const MAX_FIELD_BYTES = 1024 * 1024
-const MAX_FIELDS = 200
+// Text fields are held in memory: bounded each and together (module lists are small JSON texts;
+// `modulesToDelete` may come as one field per id).
+const MAX_FIELD_BYTES = 256 * 1024
+const MAX_TOTAL_FIELD_BYTES = 2 * 1024 * 1024
+const MAX_FIELDS = 1100
 
 /** A byte limit in MB for messages (512 MiB → 512; limits under 1 MB keep 3 significant digits). */
 export const megabytes = (bytes: number) => {
@@ -97,8 +100,11 @@ export async function receiveUpload(req: UploadRequest, opts: ReceiveOptions): P
     parser.destroy(err)
   }
 
+  let fieldBytes = 0
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated) return fail(new AppError(413, 'field_too_large', `Field ${name} is too large`))
+    fieldBytes += Buffer.byteLength(value) + Buffer.byteLength(name)
+    if (fieldBytes > MAX_TOTAL_FIELD_BYTES) return fail(new AppError(413, 'fields_too_large', 'The form fields are too large'))
     fields.set(name, [...(fields.get(name) ?? []), value])
   })
   parser.on('file', (field, stream, info) => {
