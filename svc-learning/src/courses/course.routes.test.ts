@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COURSE_MESSAGES, Course, CourseSummary } from '@portal/contracts'
+import { listen } from '@portal/server-kit'
 import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
 import { megabytes } from '../uploads/multipart.ts'
 import { courseForm, pdfFile, send, storedFiles, zipFile } from './course-test-forms.ts'
@@ -346,5 +347,32 @@ describe('POST /courses/{id}/assign', () => {
     expect(await h.call('POST', '/courses/999999/assign', { token: admin.token, body: { userIds: [tech.id] } })).toMatchObject({ status: 404 })
     expect((await h.call('POST', '/courses/1/assign', { token: tech.token, body: { userIds: [tech.id] } })).status).toBe(403)
     expect((await h.call('POST', '/courses/1/assign', { body: { userIds: [tech.id] } })).status).toBe(401)
+  })
+})
+
+describe('uploads over a real HTTP connection', () => {
+  it('streams a file larger than the 1 MiB body limit of other routes', async () => {
+    const big = await createHarness()
+    try {
+      const server = await listen(big.app, 0)
+      try {
+        const boss = await big.user({ admin: true })
+        const form = courseForm({ title: 'Big', moduleData: [{ title: 'Manual', order: 1 }] }, [pdfFile('manual.pdf', 3 * 1024 * 1024)])
+        const res = await fetch(`http://127.0.0.1:${server.port}/courses`, { method: 'POST', body: form, headers: { authorization: `Bearer ${boss.token}` } })
+        expect(res.status).toBe(201)
+        const course = Course.parse(await res.json())
+        expect(course.modules[0]!.size).toBe(pdfFile('manual.pdf', 3 * 1024 * 1024).size)
+        const json = await fetch(`http://127.0.0.1:${server.port}/courses/${course.id}/assign`, {
+          method: 'POST',
+          body: JSON.stringify({ userIds: [crypto.randomUUID()], padding: 'x'.repeat(2 * 1024 * 1024) }),
+          headers: { authorization: `Bearer ${boss.token}`, 'content-type': 'application/json' },
+        })
+        expect(json.status).toBe(413)
+      } finally {
+        await server.close()
+      }
+    } finally {
+      await big.close()
+    }
   })
 })
