@@ -110,6 +110,9 @@ describe('parseManifest on the real packages', () => {
     ])
     // completionThreshold with only a progressWeight sets no threshold.
     expect(info.items.map((i) => i.completion_threshold)).toEqual([null, null, null, null, null])
+    // adlcp:data maps name the shared data store (adl.data) every SCO reads and writes.
+    const notes = { targetID: 'com.scorm.golfsamples.sequencing.forcedsequential.notesStorage', readSharedData: true, writeSharedData: true }
+    expect(info.items.filter((i) => i.data_maps).map((i) => i.data_maps)).toContainEqual([notes])
   })
 
   it('falls back to the first organization and keeps nesting, prerequisites and invisible items (debugger package)', async () => {

@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import type { ScormItem, ScormVersion } from '@portal/contracts'
+import type { ScormDataMap, ScormItem, ScormVersion } from '@portal/contracts'
 import { countScos, isExternalHref, PackageError, type PackageInfo } from './package-info.ts'
 
 /**
@@ -170,6 +170,18 @@ function completionThresholdOf(item: XmlNode): number | null {
   return numberOf(attr(ct, 'minprogressmeasure')) ?? numberOf(textOf(ct))
 }
 
+/** 2004 4th `adlcp:data/adlcp:map`: the shared data stores (adl.data) a SCO reads and writes. */
+function dataMapsOf(item: XmlNode): ScormDataMap[] | undefined {
+  const maps = asArray(child(item, 'data')?.map)
+    .map((m) => ({
+      targetID: attr(m, 'targetid')?.trim() ?? '',
+      readSharedData: attr(m, 'readshareddata')?.trim().toLowerCase() !== 'false',
+      writeSharedData: attr(m, 'writeshareddata')?.trim().toLowerCase() !== 'false',
+    }))
+    .filter((m) => m.targetID !== '')
+  return maps.length ? maps : undefined
+}
+
 function toItem(node: XmlNode, ctx: Context): ScormItem {
   ctx.counter++
   const identifier = attr(node, 'identifier') ?? `item_${ctx.counter}`
@@ -177,6 +189,7 @@ function toItem(node: XmlNode, ctx: Context): ScormItem {
   const resource = ref ? ctx.resources.get(ref) : undefined
   const href = resource?.href ? normalizeHref(appendParameters(resource.href, attr(node, 'parameters'))) : null
   const adlcpText = (name: string) => textOf(node[name])
+  const dataMaps = dataMapsOf(node)
   return {
     identifier,
     title: textOf(node.title) ?? identifier,
@@ -191,6 +204,7 @@ function toItem(node: XmlNode, ctx: Context): ScormItem {
       adlcpText('maxtimeallowed') ??
       fromSequencing(node, ctx, (seq) => attr(child(seq, 'limitconditions'), 'attemptabsolutedurationlimit')),
     time_limit_action: adlcpText('timelimitaction'),
+    ...(dataMaps ? { data_maps: dataMaps } : {}),
     children: asArray(node.item).map((c) => toItem(c, ctx)),
   }
 }
