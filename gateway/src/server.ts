@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import { PlatformEnv, closeOnSignal, createLogger, parseEnv, type Logger } from '@portal/server-kit'
+import { PlatformEnv, UPLOAD_REQUEST_TIMEOUT_MS, closeOnSignal, createLogger, parseEnv, type Logger } from '@portal/server-kit'
 import { createServer } from 'node:http'
 import { createGatewayHandler } from './app.ts'
 import type { Upstream } from './routes.ts'
@@ -27,7 +27,8 @@ export interface GatewayDeps {
 /** Starts the gateway on `port`. */
 export async function start(deps: GatewayDeps) {
   const handler = createGatewayHandler({ logger: deps.logger, upstreams: deps.upstreams, ...defaultStatic })
-  const server = createServer({ keepAliveTimeout: 65_000 }, handler)
+  // Course uploads stream through for up to 10 minutes: the request timeout must outlast them.
+  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: UPLOAD_REQUEST_TIMEOUT_MS }, handler)
   await new Promise<void>((r) => server.listen(deps.port, deps.hostname ?? '0.0.0.0', r))
   const port = (server.address() as { port: number }).port
   const close = () =>

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Exam, LearnerExam, type EventEnvelope } from '@portal/contracts'
 import { PlatformEnv, createInProcessBus, createTokenIssuer, loadOrCreateSigningKey } from '@portal/server-kit'
@@ -13,7 +16,10 @@ describe('start()', () => {
   it('serves the app with identity’s keys, seeds the demo exams once and publishes submissions', async () => {
     const db = await createTestDatabase('learning_server')
     cleanups.push(db.drop)
-    const env = PlatformEnv.parse({ LOG_LEVEL: 'silent' })
+    // Its own data folder: the demo course's files and the launch key stay out of the repository's .data.
+    const dataDir = await mkdtemp(join(tmpdir(), 'learning-server-'))
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
+    const env = PlatformEnv.parse({ LOG_LEVEL: 'silent', DATA_DIR: dataDir })
     const key = await loadOrCreateSigningKey(undefined)
     const issuer = createTokenIssuer(key, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: 600 })
     const bus = createInProcessBus()

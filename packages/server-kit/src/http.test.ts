@@ -214,6 +214,8 @@ describe('service app: health, readiness, metrics, request ids', () => {
   it('listen() serves the app on a free port and closes', async () => {
     const server = await listen(makeApp(), 0)
     try {
+      // A 10-minute course upload must not hit Node's default 5-minute request timeout.
+      expect((server.server as unknown as { requestTimeout: number }).requestTimeout).toBeGreaterThanOrEqual(600_000)
       const res = await fetch(`http://127.0.0.1:${server.port}/healthz`)
       expect(res.status).toBe(200)
     } finally {

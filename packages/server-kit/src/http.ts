@@ -75,10 +75,15 @@ export function clientAddress(c: Context): string {
   return env?.incoming?.socket?.remoteAddress ?? 'unknown'
 }
 
+/** Longest a request may take to arrive whole (the course upload timeout plus a margin). */
+export const UPLOAD_REQUEST_TIMEOUT_MS = 660_000
+
 /** Starts a Hono app on `port` (0 = any free port); resolves with the bound port. */
 export function listen(app: { fetch: (req: Request, env?: unknown) => Response | Promise<Response> }, port: number, hostname = '127.0.0.1') {
   return new Promise<{ port: number; server: ServerType; close(): Promise<void> }>((resolveListen) => {
-    const server = serve({ fetch: app.fetch, port, hostname }, (info) =>
+    // Course uploads may take up to 10 minutes (learner §9): Node's default 5-minute request
+    // timeout would cut them off; idle sockets are still closed by the keep-alive timeout.
+    const server = serve({ fetch: app.fetch, port, hostname, serverOptions: { requestTimeout: UPLOAD_REQUEST_TIMEOUT_MS } }, (info) =>
       resolveListen({
         port: info.port,
         server,
