@@ -78,7 +78,9 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
   const validCourse = Number.isInteger(courseId) && courseId > 0
   const selected = list.find((m) => m.id === selectedId) ?? null
   const position = modulePositionText(list, selectedId)
-  const courseProgress = percent(modules.data?.progress ?? 0)
+  const shownProgress = (m: LearnerModule) => (m.completed_at ? 100 : Math.max(m.progress, live[m.id] ?? 0))
+  // The course's progress is the mean of its modules' (as the server computes it), live while the learner works.
+  const courseProgress = list.length > 0 ? percent(list.reduce((sum, m) => sum + shownProgress(m), 0) / list.length) : percent(modules.data?.progress ?? 0)
 
   return (
     <section className="pk-card pk-stack" aria-labelledby="course-viewer-title">
@@ -123,7 +125,7 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
             <ol style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '.5rem' }}>
               {list.map((m, index) => {
                 const status = moduleStatusLabel(m, selectedId)
-                const progress = m.completed_at ? 100 : Math.max(m.progress, live[m.id] ?? 0)
+                const progress = shownProgress(m)
                 const done = completedOnText(m.completed_at)
                 return (
                   <li key={m.id}>
@@ -152,7 +154,7 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
                         <span aria-hidden="true" style={{ fontWeight: 700, minWidth: '1.5rem' }}>
                           {index + 1}.
                         </span>
-                        <span style={{ fontWeight: 600, flex: 1 }}>{m.title}</span>
+                        <span style={{ fontWeight: 600, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{m.title}</span>
                         <span className="pk-badge">{moduleTypeLabel(m)}</span>
                       </span>
                       <span style={{ fontSize: '.8125rem', fontWeight: 600, color: STATUS_COLOR[status] }}>{status}</span>
@@ -168,7 +170,12 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
             {selected ? (
               <ModulePlayer
                 key={`${selected.id}:${loadNo}`}
-                module={selected}
+                module={{
+                  ...selected,
+                  // What this viewer already sent counts even before the list is reloaded.
+                  progress: shownProgress(selected),
+                  started_at: selected.started_at ?? (live[selected.id] ? new Date().toISOString() : null),
+                }}
                 courseId={courseId}
                 onProgress={onProgress}
                 onCompleted={onCompleted}

@@ -115,7 +115,7 @@ export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBa
   return (
     <div className="pk-stack" style={{ gap: '.75rem' }}>
       <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-        <h3 style={{ margin: 0 }}>{module.title}</h3>
+        <h3 style={{ margin: 0, minWidth: 0, overflowWrap: 'anywhere' }}>{module.title}</h3>
         {completed ? (
           <span className="pk-badge" style={{ background: 'var(--c-success-bg)', color: 'var(--c-success)' }}>
             Completed
@@ -421,7 +421,7 @@ const ScormContent = ({ module, controller, frameRef, onGoBack }: ContentProps) 
   const multi = countLaunchable(launch.items) > 1
   const activeTitle = activeItem ? (findItem(launch.items, activeItem)?.title ?? module.title) : module.title
   return (
-    <div style={{ display: 'grid', gap: '1rem', gridTemplateColumns: multi ? 'minmax(180px, 240px) 1fr' : '1fr' }}>
+    <div style={{ display: 'grid', gap: '1rem', gridTemplateColumns: multi ? 'minmax(150px, 200px) minmax(0, 1fr)' : 'minmax(0, 1fr)' }}>
       {multi ? (
         <nav aria-label="Lessons in this module" style={{ fontSize: '.9375rem' }}>
           <h4 style={{ margin: '0 0 .5rem' }}>{launch.title || 'Lessons'}</h4>
