@@ -10,6 +10,7 @@ import { SMTPServer } from 'smtp-server'
 import { ensureDatabase } from '@portal/server-kit'
 import { startCluster } from '../packages/launcher/src/cluster.ts'
 import { launchBrowser } from '../e2e/browser.ts'
+import { benchExams, examsSummary } from './exams.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const PG = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
@@ -64,12 +65,14 @@ ceilingProc.kill()
 
 // 2. The portal in cluster mode (and identity alone, to show what the gateway hop costs).
 const gatewayPort = 18080
+const adminCode = crypto.randomUUID() // the exams figures register their own admin
 const cluster = await startCluster({
   env: {
     DATABASE_URL: PG,
     NATS_URL: NATS,
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     COMPANY_EMAIL_DOMAIN: 'example.com',
+    ADMIN_REGISTRATION_CODE: adminCode,
     LOG_LEVEL: 'error',
     DATA_DIR: `${root}.data/bench`,
     PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
@@ -111,6 +114,9 @@ const login = summary(
   }),
 )
 
+// Exams (issue 4): the start spike and submit-and-grade, each beside its ceiling.
+const exams = await benchExams({ gatewayUrl: cluster.url, pgUrl: PG, mails, adminCode, durationSeconds: DURATION, connections: CONNECTIONS })
+
 // 3. What the browser downloads: the shell's first load, and mf-learner's addition.
 const browser = await launchBrowser()
 const page = await browser.newPage()
@@ -148,6 +154,7 @@ const result = {
   login,
   shellFirstLoadJsBytes: shellBytes,
   learnerAdditionJsBytes: learnerBytes,
+  exams,
 }
 await mkdir(`${root}bench/results`, { recursive: true })
 const file = `${root}bench/results/identity-${result.at.replace(/[:.]/g, '-')}.json`
@@ -161,6 +168,7 @@ same call straight to identity    ${profileDirect.rps} req/s, p99 ${profileDirec
 login rate                        ${login.rps} logins/s, p99 ${login.p99} ms (scrypt, 8 connections)
 shell first-load JS (gz)          ${kb(shellBytes)} (goal <= 150 KB)
 mf-learner addition (gz)          ${kb(learnerBytes)} (goal <= 80 KB)
+${examsSummary(exams)}
 written to ${file}
 `)
 process.exit(0)
