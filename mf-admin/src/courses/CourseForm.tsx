@@ -133,7 +133,6 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
   const [toDelete, setToDelete] = useState<ModuleRow | null>(null)
   const abortRef = useRef<AbortController | null>(null)
   const summaryRef = useRef<HTMLDivElement>(null)
-  const fileInputRef = useRef<HTMLInputElement>(null)
   const errors = validateCourseForm(state)
   const mode = course ? 'update' : 'create'
   const save = useMutation({
@@ -193,7 +192,6 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
           <div className="pk-field">
             <label htmlFor="course-module-files">{course ? 'Add Module Files' : 'Module Files'}</label>
             <input
-              ref={fileInputRef}
               id="course-module-files"
               type="file"
               multiple
