@@ -60,7 +60,8 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
     (_module: LearnerModule, result: CompleteModuleResponse) => {
       // After a completion the module list (and the dashboard behind it) is reloaded.
       void queryClient.invalidateQueries({ queryKey: dashboardKeys.all })
-      if (!result.newly_completed) return
+      // Only a module not completed when it was opened asks, so this is news to the learner even when
+      // the content's own commit recorded it a moment earlier (newly_completed false).
       if (result.course_completed) {
         toast.success(MODULE_TOASTS.courseCompleted)
         toast.success(MODULE_TOASTS.congratulations(title))

@@ -376,11 +376,11 @@ const ScormContent = ({ module, controller, frameRef, onGoBack }: ContentProps) 
         },
         onChange: (_element, _value, status) => {
           const trigger = scormCompletion(status)
-          if (trigger) void controller.complete(trigger)
+          if (trigger) controller.completeReported(trigger)
           else if (status.progressMeasure !== null && status.progressMeasure > 0) controller.contentProgress(status.progressMeasure * 100)
         },
         onFinish: ({ status, navRequest }) => {
-          if (scormCompletion(status)) void controller.complete('scorm-finish')
+          if (scormCompletion(status)) controller.completeReported('scorm-finish')
           else controller.raise(finishWithoutCompletionProgress(status))
           if (navRequest && activeRef.current === itemId) navigate(navRequest)
         },

@@ -1,7 +1,8 @@
 import type { CompleteModuleResponse, CompletionTrigger } from '@portal/contracts'
 import { ApiError } from '@portal/ui-kit'
 import { describe, expect, it } from 'vitest'
-import { ModuleController, MODULE_TOASTS, type ModuleCalls } from './module-controller.ts'
+import { FakeClock } from './fake-clock.ts'
+import { ModuleController, MODULE_TOASTS, REPORTED_FINISH_DELAY_MS, REPORTED_STATUS_DELAY_MS, type ModuleCalls } from './module-controller.ts'
 
 const done: CompleteModuleResponse = {
   moduleId: 3,
@@ -11,7 +12,9 @@ const done: CompleteModuleResponse = {
   course_completed_at: null,
 }
 
-const setup = (over: { startedAt?: string | null; completedAt?: string | null; progress?: number; complete?: ModuleCalls['complete']; saveProgress?: ModuleCalls['saveProgress'] } = {}) => {
+const setup = (
+  over: { startedAt?: string | null; completedAt?: string | null; progress?: number; complete?: ModuleCalls['complete']; saveProgress?: ModuleCalls['saveProgress']; clock?: FakeClock } = {},
+) => {
   const saved: number[] = []
   const completeCalls: CompletionTrigger[] = []
   const exitCalls: CompletionTrigger[] = []
@@ -35,6 +38,7 @@ const setup = (over: { startedAt?: string | null; completedAt?: string | null; p
     },
     toast: { success: (m) => toasts.push(`success:${m}`), error: (m) => toasts.push(`error:${m}`), info: (m) => toasts.push(`info:${m}`) },
     onCompleted: (_r, t) => completed.push(t),
+    clock: over.clock,
   })
   return { controller, saved, completeCalls, exitCalls, toasts, completed }
 }
@@ -163,5 +167,75 @@ describe('module controller', () => {
     low.controller.close()
     await settle()
     expect(low.completeCalls).toEqual([])
+  })
+
+  it('asks for a completion the SCORM content reported once its commit had time to arrive', async () => {
+    const clock = new FakeClock()
+    const { controller, completeCalls } = setup({ clock })
+    controller.completeReported('scorm-status')
+    controller.completeReported('scorm-score')
+    clock.advance(REPORTED_STATUS_DELAY_MS - 1)
+    expect(completeCalls).toEqual([])
+    clock.advance(1)
+    await settle()
+    expect(completeCalls).toEqual(['scorm-status'])
+    expect(controller.completed).toBe(true)
+  })
+
+  it('asks sooner after Finish, whose final commit is already out', async () => {
+    const clock = new FakeClock()
+    const { controller, completeCalls } = setup({ clock })
+    controller.completeReported('scorm-status')
+    controller.completeReported('scorm-finish')
+    clock.advance(REPORTED_FINISH_DELAY_MS)
+    await settle()
+    expect(completeCalls).toEqual(['scorm-finish'])
+  })
+
+  it('tries a refused reported completion once more, quietly the first time', async () => {
+    const clock = new FakeClock()
+    const answers: ('refuse' | 'ok')[] = ['refuse', 'ok']
+    const { controller, toasts, completed } = setup({
+      clock,
+      complete: async () => {
+        if (answers.shift() === 'refuse') throw new ApiError(422, 'engagement_too_short', 'x', null, 'Please spend more time reviewing the course content before marking as complete.')
+        return done
+      },
+    })
+    controller.completeReported('scorm-status')
+    clock.advance(REPORTED_STATUS_DELAY_MS)
+    await settle()
+    expect(toasts).toEqual([])
+    clock.advance(REPORTED_STATUS_DELAY_MS)
+    await settle()
+    expect(completed).toEqual(['scorm-status'])
+  })
+
+  it('shows the refusal when the second try is refused too', async () => {
+    const clock = new FakeClock()
+    const { controller, toasts } = setup({
+      clock,
+      complete: async () => {
+        throw new ApiError(422, 'engagement_too_short', 'x', null, 'Please spend more time reviewing the course content before marking as complete.')
+      },
+    })
+    controller.completeReported('scorm-status')
+    clock.advance(REPORTED_STATUS_DELAY_MS)
+    await settle()
+    clock.advance(REPORTED_STATUS_DELAY_MS)
+    await settle()
+    expect(toasts).toEqual(['info:Please spend more time reviewing the course content before marking as complete.'])
+  })
+
+  it('asks for a waiting reported completion at once when the module is closed', async () => {
+    const clock = new FakeClock()
+    const { controller, completeCalls } = setup({ clock })
+    controller.completeReported('scorm-status')
+    controller.close()
+    await settle()
+    expect(completeCalls).toEqual(['scorm-status'])
+    clock.advance(REPORTED_STATUS_DELAY_MS * 3)
+    await settle()
+    expect(completeCalls).toEqual(['scorm-status'])
   })
 })

@@ -1,7 +1,14 @@
 import { COURSE_MESSAGES, PROGRESS_TRACKER as T, type CompleteModuleResponse, type CompletionTrigger } from '@portal/contracts'
 import { ApiError, type ToastApi } from '@portal/ui-kit'
 import { CompletionGuard } from './completion-guard.ts'
-import { ProgressTracker, type TrackerClock } from './tracker.ts'
+import { ProgressTracker, systemClock, type TrackerClock } from './tracker.ts'
+
+/** A SCORM completion is asked for once the content's commit had time to arrive (autocommit every 5 s). */
+export const REPORTED_STATUS_DELAY_MS = (T.scormAutocommitSeconds + 1) * 1000
+/** After Finish/Terminate the final commit is already on its way. */
+export const REPORTED_FINISH_DELAY_MS = 1_500
+
+export type ReportedTrigger = 'scorm-status' | 'scorm-score' | 'scorm-finish'
 
 /** The calls one module load makes (injected so the rules can be tested without a server). */
 export interface ModuleCalls {
@@ -46,6 +53,8 @@ export const MODULE_TOASTS = {
 export class ModuleController {
   readonly tracker: ProgressTracker
   private readonly opts: ModuleControllerOptions
+  private readonly clock: TrackerClock
+  private reported: { trigger: ReportedTrigger; timer: unknown; tries: number } | null = null
   private readonly guard = new CompletionGuard()
   private sent: number
   private saving = false
@@ -57,6 +66,7 @@ export class ModuleController {
 
   constructor(opts: ModuleControllerOptions) {
     this.opts = opts
+    this.clock = opts.clock ?? systemClock
     this.sent = opts.progress
     this.tracker = new ProgressTracker({
       edited: false,
@@ -113,8 +123,48 @@ export class ModuleController {
     if (this.queued !== null) await this.flushProgress()
   }
 
-  /** Asks the server to record completion; true when it did (now). */
-  async complete(trigger: CompletionTrigger): Promise<boolean> {
+  /**
+   * A completion reported by the SCORM content. The server accepts it once the content's commit
+   * shows it, so it is asked for a little later (and once more if the commit was still on its way).
+   */
+  completeReported(trigger: ReportedTrigger, delayMs: number = trigger === 'scorm-finish' ? REPORTED_FINISH_DELAY_MS : REPORTED_STATUS_DELAY_MS): void {
+    if (this.guard.done || this.disposed) return
+    if (this.reported) {
+      if (trigger !== 'scorm-finish') return
+      this.clock.clearTimeout(this.reported.timer) // Finish: the final commit is out, ask sooner
+    }
+    const tries = this.reported?.tries ?? 0
+    const timer = this.clock.setTimeout(() => void this.askReported(), delayMs)
+    this.reported = { trigger, timer, tries }
+  }
+
+  private async askReported(): Promise<void> {
+    const pending = this.reported
+    if (!pending) return
+    const last = pending.tries >= 1
+    const ok = await this.complete(pending.trigger, { quietRefusal: !last })
+    if (ok || last || this.guard.done || this.reported !== pending) {
+      if (this.reported === pending) this.reported = null
+      return
+    }
+    pending.tries += 1
+    pending.timer = this.clock.setTimeout(() => void this.askReported(), REPORTED_STATUS_DELAY_MS)
+  }
+
+  /** A reported completion still waiting is asked for now (the module is being closed). */
+  private flushReported(): void {
+    const pending = this.reported
+    if (!pending) return
+    this.clock.clearTimeout(pending.timer)
+    this.reported = null
+    void this.complete(pending.trigger)
+  }
+
+  /**
+   * Asks the server to record completion; true when it did (now). With `quietRefusal` a refusal
+   * by the engagement rule is neither shown nor remembered (the commit may still be on its way).
+   */
+  async complete(trigger: CompletionTrigger, opts: { quietRefusal?: boolean } = {}): Promise<boolean> {
     if (!this.guard.begin(trigger)) return false
     if (this.exiting) {
       this.opts.calls.completeOnExit(this.opts.moduleId, this.opts.courseId, trigger)
@@ -130,7 +180,9 @@ export class ModuleController {
       this.opts.onCompleted?.(result, trigger)
       return true
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422) {
+      if (err instanceof ApiError && err.status === 422 && opts.quietRefusal) {
+        this.guard.failed()
+      } else if (err instanceof ApiError && err.status === 422) {
         this.guard.refusedBy(trigger)
         // The learner's own click always gets an answer; automatic triggers say it once per load.
         if (trigger === 'manual') this.opts.toast.error(err.serverMessage ?? COURSE_MESSAGES.engageMoreManual)
@@ -166,6 +218,7 @@ export class ModuleController {
   /** The page is going away (pagehide): the module-close fallback goes out as a keepalive request. */
   pageExit(): void {
     this.exiting = true
+    this.flushReported()
     this.tracker.unload()
   }
 
@@ -177,6 +230,7 @@ export class ModuleController {
   /** The module is closed in the viewer (another module, Close Course): module-close fallback, then stop. */
   close(): void {
     if (this.disposed) return
+    this.flushReported()
     this.tracker.unload()
     this.disposed = true
     this.tracker.stop()
