@@ -60,22 +60,21 @@ export const buildDemoHandbook = () => buildPdf('Field Safety Handbook', HANDBOO
 /**
  * Creates the demo course (assigned to everyone) when there is no course yet, through the same
  * storage and module path as an upload: the lesson package is then ingested by the worker.
- * Resolves with the title created, or null. Concurrent first starts are serialized by an advisory lock.
+ * Resolves with the title created, or null. Demo data is seeded by the single-node launcher only
+ * (one process), so no lock is taken: holding a transaction open here would also deadlock the
+ * embedded database, whose single connection the upload path needs for its own transactions.
  */
 export async function seedDemoCourse(orm: MikroORM, courses: CourseService): Promise<string | null> {
-  return orm.em.fork().transactional(async (em) => {
-    await em.execute("select pg_advisory_xact_lock(hashtext('learning.demo-course'))")
-    const [row] = (await em.execute('select count(*)::int as n from courses')) as { n: number }[]
-    if (Number(row!.n) > 0) return null
-    await courses.createFromFiles({
-      title: DEMO_COURSE_TITLE,
-      isAssignedToAll: true,
-      announce: false,
-      modules: [
-        { title: 'Field Safety Essentials: interactive lesson', order: 1, fileName: 'field-safety-essentials-scorm12.zip', data: await buildDemoPackage() },
-        { title: 'Field Safety Handbook', order: 2, fileName: 'field-safety-handbook.pdf', data: buildDemoHandbook() },
-      ],
-    })
-    return DEMO_COURSE_TITLE
+  const [row] = (await orm.em.fork().getConnection().execute('select count(*)::int as n from courses')) as { n: number }[]
+  if (Number(row!.n) > 0) return null
+  await courses.createFromFiles({
+    title: DEMO_COURSE_TITLE,
+    isAssignedToAll: true,
+    announce: false,
+    modules: [
+      { title: 'Field Safety Essentials: interactive lesson', order: 1, fileName: 'field-safety-essentials-scorm12.zip', data: await buildDemoPackage() },
+      { title: 'Field Safety Handbook', order: 2, fileName: 'field-safety-handbook.pdf', data: buildDemoHandbook() },
+    ],
   })
+  return DEMO_COURSE_TITLE
 }
