@@ -205,9 +205,11 @@ async function spike(base: string, warmPath: string, requests: SpikeRequest[], o
 // ---- Users through the public API ----
 
 /** The code of the verification mail sent to `email` (addresses here differ by more than a prefix). */
+const decoded = new Map<string, string>()
 function codeFrom(mails: string[], email: string) {
   for (const m of mails) {
-    const text = m.replace(/=\r?\n/g, '')
+    let text = decoded.get(m)
+    if (text === undefined) decoded.set(m, (text = m.replace(/=\r?\n/g, '')))
     if (!text.includes(email)) continue
     const code = /\b(\d{6})\b/.exec(text)?.[1]
     if (code) return code

@@ -2,8 +2,7 @@ import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import { EXAM_MESSAGES, ExamSubmissionResult, type Answer, type Question, type StartAttemptResponse } from '@portal/contracts'
 import { AppError, badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
-import { toAttemptQuestion, toQuestionDto } from '../exams/exam.entity.ts'
-import { examRepository } from '../exams/exam.repository.ts'
+import { toAttemptQuestion } from '../exams/exam.entity.ts'
 import { requireTakeable } from '../exams/exam.service.ts'
 import { ExamAttemptEntity, type AttemptStatus } from './attempt.entity.ts'
 import { draw } from './draw.ts'
@@ -41,6 +40,35 @@ function checkedAnswers(attempt: ExamAttemptEntity, questionIds: number[], answe
     out.set(id, answers[i]!)
   })
   return out
+}
+
+/**
+ * The exam's pool as an attempt snapshots it, read as plain rows: a start needs the values only,
+ * and hydrating (then change-tracking) one entity per question made up most of a start's cost.
+ */
+async function poolOf(em: EntityManager, examId: number): Promise<Question[]> {
+  const rows = (await em.execute(
+    `select id, question_type, question_text, options, correct_answer, subject_category, category_weight
+     from exam_questions where exam_id = ? order by position, id`,
+    [examId],
+  )) as {
+    id: number
+    question_type: Question['question_type']
+    question_text: string
+    options: string[]
+    correct_answer: Question['correct_answer']
+    subject_category: string | null
+    category_weight: number
+  }[]
+  return rows.map((r) => ({
+    id: Number(r.id),
+    question_type: r.question_type,
+    question_text: r.question_text,
+    options: r.options,
+    correct_answer: r.correct_answer,
+    subject_category: r.subject_category ?? null,
+    category_weight: Number(r.category_weight),
+  }))
 }
 
 export function createAttemptService(ctx: LearningContext) {
@@ -132,7 +160,7 @@ export function createAttemptService(ctx: LearningContext) {
           finalisedOne = true
           await tx.flush()
         }
-        const pool = (await examRepository.questionsOf(tx, [examId])).map(toQuestionDto)
+        const pool = await poolOf(tx, examId)
         if (pool.length === 0) return { error: unprocessable(EXAM_MESSAGES.noQuestions, 'no_questions'), kick: finalisedOne }
         if (pool.length < exam.totalQuestions)
           return { error: unprocessable(EXAM_MESSAGES.poolTooSmall(exam.totalQuestions, pool.length), 'pool_too_small'), kick: finalisedOne }
