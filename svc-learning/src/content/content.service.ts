@@ -7,9 +7,13 @@ import { MODULE_COLUMNS, requireModule, type ModuleRow } from '../progress/acces
 import { touchProgress } from '../progress/progress.service.ts'
 import { isSafeKey, type ObjectInfo } from '../storage/storage.ts'
 
-/** Lets packages run (inline scripts, sometimes eval) while keeping them on this origin. */
+/**
+ * Lets packages run as authored — inline scripts, sometimes eval, libraries and fonts from HTTPS
+ * CDNs (real packages load jQuery that way) — while they can only talk to this origin, be framed
+ * by it, and embed no plugins.
+ */
 export const CONTENT_CSP =
-  "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' blob:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'self'; object-src 'none'"
+  "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' https:; style-src 'self' 'unsafe-inline' https:; img-src 'self' data: blob: https:; media-src 'self' blob: https:; font-src 'self' data: https:; connect-src 'self'; frame-ancestors 'self'; object-src 'none'; form-action 'self'; base-uri 'self'"
 
 /** Browser URL of a launch's content root (the gateway serves the service under `/api`). */
 export const contentBase = (token: string) => `/api/content/${token}/`
