@@ -204,6 +204,9 @@ describe('POST /exams/{id}/submit', () => {
     expect(result.question_results.map((r) => r.question_id)).toEqual(attempt.questions.map((q) => q.id))
     expect(result.question_results[wrongIndex]!.is_correct).toBe(false)
     expect(result.section_scores.reduce((s, x) => s + x.questions_in_section, 0)).toBe(3)
+    const row = await attemptRow(attempt.attemptId)
+    expect(row).toMatchObject({ status: 'submitted', answers, score: expected, passed: expected >= 60, result: res.body })
+    expect(row.finalised_at).not.toBeNull()
 
     const again = await submit(tech, exam.id, attempt, attempt.questions.map(() => -1))
     expect(again).toMatchObject({ status: 200, body: res.body })

@@ -15,10 +15,10 @@ const attemptNotFound = () => notFound('Attempt not found', 'attempt_not_found')
 const unprocessable = (message: string, code: string) => new AppError(422, code, message)
 
 /** Past the deadline and the grace: the attempt is finalised by the server with what was saved. */
-const isOverdue = (a: ExamAttemptEntity, now: Date) => now.getTime() > a.deadline.getTime() + SUBMIT_GRACE_MS
+const isOverdue = (a: Pick<ExamAttemptEntity, 'deadline'>, now: Date) => now.getTime() > a.deadline.getTime() + SUBMIT_GRACE_MS
 
 /** Same questions and no duplicates, else 400. */
-function requireSameQuestions(attempt: ExamAttemptEntity, questionIds: number[], answers: Answer[], subset: boolean) {
+function requireSameQuestions(attempt: Pick<ExamAttemptEntity, 'questions'>, questionIds: number[], answers: Answer[], subset: boolean) {
   if (answers.length !== questionIds.length) throw badRequest('answers and questionIds must have the same length', 'answers_mismatch')
   const ids = new Set(attempt.questions.map((q) => q.id))
   const seen = new Set<number>()
@@ -31,7 +31,7 @@ function requireSameQuestions(attempt: ExamAttemptEntity, questionIds: number[],
 }
 
 /** The body's answers by question id, each checked against its question's type and options. */
-function checkedAnswers(attempt: ExamAttemptEntity, questionIds: number[], answers: Answer[]): Map<number, Answer> {
+function checkedAnswers(attempt: Pick<ExamAttemptEntity, 'questions'>, questionIds: number[], answers: Answer[]): Map<number, Answer> {
   const byId = new Map(attempt.questions.map((q) => [q.id, q]))
   const out = new Map<number, Answer>()
   questionIds.forEach((id, i) => {
@@ -71,11 +71,53 @@ async function poolOf(em: EntityManager, examId: number): Promise<Question[]> {
   }))
 }
 
+/** An attempt as a submit reads it: a plain row, so its question snapshot is neither hydrated nor change-tracked. */
+type AttemptRow = Pick<
+  ExamAttemptEntity,
+  'id' | 'examId' | 'userId' | 'attemptNumber' | 'examName' | 'passScore' | 'questions' | 'answers' | 'status' | 'deadline' | 'result'
+>
+
+/** The attempt's row, locked for the transaction, or null. */
+async function lockAttemptRow(em: EntityManager, id: string): Promise<AttemptRow | null> {
+  const rows = (await em.execute(
+    `select id, exam_id, user_id, attempt_number, exam_name, pass_score, questions, answers, status, deadline, result
+     from exam_attempts where id = ? for update`,
+    [id],
+  )) as {
+    id: string
+    exam_id: number
+    user_id: string
+    attempt_number: number
+    exam_name: string
+    pass_score: number
+    questions: Question[]
+    answers: Answer[]
+    status: AttemptStatus
+    deadline: Date | string
+    result: ExamSubmissionResult | null
+  }[]
+  const r = rows[0]
+  if (!r) return null
+  return {
+    id: r.id,
+    examId: Number(r.exam_id),
+    userId: r.user_id,
+    attemptNumber: Number(r.attempt_number),
+    examName: r.exam_name,
+    passScore: Number(r.pass_score),
+    questions: r.questions,
+    answers: r.answers,
+    status: r.status,
+    deadline: new Date(r.deadline),
+    result: r.result,
+  }
+}
+
 export function createAttemptService(ctx: LearningContext) {
   const { orm, now } = ctx
 
-  /** Grades the attempt, stores the result and records `learning.exam.submitted.v1` (caller holds the row lock). */
-  const finalise = (em: EntityManager, attempt: ExamAttemptEntity, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
+  /** Grades the attempt and records `learning.exam.submitted.v1`; answers the result and the attempt's new values. */
+  const grade = (em: EntityManager, attempt: AttemptRow, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
     const at = now()
     const result = gradeAttempt({
       attemptId: attempt.id,
@@ -87,7 +129,6 @@ export function createAttemptService(ctx: LearningContext) {
       answers,
       submittedAt: at,
     })
-    em.assign(attempt, { answers: [...answers], status, finalisedAt: at, score: result.score, passed: result.passed, result })
     recordEvent(em, 'learning.exam.submitted.v1', {
       userId: attempt.userId,
       examId: attempt.examId,
@@ -97,6 +138,20 @@ export function createAttemptService(ctx: LearningContext) {
       score: result.score,
       passed: result.passed,
     })
+    return { result, changes: { answers: [...answers], status, finalisedAt: at, score: result.score, passed: result.passed, result } }
+  }
+
+  /** Grades a loaded attempt and stores the result (caller holds the row lock). */
+  const finalise = (em: EntityManager, attempt: ExamAttemptEntity, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
+    const { result, changes } = grade(em, attempt, status, answers)
+    em.assign(attempt, changes)
+    return result
+  }
+
+  /** The same for a row read by `lockAttemptRow`: one update statement, no change tracking of the snapshot. */
+  const finaliseRow = async (em: EntityManager, attempt: AttemptRow, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
+    const { result, changes } = grade(em, attempt, status, answers)
+    await em.nativeUpdate(ExamAttemptEntity, { id: attempt.id }, changes)
     return result
   }
 
@@ -232,15 +287,15 @@ export function createAttemptService(ctx: LearningContext) {
     async submit(actor: Actor, examId: number, body: { attemptId: string; answers: Answer[]; questionIds: number[] }): Promise<ExamSubmissionResult> {
       let kick = false
       const result = await orm.em.fork().transactional(async (tx) => {
-        const a = await lockAttempt(tx, body.attemptId)
+        const a = await lockAttemptRow(tx, body.attemptId)
         if (!a || a.userId !== actor.userId || a.examId !== examId) throw attemptNotFound()
         requireSameQuestions(a, body.questionIds, body.answers, false)
         // The stored result, keys in the contract's order (jsonb reorders them).
         if (a.status !== 'in_progress') return ExamSubmissionResult.parse(a.result)
         kick = true
-        if (isOverdue(a, now())) return finalise(tx, a, 'expired', a.answers)
+        if (isOverdue(a, now())) return finaliseRow(tx, a, 'expired', a.answers)
         const given = checkedAnswers(a, body.questionIds, body.answers)
-        return finalise(tx, a, 'submitted', a.questions.map((q) => given.get(q.id)!))
+        return finaliseRow(tx, a, 'submitted', a.questions.map((q) => given.get(q.id)!))
       })
       if (kick) ctx.relay.kick()
       return result
