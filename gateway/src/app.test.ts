@@ -21,6 +21,20 @@ describe('route table', () => {
     expect(resolveRoute('/api/exams/3/attempts')?.upstream).toBe('learning')
     expect(resolveRoute('/api/admin/exams')?.upstream).toBe('learning')
   })
+  it('sends every course, module, SCORM and content path to learning', () => {
+    for (const path of [
+      '/api/courses',
+      '/api/courses/with-progress',
+      '/api/admin/courses',
+      '/api/modules/course/4/progress',
+      '/api/scorm/7/launch',
+      '/api/scorm/commit/eyJ.token.sig',
+      '/api/scorm-editor/edit/7',
+      '/api/content/eyJ.token.sig/shared/launchpage.html',
+    ])
+      expect(resolveRoute(path), path).toMatchObject({ upstream: 'learning', strip: '/api' })
+    expect(resolveRoute('/api/scormx')).toBeUndefined()
+  })
 })
 
 describe('gateway', () => {
