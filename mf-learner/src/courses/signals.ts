@@ -1,3 +1,4 @@
+import type { RuntimeStatus } from '../runtime/index.ts'
 import { PROGRESS_TRACKER as T } from '@portal/contracts'
 
 /** The file name of a URL (lower case, decoded), or '' when it has none. */
@@ -109,15 +110,8 @@ export const contentSignal = (data: unknown): ContentSignal => {
   return null
 }
 
-/** The status fields of the SCORM runtime (its `RuntimeStatus`). */
-export interface ScormStatusLike {
-  lessonStatus: string | null
-  completionStatus: string | null
-  successStatus: string | null
-  scoreRaw: number | null
-  scoreScaled: number | null
-  progressMeasure: number | null
-}
+/** The status fields of the SCORM runtime (a type only: the runtime itself stays in its lazy chunk). */
+export type ScormStatusLike = RuntimeStatus
 
 const SCORM_DONE = new Set(['completed', 'passed'])
 

@@ -55,6 +55,44 @@ export const classify401 = (path: string, body: unknown): 'expired' | 'session' 
   return SESSION_URL.test(path) ? 'session' : 'log'
 }
 
+/** What a client needs from the browser to react to a failed call. */
+type FailureEnvironment = Pick<ApiEnvironment, 'alert' | 'goToLogin' | 'log'>
+
+/**
+ * The error of a non-2xx answer, after the spec's 401 handling (§8): an expired session or a
+ * session URL clears the stored session and goes to the login page. Shared by every client.
+ */
+export function failure(status: number, data: unknown, method: string, path: string, e: FailureEnvironment): ApiError {
+  const parsed = ErrorBody.safeParse(data)
+  const serverMessage = parsed.success ? parsed.data.message : undefined
+  const code = parsed.success ? parsed.data.code : `http_${status}`
+  if (status === 401) {
+    const kind = classify401(path, data)
+    if (kind === 'expired') {
+      clearSession()
+      e.alert(MESSAGES.sessionExpired)
+      e.goToLogin()
+    } else if (kind === 'session') {
+      clearSession()
+      e.goToLogin()
+    } else {
+      e.log(`401 from ${method} ${path}`, data)
+    }
+  }
+  return new ApiError(status, code, serverMessage ?? `Request failed (${status})`, data, serverMessage)
+}
+
+/** A 2xx answer's body, checked against `schema` when given (an unexpected shape is an `invalid_response` error). */
+export function checked<T>(status: number, data: unknown, schema: z.ZodType<T> | undefined, method: string, path: string, e: FailureEnvironment): T {
+  if (!schema) return data as T
+  const parsed = schema.safeParse(data)
+  if (!parsed.success) {
+    e.log(`Unexpected response from ${method} ${path}`, parsed.error)
+    throw new ApiError(status, 'invalid_response', 'Unexpected response from server', data)
+  }
+  return parsed.data
+}
+
 export interface RequestOptions<T> {
   body?: unknown
   schema?: z.ZodType<T>
@@ -94,32 +132,8 @@ export const createApiClient = (base = '/api', env: () => ApiEnvironment = brows
         data = text
       }
     }
-    if (!res.ok) {
-      const parsed = ErrorBody.safeParse(data)
-      const serverMessage = parsed.success ? parsed.data.message : undefined
-      const code = parsed.success ? parsed.data.code : `http_${res.status}`
-      if (res.status === 401) {
-        const kind = classify401(path, data)
-        if (kind === 'expired') {
-          clearSession()
-          e.alert(MESSAGES.sessionExpired)
-          e.goToLogin()
-        } else if (kind === 'session') {
-          clearSession()
-          e.goToLogin()
-        } else {
-          e.log(`401 from ${method} ${path}`, data)
-        }
-      }
-      throw new ApiError(res.status, code, serverMessage ?? `Request failed (${res.status})`, data, serverMessage)
-    }
-    if (!opts.schema) return data as T
-    const parsed = opts.schema.safeParse(data)
-    if (!parsed.success) {
-      e.log(`Unexpected response from ${method} ${path}`, parsed.error)
-      throw new ApiError(res.status, 'invalid_response', 'Unexpected response from server', data)
-    }
-    return parsed.data
+    if (!res.ok) throw failure(res.status, data, method, path, e)
+    return checked(res.status, data, opts.schema, method, path, e)
   }
   return {
     request,

@@ -1,7 +1,6 @@
-import { ErrorBody, MESSAGES } from '@portal/contracts'
 import type { z } from 'zod'
-import { ApiError, classify401 } from './api.ts'
-import { clearSession, getToken } from './session.ts'
+import { ApiError, checked, failure } from './api.ts'
+import { getToken } from './session.ts'
 
 /** Course upload timeout (learner §9, admin §9). */
 export const UPLOAD_TIMEOUT_MS = 600_000
@@ -97,37 +96,12 @@ export const createUploader = (base = '/api', env: () => UploadEnvironment = bro
         done()
         const status = xhr.status
         const data = parseBody(xhr.responseText)
-        if (status < 200 || status >= 300) {
-          const parsed = ErrorBody.safeParse(data)
-          const serverMessage = parsed.success ? parsed.data.message : undefined
-          const code = parsed.success ? parsed.data.code : `http_${status}`
-          if (status === 401) {
-            const kind = classify401(path, data)
-            if (kind === 'expired') {
-              clearSession()
-              e.alert(MESSAGES.sessionExpired)
-              e.goToLogin()
-            } else if (kind === 'session') {
-              clearSession()
-              e.goToLogin()
-            } else {
-              e.log(`401 from ${method} ${path}`, data)
-            }
-          }
-          reject(new ApiError(status, code, serverMessage ?? `Request failed (${status})`, data, serverMessage))
-          return
+        try {
+          if (status < 200 || status >= 300) throw failure(status, data, method, path, e)
+          resolve(checked(status, data, opts.schema, method, path, e))
+        } catch (err) {
+          reject(err)
         }
-        if (!opts.schema) {
-          resolve(data as T)
-          return
-        }
-        const parsed = opts.schema.safeParse(data)
-        if (!parsed.success) {
-          e.log(`Unexpected response from ${method} ${path}`, parsed.error)
-          reject(new ApiError(status, 'invalid_response', 'Unexpected response from server', data))
-          return
-        }
-        resolve(parsed.data)
       }
       opts.signal?.addEventListener('abort', onAbortSignal, { once: true })
       xhr.send(form)
