@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Browser, FrameLocator, Page } from 'playwright-core'
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core'
+import yauzl from 'yauzl'
 import { ZipFile } from 'yazl'
 import type { Course, CourseWithProgress, ScormLaunch, ScormProgress } from '@portal/contracts'
 
@@ -113,10 +114,13 @@ export async function eventually<T>(probe: () => Promise<T>, done: (v: T) => boo
   }
 }
 
-/** Reads a value of the stored cmi tree of one SCO, by dotted path (`core.lesson_location`). */
-export const cmiValue = (launch: ScormLaunch, item: string, dotted: string): unknown => {
+/**
+ * Reads a value of the stored cmi tree of one SCO by its element name (`cmi.core.lesson_location`,
+ * `cmi.location`); the tree is stored as scorm-again renders it (`{ cmi: { core: ... } }`).
+ */
+export const cmiValue = (launch: ScormLaunch, item: string, element: string): unknown => {
   let v: unknown = launch.state[item]?.cmi
-  for (const k of dotted.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined
+  for (const k of element.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined
   return v
 }
 
@@ -263,11 +267,11 @@ export async function assignCourse(page: Page, title: string, who: { email: stri
 // ---------- learner: My Courses and the course viewer ----------
 
 /** The My Courses card of a course. */
-export const courseCard = (page: Page, title: string) => page.locator('li, article').filter({ hasText: title }).last()
+export const courseCard = (page: Page, title: string) => page.getByRole('region', { name: 'My Courses' }).getByRole('listitem', { name: title, exact: true })
 
 /** From the dashboard: My Courses → View Course; waits for the viewer. */
 export async function openCourse(page: Page, title: string): Promise<void> {
-  if (!page.url().endsWith('/user-dashboard')) await page.goto('/user-dashboard')
+  if (!page.url().endsWith('/user-dashboard') || (await page.getByRole('button', { name: 'Close Course' }).isVisible())) await page.goto('/user-dashboard')
   await courseCard(page, title).getByRole('button', { name: 'View Course' }).click()
   await page.getByRole('button', { name: 'Close Course' }).waitFor()
 }
@@ -277,9 +281,9 @@ export async function leaveViewer(page: Page): Promise<void> {
   await page.goto('/user-dashboard')
 }
 
-/** Opens a SCO of the package's item tree in the viewer. */
+/** Opens a SCO of the package's item tree (the viewer's "Lessons in this module"). */
 export async function selectItem(page: Page, title: string): Promise<void> {
-  await page.getByRole('button', { name: title, exact: true }).or(page.getByRole('treeitem', { name: title, exact: true })).first().click()
+  await page.getByRole('navigation', { name: 'Lessons in this module' }).getByRole('button', { name: title, exact: true }).click()
 }
 
 /** The Golf examples' Knowledge Check marks its right answers with `.correctAnswer`: pick them all and submit. */
@@ -291,4 +295,43 @@ export async function answerGolfQuiz(golf: FrameLocator): Promise<void> {
     await box.locator('input[type=text]').fill(expected)
   }
   await golf.getByRole('button', { name: 'Submit Answers' }).click()
+}
+
+/** One file of a zip (for the fixtures' own copies of libraries). */
+export async function zipEntry(zipPath: string, name: string): Promise<Buffer> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(zipPath, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z))),
+  )
+  return new Promise<Buffer>((resolve, reject) => {
+    zip.on('entry', (entry: yauzl.Entry) => {
+      if (entry.fileName !== name) return zip.readEntry()
+      zip.openReadStream(entry, (err, stream) => {
+        if (err) return reject(err)
+        const chunks: Buffer[] = []
+        stream.on('data', (c: Buffer) => chunks.push(c))
+        stream.on('end', () => {
+          zip.close()
+          resolve(Buffer.concat(chunks))
+        })
+        stream.on('error', reject)
+      })
+    })
+    zip.on('end', () => reject(new Error(`${name} not in ${zipPath}`)))
+    zip.on('error', reject)
+    zip.readEntry()
+  })
+}
+
+/**
+ * The Golf 4th edition package loads jQuery and jQuery UI from a public CDN, which the CI machine
+ * cannot reach: the browser context gets them from the copies inside the debugger fixture instead
+ * (jQuery 1.10.2, jQuery UI 1.11.0). The portal's own answers are untouched.
+ */
+export async function serveCdnFromFixtures(context: BrowserContext): Promise<void> {
+  const zip = fixturePath('jleyva-scorm-debugger-scorm12.zip')
+  const [jquery, jqueryUi] = await Promise.all([zipEntry(zip, 'jquery.min.js'), zipEntry(zip, 'jquery-ui.min.js')])
+  await context.route('https://ajax.googleapis.com/ajax/libs/**', (route) => {
+    const ui = route.request().url().includes('/jqueryui/')
+    return route.fulfill({ status: 200, contentType: 'text/javascript', body: ui ? jqueryUi : jquery })
+  })
 }
