@@ -217,7 +217,8 @@ function codeFrom(mails: string[], email: string) {
   return undefined
 }
 
-async function registerUsers(o: ExamsBenchOptions, count: number) {
+/** Registers an admin and `count` learners through the public API; resolves with their tokens. */
+export async function registerUsers(o: Pick<ExamsBenchOptions, 'gatewayUrl' | 'mails' | 'adminCode'>, count: number) {
   const api = makeApi(o.gatewayUrl)
   const stamp = Date.now()
   const password = 'Bench1234!'

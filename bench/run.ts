@@ -10,7 +10,9 @@ import { SMTPServer } from 'smtp-server'
 import { ensureDatabase } from '@portal/server-kit'
 import { startCluster } from '../packages/launcher/src/cluster.ts'
 import { launchBrowser } from '../e2e/browser.ts'
-import { benchExams, examsSummary } from './exams.ts'
+import { benchExams, examsSummary, registerUsers } from './exams.ts'
+import { benchScormCommit, formatCommit } from './scorm-commit.ts'
+import { benchIngest, formatIngest } from './scorm-ingest.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const PG = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
@@ -117,6 +119,19 @@ const login = summary(
 // Exams (issue 4): the start spike and submit-and-grade, each beside its ceiling.
 const exams = await benchExams({ gatewayUrl: cluster.url, pgUrl: PG, mails, adminCode, durationSeconds: DURATION, connections: CONNECTIONS })
 
+// Courses (issue 3): SCORM commits through the gateway by launch token, beside a bare upsert.
+const commitUsers = await registerUsers({ gatewayUrl: cluster.url, mails, adminCode }, 100)
+const commitDb = new URL(PG)
+commitDb.pathname = '/bench_ceiling'
+const scormCommit = await benchScormCommit({
+  base: cluster.url,
+  adminToken: commitUsers.adminToken,
+  learnerTokens: commitUsers.learnerTokens,
+  ceilingDatabaseUrl: commitDb.toString(),
+  duration: DURATION,
+  connections: CONNECTIONS,
+})
+
 // 3. What the browser downloads: the shell's first load, and mf-learner's addition.
 const browser = await launchBrowser()
 const page = await browser.newPage()
@@ -141,6 +156,9 @@ await browser.close()
 await cluster.close()
 smtp.close()
 
+// Package ingest (issue 3): with the cluster stopped, so it competes with unzip alone.
+const ingest = await benchIngest()
+
 const result = {
   at: new Date().toISOString(),
   machine: { cores: (await import('node:os')).cpus().length, node: process.version },
@@ -155,6 +173,8 @@ const result = {
   shellFirstLoadJsBytes: shellBytes,
   learnerAdditionJsBytes: learnerBytes,
   exams,
+  scormCommit,
+  ingest,
 }
 await mkdir(`${root}bench/results`, { recursive: true })
 const file = `${root}bench/results/identity-${result.at.replace(/[:.]/g, '-')}.json`
@@ -169,6 +189,8 @@ login rate                        ${login.rps} logins/s, p99 ${login.p99} ms (sc
 shell first-load JS (gz)          ${kb(shellBytes)} (goal <= 150 KB)
 mf-learner addition (gz)          ${kb(learnerBytes)} (goal <= 80 KB)
 ${examsSummary(exams)}
+${formatCommit(scormCommit)}
+${formatIngest(ingest)}
 written to ${file}
 `)
 process.exit(0)
