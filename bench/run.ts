@@ -128,6 +128,7 @@ const scormCommit = await benchScormCommit({
   adminToken: commitUsers.adminToken,
   learnerTokens: commitUsers.learnerTokens,
   ceilingDatabaseUrl: commitDb.toString(),
+  learningUrl: 'http://127.0.0.1:14002',
   duration: DURATION,
   connections: CONNECTIONS,
 })

@@ -27,6 +27,8 @@ export interface CommitBenchResult {
   rows: number
   ceiling: CommitFigures
   ours: CommitFigures
+  /** The same commits sent straight to svc-learning (no gateway hop), when its address was given. */
+  direct: CommitFigures | null
   ratio: number
   goals: { rps: number; p99Ms: number; ratio: number }
 }
@@ -94,6 +96,8 @@ export async function benchScormCommit(opts: {
   adminToken: string
   learnerTokens: string[]
   ceilingDatabaseUrl: string
+  /** svc-learning's own address, to measure the same commits without the gateway hop. */
+  learningUrl?: string
   duration: number
   connections: number
 }): Promise<CommitBenchResult> {
@@ -134,11 +138,23 @@ export async function benchScormCommit(opts: {
     proc.kill()
   }
   const ours = await hammer(ourUrls, itemId, opts)
+  // Straight to the service: new launches (fresh seq counters), the gateway's /api prefix dropped.
+  let direct: CommitFigures | null = null
+  if (opts.learningUrl) {
+    const again = await Promise.all(
+      opts.learnerTokens.map(async (token) => {
+        const res = await fetch(`${opts.base}/api/scorm/${moduleId}/launch`, { headers: { authorization: `Bearer ${token}` } })
+        return ((await res.json()) as { commitUrl: string }).commitUrl
+      }),
+    )
+    direct = await hammer(again.map((u) => `${opts.learningUrl}${u.replace(/^\/api/, '')}`), itemId, opts)
+  }
   return {
     bodyBytes: JSON.stringify(commitBody(itemId, 1)).length,
     rows: ourUrls.length,
     ceiling,
     ours,
+    direct,
     ratio: Number((ours.rps / ceiling.rps).toFixed(3)),
     goals: { rps: 2_000, p99Ms: 50, ratio: 0.6 },
   }
@@ -151,4 +167,5 @@ export const formatCommit = (r: CommitBenchResult) =>
     `  ceiling (bare Hono + pg upsert) ${r.ceiling.rps} commits/s, p99 ${r.ceiling.p99} ms`,
     `  ours                            ${r.ours.rps} commits/s, p99 ${r.ours.p99} ms, non-2xx ${r.ours.non2xx}, errors ${r.ours.errors}`,
     `  ratio                           ${(r.ratio * 100).toFixed(1)}% (goal >= 60%; >= 2,000/s at p99 <= 50 ms)`,
+    ...(r.direct ? [`  same commits straight to learning ${r.direct.rps} commits/s, p99 ${r.direct.p99} ms (no gateway hop)`] : []),
   ].join('\n')
