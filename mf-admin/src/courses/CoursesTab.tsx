@@ -6,6 +6,7 @@ import { AssignDialog } from '../assign/AssignDialog.tsx'
 import { assignCourse, courseKeys, deleteCourse, fetchAdminCourses } from './api.ts'
 import { COURSE_ERRORS } from './course-form.ts'
 import { CourseForm } from './CourseForm.tsx'
+import { moduleTypeLabel } from './course-form.ts'
 import { anyProcessing, courseAssignmentText, modulesSummary, processingText, scormBadge, sortedModules } from './course-table.ts'
 
 /** While a SCORM package is being processed the list is fetched again this often. */
@@ -19,7 +20,7 @@ const ModulesCell = ({ course }: { course: Course }) => (
     {course.modules.length > 0 ? (
       <ol style={{ margin: 0, paddingLeft: '1.25rem', fontSize: '.875rem' }}>
         {sortedModules(course.modules).map((m) => {
-          const badge = scormBadge(m)
+          const badge = scormBadge(m) ?? moduleTypeLabel({ fileName: m.file_path, isScorm: m.is_scorm })
           const state = processingText(m)
           return (
             <li key={m.id}>
