@@ -4,9 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { AssignDialog } from '../assign/AssignDialog.tsx'
 import { assignCourse, courseKeys, deleteCourse, fetchAdminCourses } from './api.ts'
-import { COURSE_ERRORS } from './course-form.ts'
+import { COURSE_ERRORS, moduleTypeLabel } from './course-form.ts'
 import { CourseForm } from './CourseForm.tsx'
-import { moduleTypeLabel } from './course-form.ts'
 import { anyProcessing, courseAssignmentText, modulesSummary, processingText, scormBadge, sortedModules } from './course-table.ts'
 
 /** While a SCORM package is being processed the list is fetched again this often. */
