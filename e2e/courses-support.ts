@@ -335,3 +335,13 @@ export async function serveCdnFromFixtures(context: BrowserContext): Promise<voi
     return route.fulfill({ status: 200, contentType: 'text/javascript', body: ui ? jqueryUi : jquery })
   })
 }
+
+/** Polls `probe` until it answers `expected` (or `timeoutMs` passes) and returns its last answer, for a soft check. */
+export async function settle<T>(probe: () => Promise<T>, expected: T, timeoutMs = 8_000): Promise<T> {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const v = await probe().catch(() => undefined as T)
+    if (v === expected || Date.now() > end) return v
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
