@@ -579,6 +579,43 @@ describe('SCORM 2004 session', () => {
     expect(next.GetValue('adl.data.0.store')).toBe('new notes')
   })
 
+  it('starts a later session of the same launch from what earlier ones sent: the same SCO again in one visit, adl.data in another SCO', async () => {
+    const c = captureCommits()
+    const id = 'com.scorm.golfsamples.notesStorage'
+    const launch = launchOf({ version: '2004', edition: '2004 4th Edition', items: golf2004Items, startItem: 'playing_item', sharedData: { [id]: 'old notes' } })
+    const open = (itemId: string) => {
+      const host = hostWindow()
+      return { session: startScormSession({ launch, itemId, host, logLevel: 5 }), api: host.API_1484_11 }
+    }
+    const first = open('playing_item')
+    first.api.Initialize('')
+    first.api.SetValue('cmi.location', '3')
+    first.api.SetValue('adl.data.0.store', 'new notes')
+    first.api.SetValue('cmi.exit', 'suspend')
+    first.api.Terminate('')
+    await c.settle()
+    first.session.destroy()
+
+    const other = open('etiquette_item')
+    other.api.Initialize('')
+    expect(other.api.GetValue('cmi.entry')).toBe('ab-initio')
+    other.api.Terminate('')
+    await c.settle()
+    other.session.destroy()
+
+    const again = open('playing_item')
+    again.api.Initialize('')
+    expect(again.api.GetValue('cmi.entry')).toBe('resume')
+    expect(again.api.GetValue('cmi.location')).toBe('3')
+    expect(again.api.GetValue('adl.data.0.store')).toBe('new notes')
+    again.api.SetValue('cmi.location', '4')
+    again.api.Terminate('')
+    await c.settle()
+    // each session sends the stores it changed itself, so an unchanged store is not sent again
+    expect(c.sent.filter((s) => s.body.adlData).map((s) => s.body.adlData)).toEqual([[{ id, store: 'new notes' }]])
+    expect(c.sent.at(-1)!.body).toMatchObject({ itemId: 'playing_item', runtimeData: { cmi: { location: '4' } } })
+  })
+
   it('resumes interactions and objectives from a stored 2004 commit', async () => {
     const c = captureCommits()
     const first = start2004({}, 'assessment_item').api

@@ -1,4 +1,4 @@
-import type { ScormItem, ScormLaunch, ScormVersion } from '@portal/contracts'
+import type { ScormCommit, ScormItem, ScormLaunch, ScormVersion } from '@portal/contracts'
 import { AICC_ERRORS, AICC_IDENTIFIER, AICC_IDENTIFIER_ELEMENTS, AiccError, AiccModel } from './aicc.ts'
 import { COMMIT_FAILED, commitBody, nextSeq, sendCommit, type CommitAnswer, type RenderedCommit } from './commit.ts'
 import { scorm12Class, scorm2004Class } from './loader.ts'
@@ -107,6 +107,8 @@ class Session implements ScormSession {
   private readonly facade: Record<string, unknown>
   private readonly globalName: 'API' | 'API_1484_11'
   private readonly launch: ScormLaunch
+  /** The adl.data stores as this session found them (what its commits' adlData are measured against). */
+  private readonly sharedAtStart: Record<string, string>
   private readonly host: Window
   private events: ScormSessionEvents
   private isFinished = false
@@ -125,6 +127,7 @@ class Session implements ScormSession {
     this.itemId = itemId
     this.version = launch.version
     this.launch = launch
+    this.sharedAtStart = { ...launch.sharedData }
     this.host = host
     this.events = opts.events ?? {}
     const settings = {
@@ -298,18 +301,31 @@ class Session implements ScormSession {
       { ...rendered, runtimeData },
       { itemId: this.itemId, seq: nextSeq(this.launch.launchToken), terminated: final, adlData: this.changedSharedData(rendered) },
     )
+    this.remember(body)
     return sendCommit(this.launch.commitUrl, JSON.stringify(body), final).then((answer) => {
       if (!answer) this.events.onCommitError?.(COMMIT_FAILED)
       else if (!answer.beacon) this.events.onCommitted?.(answer)
     })
   }
 
-  /** adl.data stores whose value differs from what the launch preloaded. */
+  /**
+   * Keeps the launch answer current with what was sent, as the server stores it: a later session of
+   * this launch (another SCO, or this one again in the same visit) then starts from this state and
+   * these adl.data stores, not from the ones the module was opened with.
+   */
+  private remember(body: ScormCommit): void {
+    const cmi = isObj(body.runtimeData.cmi) ? body.runtimeData.cmi : {}
+    const exit = this.version === '2004' ? cmi.exit : isObj(cmi.core) ? cmi.core.exit : undefined
+    this.launch.state[this.itemId] = { cmi: body.runtimeData, entry: exit === 'suspend' ? 'resume' : '', updated_at: new Date().toISOString() }
+    for (const { id, store } of body.adlData ?? []) this.launch.sharedData[id] = store
+  }
+
+  /** adl.data stores whose value differs from what this session preloaded. */
   private changedSharedData(rendered: RenderedCommit): { id: string; store: string }[] | undefined {
     if (this.version !== '2004') return undefined
     const snapshot = rendered.sharedData ?? (this.api as Scorm2004API).adl.captureWritableSharedDataSnapshot()
     const changed = Object.entries(snapshot)
-      .filter(([id, store]) => this.launch.sharedData[id] !== store)
+      .filter(([id, store]) => this.sharedAtStart[id] !== store)
       .map(([id, store]) => ({ id, store }))
     return changed.length > 0 ? changed : undefined
   }
