@@ -80,7 +80,7 @@ const COURSES = {
 } as const
 type Key = keyof typeof COURSES
 const media = { title: `Safety video and handbook ${run}` }
-const broken = { corrupt: `Corrupt package ${run}`, notScorm: `Not a SCORM package ${run}` }
+const broken = { corrupt: `Corrupt package ${run}`, notScorm: `Not a SCORM package ${run}`, cancelled: `Cancelled upload ${run}` }
 
 /** Module id of each uploaded course's (first) module, from the admin's course list. */
 const moduleIds = new Map<string, number[]>()
@@ -94,11 +94,29 @@ afterAll(async () => {
 })
 
 describe('courses journey', () => {
-  it('an admin uploads every SCORM package, a video + PDF course and two broken zips, and assigns them', async () => {
+  it('an admin cancels a slow upload, then uploads every SCORM package, a video + PDF course and two broken zips, and assigns them', async () => {
     admin = await signIn(browser, baseURL, DEMO.admin)
     const page = admin.page
     await page.waitForURL('**/admin-dashboard')
     await page.getByRole('tab', { name: 'Courses' }).click()
+
+    // On a slow line the upload shows its progress and can be cancelled; the form keeps its details.
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Network.enable')
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 48 * 1024 })
+    await page.getByRole('button', { name: 'Upload New Course' }).click()
+    const form = page.getByRole('form', { name: 'Upload New Course' })
+    await form.getByLabel('Course Title').fill(broken.cancelled)
+    await form.getByLabel('Module Files').setInputFiles(fixturePath(COURSES.debugger12.zip))
+    await form.getByRole('button', { name: 'Upload', exact: true }).click()
+    const bar = form.getByRole('progressbar', { name: 'Upload progress' })
+    await expect.poll(async () => Number((await bar.getAttribute('aria-valuenow')) ?? 0)).toBeGreaterThan(0)
+    await form.getByRole('button', { name: 'Cancel Upload' }).click()
+    await form.getByText('The upload was cancelled. Your course details are kept; you can upload again.').waitFor()
+    await expect.poll(() => form.getByLabel('Course Title').inputValue()).toBe(broken.cancelled)
+    await form.getByRole('button', { name: 'Cancel', exact: true }).click()
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+    await cdp.detach()
 
     for (const c of Object.values(COURSES)) await uploadCourse(page, c.title, [fixturePath(c.zip)])
     const video = await recordWebm(browser, 3_000)
@@ -132,6 +150,7 @@ describe('courses journey', () => {
       )
     }
     const byTitle = (t: string) => courses.find((c) => c.title === t)
+    expect(byTitle(broken.cancelled), 'a cancelled upload creates no course').toBeUndefined()
     for (const c of Object.values(COURSES)) {
       const course = byTitle(c.title)
       expect(course?.modules.map((m) => [m.processing_status, m.processing_error]), c.zip).toEqual([['ready', null]])
