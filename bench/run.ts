@@ -78,6 +78,7 @@ const cluster = await startCluster({
     LOG_LEVEL: 'error',
     DATA_DIR: `${root}.data/bench`,
     PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+    CLUSTER_NODE_ARGS: process.env.CLUSTER_NODE_ARGS,
   },
   gatewayPort,
   ports: { identity: 14001, learning: 14002, notify: 14004 },

@@ -40,7 +40,9 @@ export async function startCluster(opts: ClusterOptions) {
   const learningPort = opts.ports?.learning ?? 4002
   const children: ChildProcess[] = []
   const run = (script: string, env: Record<string, string>) => {
-    const child = spawn(process.execPath, [script], {
+    // CLUSTER_NODE_ARGS: extra Node flags for every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a benchmark.
+    const nodeArgs = (opts.env.CLUSTER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)
+    const child = spawn(process.execPath, [...nodeArgs, script], {
       cwd: root,
       env: { ...process.env, ...opts.env, ...env },
       stdio: opts.quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
