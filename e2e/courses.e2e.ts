@@ -54,7 +54,9 @@ import {
  *   exit is always suspend.
  * golf-scorm2004-4th-SequencingPostTestRollup4thEd (5 SCOs): as above plus a "Notes" button whose
  *   jQuery dialog saves a textarea into the adl.data store
- *   com.scorm.golfsamples.sequencing.forcedsequential.notesStorage, shared by every SCO.
+ *   com.scorm.golfsamples.sequencing.forcedsequential.notesStorage, shared by every SCO. Its launch
+ *   page loads jQuery and jQuery UI from ajax.googleapis.com (unreachable from CI: see
+ *   serveCdnFromFixtures); without them doStart() throws before Initialize.
  * jleyva-scorm-debugger-scorm12 (1.2, index.html under 6 items, one isvisible=false, one asset): tabs;
  *   the Debugger tab sets any element ("Element name", Set value, "Element value" + Enter) and Commit;
  *   the Stored data tab lists every readable element at load. No LMSFinish at all: the last commit
@@ -537,7 +539,7 @@ describe('courses journey', () => {
     expect(learner.errors, report(learner)).toEqual([])
   })
 
-  it('after the engagement time the video played to its end and the PDF marked complete complete the course', async () => {
+  it('after the engagement time, the video played to its end and the PDF marked as complete complete the course', async () => {
     const page = mediaLearner.page
     const [videoId, pdfId] = moduleIds.get(media.title)!
     const modules = (await myCourses(page, baseURL)).find((c) => c.title === media.title)!.modules
