@@ -71,7 +71,10 @@ export interface Api2004 extends BaseApi {
     success_status: string
     progress_measure: string
     score: Score12 & { scaled: string }
+    objectives: { childArray: { id: string }[] }
   }
+  /** Sets an element as the LMS (no initialization needed: what loadFromJSON uses). */
+  setCMIValue(CMIElement: string, value: unknown): string
   adl: {
     nav: {
       request: string

@@ -637,4 +637,24 @@ describe('SCORM 2004 session', () => {
     expect(again.GetValue('cmi.objectives.0.success_status')).toBe('passed')
     expect(again.GetValue('cmi.entry')).toBe('resume')
   })
+  it('starts cmi.objectives with the objectives the manifest declares, keeping stored ones and their data', async () => {
+    const declared = [item('golf', null, [item('golf_item', '/api/content/tok/shared/launchpage.html', [], { objective_ids: ['PRIMARYOBJ', 'obj_playing', 'obj_etiquette'] })])]
+    const fresh = start2004({ items: declared }, 'golf_item').api
+    fresh.Initialize('')
+    expect(fresh.GetValue('cmi.objectives._count')).toBe('3')
+    expect([0, 1, 2].map((i) => fresh.GetValue(`cmi.objectives.${i}.id`))).toEqual(['PRIMARYOBJ', 'obj_playing', 'obj_etiquette'])
+    // the content finds an objective by id and writes to it
+    expect(fresh.SetValue('cmi.objectives.1.progress_measure', '0.5')).toBe('true')
+    const c = captureCommits()
+    fresh.SetValue('cmi.objectives.2.success_status', 'passed')
+    fresh.SetValue('cmi.exit', 'suspend')
+    fresh.Terminate('')
+    await c.settle()
+    const runtimeData = c.sent.at(-1)!.body.runtimeData
+    const again = start2004({ items: declared, state: { golf_item: { cmi: runtimeData, entry: 'resume', updated_at: '' } } }, 'golf_item').api
+    again.Initialize('')
+    expect(again.GetValue('cmi.objectives._count')).toBe('3')
+    expect(again.GetValue('cmi.objectives.2.id')).toBe('obj_etiquette')
+    expect(again.GetValue('cmi.objectives.2.success_status')).toBe('passed')
+  })
 })

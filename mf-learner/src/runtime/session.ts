@@ -233,6 +233,7 @@ class Session implements ScormSession {
       if (item.scaled_passing_score !== null) preset(() => (c.scaled_passing_score = String(item.scaled_passing_score)))
       if (item.max_time_allowed) preset(() => (c.max_time_allowed = item.max_time_allowed ?? ''))
       if (item.time_limit_action) preset(() => (c.time_limit_action = item.time_limit_action ?? ''))
+      this.presetObjectives(api, item)
       this.presetNavigation(api)
       this.presetSharedData(api, item)
     } else {
@@ -246,6 +247,21 @@ class Session implements ScormSession {
       if (item.mastery_score !== null) preset(() => (c.student_data.mastery_score = String(item.mastery_score)))
       if (item.max_time_allowed) preset(() => (c.student_data.max_time_allowed = item.max_time_allowed ?? ''))
       if (item.time_limit_action) preset(() => (c.student_data.time_limit_action = item.time_limit_action ?? ''))
+    }
+  }
+
+  /**
+   * cmi.objectives starts with the objectives the item's sequencing declares (SCORM 2004 RTE:
+   * content looks them up by id, e.g. the Golf advanced calls sample); stored ones keep their data.
+   */
+  private presetObjectives(api: Scorm2004API, item: ScormItem): void {
+    const objectives = api.cmi.objectives
+    const have = new Set(objectives.childArray.map((o) => o.id))
+    for (const id of item.objective_ids ?? []) {
+      if (have.has(id)) continue
+      // appended at the end; an id the data model refuses leaves no gap
+      preset(() => api.setCMIValue(`cmi.objectives.${objectives.childArray.length}.id`, id))
+      have.add(id)
     }
   }
 

@@ -283,6 +283,8 @@ export interface ScormItem {
   time_limit_action: string | null
   /** 2004 4th `adlcp:data/adlcp:map`: the `adl.data` stores this SCO may read/write (absent: none declared). */
   data_maps?: ScormDataMap[]
+  /** 2004 objectives the item's sequencing declares (imsss primary and secondary `objectiveID`s): cmi.objectives starts with them. */
+  objective_ids?: string[]
   children: ScormItem[]
 }
 export const ScormItem: z.ZodType<ScormItem> = z.lazy(() =>
@@ -299,6 +301,7 @@ export const ScormItem: z.ZodType<ScormItem> = z.lazy(() =>
     max_time_allowed: z.string().nullable(),
     time_limit_action: z.string().nullable(),
     data_maps: z.array(ScormDataMap).optional(),
+    objective_ids: z.array(z.string()).optional(),
     children: z.array(ScormItem),
   }),
 )

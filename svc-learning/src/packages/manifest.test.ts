@@ -82,6 +82,10 @@ describe('parseManifest on the real packages', () => {
     }
     const advanced = parseManifest(await readFixtureManifest('golf-scorm2004-3rd-RunTimeAdvancedCalls.zip'))
     expect(advanced.title).toBe('Golf Explained - Run-time Advanced Calls')
+    // The objectives its sequencing declares: the content expects them in cmi.objectives from the start.
+    expect(advanced.items[0]!.objective_ids).toEqual(['PRIMARYOBJ', 'obj_etiquette', 'obj_handicapping', 'obj_havingfun', 'obj_playing'])
+    const basic = parseManifest(await readFixtureManifest('golf-scorm2004-3rd-RuntimeBasicCalls.zip'))
+    expect(basic.items[0]!.objective_ids).toBeUndefined()
   })
 
   it('keeps the query string of launch hrefs in a SCORM 2004 sequencing package', async () => {

@@ -182,6 +182,16 @@ function dataMapsOf(item: XmlNode): ScormDataMap[] | undefined {
   return maps.length ? maps : undefined
 }
 
+/** imsss:objectives of an item's sequencing: the primary objective's ID (when it has one), then the others. */
+const objectiveIdsOf = (seq: XmlNode): string[] | null => {
+  const objectives = child(seq, 'objectives')
+  if (!objectives) return null
+  const ids = [...asArray(objectives.primaryobjective), ...asArray(objectives.objective)]
+    .map((o) => attr(o, 'objectiveid')?.trim() ?? '')
+    .filter((id) => id !== '')
+  return ids.length ? [...new Set(ids)] : null
+}
+
 function toItem(node: XmlNode, ctx: Context): ScormItem {
   ctx.counter++
   const identifier = attr(node, 'identifier') ?? `item_${ctx.counter}`
@@ -190,6 +200,7 @@ function toItem(node: XmlNode, ctx: Context): ScormItem {
   const href = resource?.href ? normalizeHref(appendParameters(resource.href, attr(node, 'parameters'))) : null
   const adlcpText = (name: string) => textOf(node[name])
   const dataMaps = dataMapsOf(node)
+  const objectiveIds = fromSequencing(node, ctx, objectiveIdsOf)
   return {
     identifier,
     title: textOf(node.title) ?? identifier,
@@ -205,6 +216,7 @@ function toItem(node: XmlNode, ctx: Context): ScormItem {
       fromSequencing(node, ctx, (seq) => attr(child(seq, 'limitconditions'), 'attemptabsolutedurationlimit')),
     time_limit_action: adlcpText('timelimitaction'),
     ...(dataMaps ? { data_maps: dataMaps } : {}),
+    ...(objectiveIds ? { objective_ids: objectiveIds } : {}),
     children: asArray(node.item).map((c) => toItem(c, ctx)),
   }
 }
