@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { appendParameters, decodeXmlText, parseManifest } from './manifest.ts'
 import { PackageError, walkItems } from './package-info.ts'
@@ -19,7 +21,9 @@ const rejection = (fn: () => unknown) => {
 
 describe('parseManifest on the real packages', () => {
   it('finds the fixtures in the shared folder', () => {
-    expect(fixturePath('x.zip')).toBe('/work/shared/fixtures/scorm/x.zip')
+    // shared/ sits beside the repository (as in CI's clone): <repo>/../shared/fixtures/scorm
+    const repo = fileURLToPath(new URL('../../../', import.meta.url))
+    expect(fixturePath('x.zip')).toBe(resolve(repo, '..', 'shared', 'fixtures', 'scorm', 'x.zip'))
     expect(existsSync(fixturePath('golf-scorm12-RuntimeBasicCalls.zip'))).toBe(true)
   })
 
