@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { crc32 } from 'node:zlib'
 import yauzl from 'yauzl'
 
-/** Absolute path of a fixture in /work/shared/fixtures/scorm. */
+/** Absolute path of a fixture in shared/fixtures/scorm beside the repository. */
 export const fixturePath = (name: string) => fileURLToPath(new URL(`../../../../shared/fixtures/scorm/${name}`, import.meta.url))
 
 /** The bytes of one entry of a zip file. */
