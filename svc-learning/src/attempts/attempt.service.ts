@@ -2,6 +2,7 @@ import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import { EXAM_MESSAGES, ExamSubmissionResult, type Answer, type Question, type StartAttemptResponse } from '@portal/contracts'
 import { AppError, badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
+import { sqlWithParams } from '../sql.ts'
 import { toAttemptQuestion } from '../exams/exam.entity.ts'
 import { requireTakeable } from '../exams/exam.service.ts'
 import { ExamAttemptEntity, type AttemptStatus } from './attempt.entity.ts'
@@ -151,7 +152,12 @@ export function createAttemptService(ctx: LearningContext) {
   /** The same for a row read by `lockAttemptRow`: one update statement, no change tracking of the snapshot. */
   const finaliseRow = async (em: EntityManager, attempt: AttemptRow, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
     const { result, changes } = grade(em, attempt, status, answers)
-    await em.nativeUpdate(ExamAttemptEntity, { id: attempt.id }, changes)
+    // Real parameters: the result carries every question's text and options.
+    await sqlWithParams(
+      em,
+      'update exam_attempts set answers = $2::jsonb, status = $3, finalised_at = $4, score = $5, passed = $6, result = $7::jsonb where id = $1',
+      [attempt.id, JSON.stringify(changes.answers), changes.status, changes.finalisedAt, changes.score, changes.passed, JSON.stringify(changes.result)],
+    )
     return result
   }
 
@@ -179,7 +185,10 @@ export function createAttemptService(ctx: LearningContext) {
     return done
   }
 
-  const startResponse = (a: ExamAttemptEntity, resumed: boolean): StartAttemptResponse => ({
+  const startResponse = (
+    a: Pick<ExamAttemptEntity, 'id' | 'questions' | 'deadline' | 'startedAt' | 'attemptNumber' | 'answers'>,
+    resumed: boolean,
+  ): StartAttemptResponse => ({
     attemptId: a.id,
     questions: a.questions.map(toAttemptQuestion),
     deadline: a.deadline.toISOString(),
@@ -231,24 +240,21 @@ export function createAttemptService(ctx: LearningContext) {
           }
         const questions: Question[] = draw(pool, exam.totalQuestions)
         const startedAt = now()
-        const attempt = tx.create(ExamAttemptEntity, {
+        const attempt = {
           id: crypto.randomUUID(),
-          examId,
-          userId: actor.userId,
           attemptNumber: Number(rows[0]!.last) + 1,
-          examName: exam.name,
-          passScore: exam.passScore,
           questions,
-          answers: questions.map(() => -1),
-          status: 'in_progress',
+          answers: questions.map((): Answer => -1),
           startedAt,
           deadline: new Date(startedAt.getTime() + exam.timeLimit * 60_000),
-          answersSavedAt: null,
-          finalisedAt: null,
-          score: null,
-          passed: null,
-          result: null,
-        })
+        }
+        // One insert with real parameters: the snapshot is tens of kilobytes of JSON.
+        await sqlWithParams(
+          tx,
+          `insert into exam_attempts (id, exam_id, user_id, attempt_number, exam_name, pass_score, questions, answers, status, started_at, deadline)
+           values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, 'in_progress', $9, $10)`,
+          [attempt.id, examId, actor.userId, attempt.attemptNumber, exam.name, exam.passScore, JSON.stringify(questions), JSON.stringify(attempt.answers), startedAt, attempt.deadline],
+        )
         return { resumed: false, attempt: startResponse(attempt, false), kick: finalisedOne }
       })
       // The expired attempt finalised on the way is committed even when no new one could start.

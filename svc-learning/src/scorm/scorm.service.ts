@@ -11,8 +11,8 @@ import {
 } from '@portal/contracts'
 import { AppError, badRequest, type Actor } from '@portal/server-kit'
 import type { z } from 'zod'
-import { CompiledQuery } from 'kysely'
 import type { LearningContext } from '../context.ts'
+import { sqlWithParams } from '../sql.ts'
 import { contentBase } from '../content/content.service.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
 import { iso, manifestOf, requireModule, type CourseRow, type ModuleRow } from '../progress/access.ts'
@@ -257,10 +257,10 @@ export function createScormService(ctx: LearningContext) {
         claims.courseId,
         touch,
       ]
-      const client = orm.em.getConnection().getClient()
+      const em = orm.em.fork()
       let row: { applied: number; completed_at: Date | null } | undefined
       try {
-        ;[row] = (await client.executeQuery<{ applied: number; completed_at: Date | null }>(CompiledQuery.raw(COMMIT_SQL, params))).rows
+        ;[row] = await sqlWithParams<{ applied: number; completed_at: Date | null }>(em, COMMIT_SQL, params)
       } catch (err) {
         // The module (or its course) was deleted after the launch.
         if ((err as { code?: string }).code === '23503') throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
@@ -275,13 +275,12 @@ export function createScormService(ctx: LearningContext) {
       if (applied) {
         const stores = sharedStores(commit)
         if (stores.length)
-          await client.executeQuery(
-            CompiledQuery.raw(
-              `insert into scorm_shared_data (user_id, module_id, store_id, store, updated_at)
-               select $1, $2, x.id, x.store, $3 from jsonb_to_recordset($4::jsonb) as x(id text, store text)
-               on conflict (user_id, module_id, store_id) do update set store = excluded.store, updated_at = excluded.updated_at`,
-              [claims.userId, claims.moduleId, at, JSON.stringify(stores)],
-            ),
+          await sqlWithParams(
+            em,
+            `insert into scorm_shared_data (user_id, module_id, store_id, store, updated_at)
+             select $1, $2, x.id, x.store, $3 from jsonb_to_recordset($4::jsonb) as x(id text, store text)
+             on conflict (user_id, module_id, store_id) do update set store = excluded.store, updated_at = excluded.updated_at`,
+            [claims.userId, claims.moduleId, at, JSON.stringify(stores)],
           )
       }
       let moduleCompleted = false
