@@ -1,8 +1,8 @@
 import type { Course } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
 import { AssignDialog } from '../assign/AssignDialog.tsx'
+import { useAuthoringTab } from '../authoring/useAuthoringTab.ts'
 import { assignCourse, courseKeys, deleteCourse, fetchAdminCourses } from './api.ts'
 import { COURSE_ERRORS, moduleTypeLabel } from './course-form.ts'
 import { CourseForm } from './CourseForm.tsx'
@@ -10,8 +10,6 @@ import { anyProcessing, courseAssignmentText, modulesSummary, processingText, sc
 
 /** While a SCORM package is being processed the list is fetched again this often. */
 const PROCESSING_POLL_MS = 3_000
-
-type Editing = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; course: Course }
 
 const ModulesCell = ({ course }: { course: Course }) => (
   <div className="pk-stack" style={{ gap: '.25rem' }}>
@@ -43,29 +41,20 @@ const ModulesCell = ({ course }: { course: Course }) => (
 
 /** Courses tab: list with edit, delete (confirmed) and assign; Upload New Course / Edit Course form. */
 export const CoursesTab = () => {
-  const queryClient = useQueryClient()
+  const { queryClient, editing, setEditing, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, refresh, remove } = useAuthoringTab<Course>({
+    allKey: courseKeys.all,
+    remove: deleteCourse,
+    deletedNotice: 'Course deleted.',
+  })
   const courses = useQuery({
     queryKey: courseKeys.list(),
     queryFn: fetchAdminCourses,
     // A package being processed turns ready (or failed) by itself: poll until none is left.
     refetchInterval: (query) => (anyProcessing(query.state.data) ? PROCESSING_POLL_MS : false),
   })
-  const [editing, setEditing] = useState<Editing>({ mode: 'closed' })
-  const [toDelete, setToDelete] = useState<Course | null>(null)
-  const [toAssign, setToAssign] = useState<Course | null>(null)
-  const [notice, setNotice] = useState<string | null>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: courseKeys.all })
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteCourse(id),
-    onSuccess: async () => {
-      setToDelete(null)
-      setNotice('Course deleted.')
-      await refresh()
-    },
-  })
 
   if (editing.mode !== 'closed') {
-    const course = editing.mode === 'edit' ? editing.course : null
+    const course = editing.mode === 'edit' ? editing.item : null
     return (
       <CourseForm
         key={course?.id ?? 'new'}
@@ -137,7 +126,7 @@ export const CoursesTab = () => {
                           aria-describedby={titleId}
                           onClick={() => {
                             setNotice(null)
-                            setEditing({ mode: 'edit', course: c })
+                            setEditing({ mode: 'edit', item: c })
                           }}
                         >
                           Edit

@@ -1,34 +1,23 @@
 import type { Exam } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
 import { AssignDialog } from '../assign/AssignDialog.tsx'
+import { useAuthoringTab } from '../authoring/useAuthoringTab.ts'
 import { assignExam, deleteExam, examKeys, fetchAdminExams } from './api.ts'
 import { ExamForm } from './ExamForm.tsx'
 import { assignmentText, typeText } from './exam-table.ts'
 
-type Editing = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; exam: Exam }
-
 /** Exams tab: list with edit, delete (confirmed) and assign; Add New Exam / Edit Exam form. */
 export const ExamsTab = () => {
-  const queryClient = useQueryClient()
-  const exams = useQuery({ queryKey: examKeys.list(), queryFn: fetchAdminExams })
-  const [editing, setEditing] = useState<Editing>({ mode: 'closed' })
-  const [toDelete, setToDelete] = useState<Exam | null>(null)
-  const [toAssign, setToAssign] = useState<Exam | null>(null)
-  const [notice, setNotice] = useState<string | null>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: examKeys.all })
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteExam(id),
-    onSuccess: async () => {
-      setToDelete(null)
-      setNotice('Exam deleted.')
-      await refresh()
-    },
+  const { editing, setEditing, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, refresh, remove } = useAuthoringTab<Exam>({
+    allKey: examKeys.all,
+    remove: deleteExam,
+    deletedNotice: 'Exam deleted.',
   })
+  const exams = useQuery({ queryKey: examKeys.list(), queryFn: fetchAdminExams })
 
   if (editing.mode !== 'closed') {
-    const exam = editing.mode === 'edit' ? editing.exam : null
+    const exam = editing.mode === 'edit' ? editing.item : null
     return (
       <ExamForm
         key={exam?.id ?? 'new'}
@@ -98,7 +87,7 @@ export const ExamsTab = () => {
                       <div className="pk-row">
                         <Button size="small" variant="secondary" aria-describedby={nameId} onClick={() => {
                           setNotice(null)
-                          setEditing({ mode: 'edit', exam: e })
+                          setEditing({ mode: 'edit', item: e })
                         }}>
                           Edit
                         </Button>
