@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import type { AttemptQuestion, Exam, QuestionInput, StartAttemptResponse } from '@portal/contracts'
 import { ensureDatabase } from '@portal/server-kit'
+import { startSmtpSink, verificationCode } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -204,19 +205,6 @@ async function spike(base: string, warmPath: string, requests: SpikeRequest[], o
 
 // ---- Users through the public API ----
 
-/** The code of the verification mail sent to `email` (addresses here differ by more than a prefix). */
-const decoded = new Map<string, string>()
-function codeFrom(mails: string[], email: string) {
-  for (const m of mails) {
-    let text = decoded.get(m)
-    if (text === undefined) decoded.set(m, (text = m.replace(/=\r?\n/g, '')))
-    if (!text.includes(email)) continue
-    const code = /\b(\d{6})\b/.exec(text)?.[1]
-    if (code) return code
-  }
-  return undefined
-}
-
 /** Registers an admin and `count` learners through the public API; resolves with their tokens. */
 export async function registerUsers(o: Pick<ExamsBenchOptions, 'gatewayUrl' | 'mails' | 'adminCode'>, count: number) {
   const api = makeApi(o.gatewayUrl)
@@ -237,7 +225,7 @@ export async function registerUsers(o: Pick<ExamsBenchOptions, 'gatewayUrl' | 'm
   )
   const codes: (string | undefined)[] = people.map(() => undefined)
   for (let tries = 0; tries < 300 && codes.some((c) => !c); tries++) {
-    people.forEach((p, i) => (codes[i] ??= codeFrom(o.mails, p.email)))
+    people.forEach((p, i) => (codes[i] ??= verificationCode(o.mails, p.email)))
     if (codes.some((c) => !c)) await sleep(100)
   }
   if (codes.some((c) => !c)) throw new Error(`verification mails missing for ${codes.filter((c) => !c).length} of ${people.length} users`)
@@ -431,24 +419,10 @@ submit and grade a ${r.submit.questions}-question attempt
 if (import.meta.main) {
   const { mkdir, writeFile } = await import('node:fs/promises')
   const { randomBytes } = await import('node:crypto')
-  const { SMTPServer } = await import('smtp-server')
   const { startCluster } = await import('../packages/launcher/src/cluster.ts')
   const PG = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
-  const mails: string[] = []
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _s, cb) {
-      let data = ''
-      stream.on('data', (d) => (data += d))
-      stream.on('end', () => {
-        mails.push(data)
-        cb()
-      })
-    },
-  })
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r))
+  const smtp = await startSmtpSink()
+  const mails = smtp.mails
   const adminCode = randomBytes(12).toString('base64url')
   const gatewayPort = 18080
   const started = performance.now()
@@ -456,7 +430,7 @@ if (import.meta.main) {
     env: {
       DATABASE_URL: PG,
       NATS_URL: process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222',
-      SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       COMPANY_EMAIL_DOMAIN: 'example.com',
       ADMIN_REGISTRATION_CODE: adminCode,
       LOG_LEVEL: 'error',

@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import { SMTPServer } from 'smtp-server'
 import { ensureDatabase } from '@portal/server-kit'
 import { startCluster } from '../packages/launcher/src/cluster.ts'
 import { launchBrowser } from '../e2e/browser.ts'
 import { benchExams, examsSummary, registerUsers } from './exams.ts'
+import { loadFigures, startSmtpSink, verificationCode } from './support.ts'
 import { benchScormCommit, formatCommit } from './scorm-commit.ts'
 import { benchIngest, formatIngest } from './scorm-ingest.ts'
 
@@ -23,32 +23,11 @@ const CONNECTIONS = 50
 type Result = autocannon.Result
 const load = (opts: autocannon.Options) =>
   new Promise<Result>((resolve, reject) => autocannon({ duration: DURATION, connections: CONNECTIONS, ...opts }, (err, r) => (err ? reject(err) : resolve(r))))
-const summary = (r: Result) => ({
-  rps: Math.round(r.requests.average),
-  p50: r.latency.p50,
-  p99: r.latency.p99,
-  non2xx: r.non2xx,
-  errors: r.errors,
-  total: r.requests.total,
-})
+const summary = loadFigures
 
 // An SMTP sink so the real registration flow can be used (the cluster mode needs SMTP).
-const mails: string[] = []
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, _s, cb) {
-    let data = ''
-    stream.on('data', (d) => (data += d))
-    stream.on('end', () => {
-      mails.push(data)
-      cb()
-    })
-  },
-})
-await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r))
-const smtpPort = (smtp.server.address() as { port: number }).port
+const smtp = await startSmtpSink()
+const { mails, port: smtpPort } = smtp
 
 // 1. Ceiling: bare Hono + pg primary-key select, in its own process.
 const benchDb = new URL(PG)
@@ -95,7 +74,7 @@ const password = 'Bench1234!'
 const reg = (await (await api('/auth/register', { name: 'Bench User', email, password })).json()) as { userId: string }
 let code: string | undefined
 for (let i = 0; i < 100 && !code; i++) {
-  code = mails.map((m) => (m.includes(email) ? /\b(\d{6})\b/.exec(m.replace(/=\r?\n/g, ''))?.[1] : undefined)).find(Boolean)
+  code = verificationCode(mails, email)
   if (!code) await new Promise((r) => setTimeout(r, 100))
 }
 if (!code) throw new Error('no verification mail arrived')

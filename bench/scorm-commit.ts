@@ -10,18 +10,12 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { commitBody } from './commit-body.ts'
+import { loadFigures, type LoadFiguresOf } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const FIXTURE = `${root}../shared/fixtures/scorm/golf-scorm12-RuntimeBasicCalls.zip`
 
-export interface CommitFigures {
-  rps: number
-  p50: number
-  p99: number
-  non2xx: number
-  errors: number
-  total: number
-}
+export type CommitFigures = LoadFiguresOf
 export interface CommitBenchResult {
   bodyBytes: number
   rows: number
@@ -63,14 +57,7 @@ function hammer(urls: string[], itemId: string, opts: { duration: number; connec
       (err, r) =>
         err
           ? reject(err)
-          : resolve({
-              rps: Math.round(r.requests.average),
-              p50: r.latency.p50,
-              p99: r.latency.p99,
-              non2xx: r.non2xx,
-              errors: r.errors,
-              total: r.requests.total,
-            }),
+          : resolve(loadFigures(r)),
     ),
   )
 }
