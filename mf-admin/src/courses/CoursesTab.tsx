@@ -2,6 +2,7 @@ import type { Course } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { AssignDialog } from '../assign/AssignDialog.tsx'
+import { AuthoringHeader } from '../authoring/AuthoringHeader.tsx'
 import { useAuthoringTab } from '../authoring/useAuthoringTab.ts'
 import { assignCourse, courseKeys, deleteCourse, fetchAdminCourses } from './api.ts'
 import { COURSE_ERRORS, moduleTypeLabel } from './course-form.ts'
@@ -75,19 +76,16 @@ export const CoursesTab = () => {
 
   return (
     <div className="pk-stack">
-      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-        <h2 style={{ margin: 0 }}>Courses</h2>
-        <Button
-          onClick={() => {
-            setNotice(null)
-            setEditing({ mode: 'add' })
-          }}
-        >
-          Upload New Course
-        </Button>
-      </div>
-      {notice ? <Alert tone="success">{notice}</Alert> : null}
-      {remove.isError && !toDelete ? <Alert>{errorMessage(remove.error, COURSE_ERRORS.delete)}</Alert> : null}
+      <AuthoringHeader
+        title="Courses"
+        addLabel="Upload New Course"
+        onAdd={() => {
+          setNotice(null)
+          setEditing({ mode: 'add' })
+        }}
+        notice={notice}
+        deleteError={remove.isError && !toDelete ? errorMessage(remove.error, COURSE_ERRORS.delete) : null}
+      />
       {courses.isPending ? (
         <Spinner label="Loading courses..." />
       ) : courses.isError ? (

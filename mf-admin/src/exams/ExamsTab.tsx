@@ -2,6 +2,7 @@ import type { Exam } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { AssignDialog } from '../assign/AssignDialog.tsx'
+import { AuthoringHeader } from '../authoring/AuthoringHeader.tsx'
 import { useAuthoringTab } from '../authoring/useAuthoringTab.ts'
 import { assignExam, deleteExam, examKeys, fetchAdminExams } from './api.ts'
 import { ExamForm } from './ExamForm.tsx'
@@ -34,19 +35,16 @@ export const ExamsTab = () => {
 
   return (
     <div className="pk-stack">
-      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-        <h2 style={{ margin: 0 }}>Exams</h2>
-        <Button
-          onClick={() => {
-            setNotice(null)
-            setEditing({ mode: 'add' })
-          }}
-        >
-          Add New Exam
-        </Button>
-      </div>
-      {notice ? <Alert tone="success">{notice}</Alert> : null}
-      {remove.isError && !toDelete ? <Alert>{errorMessage(remove.error, 'Failed to delete exam. Please try again.')}</Alert> : null}
+      <AuthoringHeader
+        title="Exams"
+        addLabel="Add New Exam"
+        onAdd={() => {
+          setNotice(null)
+          setEditing({ mode: 'add' })
+        }}
+        notice={notice}
+        deleteError={remove.isError && !toDelete ? errorMessage(remove.error, 'Failed to delete exam. Please try again.') : null}
+      />
       {exams.isPending ? (
         <Spinner label="Loading exams..." />
       ) : exams.isError ? (
