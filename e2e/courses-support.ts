@@ -281,6 +281,24 @@ export async function leaveViewer(page: Page): Promise<void> {
   await page.goto('/user-dashboard')
 }
 
+/**
+ * Waits until the SCO in the frame has initialized its session (content calls LMSInitialize /
+ * Initialize from its window's load event): leaving it earlier would rightly record nothing.
+ */
+export async function scoInitialized(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const w = window as unknown as Record<string, any>
+      // Both statuses always have a value once initialized, and answer '' before.
+      if (w.API_1484_11) return w.API_1484_11.GetValue('cmi.completion_status') !== ''
+      if (w.API) return w.API.LMSGetValue('cmi.core.lesson_status') !== ''
+      return false
+    },
+    undefined,
+    { polling: 100 },
+  )
+}
+
 /** Opens a SCO of the package's item tree (the viewer's "Lessons in this module"). */
 export async function selectItem(page: Page, title: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Lessons in this module' }).getByRole('button', { name: title, exact: true }).click()

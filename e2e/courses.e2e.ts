@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from './browser.ts'
 import {
-  DEMO,
   adminCourses,
   answerGolfQuiz,
   assignCourse,
   cmiValue,
   contentFrame,
-  courseRow,
   courseCard,
+  courseRow,
+  DEMO,
   eventually,
   fixturePath,
   golfPage,
@@ -19,6 +19,7 @@ import {
   openCourse,
   recordWebm,
   report,
+  scoInitialized,
   scormLaunch,
   scormProgress,
   selectItem,
@@ -260,12 +261,16 @@ describe('courses journey', () => {
     const [moduleId] = moduleIds.get(COURSES.minimum12.title)!
     await openCourse(page, COURSES.minimum12.title)
     await contentFrame(page).getByRole('heading', { name: 'Play of the game' }).waitFor()
+    await scoInitialized(page)
     await selectItem(page, 'Par')
     await contentFrame(page).getByRole('heading', { name: 'Par', exact: true }).waitFor()
+    await scoInitialized(page)
     await selectItem(page, 'How to Play')
     await contentFrame(page).getByRole('heading', { name: 'Play of the game' }).waitFor()
+    await scoInitialized(page)
     await selectItem(page, 'Keeping Score')
     await contentFrame(page).getByRole('heading', { name: 'Scoring', exact: true }).waitFor()
+    await scoInitialized(page)
     await leaveViewer(page)
 
     const launch = await eventually(
