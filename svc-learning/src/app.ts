@@ -14,7 +14,7 @@ import { contentRoutes } from './content/content.routes.ts'
 import { createContentService } from './content/content.service.ts'
 import { courseProgressRoutes, moduleRoutes } from './progress/progress.routes.ts'
 import { createProgressService } from './progress/progress.service.ts'
-import { scormEditorRoutes, scormRoutes } from './scorm/scorm.routes.ts'
+import { isScormCommit, scormEditorRoutes, scormRoutes } from './scorm/scorm.routes.ts'
 import { createScormService } from './scorm/scorm.service.ts'
 import { adminCourseRoutes, courseRoutes, isCourseUpload } from './courses/course.routes.ts'
 import { createCourseService } from './courses/course.service.ts'
@@ -60,7 +60,7 @@ export function createApp(deps: AppDeps) {
     service: 'learning',
     logger,
     maxBodyBytes: 1024 * 1024,
-    ownBodyLimit: isCourseUpload,
+    ownBodyLimit: (method, path) => isCourseUpload(method, path) || isScormCommit(method, path),
     ready: async () => {
       await deps.orm.em.getConnection().execute('select 1')
     },

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql'
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
 import { CompiledQuery } from 'kysely'
 
 interface QueryRunner {
@@ -14,4 +14,21 @@ interface QueryRunner {
 export async function sqlWithParams<R = Record<string, unknown>>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<R[]> {
   const runner = (em.getTransactionContext() as QueryRunner | undefined) ?? (em.getConnection().getClient() as unknown as QueryRunner)
   return (await runner.executeQuery(CompiledQuery.raw(sql, [...params]))).rows as R[]
+}
+
+interface NativePool {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>
+}
+
+/**
+ * A statement the database prepares once per pooled connection (a named prepared statement):
+ * for the hottest paths, where parsing and planning the same SQL on every call is measurable.
+ * Runs on the pool, outside any transaction.
+ */
+export function preparedStatement<R = Record<string, unknown>>(orm: MikroORM, name: string, sql: string) {
+  let pool: Promise<NativePool> | undefined
+  return async (params: readonly unknown[]): Promise<R[]> => {
+    pool ??= (orm.em.getConnection() as unknown as { getNativeClient(): Promise<NativePool> }).getNativeClient()
+    return (await (await pool).query({ name, text: sql, values: [...params] })).rows as R[]
+  }
 }

@@ -339,17 +339,23 @@ export const DEFAULT_SCORM_PROGRESS: ScormProgress = {
   interactions: [],
 }
 
+/** Statuses the progress record may carry (learner §5: SCORM 1.2 lesson_status values, and 2004's `unknown`). */
+export const LESSON_STATUSES = ['passed', 'completed', 'failed', 'incomplete', 'browsed', 'not attempted', 'unknown'] as const
+/** The record's time format (learner §3: 0000:00:00; hours of 2-4 digits, optional hundredths). */
+const TIMESPAN = /^\d{2,4}:[0-5]\d:[0-5]\d(\.\d{1,2})?$/
+
 /** POST /scorm/progress (bearer): the spec's summary record of one module. */
 export const ScormProgressBody = z.object({
   moduleId: z.number().int().positive(),
   courseId: z.number().int().positive(),
   scormData: z.object({
-    lessonStatus: z.string().max(100).optional(),
+    /** 1.2 lesson statuses and 2004's `unknown`; which apply depends on the module's SCORM version. */
+    lessonStatus: z.enum(LESSON_STATUSES, { error: `lessonStatus must be one of: ${LESSON_STATUSES.join(', ')}` }).optional(),
     score: z.number().nullable().optional(),
     location: z.string().max(1000).optional(),
     suspendData: z.string().max(64_000).optional(),
-    totalTime: z.string().max(100).optional(),
-    sessionTime: z.string().max(100).optional(),
+    totalTime: z.string().regex(TIMESPAN, 'totalTime must look like 0000:00:00').optional(),
+    sessionTime: z.string().regex(TIMESPAN, 'sessionTime must look like 0000:00:00').optional(),
     interactions: z.array(ScormInteraction).max(1000).optional(),
   }),
 })

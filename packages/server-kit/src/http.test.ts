@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Hono } from 'hono'
 import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core'
 import { AppError, conflict, notFound, tooManyRequests, validate } from './errors.ts'
-import { createServiceApp, listen, type AppEnv } from './http.ts'
+import { createServiceApp, listen, readBodyText, type AppEnv } from './http.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { silentLogger } from './testing.ts'
 
@@ -221,6 +221,34 @@ describe('service app: health, readiness, metrics, request ids', () => {
     } finally {
       await server.close()
     }
+  })
+})
+
+describe('readBodyText', () => {
+  const app = () => {
+    const a = createServiceApp({ service: 'kit-test', logger: silentLogger, maxBodyBytes: 10, ownBodyLimit: (_m, p) => p === '/raw' })
+    a.post('/raw', async (c) => c.json({ text: await readBodyText(c, 100) }))
+    return a
+  }
+  it('reads the body of a route that skips the common limit, in memory and over real HTTP', async () => {
+    expect(await (await app().request('/raw', { method: 'POST', body: 'é'.repeat(30) })).json()).toEqual({ text: 'é'.repeat(30) })
+    const server = await listen(app(), 0)
+    try {
+      const url = `http://127.0.0.1:${server.port}/raw`
+      expect(await (await fetch(url, { method: 'POST', body: 'é'.repeat(50) })).json()).toEqual({ text: 'é'.repeat(50) })
+      const chunks = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('a'.repeat(60))), c.enqueue(new TextEncoder().encode('b'.repeat(60))), c.close()) })
+      const streamed = await fetch(url, { method: 'POST', body: chunks, duplex: 'half' } as RequestInit)
+      expect([streamed.status, ((await streamed.json()) as { code: string }).code]).toEqual([413, 'payload_too_large'])
+      const declared = await fetch(url, { method: 'POST', body: 'x'.repeat(101) })
+      expect(declared.status).toBe(413)
+      // the connection is still usable after a refused body
+      expect((await fetch(url, { method: 'POST', body: 'ok' })).status).toBe(200)
+    } finally {
+      await server.close()
+    }
+  })
+  it('answers 413 in memory too', async () => {
+    expect((await app().request('/raw', { method: 'POST', body: 'x'.repeat(101) })).status).toBe(413)
   })
 })
 

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Readable } from 'node:stream'
 import { COURSE_MESSAGES, DEFAULT_SCORM_PROGRESS, ScormCommitResponse, ScormLaunch, ScormProgress } from '@portal/contracts'
+import { listen } from '@portal/server-kit'
 import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
+import { COMMIT_MAX_BYTES } from './scorm.routes.ts'
 import { insertCourse, insertModule, installFixture } from '../progress/test-support.ts'
 
 const FIXTURE = 'golf-scorm2004-3rd-SequencingForcedSequential.zip'
@@ -34,7 +36,7 @@ afterAll(async () => {
   await h?.close()
 })
 
-const launch = async (who: TestUser = learner, id = moduleId) => {
+const launch = async (who: TestUser = learner, id = moduleId): Promise<ScormLaunch> => {
   const res = await h.call('GET', `/scorm/${id}/launch`, { token: who.token })
   expect(res.status, JSON.stringify(res.body)).toBe(200)
   return ScormLaunch.parse(res.body)
@@ -199,8 +201,11 @@ describe('POST /scorm/commit/{token}', () => {
     expect(ScormCommitResponse.parse(first.body)).toEqual({ result: true, errorCode: 0, applied: true, moduleCompleted: false })
     const [row] = await state('playing_item')
     expect(row).toMatchObject({ lesson_status: 'incomplete', score: 80, location: 'page-2', exit: 'suspend', total_time: 'PT1M', session_time: 'PT10S', seq: 1 })
-    expect(row!.suspend_data).toHaveLength(5000)
-    expect(row!.interactions).toEqual([{ id: 'q1', type: 'choice', timestamp: '2026-01-01T10:00:00', student_response: 'a', result: 'correct', correct_responses: ['a'] }])
+    expect(row!.cmi.cmi.suspend_data).toHaveLength(5000)
+    const record = (await h.call('GET', `/scorm/progress/${moduleId}`, { token: learner.token })).body
+    expect(record).toMatchObject({ lessonStatus: 'incomplete', score: 80, location: 'page-2', totalTime: '0000:01:00', sessionTime: '0000:00:10' })
+    expect(record.suspendData).toHaveLength(5000)
+    expect(record.interactions).toEqual([{ id: 'q1', type: 'choice', timestamp: '2026-01-01T10:00:00', student_response: 'a', result: 'correct', correct_responses: ['a'] }])
     const beacon = await commit(l, JSON.stringify({ itemId: 'playing_item', seq: 2, terminated: true, runtimeData: cmi2004({ location: 'page-3' }) }), 'text/plain;charset=UTF-8')
     expect(beacon.body).toMatchObject({ result: true, applied: true })
     expect((await state('playing_item'))[0]).toMatchObject({ location: 'page-3', seq: 2 })
@@ -236,12 +241,38 @@ describe('POST /scorm/commit/{token}', () => {
     const shape = await commit(l, { seq: 1, runtimeData: {} })
     expect([shape.status, shape.body.result, shape.body.errorCode, shape.body.code]).toEqual([400, false, 101, 'validation_failed'])
     expect((await commit(l, 'itemId=x', 'application/x-www-form-urlencoded')).status).toBe(415)
+    const huge = await commit(l, { itemId: 'x', seq: 1, runtimeData: { cmi: { suspend_data: 'x'.repeat(COMMIT_MAX_BYTES) } } })
+    expect([huge.status, huge.body.result, huge.body.errorCode, huge.body.code]).toEqual([413, false, 101, 'payload_too_large'])
     const forged = await commit({ commitUrl: '/api/scorm/commit/forged' }, { itemId: 'x', seq: 1, runtimeData: {} })
     expect([forged.status, forged.body.result, forged.body.errorCode]).toEqual([401, false, 101])
     h.advance(9 * 3600_000)
     const expired = await commit(l, { itemId: 'x', seq: 1, runtimeData: {} })
     expect([expired.status, expired.body.code]).toEqual([401, 'launch_expired'])
     h.advance(-9 * 3600_000)
+  })
+  it('reads commits straight off a real HTTP connection: JSON, a chunked beacon, and too large a body', async () => {
+    const server = await listen(h.app, 0)
+    try {
+      const l = await launch()
+      const url = `http://127.0.0.1:${server.port}${l.commitUrl.replace(/^\/api/, '')}`
+      const json = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ itemId: 'havingfun_item', seq: 1, runtimeData: cmi2004({ location: 'http-1' }) }) })
+      expect([json.status, await json.json()]).toEqual([200, { result: true, errorCode: 0, applied: true, moduleCompleted: false }])
+      // A beacon body in several chunks, without a length.
+      const text = JSON.stringify({ itemId: 'havingfun_item', seq: 2, terminated: true, runtimeData: cmi2004({ location: 'http-2' }) })
+      const chunked = Readable.from([text.slice(0, 100), text.slice(100, 3000), text.slice(3000)])
+      const beacon = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: Readable.toWeb(chunked) as ReadableStream, duplex: 'half' } as RequestInit)
+      expect((await beacon.json()) as unknown).toMatchObject({ result: true, applied: true })
+      expect((await state('havingfun_item'))[0]).toMatchObject({ location: 'http-2', seq: 2 })
+      for (const withLength of [true, false]) {
+        const big = JSON.stringify({ itemId: 'havingfun_item', seq: 3, runtimeData: cmi2004({ location: 'x'.repeat(COMMIT_MAX_BYTES) }) })
+        const body = withLength ? big : (Readable.toWeb(Readable.from([big.slice(0, 1000), big.slice(1000)])) as ReadableStream)
+        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit)
+        expect([res.status, ((await res.json()) as { code: string }).code]).toEqual([413, 'payload_too_large'])
+      }
+      expect((await state('havingfun_item'))[0]).toMatchObject({ location: 'http-2', seq: 2 })
+    } finally {
+      await server.close()
+    }
   })
   it('stores shared data stores and answers them at the next launch', async () => {
     const l = await launch()
@@ -337,6 +368,12 @@ describe('GET and POST /scorm/progress', () => {
     await save({ suspendData: 'abc', interactions: [{ id: 'q1', result: 'correct' }] })
     const merged = (await h.call('GET', `/scorm/progress/${m}`, { token: learner.token })).body
     expect(merged).toMatchObject({ lessonStatus: 'incomplete', location: 'p1', score: 40, suspendData: 'abc', interactions: [{ id: 'q1', result: 'correct' }] })
+    // The record lives in the SCO's cmi tree: the next launch resumes with it.
+    const resumed = await launch(learner, m)
+    const tree = resumed.state[resumed.startItem]!.cmi.cmi as Record<string, unknown>
+    expect([tree.suspend_data, tree.location, tree.completion_status]).toEqual(['abc', 'p1', 'incomplete'])
+    await save({ totalTime: '0001:30:00' })
+    expect((await h.call('GET', `/scorm/progress/${m}`, { token: learner.token })).body.totalTime).toBe('0001:30:00')
     const before = (await h.events('learning.module.completed.v1')).length
     await save({ lessonStatus: 'completed' })
     await save({ lessonStatus: 'incomplete' })
@@ -355,6 +392,13 @@ describe('GET and POST /scorm/progress', () => {
     expect(wrong.status).toBe(400)
     expect((await h.call('POST', '/scorm/progress', { token: stranger.token, body: { moduleId, courseId, scormData: {} } })).status).toBe(403)
     expect((await h.call('POST', '/scorm/progress', { token: learner.token, body: { moduleId, courseId } })).status).toBe(400)
+    const bad = (scormData: Record<string, unknown>) => h.call('POST', '/scorm/progress', { token: learner.token, body: { moduleId, courseId, scormData } })
+    // 'browsed' is a SCORM 1.2 status; this package is 2004.
+    for (const scormData of [{ lessonStatus: 'browsed' }, { lessonStatus: 'done' }, { totalTime: '1 hour' }, { sessionTime: '00:61:00' }]) {
+      const res = await bad(scormData)
+      expect([res.status, res.body.code], JSON.stringify(scormData)).toEqual([400, 'validation_failed'])
+      expect(res.body.message).toMatch(/lessonStatus|totalTime|sessionTime/)
+    }
   })
 })
 

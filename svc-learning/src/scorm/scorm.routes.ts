@@ -1,12 +1,18 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { ScormProgressBody } from '@portal/contracts'
-import { AppError, authenticate, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import { AppError, authenticate, readBodyText, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import type { LaunchTokens } from '../launch/launch-token.ts'
 import { CommitError, type ScormService } from './scorm.service.ts'
 
 const moduleId = z.coerce.number({ error: 'Invalid module id' }).int('Invalid module id').positive('Invalid module id').max(2_147_483_647, 'Invalid module id')
 const ModuleIdParam = z.object({ moduleId })
+
+/** Largest commit accepted (a whole cmi tree: 64,000 characters of suspend data and many interactions fit). */
+export const COMMIT_MAX_BYTES = 1024 * 1024
+
+/** The commit route reads its body itself (`createServiceApp`'s `ownBodyLimit`): it is the service's hottest path. */
+export const isScormCommit = (method: string, path: string) => method === 'POST' && path.startsWith('/scorm/commit/')
 
 /** The SCORM error code scorm-again reports for a failed commit ("general exception"). */
 const GENERAL_EXCEPTION = 101
@@ -19,7 +25,7 @@ export const scormRoutes = (svc: ScormService, verifier: TokenVerifier, launchTo
   const auth = authenticate(verifier)
   return new Hono<AppEnv>()
     .post('/commit/:token', async (c) => {
-      const fail = (status: 400 | 401 | 404 | 415, code: string, message: string) => c.json({ result: false, errorCode: GENERAL_EXCEPTION, message, code }, status)
+      const fail = (status: 400 | 401 | 404 | 413 | 415, code: string, message: string) => c.json({ result: false, errorCode: GENERAL_EXCEPTION, message, code }, status)
       let claims
       try {
         claims = await launchTokens.verify(c.req.param('token'))
@@ -30,10 +36,11 @@ export const scormRoutes = (svc: ScormService, verifier: TokenVerifier, launchTo
       const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
       if (type !== '' && type !== 'application/json' && type !== 'text/plain') return fail(415, 'unsupported_media_type', 'Send the commit as JSON or text/plain')
       try {
-        const out = await svc.commit(claims, await c.req.text())
+        const out = await svc.commit(claims, await readBodyText(c, COMMIT_MAX_BYTES))
         return c.json({ result: true, errorCode: 0, applied: out.applied, moduleCompleted: out.moduleCompleted })
       } catch (err) {
         if (err instanceof CommitError) return fail(err.status, err.code, err.message)
+        if (err instanceof AppError && err.status === 413) return fail(413, err.code, err.message)
         throw err
       }
     })

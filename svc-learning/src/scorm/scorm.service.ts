@@ -12,12 +12,12 @@ import {
 import { AppError, badRequest, type Actor } from '@portal/server-kit'
 import type { z } from 'zod'
 import type { LearningContext } from '../context.ts'
-import { sqlWithParams } from '../sql.ts'
+import { preparedStatement, sqlWithParams } from '../sql.ts'
 import { contentBase } from '../content/content.service.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
 import { iso, manifestOf, requireModule, type CourseRow, type ModuleRow } from '../progress/access.ts'
 import { completeModule, touchProgress } from '../progress/progress.service.ts'
-import { sharedStores, summarize, totalTimePath } from './summary.ts'
+import { applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, totalTimePath } from './summary.ts'
 
 /** Browser URL of a launch's commit endpoint. */
 export const commitUrl = (token: string) => `/api/scorm/commit/${token}`
@@ -29,10 +29,8 @@ interface StateRow {
   lesson_status: string
   score: number | null
   location: string
-  suspend_data: string
   total_time: string
   session_time: string
-  interactions: unknown
   updated_at: Date | string
 }
 
@@ -64,16 +62,23 @@ export class CommitError extends Error {
   }
 }
 
-/** The stored summary as the progress record shows it. */
-const toProgress = (r: StateRow): ScormProgress => ({
-  lessonStatus: r.lesson_status,
-  score: r.score,
-  location: r.location,
-  suspendData: r.suspend_data,
-  totalTime: r.total_time,
-  sessionTime: r.session_time,
-  interactions: json(r.interactions as ScormProgress['interactions']),
-})
+/**
+ * The stored state as the progress record shows it (times in its 0000:00:00 format, 2004's
+ * durations too): the small summary columns, and the suspend data and interactions read from the
+ * cmi tree (not kept twice: commits stay cheap to store).
+ */
+const toProgress = (r: StateRow): ScormProgress => {
+  const tree = summarize(json(r.cmi))
+  return {
+    lessonStatus: r.lesson_status,
+    score: r.score,
+    location: r.location,
+    suspendData: tree.suspendData,
+    totalTime: durationToTimespan(r.total_time),
+    sessionTime: durationToTimespan(r.session_time),
+    interactions: tree.interactions,
+  }
+}
 
 /*
  * One statement per commit: the state upsert is applied only when (launch_at, seq) is newer than
@@ -82,22 +87,20 @@ const toProgress = (r: StateRow): ScormProgress => ({
  * caller asks (first commit of a learner and module in a while).
  */
 const COMMIT_SQL = `with up as (
-  insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, suspend_data, total_time, session_time, exit, interactions, updated_at)
-  values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, coalesce($11, $12), $13, $14, $15::jsonb, $16)
+  insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, total_time, session_time, exit, updated_at)
+  values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, coalesce($10, $11), $12, $13, $14)
   on conflict (user_id, module_id, item_id) do update set
     launch_at = excluded.launch_at, seq = excluded.seq,
-    cmi = case when $11::text is null and $17::text[] is not null and s.total_time like 'P%'
-      then jsonb_set(excluded.cmi, $17::text[], to_jsonb(s.total_time)) else excluded.cmi end,
+    cmi = case when $10::text is null and $15::text[] is not null and s.total_time like 'P%'
+      then jsonb_set(excluded.cmi, $15::text[], to_jsonb(s.total_time)) else excluded.cmi end,
     lesson_status = excluded.lesson_status, score = excluded.score, location = excluded.location,
-    suspend_data = excluded.suspend_data,
-    total_time = case when $11::text is null then s.total_time else excluded.total_time end,
-    session_time = excluded.session_time, exit = excluded.exit, interactions = excluded.interactions,
-    updated_at = excluded.updated_at
+    total_time = case when $10::text is null then s.total_time else excluded.total_time end,
+    session_time = excluded.session_time, exit = excluded.exit, updated_at = excluded.updated_at
   where (s.launch_at, s.seq) < (excluded.launch_at, excluded.seq)
   returning 1
 ), mp as (
   insert into module_progress as m (user_id, module_id, course_id, progress, started_at, last_accessed)
-  select $1, $2, $18, ${PROGRESS_TRACKER.scormInitialized}, $16, $16 where $19::boolean
+  select $1, $2, $16, ${PROGRESS_TRACKER.scormInitialized}, $14, $14 where $17::boolean
   on conflict (user_id, module_id) do update set
     progress = greatest(m.progress, excluded.progress), started_at = coalesce(m.started_at, excluded.started_at), last_accessed = excluded.last_accessed
   returning m.completed_at
@@ -111,6 +114,8 @@ export function createScormService(ctx: LearningContext) {
   const touched = new Map<string, number>()
   const completed = new Set<string>()
   const TOUCH_EVERY_MS = 60_000
+  // The hottest statement of the service (every open SCO commits every 5 s): prepared once per connection.
+  const commitStatement = preparedStatement<{ applied: number; completed_at: Date | null }>(orm, 'scorm_commit', COMMIT_SQL)
 
   /** The state row the progress record is about: the most recently updated SCO of the module. */
   async function latestState(userId: string, moduleId: number): Promise<StateRow | undefined> {
@@ -245,22 +250,19 @@ export function createScormService(ctx: LearningContext) {
         JSON.stringify(commit.runtimeData),
         summary.lessonStatus.slice(0, 100),
         summary.score,
-        summary.location,
-        summary.suspendData,
+        summary.location.slice(0, 4000),
         summary.totalTime,
         summary.model === '1.2' ? '0000:00:00' : 'PT0S',
-        summary.sessionTime,
-        summary.exit,
-        JSON.stringify(summary.interactions),
+        summary.sessionTime.slice(0, 100),
+        summary.exit.slice(0, 100),
         at,
         summary.model === '2004' && summary.totalTime === null ? `{${totalTimePath(commit.runtimeData).join(',')}}` : null,
         claims.courseId,
         touch,
       ]
-      const em = orm.em.fork()
       let row: { applied: number; completed_at: Date | null } | undefined
       try {
-        ;[row] = await sqlWithParams<{ applied: number; completed_at: Date | null }>(em, COMMIT_SQL, params)
+        ;[row] = await commitStatement(params)
       } catch (err) {
         // The module (or its course) was deleted after the launch.
         if ((err as { code?: string }).code === '23503') throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
@@ -276,7 +278,7 @@ export function createScormService(ctx: LearningContext) {
         const stores = sharedStores(commit)
         if (stores.length)
           await sqlWithParams(
-            em,
+            orm.em.fork(),
             `insert into scorm_shared_data (user_id, module_id, store_id, store, updated_at)
              select $1, $2, x.id, x.store, $3 from jsonb_to_recordset($4::jsonb) as x(id text, store text)
              on conflict (user_id, module_id, store_id) do update set store = excluded.store, updated_at = excluded.updated_at`,
@@ -297,56 +299,60 @@ export function createScormService(ctx: LearningContext) {
     },
 
     /**
-     * POST /scorm/progress: merges the summary into the caller's state of the module's most recent
-     * (else first) SCO; the status never goes back from completed/passed; completed/passed
-     * completes the module.
+     * POST /scorm/progress: writes the record into the caller's cmi tree of the module's most
+     * recent (else first) SCO, in that SCO's data model, so the runtime resumes with it too; the
+     * status never goes back from completed/passed; completed/passed completes the module. The
+     * stored (launch, seq) is kept: a session still under way goes on committing over it.
      */
     async saveProgress(actor: Actor, body: z.output<typeof ScormProgressBody>) {
       const em = orm.em.fork()
       const { module } = await requireModule(em, actor, body.moduleId)
       if (module.course_id !== body.courseId) throw badRequest('This module does not belong to that course', 'module_course_mismatch')
       if (!module.is_scorm) throw badRequest(COURSE_MESSAGES.notScorm, 'not_scorm')
+      const model = module.scorm_version === '2004' ? '2004' : '1.2'
+      const problem = progressRecordProblem(model, body.scormData)
+      if (problem) throw badRequest(problem, 'validation_failed')
       const latest = await latestState(actor.userId, module.id)
       const manifest = manifestOf(module)
       const first = manifest ? [...walk(manifest.items)].find((i) => i.href !== null) : undefined
       const itemId = latest?.item_id ?? first?.identifier
       if (!itemId) throw new AppError(422, 'package_failed', module.processing_error || COURSE_MESSAGES.processingFailed)
-      const d = body.scormData
       const at = now()
-      const [row] = (await em.getConnection().execute(
-        `insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, suspend_data, total_time, session_time, interactions, updated_at)
-         values (?, ?, ?, ?, 0, '{}'::jsonb, coalesce(?, 'not attempted'), ?, coalesce(?, ''), coalesce(?, ''), coalesce(?, '0000:00:00'), coalesce(?, '0000:00:00'), coalesce(?::jsonb, '[]'::jsonb), ?)
-         on conflict (user_id, module_id, item_id) do update set
-           lesson_status = case when s.lesson_status in ('completed', 'passed') and excluded.lesson_status not in ('completed', 'passed') then s.lesson_status
-             else coalesce(?, s.lesson_status) end,
-           score = case when ? then excluded.score else s.score end,
-           location = coalesce(?, s.location), suspend_data = coalesce(?, s.suspend_data), total_time = coalesce(?, s.total_time),
-           session_time = coalesce(?, s.session_time), interactions = coalesce(?::jsonb, s.interactions), updated_at = excluded.updated_at
-         returning lesson_status`,
-        [
-          actor.userId,
-          module.id,
-          itemId,
-          at.getTime(),
-          d.lessonStatus ?? null,
-          d.score ?? null,
-          d.location ?? null,
-          d.suspendData ?? null,
-          d.totalTime ?? null,
-          d.sessionTime ?? null,
-          d.interactions ? JSON.stringify(d.interactions) : null,
-          at,
-          d.lessonStatus ?? null,
-          d.score !== undefined,
-          d.location ?? null,
-          d.suspendData ?? null,
-          d.totalTime ?? null,
-          d.sessionTime ?? null,
-          d.interactions ? JSON.stringify(d.interactions) : null,
-        ],
-      )) as { lesson_status: string }[]
+      const status = await em.transactional(async (tx) => {
+        const [stored] = await sqlWithParams<{ cmi: Record<string, unknown> | string }>(
+          tx,
+          'select cmi from scorm_states where user_id = $1 and module_id = $2 and item_id = $3 for update',
+          [actor.userId, module.id, itemId],
+        )
+        const cmi = applyProgressRecord(stored ? json(stored.cmi) : {}, model, body.scormData)
+        const summary = summarize(cmi)
+        const defaultTime = model === '1.2' ? '0000:00:00' : 'PT0S'
+        // A first state starts at (0, 0): any commit of a launch under way is newer.
+        await sqlWithParams(
+          tx,
+          `insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, total_time, session_time, exit, updated_at)
+           values ($1, $2, $3, 0, 0, $4::jsonb, $5, $6, $7, $8, $9, $10, $11)
+           on conflict (user_id, module_id, item_id) do update set cmi = excluded.cmi, lesson_status = excluded.lesson_status,
+             score = excluded.score, location = excluded.location, total_time = excluded.total_time,
+             session_time = excluded.session_time, updated_at = excluded.updated_at`,
+          [
+            actor.userId,
+            module.id,
+            itemId,
+            JSON.stringify(cmi),
+            summary.lessonStatus.slice(0, 100),
+            summary.score,
+            summary.location,
+            summary.totalTime ?? defaultTime,
+            summary.sessionTime,
+            summary.exit,
+            at,
+          ],
+        )
+        return summary
+      })
       await touchProgress(em, { userId: actor.userId, moduleId: module.id, courseId: module.course_id, floor: PROGRESS_TRACKER.scormInitialized, at })
-      if (row && (row.lesson_status === 'completed' || row.lesson_status === 'passed')) await contentCompleted(actor.userId, module.id, 'scorm-status', true)
+      if (status.complete) await contentCompleted(actor.userId, module.id, 'scorm-status', true)
       return { message: 'Progress saved' }
     },
 

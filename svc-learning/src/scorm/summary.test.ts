@@ -99,3 +99,53 @@ describe('totalTimePath and sharedStores', () => {
     ])
   })
 })
+
+describe('applyProgressRecord', () => {
+  it('writes the record into a 1.2 tree without touching the rest, and never takes back a completion', async () => {
+    const { applyProgressRecord } = await import('./summary.ts')
+    const stored = { cmi: { core: { lesson_status: 'incomplete', lesson_location: 'p1', score: { raw: '10', max: '100' } }, suspend_data: 'a', launch_data: 'keep' } }
+    const next = applyProgressRecord(stored, '1.2', {
+      lessonStatus: 'passed',
+      score: 90,
+      suspendData: 'b',
+      totalTime: '0000:05:00',
+      interactions: [{ id: 'q1', timestamp: '10:00:00', student_response: 'x', correct_responses: ['x'] }],
+    })
+    expect(next).toEqual({
+      cmi: {
+        core: { lesson_status: 'passed', lesson_location: 'p1', score: { raw: '90', max: '100' }, total_time: '0000:05:00' },
+        suspend_data: 'b',
+        launch_data: 'keep',
+        interactions: { '0': { id: 'q1', time: '10:00:00', student_response: 'x', correct_responses: { '0': { pattern: 'x' } } } },
+      },
+    })
+    expect(stored.cmi.core.lesson_status).toBe('incomplete')
+    expect(summarize(next).interactions).toEqual([{ id: 'q1', timestamp: '10:00:00', student_response: 'x', correct_responses: ['x'] }])
+    expect((applyProgressRecord(next, '1.2', { lessonStatus: 'incomplete' }).cmi as { core: { lesson_status: string } }).core.lesson_status).toBe('passed')
+  })
+  it('speaks 2004 for a 2004 SCO: success or completion status, ISO durations, learner_response', async () => {
+    const { applyProgressRecord } = await import('./summary.ts')
+    const next = applyProgressRecord({}, '2004', { lessonStatus: 'failed', totalTime: '0001:02:03.5', interactions: [{ id: 'q', student_response: 'a', latency: '00:00:12' }] })
+    expect(next).toEqual({
+      cmi: { success_status: 'failed', total_time: 'PT1H2M3.5S', interactions: { '0': { id: 'q', learner_response: 'a', latency: 'PT0H0M12S' } } },
+    })
+    expect(applyProgressRecord(next, '2004', { lessonStatus: 'completed' }).cmi).toMatchObject({ success_status: 'failed', completion_status: 'completed' })
+  })
+  it('refuses values the SCO data model would refuse', async () => {
+    const { progressRecordProblem } = await import('./summary.ts')
+    expect(progressRecordProblem('1.2', { lessonStatus: 'unknown' })).toMatch(/lessonStatus/)
+    expect(progressRecordProblem('2004', { lessonStatus: 'browsed' })).toMatch(/lessonStatus/)
+    expect(progressRecordProblem('1.2', { score: 101 })).toMatch(/score/)
+    expect(progressRecordProblem('2004', { score: 101, lessonStatus: 'unknown' })).toBeNull()
+  })
+})
+
+describe('timespans and durations', () => {
+  it('turns 2004 durations into the record format and back', async () => {
+    const { durationToTimespan, timespanTo2004 } = await import('./summary.ts')
+    expect(['PT0S', 'PT1M', 'PT1H2M3.5S', 'P1DT1S', 'PT0H0M0S', 'PT90M', '0000:01:00', 'soon'].map(durationToTimespan)).toEqual([
+      '0000:00:00', '0000:01:00', '0001:02:03.50', '0024:00:01', '0000:00:00', '0001:30:00', '0000:01:00', 'soon',
+    ])
+    expect(['0000:00:00', '12:30:15.25', 'PT1S'].map(timespanTo2004)).toEqual(['PT0H0M0S', 'PT12H30M15.25S', 'PT1S'])
+  })
+})

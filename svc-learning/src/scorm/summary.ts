@@ -163,3 +163,99 @@ export function sharedStores(commit: { adlData?: { id: string; store: string }[]
   for (const s of commit.adlData ?? []) out.set(s.id, s.store)
   return [...out].map(([id, store]) => ({ id, store })).slice(0, 100)
 }
+
+/** The spec's progress record (POST /scorm/progress `scormData`), every field optional. */
+export interface ProgressRecord {
+  lessonStatus?: string
+  score?: number | null
+  location?: string
+  suspendData?: string
+  totalTime?: string
+  sessionTime?: string
+  interactions?: ScormInteraction[]
+}
+
+const SUCCESS_2004 = new Set(['passed', 'failed'])
+const COMPLETION_2004 = new Set(['completed', 'incomplete', 'not attempted', 'unknown'])
+const COMPLETE = new Set(['completed', 'passed'])
+const STATUSES_12 = ['passed', 'completed', 'failed', 'incomplete', 'browsed', 'not attempted']
+
+/** Why a record cannot be written into a SCO of `model` (a value its data model refuses), or null. */
+export function progressRecordProblem(model: '1.2' | '2004', record: ProgressRecord): string | null {
+  const status = record.lessonStatus
+  if (status !== undefined) {
+    if (model === '1.2' && !STATUSES_12.includes(status)) return `lessonStatus must be one of: ${STATUSES_12.join(', ')}`
+    if (model === '2004' && !SUCCESS_2004.has(status) && !COMPLETION_2004.has(status))
+      return `lessonStatus must be one of: ${[...SUCCESS_2004, ...COMPLETION_2004].join(', ')}`
+  }
+  if (model === '1.2' && record.score != null && (record.score < 0 || record.score > 100)) return 'score must be between 0 and 100'
+  return null
+}
+
+/** `0001:02:03.5` (the record's 1.2 timespan) as an ISO 8601 duration for 2004 (`PT1H2M3.5S`); other text as it is. */
+export function timespanTo2004(value: string): string {
+  const m = /^(\d{2,4}):(\d{2}):(\d{2}(?:\.\d{1,2})?)$/.exec(value)
+  if (!m) return value
+  return `PT${Number(m[1])}H${Number(m[2])}M${Number(m[3])}S`
+}
+
+const DURATION = /^P(?:(\d+(?:\.\d+)?)Y)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/
+// Learner §9: a year counts as 31,536,000 s; a month as 30 days.
+const DURATION_UNITS = [31_536_000, 2_592_000, 604_800, 86_400, 3_600, 60, 1]
+
+/** A 2004 ISO 8601 duration (`PT1H2M3.5S`) in the record's format (`0001:02:03.5`); other text as it is. */
+export function durationToTimespan(value: string): string {
+  const m = DURATION.exec(value)
+  if (!m || value === 'P' || value.endsWith('T')) return value
+  const total = Math.round(DURATION_UNITS.reduce((sum, unit, i) => sum + Number(m[i + 1] ?? 0) * unit, 0) * 100) / 100
+  const whole = Math.floor(total)
+  const hundredths = Math.round((total - whole) * 100)
+  const pad = (n: number, w: number) => String(n).padStart(w, '0')
+  const hours = Math.min(Math.floor(whole / 3600), 9999)
+  return `${pad(hours, 4)}:${pad(Math.floor((whole % 3600) / 60), 2)}:${pad(whole % 60, 2)}${hundredths ? `.${pad(hundredths, 2)}` : ''}`
+}
+
+/** A collection as scorm-again renders it in a JSON commit: an object keyed "0", "1", ... */
+const collection = <T>(items: T[]): Obj => Object.fromEntries(items.map((item, i) => [String(i), item]))
+
+/**
+ * Writes the spec's progress record into a stored runtime tree (a copy; the stored one is not
+ * changed), in the SCO's data model: the cmi tree stays the one place a SCO's state lives, so a
+ * record saved this way is also what the runtime resumes with. The status never goes back from
+ * completed/passed.
+ */
+export function applyProgressRecord(runtimeData: Obj, model: '1.2' | '2004', record: ProgressRecord): Obj {
+  const flattened = !isObj(runtimeData.cmi) && Object.keys(runtimeData).some((k) => k.startsWith('cmi.'))
+  const tree: Obj = structuredClone(flattened ? unflatten(runtimeData) : isObj(runtimeData.cmi) ? runtimeData : { cmi: runtimeData })
+  const cmi = tree.cmi as Obj
+  const keepStatus = summarize(tree).complete && record.lessonStatus !== undefined && !COMPLETE.has(record.lessonStatus)
+  const status = keepStatus ? undefined : record.lessonStatus
+  const interactions = record.interactions?.map((i) => {
+    const out: Obj = { id: i.id }
+    if (i.type !== undefined) out.type = i.type
+    if (i.timestamp !== undefined) out[model === '1.2' ? 'time' : 'timestamp'] = i.timestamp
+    if (i.result !== undefined) out.result = i.result
+    if (i.latency !== undefined) out.latency = model === '1.2' ? i.latency : timespanTo2004(i.latency)
+    if (i.student_response !== undefined) out[model === '1.2' ? 'student_response' : 'learner_response'] = i.student_response
+    if (i.correct_responses) out.correct_responses = collection(i.correct_responses.map((pattern) => ({ pattern })))
+    return out
+  })
+  if (record.suspendData !== undefined) cmi.suspend_data = record.suspendData
+  if (interactions) cmi.interactions = collection(interactions)
+  if (model === '1.2') {
+    const core: Obj = isObj(cmi.core) ? cmi.core : (cmi.core = {})
+    if (status !== undefined) core.lesson_status = status
+    if (record.score !== undefined) core.score = { ...(isObj(core.score) ? core.score : {}), raw: record.score === null ? '' : String(record.score) }
+    if (record.location !== undefined) core.lesson_location = record.location
+    if (record.totalTime !== undefined) core.total_time = record.totalTime
+    if (record.sessionTime !== undefined) core.session_time = record.sessionTime
+    return tree
+  }
+  if (status !== undefined && SUCCESS_2004.has(status)) cmi.success_status = status
+  else if (status !== undefined && COMPLETION_2004.has(status)) cmi.completion_status = status
+  if (record.score !== undefined) cmi.score = { ...(isObj(cmi.score) ? cmi.score : {}), raw: record.score === null ? '' : String(record.score) }
+  if (record.location !== undefined) cmi.location = record.location
+  if (record.totalTime !== undefined) cmi.total_time = timespanTo2004(record.totalTime)
+  if (record.sessionTime !== undefined) cmi.session_time = timespanTo2004(record.sessionTime)
+  return tree
+}
