@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import type { AttemptQuestion, Exam, QuestionInput, StartAttemptResponse } from '@portal/contracts'
 import { ensureDatabase } from '@portal/server-kit'
-import { startSmtpSink, verificationCode } from './support.ts'
+import { BENCH_PG, startBenchCluster, startSmtpSink, verificationCode } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -419,28 +419,12 @@ submit and grade a ${r.submit.questions}-question attempt
 if (import.meta.main) {
   const { mkdir, writeFile } = await import('node:fs/promises')
   const { randomBytes } = await import('node:crypto')
-  const { startCluster } = await import('../packages/launcher/src/cluster.ts')
-  const PG = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
+  const PG = BENCH_PG
   const smtp = await startSmtpSink()
   const mails = smtp.mails
   const adminCode = randomBytes(12).toString('base64url')
-  const gatewayPort = 18080
   const started = performance.now()
-  const cluster = await startCluster({
-    env: {
-      DATABASE_URL: PG,
-      NATS_URL: process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222',
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-      COMPANY_EMAIL_DOMAIN: 'example.com',
-      ADMIN_REGISTRATION_CODE: adminCode,
-      LOG_LEVEL: 'error',
-      DATA_DIR: `${root}.data/bench`,
-      PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
-    },
-    gatewayPort,
-    ports: { identity: 14001, learning: 14002, notify: 14004 },
-    quiet: true,
-  })
+  const cluster = await startBenchCluster(smtp.port, adminCode)
   try {
     const result = await benchExams({
       gatewayUrl: cluster.url,

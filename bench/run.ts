@@ -7,16 +7,14 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { ensureDatabase } from '@portal/server-kit'
-import { startCluster } from '../packages/launcher/src/cluster.ts'
 import { launchBrowser } from '../e2e/browser.ts'
 import { benchExams, examsSummary, registerUsers } from './exams.ts'
-import { loadFigures, startSmtpSink, verificationCode } from './support.ts'
+import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, verificationCode } from './support.ts'
 import { benchScormCommit, formatCommit } from './scorm-commit.ts'
 import { benchIngest, formatIngest } from './scorm-ingest.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const PG = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
-const NATS = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222'
+const PG = BENCH_PG
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = 50
 
@@ -45,24 +43,8 @@ const ceiling = summary(await load({ url: `http://127.0.0.1:${ceilingPort}/users
 ceilingProc.kill()
 
 // 2. The portal in cluster mode (and identity alone, to show what the gateway hop costs).
-const gatewayPort = 18080
 const adminCode = crypto.randomUUID() // the exams figures register their own admin
-const cluster = await startCluster({
-  env: {
-    DATABASE_URL: PG,
-    NATS_URL: NATS,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    COMPANY_EMAIL_DOMAIN: 'example.com',
-    ADMIN_REGISTRATION_CODE: adminCode,
-    LOG_LEVEL: 'error',
-    DATA_DIR: `${root}.data/bench`,
-    PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
-    CLUSTER_NODE_ARGS: process.env.CLUSTER_NODE_ARGS,
-  },
-  gatewayPort,
-  ports: { identity: 14001, learning: 14002, notify: 14004 },
-  quiet: true,
-})
+const cluster = await startBenchCluster(smtpPort, adminCode)
 const api = (path: string, body?: unknown, token?: string) =>
   fetch(`${cluster.url}/api${path}`, {
     method: body ? 'POST' : 'GET',
@@ -108,7 +90,7 @@ const scormCommit = await benchScormCommit({
   adminToken: commitUsers.adminToken,
   learnerTokens: commitUsers.learnerTokens,
   ceilingDatabaseUrl: commitDb.toString(),
-  learningUrl: 'http://127.0.0.1:14002',
+  learningUrl: `http://127.0.0.1:${BENCH_LEARNING_PORT}`,
   duration: DURATION,
   connections: CONNECTIONS,
 })

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { commitBody } from './commit-body.ts'
-import { loadFigures, type LoadFiguresOf } from './support.ts'
+import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, type LoadFiguresOf } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const FIXTURE = `${root}../shared/fixtures/scorm/golf-scorm12-RuntimeBasicCalls.zip`
@@ -156,3 +156,33 @@ export const formatCommit = (r: CommitBenchResult) =>
     `  ratio                           ${(r.ratio * 100).toFixed(1)}% (goal >= 60%; >= 2,000/s at p99 <= 50 ms)`,
     ...(r.direct ? [`  same commits straight to learning ${r.direct.rps} commits/s, p99 ${r.direct.p99} ms (no gateway hop)`] : []),
   ].join('\n')
+
+// `node bench/scorm-commit.ts`: this benchmark alone, on a cluster of its own.
+if (import.meta.main) {
+  const { randomBytes } = await import('node:crypto')
+  const { ensureDatabase } = await import('@portal/server-kit')
+  const { registerUsers } = await import('./exams.ts')
+  const smtp = await startSmtpSink()
+  const adminCode = randomBytes(12).toString('base64url')
+  const cluster = await startBenchCluster(smtp.port, adminCode)
+  try {
+    const users = await registerUsers({ gatewayUrl: cluster.url, mails: smtp.mails, adminCode }, Number(process.env.BENCH_LEARNERS ?? 100))
+    const ceilingDb = new URL(BENCH_PG)
+    ceilingDb.pathname = '/bench_ceiling'
+    await ensureDatabase(ceilingDb.toString())
+    const result = await benchScormCommit({
+      base: cluster.url,
+      adminToken: users.adminToken,
+      learnerTokens: users.learnerTokens,
+      ceilingDatabaseUrl: ceilingDb.toString(),
+      learningUrl: `http://127.0.0.1:${BENCH_LEARNING_PORT}`,
+      duration: Number(process.env.BENCH_SECONDS ?? 10),
+      connections: 50,
+    })
+    console.log(`\n${formatCommit(result)}\n`)
+  } finally {
+    await cluster.close()
+    smtp.close()
+  }
+  process.exit(0)
+}

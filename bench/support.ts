@@ -45,3 +45,37 @@ export const loadFigures = (r: autocannon.Result) => ({
   total: r.requests.total,
 })
 export type LoadFiguresOf = ReturnType<typeof loadFigures>
+
+/** The machine's PostgreSQL and NATS the benchmarks run on (BENCH_DATABASE_URL, BENCH_NATS_URL). */
+export const BENCH_PG = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
+export const BENCH_NATS = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222'
+/** svc-learning's own port in a benchmark cluster (to measure without the gateway hop). */
+export const BENCH_LEARNING_PORT = 14002
+
+/**
+ * The portal in cluster mode for a benchmark: every service its own process on the machine's
+ * PostgreSQL and NATS, mail to `smtpPort`, admins registering with `adminCode`.
+ * CLUSTER_NODE_ARGS passes Node flags to every service (e.g. `--cpu-prof`).
+ */
+export async function startBenchCluster(smtpPort: number, adminCode: string) {
+  const { fileURLToPath } = await import('node:url')
+  const { startCluster } = await import('../packages/launcher/src/cluster.ts')
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  const gatewayPort = 18080
+  return startCluster({
+    env: {
+      DATABASE_URL: BENCH_PG,
+      NATS_URL: BENCH_NATS,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      COMPANY_EMAIL_DOMAIN: 'example.com',
+      ADMIN_REGISTRATION_CODE: adminCode,
+      LOG_LEVEL: 'error',
+      DATA_DIR: `${root}.data/bench`,
+      PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+      CLUSTER_NODE_ARGS: process.env.CLUSTER_NODE_ARGS,
+    },
+    gatewayPort,
+    ports: { identity: 14001, learning: BENCH_LEARNING_PORT, notify: 14004 },
+    quiet: true,
+  })
+}
