@@ -3,8 +3,9 @@ import { PROGRESS_TRACKER, type ModuleLaunch } from '@portal/contracts'
 import { badRequest, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
-import { MODULE_COLUMNS, requireModule, type ModuleRow } from '../progress/access.ts'
+import { MODULE_COLUMNS, courseNotAssigned, requireModule, stillAssignedSql, type ModuleRow } from '../progress/access.ts'
 import { touchProgress } from '../progress/progress.service.ts'
+import { sqlWithParams } from '../sql.ts'
 import { isSafeKey, type ObjectInfo } from '../storage/storage.ts'
 
 /**
@@ -55,6 +56,20 @@ export function createContentService(ctx: LearningContext) {
   // location is kept for a few seconds instead of being read for every file.
   const modules = new Map<number, CachedModule>()
   const TTL_MS = 10_000
+  // Whether a launch's learner may still open its course, for as long (a burst of files asks once).
+  const assigned = new Map<string, { ok: boolean; at: number }>()
+
+  async function stillAssigned(claims: LaunchClaims): Promise<boolean> {
+    if (claims.admin) return true
+    const key = `${claims.userId}:${claims.courseId}`
+    const hit = assigned.get(key)
+    const t = now().getTime()
+    if (hit && t - hit.at < TTL_MS) return hit.ok
+    const [row] = await sqlWithParams<{ ok: boolean }>(orm.em.fork(), `select ${stillAssignedSql('$1', '$2')} as ok`, [claims.userId, claims.courseId])
+    if (assigned.size > 20_000) assigned.clear()
+    assigned.set(key, { ok: row!.ok, at: t })
+    return row!.ok
+  }
 
   async function moduleOf(id: number) {
     const hit = modules.get(id)
@@ -79,7 +94,7 @@ export function createContentService(ctx: LearningContext) {
       const em = orm.em.fork()
       const { module } = await requireModule(em, actor, moduleId)
       if (module.is_scorm) throw badRequest('This module is a SCORM package: open it with the SCORM launch', 'is_scorm')
-      const { token, claims } = await launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id })
+      const { token, claims } = await launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id, admin: actor.isAdmin })
       await touchProgress(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
       return {
         url: `${contentBase(token)}${encodeURIComponent(module.original_name)}`,
@@ -91,11 +106,13 @@ export function createContentService(ctx: LearningContext) {
 
     /**
      * The stored object a content URL of launch `claims` names: a file of the extracted package
-     * for SCORM modules, the module's single file otherwise. Null when there is none.
+     * for SCORM modules, the module's single file otherwise. Null when there is none; 403 when
+     * the course is no longer assigned to the launch's learner.
      */
     async locate(claims: LaunchClaims, rest: string): Promise<Located | null> {
       const module = await moduleOf(claims.moduleId)
       if (!module) return null
+      if (!(await stillAssigned(claims))) throw courseNotAssigned()
       let key: string | null
       let type: string
       if (module.is_scorm) {

@@ -15,6 +15,8 @@ export interface LaunchClaims {
   userId: string
   moduleId: number
   courseId: number
+  /** Issued to an admin (who may open any course, assigned or not). */
+  admin: boolean
   /** Unique per launch. */
   launchId: string
   /** Milliseconds since the epoch at issue: orders commits of different launches. */
@@ -51,15 +53,16 @@ export function createLaunchTokens(secret: Uint8Array, opts: { ttlSeconds?: numb
 
   return {
     ttlSeconds,
-    async issue(c: { userId: string; moduleId: number; courseId: number }): Promise<{ token: string; claims: LaunchClaims }> {
+    async issue(c: { userId: string; moduleId: number; courseId: number; admin?: boolean }): Promise<{ token: string; claims: LaunchClaims }> {
       const at = now()
       const claims: LaunchClaims = {
         ...c,
+        admin: c.admin === true,
         launchId: crypto.randomUUID(),
         issuedAt: at.getTime(),
         expiresAt: new Date(at.getTime() + ttlSeconds * 1000),
       }
-      const token = await new SignJWT({ mid: c.moduleId, cid: c.courseId, lat: claims.issuedAt })
+      const token = await new SignJWT({ mid: c.moduleId, cid: c.courseId, lat: claims.issuedAt, ...(claims.admin ? { adm: true } : {}) })
         .setProtectedHeader({ alg: ALG })
         .setSubject(c.userId)
         .setJti(claims.launchId)
@@ -94,6 +97,7 @@ export function createLaunchTokens(secret: Uint8Array, opts: { ttlSeconds?: numb
         userId: String(payload.sub),
         moduleId: Number(payload.mid),
         courseId: Number(payload.cid),
+        admin: payload.adm === true,
         launchId: String(payload.jti),
         issuedAt: Number(payload.lat),
         expiresAt: new Date(Number(payload.exp) * 1000),

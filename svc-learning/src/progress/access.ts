@@ -59,6 +59,14 @@ export const manifestOf = (m: ModuleRow): StoredManifest | null =>
 
 export const iso = (v: Date | string | null | undefined): string | null => (v == null ? null : new Date(v).toISOString())
 
+/**
+ * SQL condition: the learner (parameter `user`) may still open the course (parameter `course`):
+ * it is assigned to them or to everyone. Launch tokens outlive an unassignment; content and
+ * commits check this too.
+ */
+export const stillAssignedSql = (user: string, course: string) =>
+  `exists (select 1 from courses c where c.id = ${course} and (c.is_assigned_to_all or exists (select 1 from course_assignments a where a.course_id = c.id and a.user_id = ${user})))`
+
 async function mayOpen(em: EntityManager, actor: Actor, course: CourseRow): Promise<boolean> {
   if (actor.isAdmin || course.is_assigned_to_all) return true
   const rows = await em.getConnection().execute('select 1 from course_assignments where course_id = ? and user_id = ?', [course.id, actor.userId])

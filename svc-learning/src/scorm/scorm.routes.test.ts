@@ -64,7 +64,7 @@ const cmi2004 = (over: Record<string, unknown> = {}) => ({
     ...over,
   },
 })
-const state = (itemId: string) => h.sql('select * from scorm_states where user_id = ? and module_id = ? and item_id = ?', [learner.id, moduleId, itemId])
+const state = (itemId: string, module = moduleId) => h.sql('select * from scorm_states where user_id = ? and module_id = ? and item_id = ?', [learner.id, module, itemId])
 
 describe('GET /scorm/{moduleId}/launch', () => {
   it('answers the package under the launch’s content root, the first SCO to start with and no state yet', async () => {
@@ -273,6 +273,30 @@ describe('POST /scorm/commit/{token}', () => {
     } finally {
       await server.close()
     }
+  })
+  it('stops taking commits and serving content once the course is no longer assigned to the learner; admins may open any course', async () => {
+    const c = await insertCourse(h, { assignedTo: [learner.id] })
+    const m = await insertModule(h, c, { isScorm: true })
+    await installFixture(h, m, FIXTURE)
+    const l = await launch(learner, m)
+    const file = () => h.app.request(`${l.contentBase.replace(/^\/api/, '')}shared/launchpage.html`)
+    expect((await file()).status).toBe(200)
+    expect((await commit(l, { itemId: 'playing_item', seq: 1, runtimeData: cmi2004() })).body.applied).toBe(true)
+    await h.sql('delete from course_assignments where course_id = ? and user_id = ?', [c, learner.id])
+    const refused = await commit(l, { itemId: 'playing_item', seq: 2, runtimeData: cmi2004({ location: 'after' }) })
+    expect([refused.status, refused.body.result, refused.body.code]).toEqual([403, false, 'course_not_assigned'])
+    expect((await state('playing_item', m))[0]!.location).toBe('page-2')
+    // Content asks at most every few seconds (a page and its files come in a burst).
+    h.advance(11_000)
+    const content = await file()
+    expect([content.status, ((await content.json()) as { code: string }).code]).toEqual([403, 'course_not_assigned'])
+    const mine = await launch(admin, m)
+    expect((await commit(mine, { itemId: 'playing_item', seq: 1, runtimeData: cmi2004() })).body.applied).toBe(true)
+    expect((await h.app.request(`${mine.contentBase.replace(/^\/api/, '')}shared/launchpage.html`)).status).toBe(200)
+    // A deleted module is a 404, not a 403.
+    await h.sql('delete from courses where id = ?', [c])
+    expect((await commit(l, { itemId: 'playing_item', seq: 3, runtimeData: cmi2004() })).status).toBe(404)
+    h.advance(-11_000)
   })
   it('stores shared data stores and answers them at the next launch', async () => {
     const l = await launch()

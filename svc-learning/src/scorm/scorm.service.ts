@@ -15,7 +15,7 @@ import type { LearningContext } from '../context.ts'
 import { preparedStatement, sqlWithParams } from '../sql.ts'
 import { contentBase } from '../content/content.service.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
-import { iso, manifestOf, requireModule, type CourseRow, type ModuleRow } from '../progress/access.ts'
+import { iso, manifestOf, requireModule, stillAssignedSql, type CourseRow, type ModuleRow } from '../progress/access.ts'
 import { completeModule, touchProgress } from '../progress/progress.service.ts'
 import { applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, totalTimePath } from './summary.ts'
 
@@ -53,9 +53,9 @@ const withBase = (items: ScormItem[], base: string): ScormItem[] =>
 
 /** A commit the endpoint answers with `{result: false}`. */
 export class CommitError extends Error {
-  readonly status: 400 | 404 | 415
+  readonly status: 400 | 403 | 404 | 415
   readonly code: string
-  constructor(status: 400 | 404 | 415, code: string, message: string) {
+  constructor(status: 400 | 403 | 404 | 415, code: string, message: string) {
     super(message)
     this.status = status
     this.code = code
@@ -84,11 +84,15 @@ const toProgress = (r: StateRow): ScormProgress => {
  * One statement per commit: the state upsert is applied only when (launch_at, seq) is newer than
  * the stored one; 2004 commits before Terminate carry no cmi.total_time, so the stored one is
  * kept (column and tree). The module's progress row is touched in the same statement when the
- * caller asks (first commit of a learner and module in a while).
+ * caller asks (first commit of a learner and module in a while). Nothing is written once the
+ * course is no longer assigned to the launch's learner (admins' launches excepted).
  */
-const COMMIT_SQL = `with up as (
+const COMMIT_SQL = `with allowed as (
+  select 1 where $18::boolean or ${stillAssignedSql('$1', '$16')}
+), up as (
   insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, total_time, session_time, exit, updated_at)
-  values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, coalesce($10, $11), $12, $13, $14)
+  select $1::uuid, $2::int, $3::text, $4::bigint, $5::int, $6::jsonb, $7::text, $8::double precision, $9::text, coalesce($10::text, $11::text), $12::text, $13::text, $14::timestamptz
+  where exists (select 1 from allowed)
   on conflict (user_id, module_id, item_id) do update set
     launch_at = excluded.launch_at, seq = excluded.seq,
     cmi = case when $10::text is null and $15::text[] is not null and s.total_time like 'P%'
@@ -100,12 +104,12 @@ const COMMIT_SQL = `with up as (
   returning 1
 ), mp as (
   insert into module_progress as m (user_id, module_id, course_id, progress, started_at, last_accessed)
-  select $1, $2, $16, ${PROGRESS_TRACKER.scormInitialized}, $14, $14 where $17::boolean
+  select $1, $2, $16, ${PROGRESS_TRACKER.scormInitialized}, $14, $14 where $17::boolean and exists (select 1 from allowed)
   on conflict (user_id, module_id) do update set
     progress = greatest(m.progress, excluded.progress), started_at = coalesce(m.started_at, excluded.started_at), last_accessed = excluded.last_accessed
   returning m.completed_at
 )
-select (select count(*) from up)::int as applied, (select completed_at from mp) as completed_at`
+select exists (select 1 from allowed) as allowed, (select count(*) from up)::int as applied, (select completed_at from mp) as completed_at`
 
 export function createScormService(ctx: LearningContext) {
   const { orm, now, launchTokens } = ctx
@@ -115,7 +119,7 @@ export function createScormService(ctx: LearningContext) {
   const completed = new Set<string>()
   const TOUCH_EVERY_MS = 60_000
   // The hottest statement of the service (every open SCO commits every 5 s): prepared once per connection.
-  const commitStatement = preparedStatement<{ applied: number; completed_at: Date | null }>(orm, 'scorm_commit', COMMIT_SQL)
+  const commitStatement = preparedStatement<{ allowed: boolean; applied: number; completed_at: Date | null }>(orm, 'scorm_commit', COMMIT_SQL)
 
   /** The state row the progress record is about: the most recently updated SCO of the module. */
   async function latestState(userId: string, moduleId: number): Promise<StateRow | undefined> {
@@ -180,7 +184,7 @@ export function createScormService(ctx: LearningContext) {
         throw new AppError(422, 'package_failed', module.processing_error || COURSE_MESSAGES.processingFailed)
       const conn = em.getConnection()
       const [{ token, claims }, states, shared] = await Promise.all([
-        launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id }),
+        launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id, admin: actor.isAdmin }),
         conn.execute('select item_id, cmi, exit, updated_at from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc', [
           actor.userId,
           moduleId,
@@ -259,14 +263,21 @@ export function createScormService(ctx: LearningContext) {
         summary.model === '2004' && summary.totalTime === null ? `{${totalTimePath(commit.runtimeData).join(',')}}` : null,
         claims.courseId,
         touch,
+        claims.admin,
       ]
-      let row: { applied: number; completed_at: Date | null } | undefined
+      let row: { allowed: boolean; applied: number; completed_at: Date | null } | undefined
       try {
         ;[row] = await commitStatement(params)
       } catch (err) {
         // The module (or its course) was deleted after the launch.
         if ((err as { code?: string }).code === '23503') throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
         throw err
+      }
+      if (row && !row.allowed) {
+        // Unassigned since the launch, or the course is gone with the module.
+        const [module] = (await orm.em.fork().getConnection().execute('select 1 from course_modules where id = ?', [claims.moduleId])) as unknown[]
+        if (!module) throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
+        throw new CommitError(403, 'course_not_assigned', COURSE_MESSAGES.courseNotAssigned)
       }
       if (touch) {
         if (touched.size > 100_000) touched.clear()
