@@ -67,10 +67,14 @@ export async function completeModule(
     p.userId,
     p.module.id,
   ])) as ProgressRow[]
+  // The recorded course completion, while it still holds: a module added since makes the course open again.
   const courseDone = async () => {
-    const [c] = (await tx.execute('select completed_at from course_completions where user_id = ? and course_id = ?', [p.userId, p.course.id])) as {
-      completed_at: Date
-    }[]
+    const [c] = (await tx.execute(
+      `select cc.completed_at from course_completions cc where cc.user_id = ? and cc.course_id = ? and not exists (
+         select 1 from course_modules cm left join module_progress mp on mp.module_id = cm.id and mp.user_id = cc.user_id
+          where cm.course_id = cc.course_id and mp.completed_at is null)`,
+      [p.userId, p.course.id],
+    )) as { completed_at: Date }[]
     return c ? iso(c.completed_at) : null
   }
   if (row?.completed_at) {
@@ -102,22 +106,21 @@ export async function completeModule(
     completedAt: p.at.toISOString(),
     trigger: p.trigger,
   })
-  let courseAt = await courseDone()
-  if (courseAt === null) {
-    const [counts] = (await tx.execute(
-      `select count(*)::int as total, count(mp.completed_at)::int as done from course_modules cm
-       left join module_progress mp on mp.module_id = cm.id and mp.user_id = ? where cm.course_id = ?`,
-      [p.userId, p.course.id],
-    )) as { total: number; done: number }[]
-    if (counts && counts.total > 0 && counts.done === counts.total) {
-      await tx.execute('insert into course_completions (user_id, course_id, completed_at) values (?, ?, ?) on conflict do nothing', [
-        p.userId,
-        p.course.id,
-        p.at,
-      ])
-      recordEvent(tx, 'learning.course.completed.v1', { userId: p.userId, courseId: p.course.id, courseTitle: p.course.title, completedAt: p.at.toISOString() })
-      courseAt = p.at.toISOString()
-    }
+  // The course was not complete before (this module was not): it is now if every other module is.
+  const [counts] = (await tx.execute(
+    `select count(*)::int as total, count(mp.completed_at)::int as done from course_modules cm
+     left join module_progress mp on mp.module_id = cm.id and mp.user_id = ? where cm.course_id = ?`,
+    [p.userId, p.course.id],
+  )) as { total: number; done: number }[]
+  let courseAt: string | null = null
+  if (counts && counts.total > 0 && counts.done === counts.total) {
+    // Completed again after modules were added: the completion is of the course as it is now.
+    await tx.execute(
+      'insert into course_completions (user_id, course_id, completed_at) values (?, ?, ?) on conflict (user_id, course_id) do update set completed_at = excluded.completed_at',
+      [p.userId, p.course.id, p.at],
+    )
+    recordEvent(tx, 'learning.course.completed.v1', { userId: p.userId, courseId: p.course.id, courseTitle: p.course.title, completedAt: p.at.toISOString() })
+    courseAt = p.at.toISOString()
   }
   return { moduleId: p.module.id, completed_at: p.at.toISOString(), newly_completed: true, course_completed: courseAt !== null, course_completed_at: courseAt, evented: true }
 }
@@ -131,11 +134,15 @@ const learnerModule = (m: ModuleRow, p: ProgressRow | undefined): LearnerModule 
   last_accessed: iso(p?.last_accessed),
 })
 
+/**
+ * A course is completed while every one of its modules is (learner §4): a module added after the
+ * learner finished makes it in progress again; the completion recorded then is its date once the
+ * new module is done too.
+ */
 function courseState(modules: LearnerModule[], completion: Date | string | null) {
   const progress = modules.length ? Math.round(modules.reduce((s, m) => s + m.progress, 0) / modules.length) : 0
   const allDone = modules.length > 0 && modules.every((m) => m.completed_at !== null)
-  let completed_at = iso(completion)
-  if (!completed_at && allDone) completed_at = modules.map((m) => m.completed_at!).sort().at(-1)!
+  const completed_at = allDone ? (iso(completion) ?? modules.map((m) => m.completed_at!).sort().at(-1)!) : null
   const status: CourseStatus = completed_at
     ? 'completed'
     : modules.some((m) => m.progress > 0 || m.started_at !== null)

@@ -23,17 +23,24 @@ const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOS
  * completed courses, most recently used first.
  */
 export async function courseStatsOf(em: EntityManager, userId: string): Promise<CourseStats> {
+  // Completed: every module of the course is, now (a module added later makes it in progress again).
   const rows = (await em.execute(
     `with mine as (
-       select course_id, sum(progress) as progress_sum, bool_or(started_at is not null) as started, max(last_accessed) as last_accessed
-         from module_progress where user_id = ? group by course_id)
-     select c.id, c.title, coalesce(m.progress_sum, 0) as progress_sum, coalesce(m.started, false) as started, m.last_accessed,
-            cc.completed_at, (select count(*) from course_modules cm where cm.course_id = c.id) as module_count
-       from courses c
-       left join mine m on m.course_id = c.id
-       left join course_completions cc on cc.course_id = c.id and cc.user_id = ?
-      where m.started or cc.user_id is not null
-      order by greatest(m.last_accessed, cc.completed_at) desc nulls last, c.id desc`,
+       select course_id, sum(progress) as progress_sum, bool_or(started_at is not null) as started, max(last_accessed) as last_accessed,
+              count(completed_at) as done, max(completed_at) as last_done
+         from module_progress where user_id = ? group by course_id),
+     courses_of as (
+       select c.id, c.title, coalesce(m.progress_sum, 0) as progress_sum, coalesce(m.started, false) as started, m.last_accessed,
+              coalesce(m.done, 0) as done, m.last_done, cc.completed_at as recorded_at, cc.user_id is not null as recorded,
+              (select count(*) from course_modules cm where cm.course_id = c.id) as module_count
+         from courses c
+         left join mine m on m.course_id = c.id
+         left join course_completions cc on cc.course_id = c.id and cc.user_id = ?)
+     select id, title, progress_sum, started, last_accessed, module_count,
+            case when module_count > 0 and done = module_count then coalesce(recorded_at, last_done) end as completed_at
+       from courses_of
+      where started or recorded
+      order by greatest(last_accessed, recorded_at) desc nulls last, id desc`,
     [userId, userId],
   )) as Row[]
   const history = rows.map((r) => {
