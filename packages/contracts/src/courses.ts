@@ -416,10 +416,21 @@ export type ModuleLaunch = z.infer<typeof ModuleLaunch>
  * plus which SCO it is and its order. Sent as JSON by autocommit and as a `text/plain` beacon at
  * termination or page dismissal; a commit with a lower (launch, seq) than the stored one is ignored.
  */
+/** How deep a commit's runtime data may nest: a cmi tree is a few levels deep (cmi.interactions.n.correct_responses.n.pattern). */
+export const RUNTIME_DATA_MAX_DEPTH = 32
+
+/** Whether `value` nests no deeper than `max` levels of objects and arrays (stops looking past it). */
+export function nestsAtMost(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return true
+  if (max <= 0) return false
+  for (const v of Array.isArray(value) ? value : Object.values(value)) if (!nestsAtMost(v, max - 1)) return false
+  return true
+}
+
 export const ScormCommit = z.object({
   itemId: z.string().min(1).max(255),
-  /** Increases with every commit of one launch. */
-  seq: z.number().int().min(0),
+  /** Increases with every commit of one launch (stored as a 32-bit integer). */
+  seq: z.number().int().min(0).max(2_147_483_647),
   /** True for the commit sent by Terminate/LMSFinish or at page dismissal. */
   terminated: z.boolean().default(false),
   successStatus: z.string().max(50).optional(),
@@ -430,7 +441,9 @@ export const ScormCommit = z.object({
     .partial()
     .optional(),
   /** The whole cmi tree. */
-  runtimeData: z.record(z.string(), z.unknown()),
+  runtimeData: z
+    .record(z.string(), z.unknown())
+    .refine((tree) => nestsAtMost(tree, RUNTIME_DATA_MAX_DEPTH), `runtimeData may nest at most ${RUNTIME_DATA_MAX_DEPTH} levels deep`),
   /** adl.data stores written by the SCO (2004 4th). */
   adlData: z.array(z.object({ id: z.string().max(4000), store: z.string().max(64_000) })).max(100).optional(),
 })

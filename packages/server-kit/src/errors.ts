@@ -44,6 +44,29 @@ const statusCodes: Record<number, string> = {
 }
 
 /** `app.onError`: AppError and HTTPException keep their status; anything else is a logged 500. */
+/**
+ * The database refused text it cannot store: a NUL character (PostgreSQL text and jsonb cannot
+ * hold U+0000) or bytes that are not UTF-8. It is the client's input, so a 400, never a 500.
+ */
+export function isUnstorableText(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code
+  return code === '22P05' || code === '22021'
+}
+export const UNSTORABLE_TEXT_MESSAGE = 'Text may not contain NUL characters'
+/** 400 for input holding text the database cannot store. */
+export const unstorableText = () => new AppError(400, 'invalid_text', UNSTORABLE_TEXT_MESSAGE)
+
+/**
+ * Whether a parsed input holds U+0000 in any string or key. Checked as input is validated: with
+ * values written into SQL text (the ORM's way), a NUL breaks the statement itself.
+ */
+export function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0')
+  if (typeof value !== 'object' || value === null) return false
+  if (Array.isArray(value)) return value.some(holdsNul)
+  return Object.entries(value).some(([k, v]) => k.includes('\0') || holdsNul(v))
+}
+
 export function errorHandler(logger: Logger): ErrorHandler {
   return (err, c) => {
     if (err instanceof AppError) {
@@ -62,6 +85,7 @@ export function errorHandler(logger: Logger): ErrorHandler {
       logger.warn('unique constraint violated', { requestId, path: c.req.path, err })
       return c.json({ message: 'That already exists', code: 'conflict' }, 409)
     }
+    if (isUnstorableText(err)) return c.json({ message: UNSTORABLE_TEXT_MESSAGE, code: 'invalid_text' }, 400)
     logger.error('unhandled error', { err: err as Error, requestId, path: c.req.path })
     return c.json({ message: 'Something went wrong. Please try again later.', code: 'internal_error' }, 500)
   }
@@ -91,4 +115,5 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
         400,
       )
     }
+    if (holdsNul(result.data)) return c.json({ message: UNSTORABLE_TEXT_MESSAGE, code: 'invalid_text' }, 400)
   })

@@ -44,6 +44,9 @@ function makeApp(opts: { ready?: () => Promise<void>; logger?: Logger } = {}) {
   app.get('/slow-down', () => {
     throw tooManyRequests(2.2)
   })
+  app.get('/nul-in-jsonb', () => {
+    throw Object.assign(new Error('unsupported Unicode escape sequence'), { code: '22P05' })
+  })
   return app
 }
 
@@ -57,6 +60,15 @@ describe('service app: validation and errors', () => {
     const res = await post(app, JSON.stringify({ name: 'a', count: 1 }))
     expect(res.status).toBe(201)
     expect(await res.json()).toEqual({ created: { name: 'a', count: 1 } })
+  })
+
+  it('answers text the database cannot store (NUL) with 400 invalid_text, in a body or from the database', async () => {
+    for (const body of [{ name: 'a\u0000b', count: 1 }, { name: 'a', count: 1, tags: ['x\u0000'] }]) {
+      const res = await post(app, JSON.stringify(body))
+      expect([res.status, ((await res.json()) as { code: string }).code]).toEqual([400, 'invalid_text'])
+    }
+    const res = await app.request('/nul-in-jsonb')
+    expect([res.status, await res.json()]).toEqual([400, { message: 'Text may not contain NUL characters', code: 'invalid_text' }])
   })
 
   it('answers malformed JSON with 400 in the error shape', async () => {

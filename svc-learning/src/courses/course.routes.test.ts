@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COURSE_MESSAGES, Course, CourseSummary } from '@portal/contracts'
-import { listen } from '@portal/server-kit'
+import { listen, UNSTORABLE_TEXT_MESSAGE } from '@portal/server-kit'
 import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
 import { megabytes } from '../uploads/multipart.ts'
 import { courseForm, pdfFile, send, storedFiles, zipFile } from './course-test-forms.ts'
@@ -92,6 +92,9 @@ describe('POST /courses', () => {
       [{ moduleData: undefined }, [], 400, 'validation_failed', COURSE_MESSAGES.atLeastOneModule],
       [{ moduleData: [{ title: ' ', order: 1 }] }, [pdfFile()], 400, 'validation_failed', COURSE_MESSAGES.moduleTitleRequired],
       [{ moduleData: '[{oops' }, [pdfFile()], 400, 'invalid_field', 'Invalid moduleData'],
+      // PostgreSQL cannot store U+0000: a 400 after the files were streamed, and nothing left behind
+      [{ title: 'Ladder\u0000Basics' }, [pdfFile()], 400, 'invalid_text', UNSTORABLE_TEXT_MESSAGE],
+      [{ moduleData: [{ title: 'In\u0000tro', order: 1 }] }, [pdfFile()], 400, 'invalid_text', UNSTORABLE_TEXT_MESSAGE],
       [{ is_assigned_to_all: 'maybe' }, [pdfFile()], 400, 'validation_failed', ''],
       [{ moduleData: [...one, { title: 'Second', order: 2 }] }, [pdfFile()], 400, 'module_file_missing', COURSE_MESSAGES.moduleFileMissing('Second')],
       [{ moduleData: one }, [pdfFile('a.pdf'), pdfFile('b.pdf')], 400, 'module_files_mismatch', 'Received 2 files for 1 modules'],

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream'
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import type { z } from 'zod'
 import { COURSE_MESSAGES, CreateCourseFields, UpdateCourseFields, type Course, type CourseSummary } from '@portal/contracts'
-import { AppError, badRequest, conflict, forbidden, notFound, recordEvent, type Actor } from '@portal/server-kit'
+import { AppError, badRequest, conflict, forbidden, holdsNul, notFound, recordEvent, unstorableText, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } from '../storage/garbage.ts'
 import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, type StoredFile, type UploadRequest } from '../uploads/multipart.ts'
@@ -99,7 +99,10 @@ function idListField(fields: Map<string, string[]>, name: string): unknown {
 /** Parses multipart fields with a contract schema, answering like `validate()` does. */
 function parseWith<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
   const result = schema.safeParse(raw)
-  if (result.success) return result.data
+  if (result.success) {
+    if (holdsNul(result.data)) throw unstorableText()
+    return result.data
+  }
   const details = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
   throw new AppError(400, 'validation_failed', details[0]!.message, { details })
 }

@@ -241,10 +241,30 @@ describe('POST /scorm/commit/{token}', () => {
     const shape = await commit(l, { seq: 1, runtimeData: {} })
     expect([shape.status, shape.body.result, shape.body.errorCode, shape.body.code]).toEqual([400, false, 101, 'validation_failed'])
     expect((await commit(l, 'itemId=x', 'application/x-www-form-urlencoded')).status).toBe(415)
+    // Out of range, too deep, text the database cannot hold, an item that is not a SCO of the package.
+    const deep = `{"itemId":"playing_item","seq":1,"runtimeData":${'{"a":'.repeat(5000)}{}${'}'.repeat(5000)}}`
+    for (const [body, code] of [
+      [{ itemId: 'playing_item', seq: 3_000_000_000, runtimeData: cmi2004() }, 'validation_failed'],
+      [deep, 'validation_failed'],
+      [{ itemId: 'playing_item', seq: 1, runtimeData: cmi2004({ location: 'a\u0000b' }) }, 'invalid_text'],
+      [{ itemId: 'playing_item', seq: 1, runtimeData: { cmi: { suspend_data: 'a\u0000b' } } }, 'invalid_text'],
+      [{ itemId: 'not_in_manifest', seq: 1, runtimeData: cmi2004() }, 'unknown_item'],
+    ] as const) {
+      const res = await commit(l, body)
+      expect([res.status, res.body.result, res.body.errorCode, res.body.code], JSON.stringify(body).slice(0, 80)).toEqual([400, false, 101, code])
+    }
     const huge = await commit(l, { itemId: 'x', seq: 1, runtimeData: { cmi: { suspend_data: 'x'.repeat(COMMIT_MAX_BYTES) } } })
     expect([huge.status, huge.body.result, huge.body.errorCode, huge.body.code]).toEqual([413, false, 101, 'payload_too_large'])
     const forged = await commit({ commitUrl: '/api/scorm/commit/forged' }, { itemId: 'x', seq: 1, runtimeData: {} })
     expect([forged.status, forged.body.result, forged.body.errorCode]).toEqual([401, false, 101])
+    // A file module's launch cannot commit SCORM state (nor pass the engagement rule that way).
+    const fileModule = await insertModule(h, courseId, { position: 9 })
+    const file = await h.call('GET', `/modules/${fileModule}/launch`, { token: learner.token })
+    const fileToken = /\/content\/([^/]+)\//.exec(file.body.url)![1]!
+    const forgedCompletion = await commit({ commitUrl: `/api/scorm/commit/${fileToken}` }, { itemId: 'x', seq: 1, runtimeData: { cmi: { core: { lesson_status: 'completed' } } } })
+    expect([forgedCompletion.status, forgedCompletion.body.code]).toEqual([400, 'not_scorm'])
+    expect((await h.sql('select count(*)::int as n from scorm_states where module_id = ?', [fileModule]))[0]!.n).toBe(0)
+    await h.sql('delete from course_modules where id = ?', [fileModule])
     h.advance(9 * 3600_000)
     const expired = await commit(l, { itemId: 'x', seq: 1, runtimeData: {} })
     expect([expired.status, expired.body.code]).toEqual([401, 'launch_expired'])
@@ -418,6 +438,8 @@ describe('GET and POST /scorm/progress', () => {
     expect((await h.call('POST', '/scorm/progress', { token: learner.token, body: { moduleId, courseId } })).status).toBe(400)
     const bad = (scormData: Record<string, unknown>) => h.call('POST', '/scorm/progress', { token: learner.token, body: { moduleId, courseId, scormData } })
     // 'browsed' is a SCORM 1.2 status; this package is 2004.
+    const nul = await bad({ location: 'p\u00001' })
+    expect([nul.status, nul.body.code]).toEqual([400, 'invalid_text'])
     for (const scormData of [{ lessonStatus: 'browsed' }, { lessonStatus: 'done' }, { totalTime: '1 hour' }, { sessionTime: '00:61:00' }]) {
       const res = await bad(scormData)
       expect([res.status, res.body.code], JSON.stringify(scormData)).toEqual([400, 'validation_failed'])

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { ScormProgressBody } from '@portal/contracts'
-import { AppError, authenticate, readBodyText, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import { AppError, authenticate, isUnstorableText, readBodyText, UNSTORABLE_TEXT_MESSAGE, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import type { LaunchTokens } from '../launch/launch-token.ts'
 import { CommitError, type ScormService } from './scorm.service.ts'
 
@@ -41,6 +41,7 @@ export const scormRoutes = (svc: ScormService, verifier: TokenVerifier, launchTo
       } catch (err) {
         if (err instanceof CommitError) return fail(err.status, err.code, err.message)
         if (err instanceof AppError && err.status === 413) return fail(413, err.code, err.message)
+        if (isUnstorableText(err)) return fail(400, 'invalid_text', UNSTORABLE_TEXT_MESSAGE)
         throw err
       }
     })

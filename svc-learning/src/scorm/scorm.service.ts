@@ -118,6 +118,34 @@ export function createScormService(ctx: LearningContext) {
   const touched = new Map<string, number>()
   const completed = new Set<string>()
   const TOUCH_EVERY_MS = 60_000
+  // The SCOs (launchable items) of each package, to check a commit's item without a query each time;
+  // null: the module is not a ready SCORM package (a file module's launch token cannot commit).
+  const packages = new Map<number, { scos: Set<string> | null; at: number }>()
+  const PACKAGE_TTL_MS = 60_000
+
+  /** The SCO identifiers of module `id`; null when it is not a ready package; undefined when it is gone. */
+  async function scosOf(id: number): Promise<Set<string> | null | undefined> {
+    const t = Date.now()
+    const hit = packages.get(id)
+    if (hit && t - hit.at < PACKAGE_TTL_MS) return hit.scos
+    const [row] = (await orm.em
+      .fork()
+      .getConnection()
+      .execute('select id, is_scorm, processing_status, manifest from course_modules where id = ?', [id])) as Pick<
+      ModuleRow,
+      'id' | 'is_scorm' | 'processing_status' | 'manifest'
+    >[]
+    if (!row) {
+      packages.delete(id)
+      return undefined
+    }
+    const manifest = row.is_scorm && row.processing_status === 'ready' ? manifestOf(row as ModuleRow) : null
+    const scos = manifest ? new Set([...walk(manifest.items)].filter((i) => i.href !== null).map((i) => i.identifier)) : null
+    if (packages.size > 5000) packages.clear()
+    packages.set(id, { scos, at: t })
+    return scos
+  }
+
   // The hottest statement of the service (every open SCO commits every 5 s): prepared once per connection.
   const commitStatement = preparedStatement<{ allowed: boolean; applied: number; completed_at: Date | null }>(orm, 'scorm_commit', COMMIT_SQL)
 
@@ -240,6 +268,10 @@ export function createScormService(ctx: LearningContext) {
         throw new CommitError(400, 'validation_failed', `${issue.path.join('.') || 'commit'}: ${issue.message}`)
       }
       const commit = result.data
+      const scos = await scosOf(claims.moduleId)
+      if (scos === undefined) throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
+      if (scos === null) throw new CommitError(400, 'not_scorm', COURSE_MESSAGES.notScorm)
+      if (!scos.has(commit.itemId)) throw new CommitError(400, 'unknown_item', 'itemId is not a SCO of this package')
       const summary = summarize(commit.runtimeData, commit)
       const key = `${claims.userId}:${claims.moduleId}`
       const at = now()
