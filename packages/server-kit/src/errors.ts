@@ -101,9 +101,14 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   return issue.message
 }
 
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i
+
 /** zValidator answering bad input with 400 `{message, code: 'validation_failed', details}`. */
 export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
   zValidator(target, schema, (result, c: Context) => {
+    // A JSON route given another type would see an empty body and answer "x is required": say what is wrong.
+    if (target === 'json' && !JSON_TYPE.test(c.req.header('content-type') ?? ''))
+      return c.json({ message: 'Send the body as JSON (Content-Type: application/json)', code: 'unsupported_media_type' }, 415)
     if (!result.success) {
       const issues = result.error.issues
       return c.json(

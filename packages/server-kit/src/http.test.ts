@@ -102,10 +102,12 @@ describe('service app: validation and errors', () => {
     }
   })
 
-  it('answers JSON sent without a JSON content type with 400, not 500', async () => {
-    const res = await post(app, JSON.stringify({ name: 'a', count: 1 }), { 'Content-Type': 'text/plain' })
-    expect(res.status).toBeGreaterThanOrEqual(400)
-    expect(res.status).toBeLessThan(500)
+  it('answers a JSON route sent another content type (or none) with 415', async () => {
+    for (const headers of [{ 'Content-Type': 'text/plain' }, { 'Content-Type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
+      const res = await post(app, JSON.stringify({ name: 'a', count: 1 }), headers)
+      expect([res.status, ((await res.json()) as { code: string }).code], JSON.stringify(headers)).toEqual([415, 'unsupported_media_type'])
+    }
+    expect((await post(app, JSON.stringify({ name: 'a', count: 1 }), { 'Content-Type': 'application/json; charset=utf-8' })).status).toBe(201)
   })
 
   it('answers a body over maxBodyBytes with 413 payload_too_large', async () => {
