@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, rename, rm, rmdir, stat } from 'node:fs/promises'
 import { dirname, resolve, sep } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -52,6 +52,17 @@ export function createLocalStorage(root: string): Storage {
     if (!p.startsWith(base + sep)) throw new Error(`storage key escapes the root: ${key}`)
     return p
   }
+  // Folders exist only for the objects in them: once the last one goes, so do its empty folders
+  // (up to, not including, the root). rmdir refuses a folder that is not empty, which ends the walk.
+  const pruneEmptyParents = async (path: string) => {
+    for (let dir = dirname(path); dir.startsWith(base + sep); dir = dirname(dir)) {
+      try {
+        await rmdir(dir)
+      } catch {
+        return
+      }
+    }
+  }
   let tmpCounter = 0
   return {
     kind: 'local',
@@ -93,10 +104,14 @@ export function createLocalStorage(root: string): Storage {
       }
     },
     async delete(key) {
-      await rm(pathOf(key), { force: true })
+      const p = pathOf(key)
+      await rm(p, { force: true })
+      await pruneEmptyParents(p)
     },
     async deletePrefix(prefix) {
-      await rm(pathOf(prefix), { recursive: true, force: true })
+      const p = pathOf(prefix)
+      await rm(p, { recursive: true, force: true })
+      await pruneEmptyParents(p)
     },
     async withLocalFile(key, fn) {
       return fn(pathOf(key))
