@@ -54,6 +54,9 @@ export const contentRoutes = (svc: ContentService, launchTokens: LaunchTokens, s
     if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === '*')) {
       return new Response(null, { status: 304, headers })
     }
+    // If-Modified-Since counts only without If-None-Match (RFC 9110 13.1.3); dates have whole seconds.
+    const ims = inm ? NaN : Date.parse(c.req.header('if-modified-since') ?? '')
+    if (ims >= Math.floor(info.modifiedAt.getTime() / 1000) * 1000) return new Response(null, { status: 304, headers })
     const ifRange = c.req.header('if-range')
     const range = ifRange && ifRange !== etag && ifRange !== headers['Last-Modified'] ? null : parseRange(c.req.header('range'), info.size)
     if (range === 'unsatisfiable') {

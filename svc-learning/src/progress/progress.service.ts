@@ -127,6 +127,8 @@ export async function completeModule(
 
 const learnerModule = (m: ModuleRow, p: ProgressRow | undefined): LearnerModule => ({
   ...toCourseModule(m),
+  // Why a package failed is for admins (who can fix it); learners see that it did.
+  processing_error: m.processing_error === null ? null : COURSE_MESSAGES.processingFailed,
   is_unlocked: true,
   started_at: iso(p?.started_at),
   completed_at: iso(p?.completed_at),

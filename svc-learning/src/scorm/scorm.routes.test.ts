@@ -90,7 +90,12 @@ describe('GET /scorm/{moduleId}/launch', () => {
     expect([p.status, p.body]).toEqual([202, { status: 'processing', message: COURSE_MESSAGES.processing }])
     const failed = await insertModule(h, courseId, { isScorm: true, status: 'failed', error: 'imsmanifest.xml is missing' })
     const f = await h.call('GET', `/scorm/${failed}/launch`, { token: learner.token })
-    expect([f.status, f.body.code, f.body.message]).toEqual([422, 'package_failed', 'imsmanifest.xml is missing'])
+    // Why it failed is for admins, who can fix it.
+    expect([f.status, f.body.code, f.body.message]).toEqual([422, 'package_failed', COURSE_MESSAGES.processingFailed])
+    const a = await h.call('GET', `/scorm/${failed}/launch`, { token: admin.token })
+    expect([a.status, a.body.code, a.body.message]).toEqual([422, 'package_failed', 'imsmanifest.xml is missing'])
+    const listed = (await h.call('GET', `/modules/course/${courseId}/progress`, { token: learner.token })).body.data.modules.find((m: { id: number }) => m.id === failed)
+    expect(listed.processing_error).toBe(COURSE_MESSAGES.processingFailed)
     const pdf = await insertModule(h, courseId)
     const n = await h.call('GET', `/scorm/${pdf}/launch`, { token: learner.token })
     expect([n.status, n.body.code, n.body.message]).toEqual([400, 'not_scorm', COURSE_MESSAGES.notScorm])
@@ -161,6 +166,14 @@ describe('GET /content/{token}/*', () => {
     expect(etag).toMatch(/^".+"$/)
     const again = await get('shared/style.css', { 'if-none-match': etag })
     expect(again.status).toBe(304)
+    const lastModified = first.headers.get('last-modified')!
+    expect((await get('shared/style.css', { 'if-modified-since': lastModified })).status).toBe(304)
+    expect((await get('shared/style.css', { 'if-modified-since': new Date(Date.parse(lastModified) + 60_000).toUTCString() })).status).toBe(304)
+    const older = await get('shared/style.css', { 'if-modified-since': new Date(Date.parse(lastModified) - 60_000).toUTCString() })
+    expect([older.status, Number(older.headers.get('content-length')), (await older.arrayBuffer()).byteLength]).toEqual([200, 2290, 2290])
+    // If-None-Match decides when both are sent
+    expect((await get('shared/style.css', { 'if-none-match': '"other"', 'if-modified-since': lastModified })).status).toBe(200)
+    expect((await get('shared/style.css', { 'if-modified-since': 'not a date' })).status).toBe(200)
     const head = await get('shared/style.css', {}, 'HEAD')
     expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, '2290', ''])
   })

@@ -51,6 +51,10 @@ export const requiredScos = (manifest: { items: ScormItem[] } | null): string[] 
 const withBase = (items: ScormItem[], base: string): ScormItem[] =>
   items.map((i) => ({ ...i, href: i.href === null ? null : `${base}${i.href}`, children: withBase(i.children, base) }))
 
+/** A package that could not be processed: admins read why (they can fix it), learners a plain message. */
+const packageFailed = (actor: Actor, module: Pick<ModuleRow, 'processing_error'>) =>
+  new AppError(422, 'package_failed', (actor.isAdmin && module.processing_error) || COURSE_MESSAGES.processingFailed)
+
 /** A commit the endpoint answers with `{result: false}`. */
 export class CommitError extends Error {
   readonly status: 400 | 403 | 404 | 415
@@ -209,7 +213,7 @@ export function createScormService(ctx: LearningContext) {
       if (module.processing_status === 'processing') return { status: 'processing', message: COURSE_MESSAGES.processing }
       const manifest = manifestOf(module)
       if (module.processing_status === 'failed' || !manifest || !module.content_prefix || !module.scorm_version)
-        throw new AppError(422, 'package_failed', module.processing_error || COURSE_MESSAGES.processingFailed)
+        throw packageFailed(actor, module)
       const conn = em.getConnection()
       const [{ token, claims }, states, shared] = await Promise.all([
         launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id, admin: actor.isAdmin }),
@@ -359,7 +363,7 @@ export function createScormService(ctx: LearningContext) {
       const manifest = manifestOf(module)
       const first = manifest ? [...walk(manifest.items)].find((i) => i.href !== null) : undefined
       const itemId = latest?.item_id ?? first?.identifier
-      if (!itemId) throw new AppError(422, 'package_failed', module.processing_error || COURSE_MESSAGES.processingFailed)
+      if (!itemId) throw packageFailed(actor, module)
       const at = now()
       const status = await em.transactional(async (tx) => {
         const [stored] = await sqlWithParams<{ cmi: Record<string, unknown> | string }>(
