@@ -32,7 +32,7 @@ export interface IngestMemory {
 
 export interface IngestRun {
   ms: number
-  /** The kernel's high-water mark of the process (ru_maxrss). */
+  /** The kernel's high-water mark of the process's own memory (VmHWM; see ingest-child.ts). */
   maxRssBytes: number
   /** RSS once the modules are loaded, before the ingest starts. */
   startRssBytes: number
