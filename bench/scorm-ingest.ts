@@ -1,11 +1,13 @@
 /**
  * Package ingest benchmark: a generated SCORM 1.2 package of 2,000 files and 200 MB is ingested
- * (validated, manifest parsed, every file streamed to storage) in a process of its own; the same
- * zip is extracted by `unzip` in the same run as the ceiling. Goal: <= 5 s and peak RSS <= 256 MB.
+ * (validated, manifest parsed, every file streamed to storage) by the ingest worker's own code path
+ * in a process of its own, `BENCH_INGEST_RUNS` times (default 3) so one lucky run cannot hide a
+ * regression; `unzip` of the same zip in the same rounds is the ceiling. Goal: <= 5 s and peak RSS
+ * <= 256 MB, judged on the worst run.
  */
 import { spawn } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
-import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
@@ -14,15 +16,44 @@ import yazl from 'yazl'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
+/** The ingest process's memory at its sampled RSS peak (bytes). */
+export interface IngestMemory {
+  rss: number
+  /** Resident file pages: mostly the node binary's code. */
+  rssFile: number
+  rssAnon: number
+  /** V8's heap as committed, and the live or not yet collected JS objects in it. */
+  heapTotal: number
+  heapUsed: number
+  /** Memory V8 is told about outside its heap: Buffers (arrayBuffers) and zlib contexts. */
+  external: number
+  arrayBuffers: number
+}
+
+export interface IngestRun {
+  ms: number
+  /** The kernel's high-water mark of the process's own memory (VmHWM; see ingest-child.ts). */
+  maxRssBytes: number
+  /** RSS once the modules are loaded, before the ingest starts. */
+  startRssBytes: number
+  atPeak: IngestMemory
+  maxOpenFiles: number
+}
+
 export interface IngestBenchResult {
   files: number
   uncompressedBytes: number
   zipBytes: number
+  runs: IngestRun[]
+  /** The slowest run. */
   oursMs: number
+  oursMedianMs: number
+  /** The highest peak of all runs. */
   oursMaxRssBytes: number
-  /** Sampled peaks of the ingest process's memory parts (bytes). */
-  oursPeak: { rss: number; heapUsed: number; external: number; arrayBuffers: number }
+  /** What that peak was made of. */
+  oursPeak: IngestMemory
   unzipMs: number
+  /** Median ingest over median unzip. */
   ratioToUnzip: number
   goals: { maxMs: number; maxRssBytes: number }
 }
@@ -63,29 +94,50 @@ const run = (cmd: string, args: string[]) =>
     child.on('exit', (code) => (code === 0 ? resolve({ ms: performance.now() - start, out }) : reject(new Error(`${cmd} exited ${code}`))))
   })
 
-export async function benchIngest(opts: { files?: number; totalBytes?: number } = {}): Promise<IngestBenchResult> {
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+export async function benchIngest(opts: { files?: number; totalBytes?: number; runs?: number } = {}): Promise<IngestBenchResult> {
   const files = opts.files ?? 2_000
   const totalBytes = opts.totalBytes ?? 200 * 1024 * 1024
+  const rounds = opts.runs ?? Number(process.env.BENCH_INGEST_RUNS ?? 3)
   const dir = await mkdtemp(join(tmpdir(), 'bench-ingest-'))
   try {
-    const zipPath = join(dir, 'package.zip')
+    // Laid out as the service stores an upload, so the child runs the worker's path on it.
+    const storageRoot = join(dir, 'storage')
+    const zipKey = 'uploads/bench/1.zip'
+    const zipPath = join(storageRoot, zipKey)
+    await mkdir(join(storageRoot, 'uploads/bench'), { recursive: true })
     await makePackage(zipPath, files, totalBytes)
     const zipBytes = (await stat(zipPath)).size
     // Warm the page cache for both contenders alike.
     await run('cat', [zipPath]).catch(() => undefined)
-    const unzip = await run('unzip', ['-q', '-o', zipPath, '-d', join(dir, 'unzip')])
-    await rm(join(dir, 'unzip'), { recursive: true, force: true })
-    const ours = await run(process.execPath, ['bench/ingest-child.ts', zipPath, join(dir, 'ours')])
-    const line = JSON.parse(ours.out.trim().split('\n').pop()!) as { ms: number; maxRssBytes: number; peak: IngestBenchResult['oursPeak'] }
+    const runs: IngestRun[] = []
+    const unzipMs: number[] = []
+    for (let i = 0; i < rounds; i++) {
+      const unzip = await run('unzip', ['-q', '-o', zipPath, '-d', join(dir, 'unzip')])
+      unzipMs.push(unzip.ms)
+      await rm(join(dir, 'unzip'), { recursive: true, force: true })
+      const ours = await run(process.execPath, ['bench/ingest-child.ts', storageRoot, zipKey])
+      runs.push(JSON.parse(ours.out.trim().split('\n').pop()!) as IngestRun)
+      await rm(join(storageRoot, 'modules'), { recursive: true, force: true })
+    }
+    const worst = runs.reduce((a, b) => (b.maxRssBytes > a.maxRssBytes ? b : a))
+    const oursMedianMs = median(runs.map((r) => r.ms))
     return {
       files,
       uncompressedBytes: totalBytes,
       zipBytes,
-      oursMs: line.ms,
-      oursMaxRssBytes: line.maxRssBytes,
-      oursPeak: line.peak,
-      unzipMs: Math.round(unzip.ms),
-      ratioToUnzip: Number((line.ms / unzip.ms).toFixed(2)),
+      runs,
+      oursMs: Math.max(...runs.map((r) => r.ms)),
+      oursMedianMs,
+      oursMaxRssBytes: worst.maxRssBytes,
+      oursPeak: worst.atPeak,
+      unzipMs: Math.round(median(unzipMs)),
+      ratioToUnzip: Number((oursMedianMs / median(unzipMs)).toFixed(2)),
       goals: { maxMs: 5_000, maxRssBytes: 256 * 1024 * 1024 },
     }
   } finally {
@@ -93,13 +145,21 @@ export async function benchIngest(opts: { files?: number; totalBytes?: number } 
   }
 }
 
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+
 /** The summary lines of this benchmark. */
-export const formatIngest = (r: IngestBenchResult) =>
-  [
-    `package ingest (${r.files} files, ${(r.uncompressedBytes / 2 ** 20).toFixed(0)} MB, zip ${(r.zipBytes / 2 ** 20).toFixed(0)} MB)`,
-    `  ours                            ${(r.oursMs / 1000).toFixed(2)} s, peak RSS ${(r.oursMaxRssBytes / 2 ** 20).toFixed(0)} MB (goal <= 5 s, <= 256 MB)`,
-    `    of which at most: JS heap ${(r.oursPeak.heapUsed / 2 ** 20).toFixed(0)} MB, buffers ${(r.oursPeak.external / 2 ** 20).toFixed(0)} MB`,
-    `  unzip (same zip, same run)      ${(r.unzipMs / 1000).toFixed(2)} s; ours / unzip = ${r.ratioToUnzip}`,
+export const formatIngest = (r: IngestBenchResult) => {
+  const p = r.oursPeak
+  const worst = r.runs.find((run) => run.maxRssBytes === r.oursMaxRssBytes) ?? r.runs[0]
+  return [
+    `package ingest (${r.files} files, ${(r.uncompressedBytes / 2 ** 20).toFixed(0)} MB, zip ${(r.zipBytes / 2 ** 20).toFixed(0)} MB; ${r.runs.length} runs, each its own process)`,
+    `  ours, worst run                 ${s(r.oursMs)}, peak RSS ${mb(r.oursMaxRssBytes)} (goal <= 5 s, <= 256 MB)`,
+    `    runs                          ${r.runs.map((run) => `${s(run.ms)} ${mb(run.maxRssBytes)}`).join(', ')}`,
+    `    at the peak (sampled)         code ${mb(p.rssFile)}, V8 heap ${mb(p.heapTotal)} (in use ${mb(p.heapUsed)}), buffers ${mb(p.arrayBuffers)}, ` +
+      `other native ${mb(Math.max(0, p.rssAnon - p.heapTotal - p.arrayBuffers))}; ${mb(worst.startRssBytes)} before the ingest, ${worst.maxOpenFiles} files open at most`,
+    `  unzip (same zip, same rounds)   ${s(r.unzipMs)} median; ours / unzip = ${r.ratioToUnzip} (medians)`,
   ].join('\n')
+}
 
 if (import.meta.main) console.log(formatIngest(await benchIngest()))

@@ -17,6 +17,10 @@ export interface IngestWorkerOptions {
 /** Storage prefix of a module's extracted package. */
 export const modulePackagePrefix = (moduleId: number) => `modules/${moduleId}/content`
 
+/** Extracts a module's uploaded zip (`storageKey`) under its content prefix: the worker's work on each claimed module. */
+export const extractModulePackage = (storage: Storage, storageKey: string, moduleId: number, ingest: IngestPackage = ingestPackage) =>
+  storage.withLocalFile(storageKey, (zipPath) => ingest({ zipPath, storage, prefix: modulePackagePrefix(moduleId) }))
+
 export type IngestWorker = ReturnType<typeof createIngestWorker>
 
 /**
@@ -57,7 +61,7 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
     const id = Number(job.id)
     const prefix = modulePackagePrefix(id)
     try {
-      const info = await ctx.storage.withLocalFile(job.storage_key, (zipPath) => ingest({ zipPath, storage: ctx.storage, prefix }))
+      const info = await extractModulePackage(ctx.storage, job.storage_key, id, ingest)
       const manifest: StoredManifest = { title: info.title, items: info.items }
       // Only a module still waiting is updated: one deleted meanwhile is not brought back.
       const updated = await execute(

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { deflateRawSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import yazl from 'yazl'
 import { createLocalStorage, type Storage } from '../storage/storage.ts'
@@ -284,6 +286,31 @@ describe('ingestPackage', () => {
     const info = await ingestPackage({ zipPath, storage, prefix: `modules/${++n}/content` })
     expect(info.fileCount).toBe(202)
     expect(info.totalBytes).toBe(200 * 256 * 1024 + manifest().length + page.length)
+  })
+
+  it('stores every byte of entries many read buffers long, stored and deflated, extracted side by side', async () => {
+    // Distinct bytes everywhere, so a buffer reused too early would show as a wrong byte.
+    const text = (i: number) => Buffer.from(Array.from({ length: 30_000 }, (_, j) => `line ${i}.${j}\n`).join(''))
+    const files = Array.from({ length: 12 }, (_, i) => ({
+      name: `media/f${i}.bin`,
+      data: i % 3 === 0 ? text(i) : randomBytes(300 * 1024 + i),
+      compress: i % 2 === 0,
+    }))
+    const zipPath = await yazlZip([...goodEntries().map((e) => ({ name: e.name, data: e.data as string })), ...files])
+    const prefix = `modules/${++n}/content`
+    await ingestPackage({ zipPath, storage, prefix })
+    for (const f of files) expect((await readFile(join(storageRoot, prefix, f.name))).equals(f.data), f.name).toBe(true)
+  })
+
+  it('rejects deflated data that is corrupt or cut short, and removes what it wrote', async () => {
+    const text = Buffer.from('SCORM page text '.repeat(20_000))
+    const deflated = deflateRawSync(text)
+    const corrupt = Buffer.from(deflated)
+    corrupt.fill(0xff, 10, 200)
+    for (const data of [corrupt, deflated.subarray(0, deflated.length >> 1)]) {
+      const err = await rejects(await writeZip(rawZip([...goodEntries(), { name: 'page.txt', data, method: 8, uncompressedSize: text.length }])))
+      expect(err.message).toBe('The package is not a valid zip file')
+    }
   })
 })
 

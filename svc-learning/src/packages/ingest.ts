@@ -1,6 +1,8 @@
-import type { Readable } from 'node:stream'
-import yauzl, { type Entry, type ZipFile } from 'yauzl'
+import { open, type FileHandle } from 'node:fs/promises'
+import { Z_BUF_ERROR, Z_NO_FLUSH, Z_OK, Z_STREAM_END, ZStream, zlibInflate, zlibInflateInit2, zlibInflateReset } from 'pako'
+import yauzl, { type ZipFile } from 'yauzl'
 import { isSafeKey, type Storage } from '../storage/storage.ts'
+import { forEachLimited } from './concurrency.ts'
 import { AICC_EXTENSIONS, parseAicc, type AiccFiles } from './aicc.ts'
 import { parseManifest } from './manifest.ts'
 import { isExternalHref, launchPathOf, PackageError, walkItems, type PackageInfo } from './package-info.ts'
@@ -27,8 +29,15 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
 const RATIO_MIN_BYTES = 1024 * 1024
 /** The manifest and AICC files are the only entries read into memory. */
 const MAX_STRUCTURE_FILE_BYTES = 8 * 1024 * 1024
-/** Entries streamed to storage at once. */
-const CONCURRENCY = 8
+/**
+ * Entries extracted at once. Each lane owns its buffers and decoder (see Lane) and has one read or
+ * one storage write under way, so memory does not depend on the package. Two lanes keep the disk
+ * busy while the other inflates, and leave half of libuv's thread pool (4) to the service's own
+ * file reads; more lanes were no faster on 2,000 files, ~20% faster on 10,000 tiny ones.
+ */
+const ENTRIES_IN_FLIGHT = 2
+/** Bytes read from the zip, and inflated, at a time. */
+const CHUNK_BYTES = 64 * 1024
 /** Folders and files that zip tools add and that are not part of the content. */
 const isJunk = (path: string) => path.startsWith('__MACOSX/') || /(^|\/)(\.DS_Store|Thumbs\.db)$/.test(path)
 
@@ -52,10 +61,18 @@ function zipReadError(err: unknown): Error {
   return invalidZip()
 }
 
+/** What extraction needs of a central directory record (yauzl's Entry objects hold ~1 KB each). */
 interface PackageFile {
-  entry: Entry
   /** Path inside the package after the single top folder (if any) is stripped. */
   path: string
+  /** The name as the zip spells it, for messages. */
+  name: string
+  /** Where the entry's local header starts. */
+  headerOffset: number
+  compressedSize: number
+  size: number
+  /** 0 stored, 8 deflated: the only methods let through. */
+  method: number
 }
 
 /**
@@ -95,7 +112,14 @@ async function readCentralDirectory(zip: ZipFile, limits: ExtractLimits): Promis
       if (entry.uncompressedSize >= RATIO_MIN_BYTES && entry.uncompressedSize / Math.max(1, entry.compressedSize) > limits.maxRatio) {
         throw zipBomb()
       }
-      files.push({ entry, path })
+      files.push({
+        path,
+        name,
+        headerOffset: entry.relativeOffsetOfLocalHeader,
+        compressedSize: entry.compressedSize,
+        size: entry.uncompressedSize,
+        method: entry.compressionMethod,
+      })
     }
   } catch (err) {
     throw zipReadError(err)
@@ -120,7 +144,7 @@ const extensionOf = (path: string) => /\.([^./]+)$/.exec(path)?.[1].toLowerCase(
 /** Finds the package root: the zip's root, or its single top folder when the manifest is there. */
 function locateRoot(entries: PackageFile[]): Layout {
   const at = (strip: string): PackageFile[] =>
-    entries.filter((f) => f.path.startsWith(strip)).map((f) => ({ entry: f.entry, path: f.path.slice(strip.length) }))
+    entries.filter((f) => f.path.startsWith(strip)).map((f) => ({ ...f, path: f.path.slice(strip.length) }))
   const tops = new Set(entries.map((f) => (f.path.includes('/') ? f.path.slice(0, f.path.indexOf('/') + 1) : '')))
   const roots = tops.size === 1 && !tops.has('') ? ['', [...tops][0]] : ['']
   for (const strip of roots) {
@@ -138,27 +162,104 @@ function locateRoot(entries: PackageFile[]): Layout {
   throw new PackageError('no_manifest', 'The package has no imsmanifest.xml at its root (not a SCORM package)')
 }
 
+/**
+ * What one extraction lane reuses for every entry it extracts, so extraction allocates nothing per
+ * chunk: memory stays the same whatever the package's size and however late the garbage
+ * collector runs (Node's zlib streams allocate a new Buffer for each output chunk).
+ */
+interface Lane {
+  /** Compressed or stored bytes read from the zip. */
+  input: Buffer
+  /** Inflated bytes. */
+  output: Buffer<ArrayBuffer>
+  /** A raw-deflate decoder, reset per entry (it keeps its 32 KiB window). */
+  inflater: ZStream
+}
+
+function newLane(): Lane {
+  const inflater = new ZStream()
+  // Negative window bits: raw deflate, as zip stores it (no zlib header).
+  if (zlibInflateInit2(inflater, -15) !== Z_OK) throw new Error('cannot start the deflate decoder')
+  return { input: Buffer.allocUnsafe(CHUNK_BYTES), output: Buffer.allocUnsafe(CHUNK_BYTES), inflater }
+}
+
+/**
+ * An entry's bytes as stored in the zip, read into `buffer`: each chunk is a view of it, valid
+ * until the next one is asked for (storage is done with a chunk by then: see Storage.put).
+ */
+async function* storedBytes(zipFile: FileHandle, start: number, length: number, buffer: Buffer): AsyncGenerator<Buffer> {
+  for (let at = 0; at < length; ) {
+    const { bytesRead } = await zipFile.read(buffer, 0, Math.min(buffer.length, length - at), start + at)
+    if (bytesRead === 0) throw invalidZip()
+    at += bytesRead
+    yield buffer.subarray(0, bytesRead)
+  }
+}
+
+/**
+ * Inflates raw deflate data into `lane.output`: each chunk is a view of it, valid until the next
+ * one is asked for. One call fills at most CHUNK_BYTES, so the event loop is never held long.
+ */
+async function* inflated(input: AsyncIterable<Buffer>, lane: Lane): AsyncGenerator<Buffer> {
+  const z = lane.inflater
+  zlibInflateReset(z)
+  for await (const chunk of input) {
+    z.input = chunk
+    z.next_in = 0
+    z.avail_in = chunk.length
+    for (;;) {
+      z.output = lane.output
+      z.next_out = 0
+      z.avail_out = lane.output.length
+      const status = zlibInflate(z, Z_NO_FLUSH)
+      // Z_BUF_ERROR only says no progress was possible without more input.
+      if (status !== Z_OK && status !== Z_STREAM_END && status !== Z_BUF_ERROR) throw invalidZip()
+      const produced = z.next_out
+      if (produced > 0) yield lane.output.subarray(0, produced)
+      // Bytes after the end of the deflate data are not read; the size check judges the result.
+      if (status === Z_STREAM_END) return
+      if (z.avail_in === 0 && produced < lane.output.length) break
+      if (status === Z_BUF_ERROR) break
+    }
+  }
+  // The compressed data stopped before the end of its deflate stream.
+  throw invalidZip()
+}
+
+/** The zip being extracted: its file, read at given offsets, and its size. */
+interface ZipData {
+  file: FileHandle
+  size: number
+}
+
+/** Local file header: signature, then name and extra field lengths at 26 and 28; the data follows them. */
+const LOCAL_HEADER_BYTES = 30
+const LOCAL_HEADER_SIGNATURE = 0x04034b50
+
+/** An entry's extracted bytes, through the lane's buffers (see storedBytes and inflated). */
+async function* entryBytes(zip: ZipData, file: PackageFile, lane: Lane): AsyncGenerator<Buffer> {
+  const header = lane.input
+  const { bytesRead } = await zip.file.read(header, 0, LOCAL_HEADER_BYTES, file.headerOffset)
+  if (bytesRead < LOCAL_HEADER_BYTES || header.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) throw invalidZip()
+  const start = file.headerOffset + LOCAL_HEADER_BYTES + header.readUInt16LE(26) + header.readUInt16LE(28)
+  if (start + file.compressedSize > zip.size) throw invalidZip()
+  const stored = storedBytes(zip.file, start, file.compressedSize, lane.input)
+  yield* file.method === 0 ? stored : inflated(stored, lane)
+}
+
 /** Reads one small entry (manifest, AICC file) whole; bigger than MAX_STRUCTURE_FILE_BYTES is refused. */
-async function readSmallEntry(zip: ZipFile, file: PackageFile): Promise<Buffer> {
-  if (file.entry.uncompressedSize > MAX_STRUCTURE_FILE_BYTES) {
+async function readSmallEntry(zip: ZipData, file: PackageFile): Promise<Buffer> {
+  if (file.size > MAX_STRUCTURE_FILE_BYTES) {
     throw new PackageError('structure_file_too_large', `${file.path} is too large (more than ${MAX_STRUCTURE_FILE_BYTES / 1024 / 1024} MB)`)
   }
-  const chunks: Buffer[] = []
+  const bytes = Buffer.allocUnsafe(file.size)
   let size = 0
-  try {
-    const stream = await zip.openReadStreamPromise(file.entry)
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      size += chunk.length
-      if (size > MAX_STRUCTURE_FILE_BYTES) {
-        stream.destroy()
-        throw invalidZip()
-      }
-      chunks.push(chunk)
-    }
-  } catch (err) {
-    throw zipReadError(err)
+  for await (const chunk of entryBytes(zip, file, newLane())) {
+    if (size + chunk.length > bytes.length) throw invalidZip()
+    size += chunk.copy(bytes, size)
   }
-  return Buffer.concat(chunks)
+  if (size !== bytes.length) throw invalidZip()
+  return bytes
 }
 
 /** Text of an XML or AICC file: UTF-16 by its byte order mark, else the XML declaration's encoding, else UTF-8. */
@@ -189,54 +290,30 @@ function checkLaunchFiles(info: Omit<PackageInfo, 'fileCount' | 'totalBytes'>, f
   }
 }
 
-interface ExtractState {
-  failure: unknown
-  totalBytes: number
-}
-
 /** One entry's bytes, counted as they come: real sizes are checked against the header and the limits. */
-async function* counted(stream: Readable, file: PackageFile, limits: ExtractLimits, state: ExtractState): AsyncGenerator<Buffer> {
+async function* counted(chunks: AsyncIterable<Buffer>, file: PackageFile, limits: ExtractLimits, total: { bytes: number }, signal: AbortSignal): AsyncGenerator<Buffer> {
   let size = 0
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (state.failure) throw state.failure
-      size += chunk.length
-      state.totalBytes += chunk.length
-      if (size > limits.maxEntryBytes || state.totalBytes > limits.maxTotalBytes) throw tooLarge()
-      if (size > file.entry.uncompressedSize) throw invalidZip()
-      yield chunk
-    }
-  } catch (err) {
-    throw zipReadError(err)
-  } finally {
-    stream.destroy()
+  for await (const chunk of chunks) {
+    // Another entry failed: the package is rejected anyway.
+    signal.throwIfAborted()
+    size += chunk.length
+    total.bytes += chunk.length
+    if (size > limits.maxEntryBytes || total.bytes > limits.maxTotalBytes) throw tooLarge()
+    if (size > file.size) throw invalidZip()
+    yield chunk
   }
-  if (size !== file.entry.uncompressedSize) throw invalidZip()
+  if (size !== file.size) throw invalidZip()
 }
 
-/** Streams every file to `${prefix}/<path>`, CONCURRENCY at a time; the first failure stops the others. */
-async function extractAll(zip: ZipFile, files: PackageFile[], storage: Storage, prefix: string, limits: ExtractLimits) {
-  const state: ExtractState = { failure: null, totalBytes: 0 }
-  let next = 0
-  const worker = async () => {
-    while (!state.failure && next < files.length) {
-      const file = files[next++]
-      try {
-        let stream: Readable
-        try {
-          stream = await zip.openReadStreamPromise(file.entry)
-        } catch (err) {
-          throw zipReadError(err)
-        }
-        await storage.put(`${prefix}/${file.path}`, counted(stream, file, limits, state))
-      } catch (err) {
-        state.failure ??= err
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker))
-  if (state.failure) throw state.failure
-  return { fileCount: files.length, totalBytes: state.totalBytes }
+/** Streams every file to `${prefix}/<path>`, ENTRIES_IN_FLIGHT at a time; the first failure stops the others. */
+async function extractAll(zip: ZipData, files: PackageFile[], storage: Storage, prefix: string, limits: ExtractLimits) {
+  const total = { bytes: 0 }
+  const lanes: Lane[] = []
+  await forEachLimited(files, ENTRIES_IN_FLIGHT, async (file, slot, signal) => {
+    const lane = (lanes[slot] ??= newLane())
+    await storage.put(`${prefix}/${file.path}`, counted(entryBytes(zip, file, lane), file, limits, total, signal))
+  })
+  return { fileCount: files.length, totalBytes: total.bytes }
 }
 
 /**
@@ -254,22 +331,24 @@ export async function ingestPackage(opts: {
   const { storage, prefix } = opts
   if (!isSafeKey(prefix)) throw new Error(`unsafe storage prefix: ${JSON.stringify(prefix)}`)
   const limits = { ...DEFAULT_EXTRACT_LIMITS, ...opts.limits }
-  let zip: ZipFile
+  // yauzl reads and checks the central directory; entry data is read below, into reused buffers.
+  let directory: ZipFile
   try {
-    zip = await yauzl.openPromise(opts.zipPath, {
-      lazyEntries: true,
-      autoClose: false,
-      validateEntrySizes: true,
-      strictFileNames: false,
-    })
+    directory = await yauzl.openPromise(opts.zipPath, { lazyEntries: true, autoClose: false, strictFileNames: false })
   } catch (err) {
     throw zipReadError(err)
   }
+  let entries: PackageFile[]
+  try {
+    entries = await readCentralDirectory(directory, limits)
+  } finally {
+    directory.close()
+  }
+  const layout = locateRoot(entries)
+  for (const f of layout.files) if (!isSafeKey(`${prefix}/${f.path}`)) throw unsafePath(f.name)
+  const zip: ZipData = { file: await open(opts.zipPath, 'r'), size: directory.fileSize }
   let writing = false
   try {
-    const entries = await readCentralDirectory(zip, limits)
-    const layout = locateRoot(entries)
-    for (const f of layout.files) if (!isSafeKey(`${prefix}/${f.path}`)) throw unsafePath(f.entry.fileName)
     let info: Omit<PackageInfo, 'fileCount' | 'totalBytes'>
     if (layout.kind === 'scorm') {
       info = parseManifest(decodeText(await readSmallEntry(zip, layout.manifest)))
@@ -292,6 +371,6 @@ export async function ingestPackage(opts: {
     if (writing) await storage.deletePrefix(prefix).catch(() => undefined)
     throw err
   } finally {
-    zip.close()
+    await zip.file.close()
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -51,5 +51,28 @@ describe('local storage', () => {
   })
   it('refuses keys that leave the root', async () => {
     for (const key of ['../x', '/etc/passwd', 'a/../../b', 'a\\b', 'a//b', '']) await expect(put(key, 'x')).rejects.toThrow()
+  })
+})
+
+describe('local storage put', () => {
+  it('is done with a chunk when it asks for the next one, so a source may reuse its buffer', async () => {
+    const buffer = Buffer.alloc(10)
+    async function* reusing() {
+      for (const letter of 'abcdefgh') {
+        buffer.fill(letter)
+        yield buffer
+      }
+    }
+    expect(await storage.put('a/reused.txt', reusing())).toEqual({ size: 80 })
+    expect(await readFile(join(root, 'a/reused.txt'), 'utf8')).toBe([...'abcdefgh'].map((l) => l.repeat(10)).join(''))
+  })
+
+  it('leaves nothing behind when the source fails', async () => {
+    async function* failing() {
+      yield Buffer.from('half of it')
+      throw new Error('source failed')
+    }
+    await expect(storage.put('b/failed.txt', failing())).rejects.toThrow('source failed')
+    expect(await readdir(join(root, 'b'))).toEqual([])
   })
 })

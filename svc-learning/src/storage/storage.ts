@@ -1,8 +1,7 @@
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, rename, rm, rmdir, stat } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises'
 import { dirname, resolve, sep } from 'node:path'
 import type { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 
 /** Size and change time of a stored object. */
 export interface ObjectInfo {
@@ -17,7 +16,10 @@ export interface ObjectInfo {
  */
 export interface Storage {
   readonly kind: 'local' | 's3'
-  /** Streams `source` into `key`; the object appears whole or not at all. Resolves with its size. */
+  /**
+   * Streams `source` into `key`; the object appears whole or not at all. Resolves with its size.
+   * It is done with a chunk when it asks for the next one, so a source may reuse its buffer.
+   */
   put(key: string, source: Readable | AsyncIterable<Uint8Array>): Promise<{ size: number }>
   /** A stream of the object, or of the inclusive byte range `[start, end]`. */
   get(key: string, range?: { start: number; end: number }): Promise<Readable>
@@ -73,16 +75,17 @@ export function createLocalStorage(root: string): Storage {
       const tmp = `${target}.part-${process.pid}-${++tmpCounter}`
       let size = 0
       try {
-        await pipeline(
-          source,
-          async function* (chunks: AsyncIterable<Uint8Array>) {
-            for await (const chunk of chunks) {
-              size += chunk.length
-              yield chunk
-            }
-          },
-          createWriteStream(tmp),
-        )
+        const file = await open(tmp, 'w')
+        try {
+          // Each chunk is written before the next is read: what is in flight is one chunk, and the
+          // source may reuse its buffer (a write stream would hold up to its highWaterMark).
+          for await (const chunk of source as AsyncIterable<Uint8Array>) {
+            for (let at = 0; at < chunk.length; ) at += (await file.write(chunk, at)).bytesWritten
+            size += chunk.length
+          }
+        } finally {
+          await file.close()
+        }
         await rename(tmp, target)
       } catch (err) {
         await rm(tmp, { force: true })
