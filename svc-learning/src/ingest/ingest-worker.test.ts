@@ -74,6 +74,22 @@ describe('the ingest worker', () => {
     expect((await storedFiles(h)).filter((f) => f.startsWith(`modules/${id}/`))).toEqual([])
   })
 
+  it('removes what it wrote when the module is deleted mid-way and extraction then fails (its upload went with it)', async () => {
+    const course = await upload('Deleted mid-way', [await fixtureFile('golf-scorm12-RuntimeBasicCalls.zip'), pdfFile()])
+    const id = course.modules[0]!.id
+    const w = worker({
+      ingest: async (args) => {
+        const form = courseForm({ title: 'Deleted mid-way', existingModules: [], modulesToDelete: [id], newModuleData: [] }, [], 'newModuleFiles')
+        expect((await send(h, 'PUT', `/courses/${course.id}`, form, admin.token)).status).toBe(200)
+        // still writing after the delete cleaned up the module's files
+        await args.storage.put(`${args.prefix}/half-written.html`, (async function* () { yield Buffer.from('<p>') })())
+        throw new Error('ENOENT: the upload is gone')
+      },
+    })
+    expect(await w.drain()).toBe(1)
+    expect((await storedFiles(h)).filter((f) => f.startsWith(`modules/${id}/`))).toEqual([])
+  })
+
   it('leaves a module another worker holds alone until its lease runs out, then takes it over', async () => {
     const course = await upload('Leased', [await fixtureFile('golf-scorm12-RuntimeBasicCalls.zip')])
     const id = course.modules[0]!.id

@@ -74,6 +74,13 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
       else ctx.logger.info('package ingested', { moduleId: id, version: info.version, scoCount: info.scoCount, files: info.fileCount })
     } catch (err) {
       if (!(err instanceof PackageError)) {
+        // Deleted while it was being extracted (its upload went with it): what was written is garbage.
+        const waiting = await execute("select 1 from course_modules where id = ? and processing_status = 'processing'", [id])
+        if (waiting.length === 0) {
+          await ctx.storage.deletePrefix(prefix)
+          ctx.logger.info('package deleted while it was ingested', { moduleId: id })
+          return true
+        }
         ctx.logger.error('package ingest failed; will retry after the lease', { moduleId: id, err: err as Error })
         return true
       }
