@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Exam, StartAttemptResponse, type EventEnvelope } from '@portal/contracts'
 import { silentLogger } from '@portal/server-kit/testing'
 import { createHarness, examInput, type Harness } from '../test-harness.ts'
+import { requireAssignable } from '../users/user-access.ts'
 import type { UserFacts } from '../users/user.repository.ts'
 import { USERS_CONSUMER, createIdentityHandler } from './identity.consumer.ts'
 
@@ -101,6 +102,10 @@ describe('identity.user.deleted.v1', () => {
     await h.bus.publish(deleted)
     expect(await h.sql('select user_id from exam_assignments where exam_id = ?', [exam.id])).toEqual([{ user_id: stays.id }])
     expect(await h.sql('select id, status from exam_attempts where user_id = ?', [gone.id])).toEqual([{ id: graded.attemptId, status: 'submitted' }])
+    expect(await h.call('POST', `/exams/${exam.id}/assign`, { token: admin.token, body: { userIds: [gone.id] } })).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_assignees' },
+    })
 
     // A redelivery (same id) has no second effect: a row written since stays.
     await h.sql('insert into exam_assignments (exam_id, user_id, assigned_at) values (?, ?, now())', [exam.id, gone.id])
@@ -108,6 +113,21 @@ describe('identity.user.deleted.v1', () => {
     const assigned = await h.sql<{ user_id: string }>('select user_id from exam_assignments where exam_id = ?', [exam.id])
     expect(assigned.map((r) => r.user_id).sort()).toEqual([gone.id, stays.id].sort())
     expect(await h.sql('select count(*)::int as n from inbox where consumer = ? and event_id = ?', [USERS_CONSUMER, deleted.id])).toEqual([{ n: 1 }])
+  })
+
+  it('waits for an assignment to the user under way, then removes it', async () => {
+    const [course] = await h.sql<{ id: number }>("insert into courses (title, is_assigned_to_all, created_at, updated_at) values ('Race', false, now(), now()) returning id")
+    const gone = await h.user()
+    let deleting: Promise<void> | undefined
+    await h.orm.em.fork().transactional(async (tx) => {
+      await requireAssignable(tx, [gone.id])
+      await tx.execute('insert into course_assignments (course_id, user_id, assigned_at) values (?, ?, now())', [course!.id, gone.id])
+      deleting = handle(event('identity.user.deleted.v1', { userId: gone.id }, new Date()))
+      const settled = await Promise.race([deleting.then(() => 'deleted'), new Promise((r) => setTimeout(() => r('waiting'), 300))])
+      expect(settled).toBe('waiting')
+    })
+    await deleting
+    expect(await h.sql('select * from course_assignments where course_id = ?', [course!.id])).toEqual([])
   })
 
   it('drops the user’s course assignments and SCORM runtime data, keeps their progress history', async () => {

@@ -1,5 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql'
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import type { EventData } from '@portal/contracts'
+import { UserEntity } from './user.entity.ts'
 
 export type UserFacts = EventData<'identity.user.registered.v1'>
 
@@ -28,4 +29,11 @@ export const userRepository = {
          occurred_at = greatest(users.occurred_at, excluded.occurred_at), deleted_at = coalesce(users.deleted_at, excluded.deleted_at)`,
       [userId, occurredAt, occurredAt],
     ),
+
+  /**
+   * The existing users among `ids`, share-locked until the transaction ends: a deletion handled
+   * meanwhile waits, then removes what the transaction wrote for them.
+   */
+  lockExisting: (em: EntityManager, ids: string[]) =>
+    em.find(UserEntity, { id: { $in: ids }, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_READ }),
 }
