@@ -1,6 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { AppError } from '@portal/server-kit'
+import { AppError, notFound, requireSelfOrAdmin, requireUserAccess, type Actor } from '@portal/server-kit'
+import type { UserEntity } from './user.entity.ts'
 import { userRepository } from './user.repository.ts'
+
+export const userNotFound = () => notFound('User not found', 'user_not_found')
+
+/**
+ * The user whose records `actor` asks for (DESIGN "Security"): technicians only themselves,
+ * managers the users their scope covers, admins everyone. 404 for a user identity does not know
+ * (or deleted); the branch and department a manager's scope is checked against come from the
+ * projection.
+ */
+export async function requireReadableUser(em: EntityManager, actor: Actor, userId: string): Promise<UserEntity> {
+  // Refused before the lookup, so a technician learns nothing about other ids.
+  if (!actor.isAdmin && !actor.isManager) requireSelfOrAdmin(actor, userId)
+  const user = await userRepository.findExisting(em, userId)
+  if (!user) throw userNotFound()
+  requireUserAccess(actor, { id: user.id, branch: user.branch ?? null, department: user.department ?? null })
+  return user
+}
 
 const SHOWN = 5
 const listed = (items: string[]) => (items.length <= SHOWN ? items.join(', ') : `${items.slice(0, SHOWN).join(', ')} and ${items.length - SHOWN} more`)

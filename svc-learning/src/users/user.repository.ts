@@ -30,6 +30,9 @@ export const userRepository = {
       [userId, occurredAt, occurredAt],
     ),
 
+  /** The user unless unknown or deleted. */
+  findExisting: (em: EntityManager, id: string) => em.findOne(UserEntity, { id, deletedAt: null }),
+
   /**
    * The existing users among `ids`, share-locked until the transaction ends: a deletion handled
    * meanwhile waits, then removes what the transaction wrote for them.
