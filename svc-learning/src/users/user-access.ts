@@ -3,7 +3,7 @@ import { AppError, notFound, requireSelfOrAdmin, requireUserAccess, type Actor }
 import type { UserEntity } from './user.entity.ts'
 import { userRepository } from './user.repository.ts'
 
-export const userNotFound = () => notFound('User not found', 'user_not_found')
+const userNotFound = () => notFound('User not found', 'user_not_found')
 
 /**
  * The user whose records `actor` asks for (DESIGN "Security"): technicians only themselves,
