@@ -28,12 +28,22 @@ import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity } from './exams/ex
 import { join } from 'node:path'
 import { createLaunchTokens, loadOrCreateLaunchSecret } from './launch/launch-token.ts'
 import { migrationsList } from './migrations/index.ts'
+import { UserEntity } from './users/user.entity.ts'
 import { createLocalStorage, type Storage } from './storage/storage.ts'
 
 export { seedDemoData, type SeedTarget } from './demo/demo-data.ts'
 
 /** Every entity of learning's database. */
-export const entities = [ExamEntity, ExamQuestionEntity, ExamAssignmentEntity, ExamAttemptEntity, CourseEntity, CourseModuleEntity, CourseAssignmentEntity]
+export const entities = [
+  ExamEntity,
+  ExamQuestionEntity,
+  ExamAssignmentEntity,
+  ExamAttemptEntity,
+  CourseEntity,
+  CourseModuleEntity,
+  CourseAssignmentEntity,
+  UserEntity,
+]
 
 export interface LearningDeps {
   env: PlatformEnv
@@ -69,8 +79,8 @@ export interface LearningServer {
 
 /**
  * Opens learning's database, starts the outbox relay, the attempt sweeper, the package ingest
- * worker, the storage garbage cleaner and the durable subscription to identity's user deletions,
- * and serves the app. `close()` leaves the bus open.
+ * worker, the storage garbage cleaner and the durable subscription to identity's user events
+ * (the `users` projection), and serves the app. `close()` leaves the bus open.
  */
 export async function start(deps: LearningDeps): Promise<LearningServer> {
   const { env, logger } = deps

@@ -1,6 +1,7 @@
 // Shared set-up of learning's route tests: a fresh PostgreSQL database, tokens from a test issuer,
-// a movable clock and helpers to call the app and read the outbox.
-import type { EventEnvelope, ExamInput } from '@portal/contracts'
+// users registered through identity's event, a movable clock and helpers to call the app and read
+// the outbox.
+import type { Branch, Department, EventEnvelope, ExamInput, ManagerScope } from '@portal/contracts'
 import {
   PlatformEnv,
   createInProcessBus,
@@ -16,6 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from './app.ts'
+import { createIdentityHandler, subscribeIdentity } from './consumers/identity.consumer.ts'
 import { createLaunchTokens } from './launch/launch-token.ts'
 import { createLocalStorage } from './storage/storage.ts'
 import { migrationsList } from './migrations/index.ts'
@@ -31,6 +33,8 @@ export async function createHarness(opts: { uploadLimits?: { maxFileBytes?: numb
   const verifier = createTokenVerifier(issuer.jwks(), jwtOpts)
   const bus = createInProcessBus()
   const relay = startOutboxRelay({ orm: db.orm, bus, logger: silentLogger })
+  // As in server.ts: identity's user events fill the users projection.
+  const identitySubscription = await subscribeIdentity(bus, createIdentityHandler({ orm: db.orm, logger: silentLogger }))
   let offsetMs = 0
   const clock = () => new Date(Date.now() + offsetMs)
   const storageDir = await mkdtemp(join(tmpdir(), 'learning-storage-'))
@@ -76,16 +80,25 @@ export async function createHarness(opts: { uploadLimits?: { maxFileBytes?: numb
     return rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as EventEnvelope<any>)
   }
 
-  /** A signed-in caller with a fresh id. */
-  const user = async (opts: { admin?: boolean; name?: string } = {}) => {
+  /**
+   * A signed-in caller with a fresh id, registered the way identity announces users (so learning's
+   * projection knows them); `manager` makes them a manager with that scope.
+   */
+  const user = async (opts: { admin?: boolean; name?: string; manager?: ManagerScope; branch?: Branch | null; department?: Department | null } = {}) => {
     const actor: Actor = {
       userId: crypto.randomUUID(),
       email: `${Math.random().toString(36).slice(2, 8)}@acme.test`,
       name: opts.name ?? 'Test User',
       isAdmin: Boolean(opts.admin),
-      isManager: false,
-      managerScope: { branches: [], departments: [] },
+      isManager: Boolean(opts.manager),
+      managerScope: opts.manager ?? { branches: [], departments: [] },
     }
+    await bus.publish({
+      id: crypto.randomUUID(),
+      type: 'identity.user.registered.v1',
+      occurredAt: new Date().toISOString(),
+      data: { ...actor, branch: opts.branch ?? null, department: opts.department ?? null, userGroup: null },
+    })
     return { id: actor.userId, actor, token: await issuer.sign(actor) }
   }
 
@@ -110,6 +123,7 @@ export async function createHarness(opts: { uploadLimits?: { maxFileBytes?: numb
     /** Moves the service's clock forward. */
     advance: (ms: number) => void (offsetMs += ms),
     async close() {
+      await identitySubscription.stop()
       await relay.stop()
       await bus.close()
       await db.close()

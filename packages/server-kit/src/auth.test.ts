@@ -10,10 +10,13 @@ import {
   createTokenVerifier,
   loadOrCreateSigningKey,
   requireAdmin,
+  inManagerScope,
   requireSelfOrAdmin,
+  requireUserAccess,
   type Actor,
   type AuthEnv,
   type SigningKey,
+  type UserPlacement,
 } from './auth.ts'
 import { AppError, errorHandler } from './errors.ts'
 import { silentLogger } from './testing.ts'
@@ -200,6 +203,33 @@ describe('auth middleware', () => {
     expect(() => requireSelfOrAdmin(actor, actor.userId)).not.toThrow()
     expect(() => requireSelfOrAdmin(admin, actor.userId)).not.toThrow()
     expect(() => requireSelfOrAdmin(actor, admin.userId)).toThrow(AppError)
+  })
+
+  it('inManagerScope needs both the branch and the department covered; an empty list covers all, also users without one', () => {
+    const seattleTesting = { branches: ['Seattle' as const], departments: ['Testing' as const] }
+    expect(inManagerScope(seattleTesting, { branch: 'Seattle', department: 'Testing' })).toBe(true)
+    expect(inManagerScope(seattleTesting, { branch: 'Seattle', department: 'Service' })).toBe(false)
+    expect(inManagerScope(seattleTesting, { branch: 'Portland', department: 'Testing' })).toBe(false)
+    expect(inManagerScope(seattleTesting, { branch: null, department: null })).toBe(false)
+    expect(inManagerScope({ branches: ['Portland'], departments: [] }, { branch: 'Portland', department: null })).toBe(true)
+    expect(inManagerScope({ branches: [], departments: [] }, { branch: null, department: null })).toBe(true)
+  })
+
+  it('requireUserAccess lets in the user, admins and managers whose scope covers the user; 403 for the rest', () => {
+    const inScope = { id: crypto.randomUUID(), branch: 'Seattle' as const, department: 'Testing' as const }
+    const outOfScope = { id: crypto.randomUUID(), branch: 'Portland' as const, department: 'Testing' as const }
+    const technician: Actor = { ...actor, userId: crypto.randomUUID(), isManager: false, managerScope: { branches: [], departments: [] } }
+    expect(() => requireUserAccess(actor, inScope)).not.toThrow()
+    expect(() => requireUserAccess(admin, outOfScope)).not.toThrow()
+    expect(() => requireUserAccess(technician, { ...inScope, id: technician.userId })).not.toThrow()
+    const refused: [Actor, UserPlacement][] = [
+      [actor, outOfScope],
+      [technician, inScope],
+      // A scope left in the token of someone no longer a manager grants nothing.
+      [{ ...technician, managerScope: actor.managerScope }, inScope],
+    ]
+    for (const [who, user] of refused)
+      expect(() => requireUserAccess(who, user)).toThrow(expect.objectContaining({ status: 403, code: 'forbidden' }))
   })
 })
 

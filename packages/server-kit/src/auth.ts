@@ -14,7 +14,7 @@ import {
   type JWK,
   type JWTVerifyGetKey,
 } from 'jose'
-import type { ManagerScope } from '@portal/contracts'
+import type { Branch, Department, ManagerScope } from '@portal/contracts'
 import { AppError, forbidden, unauthorized } from './errors.ts'
 
 const ALG = 'EdDSA'
@@ -163,6 +163,29 @@ export const requireAdmin = createMiddleware<AuthEnv>(async (c, next) => {
 /** Throws 403 unless the actor is the user or an admin. */
 export function requireSelfOrAdmin(actor: Actor, userId: string): void {
   if (actor.userId !== userId && !actor.isAdmin) throw forbidden()
+}
+
+/** Where a user works, as access rules need it (a service reads it from its user projection). */
+export interface UserPlacement {
+  id: string
+  branch: Branch | null
+  department: Department | null
+}
+
+/** Whether a manager's scope covers a user of this branch and department; an empty list covers all. */
+export function inManagerScope(scope: ManagerScope, user: Pick<UserPlacement, 'branch' | 'department'>): boolean {
+  const covers = <T extends string>(list: readonly T[], value: T | null) => list.length === 0 || (value !== null && list.includes(value))
+  return covers(scope.branches, user.branch) && covers(scope.departments, user.department)
+}
+
+/**
+ * Throws 403 unless the actor may read the user's records (DESIGN "Security"): the user themself,
+ * an admin, or a manager whose scope covers the user.
+ */
+export function requireUserAccess(actor: Actor, user: UserPlacement): void {
+  if (actor.userId === user.id || actor.isAdmin) return
+  if (actor.isManager && inManagerScope(actor.managerScope, user)) return
+  throw forbidden()
 }
 
 export { AppError }

@@ -140,6 +140,24 @@ function busContract(name: string, make: () => Promise<BusUnderTest>) {
       expect(got).toEqual([first.id, second.id])
     })
 
+    it('gives a subject a consumer adds later its earlier events, and resumes the subjects it had', async () => {
+      const { bus, domain: d } = await setup()
+      const got: string[] = []
+      const s = await bus.subscribe('grows', [`${d}.user.deleted.v1`], async (e) => void got.push(e.id))
+      const registered = makeEvent(`${d}.user.registered.v1`)
+      const deleted = makeEvent(`${d}.user.deleted.v1`)
+      await bus.publish(registered)
+      await bus.publish(deleted)
+      await vi.waitFor(() => expect(got).toEqual([deleted.id]), { timeout: 10_000 })
+      await sleep(100) // let the ack reach the server
+      await s.stop()
+      // What a new version subscribing to one more subject (e.g. a new projection) relies on to backfill.
+      await sub(bus, 'grows', [`${d}.user.registered.v1`, `${d}.user.deleted.v1`], async (e) => void got.push(e.id))
+      await vi.waitFor(() => expect(got).toEqual([deleted.id, registered.id]), { timeout: 10_000 })
+      await sleep(QUIET_MS)
+      expect(got).toEqual([deleted.id, registered.id])
+    })
+
     it('hands events to handlers as parsed envelopes', async () => {
       const { bus, domain: d } = await setup()
       const got: unknown[] = []

@@ -325,9 +325,7 @@ describe('DELETE /courses/{id}', () => {
 describe('POST /courses/{id}/assign', () => {
   it('replaces the selection and announces only the newly added users through the outbox', async () => {
     const course = await newCourse({ title: 'Assigned' })
-    const a = crypto.randomUUID()
-    const b = crypto.randomUUID()
-    const c = crypto.randomUUID()
+    const [a, b, c] = [tech.id, other.id, (await h.user()).id]
     expect(await h.call('POST', `/courses/${course.id}/assign`, { token: admin.token, body: { userIds: [a, b, a] } })).toEqual({
       status: 200,
       body: { message: 'Course assigned to 2 user(s)', assigned: 2 },
@@ -340,6 +338,29 @@ describe('POST /courses/{id}/assign', () => {
       { courseId: course.id, courseTitle: 'Assigned', userIds: [a, b], assignedToAll: false },
       { courseId: course.id, courseTitle: 'Assigned', userIds: [c], assignedToAll: false },
     ])
+  })
+
+  it('accepts only existing non-admin users: 400 naming the unknown ids and the admins, and nothing changes', async () => {
+    const course = await newCourse({ title: 'Kept' })
+    await h.call('POST', `/courses/${course.id}/assign`, { token: admin.token, body: { userIds: [tech.id] } })
+    const before = { assignments: await h.sql('select * from course_assignments order by course_id, user_id'), events: await h.events() }
+    const unknown = '00000000-0000-4000-8000-000000000000'
+    const ada = await h.user({ admin: true, name: 'Ada Admin' })
+    const res = await h.call('POST', `/courses/${course.id}/assign`, { token: admin.token, body: { userIds: [other.id, unknown, ada.id, admin.id] } })
+    expect(res).toEqual({
+      status: 400,
+      body: {
+        message: `Only existing non-admin users can be assigned. Unknown user id(s): ${unknown}. Admin(s): Ada Admin, Test User.`,
+        code: 'invalid_assignees',
+        details: [
+          { path: 'userIds', userId: unknown, message: 'Unknown user' },
+          { path: 'userIds', userId: ada.id, message: 'Admins cannot be assigned' },
+          { path: 'userIds', userId: admin.id, message: 'Admins cannot be assigned' },
+        ],
+      },
+    })
+    expect((await h.call('POST', `/courses/${course.id}/assign`, { token: admin.token, body: { userIds: [admin.id] } })).body.code).toBe('invalid_assignees')
+    expect({ assignments: await h.sql('select * from course_assignments order by course_id, user_id'), events: await h.events() }).toEqual(before)
   })
 
   it('needs at least one user, an existing course and an admin', async () => {

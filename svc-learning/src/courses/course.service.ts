@@ -6,6 +6,7 @@ import { COURSE_MESSAGES, CreateCourseFields, UpdateCourseFields, type Course, t
 import { AppError, badRequest, conflict, forbidden, holdsNul, notFound, recordEvent, unstorableText, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } from '../storage/garbage.ts'
+import { requireAssignable } from '../users/user-access.ts'
 import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, type StoredFile, type UploadRequest } from '../uploads/multipart.ts'
 import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension } from '../uploads/sniff.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, toCourseDto, toCourseSummary } from './course.entity.ts'
@@ -348,14 +349,15 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
     },
 
     /**
-     * Sets who the course is assigned to: the selected users replace the previous selection. The
-     * event names only the users who did not have it before.
+     * Sets who the course is assigned to: the selected users (existing non-admins) replace the
+     * previous selection. The event names only the users who did not have it before.
      */
     async assign(id: number, userIds: string[]) {
       const unique = [...new Set(userIds)]
       await orm.em.fork().transactional(async (tx) => {
         const course = await courseRepository.findById(tx, id)
         if (!course) throw courseNotFound()
+        await requireAssignable(tx, unique)
         // Read without loading entities: the rows re-created below must not meet managed copies of the deleted ones.
         const rows = (await tx.execute('select user_id from course_assignments where course_id = ?', [id])) as { user_id: string }[]
         const before = new Set(rows.map((r) => r.user_id))

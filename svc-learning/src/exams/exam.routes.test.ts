@@ -201,6 +201,23 @@ describe('DELETE /exams/{id} and POST /exams/{id}/assign', () => {
     expect(got.assigned_user_ids).toEqual([other.id])
     expect((await h.call('GET', `/exams/${exam.id}`, { token: tech.token })).status).toBe(403)
   })
+  it('accepts only existing non-admin users: 400 naming the unknown ids and the admins, and nothing changes', async () => {
+    const exam = await create({ is_assigned_to_all: false })
+    await h.call('POST', `/exams/${exam.id}/assign`, { token: admin.token, body: { userIds: [tech.id] } })
+    const before = await snapshot()
+    const unknown = '00000000-0000-4000-8000-000000000000'
+    const refused = await h.call('POST', `/exams/${exam.id}/assign`, { token: admin.token, body: { userIds: [other.id, unknown] } })
+    expect(refused).toMatchObject({ status: 400, body: { code: 'invalid_assignees', message: `Only existing non-admin users can be assigned. Unknown user id(s): ${unknown}.` } })
+    expect(await h.call('POST', `/exams/${exam.id}/assign`, { token: admin.token, body: { userIds: [admin.id] } })).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_assignees', details: [{ userId: admin.id, message: 'Admins cannot be assigned' }] },
+    })
+    const many = Array.from({ length: 7 }, () => crypto.randomUUID())
+    const long = await h.call('POST', `/exams/${exam.id}/assign`, { token: admin.token, body: { userIds: many } })
+    expect(long.body.message).toBe(`Only existing non-admin users can be assigned. Unknown user id(s): ${many.slice(0, 5).join(', ')} and 2 more.`)
+    expect(long.body.details).toHaveLength(7)
+    expect(await snapshot()).toEqual(before)
+  })
   it('needs at least one valid user, an admin and an existing exam', async () => {
     const exam = await create({ is_assigned_to_all: false })
     const empty = await h.call('POST', `/exams/${exam.id}/assign`, { token: admin.token, body: { userIds: [] } })

@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { Exam, ExamInput, ExamSummary, LearnerExam } from '@portal/contracts'
 import { badRequest, forbidden, notFound, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
+import { requireAssignable } from '../users/user-access.ts'
 import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity, toAttemptQuestion, toExamDto, toExamSummary, toQuestionDto } from './exam.entity.ts'
 import { examRepository } from './exam.repository.ts'
 
@@ -140,14 +141,15 @@ export function createExamService(ctx: LearningContext) {
     },
 
     /**
-     * Sets who the exam is assigned to: the selected users replace the previous selection (the
-     * assign dialog shows the current one, from `assigned_user_ids`).
+     * Sets who the exam is assigned to: the selected users (existing non-admins) replace the
+     * previous selection (the assign dialog shows the current one, from `assigned_user_ids`).
      */
     async assign(id: number, userIds: string[]) {
       const unique = [...new Set(userIds)]
       await orm.em.fork().transactional(async (tx) => {
         const exam = await examRepository.findById(tx, id)
         if (!exam) throw examNotFound()
+        await requireAssignable(tx, unique)
         await tx.nativeDelete(ExamAssignmentEntity, { examId: id })
         const at = now()
         for (const userId of unique) tx.create(ExamAssignmentEntity, { examId: id, userId, assignedAt: at })

@@ -2,10 +2,12 @@ import type { MigrationEntry } from '@portal/server-kit'
 import { ExamTables } from './0001-exam-tables.ts'
 import { CourseTables } from './0002-course-tables.ts'
 import { ScormStateFromCmi } from './0004-scorm-state-from-cmi.ts'
+import { UserProjection } from './0005-user-projection.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
   { name: '0001_exam_tables', class: ExamTables },
   { name: '0002_course_tables', class: CourseTables },
   { name: '0004_scorm_state_from_cmi', class: ScormStateFromCmi },
+  { name: '0005_user_projection', class: UserProjection },
 ]

@@ -53,11 +53,36 @@ describe('GET /users/{id}/stats', () => {
       ['First', 100, true],
     ])
   })
-  it('is for the user themself and admins', async () => {
+  it('is for the user themself, managers whose scope covers them and admins', async () => {
     expect((await h.call('GET', `/users/${tech.id}/stats`, { token: admin.token })).body.examsTaken).toBe(3)
     expect(await h.call('GET', `/users/${tech.id}/stats`, { token: other.token })).toMatchObject({ status: 403, body: { code: 'forbidden' } })
     expect((await h.call('GET', `/users/${tech.id}/stats`)).status).toBe(401)
     expect((await h.call('GET', '/users/123/stats', { token: admin.token })).status).toBe(400)
+
+    const portland = await h.user({ branch: 'Portland', department: 'Service' })
+    const seattle = await h.user({ branch: 'Seattle', department: 'Service' })
+    const manager = await h.user({ manager: { branches: ['Portland'], departments: [] }, branch: 'Portland', department: 'Service' })
+    const everywhere = await h.user({ manager: { branches: [], departments: [] } })
+    expect(await h.call('GET', `/users/${portland.id}/stats`, { token: manager.token })).toMatchObject({ status: 200, body: { examsTaken: 0 } })
+    expect(await h.call('GET', `/users/${seattle.id}/stats`, { token: manager.token })).toMatchObject({ status: 403, body: { code: 'forbidden' } })
+    // No branch yet: outside a scope that names branches.
+    expect((await h.call('GET', `/users/${tech.id}/stats`, { token: manager.token })).status).toBe(403)
+    expect((await h.call('GET', `/users/${seattle.id}/stats`, { token: everywhere.token })).status).toBe(200)
+    expect((await h.call('GET', `/users/${manager.id}/stats`, { token: portland.token })).status).toBe(403)
+  })
+
+  it('answers 404 for a user identity does not know or deleted; a technician gets 403 for any id but their own', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000'
+    const notFound = { status: 404, body: { message: 'User not found', code: 'user_not_found' } }
+    expect(await h.call('GET', `/users/${unknown}/stats`, { token: admin.token })).toEqual(notFound)
+    const manager = await h.user({ manager: { branches: [], departments: [] } })
+    expect(await h.call('GET', `/users/${unknown}/stats`, { token: manager.token })).toEqual(notFound)
+    expect(await h.call('GET', `/users/${unknown}/stats`, { token: other.token })).toMatchObject({ status: 403 })
+
+    const gone = await h.user()
+    await h.bus.publish({ id: crypto.randomUUID(), type: 'identity.user.deleted.v1', occurredAt: new Date().toISOString(), data: { userId: gone.id } })
+    expect(await h.call('GET', `/users/${gone.id}/stats`, { token: admin.token })).toEqual(notFound)
+    expect(await h.call('GET', `/users/${gone.id}/stats`, { token: gone.token })).toEqual(notFound)
   })
   it('answers 401 with expired: true for an expired token, and 401 for a forged one', async () => {
     const expired = await createTokenIssuer(h.key, { issuer: h.env.JWT_ISSUER, audience: h.env.JWT_AUDIENCE, ttlSeconds: -3600 }).sign(tech.actor)

@@ -1,19 +1,20 @@
 import type { UserStats } from '@portal/contracts'
-import { requireSelfOrAdmin, type Actor } from '@portal/server-kit'
+import type { Actor } from '@portal/server-kit'
 import { ExamAttemptEntity } from '../attempts/attempt.entity.ts'
 import type { AttemptService } from '../attempts/attempt.service.ts'
 import { roundScore } from '../attempts/grading.ts'
 import type { LearningContext } from '../context.ts'
+import { requireReadableUser } from '../users/user-access.ts'
 import { courseStatsOf } from './course-stats.ts'
 
 export function createStatsService(ctx: LearningContext, attempts: Pick<AttemptService, 'finaliseOverdueOf'>) {
   return {
-    /** Dashboard and admin user stats; the caller is the user or an admin (managers later). */
+    /** Dashboard and admin user stats: of the caller, of a user in a manager's scope, of anyone for admins. */
     async forUser(actor: Actor, userId: string): Promise<UserStats> {
-      requireSelfOrAdmin(actor, userId)
+      const em = ctx.orm.em.fork()
+      await requireReadableUser(em, actor, userId)
       // An attempt whose time ran out counts even if the browser never came back.
       await attempts.finaliseOverdueOf(userId)
-      const em = ctx.orm.em.fork()
       const graded = await em.find(
         ExamAttemptEntity,
         { userId, status: { $ne: 'in_progress' } },

@@ -1,0 +1,42 @@
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
+import type { EventData } from '@portal/contracts'
+import { UserEntity } from './user.entity.ts'
+
+export type UserFacts = EventData<'identity.user.registered.v1'>
+
+export const userRepository = {
+  /**
+   * Stores the facts of a registration or update unless the stored ones are as new or newer, or
+   * the user was deleted. One statement, so concurrent deliveries for one user serialise on its row.
+   */
+  applyFacts: (em: EntityManager, facts: UserFacts, occurredAt: Date) =>
+    em.execute(
+      `insert into users (id, name, email, is_admin, is_manager, branch, department, user_group, occurred_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       on conflict (id) do update set
+         name = excluded.name, email = excluded.email, is_admin = excluded.is_admin, is_manager = excluded.is_manager,
+         branch = excluded.branch, department = excluded.department, user_group = excluded.user_group, occurred_at = excluded.occurred_at
+       where users.deleted_at is null and users.occurred_at < excluded.occurred_at`,
+      [facts.userId, facts.name, facts.email, facts.isAdmin, facts.isManager, facts.branch, facts.department, facts.userGroup, occurredAt],
+    ),
+
+  /** Marks the user deleted (also before any fact arrived) and forgets their facts; a deletion is final. */
+  markDeleted: (em: EntityManager, userId: string, occurredAt: Date) =>
+    em.execute(
+      `insert into users (id, occurred_at, deleted_at) values (?, ?, ?)
+       on conflict (id) do update set
+         name = null, email = null, is_admin = false, is_manager = false, branch = null, department = null, user_group = null,
+         occurred_at = greatest(users.occurred_at, excluded.occurred_at), deleted_at = coalesce(users.deleted_at, excluded.deleted_at)`,
+      [userId, occurredAt, occurredAt],
+    ),
+
+  /** The user unless unknown or deleted. */
+  findExisting: (em: EntityManager, id: string) => em.findOne(UserEntity, { id, deletedAt: null }),
+
+  /**
+   * The existing users among `ids`, share-locked until the transaction ends: a deletion handled
+   * meanwhile waits, then removes what the transaction wrote for them.
+   */
+  lockExisting: (em: EntityManager, ids: string[]) =>
+    em.find(UserEntity, { id: { $in: ids }, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_READ }),
+}
