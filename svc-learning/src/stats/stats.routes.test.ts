@@ -83,6 +83,13 @@ describe('GET /users/{id}/stats', () => {
     await h.bus.publish({ id: crypto.randomUUID(), type: 'identity.user.deleted.v1', occurredAt: new Date().toISOString(), data: { userId: gone.id } })
     expect(await h.call('GET', `/users/${gone.id}/stats`, { token: admin.token })).toEqual(notFound)
     expect(await h.call('GET', `/users/${gone.id}/stats`, { token: gone.token })).toEqual(notFound)
+    // A user whose registration has not reached learning yet still reads their own stats (the
+    // shell checks a session with this call), but nobody else's.
+    const early = { userId: crypto.randomUUID(), email: 'early@acme.test', name: 'Early', isAdmin: false, isManager: false, managerScope: { branches: [], departments: [] } }
+    const token = await h.issuer.sign(early)
+    const own = await h.call('GET', `/users/${early.userId}/stats`, { token })
+    expect([own.status, own.body.examsTaken, own.body.coursesStarted]).toEqual([200, 0, 0])
+    expect(await h.call('GET', `/users/${early.userId}/stats`, { token: admin.token })).toEqual(notFound)
   })
   it('answers 401 with expired: true for an expired token, and 401 for a forged one', async () => {
     const expired = await createTokenIssuer(h.key, { issuer: h.env.JWT_ISSUER, audience: h.env.JWT_AUDIENCE, ttlSeconds: -3600 }).sign(tech.actor)

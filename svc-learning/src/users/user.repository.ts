@@ -30,6 +30,9 @@ export const userRepository = {
       [userId, occurredAt, occurredAt],
     ),
 
+  /** Whether the projection knows the user was deleted. */
+  isDeleted: async (em: EntityManager, id: string) => (await em.count(UserEntity, { id, deletedAt: { $ne: null } })) > 0,
+
   /** The user unless unknown or deleted. */
   findExisting: (em: EntityManager, id: string) => em.findOne(UserEntity, { id, deletedAt: null }),
 
