@@ -176,6 +176,8 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
         <legend className="pk-visually-hidden">{title}</legend>
         <TextField
           label="Course Title"
+          // The form takes the list's place: focus goes into it, not back to <body>.
+          autoFocus
           value={state.title}
           error={errors.title}
           onChange={(e) => dispatch({ type: 'title', value: e.target.value })}

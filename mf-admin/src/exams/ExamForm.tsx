@@ -160,6 +160,8 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
       <h2 id="exam-form-title">{title}</h2>
       <TextField
         label="Exam Name"
+        // The form takes the list's place: focus goes into it, not back to <body>.
+        autoFocus
         value={state.name}
         error={errors.name}
         onChange={(e) => dispatch({ type: 'field', field: 'name', value: e.target.value })}
