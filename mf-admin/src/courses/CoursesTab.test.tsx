@@ -80,6 +80,9 @@ describe('Course form', () => {
     expect(html).toContain('accept=".pdf,.pptx,.mp4,.webm,.mp3,.wav,.zip"')
     expect(html).toContain('multiple=""')
     expect(html).toMatch(/type="submit"[^>]*>Upload<\/button>/)
+    // Moves and removals are announced in a region that is there before the first one.
+    expect(html).toContain('role="status" aria-live="polite" aria-atomic="true" class="pk-visually-hidden"></div>')
+    expect(html).toContain('aria-describedby="course-module-files-hint"')
   })
 
   it('lists the stored modules in order with move, delete and rename on Edit Course', () => {

@@ -10,6 +10,16 @@ export const neighbourAfterRemoval = <K>(keys: readonly K[], removed: K): K | un
   return i + 1 < keys.length ? keys[i + 1] : i > 0 ? keys[i - 1] : undefined
 }
 
+/**
+ * Focuses the first control in `container` marked aria-invalid (its label, state and linked error
+ * are read out); false when there is none.
+ */
+export const focusFirstInvalid = (container: HTMLElement | null): boolean => {
+  const invalid = container?.querySelector<HTMLElement>('[aria-invalid="true"]')
+  invalid?.focus()
+  return Boolean(invalid)
+}
+
 export interface FocusTargets {
   /** The ref of a place focus can be sent to, by a name unique within the view. */
   target: (name: string) => (element: HTMLElement | null) => void
