@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core'
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core'
 import yauzl from 'yauzl'
 import { ZipFile } from 'yazl'
 import type { Course, CourseWithProgress, ScormLaunch, ScormProgress } from '@portal/contracts'
@@ -263,41 +263,6 @@ export async function assignCourse(page: Page, title: string, who: { email: stri
   await dialog.getByRole('button', { name: 'Assign', exact: true }).click()
   await dialog.waitFor({ state: 'hidden' })
 }
-
-// ---------- keyboard only ----------
-
-/**
- * The focused element as a screen reader names it, from the accessibility tree: role, name and
- * states (`button "Move down Module 2"`, `textbox "Course Title" [invalid]`), without its value or
- * text; `<body>` when focus was dropped.
- */
-export async function focusedControl(page: Page): Promise<string> {
-  if (await page.evaluate(() => !document.activeElement || document.activeElement === document.body)) return '<body>'
-  let line = (await page.locator(':focus').ariaSnapshot()).split('\n')[0]!.replace(/^- /, '')
-  // YAML quotes a line whose name holds ": ".
-  if (line.startsWith("'")) line = line.slice(1, line.indexOf("'", 1)).replaceAll("''", "'")
-  return /^\S+(?: "(?:[^"\\]|\\.)*")?(?: \[[^\]]*\])*/.exec(line)![0]
-}
-
-/** Presses Tab (Shift+Tab with `back`) until `target` has focus, as a keyboard user gets there; fails after `max` presses. */
-export async function tabTo(page: Page, target: Locator, opts: { back?: boolean; max?: number } = {}): Promise<void> {
-  const max = opts.max ?? 30
-  for (let i = 0; i <= max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return
-    await page.keyboard.press(opts.back ? 'Shift+Tab' : 'Tab')
-  }
-  throw new Error(`${max} presses of ${opts.back ? 'Shift+Tab' : 'Tab'} did not reach ${target}; focus is on ${await focusedControl(page)}`)
-}
-
-/** The text of an element's description (what aria-describedby points at), as read after its name. */
-export const descriptionOf = (target: Locator): Promise<string> =>
-  target.evaluate((el) =>
-    (el.getAttribute('aria-describedby') ?? '')
-      .split(/\s+/)
-      .map((id) => document.getElementById(id)?.textContent ?? '')
-      .join(' ')
-      .trim(),
-  )
 
 // ---------- learner: My Courses and the course viewer ----------
 

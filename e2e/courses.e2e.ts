@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser, Locator, Page } from 'playwright-core'
-import { launchBrowser } from './browser.ts'
+import { descriptionOf, focusedControl, launchBrowser, tabTo } from './browser.ts'
 import {
   adminCourses,
   answerGolfQuiz,
@@ -10,10 +10,8 @@ import {
   courseCard,
   courseRow,
   DEMO,
-  descriptionOf,
   eventually,
   fixturePath,
-  focusedControl,
   golfPage,
   leaveViewer,
   myCourses,
@@ -28,7 +26,6 @@ import {
   serveCdnFromFixtures,
   settle,
   signIn,
-  tabTo,
   tinyPdf,
   uploadCourse,
   zipOf,
