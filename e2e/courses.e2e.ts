@@ -601,7 +601,7 @@ describe('admin keyboard journey', () => {
     return { session, page, focus, press }
   }
 
-  it('keyboard only: Upload New Course opens on its title, moving and removing modules keeps focus on the same list and is announced, Cancel returns to the opener', async () => {
+  it('keyboard only: Upload New Course opens on its title; moving and removing modules keeps focus in the list and is announced; Cancel, Upload and Delete leave focus on a sensible control', async () => {
     const { session, page, focus, press } = await coursesTabByKeyboard()
     await tabTo(page, page.getByRole('button', { name: 'Upload New Course' }))
     await page.keyboard.press('Enter')
@@ -614,7 +614,7 @@ describe('admin keyboard journey', () => {
     await expect.poll(() => title.getAttribute('aria-invalid')).toBe('true')
     expect(await focus()).toBe('textbox "Course Title" [invalid]')
     expect(await descriptionOf(title)).toBe('Course title is required')
-    await page.keyboard.type(`Keyboard course ${run}`)
+    await page.keyboard.type('Draft')
 
     // The file picker is the system's own dialog: files are handed to it, the rest is keys.
     const files = form.getByLabel('Module Files')
@@ -646,6 +646,29 @@ describe('admin keyboard journey', () => {
     await page.keyboard.press('Enter')
     await form.waitFor({ state: 'detached' })
     await expect.poll(focus).toBe('button "Upload New Course"')
+
+    // Upload for real (Enter in the title submits): focus comes back to the opener and the notice is read.
+    const courseTitle = `Keyboard course ${run}`
+    await page.keyboard.press('Enter')
+    await expect.poll(focus).toBe('textbox "Course Title"')
+    await page.keyboard.type(courseTitle)
+    await files.setInputFiles({ name: 'handbook.pdf', mimeType: 'application/pdf', buffer: tinyPdf('Handbook') })
+    await tabTo(page, title, { back: true })
+    await page.keyboard.press('Enter')
+    await form.waitFor({ state: 'detached', timeout: 60_000 })
+    await expect.poll(focus).toBe('button "Upload New Course"')
+    await page.getByRole('status').filter({ hasText: 'Course created.' }).waitFor()
+
+    // Deleting it from the table: focus goes to a Delete button of a row that stays.
+    const row = courseRow(page, courseTitle)
+    await tabTo(page, row.getByRole('button', { name: 'Delete' }))
+    await page.keyboard.press('Enter')
+    await expect.poll(focus).toBe('button "Cancel"')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    await page.getByRole('status').filter({ hasText: 'Course deleted.' }).waitFor()
+    await row.waitFor({ state: 'detached' })
+    expect(await focus()).toBe('button "Delete"')
     expect(session.errors, report(session)).toEqual([])
     await page.context().close()
   })
