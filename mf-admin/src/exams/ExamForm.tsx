@@ -162,7 +162,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
   const save = useMutation({
     mutationFn: () => (exam ? updateExam(exam.id, toExamInput(state)) : createExam(toExamInput(state))),
     onSuccess: onDone,
-    // The submit button, disabled while saving, lost focus: focus the message that says what failed.
+    // Focus on the message that says what failed (read at once, and the fields are above it).
     onError: () => focusLater(EXAM_FOCUS.summary),
   })
   const submit = () => {
@@ -206,7 +206,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
       noValidate
       onSubmit={(e) => {
         e.preventDefault()
-        submit()
+        if (!save.isPending) submit()
       }}
     >
       <h2 id="exam-form-title">{title}</h2>
@@ -371,7 +371,8 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
       </div>
       <LiveRegion message={announcement} />
       <div className="pk-row">
-        <Button type="submit" disabled={save.isPending}>
+        {/* aria-disabled, not disabled: a focused button that turns disabled drops focus to <body>. */}
+        <Button type="submit" aria-disabled={save.isPending || undefined}>
           {exam ? 'Update Exam' : 'Create Exam'}
         </Button>
         <Button variant="secondary" onClick={onCancel} disabled={save.isPending}>
