@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 
 /** Debian's Chromium, headless, with the flags this machine needs. */
 export function launchBrowser(): Promise<Browser> {
@@ -42,3 +42,39 @@ export function watchErrors(page: Page): string[] {
   page.on('pageerror', (e) => errors.push(String(e)))
   return errors
 }
+
+// Keyboard only: where focus is, getting there with Tab, what a control's description says.
+
+/**
+ * The focused element as a screen reader names it, from the accessibility tree: role, name and
+ * states (`button "Move down Module 2"`, `textbox "Course Title" [invalid]`), without its value or
+ * text; `<body>` when focus was dropped.
+ */
+export async function focusedControl(page: Page): Promise<string> {
+  if (await page.evaluate(() => !document.activeElement || document.activeElement === document.body)) return '<body>'
+  let line = (await page.locator(':focus').ariaSnapshot()).split('\n')[0]!.replace(/^- /, '')
+  // YAML quotes a line whose name holds ": ".
+  const quoted = /^'((?:[^']|'')*)'/.exec(line)
+  if (quoted) line = quoted[1]!.replaceAll("''", "'")
+  return /^\S+(?: "(?:[^"\\]|\\.)*")?(?: \[[^\]]*\])*/.exec(line)![0]
+}
+
+/** Presses Tab (Shift+Tab with `back`) until `target` has focus, as a keyboard user gets there; fails after `max` presses. */
+export async function tabTo(page: Page, target: Locator, opts: { back?: boolean; max?: number } = {}): Promise<void> {
+  const max = opts.max ?? 30
+  for (let i = 0; i <= max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return
+    await page.keyboard.press(opts.back ? 'Shift+Tab' : 'Tab')
+  }
+  throw new Error(`${max} presses of ${opts.back ? 'Shift+Tab' : 'Tab'} did not reach ${target}; focus is on ${await focusedControl(page)}`)
+}
+
+/** The text of an element's description (what aria-describedby points at), as read after its name. */
+export const descriptionOf = (target: Locator): Promise<string> =>
+  target.evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ')
+      .trim(),
+  )

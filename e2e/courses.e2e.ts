@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchBrowser } from './browser.ts'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { descriptionOf, focusedControl, launchBrowser, tabTo } from './browser.ts'
 import {
   adminCourses,
   answerGolfQuiz,
@@ -578,4 +578,159 @@ describe('courses journey', () => {
     expect(mediaLearner.errors, report(mediaLearner)).toEqual([])
     await page.context().close()
   }, 240_000)
+})
+
+describe('admin keyboard journey', () => {
+  /**
+   * Signs the admin in and reaches the Courses tab from the top of the page with Tab and the arrow
+   * keys. `press` presses a key, waits for the live region of `form` to say `says` and returns
+   * what then has focus.
+   */
+  async function coursesTabByKeyboard() {
+    const session = await signIn(browser, baseURL, DEMO.admin)
+    const page = session.page
+    const focus = () => focusedControl(page)
+    await tabTo(page, page.getByRole('tab', { name: 'Exams' }), { max: 40 })
+    await page.keyboard.press('ArrowRight')
+    await expect.poll(focus).toBe('tab "Courses" [selected]')
+    const press = async (form: Locator, key: string, says: string) => {
+      await page.keyboard.press(key)
+      await form.getByRole('status').filter({ hasText: says }).waitFor()
+      return focus()
+    }
+    return { session, page, focus, press }
+  }
+
+  it('keyboard only: Upload New Course opens on its title; moving and removing modules keeps focus in the list and is announced; Cancel, Upload and Delete leave focus on a sensible control', async () => {
+    const { session, page, focus, press } = await coursesTabByKeyboard()
+    await tabTo(page, page.getByRole('button', { name: 'Upload New Course' }))
+    await page.keyboard.press('Enter')
+
+    const form = page.getByRole('form', { name: 'Upload New Course' })
+    const title = form.getByLabel('Course Title')
+    await expect.poll(focus).toBe('textbox "Course Title"')
+    // Enter in the field submits: focus stays on the first field in error, which names its error.
+    await page.keyboard.press('Enter')
+    await expect.poll(() => title.getAttribute('aria-invalid')).toBe('true')
+    expect(await focus()).toBe('textbox "Course Title" [invalid]')
+    expect(await descriptionOf(title)).toBe('Course title is required')
+    await page.keyboard.type('Draft')
+
+    // The file picker is the system's own dialog: files are handed to it, the rest is keys.
+    const files = form.getByLabel('Module Files')
+    await files.setInputFiles(['intro', 'safety', 'wrap-up'].map((name) => ({ name: `${name}.pdf`, mimeType: 'application/pdf', buffer: tinyPdf(name) })))
+    await form.getByRole('status').filter({ hasText: '3 modules added; 3 in the course.' }).waitFor()
+    await tabTo(page, form.getByRole('button', { name: 'Move down Module 1' }))
+    expect(await press(form, 'Enter', "Module 'intro' moved to position 2 of 3")).toBe('button "Move down Module 2"')
+    // At the bottom its Move Down turns disabled: focus goes to the same module's Move Up.
+    expect(await press(form, 'Enter', "Module 'intro' moved to position 3 of 3")).toBe('button "Move up Module 3"')
+    expect(await form.getByLabel('Module 3 title').inputValue()).toBe('intro')
+    await tabTo(page, form.getByRole('button', { name: 'Move up Module 2' }), { back: true })
+    expect(await press(form, 'Enter', "Module 'wrap-up' moved to position 1 of 3")).toBe('button "Move down Module 1"')
+    expect(await form.getByLabel('Module 1 title').inputValue()).toBe('wrap-up')
+
+    // Remove: focus goes to the Remove of the module taking its place, else the one before, else the file picker.
+    await page.keyboard.press('Tab')
+    expect(await focus()).toBe('button "Remove Module 1"')
+    expect(await press(form, 'Enter', "Module 'wrap-up' removed; 2 modules left.")).toBe('button "Remove Module 1"')
+    expect(await form.getByLabel('Module 1 title').inputValue()).toBe('safety')
+    await tabTo(page, form.getByRole('button', { name: 'Remove Module 2' }))
+    expect(await press(form, 'Enter', "Module 'intro' removed; 1 module left.")).toBe('button "Remove Module 1"')
+    await press(form, 'Enter', "Module 'safety' removed; no modules left.")
+    expect(await files.evaluate((el) => el === document.activeElement)).toBe(true)
+    // Submitted once already, so the empty list is an error the picker names.
+    expect(await files.getAttribute('aria-invalid')).toBe('true')
+    expect(await descriptionOf(files)).toContain('At least one module is required')
+
+    await tabTo(page, form.getByRole('button', { name: 'Cancel', exact: true }))
+    await page.keyboard.press('Enter')
+    await form.waitFor({ state: 'detached' })
+    await expect.poll(focus).toBe('button "Upload New Course"')
+
+    // Upload for real (Enter in the title submits): focus comes back to the opener and the notice is read.
+    const courseTitle = `Keyboard course ${run}`
+    await page.keyboard.press('Enter')
+    await expect.poll(focus).toBe('textbox "Course Title"')
+    await page.keyboard.type(courseTitle)
+    await files.setInputFiles({ name: 'handbook.pdf', mimeType: 'application/pdf', buffer: tinyPdf('Handbook') })
+    await tabTo(page, title, { back: true })
+    await page.keyboard.press('Enter')
+    await form.waitFor({ state: 'detached', timeout: 60_000 })
+    await expect.poll(focus).toBe('button "Upload New Course"')
+    await page.getByRole('status').filter({ hasText: 'Course created.' }).waitFor()
+
+    // Deleting it from the table: focus goes to a Delete button of a row that stays.
+    const row = courseRow(page, courseTitle)
+    await tabTo(page, row.getByRole('button', { name: 'Delete' }))
+    await page.keyboard.press('Enter')
+    await expect.poll(focus).toBe('button "Cancel"')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    await page.getByRole('status').filter({ hasText: 'Course deleted.' }).waitFor()
+    await row.waitFor({ state: 'detached' })
+    expect(await focus()).toBe('button "Delete"')
+    expect(session.errors, report(session)).toEqual([])
+    await page.context().close()
+  })
+
+  it('keyboard only: Edit Course keeps focus through Delete, its confirmation and Undo; the Assign dialog clears its error once a user is ticked and Escape returns to Assign', async () => {
+    const { session, page, focus, press } = await coursesTabByKeyboard()
+    const demo = 'Field Safety Essentials'
+    const lesson = 'Field Safety Essentials: interactive lesson'
+    const edit = courseRow(page, demo).getByRole('button', { name: 'Edit' })
+    await tabTo(page, edit)
+    await page.keyboard.press('Enter')
+    const form = page.getByRole('form', { name: 'Edit Course' })
+    await expect.poll(focus).toBe('textbox "Course Title"')
+    expect(await form.getByLabel('Course Title').inputValue()).toBe(demo)
+
+    await tabTo(page, form.getByRole('button', { name: 'Delete Module 1' }))
+    await page.keyboard.press('Enter')
+    const confirm = page.getByRole('dialog', { name: 'Delete Module' })
+    await expect.poll(focus).toBe('button "Cancel"')
+    // Escape keeps the module and gives focus back to its Delete.
+    await page.keyboard.press('Escape')
+    await confirm.waitFor({ state: 'hidden' })
+    expect(await focus()).toBe('button "Delete Module 1"')
+    await page.keyboard.press('Enter')
+    await expect.poll(focus).toBe('button "Cancel"')
+    await page.keyboard.press('Tab')
+    expect(await focus()).toBe('button "Delete"')
+    // Confirmed: the module stays listed with Undo, which takes focus.
+    expect(await press(form, 'Enter', `Module '${lesson}' will be deleted when you update the course. Undo keeps it.`)).toBe(`button "Undo delete ${lesson}"`)
+    expect(await press(form, 'Enter', `Module '${lesson}' kept at position 1 of 2`)).toBe('button "Delete Module 1"')
+    await tabTo(page, form.getByRole('button', { name: 'Cancel', exact: true }))
+    await page.keyboard.press('Enter')
+    await form.waitFor({ state: 'detached' })
+    await expect.poll(() => edit.evaluate((el) => el === document.activeElement)).toBe(true)
+
+    const assign = courseRow(page, demo).getByRole('button', { name: 'Assign' })
+    await tabTo(page, assign)
+    await page.keyboard.press('Enter')
+    const dialog = page.getByRole('dialog', { name: `Assign Course: ${demo}` })
+    await expect.poll(focus).toBe('searchbox "Search users"')
+    await tabTo(page, dialog.getByRole('button', { name: 'Deselect All' }))
+    await page.keyboard.press('Enter')
+    await tabTo(page, dialog.getByRole('button', { name: 'Assign', exact: true }))
+    await page.keyboard.press('Enter')
+    const error = dialog.getByRole('alert').filter({ hasText: 'Please select at least one user' })
+    await error.waitFor()
+    expect(await descriptionOf(dialog.getByRole('group', { name: 'Users' }))).toBe('Please select at least one user')
+    // Ticking one user clears it at once; emptying the list again brings it back; Select All clears it.
+    await tabTo(page, dialog.getByRole('checkbox', { name: new RegExp(DEMO.portland.name) }), { back: true })
+    await page.keyboard.press('Space')
+    await error.waitFor({ state: 'detached' })
+    await tabTo(page, dialog.getByRole('button', { name: 'Deselect All' }), { back: true })
+    await page.keyboard.press('Enter')
+    await error.waitFor()
+    await page.keyboard.press('Shift+Tab')
+    expect(await focus()).toBe('button "Select All"')
+    await page.keyboard.press('Enter')
+    await error.waitFor({ state: 'detached' })
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden' })
+    await expect.poll(() => assign.evaluate((el) => el === document.activeElement)).toBe(true)
+    expect(session.errors, report(session)).toEqual([])
+    await page.context().close()
+  })
 })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, watchErrors } from './browser.ts'
+import { focusedControl, launchBrowser, tabTo, watchErrors } from './browser.ts'
 
 const baseURL = inject('baseURL')
 let browser: Browser
@@ -131,6 +131,60 @@ describe('exams journey', () => {
     } else {
       await again.getByText(/1 of 1|attempts? used|no attempts left/i).first().waitFor()
     }
+    await page.context().close()
+  })
+
+  it('keyboard only: Add New Exam opens on Exam Name; adding goes to the new field, removing a question, choice or category keeps focus in the list and is announced', async () => {
+    const page = await signedIn('admin@example.com', 'Admin123!')
+    const errors = watchErrors(page)
+    await page.waitForURL('**/admin-dashboard')
+    const focus = () => focusedControl(page)
+    await tabTo(page, page.getByRole('button', { name: 'Add New Exam' }), { max: 40 })
+    await page.keyboard.press('Enter')
+    const form = page.getByRole('form', { name: 'Add New Exam' })
+    await expect.poll(focus).toBe('textbox "Exam Name"')
+    const press = async (key: string, says: string) => {
+      await page.keyboard.press(key)
+      await form.getByRole('status').filter({ hasText: says }).waitFor()
+      return focus()
+    }
+
+    await tabTo(page, form.getByLabel('New Subject Category'))
+    for (const c of ['Ladders', 'Tools']) {
+      await page.keyboard.type(c)
+      expect(await press('Enter', `Category ${c} added.`)).toBe('textbox "New Subject Category"')
+    }
+    await tabTo(page, form.getByRole('button', { name: 'Remove category Ladders' }), { back: true })
+    expect(await press('Enter', 'Category Ladders removed.')).toBe('button "Remove category Tools"')
+    expect(await press('Enter', 'Category Tools removed.')).toBe('textbox "New Subject Category"')
+
+    const addQuestion = form.getByRole('button', { name: 'Add Question' })
+    await tabTo(page, addQuestion)
+    await page.keyboard.press('Enter')
+    await expect.poll(focus).toBe('textbox "Question Text"')
+    await page.keyboard.type('First')
+    await tabTo(page, addQuestion)
+    await page.keyboard.press('Enter')
+    await expect.poll(focus).toBe('textbox "Question Text"')
+    await page.keyboard.type('Second')
+    const second = form.getByRole('group', { name: 'Question 2' })
+    await tabTo(page, second.getByRole('button', { name: 'Add Option' }))
+    await page.keyboard.press('Enter')
+    await expect.poll(focus).toBe('textbox "Option 3"')
+    // Three choices: removing the second leaves two, whose Remove buttons are disabled; focus goes to the text of the one in its place.
+    await tabTo(page, second.getByRole('button', { name: 'Remove choice 2' }), { back: true })
+    expect(await press('Enter', 'Choice 2 of question 2 removed; 2 choices left.')).toBe('textbox "Option 2"')
+
+    await tabTo(page, form.getByRole('button', { name: 'Remove Question 1' }), { back: true })
+    expect(await press('Enter', 'Question 1 removed; 1 question left.')).toBe('button "Remove Question 1"')
+    expect(await form.getByLabel('Question Text').inputValue()).toBe('Second')
+    expect(await press('Enter', 'Question 1 removed; no questions left.')).toBe('button "Add Question"')
+
+    await tabTo(page, form.getByRole('button', { name: 'Cancel' }))
+    await page.keyboard.press('Enter')
+    await form.waitFor({ state: 'detached' })
+    await expect.poll(focus).toBe('button "Add New Exam"')
+    expect(errors).toEqual([])
     await page.context().close()
   })
 })

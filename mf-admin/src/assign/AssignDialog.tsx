@@ -1,7 +1,7 @@
 import { COURSE_MESSAGES } from '@portal/contracts'
 import { Alert, Button, Modal, Spinner, TextField, errorMessage } from '@portal/ui-kit'
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { fetchUsers, userKeys } from '../users/api.ts'
 import { filterUsers, toggleIn } from '../users/filter.ts'
 
@@ -17,25 +17,28 @@ export interface AssignDialogProps {
   onAssigned: () => void
 }
 
+/**
+ * The dialog's error: after a try with nobody ticked, "Please select at least one user" for as long
+ * as the selection is empty (it goes as soon as someone is ticked); else a failed call's message.
+ */
+export const assignError = (tried: boolean, selectedCount: number, callError: string | null): string | null =>
+  tried && selectedCount === 0 ? COURSE_MESSAGES.selectAtLeastOneUser : callError
+
 /** Assign an exam or a course to selected non-admin users: search, Select All / Deselect All (of those shown). */
 export const AssignDialog = ({ title, initialSelected, assign: assignTo, errorFallback, onClose, onAssigned }: AssignDialogProps) => {
   const users = useQuery({ queryKey: userKeys.list(), queryFn: fetchUsers })
   const [search, setSearch] = useState('')
   const [selected, setSelected] = useState<string[]>(() => [...initialSelected])
-  const [error, setError] = useState<string | null>(null)
-  const assign = useMutation({
-    mutationFn: () => assignTo(selected),
-    onSuccess: onAssigned,
-    onError: (err) => setError(errorMessage(err, errorFallback)),
-  })
+  const [tried, setTried] = useState(false)
+  const assign = useMutation({ mutationFn: () => assignTo(selected), onSuccess: onAssigned })
   const learners = (users.data ?? []).filter((u) => !u.is_admin)
   const shown = filterUsers(learners, search)
+  const error = assignError(tried, selected.length, assign.isError ? errorMessage(assign.error, errorFallback) : null)
+  const errorId = useId()
   const submit = () => {
-    if (selected.length === 0) {
-      setError(COURSE_MESSAGES.selectAtLeastOneUser)
-      return
-    }
-    setError(null)
+    setTried(true)
+    // Not disabled while busy: a focused button that turns disabled drops focus to <body>.
+    if (selected.length === 0 || assign.isPending) return
     assign.mutate()
   }
   return (
@@ -46,7 +49,15 @@ export const AssignDialog = ({ title, initialSelected, assign: assignTo, errorFa
         <Alert>{errorMessage(users.error, 'Failed to fetch users')}</Alert>
       ) : (
         <div className="pk-stack">
-          <TextField label="Search users" type="search" placeholder="Search by name or email" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <TextField
+            label="Search users"
+            type="search"
+            placeholder="Search by name or email"
+            // The dialog opens on Cancel while users load: move on to the search once it is there.
+            autoFocus
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
           <div className="pk-row">
             <Button
               size="small"
@@ -66,7 +77,10 @@ export const AssignDialog = ({ title, initialSelected, assign: assignTo, errorFa
               {selected.length} selected
             </span>
           </div>
-          <fieldset style={{ border: '1px solid var(--c-border)', borderRadius: 6, maxHeight: 280, overflowY: 'auto', margin: 0, padding: '.5rem .75rem' }}>
+          <fieldset
+            aria-describedby={error ? errorId : undefined}
+            style={{ border: '1px solid var(--c-border)', borderRadius: 6, maxHeight: 280, overflowY: 'auto', margin: 0, padding: '.5rem .75rem' }}
+          >
             <legend className="pk-visually-hidden">Users</legend>
             {shown.length === 0 ? (
               <p className="pk-muted">No users found</p>
@@ -83,12 +97,12 @@ export const AssignDialog = ({ title, initialSelected, assign: assignTo, errorFa
           </fieldset>
         </div>
       )}
-      {error ? <Alert>{error}</Alert> : null}
+      {error ? <Alert id={errorId}>{error}</Alert> : null}
       <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
         <Button variant="secondary" onClick={onClose}>
           Cancel
         </Button>
-        <Button onClick={submit} disabled={assign.isPending || !users.isSuccess}>
+        <Button onClick={submit} disabled={!users.isSuccess} aria-disabled={assign.isPending || undefined}>
           Assign
         </Button>
       </div>

@@ -1,15 +1,20 @@
 import type { Course } from '@portal/contracts'
-import { Alert, Button, ConfirmDialog, TextField } from '@portal/ui-kit'
+import { Alert, Button, ConfirmDialog, focusFirstInvalid, LiveRegion, TextField, useAnnouncement, useFocusTargets, type FocusTargets } from '@portal/ui-kit'
 import { useMutation } from '@tanstack/react-query'
-import { useId, useReducer, useRef, useState, type Dispatch } from 'react'
+import { useId, useReducer, useRef, useState } from 'react'
 import { createCourse, updateCourse } from './api.ts'
 import {
   ACCEPT,
+  addedMessage,
+  afterMove,
+  afterRemove,
+  afterUndo,
   buildCreateForm,
   buildUpdateForm,
   canMove,
   courseFormReducer,
   emptyCourseForm,
+  FOCUS,
   formatMb,
   formFromCourse,
   moduleTypeLabel,
@@ -17,7 +22,6 @@ import {
   uploadPercent,
   UPLOAD_CANCELLED,
   validateCourseForm,
-  type CourseFormAction,
   type ModuleRow,
 } from './course-form.ts'
 import { processingText, scormBadge } from './course-table.ts'
@@ -51,19 +55,17 @@ export const UploadProgress = ({ loaded, total }: { loaded: number; total: numbe
   )
 }
 
-const ModuleRowEditor = ({
-  row,
-  rows,
-  error,
-  dispatch,
-  onDeleteExisting,
-}: {
-  row: ModuleRow
-  rows: readonly ModuleRow[]
-  error: string | undefined
-  dispatch: Dispatch<CourseFormAction>
-  onDeleteExisting: (row: ModuleRow) => void
-}) => {
+/** What a module row can ask of the form; the form also moves focus and says what happened. */
+interface ModuleRowActions {
+  rename: (row: ModuleRow, title: string) => void
+  move: (row: ModuleRow, direction: 'up' | 'down') => void
+  /** Remove a new row; ask to delete a stored one. */
+  remove: (row: ModuleRow) => void
+  undo: (row: ModuleRow) => void
+  target: FocusTargets['target']
+}
+
+const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: readonly ModuleRow[]; error: string | undefined; actions: ModuleRowActions }) => {
   const name = `Module ${row.order}`
   const headingId = useId()
   const badge = row.stored ? scormBadge({ is_scorm: row.isScorm, ...row.stored }) : null
@@ -83,7 +85,7 @@ const ModuleRowEditor = ({
         <span>
           <s>{row.title || row.fileName}</s> <span className="pk-muted">(will be deleted when you update the course)</span>
         </span>
-        <Button size="small" variant="secondary" aria-label={`Undo delete ${row.title || row.fileName}`} onClick={() => dispatch({ type: 'undoRemove', key: row.key })}>
+        <Button ref={actions.target(FOCUS.undo(row.key))} size="small" variant="secondary" aria-label={`Undo delete ${row.title || row.fileName}`} onClick={() => actions.undo(row)}>
           Undo
         </Button>
       </li>
@@ -97,29 +99,25 @@ const ModuleRowEditor = ({
       </div>
       <div className="pk-row" style={{ alignItems: 'flex-start' }}>
         <div style={{ flex: 1, minWidth: 220 }}>
-          <TextField
-            label={`${name} title`}
-            value={row.title}
-            error={error}
-            onChange={(e) => dispatch({ type: 'moduleTitle', key: row.key, value: e.target.value })}
-          />
+          <TextField label={`${name} title`} value={row.title} error={error} onChange={(e) => actions.rename(row, e.target.value)} />
         </div>
         <div className="pk-row" style={{ marginTop: '1.6rem', gap: '.375rem' }}>
-          <Button size="small" variant="secondary" aria-label={`Move up ${name}`} disabled={!canMove(rows, row.key, 'up')} onClick={() => dispatch({ type: 'move', key: row.key, direction: 'up' })}>
-            Move Up
-          </Button>
-          <Button size="small" variant="secondary" aria-label={`Move down ${name}`} disabled={!canMove(rows, row.key, 'down')} onClick={() => dispatch({ type: 'move', key: row.key, direction: 'down' })}>
-            Move Down
-          </Button>
-          {row.kind === 'new' ? (
-            <Button size="small" variant="danger" aria-label={`Remove ${name}`} onClick={() => dispatch({ type: 'remove', key: row.key })}>
-              Remove
+          {(['up', 'down'] as const).map((direction) => (
+            <Button
+              key={direction}
+              ref={actions.target(FOCUS.move(row.key, direction))}
+              size="small"
+              variant="secondary"
+              aria-label={`Move ${direction} ${name}`}
+              disabled={!canMove(rows, row.key, direction)}
+              onClick={() => actions.move(row, direction)}
+            >
+              {direction === 'up' ? 'Move Up' : 'Move Down'}
             </Button>
-          ) : (
-            <Button size="small" variant="danger" aria-label={`Delete ${name}`} onClick={() => onDeleteExisting(row)}>
-              Delete
-            </Button>
-          )}
+          ))}
+          <Button ref={actions.target(FOCUS.remove(row.key))} size="small" variant="danger" aria-label={`${row.kind === 'new' ? 'Remove' : 'Delete'} ${name}`} onClick={() => actions.remove(row)}>
+            {row.kind === 'new' ? 'Remove' : 'Delete'}
+          </Button>
         </div>
       </div>
     </li>
@@ -131,8 +129,10 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
   const [state, dispatch] = useReducer(courseFormReducer, course, (c) => (c ? formFromCourse(c) : emptyCourseForm()))
   const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null)
   const [toDelete, setToDelete] = useState<ModuleRow | null>(null)
+  const [announcement, announce] = useAnnouncement()
+  const { target, focusLater } = useFocusTargets()
   const abortRef = useRef<AbortController | null>(null)
-  const summaryRef = useRef<HTMLDivElement>(null)
+  const formRef = useRef<HTMLFormElement>(null)
   const errors = validateCourseForm(state)
   const mode = course ? 'update' : 'create'
   const save = useMutation({
@@ -144,6 +144,8 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
       return course ? updateCourse(course.id, buildUpdateForm(state), controls) : createCourse(buildCreateForm(state), controls)
     },
     onSuccess: onDone,
+    // Cancel Upload, which had focus, goes away: focus the message that says what happened.
+    onError: () => focusLater(FOCUS.summary),
     onSettled: () => {
       abortRef.current = null
       setProgress(null)
@@ -153,16 +155,44 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
   const submit = () => {
     dispatch({ type: 'submitted' })
     if (validateCourseForm(state, true).count > 0) {
-      requestAnimationFrame(() => summaryRef.current?.focus())
+      // The first field in error says what is wrong; else the message area (once the errors show).
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current) || focusLater(FOCUS.summary))
       return
     }
     save.mutate()
   }
+  const actions: ModuleRowActions = {
+    target,
+    rename: (row, value) => dispatch({ type: 'moduleTitle', key: row.key, value }),
+    move: (row, direction) => {
+      const after = afterMove(state.modules, row.key, direction)
+      if (!after) return
+      dispatch({ type: 'move', key: row.key, direction })
+      focusLater(after.focus)
+      announce(after.message)
+    },
+    remove: (row) => (row.kind === 'new' ? removeRow(row) : setToDelete(row)),
+    undo: (row) => {
+      const after = afterUndo(state.modules, row.key)
+      dispatch({ type: 'undoRemove', key: row.key })
+      focusLater(after.focus)
+      announce(after.message)
+    },
+  }
+  const removeRow = (row: ModuleRow) => {
+    const after = afterRemove(state.modules, row.key)
+    dispatch({ type: 'remove', key: row.key })
+    focusLater(...after.focus)
+    announce(after.message)
+  }
   const saveError = save.isError ? uploadErrorText(save.error, mode) : null
   const title = course ? 'Edit Course' : 'Upload New Course'
   const active = state.modules.filter((r) => !r.markedForDeletion)
+  const filesErrorId = 'course-module-files-error'
+  const modulesErrorId = 'course-modules-error'
   return (
     <form
+      ref={formRef}
       className="pk-stack"
       aria-labelledby="course-form-title"
       noValidate
@@ -176,6 +206,8 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
         <legend className="pk-visually-hidden">{title}</legend>
         <TextField
           label="Course Title"
+          // The form takes the list's place: focus goes into it, not back to <body>.
+          autoFocus
           value={state.title}
           error={errors.title}
           onChange={(e) => dispatch({ type: 'title', value: e.target.value })}
@@ -192,14 +224,26 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
           <div className="pk-field">
             <label htmlFor="course-module-files">{course ? 'Add Module Files' : 'Module Files'}</label>
             <input
+              ref={target(FOCUS.files)}
               id="course-module-files"
               type="file"
               multiple
               accept={ACCEPT}
-              aria-describedby="course-module-files-hint"
+              aria-invalid={errors.modules ? true : undefined}
+              aria-describedby={[
+                'course-module-files-hint',
+                state.fileErrors.length > 0 ? filesErrorId : null,
+                errors.modules ? modulesErrorId : null,
+              ]
+                .filter(Boolean)
+                .join(' ')}
               onChange={(e) => {
                 const files = [...(e.target.files ?? [])]
-                if (files.length > 0) dispatch({ type: 'addFiles', files })
+                if (files.length > 0) {
+                  const message = addedMessage(state, courseFormReducer(state, { type: 'addFiles', files }))
+                  dispatch({ type: 'addFiles', files })
+                  if (message) announce(message)
+                }
                 // Let the same file be picked again later.
                 e.target.value = ''
               }}
@@ -209,7 +253,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
             </span>
           </div>
           {state.fileErrors.length > 0 ? (
-            <Alert>
+            <Alert id={filesErrorId}>
               {state.fileErrors.length === 1 ? (
                 state.fileErrors[0]
               ) : (
@@ -228,29 +272,24 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
           ) : (
             <ol className="pk-stack" style={{ listStyle: 'none', margin: 0, padding: 0, gap: '.5rem' }}>
               {state.modules.map((row) => (
-                <ModuleRowEditor
-                  key={row.key}
-                  row={row}
-                  rows={state.modules}
-                  error={errors.moduleTitles[row.key]}
-                  dispatch={dispatch}
-                  onDeleteExisting={setToDelete}
-                />
+                <ModuleRowEditor key={row.key} row={row} rows={state.modules} error={errors.moduleTitles[row.key]} actions={actions} />
               ))}
             </ol>
           )}
         </section>
       </fieldset>
 
-      <div ref={summaryRef} tabIndex={-1} className="pk-stack" style={{ gap: '.5rem' }}>
-        {errors.modules ? <Alert>{errors.modules}</Alert> : null}
+      <div ref={target(FOCUS.summary)} tabIndex={-1} className="pk-stack" style={{ gap: '.5rem' }}>
+        {errors.modules ? <Alert id={modulesErrorId}>{errors.modules}</Alert> : null}
         {state.submitted && errors.count > 0 && !errors.modules ? <Alert>Please correct the errors above.</Alert> : null}
         {saveError ? saveError === UPLOAD_CANCELLED ? <Alert tone="info">{saveError}</Alert> : <Alert>{saveError}</Alert> : null}
       </div>
       {uploading && progress ? <UploadProgress loaded={progress.loaded} total={progress.total} /> : null}
+      <LiveRegion message={announcement} />
       <div className="pk-row">
         {uploading ? (
-          <Button variant="danger" onClick={() => abortRef.current?.abort()}>
+          // Takes the place (and the focus) of Upload, which the fieldset being disabled would drop.
+          <Button variant="danger" autoFocus onClick={() => abortRef.current?.abort()}>
             Cancel Upload
           </Button>
         ) : (
@@ -268,7 +307,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
         confirmLabel="Delete"
         onCancel={() => setToDelete(null)}
         onConfirm={() => {
-          if (toDelete) dispatch({ type: 'remove', key: toDelete.key })
+          if (toDelete) removeRow(toDelete)
           setToDelete(null)
         }}
       >

@@ -57,6 +57,10 @@ describe('Courses tab', () => {
     for (const b of ['Edit', 'Assign', 'Delete', 'Upload New Course']) expect(html).toMatch(new RegExp(`>${b}</button>`))
   })
 
+  it('keeps an empty status region for its notices, so the first one is read too', () => {
+    expect(render(<CoursesTab />, [course])).toContain('<div role="status" class="pk-live"></div>')
+  })
+
   it('shows an empty state without courses', () => {
     expect(render(<CoursesTab />, [])).toContain('No courses yet. Use Upload New Course to create one.')
   })
@@ -69,17 +73,22 @@ describe('Course form', () => {
     const html = render(<CourseForm course={null} onDone={noop} onCancel={noop} />)
     expect(html).toContain('>Upload New Course</h2>')
     expect(html).toContain('>Course Title</label>')
+    expect(html.match(/autofocus=""/g)).toHaveLength(1)
+    expect(html).toMatch(/<input[^>]*autofocus=""[^>]*value=""/)
     expect(html).toContain('Assign to all users')
     expect(html).toContain('>Module Files</label>')
     expect(html).toContain('accept=".pdf,.pptx,.mp4,.webm,.mp3,.wav,.zip"')
     expect(html).toContain('multiple=""')
     expect(html).toMatch(/type="submit"[^>]*>Upload<\/button>/)
+    // Moves and removals are announced in a region that is there before the first one.
+    expect(html).toContain('role="status" aria-live="polite" aria-atomic="true" class="pk-visually-hidden"></div>')
+    expect(html).toContain('aria-describedby="course-module-files-hint"')
   })
 
   it('lists the stored modules in order with move, delete and rename on Edit Course', () => {
     const html = render(<CourseForm course={course} onDone={noop} onCancel={noop} />)
     expect(html).toContain('>Edit Course</h2>')
-    expect(html).toContain('value="Golf Basics"')
+    expect(html).toMatch(/<input[^>]*autofocus=""[^>]*value="Golf Basics"/)
     expect(html).toContain('>Add Module Files</label>')
     expect(html).toContain('>Module 1 title</label>')
     expect(html).toMatch(/aria-label="Move up Module 1" disabled=""/)

@@ -3,7 +3,7 @@ import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from 
 import { useQuery } from '@tanstack/react-query'
 import { AssignDialog } from '../assign/AssignDialog.tsx'
 import { AuthoringHeader } from '../authoring/AuthoringHeader.tsx'
-import { useAuthoringTab } from '../authoring/useAuthoringTab.ts'
+import { ADD_TARGET, deleteTarget, editTarget, useAuthoringTab } from '../authoring/useAuthoringTab.ts'
 import { assignCourse, courseKeys, deleteCourse, fetchAdminCourses } from './api.ts'
 import { COURSE_ERRORS, moduleTypeLabel } from './course-form.ts'
 import { CourseForm } from './CourseForm.tsx'
@@ -42,17 +42,19 @@ const ModulesCell = ({ course }: { course: Course }) => (
 
 /** Courses tab: list with edit, delete (confirmed) and assign; Upload New Course / Edit Course form. */
 export const CoursesTab = () => {
-  const { queryClient, editing, setEditing, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, refresh, remove } = useAuthoringTab<Course>({
-    allKey: courseKeys.all,
-    remove: deleteCourse,
-    deletedNotice: 'Course deleted.',
-  })
   const courses = useQuery({
     queryKey: courseKeys.list(),
     queryFn: fetchAdminCourses,
     // A package being processed turns ready (or failed) by itself: poll until none is left.
     refetchInterval: (query) => (anyProcessing(query.state.data) ? PROCESSING_POLL_MS : false),
   })
+  const { queryClient, editing, openEditor, closeEditor, target, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, refresh, remove } =
+    useAuthoringTab<Course>({
+      allKey: courseKeys.all,
+      remove: deleteCourse,
+      deletedNotice: 'Course deleted.',
+      ids: courses.data?.map((c) => c.id) ?? [],
+    })
 
   if (editing.mode !== 'closed') {
     const course = editing.mode === 'edit' ? editing.item : null
@@ -60,11 +62,11 @@ export const CoursesTab = () => {
       <CourseForm
         key={course?.id ?? 'new'}
         course={course}
-        onCancel={() => setEditing({ mode: 'closed' })}
+        onCancel={closeEditor}
         onDone={(saved) => {
           const done = course ? 'Course updated.' : 'Course created.'
           setNotice(anyProcessing([saved]) ? `${done} SCORM packages are being processed; their state shows below.` : done)
-          setEditing({ mode: 'closed' })
+          closeEditor()
           queryClient.setQueryData<Course[]>(courseKeys.list(), (list) =>
             list ? (course ? list.map((c) => (c.id === saved.id ? saved : c)) : [...list, saved]) : list,
           )
@@ -79,10 +81,8 @@ export const CoursesTab = () => {
       <AuthoringHeader
         title="Courses"
         addLabel="Upload New Course"
-        onAdd={() => {
-          setNotice(null)
-          setEditing({ mode: 'add' })
-        }}
+        addRef={target(ADD_TARGET)}
+        onAdd={() => openEditor({ mode: 'add' })}
         notice={notice}
         deleteError={remove.isError && !toDelete ? errorMessage(remove.error, COURSE_ERRORS.delete) : null}
       />
@@ -119,13 +119,11 @@ export const CoursesTab = () => {
                     <td>
                       <div className="pk-row">
                         <Button
+                          ref={target(editTarget(c.id))}
                           size="small"
                           variant="secondary"
                           aria-describedby={titleId}
-                          onClick={() => {
-                            setNotice(null)
-                            setEditing({ mode: 'edit', item: c })
-                          }}
+                          onClick={() => openEditor({ mode: 'edit', item: c })}
                         >
                           Edit
                         </Button>
@@ -133,6 +131,7 @@ export const CoursesTab = () => {
                           Assign
                         </Button>
                         <Button
+                          ref={target(deleteTarget(c.id))}
                           size="small"
                           variant="danger"
                           aria-describedby={titleId}

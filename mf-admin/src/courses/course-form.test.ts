@@ -3,12 +3,17 @@ import { ApiError } from '@portal/ui-kit'
 import { describe, expect, it } from 'vitest'
 import {
   ACCEPT,
+  addedMessage,
+  afterMove,
+  afterRemove,
+  afterUndo,
   buildCreateForm,
   buildUpdateForm,
   canMove,
   courseFormReducer,
   defaultModuleTitle,
   emptyCourseForm,
+  FOCUS,
   formFromCourse,
   formatMb,
   moduleTypeLabel,
@@ -183,6 +188,59 @@ describe('course form: ordering', () => {
     expect(titles(s)).toEqual(['1:Stored 11 (deleted)'])
     s = courseFormReducer(s, { type: 'undoRemove', key: s.modules[0]!.key })
     expect(titles(s)).toEqual(['1:Stored 11'])
+  })
+})
+
+describe('course form: keyboard focus and announcements', () => {
+  it('keeps focus on the pressed move button while the module can still go that way, and says where it went', () => {
+    const s = withFiles(emptyCourseForm(), 'intro.pdf', 'b.pdf', 'c.pdf')
+    const [intro] = s.modules.map((r) => r.key) as [number]
+    expect(afterMove(s.modules, intro, 'down')).toEqual({ focus: FOCUS.move(intro, 'down'), message: "Module 'intro' moved to position 2 of 3" })
+  })
+
+  it('hands focus to the other move button of the same module when it reaches either end', () => {
+    const s = withFiles(emptyCourseForm(), 'a.pdf', 'b.pdf')
+    const [a, b] = s.modules.map((r) => r.key) as [number, number]
+    expect(afterMove(s.modules, a, 'down')).toEqual({ focus: FOCUS.move(a, 'up'), message: "Module 'a' moved to position 2 of 2" })
+    expect(afterMove(s.modules, b, 'up')).toEqual({ focus: FOCUS.move(b, 'down'), message: "Module 'b' moved to position 1 of 2" })
+    expect(afterMove(s.modules, a, 'up')).toBeNull()
+  })
+
+  it('counts only the modules that stay when saying a position', () => {
+    let s = formFromCourse(course)
+    s = courseFormReducer(s, { type: 'remove', key: s.modules[1]!.key })
+    expect(afterMove(s.modules, s.modules[2]!.key, 'up')?.message).toBe("Module 'Stored 13' moved to position 1 of 2")
+  })
+
+  it("sends focus to the next module's Remove after a removal, else the previous one's, else the file picker", () => {
+    const s = withFiles(emptyCourseForm(), 'a.pdf', 'b.pdf', 'c.pdf')
+    const [a, b, c] = s.modules.map((r) => r.key) as [number, number, number]
+    expect(afterRemove(s.modules, a)).toEqual({ focus: [FOCUS.remove(b), FOCUS.files], message: "Module 'a' removed; 2 modules left." })
+    expect(afterRemove(s.modules, c).focus).toEqual([FOCUS.remove(b), FOCUS.files])
+    const one = withFiles(emptyCourseForm(), 'only.pdf')
+    expect(afterRemove(one.modules, one.modules[0]!.key)).toEqual({ focus: [FOCUS.files], message: "Module 'only' removed; no modules left." })
+  })
+
+  it('names a module by its file when its title is blank', () => {
+    const s = courseFormReducer(withFiles(emptyCourseForm(), 'a.pdf'), { type: 'moduleTitle', key: 1, value: ' ' })
+    expect(afterRemove(s.modules, 1).message).toBe("Module 'a.pdf' removed; no modules left.")
+  })
+
+  it('keeps focus on a stored module marked for deletion (its Undo), and on its Delete after Undo', () => {
+    let s = formFromCourse(course)
+    const key = s.modules[1]!.key
+    expect(afterRemove(s.modules, key)).toEqual({
+      focus: [FOCUS.undo(key)],
+      message: "Module 'Stored 12' will be deleted when you update the course. Undo keeps it.",
+    })
+    s = courseFormReducer(s, { type: 'remove', key })
+    expect(afterUndo(s.modules, key)).toEqual({ focus: FOCUS.remove(key), message: "Module 'Stored 12' kept at position 2 of 3" })
+  })
+
+  it('says how many modules picking files added', () => {
+    const before = withFiles(emptyCourseForm(), 'a.pdf')
+    expect(addedMessage(before, withFiles(before, 'b.pdf', 'c.pdf', 'notes.txt'))).toBe('2 modules added; 3 in the course.')
+    expect(addedMessage(before, withFiles(before, 'notes.txt'))).toBeNull()
   })
 })
 

@@ -1,5 +1,5 @@
 import { COURSE_MESSAGES, COURSE_UPLOAD, type Course, type CourseModule } from '@portal/contracts'
-import { ApiError, errorMessage } from '@portal/ui-kit'
+import { ApiError, errorMessage, neighbourAfterRemoval } from '@portal/ui-kit'
 
 /**
  * A module row of the Upload New Course / Edit Course form (admin §4): an existing (stored) module
@@ -148,12 +148,90 @@ export const moveModule = (rows: readonly ModuleRow[], key: number, direction: '
   return renumber(next)
 }
 
+/** Drops a new row; marks a stored one for deletion. Renumbers. */
+export const removeModule = (rows: readonly ModuleRow[], key: number): ModuleRow[] =>
+  renumber(rows.flatMap((r) => (r.key !== key ? [r] : r.kind === 'new' ? [] : [{ ...r, markedForDeletion: true }])))
+
+/** Undo of a deletion: the stored row stays after all. Renumbers. */
+export const restoreModule = (rows: readonly ModuleRow[], key: number): ModuleRow[] =>
+  renumber(rows.map((r) => (r.key === key ? { ...r, markedForDeletion: false } : r)))
+
 /** Whether a row can move up / down (for disabling the buttons). */
 export const canMove = (rows: readonly ModuleRow[], key: number, direction: 'up' | 'down'): boolean => {
   const active = activeModules(rows)
   const i = active.findIndex((r) => r.key === key)
   if (i < 0) return false
   return direction === 'up' ? i > 0 : i < active.length - 1
+}
+
+/** Focus target names in the form: a module row's controls, the file picker and the message area. */
+export const FOCUS = {
+  move: (key: number, direction: 'up' | 'down') => `module-${key}-${direction}`,
+  /** Remove (a new row) or Delete (a stored one). */
+  remove: (key: number) => `module-${key}-remove`,
+  undo: (key: number) => `module-${key}-undo`,
+  files: 'files',
+  summary: 'summary',
+} as const
+
+/** A module as messages name it: its title, else its file name. */
+export const moduleName = (row: Pick<ModuleRow, 'title' | 'fileName'>): string => row.title.trim() || row.fileName
+
+const modulesCount = (n: number) => `${n === 0 ? 'no' : n} module${n === 1 ? '' : 's'}`
+
+/** Where a row stands among the rows that stay: "position 2 of 3". */
+const positionOf = (rows: readonly ModuleRow[], key: number): string => {
+  const active = activeModules(rows)
+  return `position ${active.findIndex((r) => r.key === key) + 1} of ${active.length}`
+}
+
+/**
+ * What a move leaves for the keyboard: the move button that keeps focus (the one pressed while the
+ * row can still go that way, else the other one: a disabled button loses focus) and the message
+ * for the live region. Null when the row cannot move that way.
+ */
+export const afterMove = (rows: readonly ModuleRow[], key: number, direction: 'up' | 'down'): { focus: string; message: string } | null => {
+  if (!canMove(rows, key, direction)) return null
+  const moved = moveModule(rows, key, direction)
+  const row = moved.find((r) => r.key === key)!
+  const again = canMove(moved, key, direction) ? direction : direction === 'up' ? 'down' : 'up'
+  return {
+    focus: FOCUS.move(key, again),
+    message: `Module '${moduleName(row)}' moved to ${positionOf(moved, key)}`,
+  }
+}
+
+/**
+ * What removing a row leaves for the keyboard: focus on the Remove/Delete of the row that takes its
+ * place, else of the row before, else the file picker; and the message. A stored row is only marked
+ * for deletion: it stays in the list with Undo, which takes focus.
+ */
+export const afterRemove = (rows: readonly ModuleRow[], key: number): { focus: string[]; message: string } => {
+  const row = rows.find((r) => r.key === key)!
+  if (row.kind === 'existing') {
+    return { focus: [FOCUS.undo(key)], message: `Module '${moduleName(row)}' will be deleted when you update the course. Undo keeps it.` }
+  }
+  const active = activeModules(rows)
+  const next = neighbourAfterRemoval(
+    active.map((r) => r.key),
+    key,
+  )
+  return {
+    focus: next === undefined ? [FOCUS.files] : [FOCUS.remove(next), FOCUS.files],
+    message: `Module '${moduleName(row)}' removed; ${modulesCount(active.length - 1)} left.`,
+  }
+}
+
+/** After Undo: focus on the row's Delete again (the Undo button goes) and its place said. */
+export const afterUndo = (rows: readonly ModuleRow[], key: number): { focus: string; message: string } => {
+  const restored = restoreModule(rows, key)
+  return { focus: FOCUS.remove(key), message: `Module '${moduleName(restored.find((r) => r.key === key)!)}' kept at ${positionOf(restored, key)}` }
+}
+
+/** What picking files added, for the live region (skipped files have their own alert). */
+export const addedMessage = (before: CourseFormState, after: CourseFormState): string | null => {
+  const added = activeModules(after.modules).length - activeModules(before.modules).length
+  return added > 0 ? `${modulesCount(added)} added; ${activeModules(after.modules).length} in the course.` : null
 }
 
 export type CourseFormAction =
@@ -203,20 +281,9 @@ export const courseFormReducer = (state: CourseFormState, action: CourseFormActi
     case 'move':
       return { ...state, modules: moveModule(state.modules, action.key, action.direction) }
     case 'remove':
-      return {
-        ...state,
-        modules: renumber(
-          state.modules.flatMap((r) => {
-            if (r.key !== action.key) return [r]
-            return r.kind === 'new' ? [] : [{ ...r, markedForDeletion: true }]
-          }),
-        ),
-      }
+      return { ...state, modules: removeModule(state.modules, action.key) }
     case 'undoRemove':
-      return {
-        ...state,
-        modules: renumber(state.modules.map((r) => (r.key === action.key ? { ...r, markedForDeletion: false } : r))),
-      }
+      return { ...state, modules: restoreModule(state.modules, action.key) }
     case 'dismissFileErrors':
       return { ...state, fileErrors: [] }
     case 'submitted':

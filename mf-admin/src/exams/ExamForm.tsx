@@ -1,9 +1,13 @@
 import type { Exam, QuestionType } from '@portal/contracts'
-import { Alert, Button, Select, TextField, errorMessage } from '@portal/ui-kit'
+import { Alert, Button, LiveRegion, Select, TextField, errorMessage, focusFirstInvalid, useAnnouncement, useFocusTargets, type FocusTargets } from '@portal/ui-kit'
 import { useMutation } from '@tanstack/react-query'
 import { useReducer, useRef, type Dispatch } from 'react'
 import { createExam, updateExam } from './api.ts'
 import {
+  afterRemoveCategory,
+  afterRemoveOption,
+  afterRemoveQuestion,
+  EXAM_FOCUS,
   emptyForm,
   examFormReducer,
   formFromExam,
@@ -23,22 +27,32 @@ const QUESTION_TYPES = [
   { value: 'multi_select', label: 'Multi-select (several answers)' },
 ] as const
 
+/** What a question asks of the form besides plain edits; the form also moves focus and says what happened. */
+interface QuestionActions {
+  dispatch: Dispatch<ExamFormAction>
+  target: FocusTargets['target']
+  remove: (q: QuestionDraft) => void
+  addOption: (q: QuestionDraft) => void
+  removeOption: (q: QuestionDraft, index: number) => void
+}
+
 const QuestionEditor = ({
   q,
   n,
   categories,
   errors,
-  dispatch,
+  actions: { dispatch, target, ...actions },
 }: {
   q: QuestionDraft
   n: number
   categories: readonly string[]
   errors: QuestionErrors | undefined
-  dispatch: Dispatch<ExamFormAction>
+  actions: QuestionActions
 }) => {
   const multi = q.question_type === 'multi_select'
   const correct = Array.isArray(q.correct_answer) ? q.correct_answer : [q.correct_answer]
   const titleId = `exam-q-${q.key}-title`
+  const correctErrorId = `exam-q-${q.key}-correct-error`
   return (
     <li className="pk-stack" style={{ border: '1px solid var(--c-border)', borderRadius: 8, padding: '1rem', gap: '.75rem' }}>
       <fieldset aria-labelledby={titleId} className="pk-stack" style={{ border: 'none', padding: 0, margin: 0, gap: '.75rem', minWidth: 0 }}>
@@ -46,11 +60,12 @@ const QuestionEditor = ({
           <h4 id={titleId} style={{ margin: 0 }}>
             Question {n}
           </h4>
-          <Button size="small" variant="danger" onClick={() => dispatch({ type: 'removeQuestion', key: q.key })}>
+          <Button ref={target(EXAM_FOCUS.removeQuestion(q.key))} size="small" variant="danger" onClick={() => actions.remove(q)}>
             Remove Question {n}
           </Button>
         </div>
         <TextField
+          ref={target(EXAM_FOCUS.questionText(q.key))}
           label="Question Text"
           value={q.question_text}
           error={errors?.text}
@@ -92,11 +107,14 @@ const QuestionEditor = ({
                   checked={correct.includes(i)}
                   onChange={(e) => dispatch({ type: 'correct', key: q.key, index: i, checked: e.target.checked })}
                   aria-label={`Choice ${i + 1} is correct`}
+                  aria-invalid={errors?.correct ? true : undefined}
+                  aria-describedby={errors?.correct ? correctErrorId : undefined}
                 />
                 <span aria-hidden="true">Correct</span>
               </label>
               <div style={{ flex: 1, minWidth: 200 }}>
                 <TextField
+                  ref={target(EXAM_FOCUS.option(q.key, i))}
                   label={`Option ${i + 1}`}
                   value={opt}
                   error={errors?.options[i]}
@@ -104,20 +122,27 @@ const QuestionEditor = ({
                 />
               </div>
               <Button
+                ref={target(EXAM_FOCUS.removeOption(q.key, i))}
                 size="small"
                 variant="secondary"
                 style={{ marginTop: '1.75rem' }}
                 aria-label={`Remove choice ${i + 1}`}
                 disabled={q.options.length <= 2}
-                onClick={() => dispatch({ type: 'removeOption', key: q.key, index: i })}
+                onClick={() => actions.removeOption(q, i)}
               >
                 Remove
               </Button>
             </div>
           ))}
-          {errors?.correct ? <p className="pk-field"><span className="pk-error">{errors.correct}</span></p> : null}
+          {errors?.correct ? (
+            <p className="pk-field">
+              <span id={correctErrorId} className="pk-error">
+                {errors.correct}
+              </span>
+            </p>
+          ) : null}
           <div>
-            <Button size="small" variant="secondary" onClick={() => dispatch({ type: 'addOption', key: q.key })}>
+            <Button size="small" variant="secondary" onClick={() => actions.addOption(q)}>
               Add Option
             </Button>
           </div>
@@ -131,35 +156,64 @@ const QuestionEditor = ({
 export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone: () => void; onCancel: () => void }) => {
   const [state, dispatch] = useReducer(examFormReducer, exam, (e) => (e ? formFromExam(e) : emptyForm()))
   const errors = validateExamForm(state)
-  const summaryRef = useRef<HTMLDivElement>(null)
+  const [announcement, announce] = useAnnouncement()
+  const { target, focusLater } = useFocusTargets()
+  const formRef = useRef<HTMLFormElement>(null)
   const save = useMutation({
     mutationFn: () => (exam ? updateExam(exam.id, toExamInput(state)) : createExam(toExamInput(state))),
     onSuccess: onDone,
+    // Focus on the message that says what failed (read at once, and the fields are above it).
+    onError: () => focusLater(EXAM_FOCUS.summary),
   })
   const submit = () => {
     dispatch({ type: 'submitted' })
     const all = validateExamForm(state, true)
     if (all.count > 0) {
-      requestAnimationFrame(() => summaryRef.current?.focus())
+      // The first field in error says what is wrong; else the message area (once the errors show).
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current) || focusLater(EXAM_FOCUS.summary))
       return
     }
     save.mutate()
+  }
+  /** Runs a removal and sends focus where `after` says (the removed control is gone), saying what went. */
+  const removing = (action: ExamFormAction, after: { focus: string[]; message: string }) => {
+    dispatch(action)
+    focusLater(...after.focus)
+    announce(after.message)
+  }
+  const questionActions: QuestionActions = {
+    dispatch,
+    target,
+    remove: (q) => removing({ type: 'removeQuestion', key: q.key }, afterRemoveQuestion(state, q.key)),
+    removeOption: (q, index) => removing({ type: 'removeOption', key: q.key, index }, afterRemoveOption(state, q.key, index)),
+    addOption: (q) => {
+      dispatch({ type: 'addOption', key: q.key })
+      focusLater(EXAM_FOCUS.option(q.key, q.options.length))
+    },
+  }
+  const addCategory = () => {
+    const next = examFormReducer(state, { type: 'addCategory' })
+    dispatch({ type: 'addCategory' })
+    announce(next.categoryError ?? `Category ${next.subject_categories.at(-1)} added.`)
   }
   const fallback = exam ? 'Failed to update exam. Please try again.' : 'Failed to create exam. Please try again.'
   const title = exam ? 'Edit Exam' : 'Add New Exam'
   return (
     <form
+      ref={formRef}
       className="pk-stack"
       aria-labelledby="exam-form-title"
       noValidate
       onSubmit={(e) => {
         e.preventDefault()
-        submit()
+        if (!save.isPending) submit()
       }}
     >
       <h2 id="exam-form-title">{title}</h2>
       <TextField
         label="Exam Name"
+        // The form takes the list's place: focus goes into it, not back to <body>.
+        autoFocus
         value={state.name}
         error={errors.name}
         onChange={(e) => dispatch({ type: 'field', field: 'name', value: e.target.value })}
@@ -239,7 +293,12 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
             {state.subject_categories.map((c) => (
               <li key={c} className="pk-badge" style={{ display: 'inline-flex', alignItems: 'center', gap: '.25rem', marginLeft: 0 }}>
                 {c}
-                <Button variant="link" aria-label={`Remove category ${c}`} onClick={() => dispatch({ type: 'removeCategory', name: c })}>
+                <Button
+                  ref={target(EXAM_FOCUS.removeCategory(c))}
+                  variant="link"
+                  aria-label={`Remove category ${c}`}
+                  onClick={() => removing({ type: 'removeCategory', name: c }, afterRemoveCategory(state, c))}
+                >
                   ×
                 </Button>
               </li>
@@ -249,6 +308,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
         <div className="pk-row" style={{ alignItems: 'flex-start' }}>
           <div style={{ flex: 1, maxWidth: 360 }}>
             <TextField
+              ref={target(EXAM_FOCUS.newCategory)}
               label="New Subject Category"
               value={state.newCategory}
               error={state.categoryError}
@@ -256,12 +316,12 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
               onKeyDown={(e) => {
                 if (e.key === 'Enter') {
                   e.preventDefault()
-                  dispatch({ type: 'addCategory' })
+                  addCategory()
                 }
               }}
             />
           </div>
-          <Button variant="secondary" style={{ marginTop: '1.6rem' }} onClick={() => dispatch({ type: 'addCategory' })}>
+          <Button variant="secondary" style={{ marginTop: '1.6rem' }} onClick={addCategory}>
             Add Category
           </Button>
         </div>
@@ -284,25 +344,35 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
                 n={i + 1}
                 categories={state.subject_categories}
                 errors={errors.questions[q.key]}
-                dispatch={dispatch}
+                actions={questionActions}
               />
             ))}
           </ol>
         )}
         <div>
-          <Button variant="secondary" onClick={() => dispatch({ type: 'addQuestion' })}>
+          <Button
+            ref={target(EXAM_FOCUS.addQuestion)}
+            variant="secondary"
+            onClick={() => {
+              dispatch({ type: 'addQuestion' })
+              // Straight into the new question's text, as one would go on to type it.
+              focusLater(EXAM_FOCUS.questionText(state.nextKey))
+            }}
+          >
             Add Question
           </Button>
         </div>
       </section>
 
-      <div ref={summaryRef} tabIndex={-1} className="pk-stack" style={{ gap: '.5rem' }}>
+      <div ref={target(EXAM_FOCUS.summary)} tabIndex={-1} className="pk-stack" style={{ gap: '.5rem' }}>
         {errors.pool ? <Alert>{errors.pool}</Alert> : null}
         {state.submitted && errors.count > 0 && !errors.pool ? <Alert>Please correct the errors above.</Alert> : null}
         {save.isError ? <Alert>{errorMessage(save.error, fallback)}</Alert> : null}
       </div>
+      <LiveRegion message={announcement} />
       <div className="pk-row">
-        <Button type="submit" disabled={save.isPending}>
+        {/* aria-disabled, not disabled: a focused button that turns disabled drops focus to <body>. */}
+        <Button type="submit" aria-disabled={save.isPending || undefined}>
           {exam ? 'Update Exam' : 'Create Exam'}
         </Button>
         <Button variant="secondary" onClick={onCancel} disabled={save.isPending}>

@@ -3,19 +3,20 @@ import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from 
 import { useQuery } from '@tanstack/react-query'
 import { AssignDialog } from '../assign/AssignDialog.tsx'
 import { AuthoringHeader } from '../authoring/AuthoringHeader.tsx'
-import { useAuthoringTab } from '../authoring/useAuthoringTab.ts'
+import { ADD_TARGET, deleteTarget, editTarget, useAuthoringTab } from '../authoring/useAuthoringTab.ts'
 import { assignExam, deleteExam, examKeys, fetchAdminExams } from './api.ts'
 import { ExamForm } from './ExamForm.tsx'
 import { assignmentText, typeText } from './exam-table.ts'
 
 /** Exams tab: list with edit, delete (confirmed) and assign; Add New Exam / Edit Exam form. */
 export const ExamsTab = () => {
-  const { editing, setEditing, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, refresh, remove } = useAuthoringTab<Exam>({
+  const exams = useQuery({ queryKey: examKeys.list(), queryFn: fetchAdminExams })
+  const { editing, openEditor, closeEditor, target, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, refresh, remove } = useAuthoringTab<Exam>({
     allKey: examKeys.all,
     remove: deleteExam,
     deletedNotice: 'Exam deleted.',
+    ids: exams.data?.map((e) => e.id) ?? [],
   })
-  const exams = useQuery({ queryKey: examKeys.list(), queryFn: fetchAdminExams })
 
   if (editing.mode !== 'closed') {
     const exam = editing.mode === 'edit' ? editing.item : null
@@ -23,10 +24,10 @@ export const ExamsTab = () => {
       <ExamForm
         key={exam?.id ?? 'new'}
         exam={exam}
-        onCancel={() => setEditing({ mode: 'closed' })}
+        onCancel={closeEditor}
         onDone={() => {
           setNotice(exam ? 'Exam updated.' : 'Exam created.')
-          setEditing({ mode: 'closed' })
+          closeEditor()
           void refresh()
         }}
       />
@@ -38,10 +39,8 @@ export const ExamsTab = () => {
       <AuthoringHeader
         title="Exams"
         addLabel="Add New Exam"
-        onAdd={() => {
-          setNotice(null)
-          setEditing({ mode: 'add' })
-        }}
+        addRef={target(ADD_TARGET)}
+        onAdd={() => openEditor({ mode: 'add' })}
         notice={notice}
         deleteError={remove.isError && !toDelete ? errorMessage(remove.error, 'Failed to delete exam. Please try again.') : null}
       />
@@ -83,16 +82,13 @@ export const ExamsTab = () => {
                     <td>{assignmentText(e)}</td>
                     <td>
                       <div className="pk-row">
-                        <Button size="small" variant="secondary" aria-describedby={nameId} onClick={() => {
-                          setNotice(null)
-                          setEditing({ mode: 'edit', item: e })
-                        }}>
+                        <Button ref={target(editTarget(e.id))} size="small" variant="secondary" aria-describedby={nameId} onClick={() => openEditor({ mode: 'edit', item: e })}>
                           Edit
                         </Button>
                         <Button size="small" variant="secondary" aria-describedby={nameId} onClick={() => setToAssign(e)}>
                           Assign
                         </Button>
-                        <Button size="small" variant="danger" aria-describedby={nameId} onClick={() => {
+                        <Button ref={target(deleteTarget(e.id))} size="small" variant="danger" aria-describedby={nameId} onClick={() => {
                           remove.reset()
                           setToDelete(e)
                         }}>

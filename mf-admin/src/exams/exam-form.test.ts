@@ -1,6 +1,10 @@
 import { ExamInput } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
 import {
+  afterRemoveCategory,
+  afterRemoveOption,
+  afterRemoveQuestion,
+  EXAM_FOCUS,
   emptyForm,
   examFormReducer as reduce,
   normalisePassScore,
@@ -136,6 +140,50 @@ describe('exam form', () => {
     const input = toExamInput(s)
     expect(input.questions[0]).toMatchObject({ options: ['a', 'c'], correct_answer: [0, 1] })
     expect(ExamInput.safeParse(input).success).toBe(true)
+  })
+})
+
+describe('exam form: keyboard focus and announcements', () => {
+  const three = run({ type: 'addQuestion' }, { type: 'addQuestion' }, { type: 'addQuestion' })
+
+  it("sends focus to the next question's Remove after Remove Question, else the previous one's, else Add Question", () => {
+    expect(afterRemoveQuestion(three, 2)).toEqual({
+      focus: [EXAM_FOCUS.removeQuestion(3), EXAM_FOCUS.addQuestion],
+      message: 'Question 2 removed; 2 questions left.',
+    })
+    expect(afterRemoveQuestion(three, 3).focus).toEqual([EXAM_FOCUS.removeQuestion(2), EXAM_FOCUS.addQuestion])
+    expect(afterRemoveQuestion(run({ type: 'addQuestion' }), 1)).toEqual({ focus: [EXAM_FOCUS.addQuestion], message: 'Question 1 removed; no questions left.' })
+  })
+
+  it("sends focus to the Remove of the choice taking the removed one's place, or to its text once two are left", () => {
+    const four = run({ type: 'addQuestion' }, { type: 'addOption', key: 1 }, { type: 'addOption', key: 1 })
+    expect(afterRemoveOption(four, 1, 1)).toEqual({
+      focus: [EXAM_FOCUS.removeOption(1, 1), EXAM_FOCUS.option(1, 1)],
+      message: 'Choice 2 of question 1 removed; 3 choices left.',
+    })
+    // The last one: the choice before it takes focus.
+    expect(afterRemoveOption(four, 1, 3).focus).toEqual([EXAM_FOCUS.removeOption(1, 2), EXAM_FOCUS.option(1, 2)])
+    const threeChoices = run({ type: 'addQuestion' }, { type: 'addOption', key: 1 })
+    expect(afterRemoveOption(threeChoices, 1, 2).focus).toEqual([EXAM_FOCUS.removeOption(1, 1), EXAM_FOCUS.option(1, 1)])
+  })
+
+  it("sends focus to the next category's remove button, else the new-category field, and says which questions lost it", () => {
+    const s = run(
+      { type: 'addQuestion' },
+      { type: 'field', field: 'newCategory', value: 'Ladders' },
+      { type: 'addCategory' },
+      { type: 'field', field: 'newCategory', value: 'Tools' },
+      { type: 'addCategory' },
+      { type: 'questionCategory', key: 1, value: 'Ladders' },
+    )
+    expect(afterRemoveCategory(s, 'Ladders')).toEqual({
+      focus: [EXAM_FOCUS.removeCategory('Tools'), EXAM_FOCUS.newCategory],
+      message: 'Category Ladders removed; 1 question now without a category.',
+    })
+    expect(afterRemoveCategory(reduce(s, { type: 'removeCategory', name: 'Ladders' }), 'Tools')).toEqual({
+      focus: [EXAM_FOCUS.newCategory],
+      message: 'Category Tools removed.',
+    })
   })
 })
 

@@ -1,4 +1,5 @@
 import { EXAM_LIMITS, EXAM_MESSAGES, type Exam, type ExamInput, type ExamType, type QuestionType } from '@portal/contracts'
+import { neighbourAfterRemoval } from '@portal/ui-kit'
 
 /** A question as the form edits it; `key` identifies it in the list, `id` when it is stored already. */
 export interface QuestionDraft {
@@ -194,6 +195,57 @@ export const examFormReducer = (s: ExamFormState, a: ExamFormAction): ExamFormSt
       })
     case 'submitted':
       return { ...s, submitted: true }
+  }
+}
+
+/** Focus target names in the form: a question's controls, a category's remove button and the fixed fields. */
+export const EXAM_FOCUS = {
+  questionText: (key: number) => `question-${key}-text`,
+  removeQuestion: (key: number) => `question-${key}-remove`,
+  option: (key: number, index: number) => `question-${key}-option-${index}`,
+  removeOption: (key: number, index: number) => `question-${key}-remove-option-${index}`,
+  removeCategory: (name: string) => `category-${name}-remove`,
+  newCategory: 'new-category',
+  addQuestion: 'add-question',
+  summary: 'summary',
+} as const
+
+const count = (n: number, what: string) => `${n === 0 ? 'no' : n} ${what}${n === 1 ? '' : 's'}`
+
+/**
+ * After Remove Question: focus on the Remove of the question taking its place, else of the one
+ * before, else Add Question; the message says which went (the others are renumbered).
+ */
+export const afterRemoveQuestion = (s: ExamFormState, key: number): { focus: string[]; message: string } => {
+  const keys = s.questions.map((q) => q.key)
+  const next = neighbourAfterRemoval(keys, key)
+  return {
+    focus: next === undefined ? [EXAM_FOCUS.addQuestion] : [EXAM_FOCUS.removeQuestion(next), EXAM_FOCUS.addQuestion],
+    message: `Question ${keys.indexOf(key) + 1} removed; ${count(keys.length - 1, 'question')} left.`,
+  }
+}
+
+/**
+ * After removing a choice: focus on the Remove of the choice now in its place (or the last one);
+ * with two choices left those are disabled, so on that choice's text instead.
+ */
+export const afterRemoveOption = (s: ExamFormState, key: number, index: number): { focus: string[]; message: string } => {
+  const n = s.questions.findIndex((q) => q.key === key)
+  const left = s.questions[n]!.options.length - 1
+  const at = Math.min(index, left - 1)
+  return {
+    focus: [EXAM_FOCUS.removeOption(key, at), EXAM_FOCUS.option(key, at)],
+    message: `Choice ${index + 1} of question ${n + 1} removed; ${count(left, 'choice')} left.`,
+  }
+}
+
+/** After removing a category: focus on the next category's remove button, else the previous one's, else the new-category field. */
+export const afterRemoveCategory = (s: ExamFormState, name: string): { focus: string[]; message: string } => {
+  const next = neighbourAfterRemoval(s.subject_categories, name)
+  const used = s.questions.filter((q) => q.subject_category === name).length
+  return {
+    focus: next === undefined ? [EXAM_FOCUS.newCategory] : [EXAM_FOCUS.removeCategory(next), EXAM_FOCUS.newCategory],
+    message: `Category ${name} removed${used > 0 ? `; ${count(used, 'question')} now without a category` : ''}.`,
   }
 }
 

@@ -28,7 +28,7 @@ h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
 .pk-input-row{display:flex;gap:.5rem}.pk-input-row input{flex:1}
 .pk-btn{font:inherit;font-weight:600;border-radius:6px;padding:.5rem 1rem;min-height:2.5rem;cursor:pointer;border:1px solid transparent;background:var(--c-primary);color:#fff}
 .pk-btn:hover:not(:disabled){background:var(--c-primary-hover)}
-.pk-btn:disabled{opacity:.55;cursor:not-allowed}
+.pk-btn:disabled,.pk-btn[aria-disabled=true]{opacity:.55;cursor:not-allowed}
 .pk-btn--secondary{background:#fff;color:var(--c-text);border-color:#9aa5b1}
 .pk-btn--secondary:hover:not(:disabled){background:#eef2f6}
 .pk-btn--danger{background:var(--c-danger)}
@@ -58,6 +58,7 @@ h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
 .pk-tabs{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:2px solid var(--c-border);margin-bottom:1.25rem}
 .pk-tab{font:inherit;font-weight:600;background:none;border:none;border-bottom:3px solid transparent;margin-bottom:-2px;padding:.625rem 1rem;cursor:pointer;color:var(--c-muted)}
 .pk-tab[aria-selected=true]{color:var(--c-primary);border-bottom-color:var(--c-primary)}
+.pk-live:empty{position:absolute}
 .pk-visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:600px){.pk-main{padding:1rem}.pk-card{padding:1rem}.pk-header{padding:.75rem 1rem}}
 `

@@ -1,8 +1,9 @@
-import type { ButtonHTMLAttributes } from 'react'
+import type { ButtonHTMLAttributes, Ref } from 'react'
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: 'primary' | 'secondary' | 'danger' | 'link'
   size?: 'normal' | 'small'
+  ref?: Ref<HTMLButtonElement>
 }
 
 /** A button; `type` defaults to "button" so it never submits a form by accident. */

@@ -30,7 +30,8 @@ export const ConfirmDialog = ({
       <Button variant="secondary" onClick={onCancel} autoFocus>
         {cancelLabel}
       </Button>
-      <Button variant="danger" onClick={onConfirm} disabled={busy}>
+      {/* aria-disabled, not disabled: a focused button that turns disabled drops focus to <body>. */}
+      <Button variant="danger" onClick={busy ? undefined : onConfirm} aria-disabled={busy || undefined}>
         {confirmLabel}
       </Button>
     </div>

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react'
 
 /** A message that screen readers announce: errors use role=alert, others role=status. */
-export const Alert = ({ tone = 'error', children }: { tone?: 'error' | 'success' | 'info'; children: ReactNode }) => (
-  <div role={tone === 'error' ? 'alert' : 'status'} className={`pk-alert pk-alert--${tone}`}>
+export const Alert = ({ tone = 'error', id, children }: { tone?: 'error' | 'success' | 'info'; id?: string; children: ReactNode }) => (
+  <div id={id} role={tone === 'error' ? 'alert' : 'status'} className={`pk-alert pk-alert--${tone}`}>
     {children}
   </div>
 )

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react'
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react'
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string
@@ -6,6 +6,7 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   hint?: ReactNode
   /** Rendered after the input on the same row (e.g. a show/hide toggle). */
   adornment?: ReactNode
+  ref?: Ref<HTMLInputElement>
 }
 
 /** A labelled input; error and hint texts are tied to it by aria-describedby. */
