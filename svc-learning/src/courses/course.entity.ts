@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
-import type { Course, CourseModule, CourseSummary, ProcessingStatus, ScormItem, ScormVersion } from '@portal/contracts'
+import type { Course, CourseModule, CourseSummary, ProcessingStatus, ScormItem, ScormOrganization, ScormVersion } from '@portal/contracts'
 
 /** A course; its modules live in `course_modules`. */
 export const CourseEntity = defineEntity({
@@ -22,6 +22,8 @@ export type CourseEntity = InferEntity<typeof CourseEntity>
 export interface StoredManifest {
   title: string
   items: ScormItem[]
+  /** SCORM 2004: the organization with its sequencing (absent in manifests stored before it was kept). */
+  organization?: ScormOrganization
 }
 
 /** A module of a course: an uploaded file, or a SCORM/AICC package extracted in the background. */

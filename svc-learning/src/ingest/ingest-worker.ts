@@ -58,7 +58,7 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
     const prefix = modulePackagePrefix(id)
     try {
       const info = await ctx.storage.withLocalFile(job.storage_key, (zipPath) => ingest({ zipPath, storage: ctx.storage, prefix }))
-      const manifest: StoredManifest = { title: info.title, items: info.items }
+      const manifest: StoredManifest = { title: info.title, items: info.items, ...(info.organization ? { organization: info.organization } : {}) }
       // Only a module still waiting is updated: one deleted meanwhile is not brought back.
       const updated = await execute(
         `update course_modules set processing_status = 'ready', processing_error = null, lease_until = null,
