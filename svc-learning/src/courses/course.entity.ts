@@ -26,6 +26,13 @@ export interface StoredManifest {
   organization?: ScormOrganization
 }
 
+/** What is stored of a parsed package. */
+export const toStoredManifest = (info: Pick<StoredManifest, 'title' | 'items' | 'organization'>): StoredManifest => ({
+  title: info.title,
+  items: info.items,
+  ...(info.organization ? { organization: info.organization } : {}),
+})
+
 /** A module of a course: an uploaded file, or a SCORM/AICC package extracted in the background. */
 export const CourseModuleEntity = defineEntity({
   name: 'CourseModuleEntity',

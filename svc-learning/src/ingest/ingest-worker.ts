@@ -1,5 +1,5 @@
 import type { LearningContext } from '../context.ts'
-import type { StoredManifest } from '../courses/course.entity.ts'
+import { toStoredManifest } from '../courses/course.entity.ts'
 import { PackageError, ingestPackage, type PackageInfo } from '../packages/index.ts'
 import type { Storage } from '../storage/storage.ts'
 
@@ -58,7 +58,7 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
     const prefix = modulePackagePrefix(id)
     try {
       const info = await ctx.storage.withLocalFile(job.storage_key, (zipPath) => ingest({ zipPath, storage: ctx.storage, prefix }))
-      const manifest: StoredManifest = { title: info.title, items: info.items, ...(info.organization ? { organization: info.organization } : {}) }
+      const manifest = toStoredManifest(info)
       // Only a module still waiting is updated: one deleted meanwhile is not brought back.
       const updated = await execute(
         `update course_modules set processing_status = 'ready', processing_error = null, lease_until = null,

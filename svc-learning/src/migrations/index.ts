@@ -1,9 +1,11 @@
 import type { MigrationEntry } from '@portal/server-kit'
 import { ExamTables } from './0001-exam-tables.ts'
 import { CourseTables } from './0002-course-tables.ts'
+import { ScormSequencing } from './0003-scorm-sequencing.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
   { name: '0001_exam_tables', class: ExamTables },
   { name: '0002_course_tables', class: CourseTables },
+  { name: '0003_scorm_sequencing', class: ScormSequencing },
 ]
