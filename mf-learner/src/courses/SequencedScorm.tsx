@@ -96,7 +96,13 @@ export const SequencedScorm = ({ runtime, launch, module, controller, frameRef, 
   const multi = countLaunchable(launch.items) > 1
   const title = view.current ? (findItem(launch.items, view.current)?.title ?? module.title) : module.title
   const tree = multi ? (
-    <ScoTree items={launch.items} activeId={view.current} access={view.access} onPick={(id) => seq?.navigate({ kind: 'choice', target: id })} />
+    <ScoTree
+      items={launch.items}
+      activeId={view.current}
+      access={view.access}
+      // the open lesson stays open (choosing it again would start it anew)
+      onPick={(id) => (id === view.current ? undefined : seq?.navigate({ kind: 'choice', target: id }))}
+    />
   ) : null
   return (
     <ScormLayout title={launch.title} tree={tree}>
