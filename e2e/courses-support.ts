@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core'
+import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core'
 import yauzl from 'yauzl'
 import { ZipFile } from 'yazl'
 import type { Course, CourseWithProgress, ScormLaunch, ScormProgress } from '@portal/contracts'
@@ -299,9 +299,42 @@ export async function scoInitialized(page: Page): Promise<void> {
   )
 }
 
-/** Opens a SCO of the package's item tree (the viewer's "Lessons in this module"). */
+/** A SCO's button in the package's item tree (the viewer's "Lessons in this module"). */
+export const lessonButton = (page: Page, title: string) =>
+  page.getByRole('navigation', { name: 'Lessons in this module' }).getByRole('button', { name: title, exact: true })
+
+/** Opens a SCO of the package's item tree. */
 export async function selectItem(page: Page, title: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Lessons in this module' }).getByRole('button', { name: title, exact: true }).click()
+  await lessonButton(page, title).click()
+}
+
+/** The viewer's own Previous or Continue button of a sequenced package. */
+export const flowButton = (page: Page, name: 'Previous' | 'Continue') =>
+  page.getByRole('group', { name: 'Lesson navigation' }).getByRole('button', { name, exact: true })
+
+/**
+ * Whether a button is offered: null when it is, else the text of the reason it describes itself
+ * with (a locked lesson, Continue before the lesson is done: `aria-disabled` and `aria-describedby`).
+ */
+export async function lockedBecause(button: Locator): Promise<string | null> {
+  if ((await button.getAttribute('aria-disabled')) !== 'true') return null
+  const id = await button.getAttribute('aria-describedby')
+  return id ? ((await button.page().locator(`[id="${id}"]`).textContent()) ?? '') : ''
+}
+
+/**
+ * Makes the Golf launch page issue a navigation request as its own buttons do ("Skip to the Test",
+ * "Exit"): adl.nav.request, then its unload routine, which sets cmi.exit and terminates. The
+ * samples have no button for every request (their Exit button is commented out).
+ */
+export async function golfRequests(page: Page, request: string): Promise<void> {
+  const launchPage = page.frames().find((f) => f.url().includes('/shared/launchpage.html'))
+  if (!launchPage) throw new Error('no Golf launch page open')
+  await launchPage.evaluate((r) => {
+    const w = window as unknown as { ScormProcessSetValue(el: string, v: string): void; doUnload(pressedExit: boolean): void }
+    w.ScormProcessSetValue('adl.nav.request', r)
+    w.doUnload(true)
+  }, request)
 }
 
 /** The Golf examples' Knowledge Check marks its right answers with `.correctAnswer`: pick them all and submit. */

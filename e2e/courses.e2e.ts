@@ -12,8 +12,12 @@ import {
   DEMO,
   eventually,
   fixturePath,
+  flowButton,
   golfPage,
+  golfRequests,
   leaveViewer,
+  lessonButton,
+  lockedBecause,
   myCourses,
   notAZip,
   openCourse,
@@ -52,12 +56,16 @@ import {
  *   runtime did not create them) and cmi.interactions.n.* from the quiz.
  * golf-scorm2004-3rd-SequencingForcedSequential (5 SCOs launchpage.html?content=...): each SCO pages
  *   through its part; its last page sets completion completed + success passed and Commits;
- *   exit is always suspend.
+ *   exit is always suspend. Its sequencing disables each SCO until the one before is satisfied
+ *   (global objectives); choice and flow are allowed. The launch page has no button that issues
+ *   continue (its Exit is commented out): golfRequests issues one through the page's own functions.
  * golf-scorm2004-4th-SequencingPostTestRollup4thEd (5 SCOs): as above plus a "Notes" button whose
  *   jQuery dialog saves a textarea into the adl.data store
- *   com.scorm.golfsamples.sequencing.forcedsequential.notesStorage, shared by every SCO. Its launch
- *   page loads jQuery and jQuery UI from ajax.googleapis.com (unreachable from CI: see
- *   serveCdnFromFixtures); without them doStart() throws before Initialize.
+ *   com.scorm.golfsamples.sequencing.forcedsequential.notesStorage, shared by every SCO, and "Skip to
+ *   the Test" (a jump request). It gates on completion instead; the test is hidden from choice until
+ *   attempted and alone rolls up to the course. Its launch page loads jQuery and jQuery UI from
+ *   ajax.googleapis.com (unreachable from CI: see serveCdnFromFixtures); without them doStart()
+ *   throws before Initialize.
  * jleyva-scorm-debugger-scorm12 (1.2, index.html under 6 items, one isvisible=false, one asset): tabs;
  *   the Debugger tab sets any element ("Element name", Set value, "Element value" + Enter) and Commit;
  *   the Stored data tab lists every readable element at load. No LMSFinish at all: the last commit
@@ -369,65 +377,93 @@ describe('courses journey', () => {
     expect(learner.errors, report(learner)).toEqual([])
   })
 
-  it('SCORM 2004 forced sequential: each SCO keeps its own status and bookmark, across reopening and when moving between SCOs', async () => {
+  it('SCORM 2004 forced sequential: Etiquette is locked until Playing is passed; the content’s continue, Previous and the lesson tree move as the rules allow; reopening resumes sequencing', async () => {
+    learner ??= await signIn(browser, baseURL, DEMO.portland)
     const page = learner.page
     const [moduleId] = moduleIds.get(COURSES.sequential2004.title)!
     const confirmResume = 'confirm: Would you like to resume from where you previously left off?'
-    await openCourse(page, COURSES.sequential2004.title)
     const golf = golfPage(page)
     const launchPage = contentFrame(page)
+    const location = () => page.evaluate(() => (window as any).API_1484_11?.GetValue('cmi.location'))
+
+    await openCourse(page, COURSES.sequential2004.title)
     await golf.getByRole('heading', { name: 'Play of the game' }).waitFor()
-    // The first SCO to its last page: completed and passed, then Commit.
+    await scoInitialized(page)
+    // The engine's rules: only Playing the Game may be opened; Continue waits for it to be done.
+    expect(await lockedBecause(lessonButton(page, 'Etiquette'))).toBe('Available after “Playing the Game”.')
+    expect(await lockedBecause(lessonButton(page, 'Handicapping'))).toBe('Available after “Etiquette”.')
+    expect(await lockedBecause(lessonButton(page, 'Playing the Game'))).toBeNull()
+    await expect.poll(() => lockedBecause(flowButton(page, 'Continue'))).toBe('Finish this lesson to continue.')
+    // A locked lesson cannot be opened, from the keyboard either; the SCO asks the engine and hears no too.
+    await lessonButton(page, 'Etiquette').focus()
+    await page.keyboard.press('Enter')
+    expect(await page.evaluate(() => (window as any).API_1484_11.GetValue('adl.nav.request_valid.choice.{target=etuqiette_item}'))).toBe('false')
+    await golf.getByRole('heading', { name: 'Play of the game' }).waitFor()
+
+    // Playing to its last page: completed and passed (then Commit); Continue is offered.
     for (let i = 0; i < 4; i++) await launchPage.getByRole('button', { name: 'Next ->' }).click()
     await golf.getByRole('heading', { name: 'The Rules of Golf', exact: true }).waitFor()
+    await expect.poll(() => lockedBecause(flowButton(page, 'Continue'))).toBeNull()
     await leaveViewer(page)
     const first = await eventually(
       () => scormLaunch(page, baseURL, moduleId),
-      (l) => l.state.playing_item?.entry === 'resume',
-      'the first SCO stored at dismissal',
+      (l) => l.state.playing_item?.entry === 'resume' && l.sequencing?.state !== null,
+      'the first SCO and the sequencing state stored at dismissal',
     )
     expect(cmiValue(first, 'playing_item', 'cmi.completion_status')).toBe('completed')
     expect(cmiValue(first, 'playing_item', 'cmi.success_status')).toBe('passed')
     expect(cmiValue(first, 'playing_item', 'cmi.location')).toBe('4')
 
-    // Reopening resumes the SCO last used on its bookmark.
+    // Reopening resumes the suspended SCO on its bookmark, and Etiquette stays unlocked.
     learner.dialogs.length = 0
     await openCourse(page, COURSES.sequential2004.title)
     await golf.getByRole('heading', { name: 'The Rules of Golf', exact: true }).waitFor()
     expect(learner.dialogs).toEqual([confirmResume])
     expect(await page.evaluate(() => (window as any).API_1484_11.GetValue('cmi.entry'))).toBe('resume')
+    await expect.poll(() => lockedBecause(lessonButton(page, 'Etiquette'))).toBeNull()
+    expect(await lockedBecause(lessonButton(page, 'Handicapping'))).toBe('Available after “Etiquette”.')
     await launchPage.getByRole('button', { name: '<- Previous' }).click()
     await golf.getByRole('heading', { name: 'Other Scoring Systems' }).waitFor()
 
-    // A second SCO from the lesson tree, one page on, then back to the first one: it resumes where it was left in this visit.
-    await selectItem(page, 'Etiquette')
+    // The content's own continue request moves on to Etiquette.
+    await golfRequests(page, 'continue')
     await golf.getByRole('heading', { name: 'Etiquette - Care For the Course' }).waitFor()
+    await scoInitialized(page)
     await launchPage.getByRole('button', { name: 'Next ->' }).click()
-    await expect.poll(() => page.evaluate(() => (window as any).API_1484_11?.GetValue('cmi.location'))).toBe('1')
+    await expect.poll(location).toBe('1')
+    // The viewer's Previous goes back to Playing, which resumes where this visit left it.
     learner.dialogs.length = 0
-    await selectItem(page, 'Playing the Game')
-    const back = await settle(() => page.evaluate(() => (window as any).API_1484_11?.GetValue('cmi.location')), '3')
-    expect.soft(back, 'back on the first SCO in the same visit, the bookmark it set in this visit is loaded').toBe('3')
-    if (back === '3') {
-      await golf.getByRole('heading', { name: 'Other Scoring Systems' }).waitFor()
-      expect(learner.dialogs).toEqual([confirmResume])
-    }
+    await flowButton(page, 'Previous').click()
+    await golf.getByRole('heading', { name: 'Other Scoring Systems' }).waitFor()
+    expect(learner.dialogs).toEqual([confirmResume])
+    await scoInitialized(page)
+    // And the lesson tree back to Etiquette.
+    await selectItem(page, 'Etiquette')
+    await expect.poll(location).toBe('1')
     await leaveViewer(page)
 
     const launch = await eventually(
       () => scormLaunch(page, baseURL, moduleId),
-      (l) => cmiValue(l, 'etuqiette_item', 'cmi.location') === '1',
+      (l) => cmiValue(l, 'etuqiette_item', 'cmi.location') === '1' && l.startItem === 'etuqiette_item',
       'both SCOs stored',
     )
     expect(cmiValue(launch, 'playing_item', 'cmi.completion_status'), 'the first SCO is still completed').toBe('completed')
     expect(cmiValue(launch, 'playing_item', 'cmi.success_status')).toBe('passed')
     expect(cmiValue(launch, 'playing_item', 'cmi.location')).toBe('3')
     expect(cmiValue(launch, 'etuqiette_item', 'cmi.completion_status')).toBe('incomplete')
-    expect(launch.startItem).toBe('playing_item')
+
+    // The next visit resumes Etiquette, the SCO it was left on.
+    await openCourse(page, COURSES.sequential2004.title)
+    await golf.getByRole('heading', { name: 'Etiquette - Care For the Course' }).waitFor()
+    await expect.poll(() => lessonButton(page, 'Etiquette').getAttribute('aria-current')).toBe('true')
+    expect(await lockedBecause(lessonButton(page, 'Playing the Game'))).toBeNull()
+    expect(await lockedBecause(lessonButton(page, 'Handicapping'))).toBe('Available after “Etiquette”.')
+    await leaveViewer(page)
     expect(learner.errors, report(learner)).toEqual([])
   })
 
-  it('SCORM 2004 4th edition: notes saved in one SCO (adl.data) come back on reopening and show in another SCO', async () => {
+  it('SCORM 2004 4th edition: notes (adl.data) come back on reopening; the content jumps to the hidden test, whose shared notes it shows; passing it completes the course', async () => {
+    learner ??= await signIn(browser, baseURL, DEMO.portland)
     const page = learner.page
     const [moduleId] = moduleIds.get(COURSES.rollup4th.title)!
     const note = `Keep your head down ${run}`
@@ -461,19 +497,31 @@ describe('courses journey', () => {
     const edited = `${note}, follow through`
     await notes.fill(edited)
     await launchPage.getByRole('button', { name: 'Save' }).click()
+    // This edition gates on completion: Playing is not completed, so Etiquette is locked; the test is hidden until then.
+    expect(await lockedBecause(lessonButton(page, 'Etiquette'))).toBe('Available after “Playing the Game”.')
+    expect(await lessonButton(page, 'Quiz').count()).toBe(0)
 
-    // Another SCO of the same visit reads the same store, as just saved.
-    await selectItem(page, 'Etiquette')
-    await golf.getByRole('heading', { name: 'Etiquette - Care For the Course' }).waitFor()
+    // The content's "Skip to the Test" (a jump request) opens the test, which reads the same store as just saved.
+    await launchPage.getByRole('button', { name: 'Skip to the Test' }).click()
+    await golf.getByRole('button', { name: 'Submit Answers' }).waitFor()
+    await expect.poll(() => lessonButton(page, 'Quiz').getAttribute('aria-current')).toBe('true')
     await launchPage.getByRole('button', { name: 'Notes' }).click()
-    expect.soft(await settle(() => notes.inputValue(), edited), 'the note saved in this visit shows in the second SCO').toBe(edited)
+    expect.soft(await settle(() => notes.inputValue(), edited), 'the note saved in this visit shows in the test').toBe(edited)
+    await launchPage.getByRole('button', { name: 'Save' }).click()
+    // Passing the test completes the package's root activity (only the test rolls up): the module and the course complete.
+    await answerGolfQuiz(golf)
+    await eventually(
+      () => myCourses(page, baseURL),
+      (l) => l.find((c) => c.title === COURSES.rollup4th.title)?.status === 'completed',
+      'course completed by the package’s rollup',
+    )
     await leaveViewer(page)
     const after = await eventually(
       () => scormLaunch(page, baseURL, moduleId),
-      (l) => l.startItem === 'etuqiette_item',
-      'the second SCO stored',
+      (l) => cmiValue(l, 'assessment_item', 'cmi.success_status') === 'passed',
+      'the test stored',
     )
-    expect(after.sharedData[store], 'the store is not overwritten by the second SCO').toBe(edited)
+    expect(after.sharedData[store], 'the store is not overwritten by the test').toBe(edited)
     expect(learner.errors, report(learner)).toEqual([])
   })
 

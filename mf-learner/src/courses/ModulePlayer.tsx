@@ -5,7 +5,6 @@ import {
   type CompletionTrigger,
   type LearnerModule,
   type ModuleLaunch,
-  type ScormItem,
   type ScormLaunch,
 } from '@portal/contracts'
 import { Alert, Button, errorMessage, Spinner, useToast } from '@portal/ui-kit'
@@ -14,15 +13,14 @@ import type { NavRequest, ScormSession } from '../runtime/index.ts'
 import { completeModule, completeModuleOnExit, fetchHasEdits, fetchModuleLaunch, fetchScormLaunch, LaunchUrlMissing, saveModuleProgress } from './api.ts'
 import { moduleKind } from './course-view.ts'
 import { frameHref, frameUrls, fromFrame, watchInteractions } from './frame.ts'
+import { FRAME_STYLE, ScoFrame } from './ScoFrame.tsx'
+import { LeftLesson, ScormLayout } from './ScormLayout.tsx'
+import { countLaunchable, findItem, ScoTree } from './ScoTree.tsx'
+import { SequencedScorm } from './SequencedScorm.tsx'
 import { ModuleController, MODULE_TOASTS } from './module-controller.ts'
 import { contentSignal, finishWithoutCompletionProgress, scormCompletion } from './signals.ts'
 
 type Runtime = typeof import('../runtime/index.ts')
-
-/** `sandbox` of the SCO frame: same origin, so the SCO finds window.parent.API / API_1484_11. */
-export const SCO_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-modals allow-downloads'
-
-const FRAME_STYLE = { width: '100%', height: '75vh', minHeight: 420, border: '1px solid var(--c-border)', borderRadius: 6, background: '#fff' } as const
 
 /** "Error Loading Course" with Go Back and Try Again (which reloads the page). */
 export const LoadError = ({ message, onGoBack }: { message: string; onGoBack: () => void }) => (
@@ -233,42 +231,6 @@ const FileContent = ({ module, controller, frameRef, onGoBack }: ContentProps) =
   )
 }
 
-const findItem = (items: readonly ScormItem[], id: string): ScormItem | null => {
-  for (const i of items) {
-    if (i.identifier === id) return i
-    const inner = findItem(i.children, id)
-    if (inner) return inner
-  }
-  return null
-}
-
-const countLaunchable = (items: readonly ScormItem[]): number => items.reduce((n, i) => n + (i.href ? 1 : 0) + countLaunchable(i.children), 0)
-
-/** The package's item tree: visible items only; SCOs are buttons, clusters are headings of their lists. */
-const ScoTree = ({ items, activeId, onPick }: { items: readonly ScormItem[]; activeId: string | null; onPick: (id: string) => void }) => (
-  <ul style={{ listStyle: 'none', margin: 0, paddingLeft: '1rem' }}>
-    {items
-      .filter((i) => i.isvisible)
-      .map((i) => (
-        <li key={i.identifier} style={{ margin: '.125rem 0' }}>
-          {i.href ? (
-            <Button
-              variant="link"
-              aria-current={i.identifier === activeId ? 'true' : undefined}
-              style={{ fontWeight: i.identifier === activeId ? 700 : 500, textAlign: 'left' }}
-              onClick={() => onPick(i.identifier)}
-            >
-              {i.title || i.identifier}
-            </Button>
-          ) : (
-            <span style={{ fontWeight: 600 }}>{i.title || i.identifier}</span>
-          )}
-          {i.children.length > 0 ? <ScoTree items={i.children} activeId={activeId} onPick={onPick} /> : null}
-        </li>
-      ))}
-  </ul>
-)
-
 type ScormPhase = { kind: 'loading' } | { kind: 'processing'; message: string } | { kind: 'error'; message: string } | { kind: 'ready' }
 
 /** A SCORM module: launch, runtime session per SCO, the SCO frame and the package's item tree. */
@@ -284,8 +246,6 @@ const ScormContent = ({ module, controller, frameRef, onGoBack }: ContentProps) 
   const activeRef = useRef<string | null>(null)
   const lastItem = useRef<string | null>(null)
   const sessionRef = useRef<ScormSession | null>(null)
-  const loads = useRef(0)
-  const unwatch = useRef<() => void>(() => undefined)
   const trackingIssueShown = useRef(false)
 
   const go = (itemId: string | null) => {
@@ -329,7 +289,8 @@ const ScormContent = ({ module, controller, frameRef, onGoBack }: ContentProps) 
       setEdited(hasEdits)
       setRuntime(rt)
       setLaunch(result.launch)
-      go(result.launch.startItem)
+      // A sequenced package's engine picks the SCO to open (SequencedScorm).
+      if (!result.launch.sequencing) go(result.launch.startItem)
       setPhase({ kind: 'ready' })
     })()
     return () => {
@@ -351,7 +312,6 @@ const ScormContent = ({ module, controller, frameRef, onGoBack }: ContentProps) 
     let active = false
     const loaded = () => setContentLoading(false)
     setContentLoading(true)
-    loads.current = 0
     const fallback = setTimeout(loaded, T.contentLoadFallbackMs)
     const navigate = (request: NavRequest) => {
       if (request.kind === 'continue' || request.kind === 'previous' || request.kind === 'choice' || request.kind === 'jump') {
@@ -395,7 +355,6 @@ const ScormContent = ({ module, controller, frameRef, onGoBack }: ContentProps) 
     frame.src = findItem(launch.items, itemId)?.href ?? launch.url
     return () => {
       clearTimeout(fallback)
-      unwatch.current()
       session.destroy()
       if (sessionRef.current === session) sessionRef.current = null
     }
@@ -416,47 +375,25 @@ const ScormContent = ({ module, controller, frameRef, onGoBack }: ContentProps) 
         </Button>
       </div>
     )
-  if (!launch) return null
+  if (!launch || !runtime) return null
+  if (launch.sequencing)
+    return <SequencedScorm runtime={runtime} launch={launch} module={module} controller={controller} frameRef={frameRef} edited={edited} />
 
   const multi = countLaunchable(launch.items) > 1
   const activeTitle = activeItem ? (findItem(launch.items, activeItem)?.title ?? module.title) : module.title
   return (
-    <div style={{ display: 'grid', gap: '1rem', gridTemplateColumns: multi ? 'minmax(150px, 200px) minmax(0, 1fr)' : 'minmax(0, 1fr)' }}>
-      {multi ? (
-        <nav aria-label="Lessons in this module" style={{ fontSize: '.9375rem' }}>
-          <h4 style={{ margin: '0 0 .5rem' }}>{launch.title || 'Lessons'}</h4>
-          <ScoTree items={launch.items} activeId={activeItem} onPick={(id) => go(id)} />
-        </nav>
-      ) : null}
-      <div className="pk-stack" style={{ gap: '.5rem' }}>
-        {activeItem ? (
-          <>
-            {contentLoading ? <Spinner label="Loading SCORM content..." /> : null}
-            <iframe
-              key={activeItem}
-              ref={frameRef}
-              title={activeTitle}
-              sandbox={SCO_SANDBOX}
-              allow="fullscreen; autoplay"
-              style={FRAME_STYLE}
-              onLoad={() => {
-                const frame = frameRef.current
-                if (!frameHref(frame)) return
-                loads.current += 1
-                unwatch.current()
-                unwatch.current = watchInteractions(frame, () => controller.interaction())
-                // For unedited packages a second load of the content frame counts as completion (learner §4).
-                if (loads.current >= 2 && !edited) void controller.complete('frame-reload')
-              }}
-            />
-          </>
-        ) : (
-          <div role="status" className="pk-stack" style={{ alignItems: 'flex-start', border: '1px solid var(--c-border)', borderRadius: 6, padding: '1.25rem' }}>
-            <p style={{ margin: 0 }}>{multi ? 'You have left the lesson. Choose a lesson to continue.' : 'You have left the lesson.'}</p>
-            <Button onClick={() => go(lastItem.current ?? launch.startItem)}>Resume Lesson</Button>
-          </div>
-        )}
-      </div>
-    </div>
+    <ScormLayout title={launch.title} tree={multi ? <ScoTree items={launch.items} activeId={activeItem} onPick={(id) => go(id)} /> : null}>
+      {activeItem ? (
+        <>
+          {contentLoading ? <Spinner label="Loading SCORM content..." /> : null}
+          <ScoFrame key={activeItem} frameRef={frameRef} title={activeTitle} edited={edited} controller={controller} />
+        </>
+      ) : (
+        <LeftLesson
+          message={multi ? 'You have left the lesson. Choose a lesson to continue.' : 'You have left the lesson.'}
+          onResume={() => go(lastItem.current ?? launch.startItem)}
+        />
+      )}
+    </ScormLayout>
   )
 }

@@ -4,6 +4,8 @@
  *
  * Order of calls: `await preloadRuntime(launch.version)` → `startScormSession({launch, itemId, host: window})`
  * → set the SCO frame's src. On a SCO switch: `session.destroy()`, then start the next session.
+ * Sequenced 2004 packages (`launch.sequencing`): `startSequencedSession({launch, host: window, events})`
+ * → `start()`; show the SCO its views name (`onView`), ask for navigation with `navigate()`.
  */
 export { preloadRuntime, runtimeLoaded } from './loader.ts'
 export { itemAfter, launchableItems, parseNavRequest, type NavRequest } from './navigation.ts'
@@ -14,5 +16,14 @@ export {
   type ScormSessionEvents,
   type StartScormSessionOptions,
 } from './session.ts'
+export {
+  startSequencedSession,
+  navRequestValue,
+  type FlowButton,
+  type ItemAccess,
+  type SequencedSession,
+  type SequencedSessionEvents,
+  type SequencingView,
+} from './sequenced-session.ts'
 export { COMMIT_FAILED, type CommitAnswer } from './commit.ts'
 export { flushOnPageHide } from './page-hide.ts'

@@ -4,7 +4,7 @@ import type { ScormSession } from './session.ts'
  * Registers ONE pagehide + visibilitychange(hidden) listener on `win` that calls `flush()` of the
  * current session; returns an unsubscribe. scorm-again registers none of its own.
  */
-export function flushOnPageHide(win: Window, current: () => ScormSession | null): () => void {
+export function flushOnPageHide(win: Window, current: () => Pick<ScormSession, 'flush'> | null): () => void {
   const onPageHide = () => current()?.flush()
   const onVisibility = () => {
     if (win.document?.visibilityState === 'hidden') current()?.flush()

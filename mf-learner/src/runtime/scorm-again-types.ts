@@ -77,6 +77,7 @@ export interface Api2004 extends BaseApi {
   setCMIValue(CMIElement: string, value: unknown): string
   adl: {
     nav: {
+      /** Writable by the LMS too: a request set before the SCO terminates is processed at Terminate. */
       request: string
       request_valid: {
         continue: string
@@ -91,6 +92,38 @@ export interface Api2004 extends BaseApi {
     configureSharedDataMaps(maps: { targetID: string; readSharedData: boolean; writeSharedData: boolean }[]): void
     captureWritableSharedDataSnapshot(): Record<string, string>
   }
+}
+
+/** The sequencing engine's view of one activity (scorm-again `Activity`). */
+export interface EngineActivity {
+  readonly id: string
+  readonly parent: EngineActivity | null
+  readonly children: EngineActivity[]
+  readonly isVisible: boolean
+  readonly isHiddenFromChoice: boolean
+  readonly completionStatus: string
+  readonly successStatus: string
+  readonly sequencingControls: { readonly choice: boolean; readonly flow: boolean }
+  readonly sequencingRules: { readonly preConditionRules: { readonly action: string; evaluate(activity: EngineActivity): boolean }[] }
+  hasAttemptLimitExceeded(): boolean
+}
+
+/** The parts of scorm-again's OverallSequencingProcess the viewer reads (choice look-ahead, hidden controls). */
+export interface EngineProcess {
+  predictChoiceEnabled(activityId: string): boolean
+  getEffectiveHideLmsUi(activity: EngineActivity | null): string[]
+}
+
+/** Scorm2004API with a `sequencing` setting: one instance for the whole visit, reset between SCOs. */
+export interface Api2004Sequenced extends Api2004 {
+  reset(): void
+  processNavigationRequest(request: string, targetActivityId?: string): boolean
+  previewNavigationRequest(request: 'continue' | 'previous'): { outcome: 'allowed' | 'blocked' | 'unknown' }
+  serializeSequencingState(): string
+  deserializeSequencingState(state: string): boolean
+  restoreGlobalObjectiveSnapshot(snapshot: Record<string, unknown>): void
+  getSequencingState(): { currentActivity: EngineActivity | null; rootActivity: EngineActivity | null }
+  getSequencingService(): { getOverallSequencingProcess(): EngineProcess | null } | null
 }
 
 export type Api12Class = new (settings: Settings) => Api12

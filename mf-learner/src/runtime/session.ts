@@ -2,7 +2,7 @@ import type { ScormCommit, ScormItem, ScormLaunch, ScormVersion } from '@portal/
 import { AICC_ERRORS, AICC_IDENTIFIER, AICC_IDENTIFIER_ELEMENTS, AiccError, AiccModel } from './aicc.ts'
 import { COMMIT_FAILED, commitBody, nextSeq, sendCommit, type CommitAnswer, type RenderedCommit } from './commit.ts'
 import { scorm12Class, scorm2004Class } from './loader.ts'
-import type { Api12 as Scorm12API, Api2004 as Scorm2004API } from './scorm-again-types.ts'
+import type { Api12 as Scorm12API, Api2004 as Scorm2004API, Api2004Sequenced as Scorm2004Sequenced } from './scorm-again-types.ts'
 import { itemAfter, launchableItems, parseNavRequest, type NavRequest } from './navigation.ts'
 
 export interface RuntimeStatus {
@@ -48,7 +48,61 @@ export interface StartScormSessionOptions {
   events?: ScormSessionEvents
   /** scorm-again log level (1 debug … 5 none); default 4 (errors). */
   logLevel?: 1 | 2 | 3 | 4 | 5
+  /** Sequenced packages: the SCO runs on the visit's sequencing engine instead of an API of its own. */
+  engine?: SessionEngine
 }
+
+/** The visit's SCORM 2004 API with its sequencing engine (see sequenced-session.ts), as one SCO session uses it. */
+export interface SessionEngine {
+  api: Scorm2004Sequenced
+  /** The sequencing report a commit carries (engine state, root rollup), or undefined when there is nothing new. */
+  report(final: boolean): ScormCommit['sequencing'] | undefined
+}
+
+/** What scorm-again's HTTP service hands a commit to. */
+export interface CommitTarget {
+  commitRendered(rendered: RenderedCommit, final: boolean): Promise<void>
+}
+
+/**
+ * scorm-again's HTTP service: hands each rendered commit to `target()` (which builds the
+ * `ScormCommit` body and sends it) and answers at once; the send reports its own failures.
+ */
+export function commitService(target: () => CommitTarget | null) {
+  return {
+    reportsRequestCompletion: true,
+    processHttpRequest: (
+      _url: string,
+      params: unknown,
+      immediate: boolean,
+      _apiLog: unknown,
+      _listeners: unknown,
+      _metadata?: unknown,
+      onRequestComplete?: () => void,
+    ) => {
+      const t = target()
+      if (!t) onRequestComplete?.()
+      else void t.commitRendered(params as RenderedCommit, immediate).finally(() => onRequestComplete?.())
+      return { result: TRUE, errorCode: 0 }
+    },
+    updateSettings: () => {},
+  }
+}
+
+/** The settings every runtime API of a launch gets (commits go through `httpService`). */
+export const runtimeSettings = (launch: ScormLaunch, logLevel: number, httpService: ReturnType<typeof commitService>) => ({
+  lmsCommitUrl: launch.commitUrl,
+  dataCommitFormat: 'json',
+  renderCommonCommitFields: true,
+  // every commit carries total_time (stored + this session) so a resume never loses or double-counts it
+  alwaysSendTotalTime: true,
+  autocommit: true,
+  autocommitSeconds: 5,
+  autoCompleteLessonStatus: true,
+  mastery_override: false,
+  logLevel,
+  httpService,
+})
 
 type Api = Scorm12API | Scorm2004API
 type Fn = (...args: never[]) => string
@@ -99,10 +153,14 @@ function storedCmi(launch: ScormLaunch, itemId: string): StringKeyMap {
   return cmi
 }
 
-class Session implements ScormSession {
+export class Session implements ScormSession, CommitTarget {
   readonly itemId: string
   readonly version: ScormVersion
   private readonly api: Api
+  private readonly engine: SessionEngine | null
+  /** While Terminate runs on the engine: final commits wait until its navigation is done (see finish). */
+  private holding = false
+  private held: { body: ScormCommit; done: () => void }[] = []
   private readonly aicc: AiccModel | null
   private readonly facade: Record<string, unknown>
   private readonly globalName: 'API' | 'API_1484_11'
@@ -113,6 +171,8 @@ class Session implements ScormSession {
   private events: ScormSessionEvents
   private isFinished = false
   private destroyed = false
+  /** Destroyed on the engine: the facade answers nothing any more (see destroy). */
+  private detached = false
   private statusSetByContent = false
   /** 1.2 `cmi.core.exit` as last set by the content (the element is write-only). */
   private exit12 = ''
@@ -130,20 +190,13 @@ class Session implements ScormSession {
     this.sharedAtStart = { ...launch.sharedData }
     this.host = host
     this.events = opts.events ?? {}
-    const settings = {
-      lmsCommitUrl: launch.commitUrl,
-      dataCommitFormat: 'json',
-      renderCommonCommitFields: true,
-      // every commit carries total_time (stored + this session) so a resume never loses or double-counts it
-      alwaysSendTotalTime: true,
-      autocommit: true,
-      autocommitSeconds: 5,
-      autoCompleteLessonStatus: true,
-      mastery_override: false,
-      logLevel: opts.logLevel ?? 4,
-      httpService: this.transport(),
-    }
-    if (launch.version === '2004') {
+    this.engine = opts.engine ?? null
+    const settings = runtimeSettings(launch, opts.logLevel ?? 4, commitService(() => this))
+    if (this.engine) {
+      this.api = this.engine.api
+      this.aicc = null
+      this.globalName = 'API_1484_11'
+    } else if (launch.version === '2004') {
       const launchable = new Set(launchableItems(launch.items).map((i) => i.identifier))
       const Scorm2004 = scorm2004Class()
       this.api = new Scorm2004({ ...settings, scoItemIdValidator: (id: string) => launchable.has(id) })
@@ -208,6 +261,8 @@ class Session implements ScormSession {
     this.destroyed = true
     // a frame still unloading may call Finish later: it still saves, but the viewer hears nothing
     this.events = {}
+    // ...except on the engine, whose API the next SCO's session now uses: this one's calls end here
+    if (this.engine) this.detached = true
     const h = this.host as unknown as Record<string, unknown>
     if (h[this.globalName] === this.facade) delete h[this.globalName]
   }
@@ -234,7 +289,8 @@ class Session implements ScormSession {
       if (item.max_time_allowed) preset(() => (c.max_time_allowed = item.max_time_allowed ?? ''))
       if (item.time_limit_action) preset(() => (c.time_limit_action = item.time_limit_action ?? ''))
       this.presetObjectives(api, item)
-      this.presetNavigation(api)
+      // with the sequencing engine, adl.nav.request_valid is the engine's answer
+      if (!this.engine) this.presetNavigation(api)
       this.presetSharedData(api, item)
     } else {
       const c = (this.api as Scorm12API).cmi
@@ -290,24 +346,9 @@ class Session implements ScormSession {
 
   // ---------- commits ----------
 
-  /** scorm-again's HTTP service: builds the `ScormCommit` body and sends it. */
-  private transport() {
-    return {
-      reportsRequestCompletion: true,
-      processHttpRequest: (
-        _url: string,
-        params: unknown,
-        immediate: boolean,
-        _apiLog: unknown,
-        _listeners: unknown,
-        _metadata?: unknown,
-        onRequestComplete?: () => void,
-      ) => {
-        this.send(params as RenderedCommit, immediate).finally(() => onRequestComplete?.())
-        return { result: TRUE, errorCode: 0 }
-      },
-      updateSettings: () => {},
-    }
+  /** A commit scorm-again rendered (autocommit, Commit, Terminate): see `commitService`. */
+  commitRendered(rendered: RenderedCommit, final: boolean): Promise<void> {
+    return this.send(rendered, final)
   }
 
   private send(rendered: RenderedCommit, final: boolean): Promise<void> {
@@ -318,7 +359,14 @@ class Session implements ScormSession {
       { itemId: this.itemId, seq: nextSeq(this.launch.launchToken), terminated: final, adlData: this.changedSharedData(rendered) },
     )
     this.remember(body)
-    return sendCommit(this.launch.commitUrl, JSON.stringify(body), final).then((answer) => {
+    if (this.holding && final) return new Promise((done) => this.held.push({ body, done }))
+    return this.post(body)
+  }
+
+  private post(body: ScormCommit): Promise<void> {
+    const sequencing = this.engine?.report(body.terminated)
+    const json = JSON.stringify(sequencing ? { ...body, sequencing } : body)
+    return sendCommit(this.launch.commitUrl, json, body.terminated).then((answer) => {
       if (!answer) this.events.onCommitError?.(COMMIT_FAILED)
       else if (!answer.beacon) this.events.onCommitted?.(answer)
     })
@@ -371,7 +419,16 @@ class Session implements ScormSession {
       if (!this.statusSetByContent && api.cmi.core.lesson_status === 'not attempted') api.statusSetByModule = false
     }
     const request = this.api.isInitialized() ? navRequest() : null
-    const result = call()
+    // On the engine, Terminate's commit is rendered before the navigation it carries out: it goes
+    // out after, with the engine state that navigation left (a suspended activity, the next SCO).
+    this.holding = this.engine !== null
+    let result: string
+    try {
+      result = call()
+    } finally {
+      this.holding = false
+      for (const { body, done } of this.held.splice(0)) void this.post(body).finally(done)
+    }
     if (result === TRUE) {
       this.isFinished = true
       this.events.onFinish?.({ status: this.status(), navRequest: request })
@@ -469,20 +526,27 @@ class Session implements ScormSession {
 
   private facade2004(api: Scorm2004API): Record<string, unknown> {
     const param = (p: unknown) => (p === undefined || p === null ? '' : String(p))
+    const live = <F extends Fn>(f: F, dead: string): F => ((...args: never[]) => (this.detached ? dead : f(...args))) as F
     return {
       version: '1.0',
-      Initialize: (p?: unknown) => this.initialize(() => api.lmsInitialize(param(p))),
-      Terminate: (p?: unknown) => this.finish(() => api.lmsFinish(param(p)), () => parseNavRequest(api.adl.nav.request)),
-      GetValue: (el: string) => this.getValue(String(el), () => api.lmsGetValue(String(el))),
-      SetValue: (el: string, v: unknown) => this.setValue(String(el), v, () => api.lmsSetValue(String(el), v)),
-      Commit: (p?: unknown) => {
+      Initialize: live((p?: unknown) => this.initialize(() => api.lmsInitialize(param(p))), FALSE),
+      Terminate: live((p?: unknown) => this.terminate(param(p)), FALSE),
+      GetValue: live((el: string) => this.getValue(String(el), () => api.lmsGetValue(String(el))), ''),
+      SetValue: live((el: string, v: unknown) => this.setValue(String(el), v, () => api.lmsSetValue(String(el), v)), FALSE),
+      Commit: live((p?: unknown) => {
         this.activity()
         return api.lmsCommit(param(p))
-      },
-      GetLastError: this.wrap(() => api.lmsGetLastError()),
+      }, FALSE),
+      GetLastError: live(this.wrap(() => api.lmsGetLastError()), '0'),
       GetErrorString: this.wrap((code: string) => api.lmsGetErrorString(String(code))),
       GetDiagnostic: this.wrap((code: string) => api.lmsGetDiagnostic(String(code))),
     }
+  }
+
+  /** Terminate (2004), as the content calls it or as the viewer does for content that never does. */
+  terminate(parameter = ''): string {
+    const api = this.api as Scorm2004API
+    return this.finish(() => api.lmsFinish(parameter), () => parseNavRequest(api.adl.nav.request))
   }
 
   /** 1.2: `cmi.nav.event` (continue/previous) first, else what `cmi.core.exit` asks for. */

@@ -86,5 +86,5 @@ export function captureCommits(opts: { answer?: () => Response; beacon?: boolean
   }
 }
 
-/** A window-like object the runtime installs its API objects on. */
-export const hostWindow = () => ({}) as Window & Record<string, any>
+/** A window-like object the runtime installs its API objects on (an EventTarget: tests dispatch page events at it). */
+export const hostWindow = () => new EventTarget() as unknown as Window & Record<string, any>

@@ -261,6 +261,203 @@ export type CompleteModuleResponse = z.infer<typeof CompleteModuleResponse>
 export const ScormDataMap = z.object({ targetID: z.string(), readSharedData: z.boolean(), writeSharedData: z.boolean() })
 export type ScormDataMap = z.infer<typeof ScormDataMap>
 
+// ---------- SCORM 2004 sequencing (IMS Simple Sequencing as SCORM 2004 3rd/4th edition profiles it) ----------
+// The manifest's `imsss:sequencing` of an item or the organization, with an `IDRef`'d collection entry
+// already merged in (the element's own top-level children win). Optional fields are those the manifest
+// left out (the engine applies the spec's defaults); object maps are resolved (see ScormObjectiveMap).
+
+const flag = z.boolean().optional()
+const idText = z.string().min(1).max(4000)
+
+/** `imsss:ruleCondition/@condition`. */
+export const SEQUENCING_RULE_CONDITIONS = [
+  'satisfied',
+  'objectiveStatusKnown',
+  'objectiveMeasureKnown',
+  'objectiveMeasureGreaterThan',
+  'objectiveMeasureLessThan',
+  'completed',
+  'activityProgressKnown',
+  'attempted',
+  'attemptLimitExceeded',
+  'timeLimitExceeded',
+  'outsideAvailableTimeRange',
+  'always',
+] as const
+/** `ruleAction/@action` of pre-, exit- and post-condition rules. */
+export const SEQUENCING_RULE_ACTIONS = {
+  pre: ['skip', 'disabled', 'hiddenFromChoice', 'stopForwardTraversal'],
+  exit: ['exit'],
+  post: ['exitParent', 'exitAll', 'retry', 'retryAll', 'continue', 'previous'],
+} as const
+/** `imsss:rollupCondition/@condition`. */
+export const ROLLUP_CONDITIONS = [
+  'satisfied',
+  'objectiveStatusKnown',
+  'objectiveMeasureKnown',
+  'completed',
+  'activityProgressKnown',
+  'attempted',
+  'attemptLimitExceeded',
+  'timeLimitExceeded',
+  'outsideAvailableTimeRange',
+] as const
+/** `adlnav:hideLMSUI` values: LMS navigation controls the content asks to hide. */
+export const HIDE_LMS_UI = ['continue', 'previous', 'exit', 'exitAll', 'abandon', 'abandonAll', 'suspendAll'] as const
+export const HideLmsUi = z.enum(HIDE_LMS_UI)
+export type HideLmsUi = z.infer<typeof HideLmsUi>
+
+export const ScormRuleCondition = z.object({
+  condition: z.enum(SEQUENCING_RULE_CONDITIONS),
+  /** 'not' negates the condition; the default 'noOp' is left out. */
+  operator: z.literal('not').optional(),
+  referencedObjective: idText.optional(),
+  measureThreshold: z.number().min(-1).max(1).optional(),
+})
+export type ScormRuleCondition = z.infer<typeof ScormRuleCondition>
+const ruleOf = <A extends readonly [string, ...string[]]>(actions: A) =>
+  z.object({ conditionCombination: z.enum(['all', 'any']), conditions: z.array(ScormRuleCondition).min(1).max(100), action: z.enum(actions) })
+export const ScormSequencingRules = z.object({
+  preConditionRules: z.array(ruleOf(SEQUENCING_RULE_ACTIONS.pre)).max(100).optional(),
+  exitConditionRules: z.array(ruleOf(SEQUENCING_RULE_ACTIONS.exit)).max(100).optional(),
+  postConditionRules: z.array(ruleOf(SEQUENCING_RULE_ACTIONS.post)).max(100).optional(),
+})
+export type ScormSequencingRules = z.infer<typeof ScormSequencingRules>
+
+export const ScormControlMode = z.object({
+  choice: flag,
+  choiceExit: flag,
+  flow: flag,
+  forwardOnly: flag,
+  useCurrentAttemptObjectiveInfo: flag,
+  useCurrentAttemptProgressInfo: flag,
+})
+
+const duration = z.string().min(1).max(100)
+export const ScormLimitConditions = z.object({
+  attemptLimit: z.number().int().min(0).optional(),
+  attemptAbsoluteDurationLimit: duration.optional(),
+  attemptExperiencedDurationLimit: duration.optional(),
+  activityAbsoluteDurationLimit: duration.optional(),
+  activityExperiencedDurationLimit: duration.optional(),
+  beginTimeLimit: duration.optional(),
+  endTimeLimit: duration.optional(),
+})
+
+export const ScormRollupRule = z.object({
+  childActivitySet: z.enum(['all', 'any', 'none', 'atLeastCount', 'atLeastPercent']),
+  minimumCount: z.number().int().min(0).optional(),
+  /** A fraction (0 to 1), as the manifest writes it. */
+  minimumPercent: z.number().min(0).max(1).optional(),
+  conditionCombination: z.enum(['all', 'any']),
+  conditions: z.array(z.object({ condition: z.enum(ROLLUP_CONDITIONS), operator: z.literal('not').optional() })).min(1).max(100),
+  action: z.enum(['satisfied', 'notSatisfied', 'completed', 'incomplete']),
+})
+export const ScormRollupRules = z.object({
+  rollupObjectiveSatisfied: flag,
+  rollupProgressCompletion: flag,
+  objectiveMeasureWeight: z.number().min(0).max(1).optional(),
+  rules: z.array(ScormRollupRule).max(100),
+})
+
+const consideration = z.enum(['always', 'ifAttempted', 'ifNotSkipped', 'ifNotSuspended']).optional()
+/** `adlseq:rollupConsiderations`. */
+export const ScormRollupConsiderations = z.object({
+  requiredForSatisfied: consideration,
+  requiredForNotSatisfied: consideration,
+  requiredForCompleted: consideration,
+  requiredForIncomplete: consideration,
+  measureSatisfactionIfActive: flag,
+})
+
+/**
+ * One global objective an objective reads or writes: `imsss:mapInfo` and the 4th edition's
+ * `adlseq:mapInfo` for the same target merged, every flag resolved (a flag of an element the
+ * manifest does not have is false: an `imsss:mapInfo` alone shares no completion, an
+ * `adlseq:mapInfo` alone no satisfaction).
+ */
+export const ScormObjectiveMap = z.object({
+  targetObjectiveID: idText,
+  readSatisfiedStatus: z.boolean(),
+  readNormalizedMeasure: z.boolean(),
+  writeSatisfiedStatus: z.boolean(),
+  writeNormalizedMeasure: z.boolean(),
+  readCompletionStatus: z.boolean(),
+  writeCompletionStatus: z.boolean(),
+  readProgressMeasure: z.boolean(),
+  writeProgressMeasure: z.boolean(),
+  readRawScore: z.boolean(),
+  writeRawScore: z.boolean(),
+  readMinScore: z.boolean(),
+  writeMinScore: z.boolean(),
+  readMaxScore: z.boolean(),
+  writeMaxScore: z.boolean(),
+})
+export type ScormObjectiveMap = z.infer<typeof ScormObjectiveMap>
+
+/** A map to `targetObjectiveID` sharing only the given flags (every other one false). */
+export const objectiveMapTo = (targetObjectiveID: string, flags: Partial<Omit<ScormObjectiveMap, 'targetObjectiveID'>> = {}): ScormObjectiveMap =>
+  ({
+    ...Object.fromEntries(Object.keys(ScormObjectiveMap.shape).map((k) => [k, false])),
+    ...flags,
+    targetObjectiveID,
+  }) as ScormObjectiveMap
+
+export const ScormObjective = z.object({
+  /** Optional for a primary objective (then it cannot be referenced or mapped). */
+  objectiveID: idText.nullable(),
+  satisfiedByMeasure: z.boolean(),
+  /** Declared `minNormalizedMeasure` (the spec's default is 1.0). */
+  minNormalizedMeasure: z.number().min(-1).max(1).optional(),
+  mapInfo: z.array(ScormObjectiveMap).max(100),
+})
+export type ScormObjective = z.infer<typeof ScormObjective>
+export const ScormObjectives = z.object({ primary: ScormObjective.optional(), objectives: z.array(ScormObjective).max(1000) })
+
+const timing = z.enum(['never', 'once', 'onEachNewAttempt']).optional()
+export const ScormRandomizationControls = z.object({
+  randomizationTiming: timing,
+  selectCount: z.number().int().min(0).optional(),
+  reorderChildren: flag,
+  selectionTiming: timing,
+})
+export const ScormDeliveryControls = z.object({ tracked: flag, completionSetByContent: flag, objectiveSetByContent: flag })
+/** `adlseq:constrainedChoiceConsiderations`. */
+export const ScormConstrainedChoice = z.object({ preventActivation: flag, constrainChoice: flag })
+
+/** The sequencing information of one activity (item or organization). */
+export const ScormSequencing = z.object({
+  controlMode: ScormControlMode.optional(),
+  sequencingRules: ScormSequencingRules.optional(),
+  limitConditions: ScormLimitConditions.optional(),
+  rollupRules: ScormRollupRules.optional(),
+  rollupConsiderations: ScormRollupConsiderations.optional(),
+  objectives: ScormObjectives.optional(),
+  randomizationControls: ScormRandomizationControls.optional(),
+  deliveryControls: ScormDeliveryControls.optional(),
+  constrainedChoiceConsiderations: ScormConstrainedChoice.optional(),
+})
+export type ScormSequencing = z.infer<typeof ScormSequencing>
+
+/** `adlcp:completionThreshold` of a 2004 4th edition item, as sequencing uses it. */
+export const ScormCompletionThreshold = z.object({
+  completedByMeasure: z.boolean(),
+  minProgressMeasure: z.number().min(0).max(1),
+  progressWeight: z.number().min(0).max(1),
+})
+export type ScormCompletionThreshold = z.infer<typeof ScormCompletionThreshold>
+
+/** The organization (the root activity) of a SCORM 2004 package, as stored with its manifest. */
+export const ScormOrganization = z.object({
+  identifier: z.string().min(1).max(4000),
+  /** True when the manifest has any `imsss:sequencing` (organization, items or collection). */
+  declaresSequencing: z.boolean(),
+  /** `adlseq:objectivesGlobalToSystem` (default true): false keeps global objectives within the package. */
+  objectivesGlobalToSystem: z.boolean(),
+  sequencing: ScormSequencing.optional(),
+})
+export type ScormOrganization = z.infer<typeof ScormOrganization>
+
 /** One item of a package's organization (a SCO when it has an `href`). */
 export interface ScormItem {
   identifier: string
@@ -285,6 +482,12 @@ export interface ScormItem {
   data_maps?: ScormDataMap[]
   /** 2004 objectives the item's sequencing declares (imsss primary and secondary `objectiveID`s): cmi.objectives starts with them. */
   objective_ids?: string[]
+  /** 2004 `imsss:sequencing` of the item (its collection entry merged in); absent when it declares none. */
+  sequencing?: ScormSequencing
+  /** 2004 `adlcp:completionThreshold` with its 4th edition attributes (completion by measure, rollup weight). */
+  completion?: ScormCompletionThreshold
+  /** 2004 `adlnav:presentation` hideLMSUI: LMS navigation controls to hide while this SCO is open. */
+  hide_lms_ui?: HideLmsUi[]
   children: ScormItem[]
 }
 export const ScormItem: z.ZodType<ScormItem> = z.lazy(() =>
@@ -302,6 +505,9 @@ export const ScormItem: z.ZodType<ScormItem> = z.lazy(() =>
     time_limit_action: z.string().nullable(),
     data_maps: z.array(ScormDataMap).optional(),
     objective_ids: z.array(z.string()).optional(),
+    sequencing: ScormSequencing.optional(),
+    completion: ScormCompletionThreshold.optional(),
+    hide_lms_ui: z.array(HideLmsUi).optional(),
     children: z.array(ScormItem),
   }),
 )
@@ -370,6 +576,14 @@ export const ScoState = z.object({
 })
 export type ScoState = z.infer<typeof ScoState>
 
+/**
+ * The sequencing engine's own serialized state (scorm-again `serializeSequencingState()`: activity
+ * tree tracking, global objectives, suspended activity). Opaque to the server, which keeps the
+ * newest one per learner and module.
+ */
+export const SequencingState = z.record(z.string(), z.unknown())
+export type SequencingState = z.infer<typeof SequencingState>
+
 /** GET /scorm/{moduleId}/launch → 200 (202 is `ScormProcessing`). */
 export const ScormLaunch = z.object({
   /** Launch URL of `startItem` (absolute path, same origin, with the item's query string). */
@@ -396,8 +610,16 @@ export const ScormLaunch = z.object({
   sharedData: z.record(z.string(), z.string()),
   /** Learner facts for cmi.core.student_id / student_name (1.2) and learner_id / learner_name (2004). */
   learner: z.object({ id: z.string(), name: z.string() }),
+  /**
+   * Present for the SCORM 2004 packages the runtime sequences with scorm-again's engine (those that
+   * declare sequencing, and every multi-SCO 2004 package): the root activity, and the learner's
+   * stored sequencing state (null before the first one). The engine then picks the SCO to open;
+   * `startItem` is only the server's guess.
+   */
+  sequencing: z.object({ organization: ScormOrganization, state: SequencingState.nullable() }).optional(),
 })
 export type ScormLaunch = z.infer<typeof ScormLaunch>
+
 
 /** GET /scorm/{moduleId}/launch while the package is being ingested. */
 export const ScormProcessing = z.object({ status: z.literal('processing'), message: z.string() })
@@ -446,6 +668,16 @@ export const ScormCommit = z.object({
     .refine((tree) => nestsAtMost(tree, RUNTIME_DATA_MAX_DEPTH), `runtimeData may nest at most ${RUNTIME_DATA_MAX_DEPTH} levels deep`),
   /** adl.data stores written by the SCO (2004 4th). */
   adlData: z.array(z.object({ id: z.string().max(4000), store: z.string().max(64_000) })).max(100).optional(),
+  /**
+   * Sequenced 2004 packages: the engine's state when it changed since the last commit of this
+   * launch, and the root activity's rollup (the module is complete when it says completed or passed).
+   */
+  sequencing: z
+    .object({
+      state: SequencingState,
+      root: z.object({ completionStatus: z.enum(['completed', 'incomplete', 'not attempted', 'unknown']), successStatus: z.enum(['passed', 'failed', 'unknown']) }),
+    })
+    .optional(),
 })
 export type ScormCommit = z.infer<typeof ScormCommit>
 

@@ -57,7 +57,7 @@ export const Events = {
     moduleId: z.number().int(),
     moduleTitle: z.string(),
     completedAt: z.iso.datetime(),
-    /** What completed it: a CompletionTrigger, or `scorm-commit` when the content reported it. */
+    /** What completed it: a CompletionTrigger, `scorm-commit` when the content reported it, `scorm-rollup` when a sequenced package's root rollup did. */
     trigger: z.string(),
   }),
   'learning.course.completed.v1': z.object({

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
-import type { Course, CourseModule, CourseSummary, ProcessingStatus, ScormItem, ScormVersion } from '@portal/contracts'
+import type { Course, CourseModule, CourseSummary, ProcessingStatus, ScormItem, ScormOrganization, ScormVersion } from '@portal/contracts'
 
 /** A course; its modules live in `course_modules`. */
 export const CourseEntity = defineEntity({
@@ -22,7 +22,16 @@ export type CourseEntity = InferEntity<typeof CourseEntity>
 export interface StoredManifest {
   title: string
   items: ScormItem[]
+  /** SCORM 2004: the organization with its sequencing (absent in manifests stored before it was kept). */
+  organization?: ScormOrganization
 }
+
+/** What is stored of a parsed package. */
+export const toStoredManifest = (info: Pick<StoredManifest, 'title' | 'items' | 'organization'>): StoredManifest => ({
+  title: info.title,
+  items: info.items,
+  ...(info.organization ? { organization: info.organization } : {}),
+})
 
 /** A module of a course: an uploaded file, or a SCORM/AICC package extracted in the background. */
 export const CourseModuleEntity = defineEntity({

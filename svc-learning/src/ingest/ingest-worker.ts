@@ -1,5 +1,5 @@
 import type { LearningContext } from '../context.ts'
-import type { StoredManifest } from '../courses/course.entity.ts'
+import { toStoredManifest } from '../courses/course.entity.ts'
 import { PackageError, ingestPackage, type PackageInfo } from '../packages/index.ts'
 import type { Storage } from '../storage/storage.ts'
 
@@ -62,7 +62,7 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
     const prefix = modulePackagePrefix(id)
     try {
       const info = await extractModulePackage(ctx.storage, job.storage_key, id, ingest)
-      const manifest: StoredManifest = { title: info.title, items: info.items }
+      const manifest = toStoredManifest(info)
       // Only a module still waiting is updated: one deleted meanwhile is not brought back.
       const updated = await execute(
         `update course_modules set processing_status = 'ready', processing_error = null, lease_until = null,

@@ -1,6 +1,7 @@
 import type { MigrationEntry } from '@portal/server-kit'
 import { ExamTables } from './0001-exam-tables.ts'
 import { CourseTables } from './0002-course-tables.ts'
+import { ScormSequencing } from './0003-scorm-sequencing.ts'
 import { ScormStateFromCmi } from './0004-scorm-state-from-cmi.ts'
 import { UserProjection } from './0005-user-projection.ts'
 
@@ -8,6 +9,7 @@ import { UserProjection } from './0005-user-projection.ts'
 export const migrationsList: MigrationEntry[] = [
   { name: '0001_exam_tables', class: ExamTables },
   { name: '0002_course_tables', class: CourseTables },
+  { name: '0003_scorm_sequencing', class: ScormSequencing },
   { name: '0004_scorm_state_from_cmi', class: ScormStateFromCmi },
   { name: '0005_user_projection', class: UserProjection },
 ]

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { objectiveMapTo } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
 import { appendParameters, decodeXmlText, parseManifest } from './manifest.ts'
 import { PackageError, walkItems } from './package-info.ts'
@@ -265,5 +266,257 @@ describe('launch URL rules', () => {
 
   it('decodes predefined entities and character references only', () => {
     expect(decodeXmlText('a &amp; b &lt;c&gt; &#233;&#x41; &custom;')).toBe('a & b <c> éA &custom;')
+  })
+})
+
+const GOLF = 'com.scorm.golfsamples.sequencing.forcedsequential.'
+const mapTo = objectiveMapTo
+const IMSSS_READ = { readSatisfiedStatus: true, readNormalizedMeasure: true }
+const ADLSEQ_READ = { readCompletionStatus: true, readProgressMeasure: true, readRawScore: true, readMinScore: true, readMaxScore: true }
+
+describe('SCORM 2004 sequencing in the manifest', () => {
+  it('reads the forced sequential package: the organization, the shared collection and each item’s own rules and objectives', async () => {
+    const info = parseManifest(await readFixtureManifest('golf-scorm2004-3rd-SequencingForcedSequential.zip'))
+    expect(info.organization).toEqual({
+      identifier: 'golf_sample_default_org',
+      declaresSequencing: true,
+      objectivesGlobalToSystem: false,
+      sequencing: { controlMode: { choice: true, flow: true } },
+    })
+    const [playing, etiquette] = info.items
+    // Playing the Game: the collection's rollup weight and delivery controls, its own primary objective writing a global.
+    expect(playing!.sequencing).toEqual({
+      rollupRules: { objectiveMeasureWeight: 0, rules: [] },
+      deliveryControls: { completionSetByContent: true, objectiveSetByContent: true },
+      objectives: {
+        primary: {
+          objectiveID: 'playing_satisfied',
+          satisfiedByMeasure: false,
+          mapInfo: [mapTo(`${GOLF}playing_satisfied`, { ...IMSSS_READ, writeSatisfiedStatus: true })],
+        },
+        objectives: [],
+      },
+    })
+    // Etiquette: disabled until the objective read from Playing's global one is known and satisfied.
+    expect(etiquette!.sequencing?.sequencingRules).toEqual({
+      preConditionRules: [
+        {
+          conditionCombination: 'any',
+          conditions: [
+            { condition: 'satisfied', operator: 'not', referencedObjective: 'previous_sco_satisfied' },
+            { condition: 'objectiveStatusKnown', operator: 'not', referencedObjective: 'previous_sco_satisfied' },
+          ],
+          action: 'disabled',
+        },
+      ],
+    })
+    expect(etiquette!.sequencing?.objectives?.objectives).toEqual([
+      { objectiveID: 'previous_sco_satisfied', satisfiedByMeasure: false, mapInfo: [mapTo(`${GOLF}playing_satisfied`, IMSSS_READ)] },
+    ])
+    expect(etiquette!.sequencing?.deliveryControls).toEqual({ completionSetByContent: true, objectiveSetByContent: true })
+    expect(info.items.every((i) => i.completion === undefined && i.hide_lms_ui === undefined)).toBe(true)
+  })
+
+  it('reads the 4th edition post-test package: completion shared through adlseq maps, progress weights, the quiz’s own rollup and hiding rules', async () => {
+    const info = parseManifest(await readFixtureManifest('golf-scorm2004-4th-SequencingPostTestRollup4thEd.zip'))
+    expect(info.organization).toMatchObject({ identifier: 'golf_sample_default_org', objectivesGlobalToSystem: false, sequencing: { controlMode: { choice: true, flow: true } } })
+    const [playing, etiquette, , , quiz] = info.items
+    expect(info.items.map((i) => i.completion?.progressWeight)).toEqual([0.5, 0.3, 0.4, 0.3, 0.1])
+    expect(playing!.completion).toEqual({ completedByMeasure: false, minProgressMeasure: 1, progressWeight: 0.5 })
+    // adlseq:mapInfo joins the imsss objective of the same ID: completion is shared, satisfaction is not.
+    expect(playing!.sequencing?.objectives?.primary).toEqual({
+      objectiveID: 'playing_completed',
+      satisfiedByMeasure: false,
+      mapInfo: [mapTo(`${GOLF}playing_completed`, { ...ADLSEQ_READ, writeCompletionStatus: true })],
+    })
+    expect(playing!.sequencing?.rollupRules).toEqual({ rollupObjectiveSatisfied: false, rollupProgressCompletion: false, objectiveMeasureWeight: 0, rules: [] })
+    expect(etiquette!.sequencing?.objectives?.objectives).toEqual([
+      { objectiveID: 'previous_sco_completed', satisfiedByMeasure: false, mapInfo: [mapTo(`${GOLF}playing_completed`, ADLSEQ_READ)] },
+    ])
+    expect(etiquette!.sequencing?.sequencingRules?.preConditionRules?.[0]?.conditions.map((c) => c.condition)).toEqual(['completed', 'activityProgressKnown'])
+    // The quiz has its own sequencing (no collection): it alone counts in the rollup.
+    expect(quiz!.sequencing?.rollupRules).toEqual({ rollupObjectiveSatisfied: true, rollupProgressCompletion: true, objectiveMeasureWeight: 1, rules: [] })
+    expect(quiz!.sequencing?.sequencingRules?.preConditionRules?.map((r) => [r.conditionCombination, r.action])).toEqual([
+      ['all', 'hiddenFromChoice'],
+      ['all', 'hiddenFromChoice'],
+    ])
+    expect(quiz!.sequencing?.sequencingRules?.preConditionRules?.[0]?.conditions[1]).toEqual({ condition: 'attempted', operator: 'not' })
+    // A primary objective without an ID is kept (it has no map to share).
+    expect(quiz!.sequencing?.objectives?.primary).toEqual({ objectiveID: null, satisfiedByMeasure: false, mapInfo: [] })
+  })
+
+  const manifest2004 = (org: string, extra = '') => `<?xml version="1.0"?>
+<manifest identifier="m" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
+  xmlns:imsss="http://www.imsglobal.org/xsd/imsss" xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3" xmlns:adlnav="http://www.adlnet.org/xsd/adlnav_v1p3">
+  <metadata><schemaversion>2004 4th Edition</schemaversion></metadata>
+  <organizations default="org">${org}</organizations>
+  <resources><resource identifier="r" adlcp:scormType="sco" href="sco.html"/></resources>
+  ${extra}
+</manifest>`
+
+  it('reads every sequencing element of a hand-written manifest; the item’s own elements override its collection’s', () => {
+    const info = parseManifest(
+      manifest2004(
+        `<organization identifier="course">
+          <title>Course</title>
+          <item identifier="unit" isvisible="false">
+            <title>Unit</title>
+            <item identifier="lesson" identifierref="r">
+              <title>Lesson</title>
+              <adlnav:presentation><adlnav:navigationInterface>
+                <adlnav:hideLMSUI>continue</adlnav:hideLMSUI><adlnav:hideLMSUI>previous</adlnav:hideLMSUI><adlnav:hideLMSUI>continue</adlnav:hideLMSUI><adlnav:hideLMSUI>menu</adlnav:hideLMSUI>
+              </adlnav:navigationInterface></adlnav:presentation>
+              <imsss:sequencing IDRef="common">
+                <imsss:controlMode choiceExit="false" forwardOnly="true" useCurrentAttemptObjectiveInfo="false" useCurrentAttemptProgressInfo="0"/>
+                <imsss:sequencingRules>
+                  <imsss:preConditionRule>
+                    <imsss:ruleConditions><imsss:ruleCondition condition="objectiveMeasureGreaterThan" measureThreshold="0.5" referencedObjective="pre"/></imsss:ruleConditions>
+                    <imsss:ruleAction action="skip"/>
+                  </imsss:preConditionRule>
+                  <imsss:preConditionRule>
+                    <imsss:ruleConditions><imsss:ruleCondition condition="noSuchCondition"/></imsss:ruleConditions>
+                    <imsss:ruleAction action="disabled"/>
+                  </imsss:preConditionRule>
+                  <imsss:exitConditionRule>
+                    <imsss:ruleConditions conditionCombination="any"><imsss:ruleCondition condition="timeLimitExceeded"/><imsss:ruleCondition condition="attemptLimitExceeded" operator="noOp"/></imsss:ruleConditions>
+                    <imsss:ruleAction action="exit"/>
+                  </imsss:exitConditionRule>
+                  <imsss:postConditionRule>
+                    <imsss:ruleConditions><imsss:ruleCondition condition="satisfied"/></imsss:ruleConditions>
+                    <imsss:ruleAction action="continue"/>
+                  </imsss:postConditionRule>
+                  <imsss:postConditionRule>
+                    <imsss:ruleConditions><imsss:ruleCondition condition="always"/></imsss:ruleConditions>
+                    <imsss:ruleAction action="skip"/>
+                  </imsss:postConditionRule>
+                </imsss:sequencingRules>
+                <imsss:limitConditions attemptLimit="3" attemptAbsoluteDurationLimit="PT1H" activityAbsoluteDurationLimit="PT2H"/>
+                <imsss:objectives>
+                  <imsss:primaryObjective objectiveID="main" satisfiedByMeasure="true">
+                    <imsss:minNormalizedMeasure>0.7</imsss:minNormalizedMeasure>
+                    <imsss:mapInfo targetObjectiveID="g.main" readSatisfiedStatus="false" writeSatisfiedStatus="true" writeNormalizedMeasure="true"/>
+                  </imsss:primaryObjective>
+                  <imsss:objective objectiveID="pre"><imsss:mapInfo targetObjectiveID="g.pre"/></imsss:objective>
+                </imsss:objectives>
+                <imsss:randomizationControls randomizationTiming="onEachNewAttempt" selectCount="2" reorderChildren="true" selectionTiming="once"/>
+                <adlseq:constrainedChoiceConsiderations preventActivation="true" constrainChoice="true"/>
+                <adlseq:objectives>
+                  <adlseq:objective objectiveID="pre"><adlseq:mapInfo targetObjectiveID="g.pre" readRawScore="false" writeProgressMeasure="true"/></adlseq:objective>
+                  <adlseq:objective objectiveID="stray"><adlseq:mapInfo targetObjectiveID="g.stray"/></adlseq:objective>
+                </adlseq:objectives>
+              </imsss:sequencing>
+            </item>
+            <imsss:sequencing>
+              <imsss:rollupRules rollupObjectiveSatisfied="false" objectiveMeasureWeight="0.5">
+                <imsss:rollupRule childActivitySet="atLeastPercent" minimumPercent="0.75">
+                  <imsss:rollupConditions conditionCombination="all"><imsss:rollupCondition condition="completed"/><imsss:rollupCondition operator="not" condition="attempted"/></imsss:rollupConditions>
+                  <imsss:rollupAction action="completed"/>
+                </imsss:rollupRule>
+                <imsss:rollupRule childActivitySet="atLeastCount" minimumCount="2">
+                  <imsss:rollupConditions><imsss:rollupCondition condition="satisfied"/></imsss:rollupConditions>
+                  <imsss:rollupAction action="satisfied"/>
+                </imsss:rollupRule>
+              </imsss:rollupRules>
+              <adlseq:rollupConsiderations requiredForSatisfied="ifAttempted" requiredForIncomplete="ifNotSkipped" measureSatisfactionIfActive="false"/>
+            </imsss:sequencing>
+          </item>
+          <imsss:sequencing><imsss:controlMode flow="true" choice="false"/></imsss:sequencing>
+        </organization>`,
+        `<imsss:sequencingCollection>
+          <imsss:sequencing ID="common">
+            <imsss:controlMode flow="true"/>
+            <imsss:sequencingRules>
+              <imsss:preConditionRule><imsss:ruleConditions><imsss:ruleCondition condition="always"/></imsss:ruleConditions><imsss:ruleAction action="disabled"/></imsss:preConditionRule>
+            </imsss:sequencingRules>
+            <imsss:deliveryControls tracked="false" completionSetByContent="true"/>
+          </imsss:sequencing>
+        </imsss:sequencingCollection>`,
+      ),
+    )
+    expect(info.organization).toEqual({
+      identifier: 'course',
+      declaresSequencing: true,
+      objectivesGlobalToSystem: true,
+      sequencing: { controlMode: { choice: false, flow: true } },
+    })
+    const unit = info.items[0]!
+    expect(unit.sequencing).toEqual({
+      rollupRules: {
+        rollupObjectiveSatisfied: false,
+        objectiveMeasureWeight: 0.5,
+        rules: [
+          {
+            childActivitySet: 'atLeastPercent',
+            minimumPercent: 0.75,
+            conditionCombination: 'all',
+            conditions: [{ condition: 'completed' }, { condition: 'attempted', operator: 'not' }],
+            action: 'completed',
+          },
+          { childActivitySet: 'atLeastCount', minimumCount: 2, conditionCombination: 'any', conditions: [{ condition: 'satisfied' }], action: 'satisfied' },
+        ],
+      },
+      rollupConsiderations: { requiredForSatisfied: 'ifAttempted', requiredForIncomplete: 'ifNotSkipped', measureSatisfactionIfActive: false },
+    })
+    const lesson = unit.children[0]!
+    expect(lesson.hide_lms_ui).toEqual(['continue', 'previous'])
+    expect(lesson.sequencing).toEqual({
+      // Its own controlMode replaces the collection's (flow stays the default).
+      controlMode: { choiceExit: false, forwardOnly: true, useCurrentAttemptObjectiveInfo: false, useCurrentAttemptProgressInfo: false },
+      // Its own rules replace the collection's disabling one; the rule with an unknown condition and the post rule with a precondition action are left out.
+      sequencingRules: {
+        preConditionRules: [
+          { conditionCombination: 'all', conditions: [{ condition: 'objectiveMeasureGreaterThan', referencedObjective: 'pre', measureThreshold: 0.5 }], action: 'skip' },
+        ],
+        exitConditionRules: [
+          { conditionCombination: 'any', conditions: [{ condition: 'timeLimitExceeded' }, { condition: 'attemptLimitExceeded' }], action: 'exit' },
+        ],
+        postConditionRules: [{ conditionCombination: 'all', conditions: [{ condition: 'satisfied' }], action: 'continue' }],
+      },
+      limitConditions: { attemptLimit: 3, attemptAbsoluteDurationLimit: 'PT1H', activityAbsoluteDurationLimit: 'PT2H' },
+      objectives: {
+        primary: {
+          objectiveID: 'main',
+          satisfiedByMeasure: true,
+          minNormalizedMeasure: 0.7,
+          mapInfo: [mapTo('g.main', { readNormalizedMeasure: true, writeSatisfiedStatus: true, writeNormalizedMeasure: true })],
+        },
+        // The adlseq map of 'pre' joins its imsss map; the adlseq objective without an imsss one is dropped.
+        objectives: [
+          {
+            objectiveID: 'pre',
+            satisfiedByMeasure: false,
+            mapInfo: [mapTo('g.pre', { ...IMSSS_READ, ...ADLSEQ_READ, readRawScore: false, writeProgressMeasure: true })],
+          },
+        ],
+      },
+      randomizationControls: { randomizationTiming: 'onEachNewAttempt', selectCount: 2, reorderChildren: true, selectionTiming: 'once' },
+      // Not declared by the item itself: from the collection.
+      deliveryControls: { tracked: false, completionSetByContent: true },
+      constrainedChoiceConsiderations: { preventActivation: true, constrainChoice: true },
+    })
+    // The runtime objectives and passing score still come from the same elements.
+    expect(lesson).toMatchObject({ objective_ids: ['main', 'pre'], scaled_passing_score: 0.7, max_time_allowed: 'PT1H', isvisible: true })
+    expect(unit.isvisible).toBe(false)
+  })
+
+  it('says when a SCORM 2004 package declares no sequencing, and reads none from a SCORM 1.2 manifest', () => {
+    const plain = parseManifest(
+      manifest2004(`<organization identifier="o"><title>T</title><item identifier="a" identifierref="r"><title>A</title></item><item identifier="b" identifierref="r"><title>B</title></item></organization>`),
+    )
+    expect(plain.organization).toEqual({ identifier: 'o', declaresSequencing: false, objectivesGlobalToSystem: true })
+    expect(plain.items.map((i) => i.sequencing)).toEqual([undefined, undefined])
+    // An organization without an identifier gets one no item has.
+    const anonymous = parseManifest(manifest2004(`<organization><title>T</title><item identifier="organization" identifierref="r"><title>A</title></item></organization>`))
+    expect(anonymous.organization?.identifier).toBe('organization_')
+    const v12 = parseManifest(
+      manifest12(
+        `<item identifier="i" identifierref="r"><title>A</title><imsss:sequencing><imsss:controlMode flow="true"/></imsss:sequencing></item>`,
+        `<resource identifier="r" adlcp:scormtype="sco" href="a.html"/>`,
+        'xmlns:imsss="http://www.imsglobal.org/xsd/imsss"',
+      ),
+    )
+    expect(v12.version).toBe('1.2')
+    expect(v12.organization).toBeUndefined()
+    expect(v12.items[0]!.sequencing).toBeUndefined()
   })
 })

@@ -1,6 +1,10 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import type { ScormDataMap, ScormItem, ScormVersion } from '@portal/contracts'
-import { countScos, isExternalHref, PackageError, type PackageInfo } from './package-info.ts'
+import type { ScormDataMap, ScormItem, ScormOrganization, ScormVersion } from '@portal/contracts'
+import { countScos, isExternalHref, PackageError, walkItems, type PackageInfo } from './package-info.ts'
+import { completionOf, hideLmsUiOf, organizationOf, sequencingOf } from './sequencing.ts'
+import { asArray, attr, child, numberOf, textOf, type XmlNode } from './xml-node.ts'
+
+export { decodeXmlText } from './xml-node.ts'
 
 /**
  * imsmanifest.xml (IMS Content Packaging as profiled by SCORM 1.2 and SCORM 2004 CAM).
@@ -24,51 +28,6 @@ const parser = new XMLParser({
   isArray: (name) => ARRAY_TAGS.has(name),
 })
 const ARRAY_TAGS = new Set(['organization', 'item', 'resource', 'sequencing', 'file', 'dependency'])
-
-/** A parsed element: attributes under '@', text under '#text', children by lower-case local name. */
-type XmlNode = { '@'?: Record<string, string>; '#text'?: string } & Record<string, unknown>
-
-const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
-
-/** Decodes XML's predefined entities and character references; other entity references stay as written. */
-export function decodeXmlText(s: string): string {
-  if (!s.includes('&')) return s
-  return s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10)
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
-    }
-    return PREDEFINED[ref] ?? whole
-  })
-}
-
-const isNode = (v: unknown): v is XmlNode => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-const asArray = (v: unknown): XmlNode[] =>
-  (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).map((x) => (isNode(x) ? x : { '#text': String(x) }))
-
-const child = (node: XmlNode | undefined, name: string): XmlNode | undefined => (node ? asArray(node[name])[0] : undefined)
-
-const attr = (node: XmlNode | undefined, name: string): string | null => {
-  const v = node?.['@']?.[name]
-  return v === undefined ? null : decodeXmlText(String(v))
-}
-
-/** The text of an element (first one when repeated); null when absent or empty. */
-const textOf = (v: unknown): string | null => {
-  const first = Array.isArray(v) ? v[0] : v
-  if (first === undefined || first === null) return null
-  const raw = isNode(first) ? first['#text'] : first
-  if (raw === undefined || raw === null) return null
-  const s = decodeXmlText(String(raw)).trim()
-  return s === '' ? null : s
-}
-
-const numberOf = (s: string | null): number | null => {
-  if (s === null || s.trim() === '') return null
-  const n = Number(s.trim())
-  return Number.isFinite(n) ? n : null
-}
 
 /** Version and edition from `<schemaversion>`, else from the namespaces the manifest declares. */
 function detectVersion(manifest: XmlNode, xml: string): { version: ScormVersion; edition: string | null } {
@@ -144,6 +103,8 @@ interface Context {
   /** imsss:sequencingCollection entries by ID, for items whose sequencing has an IDRef. */
   sequencingById: Map<string, XmlNode>
   counter: number
+  /** Some item has an imsss:sequencing element. */
+  itemsDeclareSequencing: boolean
 }
 
 /** Reads a value from an item's imsss:sequencing, falling back to the collection entry it references. */
@@ -201,6 +162,11 @@ function toItem(node: XmlNode, ctx: Context): ScormItem {
   const adlcpText = (name: string) => textOf(node[name])
   const dataMaps = dataMapsOf(node)
   const objectiveIds = fromSequencing(node, ctx, objectiveIdsOf)
+  // Sequencing is a SCORM 2004 feature; a 1.2 manifest's stray imsss elements mean nothing to its runtime.
+  const sequencing = ctx.version === '2004' ? sequencingOf(node, ctx.sequencingById) : undefined
+  const completion = ctx.version === '2004' ? completionOf(node) : undefined
+  const hideLmsUi = ctx.version === '2004' ? hideLmsUiOf(node) : undefined
+  if (sequencing) ctx.itemsDeclareSequencing = true
   return {
     identifier,
     title: textOf(node.title) ?? identifier,
@@ -217,6 +183,9 @@ function toItem(node: XmlNode, ctx: Context): ScormItem {
     time_limit_action: adlcpText('timelimitaction'),
     ...(dataMaps ? { data_maps: dataMaps } : {}),
     ...(objectiveIds ? { objective_ids: objectiveIds } : {}),
+    ...(sequencing ? { sequencing } : {}),
+    ...(completion ? { completion } : {}),
+    ...(hideLmsUi ? { hide_lms_ui: hideLmsUi } : {}),
     children: asArray(node.item).map((c) => toItem(c, ctx)),
   }
 }
@@ -251,7 +220,7 @@ export function parseManifest(xml: string): Omit<PackageInfo, 'fileCount' | 'tot
     const id = attr(seq, 'id')
     if (id) sequencingById.set(id, seq)
   }
-  const ctx: Context = { version, resources, sequencingById, counter: 0 }
+  const ctx: Context = { version, resources, sequencingById, counter: 0, itemsDeclareSequencing: false }
 
   const organizationsNode = child(manifest, 'organizations')
   const organizations = asArray(organizationsNode?.organization)
@@ -260,9 +229,14 @@ export function parseManifest(xml: string): Omit<PackageInfo, 'fileCount' | 'tot
 
   let items: ScormItem[]
   let title: string | null
+  let root: ScormOrganization | undefined
   if (organization) {
     items = asArray(organization.item).map((node) => toItem(node, ctx))
     title = textOf(organization.title)
+    if (version === '2004') {
+      const identifier = attr(organization, 'identifier')?.trim() || rootIdAvoiding(items)
+      root = organizationOf(organization, identifier, sequencingById, ctx.itemsDeclareSequencing)
+    }
   } else {
     // A resource package (no organization): every SCO resource is an item of its own.
     items = asArray(resourcesNode?.resource)
@@ -278,5 +252,14 @@ export function parseManifest(xml: string): Omit<PackageInfo, 'fileCount' | 'tot
     title: title ?? items[0]?.title ?? attr(manifest, 'identifier') ?? 'Untitled package',
     items,
     scoCount,
+    ...(root ? { organization: root } : {}),
   }
+}
+
+/** An identifier for an organization that has none: distinct from every item's. */
+export function rootIdAvoiding(items: ScormItem[]): string {
+  const ids = new Set([...walkItems(items)].map((i) => i.identifier))
+  let id = 'organization'
+  while (ids.has(id)) id += '_'
+  return id
 }

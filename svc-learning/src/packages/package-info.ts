@@ -1,4 +1,4 @@
-import type { ScormItem, ScormVersion } from '@portal/contracts'
+import type { ScormItem, ScormOrganization, ScormVersion } from '@portal/contracts'
 
 /** What an ingested package holds: its runtime version, title and launchable item tree. */
 export interface PackageInfo {
@@ -15,6 +15,8 @@ export interface PackageInfo {
   items: ScormItem[]
   /** Items with an href. */
   scoCount: number
+  /** SCORM 2004: the organization as the sequencing engine's root activity. */
+  organization?: ScormOrganization
   fileCount: number
   totalBytes: number
 }

@@ -2,6 +2,7 @@
 // extracted SCORM fixtures put into the harness's storage.
 import { Readable } from 'node:stream'
 import yauzl from 'yauzl'
+import { toStoredManifest } from '../courses/course.entity.ts'
 import { parseManifest } from '../packages/manifest.ts'
 import { fixturePath } from '../packages/test-zips.ts'
 import type { Harness } from '../test-harness.ts'
@@ -79,7 +80,7 @@ export async function installFixture(h: Harness, moduleId: number, fixture: stri
   const info = parseManifest(manifest)
   await h.sql(
     `update course_modules set is_scorm = true, processing_status = 'ready', manifest = ?::jsonb, content_prefix = ?, scorm_version = ?, scorm_edition = ?, sco_count = ? where id = ?`,
-    [JSON.stringify({ title: info.title, items: info.items }), prefix, info.version, info.edition, info.scoCount, moduleId],
+    [JSON.stringify(toStoredManifest(info)), prefix, info.version, info.edition, info.scoCount, moduleId],
   )
   return info
 }

@@ -17,6 +17,7 @@ import { contentBase } from '../content/content.service.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
 import { iso, manifestOf, requireModule, stillAssignedSql, type CourseRow, type ModuleRow } from '../progress/access.ts'
 import { completeModule, touchProgress } from '../progress/progress.service.ts'
+import { sequencedOrganization, storedSequencingState, storeSequencingState } from './sequencing-state.ts'
 import { applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, totalTimePath } from './summary.ts'
 
 /** Browser URL of a launch's commit endpoint. */
@@ -174,22 +175,25 @@ export function createScormService(ctx: LearningContext) {
   async function contentCompleted(userId: string, moduleId: number, trigger: string, wholeModule = false): Promise<boolean> {
     const em = orm.em.fork()
     const conn = em.getConnection()
-    const [module] = (await conn.execute('select id, title, is_scorm, course_id, manifest from course_modules where id = ?', [moduleId])) as (Pick<
+    const [module] = (await conn.execute('select id, title, is_scorm, course_id, manifest, scorm_version from course_modules where id = ?', [moduleId])) as (Pick<
       ModuleRow,
-      'id' | 'title' | 'is_scorm' | 'manifest'
+      'id' | 'title' | 'is_scorm' | 'manifest' | 'scorm_version'
     > & { course_id: number })[]
     if (!module) return false
     const [course] = (await conn.execute('select id, title, is_assigned_to_all from courses where id = ?', [module.course_id])) as CourseRow[]
     if (!course) return false
-    const required = requiredScos(manifestOf(module as ModuleRow))
-    if (!wholeModule && required.length > 1) {
+    const manifest = manifestOf(module as ModuleRow)
+    const required = requiredScos(manifest)
+    // A package with sequencing rules completes by its root rollup (reported with the engine's state), not SCO by SCO.
+    const byRollup = sequencedOrganization(module.scorm_version, manifest)?.declaresSequencing === true
+    if (!wholeModule && (required.length > 1 || byRollup)) {
       const rows = (await conn.execute(
         "select item_id from scorm_states where user_id = ? and module_id = ? and lesson_status in ('completed', 'passed')",
         [userId, moduleId],
       )) as { item_id: string }[]
       const done = new Set(rows.map((r) => r.item_id))
       const count = required.filter((id) => done.has(id)).length
-      if (count < required.length) {
+      if (count < required.length || byRollup) {
         const floor = Math.floor((PROGRESS_TRACKER.maxBeforeComplete * count) / required.length)
         await touchProgress(em, { userId, moduleId, courseId: module.course_id, floor, at: now() })
         return false
@@ -215,7 +219,8 @@ export function createScormService(ctx: LearningContext) {
       if (module.processing_status === 'failed' || !manifest || !module.content_prefix || !module.scorm_version)
         throw packageFailed(actor, module)
       const conn = em.getConnection()
-      const [{ token, claims }, states, shared] = await Promise.all([
+      const organization = sequencedOrganization(module.scorm_version, manifest)
+      const [{ token, claims }, states, shared, sequencingState] = await Promise.all([
         launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id, admin: actor.isAdmin }),
         conn.execute('select item_id, cmi, exit, updated_at from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc', [
           actor.userId,
@@ -224,6 +229,7 @@ export function createScormService(ctx: LearningContext) {
         conn.execute('select store_id, store from scorm_shared_data where user_id = ? and module_id = ?', [actor.userId, moduleId]) as Promise<
           { store_id: string; store: string }[]
         >,
+        organization ? storedSequencingState(em, actor.userId, moduleId) : null,
       ])
       await touchProgress(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
       const base = contentBase(token)
@@ -251,6 +257,7 @@ export function createScormService(ctx: LearningContext) {
         state,
         sharedData: Object.fromEntries(shared.map((s) => [s.store_id, s.store])),
         learner: { id: actor.userId, name: actor.name },
+        ...(organization ? { sequencing: { organization, state: sequencingState } } : {}),
       }
     },
 
@@ -332,8 +339,10 @@ export function createScormService(ctx: LearningContext) {
             [claims.userId, claims.moduleId, at, JSON.stringify(stores)],
           )
       }
+      const rootDone = commit.sequencing ? await storeSequencingState(orm.em.fork(), claims, commit, at) : false
       let moduleCompleted = false
       if (applied && summary.complete && !completed.has(key)) moduleCompleted = await contentCompleted(claims.userId, claims.moduleId, 'scorm-commit')
+      if (rootDone && !moduleCompleted && !completed.has(key)) moduleCompleted = await contentCompleted(claims.userId, claims.moduleId, 'scorm-rollup', true)
       return { applied, moduleCompleted }
     },
 

@@ -1,0 +1,25 @@
+import { Button } from '@portal/ui-kit'
+import type { ReactNode } from 'react'
+
+/** A SCORM module's layout: the lesson tree beside the content when the package has several SCOs. */
+export const ScormLayout = ({ title, tree, children }: { title: string; tree: ReactNode | null; children: ReactNode }) => (
+  <div style={{ display: 'grid', gap: '1rem', gridTemplateColumns: tree ? 'minmax(150px, 200px) minmax(0, 1fr)' : 'minmax(0, 1fr)' }}>
+    {tree ? (
+      <nav aria-label="Lessons in this module" style={{ fontSize: '.9375rem' }}>
+        <h4 style={{ margin: '0 0 .5rem' }}>{title || 'Lessons'}</h4>
+        {tree}
+      </nav>
+    ) : null}
+    <div className="pk-stack" style={{ gap: '.5rem' }}>
+      {children}
+    </div>
+  </div>
+)
+
+/** Shown when no SCO is open (the content exited): what happened and the way back in. */
+export const LeftLesson = ({ message, onResume }: { message: string; onResume: (() => void) | null }) => (
+  <div role="status" className="pk-stack" style={{ alignItems: 'flex-start', border: '1px solid var(--c-border)', borderRadius: 6, padding: '1.25rem' }}>
+    <p style={{ margin: 0 }}>{message}</p>
+    {onResume ? <Button onClick={onResume}>Resume Lesson</Button> : null}
+  </div>
+)
