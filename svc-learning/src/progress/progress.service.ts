@@ -13,6 +13,7 @@ import {
 import { AppError, badRequest, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { MODULE_COLUMNS, iso, requireCourse, requireModule, toCourseModule, type CourseRow, type ModuleRow } from './access.ts'
+import { contentCompletion } from '../scorm/content-completion.ts'
 
 interface ProgressRow {
   module_id: number
@@ -25,11 +26,14 @@ interface ProgressRow {
 export const engagementTooShort = (trigger: string) =>
   new AppError(422, 'engagement_too_short', trigger === 'manual' ? COURSE_MESSAGES.engageMoreManual : COURSE_MESSAGES.engageMore)
 
-/** SQL: does any stored SCO state of (user, module) report completion? */
-const SCORM_REPORTS_COMPLETE = `select 1 from scorm_states where user_id = ? and module_id = ? and (
-  lesson_status in ('completed', 'passed')
-  or cmi #>> '{cmi,completion_status}' = 'completed' or cmi #>> '{completion_status}' = 'completed' or cmi ->> 'cmi.completion_status' = 'completed'
-  or cmi #>> '{cmi,success_status}' = 'passed' or cmi #>> '{success_status}' = 'passed' or cmi ->> 'cmi.success_status' = 'passed') limit 1`
+/** The package's own content reports the module complete (the engagement rule does not apply then). */
+async function reportedByContent(tx: EntityManager, userId: string, moduleId: number): Promise<boolean> {
+  const [module] = (await tx.execute('select id, manifest, scorm_version from course_modules where id = ?', [moduleId])) as Pick<
+    ModuleRow,
+    'id' | 'manifest' | 'scorm_version'
+  >[]
+  return module !== undefined && (await contentCompletion(tx, userId, module)).done
+}
 
 /**
  * Makes sure (user, module) has a progress row that is started, accessed now and at least at
@@ -82,7 +86,7 @@ export async function completeModule(
     return { moduleId: p.module.id, completed_at: iso(row.completed_at)!, newly_completed: false, course_completed: courseAt !== null, course_completed_at: courseAt, evented: false }
   }
   if (p.checkEngagement) {
-    const reported = p.module.is_scorm && (await tx.execute(SCORM_REPORTS_COMPLETE, [p.userId, p.module.id])).length > 0
+    const reported = p.module.is_scorm && (await reportedByContent(tx, p.userId, p.module.id))
     if (!reported) {
       const rule = p.trigger === 'manual' ? COMPLETION_RULES.manual : COMPLETION_RULES.other
       const startedAt = row?.started_at ? new Date(row.started_at).getTime() : null

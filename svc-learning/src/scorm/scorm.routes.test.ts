@@ -394,173 +394,39 @@ describe('completion reported by the content', () => {
     expect(last.body.moduleCompleted).toBe(true)
     expect(await progress()).toMatchObject({ progress: 100 })
   })
-  it('accepts a manual completion at once when the stored SCORM state reports completion', async () => {
+  it('accepts a completion at once only when the content reports the whole module complete', async () => {
     const c = await insertCourse(h, { toAll: true })
-    const m = await insertModule(h, c, { isScorm: true })
-    await installFixture(h, m, FIXTURE)
-    await insertModule(h, c, { position: 2 })
-    await h.sql(
-      `insert into scorm_states (user_id, module_id, item_id, launch_at, seq, cmi, updated_at) values (?, ?, 'playing_item', 1, 1, ?::jsonb, now())`,
-      [stranger.id, m, JSON.stringify(cmi2004({ completion_status: 'completed' }))],
-    )
-    const res = await h.call('PUT', `/modules/${m}/complete`, { token: stranger.token, body: { courseId: c, trigger: 'manual' } })
-    expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ newly_completed: true, course_completed: false })
-  })
-})
-
-describe('SCORM 2004 sequencing state', () => {
-  const ROOT = 'golf_sample_default_org'
-  const incomplete = { completionStatus: 'incomplete', successStatus: 'unknown' } as const
-  /** A commit of `itemId` carrying the engine's `state` and root rollup. */
-  const seqCommit = (itemId: string, seq: number, state: Record<string, unknown>, root: { completionStatus: string; successStatus: string } = incomplete) => ({
-    itemId,
-    seq,
-    terminated: true,
-    runtimeData: cmi2004({ exit: 'suspend' }),
-    sequencing: { state, root },
-  })
-  const stored = async (who: TestUser, m: number) =>
-    h.sql('select launch_at, seq, state, root_completion, root_success from scorm_sequencing_states where user_id = ? and module_id = ?', [who.id, m])
-  let m: number
-  beforeAll(async () => {
-    const c = await insertCourse(h, { assignedTo: [learner.id, stranger.id], title: 'Sequenced course' })
-    m = await insertModule(h, c, { isScorm: true, title: 'Forced sequential' })
-    await installFixture(h, m, FIXTURE)
-  })
-
-  it('answers the root activity with the items’ sequencing, and no state at the first launch', async () => {
-    const l = await launch(learner, m)
-    expect(l.sequencing).toEqual({
-      organization: { identifier: ROOT, declaresSequencing: true, objectivesGlobalToSystem: false, sequencing: { controlMode: { choice: true, flow: true } } },
-      state: null,
-    })
-    expect(l.items.find((i) => i.identifier === 'etuqiette_item')?.sequencing?.sequencingRules?.preConditionRules?.[0]?.action).toBe('disabled')
-  })
-
-  it('is absent for SCORM 1.2 and for a single-SCO 2004 package without sequencing; packages stored before organizations were kept get a default root', async () => {
-    const c = await insertCourse(h, { toAll: true })
-    const v12 = await insertModule(h, c, { isScorm: true })
-    await installFixture(h, v12, 'golf-scorm12-RuntimeBasicCalls.zip')
-    expect((await launch(learner, v12)).sequencing).toBeUndefined()
+    await insertModule(h, c, { position: 9 })
+    const complete = (m: number) => h.call('PUT', `/modules/${m}/complete`, { token: stranger.token, body: { courseId: c, trigger: 'manual' } })
+    const sco = (m: number, item: string, tree: unknown) =>
+      h.sql(`insert into scorm_states (user_id, module_id, item_id, launch_at, seq, cmi, updated_at) values (?, ?, ?, 1, 1, ?::jsonb, now())`, [stranger.id, m, item, JSON.stringify(tree)])
+    // One SCO, reported complete: at once.
     const single = await insertModule(h, c, { isScorm: true })
-    await installFixture(h, single, 'golf-scorm2004-3rd-RuntimeBasicCalls.zip')
-    // This single SCO declares sequencing (flow, delivery controls): the engine runs it.
-    expect((await launch(learner, single)).sequencing?.organization.declaresSequencing).toBe(true)
-    await h.sql("update course_modules set manifest = manifest - 'organization' where id = ?", [single])
-    expect((await launch(learner, single)).sequencing).toBeUndefined()
-    const multi = await insertModule(h, c, { isScorm: true })
-    await installFixture(h, multi, FIXTURE)
-    await h.sql("update course_modules set manifest = manifest - 'organization' where id = ?", [multi])
-    expect((await launch(learner, multi)).sequencing).toEqual({
-      organization: { identifier: 'organization', declaresSequencing: false, objectivesGlobalToSystem: true },
-      state: null,
+    await installFixture(h, single, 'golf-scorm12-RuntimeBasicCalls.zip')
+    const item = ScormLaunch.parse((await h.call('GET', `/scorm/${single}/launch`, { token: stranger.token })).body).startItem
+    await sco(single, item, { cmi: { core: { lesson_status: 'passed' } } })
+    expect((await complete(single)).body).toMatchObject({ newly_completed: true })
+    // A sequenced package: one lesson done is not the package (the engagement rule applies)…
+    const sequenced = await insertModule(h, c, { isScorm: true, position: 2 })
+    await installFixture(h, sequenced, FIXTURE)
+    await sco(sequenced, 'playing_item', cmi2004({ completion_status: 'completed' }))
+    expect([(await complete(sequenced)).status, (await complete(sequenced)).body.code]).toEqual([422, 'engagement_too_short'])
+    // …its root rollup is.
+    await h.sql(
+      `insert into scorm_sequencing_states (user_id, module_id, launch_at, seq, state, root_completion, root_success, updated_at) values (?, ?, 1, 1, '{}'::jsonb, 'completed', 'unknown', now())`,
+      [stranger.id, sequenced],
+    )
+    expect((await complete(sequenced)).body).toMatchObject({ newly_completed: true })
+    // Several SCOs without rules: every visible one.
+    const many = await insertModule(h, c, { isScorm: true, position: 3 })
+    await installFixture(h, many, 'golf-scorm12-RuntimeMinimumCalls.zip')
+    const scos = ScormLaunch.parse((await h.call('GET', `/scorm/${many}/launch`, { token: stranger.token })).body).items.flatMap(function ids(i): string[] {
+      return [...(i.href ? [i.identifier] : []), ...i.children.flatMap(ids)]
     })
-  })
-
-  it('stores the state a commit carries and answers it at the next launch; an older commit never takes it back', async () => {
-    const first = await launch(learner, m)
-    const state1 = { version: '1.0', sequencing: { suspendedActivity: 'playing_item' }, note: 'S'.repeat(40_000) }
-    expect((await commit(first, seqCommit('playing_item', 3, state1))).body).toMatchObject({ result: true, applied: true })
-    expect((await launch(learner, m)).sequencing?.state).toEqual(state1)
-    // A commit without it leaves the stored state alone.
-    expect((await commit(first, { itemId: 'playing_item', seq: 4, runtimeData: cmi2004() })).status).toBe(200)
-    expect((await stored(learner, m))[0]).toMatchObject({ seq: 3, root_completion: 'incomplete', root_success: 'unknown' })
-    // Lower seq of the same launch, then a newer launch, then a late beacon of the first one.
-    await commit(first, seqCommit('playing_item', 2, { stale: true }))
-    expect((await launch(learner, m)).sequencing?.state).toEqual(state1)
-    h.advance(1000)
-    const second = await launch(learner, m)
-    const state2 = { version: '1.0', sequencing: { suspendedActivity: 'etuqiette_item' } }
-    await commit(second, seqCommit('etuqiette_item', 1, state2))
-    await commit(first, seqCommit('playing_item', 99, { late: true }))
-    expect((await launch(learner, m)).sequencing?.state).toEqual(state2)
-    expect((await stored(learner, m))[0]).toMatchObject({ seq: 1 })
-  })
-
-  it('lets a later visit resume the real engine where the last one left it: Etiquette stays enabled once Playing was satisfied', async () => {
-    const c = await insertCourse(h, { assignedTo: [learner.id] })
-    const pkg = await insertModule(h, c, { isScorm: true })
-    await installFixture(h, pkg, FIXTURE)
-    const visit = async () => {
-      const l = await launch(learner, pkg)
-      const e = engine(activityTreeOf({ organization: l.sequencing!.organization, title: l.title, items: l.items }))
-      if (l.sequencing!.state) e.restore(JSON.stringify(l.sequencing!.state))
-      return { l, e }
-    }
-    const first = await visit()
-    first.e.api.processNavigationRequest('start')
-    first.e.session({ 'cmi.completion_status': 'completed', 'cmi.success_status': 'passed', 'cmi.exit': 'suspend' }, 'suspendAll')
-    const root = first.e.api.getActivityTrackingData(first.l.sequencing!.organization.identifier)!
-    const body = seqCommit('playing_item', 1, JSON.parse(first.e.api.serializeSequencingState()), {
-      completionStatus: root.completionStatus,
-      successStatus: root.successStatus,
-    } as typeof incomplete)
-    expect((await commit(first.l, body)).body.applied).toBe(true)
-
-    const second = await visit()
-    expect(second.e.api.processNavigationRequest('resumeAll')).toBe(true)
-    expect(second.e.delivered).toEqual(['playing_item'])
-    second.e.api.lmsInitialize('')
-    expect(second.e.choiceValid('etuqiette_item')).toBe('true')
-    expect(second.e.choiceValid('handicapping_item')).toBe('false')
-  })
-
-  it('keeps each learner’s state to themselves: a launch token writes only its own learner’s', async () => {
-    const mine = await launch(learner, m)
-    await commit(mine, seqCommit('playing_item', 50, { owner: 'learner' }))
-    const theirs = await launch(stranger, m)
-    expect(theirs.sequencing?.state).toBeNull()
-    await commit(theirs, seqCommit('playing_item', 1, { owner: 'stranger' }))
-    expect((await launch(stranger, m)).sequencing?.state).toEqual({ owner: 'stranger' })
-    expect((await launch(learner, m)).sequencing?.state).toEqual({ owner: 'learner' })
-    // Someone else's launch of another module cannot reach this module's state either.
-    expect((await h.call('GET', `/scorm/${m}/launch`, { token: admin.token })).body.sequencing.state).toBeNull()
-  })
-
-  it('refuses a malformed sequencing report without storing anything', async () => {
-    const l = await launch(learner, m)
-    const before = await stored(learner, m)
-    const bad = await commit(l, seqCommit('playing_item', 1000, { x: 1 }, { completionStatus: 'done', successStatus: 'unknown' }))
-    expect([bad.status, bad.body.code]).toEqual([400, 'validation_failed'])
-    const noState = await commit(l, { itemId: 'playing_item', seq: 1001, runtimeData: cmi2004(), sequencing: { root: incomplete } })
-    expect(noState.status).toBe(400)
-    expect(await stored(learner, m)).toEqual(before)
-  })
-
-  it('a sequenced package completes when its root rollup says completed or passed, not SCO by SCO', async () => {
-    const c = await insertCourse(h, { assignedTo: [learner.id], title: 'Rollup course' })
-    const pkg = await insertModule(h, c, { isScorm: true })
-    await installFixture(h, pkg, FIXTURE)
-    await insertModule(h, c, { position: 2 })
-    const l = await launch(learner, pkg)
-    const progress = async () => (await h.sql('select progress, completed_at, completion_trigger from module_progress where user_id = ? and module_id = ?', [learner.id, pkg]))[0]
-    const before = (await h.events('learning.module.completed.v1')).length
-    // Every SCO reporting completion does not complete it (the package's rules decide, through the root).
-    let seq = 0
-    for (const id of ['playing_item', 'etuqiette_item', 'handicapping_item', 'havingfun_item', 'assessment_item'])
-      expect((await commit(l, { itemId: id, seq: ++seq, runtimeData: cmi2004({ completion_status: 'completed', success_status: 'passed' }) })).body.moduleCompleted).toBe(false)
-    expect(await progress()).toMatchObject({ progress: 99, completed_at: null })
-    expect((await commit(l, seqCommit('assessment_item', ++seq, { s: 1 }))).body.moduleCompleted).toBe(false)
-    // A late commit saying the root is done is not newer than the stored state: it does not count.
-    expect((await commit(l, seqCommit('assessment_item', 1, { s: 0 }, { completionStatus: 'completed', successStatus: 'unknown' }))).body.moduleCompleted).toBe(false)
-    expect((await progress()).completed_at).toBeNull()
-    const done = await commit(l, seqCommit('assessment_item', ++seq, { s: 2 }, { completionStatus: 'incomplete', successStatus: 'passed' }))
-    expect(done.body).toEqual({ result: true, errorCode: 0, applied: true, moduleCompleted: true })
-    expect(await progress()).toMatchObject({ progress: 100, completion_trigger: 'scorm-rollup' })
-    const events = (await h.events('learning.module.completed.v1')).slice(before).filter((e) => e.data.moduleId === pkg)
-    expect(events.map((e) => e.data.trigger)).toEqual(['scorm-rollup'])
-    // Once complete it stays so (recorded once).
-    expect((await commit(l, seqCommit('assessment_item', ++seq, { s: 3 }, { completionStatus: 'completed', successStatus: 'passed' }))).body.moduleCompleted).toBe(false)
-  })
-
-  it('a multi-SCO 2004 package without sequencing rules also completes by its root rollup', async () => {
-    const c = await insertCourse(h, { assignedTo: [learner.id] })
-    const pkg = await insertModule(h, c, { isScorm: true })
-    await installFixture(h, pkg, FIXTURE)
-    await h.sql("update course_modules set manifest = jsonb_set(manifest, '{organization,declaresSequencing}', 'false') where id = ?", [pkg])
-    const l = await launch(learner, pkg)
-    expect((await commit(l, seqCommit('playing_item', 1, { s: 1 }, { completionStatus: 'completed', successStatus: 'unknown' }))).body.moduleCompleted).toBe(true)
+    await sco(many, scos[0]!, { cmi: { core: { lesson_status: 'completed' } } })
+    expect((await complete(many)).status).toBe(422)
+    for (const id of scos.slice(1)) await sco(many, id, { cmi: { core: { lesson_status: 'completed' } } })
+    expect((await complete(many)).body).toMatchObject({ newly_completed: true })
   })
 })
 

@@ -17,6 +17,7 @@ import { contentBase } from '../content/content.service.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
 import { iso, manifestOf, requireModule, stillAssignedSql, type CourseRow, type ModuleRow } from '../progress/access.ts'
 import { completeModule, touchProgress } from '../progress/progress.service.ts'
+import { contentCompletion, walk } from './content-completion.ts'
 import { sequencedOrganization, storedSequencingState, storeSequencingState } from './sequencing-state.ts'
 import { applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, totalTimePath } from './summary.ts'
 
@@ -36,18 +37,6 @@ interface StateRow {
 }
 
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v)
-
-/** Items in tree order. */
-function* walk(items: ScormItem[]): Generator<ScormItem> {
-  for (const item of items) {
-    yield item
-    yield* walk(item.children)
-  }
-}
-
-/** Identifiers of the SCOs a learner can open (launchable and visible): all must be completed. */
-export const requiredScos = (manifest: { items: ScormItem[] } | null): string[] =>
-  manifest ? [...walk(manifest.items)].filter((i) => i.href !== null && i.isvisible).map((i) => i.identifier) : []
 
 const withBase = (items: ScormItem[], base: string): ScormItem[] =>
   items.map((i) => ({ ...i, href: i.href === null ? null : `${base}${i.href}`, children: withBase(i.children, base) }))
@@ -182,19 +171,10 @@ export function createScormService(ctx: LearningContext) {
     if (!module) return false
     const [course] = (await conn.execute('select id, title, is_assigned_to_all from courses where id = ?', [module.course_id])) as CourseRow[]
     if (!course) return false
-    const manifest = manifestOf(module as ModuleRow)
-    const required = requiredScos(manifest)
-    // A package with sequencing rules completes by its root rollup (reported with the engine's state), not SCO by SCO.
-    const byRollup = sequencedOrganization(module.scorm_version, manifest)?.declaresSequencing === true
-    if (!wholeModule && (required.length > 1 || byRollup)) {
-      const rows = (await conn.execute(
-        "select item_id from scorm_states where user_id = ? and module_id = ? and lesson_status in ('completed', 'passed')",
-        [userId, moduleId],
-      )) as { item_id: string }[]
-      const done = new Set(rows.map((r) => r.item_id))
-      const count = required.filter((id) => done.has(id)).length
-      if (count < required.length || byRollup) {
-        const floor = Math.floor((PROGRESS_TRACKER.maxBeforeComplete * count) / required.length)
+    if (!wholeModule) {
+      const content = await contentCompletion(em, userId, module)
+      if (!content.done) {
+        const floor = content.required ? Math.floor((PROGRESS_TRACKER.maxBeforeComplete * content.reported) / content.required) : 0
         await touchProgress(em, { userId, moduleId, courseId: module.course_id, floor, at: now() })
         return false
       }
