@@ -97,8 +97,14 @@ export const adminCourses = async (page: Page, baseURL: string): Promise<Course[
   return Array.isArray(body) ? body : body.data
 }
 
-/** Polls `probe` until `done` holds for its value (no fixed sleeps); throws with the last value. */
-export async function eventually<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+/** Polls `probe` until `done` holds for its value (no fixed sleeps); throws with the last value (or what `show` picks of it). */
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  done: (v: T) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+  show: (v: T) => unknown = (v) => v,
+): Promise<T> {
   const end = Date.now() + timeoutMs
   let last: T | undefined
   let lastError: unknown
@@ -109,7 +115,7 @@ export async function eventually<T>(probe: () => Promise<T>, done: (v: T) => boo
     } catch (e) {
       lastError = e
     }
-    if (Date.now() > end) throw new Error(`${what}: last value ${JSON.stringify(last)}${lastError ? `, last error ${String(lastError)}` : ''}`)
+    if (Date.now() > end) throw new Error(`${what}: last value ${JSON.stringify(last === undefined ? last : show(last))}${lastError ? `, last error ${String(lastError)}` : ''}`)
     await new Promise((r) => setTimeout(r, 300))
   }
 }

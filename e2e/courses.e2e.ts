@@ -442,11 +442,13 @@ describe('courses journey', () => {
     await expect.poll(location).toBe('1')
     await leaveViewer(page)
 
-    const launch = await eventually(
-      () => scormLaunch(page, baseURL, moduleId),
-      (l) => cmiValue(l, 'etuqiette_item', 'cmi.location') === '1' && l.startItem === 'etuqiette_item',
-      'both SCOs stored',
-    )
+    // (what is compared is kept small, so a failure says what was stored instead of the whole launch)
+    const stored = async () => {
+      const l = await scormLaunch(page, baseURL, moduleId)
+      const at = (item: string) => ({ location: cmiValue(l, item, 'cmi.location'), updated: l.state[item]?.updated_at })
+      return { launch: l, summary: { startItem: l.startItem, etiquette: at('etuqiette_item'), playing: at('playing_item') } }
+    }
+    const { launch } = await eventually(stored, ({ summary }) => summary.etiquette.location === '1' && summary.startItem === 'etuqiette_item', 'both SCOs stored', 20_000, (v) => v.summary)
     expect(cmiValue(launch, 'playing_item', 'cmi.completion_status'), 'the first SCO is still completed').toBe('completed')
     expect(cmiValue(launch, 'playing_item', 'cmi.success_status')).toBe('passed')
     expect(cmiValue(launch, 'playing_item', 'cmi.location')).toBe('3')
