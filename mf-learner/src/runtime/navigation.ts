@@ -1,22 +1,11 @@
-import type { ScormItem } from '@portal/contracts'
+import { launchableItems, type ScormItem } from '@portal/contracts'
 
 /** A navigation request of the content: 2004 `adl.nav.request`, 1.2 `cmi.nav.event`. */
 export type NavRequest =
   | { kind: 'continue' | 'previous' | 'exit' | 'exitAll' | 'abandon' | 'abandonAll' | 'suspendAll' }
   | { kind: 'choice' | 'jump'; target: string }
 
-/** Leaves with an href, in tree order. */
-export function launchableItems(items: ScormItem[]): ScormItem[] {
-  const out: ScormItem[] = []
-  const walk = (list: ScormItem[]) => {
-    for (const item of list) {
-      if (item.href) out.push(item)
-      walk(item.children)
-    }
-  }
-  walk(items)
-  return out
-}
+export { launchableItems }
 
 /**
  * The item a navigation request leads to after `currentId` (continue → next launchable,

@@ -1,22 +1,9 @@
-import { ScormCommit, type ScormItem, type ScormLaunch } from '@portal/contracts'
+import { blankScormItem, ScormCommit, type ScormItem, type ScormLaunch } from '@portal/contracts'
 import { vi } from 'vitest'
 
 /** A manifest item for tests (a cluster when `href` is null). */
-export const item = (identifier: string, href: string | null, children: ScormItem[] = [], over: Partial<ScormItem> = {}): ScormItem => ({
-  identifier,
-  title: identifier,
-  href,
-  isvisible: true,
-  launch_data: null,
-  mastery_score: null,
-  prerequisites: null,
-  completion_threshold: null,
-  scaled_passing_score: null,
-  max_time_allowed: null,
-  time_limit_action: null,
-  children,
-  ...over,
-})
+export const item = (identifier: string, href: string | null, children: ScormItem[] = [], over: Partial<ScormItem> = {}): ScormItem =>
+  blankScormItem(identifier, { href, children, ...over })
 
 /** A launch answer as GET /scorm/{moduleId}/launch gives it. */
 export const launchOf = (over: Partial<ScormLaunch> = {}): ScormLaunch => ({

@@ -512,6 +512,34 @@ export const ScormItem: z.ZodType<ScormItem> = z.lazy(() =>
   }),
 )
 
+/** Every item of a manifest's tree, depth first (tree order). */
+export function* walkItems(items: readonly ScormItem[]): Generator<ScormItem> {
+  for (const item of items) {
+    yield item
+    yield* walkItems(item.children)
+  }
+}
+
+/** The items that launch a SCO (they have an href), in tree order. */
+export const launchableItems = (items: readonly ScormItem[]): ScormItem[] => [...walkItems(items)].filter((i) => i.href !== null && i.href !== '')
+
+/** An item with no launch data, mastery score, limits or children: a cluster unless `over` gives it an href. */
+export const blankScormItem = (identifier: string, over: Partial<ScormItem> = {}): ScormItem => ({
+  identifier,
+  title: identifier,
+  href: null,
+  isvisible: true,
+  launch_data: null,
+  mastery_score: null,
+  prerequisites: null,
+  completion_threshold: null,
+  scaled_passing_score: null,
+  max_time_allowed: null,
+  time_limit_action: null,
+  children: [],
+  ...over,
+})
+
 /** An interaction as the progress record keeps it (learner §3 SCORM progress record). */
 export const ScormInteraction = z.object({
   id: z.string().max(4000),

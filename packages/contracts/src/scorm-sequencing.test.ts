@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { objectiveMapTo, ScormCommit, ScormItem, ScormLaunch, type ScormOrganization, type ScormSequencing } from './courses.ts'
+import { blankScormItem, objectiveMapTo, ScormCommit, ScormItem, ScormLaunch, type ScormOrganization, type ScormSequencing } from './courses.ts'
 import { activityTreeOf, prerequisitesOf } from './scorm-sequencing.ts'
 
 const map = objectiveMapTo
 
-const item = (identifier: string, over: Partial<ScormItem> = {}): ScormItem => ({
-  identifier,
-  title: identifier.toUpperCase(),
-  href: `${identifier}.html`,
-  isvisible: true,
-  launch_data: null,
-  mastery_score: null,
-  prerequisites: null,
-  completion_threshold: null,
-  scaled_passing_score: null,
-  max_time_allowed: null,
-  time_limit_action: null,
-  children: [],
-  ...over,
-})
+const item = (identifier: string, over: Partial<ScormItem> = {}): ScormItem =>
+  blankScormItem(identifier, { title: identifier.toUpperCase(), href: `${identifier}.html`, ...over })
 
 const gated = (own: string, after: string): ScormSequencing => ({
   sequencingRules: {

@@ -1,4 +1,4 @@
-import type { HideLmsUi, ScormItem, ScormObjective, ScormObjectiveMap, ScormOrganization, ScormRuleCondition, ScormSequencing } from './courses.ts'
+import { walkItems, type HideLmsUi, type ScormItem, type ScormObjective, type ScormObjectiveMap, type ScormOrganization, type ScormRuleCondition, type ScormSequencing } from './courses.ts'
 
 /*
  * A package's sequencing (as the manifest declares it, see `ScormSequencing`) in the shape scorm-again
@@ -186,20 +186,13 @@ export function activityTreeOf(pkg: SequencedPackage): EngineActivity {
   return activity(pkg.organization.identifier, pkg.title, pkg.organization.sequencing, {}, pkg.items.map(itemActivity))
 }
 
-function* walk(items: readonly ScormItem[]): Generator<ScormItem> {
-  for (const item of items) {
-    yield item
-    yield* walk(item.children)
-  }
-}
-
 /**
  * The items whose objectives an item's `disabled` precondition rules wait for: the rule reads a
  * local objective that reads a global objective, and those items write it (satisfaction or
  * completion). For telling the learner why a lesson is locked; empty when the rules say otherwise.
  */
 export function prerequisitesOf(items: readonly ScormItem[], itemId: string): ScormItem[] {
-  const all = [...walk(items)]
+  const all = [...walkItems(items)]
   const item = all.find((i) => i.identifier === itemId)
   const seq = item?.sequencing
   if (!seq) return []

@@ -6,6 +6,7 @@ import type { LaunchClaims } from '../launch/launch-token.ts'
 import { MODULE_COLUMNS, courseNotAssigned, requireModule, stillAssignedSql, type ModuleRow } from '../progress/access.ts'
 import { touchProgress } from '../progress/progress.service.ts'
 import { sqlWithParams } from '../sql.ts'
+import { ttlCache } from '../ttl-cache.ts'
 import { isSafeKey, type ObjectInfo } from '../storage/storage.ts'
 
 /**
@@ -45,48 +46,26 @@ export function contentTypeOf(name: string, fallback = 'application/octet-stream
 
 type Located = { key: string; type: string; info: ObjectInfo }
 
-interface CachedModule {
-  row: Pick<ModuleRow, 'id' | 'is_scorm' | 'content_prefix' | 'storage_key' | 'content_type' | 'original_name' | 'processing_status'>
-  at: number
-}
+type CachedModule = Pick<ModuleRow, 'id' | 'is_scorm' | 'content_prefix' | 'storage_key' | 'content_type' | 'original_name' | 'processing_status'>
 
 export function createContentService(ctx: LearningContext) {
   const { orm, now, storage, launchTokens } = ctx
   // Content requests come in bursts (a page and its scripts, images, media): the module's storage
   // location is kept for a few seconds instead of being read for every file.
-  const modules = new Map<number, CachedModule>()
   const TTL_MS = 10_000
-  // Whether a launch's learner may still open its course, for as long (a burst of files asks once).
-  const assigned = new Map<string, { ok: boolean; at: number }>()
-
-  async function stillAssigned(claims: LaunchClaims): Promise<boolean> {
-    if (claims.admin) return true
-    const key = `${claims.userId}:${claims.courseId}`
-    const hit = assigned.get(key)
-    const t = now().getTime()
-    if (hit && t - hit.at < TTL_MS) return hit.ok
-    const [row] = await sqlWithParams<{ ok: boolean }>(orm.em.fork(), `select ${stillAssignedSql('$1', '$2')} as ok`, [claims.userId, claims.courseId])
-    if (assigned.size > 20_000) assigned.clear()
-    assigned.set(key, { ok: row!.ok, at: t })
-    return row!.ok
-  }
-
-  async function moduleOf(id: number) {
-    const hit = modules.get(id)
-    const t = Date.now()
-    if (hit && t - hit.at < TTL_MS) return hit.row
+  const moduleOf = ttlCache({ ttlMs: TTL_MS, max: 5000 }, async (id: number): Promise<CachedModule | null> => {
     const [row] = (await orm.em
       .fork()
       .getConnection()
       .execute(`select ${MODULE_COLUMNS} from course_modules m where m.id = ?`, [id])) as ModuleRow[]
-    if (!row) {
-      modules.delete(id)
-      return null
-    }
-    if (modules.size > 5000) modules.clear()
-    modules.set(id, { row, at: t })
-    return row
-  }
+    return row ?? null
+  })
+  // Whether a launch's learner may still open its course, for as long (a burst of files asks once).
+  const assigned = ttlCache({ ttlMs: TTL_MS, max: 20_000, now: () => now().getTime() }, async (_key: string, claims: LaunchClaims) => {
+    const [row] = await sqlWithParams<{ ok: boolean }>(orm.em.fork(), `select ${stillAssignedSql('$1', '$2')} as ok`, [claims.userId, claims.courseId])
+    return row!.ok
+  })
+  const stillAssigned = async (claims: LaunchClaims) => claims.admin || assigned(`${claims.userId}:${claims.courseId}`, claims)
 
   return {
     /** GET /modules/{id}/launch: a signed same-origin URL of a non-SCORM module's file; marks the module started. */

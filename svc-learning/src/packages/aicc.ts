@@ -1,4 +1,4 @@
-import type { ScormItem } from '@portal/contracts'
+import { blankScormItem, type ScormItem } from '@portal/contracts'
 import { appendParameters } from './manifest.ts'
 import { countScos, PackageError, type PackageInfo } from './package-info.ts'
 
@@ -99,20 +99,7 @@ const numberOrNull = (s: string | undefined) => {
   return Number.isFinite(n) ? n : null
 }
 
-const emptyItem = (identifier: string, title: string): ScormItem => ({
-  identifier,
-  title,
-  href: null,
-  isvisible: true,
-  launch_data: null,
-  mastery_score: null,
-  prerequisites: null,
-  completion_threshold: null,
-  scaled_passing_score: null,
-  max_time_allowed: null,
-  time_limit_action: null,
-  children: [],
-})
+const emptyItem = (identifier: string, title: string): ScormItem => blankScormItem(identifier, { title })
 
 /** An AU's launch href: its file_name (backslashes as '/') with the web_launch parameters appended. */
 function launchHref(fileName: string, webLaunch: string | null): string | null {

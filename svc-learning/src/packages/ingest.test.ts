@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import yazl from 'yazl'
 import { createLocalStorage, type Storage } from '../storage/storage.ts'
 import { DEFAULT_EXTRACT_LIMITS, ingestPackage, PackageError, type ExtractLimits } from './index.ts'
-import { walkItems } from './package-info.ts'
+import { walkItems } from '@portal/contracts'
 import { aiccCourse, fixturePath, rawZip, readZipEntry, type RawEntry } from './test-zips.ts'
 
 let dir: string

@@ -5,7 +5,8 @@ import { isSafeKey, type Storage } from '../storage/storage.ts'
 import { forEachLimited } from './concurrency.ts'
 import { AICC_EXTENSIONS, parseAicc, type AiccFiles } from './aicc.ts'
 import { parseManifest } from './manifest.ts'
-import { isExternalHref, launchPathOf, PackageError, walkItems, type PackageInfo } from './package-info.ts'
+import { walkItems } from '@portal/contracts'
+import { isExternalHref, launchPathOf, PackageError, type PackageInfo } from './package-info.ts'
 
 export interface ExtractLimits {
   /** Files in the package (directories not counted). */

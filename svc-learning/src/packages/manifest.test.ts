@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { objectiveMapTo } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
 import { appendParameters, decodeXmlText, parseManifest } from './manifest.ts'
-import { PackageError, walkItems } from './package-info.ts'
+import { walkItems } from '@portal/contracts'
+import { PackageError } from './package-info.ts'
 import { fixturePath, readFixtureManifest } from './test-zips.ts'
 
 const shape = (items: ReturnType<typeof parseManifest>['items']): unknown[] =>

@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import type { ScormDataMap, ScormItem, ScormOrganization, ScormVersion } from '@portal/contracts'
-import { countScos, isExternalHref, PackageError, walkItems, type PackageInfo } from './package-info.ts'
+import { walkItems } from '@portal/contracts'
+import { countScos, isExternalHref, PackageError, type PackageInfo } from './package-info.ts'
 import { completionOf, hideLmsUiOf, organizationOf, sequencingOf } from './sequencing.ts'
 import { asArray, attr, child, numberOf, textOf, type XmlNode } from './xml-node.ts'
 

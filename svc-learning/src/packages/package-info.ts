@@ -1,4 +1,4 @@
-import type { ScormItem, ScormOrganization, ScormVersion } from '@portal/contracts'
+import { launchableItems, type ScormItem, type ScormOrganization, type ScormVersion } from '@portal/contracts'
 
 /** What an ingested package holds: its runtime version, title and launchable item tree. */
 export interface PackageInfo {
@@ -31,19 +31,7 @@ export class PackageError extends Error {
   }
 }
 
-/** Every item of the tree, depth first. */
-export function* walkItems(items: ScormItem[]): Generator<ScormItem> {
-  for (const item of items) {
-    yield item
-    yield* walkItems(item.children)
-  }
-}
-
-export const countScos = (items: ScormItem[]) => {
-  let n = 0
-  for (const item of walkItems(items)) if (item.href !== null) n++
-  return n
-}
+export const countScos = (items: ScormItem[]) => launchableItems(items).length
 
 /** True for hrefs that point outside the package (`http:`, `https:`, `//host`, ...). */
 export const isExternalHref = (href: string) => /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//')

@@ -38,19 +38,26 @@ function compact<T extends object>(o: T): T | undefined {
   return Object.keys(out).length ? out : undefined
 }
 
-const controlModeOf = (seq: XmlNode) => {
-  const n = child(seq, 'controlmode')
-  return n
-    ? (compact({
-        choice: boolOf(n, 'choice'),
-        choiceExit: boolOf(n, 'choiceexit'),
-        flow: boolOf(n, 'flow'),
-        forwardOnly: boolOf(n, 'forwardonly'),
-        useCurrentAttemptObjectiveInfo: boolOf(n, 'usecurrentattemptobjectiveinfo'),
-        useCurrentAttemptProgressInfo: boolOf(n, 'usecurrentattemptprogressinfo'),
-      }) ?? {})
-    : undefined
+/**
+ * An element made only of boolean attributes (`imsss:controlMode`, `deliveryControls`...), as the
+ * given fields (field name → attribute name); undefined without the element, {} when it sets none.
+ */
+function flagsOf<K extends string>(seq: XmlNode, element: string, fields: Record<K, string>): Partial<Record<K, boolean>> | undefined {
+  const n = child(seq, element)
+  if (!n) return undefined
+  const flags = Object.fromEntries(Object.entries<string>(fields).map(([field, name]) => [field, boolOf(n, name)])) as Partial<Record<K, boolean>>
+  return compact(flags) ?? {}
 }
+
+const controlModeOf = (seq: XmlNode) =>
+  flagsOf(seq, 'controlmode', {
+    choice: 'choice',
+    choiceExit: 'choiceexit',
+    flow: 'flow',
+    forwardOnly: 'forwardonly',
+    useCurrentAttemptObjectiveInfo: 'usecurrentattemptobjectiveinfo',
+    useCurrentAttemptProgressInfo: 'usecurrentattemptprogressinfo',
+  })
 
 function ruleOf<A extends string>(rule: XmlNode, actions: readonly A[]) {
   const conditionsNode = child(rule, 'ruleconditions')
@@ -238,21 +245,11 @@ const randomizationOf = (seq: XmlNode) => {
   )
 }
 
-const deliveryControlsOf = (seq: XmlNode) => {
-  const n = child(seq, 'deliverycontrols')
-  return n
-    ? (compact({
-        tracked: boolOf(n, 'tracked'),
-        completionSetByContent: boolOf(n, 'completionsetbycontent'),
-        objectiveSetByContent: boolOf(n, 'objectivesetbycontent'),
-      }) ?? {})
-    : undefined
-}
+const deliveryControlsOf = (seq: XmlNode) =>
+  flagsOf(seq, 'deliverycontrols', { tracked: 'tracked', completionSetByContent: 'completionsetbycontent', objectiveSetByContent: 'objectivesetbycontent' })
 
-const constrainedChoiceOf = (seq: XmlNode) => {
-  const n = child(seq, 'constrainedchoiceconsiderations')
-  return n ? (compact({ preventActivation: boolOf(n, 'preventactivation'), constrainChoice: boolOf(n, 'constrainchoice') }) ?? {}) : undefined
-}
+const constrainedChoiceOf = (seq: XmlNode) =>
+  flagsOf(seq, 'constrainedchoiceconsiderations', { preventActivation: 'preventactivation', constrainChoice: 'constrainchoice' })
 
 /**
  * The sequencing information of an item or organization: its own `imsss:sequencing`, each top-level

@@ -26,15 +26,6 @@ interface ProgressRow {
 export const engagementTooShort = (trigger: string) =>
   new AppError(422, 'engagement_too_short', trigger === 'manual' ? COURSE_MESSAGES.engageMoreManual : COURSE_MESSAGES.engageMore)
 
-/** The package's own content reports the module complete (the engagement rule does not apply then). */
-async function reportedByContent(tx: EntityManager, userId: string, moduleId: number): Promise<boolean> {
-  const [module] = (await tx.execute('select id, manifest, scorm_version from course_modules where id = ?', [moduleId])) as Pick<
-    ModuleRow,
-    'id' | 'manifest' | 'scorm_version'
-  >[]
-  return module !== undefined && (await contentCompletion(tx, userId, module)).done
-}
-
 /**
  * Makes sure (user, module) has a progress row that is started, accessed now and at least at
  * `floor` percent (never above 99 before completion). Used by launches, commits and progress saves.
@@ -64,7 +55,14 @@ export interface CompletionOutcome extends CompleteModuleResponse {
  */
 export async function completeModule(
   tx: EntityManager,
-  p: { userId: string; module: Pick<ModuleRow, 'id' | 'title' | 'is_scorm'>; course: CourseRow; trigger: string; at: Date; checkEngagement: boolean },
+  p: {
+    userId: string
+    module: Pick<ModuleRow, 'id' | 'title' | 'is_scorm' | 'manifest' | 'scorm_version'>
+    course: CourseRow
+    trigger: string
+    at: Date
+    checkEngagement: boolean
+  },
 ): Promise<CompletionOutcome> {
   await tx.execute('select pg_advisory_xact_lock(?, hashtext(?))', [p.course.id, p.userId])
   const [row] = (await tx.execute('select progress, started_at, completed_at from module_progress where user_id = ? and module_id = ?', [
@@ -86,7 +84,8 @@ export async function completeModule(
     return { moduleId: p.module.id, completed_at: iso(row.completed_at)!, newly_completed: false, course_completed: courseAt !== null, course_completed_at: courseAt, evented: false }
   }
   if (p.checkEngagement) {
-    const reported = p.module.is_scorm && (await reportedByContent(tx, p.userId, p.module.id))
+    // The package's own content reports the module complete: the engagement rule does not apply then.
+    const reported = p.module.is_scorm && (await contentCompletion(tx, p.userId, p.module)).done
     if (!reported) {
       const rule = p.trigger === 'manual' ? COMPLETION_RULES.manual : COMPLETION_RULES.other
       const startedAt = row?.started_at ? new Date(row.started_at).getTime() : null

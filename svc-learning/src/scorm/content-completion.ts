@@ -1,20 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
-import type { ScormItem } from '@portal/contracts'
+import { launchableItems, type ScormItem } from '@portal/contracts'
 import { manifestOf, type ModuleRow } from '../progress/access.ts'
 import { sqlWithParams } from '../sql.ts'
 import { sequencedOrganization } from './sequencing-state.ts'
 
-/** Items in tree order. */
-export function* walk(items: ScormItem[]): Generator<ScormItem> {
-  for (const item of items) {
-    yield item
-    yield* walk(item.children)
-  }
-}
-
 /** Identifiers of the SCOs a learner can open (launchable and visible): all must be completed. */
 export const requiredScos = (manifest: { items: ScormItem[] } | null): string[] =>
-  manifest ? [...walk(manifest.items)].filter((i) => i.href !== null && i.isvisible).map((i) => i.identifier) : []
+  manifest ? launchableItems(manifest.items).filter((i) => i.isvisible).map((i) => i.identifier) : []
 
 /** SQL condition on a `scorm_states` row: its SCO reports completion (1.2 completed/passed, 2004 completed or passed, any tree shape). */
 const SCO_REPORTS_COMPLETE = `(lesson_status in ('completed', 'passed') or cmi #>> '{cmi,core,lesson_status}' in ('completed', 'passed')

@@ -1,6 +1,7 @@
 import {
   COURSE_MESSAGES,
   DEFAULT_SCORM_PROGRESS,
+  launchableItems,
   PROGRESS_TRACKER,
   ScormCommit,
   type ScoState,
@@ -13,11 +14,12 @@ import { AppError, badRequest, type Actor } from '@portal/server-kit'
 import type { z } from 'zod'
 import type { LearningContext } from '../context.ts'
 import { preparedStatement, sqlWithParams } from '../sql.ts'
+import { ttlCache } from '../ttl-cache.ts'
 import { contentBase } from '../content/content.service.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
 import { iso, manifestOf, requireModule, stillAssignedSql, type CourseRow, type ModuleRow } from '../progress/access.ts'
 import { completeModule, touchProgress } from '../progress/progress.service.ts'
-import { contentCompletion, walk } from './content-completion.ts'
+import { contentCompletion } from './content-completion.ts'
 import { sequencedOrganization, storedSequencingState, storeSequencingState } from './sequencing-state.ts'
 import { applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, totalTimePath } from './summary.ts'
 
@@ -111,17 +113,15 @@ export function createScormService(ctx: LearningContext) {
   // of the session skip that part. `completed` remembers modules already complete.
   const touched = new Map<string, number>()
   const completed = new Set<string>()
+  const markCompleted = (key: string) => {
+    // A memo, not the record: starting over only costs a lookup.
+    if (completed.size >= 100_000) completed.clear()
+    completed.add(key)
+  }
   const TOUCH_EVERY_MS = 60_000
-  // The SCOs (launchable items) of each package, to check a commit's item without a query each time;
-  // null: the module is not a ready SCORM package (a file module's launch token cannot commit).
-  const packages = new Map<number, { scos: Set<string> | null; at: number }>()
-  const PACKAGE_TTL_MS = 60_000
-
-  /** The SCO identifiers of module `id`; null when it is not a ready package; undefined when it is gone. */
-  async function scosOf(id: number): Promise<Set<string> | null | undefined> {
-    const t = Date.now()
-    const hit = packages.get(id)
-    if (hit && t - hit.at < PACKAGE_TTL_MS) return hit.scos
+  // The SCOs (launchable items) of each package, to check a commit's item without a query each
+  // time; null: not a ready SCORM package (a file module's launch cannot commit); undefined: gone.
+  const scosOf = ttlCache({ ttlMs: 60_000, max: 5000 }, async (id: number): Promise<Set<string> | null | undefined> => {
     const [row] = (await orm.em
       .fork()
       .getConnection()
@@ -129,16 +129,10 @@ export function createScormService(ctx: LearningContext) {
       ModuleRow,
       'id' | 'is_scorm' | 'processing_status' | 'manifest'
     >[]
-    if (!row) {
-      packages.delete(id)
-      return undefined
-    }
+    if (!row) return undefined
     const manifest = row.is_scorm && row.processing_status === 'ready' ? manifestOf(row as ModuleRow) : null
-    const scos = manifest ? new Set([...walk(manifest.items)].filter((i) => i.href !== null).map((i) => i.identifier)) : null
-    if (packages.size > 5000) packages.clear()
-    packages.set(id, { scos, at: t })
-    return scos
-  }
+    return manifest ? new Set(launchableItems(manifest.items).map((i) => i.identifier)) : null
+  })
 
   // The hottest statement of the service (every open SCO commits every 5 s): prepared once per connection.
   const commitStatement = preparedStatement<{ allowed: boolean; applied: number; completed_at: Date | null }>(orm, 'scorm_commit', COMMIT_SQL)
@@ -180,7 +174,7 @@ export function createScormService(ctx: LearningContext) {
       }
     }
     const out = await em.transactional((tx) => completeModule(tx, { userId, module, course, trigger, at: now(), checkEngagement: false }))
-    completed.add(`${userId}:${moduleId}`)
+    markCompleted(`${userId}:${moduleId}`)
     if (out.evented) ctx.relay.kick()
     return out.newly_completed
   }
@@ -214,7 +208,7 @@ export function createScormService(ctx: LearningContext) {
       await touchProgress(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
       const base = contentBase(token)
       const items = withBase(manifest.items, base)
-      const launchable = [...walk(items)].filter((i) => i.href !== null)
+      const launchable = launchableItems(items)
       if (!launchable.length) throw new AppError(422, 'package_failed', COURSE_MESSAGES.processingFailed)
       const byId = new Map(launchable.map((i) => [i.identifier, i]))
       const start = states.map((s) => byId.get(s.item_id)).find((i) => i !== undefined) ?? launchable[0]!
@@ -305,7 +299,7 @@ export function createScormService(ctx: LearningContext) {
       if (touch) {
         if (touched.size > 100_000) touched.clear()
         touched.set(key, at.getTime())
-        if (row?.completed_at) completed.add(key)
+        if (row?.completed_at) markCompleted(key)
       }
       const applied = (row?.applied ?? 0) > 0
       if (applied) {
@@ -350,7 +344,7 @@ export function createScormService(ctx: LearningContext) {
       if (problem) throw badRequest(problem, 'validation_failed')
       const latest = await latestState(actor.userId, module.id)
       const manifest = manifestOf(module)
-      const first = manifest ? [...walk(manifest.items)].find((i) => i.href !== null) : undefined
+      const first = manifest ? launchableItems(manifest.items)[0] : undefined
       const itemId = latest?.item_id ?? first?.identifier
       if (!itemId) throw packageFailed(actor, module)
       const at = now()

@@ -14,14 +14,11 @@ const userNotFound = () => notFound('User not found', 'user_not_found')
 export async function requireReadableUser(em: EntityManager, actor: Actor, userId: string): Promise<UserEntity | null> {
   // Refused before the lookup, so a technician learns nothing about other ids.
   if (!actor.isAdmin && !actor.isManager) requireSelfOrAdmin(actor, userId)
-  if (actor.userId === userId) {
-    // The signed token vouches for its own user, whose registration may not have reached the
-    // projection yet (the shell checks a session with this call: a 404 would sign them out);
-    // only a deletion the projection knows of says otherwise.
-    if (await userRepository.isDeleted(em, userId)) throw userNotFound()
-    return userRepository.findExisting(em, userId)
-  }
-  const user = await userRepository.findExisting(em, userId)
+  const user = await userRepository.findAny(em, userId)
+  if (user?.deletedAt) throw userNotFound()
+  // The signed token vouches for its own user, whose registration may not have reached the
+  // projection yet (the shell checks a session with this call: a 404 would sign them out).
+  if (actor.userId === userId) return user
   if (!user) throw userNotFound()
   requireUserAccess(actor, { id: user.id, branch: user.branch ?? null, department: user.department ?? null })
   return user

@@ -30,8 +30,8 @@ export const userRepository = {
       [userId, occurredAt, occurredAt],
     ),
 
-  /** Whether the projection knows the user was deleted. */
-  isDeleted: async (em: EntityManager, id: string) => (await em.count(UserEntity, { id, deletedAt: { $ne: null } })) > 0,
+  /** The user as the projection has them, deleted ones included (`deletedAt` set). */
+  findAny: (em: EntityManager, id: string) => em.findOne(UserEntity, { id }),
 
   /** The user unless unknown or deleted. */
   findExisting: (em: EntityManager, id: string) => em.findOne(UserEntity, { id, deletedAt: null }),
