@@ -20,6 +20,28 @@ const UserFacts = z.object({
   branch: Branch.nullable(),
   department: Department.nullable(),
   userGroup: z.string().nullable(),
+  /** Added within v1 (optional): profile facts the certification slice shows. */
+  employeeId: z.string().nullable().optional(),
+  hireDate: z.string().nullable().optional(),
+  /**
+   * Added within v1 (optional): raised whenever the facts a token carries stop being true (roles
+   * or scope changed, password reset); a token whose `ver` claim is lower is refused.
+   */
+  authVersion: z.number().int().min(0).optional(),
+})
+
+/** A technician's certification as svc-certs' events describe it (the expiry engine and reports consume them). */
+const CertificationFacts = z.object({
+  /** The technician's certification (user certification id). */
+  certificationId: z.number().int(),
+  userId: z.uuid(),
+  certificationTypeId: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  tierLevel: z.number().int().min(0).max(3),
+  obtainedDate: z.string().nullable(),
+  expirationDate: z.string().nullable(),
+  hasFile: z.boolean(),
 })
 
 /** Every event schema by its subject; a consumer parses `data` with the schema of its type. */
@@ -72,6 +94,13 @@ export const Events = {
     /** Users newly given the course by this assignment (not those who had it already). */
     userIds: z.array(z.uuid()),
     assignedToAll: z.boolean(),
+  }),
+  'certs.certification.added.v1': CertificationFacts,
+  'certs.certification.updated.v1': CertificationFacts,
+  'certs.certification.deleted.v1': z.object({
+    certificationId: z.number().int(),
+    userId: z.uuid(),
+    certificationTypeId: z.number().int(),
   }),
 } as const
 export type EventType = keyof typeof Events

@@ -1,0 +1,413 @@
+import { z } from 'zod'
+import { DEPARTMENTS } from './constants.ts'
+import { Branch, Department } from './identity.ts'
+
+/**
+ * Certifications: types, tier requirements, technicians' certifications and proofs, the
+ * technician profile (learner §2-§9; admin §2, §3, §5, §7-§9). Served by svc-certs; paths below
+ * are without the gateway's `/api`.
+ */
+
+/** Tier levels: 0 (New Hire), 1, 2, 3 (highest). */
+export const TIER_LEVELS = [0, 1, 2, 3] as const
+export type TierLevel = (typeof TIER_LEVELS)[number]
+export const TierLevel = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])
+export const TIER_LABELS: Record<TierLevel, string> = { 0: 'New Hire', 1: 'Tier 1', 2: 'Tier 2', 3: 'Tier 3' }
+export const tierLabel = (tier: number): string => TIER_LABELS[tier as TierLevel] ?? `Tier ${tier}`
+
+/** Next tier: current + 1, capped at 3 (learner §4). */
+export const nextTier = (current: TierLevel): TierLevel => Math.min(current + 1, 3) as TierLevel
+/** Tiers a promotion may offer: those above the current one (learner §4). */
+export const promotionTiers = (current: TierLevel): TierLevel[] => TIER_LEVELS.filter((t) => t > current)
+
+/** Tier pay rates (learner §9, admin §9). */
+export const TIER_PAY_RATES: Record<1 | 2 | 3, number> = { 1: 25, 2: 30, 3: 35 }
+
+/** Validity choices of the type form (admin §9): null is Lifetime. */
+export const VALIDITY_OPTIONS = [null, 12, 24, 36, 60] as const
+/** How a validity period reads: Lifetime, "1 year" ... "5 years", else "{n} months". */
+export function validityLabel(months: number | null): string {
+  if (months === null) return 'Lifetime'
+  const years: Record<number, string> = { 12: '1 year', 24: '2 years', 36: '3 years', 60: '5 years' }
+  return years[months] ?? `${months} months`
+}
+
+/** Department tabs of Certification Management (admin §2). */
+export const CERT_DEPARTMENT_TABS = [...DEPARTMENTS, 'All'] as const
+
+/** Proof uploads (learner §5, §9): PDF, JPEG or PNG by content, at most 10 MB. */
+export const CERT_UPLOAD = {
+  maxBytes: 10_485_760,
+  mimeTypes: ['application/pdf', 'image/jpeg', 'image/png'] as const,
+  accept: '.pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png',
+} as const
+export type ProofMimeType = (typeof CERT_UPLOAD.mimeTypes)[number]
+
+/** Notification pause length (learner §4, §9). */
+export const NOTIFICATION_PAUSE_DAYS = 30
+
+/** Expiration badge thresholds in days (learner §4, §9; admin §9 bands). */
+export const EXPIRY_BANDS = { critical: 10, warning: 30, notice: 60 } as const
+
+export const CERT_MESSAGES = {
+  fileType: 'Please select a PDF, JPEG, or PNG file.',
+  fileSize: 'File size must be less than 10MB.',
+  fileRequired: 'Please select a file to upload',
+  fileEmpty: 'The file is empty',
+  obtainedDateRequired: 'Obtained date is required',
+  certificationRequired: 'Please select a certification',
+  certificationNumberRequired: 'Certification number is required',
+  expirationBeforeObtained: 'Expiration date cannot be before the obtained date',
+  alreadyHeld: 'You already have this certification; update or replace it instead',
+  loadProfile: 'Failed to load profile',
+  profileNotFound: 'Profile not found',
+  notificationSettings: 'Failed to update notification settings',
+  addFailed: 'Failed to add certification',
+  added: 'Certification added successfully!',
+  uploadFailed: 'Failed to upload certification',
+  uploaded: 'Certification uploaded successfully!',
+  deleteFailed: 'Failed to delete certification',
+  certificationNotFound: 'Certification not found',
+  certificationTypeNotFound: 'Certification type not found',
+  fileNotFound: 'No file has been uploaded for this certification',
+  // Admin side (admin §8).
+  fetchTypes: 'Failed to fetch certifications',
+  loadTypes: 'Failed to load certifications',
+  createType: 'Failed to create certification',
+  updateType: 'Failed to update certification',
+  deleteType: 'Failed to delete certification',
+  typeInUse: 'This certification is held by technicians or required by a tier',
+  nameRequired: 'Certification name is required',
+  codeRequired: 'Certification code is required',
+  codeTaken: 'Another certification already uses this code',
+  trainingLinkInvalid: 'Training link must be a valid http(s) URL',
+} as const
+
+/** A calendar date, `YYYY-MM-DD`. */
+export const IsoDate = z.iso.date('Use a date in the form YYYY-MM-DD')
+/** An optional date field: absent, null or "" all mean no date. */
+const optionalDate = z
+  .union([IsoDate, z.literal(''), z.null()])
+  .optional()
+  .transform((d) => (d ? d : null))
+
+const DAY_MS = 86_400_000
+const utcDay = (isoDate: string) => Date.UTC(+isoDate.slice(0, 4), +isoDate.slice(5, 7) - 1, +isoDate.slice(8, 10))
+/** Today as `YYYY-MM-DD` in UTC (certification dates are calendar dates). */
+export const todayIso = (now: Date = new Date()): string => now.toISOString().slice(0, 10)
+/** Whole days from `today` to `date` (negative once passed). */
+export const daysUntil = (date: string, today: string): number => Math.round((utcDay(date) - utcDay(today)) / DAY_MS)
+
+/** The obtained date plus the validity months (day clamped to the month's end); null for lifetime. */
+export function computeExpiration(obtained: string, validityMonths: number | null): string | null {
+  if (validityMonths === null) return null
+  const y = +obtained.slice(0, 4)
+  const m = +obtained.slice(5, 7) - 1 + validityMonths
+  const d = +obtained.slice(8, 10)
+  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate()
+  return new Date(Date.UTC(y, m, Math.min(d, last))).toISOString().slice(0, 10)
+}
+
+export const ExpirationBadge = z.enum(['expired', 'critical', 'warning', 'notice'])
+export type ExpirationBadge = z.infer<typeof ExpirationBadge>
+/** Badge by days remaining (learner §4): expired < 0, critical ≤ 10, warning ≤ 30, notice ≤ 60. */
+export function expirationBadge(days: number | null): ExpirationBadge | null {
+  if (days === null) return null
+  if (days < 0) return 'expired'
+  if (days <= EXPIRY_BANDS.critical) return 'critical'
+  if (days <= EXPIRY_BANDS.warning) return 'warning'
+  if (days <= EXPIRY_BANDS.notice) return 'notice'
+  return null
+}
+
+export const CertificationStatus = z.enum(['Expired', 'Verified', 'Uploaded', 'Not Uploaded', 'Completed'])
+export type CertificationStatus = z.infer<typeof CertificationStatus>
+
+/** What the status rule needs of a technician's certification. */
+export interface StatusFacts {
+  expiration_date: string | null
+  verified_at: string | null
+  file_name: string | null
+  certification: { upload_required: boolean }
+}
+
+/**
+ * Status of a technician's certification (learner §4): Expired once the expiration date has
+ * passed; else Verified when verified; else Uploaded / Not Uploaded for types that require a
+ * proof; else Completed.
+ */
+export function certificationStatus(c: StatusFacts, today: string): CertificationStatus {
+  if (c.expiration_date !== null && daysUntil(c.expiration_date, today) < 0) return 'Expired'
+  if (c.verified_at !== null) return 'Verified'
+  if (c.certification.upload_required) return c.file_name !== null ? 'Uploaded' : 'Not Uploaded'
+  return 'Completed'
+}
+
+/** Valid: not expired (lifetime certifications never expire). */
+export const isCertificationValid = (c: Pick<StatusFacts, 'expiration_date'>, today: string): boolean =>
+  c.expiration_date === null || daysUntil(c.expiration_date, today) >= 0
+
+/**
+ * Whether a held certification meets a requirement (learner §4): valid and not expired; the
+ * manager view also needs the proof uploaded where the type requires one.
+ */
+export function requirementMet(c: StatusFacts | undefined, today: string, opts: { managerView?: boolean } = {}): boolean {
+  if (!c || !isCertificationValid(c, today)) return false
+  if (opts.managerView && c.certification.upload_required && c.file_name === null) return false
+  return true
+}
+
+// ---------------------------------------------------------------------------------------------
+// Certification types (admin §3) and tier requirements
+
+const trainingLink = z
+  .union([z.literal(''), z.null(), z.string().trim().max(2000)])
+  .optional()
+  .transform((v) => (v ? v : null))
+  .refine((v) => v === null || /^https?:\/\/[^\s]+$/i.test(v), CERT_MESSAGES.trainingLinkInvalid)
+
+/** The type form's payload (POST /admin/certifications, PUT /admin/certifications/{id}); defaults of admin §9. */
+export const CertificationTypeInput = z.object({
+  name: z.string({ error: CERT_MESSAGES.nameRequired }).trim().min(1, CERT_MESSAGES.nameRequired).max(200),
+  code: z.string({ error: CERT_MESSAGES.codeRequired }).trim().min(1, CERT_MESSAGES.codeRequired).max(50),
+  tier_level: TierLevel.default(0),
+  /** null: every department. */
+  department: Department.nullable().default(null),
+  training_link: trainingLink,
+  /** Months; null: lifetime. */
+  validity_period: z.number().int().min(1).max(1200).nullable().default(null),
+  upload_required: z.boolean().default(true),
+  is_active: z.boolean().default(true),
+  description: z.string().trim().max(2000).nullish().transform((d) => (d ? d : null)),
+})
+export type CertificationTypeInput = z.input<typeof CertificationTypeInput>
+
+/** A certification type as the API shows it. */
+export const CertificationType = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  code: z.string(),
+  tier_level: TierLevel,
+  department: Department.nullable(),
+  training_link: z.string().nullable(),
+  validity_period: z.number().int().nullable(),
+  upload_required: z.boolean(),
+  is_active: z.boolean(),
+  description: z.string().nullable(),
+  /** How many technicians hold it (admin screens). */
+  holders: z.number().int().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+})
+export type CertificationType = z.infer<typeof CertificationType>
+
+/** The type as it is embedded in a technician's certification (learner §3). */
+export const CertificationBrief = CertificationType.pick({
+  id: true,
+  name: true,
+  code: true,
+  tier_level: true,
+  department: true,
+  upload_required: true,
+  training_link: true,
+  validity_period: true,
+})
+export type CertificationBrief = z.infer<typeof CertificationBrief>
+
+export const CertificationTypeResponse = z.object({ certification: CertificationType })
+export const CertificationTypesResponse = z.object({ certifications: z.array(CertificationType) })
+
+/** A certification type a tier asks for (required or optional); department-specific types apply only to their department. */
+export const TierRequirement = z.object({
+  id: z.number().int(),
+  tier_level: TierLevel,
+  certification_id: z.number().int(),
+  is_required: z.boolean(),
+  certification: CertificationBrief,
+})
+export type TierRequirement = z.infer<typeof TierRequirement>
+/** PUT /admin/certifications/tier-requirements: adds or changes one (unique per tier and type). */
+export const TierRequirementInput = z.object({
+  tier_level: TierLevel,
+  certification_id: z.number().int().positive(),
+  is_required: z.boolean().default(true),
+})
+export const TierRequirementsResponse = z.object({ requirements: z.array(TierRequirement) })
+
+// ---------------------------------------------------------------------------------------------
+// Technicians' certifications (learner §3, §5)
+
+export const UserCertification = z.object({
+  id: z.number().int(),
+  user_id: z.uuid(),
+  certification_id: z.number().int(),
+  certification: CertificationBrief,
+  certification_number: z.string().nullable(),
+  obtained_date: z.string().nullable(),
+  expiration_date: z.string().nullable(),
+  notes: z.string().nullable(),
+  /** API path that shows the proof inline (`?download=1` downloads it with its original name); null without a proof. */
+  file_path: z.string().nullable(),
+  file_name: z.string().nullable(),
+  file_size: z.number().int().nullable(),
+  file_type: z.string().nullable(),
+  uploaded_at: z.string().nullable(),
+  is_valid: z.boolean(),
+  verified_at: z.string().nullable(),
+  status: CertificationStatus,
+  days_until_expiry: z.number().int().nullable(),
+  expiration_badge: ExpirationBadge.nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+})
+export type UserCertification = z.infer<typeof UserCertification>
+
+const certificationNumber = z
+  .string({ error: CERT_MESSAGES.certificationNumberRequired })
+  .trim()
+  .min(1, CERT_MESSAGES.certificationNumberRequired)
+  .max(100)
+const notes = z.string().trim().max(2000).nullish().transform((n) => (n ? n : null))
+const datesInOrder = (c: { obtained_date: string | null; expiration_date: string | null }) =>
+  !c.obtained_date || !c.expiration_date || c.expiration_date >= c.obtained_date
+const datesInOrderIssue = { message: CERT_MESSAGES.expirationBeforeObtained, path: ['expiration_date'] }
+
+/** POST /technician/certifications/add (learner §5). `user_id` lets an admin add for a technician. */
+export const AddCertificationBody = z
+  .object({
+    certification_id: z.number({ error: CERT_MESSAGES.certificationRequired }).int().positive(CERT_MESSAGES.certificationRequired),
+    certification_number: certificationNumber,
+    obtained_date: optionalDate,
+    expiration_date: optionalDate,
+    notes,
+    user_id: z.uuid().optional(),
+  })
+  .refine(datesInOrder, datesInOrderIssue)
+export type AddCertificationBody = z.input<typeof AddCertificationBody>
+
+/** PUT /technician/certifications/{id}: edit a held certification's details. */
+export const UpdateCertificationBody = z
+  .object({
+    certification_number: certificationNumber.optional(),
+    obtained_date: optionalDate,
+    expiration_date: optionalDate,
+    notes,
+  })
+  .refine(datesInOrder, datesInOrderIssue)
+
+/**
+ * The text fields of POST /technician/certifications/upload (multipart, with `file`): creates the
+ * technician's certification of that type or adds the proof to the one they hold.
+ */
+export const UploadCertificationFields = z
+  .object({
+    certification_id: z.coerce.number({ error: CERT_MESSAGES.certificationRequired }).int().positive(CERT_MESSAGES.certificationRequired),
+    obtained_date: z.string({ error: CERT_MESSAGES.obtainedDateRequired }).min(1, CERT_MESSAGES.obtainedDateRequired).pipe(IsoDate),
+    expiration_date: optionalDate,
+    certification_number: z.string().trim().max(100).nullish().transform((n) => (n ? n : null)),
+    notes,
+    user_id: z.uuid().optional(),
+  })
+  .refine(datesInOrder, datesInOrderIssue)
+
+export const UserCertificationResponse = z.object({ message: z.string(), certification: UserCertification })
+
+/** A type a technician may add (GET /technician/certifications/available/{userId}): active, their department or all, not held yet. */
+export const AvailableCertification = CertificationBrief.extend({ description: z.string().nullable() })
+export const AvailableCertificationsResponse = z.object({ certifications: z.array(AvailableCertification) })
+
+// ---------------------------------------------------------------------------------------------
+// Technician profile (learner §2, §3)
+
+export const ProfileUser = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  employee_id: z.string().nullable(),
+  branch: Branch.nullable(),
+  department: Department.nullable(),
+  hire_date: z.string().nullable(),
+})
+export type ProfileUser = z.infer<typeof ProfileUser>
+
+export const TechnicianTier = z.object({
+  current_tier: TierLevel,
+  notifications_paused: z.boolean(),
+  /** When a pause ends by itself (30 days after it began); null when not paused. */
+  notifications_paused_until: z.string().nullable(),
+  rev_pay_ratio: z.number().nullable(),
+})
+
+/** A requirement as it applies to this technician: met or not, and the certification held for it. */
+export const ProfileRequirement = TierRequirement.extend({
+  met: z.boolean(),
+  user_certification_id: z.number().int().nullable(),
+})
+
+export const TierProgress = z.object({
+  tier_level: TierLevel,
+  required_total: z.number().int(),
+  required_met: z.number().int(),
+  /** 0-100; 100 when the tier requires nothing. */
+  percent: z.number().int().min(0).max(100),
+})
+
+/** Revenue cards of the profile (learner §2); filled by the revenue issue, null until revenue is recorded. */
+export const RevenueData = z.object({
+  monthly_revenue: z.number().nullable(),
+  monthly_pay: z.number().nullable(),
+  rev_pay_ratio: z.number().nullable(),
+  yearly_revenue_ytd: z.number(),
+  month: z.string().nullable(),
+})
+
+export const TechnicianProfile = z.object({
+  user: ProfileUser,
+  tier: TechnicianTier,
+  /** Requirements of every tier that apply to the technician's department. */
+  tier_requirements: z.array(ProfileRequirement),
+  certifications: z.array(UserCertification),
+  /** Certifications with an expiration badge (expired or within 60 days), soonest first. */
+  upcoming_expirations: z.array(UserCertification),
+  revenue_data: RevenueData.nullable(),
+  /** Progress of the current tier's own requirements and of the next tier's (null at tier 3). */
+  current_tier_progress: TierProgress,
+  next_tier_progress: TierProgress.nullable(),
+  /** What the caller may do here: the owner and admins edit; managers in scope read and may delete proofs. */
+  permissions: z.object({ can_edit: z.boolean(), can_toggle_notifications: z.boolean(), can_delete_files: z.boolean() }),
+})
+export type TechnicianProfile = z.infer<typeof TechnicianProfile>
+
+/** Dashboard figures (Certification Tracking card): GET /technician/summary/{userId}. */
+export const CertificationSummary = z.object({
+  total: z.number().int(),
+  valid: z.number().int(),
+  expiring_soon: z.number().int(),
+  expired: z.number().int(),
+  required_total: z.number().int(),
+  required_met: z.number().int(),
+  current_tier: TierLevel,
+  next_tier_progress: TierProgress.nullable(),
+})
+export type CertificationSummary = z.infer<typeof CertificationSummary>
+
+/** Admin dashboard Certifications tab figures: GET /admin/certifications/overview. */
+export const CertificationsOverview = z.object({
+  types_total: z.number().int(),
+  types_active: z.number().int(),
+  technicians: z.number().int(),
+  compliant: z.number().int(),
+  expired: z.number().int(),
+  expiring_soon: z.number().int(),
+})
+export type CertificationsOverview = z.infer<typeof CertificationsOverview>
+
+/** POST /technician/pause-notifications (learner §7): pauses for 30 days from now (a later `pauseUntil` is capped). */
+export const PauseNotificationsBody = z.object({ userId: z.uuid(), pauseUntil: z.iso.datetime({ offset: true }).optional() })
+/** POST /technician/resume-notifications. */
+export const ResumeNotificationsBody = z.object({ userId: z.uuid() })
+export const NotificationsStateResponse = z.object({
+  message: z.string(),
+  notifications_paused: z.boolean(),
+  notifications_paused_until: z.string().nullable(),
+})
