@@ -173,9 +173,14 @@ export const SaveAnswersBody = z.object({
   questionIds: z.array(z.number().int().positive()).max(1000),
 })
 
+/**
+ * POST /exams/{id}/submit. The spec's payload (learner §7) is `userId, answers, questionIds`: without
+ * `attemptId` the learner's open attempt of the exam is submitted (or their last one, which answers
+ * its stored result again); `userId`, when sent, must be the caller's.
+ */
 export const SubmitExamBody = z.object({
-  attemptId: z.uuid(),
-  userId: z.string().optional(),
+  attemptId: z.uuid().optional(),
+  userId: z.string().max(100).optional(),
   answers: z.array(Answer).max(1000),
   questionIds: z.array(z.number().int().positive('Some questions are missing IDs')).max(1000),
 })

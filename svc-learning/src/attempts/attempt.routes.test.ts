@@ -253,9 +253,28 @@ describe('POST /exams/{id}/submit', () => {
     expect(await post(intruder.token, exam.id, { questionIds: ids, answers: [-1, -1, -1] })).toMatchObject({ status: 404, body: { code: 'attempt_not_found' } })
     expect(await post(admin.token, exam.id, { questionIds: ids, answers: [-1, -1, -1] })).toMatchObject({ status: 404 })
     expect(await post(tech.token, other.id, { questionIds: ids, answers: [-1, -1, -1] })).toMatchObject({ status: 404 })
-    expect((await h.call('POST', `/exams/${exam.id}/submit`, { token: tech.token, body: { questionIds: ids, answers: [-1, -1, -1] } })).status).toBe(400)
     expect(await attemptRow(attempt.attemptId)).toEqual(before)
     expect(await submittedEvents(attempt.attemptId)).toEqual([])
+  })
+  it("takes the spec's payload (userId, answers, questionIds, no attemptId): the learner's open attempt is graded, a repeat answers its result", async () => {
+    const exam = await create()
+    const tech = await h.user()
+    const other = await h.user()
+    const attempt = await startAttempt(tech, exam.id)
+    const questionIds = attempt.questions.map((q) => q.id)
+    const body = { userId: tech.id, answers: correctAnswers(exam, attempt), questionIds }
+    // Nobody else's attempt is found, and a userId that is not the caller's is refused.
+    expect(await h.call('POST', `/exams/${exam.id}/submit`, { token: other.token, body: { ...body, userId: undefined } })).toMatchObject({ status: 404, body: { code: 'attempt_not_found' } })
+    expect(await h.call('POST', `/exams/${exam.id}/submit`, { token: other.token, body: { ...body, userId: other.id } })).toMatchObject({ status: 404 })
+    expect(await h.call('POST', `/exams/${exam.id}/submit`, { token: tech.token, body: { ...body, userId: other.id } })).toMatchObject({ status: 403, body: { code: 'not_your_attempt' } })
+    expect((await attemptRow(attempt.attemptId)).status).toBe('in_progress')
+
+    const res = await h.call('POST', `/exams/${exam.id}/submit`, { token: tech.token, body })
+    expect(res).toMatchObject({ status: 200, body: { attemptId: attempt.attemptId, score: 100 } })
+    expect((await attemptRow(attempt.attemptId)).status).toBe('submitted')
+    const again = await h.call('POST', `/exams/${exam.id}/submit`, { token: tech.token, body: { ...body, answers: questionIds.map(() => -1) } })
+    expect(again).toMatchObject({ status: 200, body: res.body })
+    expect(await submittedEvents(attempt.attemptId)).toHaveLength(1)
   })
   it('accepts a submit within the grace after the deadline', async () => {
     const exam = await create({ time_limit: 1 })

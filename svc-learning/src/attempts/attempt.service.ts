@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import { EXAM_MESSAGES, ExamSubmissionResult, type Answer, type Question, type StartAttemptResponse } from '@portal/contracts'
-import { AppError, badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
+import { AppError, badRequest, conflict, forbidden, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { sqlWithParams } from '../sql.ts'
 import { toAttemptQuestion } from '../exams/exam.entity.ts'
@@ -79,6 +79,16 @@ type AttemptRow = Pick<
 >
 
 /** The attempt's row, locked for the transaction, or null. */
+/** The learner's open attempt of the exam, else their latest one (whose stored result a repeated submit answers). */
+async function latestAttemptId(em: EntityManager, examId: number, userId: string): Promise<string | null> {
+  const rows = (await em.execute(
+    `select id from exam_attempts where exam_id = ? and user_id = ?
+     order by (status = 'in_progress') desc, attempt_number desc limit 1`,
+    [examId, userId],
+  )) as { id: string }[]
+  return rows[0]?.id ?? null
+}
+
 async function lockAttemptRow(em: EntityManager, id: string): Promise<AttemptRow | null> {
   const rows = (await em.execute(
     `select id, exam_id, user_id, attempt_number, exam_name, pass_score, questions, answers, status, deadline, result
@@ -290,10 +300,16 @@ export function createAttemptService(ctx: LearningContext) {
      * Grades the attempt on the server. A second submit returns the stored result; a submit after the
      * deadline (and the grace) returns the result graded from the answers saved in time.
      */
-    async submit(actor: Actor, examId: number, body: { attemptId: string; answers: Answer[]; questionIds: number[] }): Promise<ExamSubmissionResult> {
+    async submit(
+      actor: Actor,
+      examId: number,
+      body: { attemptId?: string | undefined; userId?: string | undefined; answers: Answer[]; questionIds: number[] },
+    ): Promise<ExamSubmissionResult> {
+      if (body.userId !== undefined && body.userId !== actor.userId) throw forbidden('You can only submit your own exam attempts', 'not_your_attempt')
       let kick = false
       const result = await orm.em.fork().transactional(async (tx) => {
-        const a = await lockAttemptRow(tx, body.attemptId)
+        const attemptId = body.attemptId ?? (await latestAttemptId(tx, examId, actor.userId))
+        const a = attemptId ? await lockAttemptRow(tx, attemptId) : null
         if (!a || a.userId !== actor.userId || a.examId !== examId) throw attemptNotFound()
         requireSameQuestions(a, body.questionIds, body.answers, false)
         // The stored result, keys in the contract's order (jsonb reorders them).
