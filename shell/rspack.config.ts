@@ -1,4 +1,3 @@
-import path from 'node:path'
 import { rspack, type Configuration } from '@rspack/core'
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack'
 import { baseConfig } from '@portal/build-kit'
@@ -26,9 +25,9 @@ const config: Configuration = {
       remotes: {},
       shared,
       dts: false,
-      // Browser-only build: drops the Node loading paths from the MF runtime.
+      // Browser-only build: drops the Node loading paths from the MF runtime. The plugin that
+      // turns a remote that is down into a fallback is registered by ui-kit's loader at run time.
       experiments: { provideExternalRuntime: true, optimization: { target: 'web' } },
-      runtimePlugins: [path.join(dir, 'src/remotes/error-load-remote.ts')],
     }),
   ],
   optimization: { minimize: true },

@@ -22,6 +22,10 @@ export { ConfirmDialog } from './components/ConfirmDialog.tsx'
 export type { ConfirmDialogProps } from './components/ConfirmDialog.tsx'
 export { ToastProvider, useToast, toastsReducer, TOAST_DURATION_MS, MAX_TOASTS } from './components/Toast.tsx'
 export type { ToastApi, ToastItem, ToastTone } from './components/Toast.tsx'
+export { RemoteSlot } from './remotes/RemoteSlot.tsx'
+export type { RemoteSlotProps } from './remotes/RemoteSlot.tsx'
+export { ensureRemotesRegistered, loadRemoteComponent } from './remotes/federation.ts'
+export { RemoteUnavailableError } from './remotes/error-load-remote.ts'
 
 /** Props the shell hands to every remote's top-level component. */
 export interface RemoteProps {

@@ -1,11 +1,10 @@
-import { Spinner } from '@portal/ui-kit'
+import { RemoteSlot, Spinner } from '@portal/ui-kit'
 import { Suspense, lazy, type ReactNode } from 'react'
-import { Navigate, Route, Routes, useLocation } from 'react-router'
+import { Navigate, Route, Routes, useLocation, useNavigate, useParams } from 'react-router'
 import { useAuth, type AuthState } from '../auth/AuthProvider.tsx'
 import { LoginPage } from '../auth/LoginPage.tsx'
 import { ComingSoon } from '../layout/ComingSoon.tsx'
 import { Layout } from '../layout/Layout.tsx'
-import { RemoteSlot } from '../remotes/RemoteSlot.tsx'
 import { decideAccess, decideExamResults, decideRoot, type Access, type AuthSnapshot, type GuardDecision } from './guards.ts'
 
 // Pages off the first-load path are split out to keep the login page light.
@@ -44,11 +43,16 @@ const ExamResults = () => {
   )
 }
 
-/** The remote for a dashboard, fed with the signed-in user. */
+/** A remote's page, fed with the signed-in user and the route's navigation, parameters and state. */
 const Remote = ({ id }: { id: string }) => {
   const { state, updateUser } = useAuth()
+  const navigate = useNavigate()
+  const params = useParams()
+  const location = useLocation()
   if (state.status !== 'authenticated') return null
-  return <RemoteSlot id={id} user={state.user} onUserUpdated={updateUser} />
+  return (
+    <RemoteSlot id={id} user={state.user} onUserUpdated={updateUser} navigate={navigate} params={params} locationState={location.state} />
+  )
 }
 
 /** The whole route table of spec §2. */

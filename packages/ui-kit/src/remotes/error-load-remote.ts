@@ -9,14 +9,14 @@ export class RemoteUnavailableError extends Error {
 }
 
 /**
- * Runtime plugin: a remote that is down must not blank the shell (STACK-NOTES, RUNTIME-003).
- * A failed module load resolves to a stand-in whose render throws into the nearest error
- * boundary; a failed manifest fetch stays a rejected load, which the boundary also catches.
+ * Runtime plugin: a remote that is down must not blank the page around it (STACK-NOTES,
+ * RUNTIME-003). A failed module load resolves to a stand-in whose render throws into the nearest
+ * error boundary; a failed manifest fetch stays a rejected load, which the boundary also catches.
  */
-const errorLoadRemotePlugin = (): ModuleFederationRuntimePlugin => ({
+export const errorLoadRemotePlugin = (): ModuleFederationRuntimePlugin => ({
   name: 'portal-error-load-remote',
   errorLoadRemote(args) {
-    console.error(`[shell] could not load remote ${args.id} (${args.lifecycle})`, args.error)
+    console.error(`[portal] could not load remote ${args.id} (${args.lifecycle})`, args.error)
     if (args.lifecycle === 'onLoad') {
       const Unavailable = () => {
         throw new RemoteUnavailableError(args.id)
@@ -26,5 +26,3 @@ const errorLoadRemotePlugin = (): ModuleFederationRuntimePlugin => ({
     return undefined
   },
 })
-
-export default errorLoadRemotePlugin

@@ -1,6 +1,7 @@
-import { Button, Spinner, type RemoteProps } from '@portal/ui-kit'
 import { Component, Suspense, lazy, useMemo, useState, type ReactNode } from 'react'
-import { useLocation, useNavigate, useParams } from 'react-router'
+import { Button } from '../components/Button.tsx'
+import { Spinner } from '../components/Feedback.tsx'
+import type { RemoteProps } from '../index.ts'
 import { loadRemoteComponent } from './federation.ts'
 
 interface BoundaryProps {
@@ -17,7 +18,7 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
   }
 
   override componentDidCatch(error: unknown) {
-    console.error('[shell] remote failed', error)
+    console.error('[portal] remote failed', error)
   }
 
   override render() {
@@ -33,18 +34,26 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
   }
 }
 
-/** Renders an exposed remote component with the shell's props, a spinner while loading and a fallback. */
-export const RemoteSlot = ({ id, ...props }: Omit<RemoteProps, 'navigate' | 'params' | 'locationState'> & { id: string }) => {
+export interface RemoteSlotProps extends RemoteProps {
+  /** The exposed module, e.g. `mf_certifications/DashboardCards`. */
+  id: string
+  /** Shown while the remote loads. */
+  loadingLabel?: string
+}
+
+/**
+ * Renders another remote's exposed component with the host's props (user, navigation), a spinner
+ * while it loads and a fallback with Try Again when it cannot be loaded or crashes. The shell
+ * hosts pages with it; any remote can host another's component the same way.
+ */
+export const RemoteSlot = ({ id, loadingLabel, ...props }: RemoteSlotProps) => {
   const [attempt, setAttempt] = useState(0)
-  const navigate = useNavigate()
-  const params = useParams()
-  const location = useLocation()
   // A new lazy() per attempt: React caches a rejected lazy for good.
-  const Remote = useMemo(() => lazy(() => loadRemoteComponent(id)), [id, attempt])
+  const Remote = useMemo(() => lazy(() => loadRemoteComponent<RemoteProps>(id)), [id, attempt])
   return (
     <RemoteErrorBoundary key={attempt} onRetry={() => setAttempt((a) => a + 1)}>
-      <Suspense fallback={<Spinner />}>
-        <Remote {...props} navigate={navigate} params={params} locationState={location.state} />
+      <Suspense fallback={<Spinner label={loadingLabel} />}>
+        <Remote {...props} />
       </Suspense>
     </RemoteErrorBoundary>
   )
