@@ -51,6 +51,20 @@ describe('api client', () => {
     await expect(client().get('/x', z.object({ n: z.number() }))).rejects.toMatchObject({ code: 'invalid_response' })
   })
 
+  it('returns a file answer as a Blob with the bearer token', async () => {
+    fetchMock.mockResolvedValue(new Response(new Uint8Array([37, 80, 68, 70]), { status: 200, headers: { 'Content-Type': 'application/pdf' } }))
+    const blob = await client().getFile('/technician/certifications/1/file')
+    expect(blob.type).toBe('application/pdf')
+    expect(blob.size).toBe(4)
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit & { headers: Record<string, string> }]
+    expect(init.headers.Authorization).toBe('Bearer tkn')
+  })
+
+  it('turns a failed file answer into an ApiError with the server message', async () => {
+    fetchMock.mockResolvedValue(json(404, { message: 'No file has been uploaded for this certification', code: 'not_found' }))
+    await expect(client().getFile('/technician/certifications/1/file')).rejects.toMatchObject({ status: 404, serverMessage: 'No file has been uploaded for this certification' })
+  })
+
   it('turns an error body into an ApiError with the server message', async () => {
     fetchMock.mockResolvedValue(json(409, { message: 'Email already registered', code: 'email_taken' }))
     const err = await client().post('/auth/register', {}).catch((e: unknown) => e)

@@ -97,13 +97,15 @@ export interface RequestOptions<T> {
   body?: unknown
   schema?: z.ZodType<T>
   timeoutMs?: number
+  /** `blob`: a 2xx answer is returned as a Blob (a file), not parsed as JSON. */
+  as?: 'json' | 'blob'
 }
 
 /** JSON client for `/api` with the bearer token, timeout and the spec's 401 handling. */
 export const createApiClient = (base = '/api', env: () => ApiEnvironment = browserEnv) => {
   const request = async <T = unknown>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<T> => {
     const e = env()
-    const headers: Record<string, string> = { Accept: 'application/json' }
+    const headers: Record<string, string> = { Accept: opts.as === 'blob' ? '*/*' : 'application/json' }
     const token = getToken()
     if (token) headers.Authorization = `Bearer ${token}`
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json'
@@ -123,6 +125,7 @@ export const createApiClient = (base = '/api', env: () => ApiEnvironment = brows
     } finally {
       clearTimeout(timer)
     }
+    if (res.ok && opts.as === 'blob') return (await res.blob()) as T
     const text = await res.text()
     let data: unknown = undefined
     if (text) {
@@ -142,6 +145,8 @@ export const createApiClient = (base = '/api', env: () => ApiEnvironment = brows
     put: <T>(path: string, body: unknown, schema?: z.ZodType<T>) => request<T>('PUT', path, { body, schema }),
     patch: <T>(path: string, body: unknown, schema?: z.ZodType<T>) => request<T>('PATCH', path, { body, schema }),
     delete: <T>(path: string, schema?: z.ZodType<T>) => request<T>('DELETE', path, { schema }),
+    /** A file (e.g. a certification proof) as a Blob; failures are ApiErrors as for JSON calls. */
+    getFile: (path: string) => request<Blob>('GET', path, { as: 'blob' }),
   }
 }
 
