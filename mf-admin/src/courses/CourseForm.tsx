@@ -1,5 +1,5 @@
 import type { Course } from '@portal/contracts'
-import { Alert, Button, ConfirmDialog, focusFirstInvalid, LiveRegion, TextField, useAnnouncement, useFocusTargets, type FocusTargets } from '@portal/ui-kit'
+import { Alert, Button, ConfirmDialog, focusFirstInvalid, LiveRegion, TextField, UploadProgress, useAnnouncement, useFocusTargets, type FocusTargets } from '@portal/ui-kit'
 import { useMutation } from '@tanstack/react-query'
 import { useId, useReducer, useRef, useState } from 'react'
 import { createCourse, updateCourse } from './api.ts'
@@ -19,41 +19,11 @@ import {
   formFromCourse,
   moduleTypeLabel,
   uploadErrorText,
-  uploadPercent,
   UPLOAD_CANCELLED,
   validateCourseForm,
   type ModuleRow,
 } from './course-form.ts'
 import { processingText, scormBadge } from './course-table.ts'
-
-/** The progress bar of a running upload, with its percent as text. */
-export const UploadProgress = ({ loaded, total }: { loaded: number; total: number }) => {
-  const percent = uploadPercent(loaded, total)
-  const text =
-    percent === null ? 'Uploading…' : percent >= 100 ? 'Upload complete. Processing on the server…' : `Uploading… ${percent}%`
-  return (
-    <div className="pk-stack" style={{ gap: '.375rem' }}>
-      <div
-        role="progressbar"
-        aria-label="Upload progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent ?? undefined}
-        aria-valuetext={text}
-        style={{ height: '.75rem', background: 'var(--c-border)', borderRadius: 999, overflow: 'hidden' }}
-      >
-        <div style={{ width: `${percent ?? 0}%`, height: '100%', background: 'var(--c-primary)', transition: 'width .2s' }} />
-      </div>
-      <span className="pk-muted" aria-hidden="true">
-        {text}
-      </span>
-      {/* Announced in steps of 10%, not on every progress event. */}
-      <span role="status" className="pk-visually-hidden">
-        {percent === null || percent >= 100 ? text : `Uploading… ${Math.floor(percent / 10) * 10}%`}
-      </span>
-    </div>
-  )
-}
 
 /** What a module row can ask of the form; the form also moves focus and says what happened. */
 interface ModuleRowActions {

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { courseKeys } from './api.ts'
-import { CourseForm, UploadProgress } from './CourseForm.tsx'
+import { CourseForm } from './CourseForm.tsx'
 import { CoursesTab } from './CoursesTab.tsx'
 
 const mod = (id: number, order: number, over: Partial<CourseModule> = {}): CourseModule => ({
@@ -96,19 +96,5 @@ describe('Course form', () => {
     expect(html).not.toMatch(/aria-label="Move up Module 2" disabled=""/)
     expect(html).toContain('aria-label="Delete Module 2"')
     expect(html).toMatch(/type="submit"[^>]*>Update Course<\/button>/)
-  })
-})
-
-describe('Upload progress', () => {
-  it('is a progress bar with the percent as value and text', () => {
-    const html = renderToStaticMarkup(<UploadProgress loaded={42} total={100} />)
-    expect(html).toContain('role="progressbar"')
-    expect(html).toContain('aria-valuenow="42"')
-    expect(html).toContain('Uploading… 42%')
-  })
-
-  it('has no value while the total is unknown and says when the server is processing', () => {
-    expect(renderToStaticMarkup(<UploadProgress loaded={0} total={0} />)).not.toContain('aria-valuenow')
-    expect(renderToStaticMarkup(<UploadProgress loaded={100} total={100} />)).toContain('Upload complete. Processing on the server…')
   })
 })

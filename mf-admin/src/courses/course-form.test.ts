@@ -20,7 +20,6 @@ import {
   moveModule,
   renumber,
   uploadErrorText,
-  uploadPercent,
   validateCourseForm,
   UPLOAD_CANCELLED,
   type CourseFormState,
@@ -311,13 +310,6 @@ describe('course form: what is sent', () => {
 })
 
 describe('course form: upload feedback', () => {
-  it('turns bytes into a whole percent, unknown while the total is', () => {
-    expect(uploadPercent(42, 100)).toBe(42)
-    expect(uploadPercent(1, 3)).toBe(33)
-    expect(uploadPercent(150, 100)).toBe(100)
-    expect(uploadPercent(5, 0)).toBeNull()
-  })
-
   it('explains a cancelled upload, a missing course in the answer and otherwise the server message or default', () => {
     expect(uploadErrorText(new ApiError(0, 'aborted', 'x', undefined), 'create')).toBe(UPLOAD_CANCELLED)
     expect(uploadErrorText(new ApiError(201, 'invalid_response', 'x', undefined), 'create')).toBe('No course data received from server')

@@ -350,10 +350,6 @@ export const buildUpdateForm = (state: CourseFormState): FormData => {
   return form
 }
 
-/** Whole percent of an upload, or null while the total is unknown. */
-export const uploadPercent = (loaded: number, total: number): number | null =>
-  total > 0 ? Math.min(100, Math.max(0, Math.round((loaded / total) * 100))) : null
-
 export const UPLOAD_CANCELLED = 'The upload was cancelled. Your course details are kept; you can upload again.'
 
 export const COURSE_ERRORS = {

@@ -2,6 +2,10 @@ import type { z } from 'zod'
 import { ApiError, checked, failure } from './api.ts'
 import { getToken } from './session.ts'
 
+/** Whole percent of an upload, or null while the total is unknown. */
+export const uploadPercent = (loaded: number, total: number): number | null =>
+  total > 0 ? Math.min(100, Math.max(0, Math.round((loaded / total) * 100))) : null
+
 /** Course upload timeout (learner §9, admin §9). */
 export const UPLOAD_TIMEOUT_MS = 600_000
 
