@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { ManualRevenueBody, TeamQuery, TierPromotionBody, formatUsd, progressColour, ratioColour } from './team.ts'
+
+describe('team and revenue rules', () => {
+  it('colours ratios and progress at the thresholds of learner §9', () => {
+    expect([35, 34.99, 30, 25, 24.99].map(ratioColour)).toEqual(['green', 'yellow', 'yellow', 'orange', 'red'])
+    expect([100, 99, 75, 50, 49].map(progressColour)).toEqual(['green', 'yellow', 'yellow', 'orange', 'red'])
+  })
+  it('shows USD with two decimals', () => {
+    expect(formatUsd(12345.6)).toBe('$12,345.60')
+  })
+  it('needs a pay amount from January 2025 on, not before', () => {
+    const base = { user_id: '0b7c1c56-3f47-4c0f-9d59-8f1d8f1f6a11', gross_revenue: 1000 }
+    expect(ManualRevenueBody.safeParse({ ...base, month: '2024-12' }).success).toBe(true)
+    expect(ManualRevenueBody.safeParse({ ...base, month: '2025-01' }).error?.issues[0]?.message).toBe('Pay amount is required from January 2025 on')
+    expect(ManualRevenueBody.safeParse({ ...base, month: '2025-01', pay_amount: 250 }).success).toBe(true)
+    expect(ManualRevenueBody.safeParse({ ...base, month: '2025-13', pay_amount: 1 }).success).toBe(false)
+    expect(ManualRevenueBody.safeParse({ ...base, month: '2025-02', gross_revenue: -1, pay_amount: 1 }).success).toBe(false)
+    expect(ManualRevenueBody.safeParse({ ...base, month: '2025-02', gross_revenue: 'x', pay_amount: 1 }).success).toBe(false)
+  })
+  it('reads empty filters as absent and requires a justification for a promotion', () => {
+    expect(TeamQuery.parse({ branch: '', department: 'Testing', limit: '20' })).toMatchObject({ branch: undefined, department: 'Testing', limit: 20, sort: 'name' })
+    expect(TierPromotionBody.safeParse({ userId: '0b7c1c56-3f47-4c0f-9d59-8f1d8f1f6a11', newTier: 2, justification: '  ' }).error?.issues[0]?.message).toBe(
+      'Justification is required',
+    )
+  })
+})

@@ -1,0 +1,220 @@
+import { z } from 'zod'
+import { Branch, Department } from './identity.ts'
+import { IsoDate, TechnicianProfile, TierLevel } from './certs.ts'
+
+/**
+ * Team compliance, tier promotions and revenue (learner §2 Team dashboard, Team member detail,
+ * Revenue entry; §3 Revenue record, Team member row, Leaderboard row; §5; §7 `/manager/...`,
+ * `/reports/...`, `/revenue/...`; §8; §9). Served by svc-certs; paths without the gateway's `/api`.
+ */
+
+/** Constants of learner §9. */
+export const TEAM = {
+  /** A member is compliant at this completion percentage. */
+  compliantAt: 100,
+  recentEntriesLimit: 10,
+  leaderboardTop: 5,
+  trendMonths: 6,
+  /** Months from this one on need a pay amount with the revenue (learner §5 hint). */
+  payRequiredFrom: '2025-01',
+  currency: 'USD',
+} as const
+
+export const TEAM_MESSAGES = {
+  loadTeam: 'Failed to load team data',
+  exportFailed: 'Failed to export data',
+  loadMember: 'Failed to load team member details',
+  memberNotFound: 'Team member not found',
+  revPayFailed: 'Failed to update rev/pay ratio',
+  revPayRequired: 'Please enter a rev/pay ratio',
+  promotionFailed: 'Failed to submit tier promotion request',
+  promotionSubmitted: 'Tier promotion request submitted successfully',
+  justificationRequired: 'Justification is required',
+  promotionNotAbove: 'The new tier must be above the current tier',
+  promotionPending: 'A promotion request for this technician is already pending',
+  loadRevenue: 'Failed to load revenue data',
+  fetchUsers: 'Failed to fetch users',
+  saveRevenueFailed: 'Failed to save revenue data',
+  revenueSaved: 'Revenue data saved successfully!',
+  revenueUpdated: 'Revenue data for this month was updated',
+  requiredFields: 'Please fill in all required fields',
+  payHint: 'Pay data entry will be required starting January 2025',
+  payRequired: 'Pay amount is required from January 2025 on',
+  notATechnician: 'Revenue is recorded for technicians only',
+} as const
+
+export type ScaleColour = 'green' | 'yellow' | 'orange' | 'red'
+/** Rev/pay ratio colour (learner §9): ≥ 35 green, ≥ 30 yellow, ≥ 25 orange, else red. */
+export const ratioColour = (ratio: number): ScaleColour => (ratio >= 35 ? 'green' : ratio >= 30 ? 'yellow' : ratio >= 25 ? 'orange' : 'red')
+/** Team progress colour (learner §9): ≥ 100 green, ≥ 75 yellow, ≥ 50 orange, else red. */
+export const progressColour = (percent: number): ScaleColour =>
+  percent >= 100 ? 'green' : percent >= 75 ? 'yellow' : percent >= 50 ? 'orange' : 'red'
+/** USD with two decimals (learner §9). */
+export const formatUsd = (amount: number): string =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)
+/** A ratio with two decimals. */
+export const formatRatio = (ratio: number): string => ratio.toFixed(2)
+
+// ---------------------------------------------------------------------------------------------
+// Team dashboard and member detail
+
+export const TeamSort = z.enum(['name', 'location', 'progress', 'issues', 'tier'])
+export type TeamSort = z.infer<typeof TeamSort>
+
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v)
+
+/** GET /manager/team query (the spec's filters plus search, sort and paging). */
+export const TeamQuery = z.object({
+  branch: z.preprocess(emptyToUndefined, Branch.optional()),
+  department: z.preprocess(emptyToUndefined, Department.optional()),
+  search: z.preprocess(emptyToUndefined, z.string().trim().max(200).optional()),
+  sort: z.preprocess(emptyToUndefined, TeamSort.default('name')),
+  order: z.preprocess(emptyToUndefined, z.enum(['asc', 'desc']).default('asc')),
+  limit: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(500).default(100)),
+  offset: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(0)),
+})
+export type TeamQuery = z.input<typeof TeamQuery>
+
+export const TeamMemberRow = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  employee_id: z.string().nullable(),
+  branch: Branch.nullable(),
+  department: Department.nullable(),
+  tier: z.object({ current_tier: TierLevel }),
+  /** Required certifications of the member's tier met (valid and, in this view, uploaded), 0-100. */
+  completion_percentage: z.number().int().min(0).max(100),
+  expired_certifications: z.number().int(),
+  expiring_soon: z.number().int(),
+})
+export type TeamMemberRow = z.infer<typeof TeamMemberRow>
+
+export const TeamSummary = z.object({
+  total_team: z.number().int(),
+  compliant: z.number().int(),
+  /** Average completion percentage, rounded; null for an empty team. */
+  avg_progress: z.number().nullable(),
+  expired: z.number().int(),
+  expiring_soon: z.number().int(),
+})
+export type TeamSummary = z.infer<typeof TeamSummary>
+
+export const TeamResponse = z.object({
+  teamMembers: z.array(TeamMemberRow),
+  summary: TeamSummary,
+  /** Members matching the filters (the page is `teamMembers`). */
+  total: z.number().int(),
+})
+export type TeamResponse = z.infer<typeof TeamResponse>
+
+// ---------------------------------------------------------------------------------------------
+// Revenue
+
+/** `YYYY-MM`. */
+export const IsoMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Use a month in the form YYYY-MM')
+
+const money = z.number().min(0, 'Amounts cannot be negative').max(1_000_000_000).multipleOf(0.01, 'Use at most two decimals')
+
+/** POST /revenue/manual-entry (admin; learner §5): one record per technician and month, a second entry updates it. */
+export const ManualRevenueBody = z
+  .object({
+    user_id: z.uuid(TEAM_MESSAGES.requiredFields),
+    month: IsoMonth,
+    gross_revenue: money,
+    pay_amount: money.nullish().transform((p) => p ?? null),
+  })
+  .refine((b) => b.month < TEAM.payRequiredFrom || b.pay_amount !== null, { message: TEAM_MESSAGES.payRequired, path: ['pay_amount'] })
+export type ManualRevenueBody = z.input<typeof ManualRevenueBody>
+
+export const RevenueRecord = z.object({
+  id: z.number().int(),
+  user_id: z.uuid(),
+  month: IsoMonth,
+  gross_revenue: z.number(),
+  pay_amount: z.number().nullable(),
+  /** gross / pay when both are above 0, else null. */
+  rev_pay_ratio: z.number().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  user: z.object({ id: z.uuid(), name: z.string(), branch: Branch.nullable(), department: Department.nullable() }),
+})
+export type RevenueRecord = z.infer<typeof RevenueRecord>
+
+export const ManualRevenueResponse = z.object({ message: z.string(), updated: z.boolean(), record: RevenueRecord })
+export const RecentEntriesQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(TEAM.recentEntriesLimit) })
+export const RecentEntriesResponse = z.object({ entries: z.array(RevenueRecord) })
+export const RevenueHistoryResponse = z.object({ revenue_history: z.array(RevenueRecord) })
+
+export const LeaderboardPeriod = z.enum(['monthly', 'quarterly', 'yearly'])
+export type LeaderboardPeriod = z.infer<typeof LeaderboardPeriod>
+/** GET /revenue/leaderboard?period&date: `date` is any day (or month) inside the period; default today. */
+export const LeaderboardQuery = z.object({
+  period: LeaderboardPeriod.default('monthly'),
+  date: z.union([IsoDate, IsoMonth]).optional(),
+})
+export const LeaderboardRow = z.object({
+  rank: z.number().int(),
+  user_id: z.uuid(),
+  name: z.string(),
+  gross_revenue: z.number(),
+  rev_pay_ratio: z.number().nullable(),
+})
+export type LeaderboardRow = z.infer<typeof LeaderboardRow>
+export const LeaderboardResponse = z.object({
+  period: LeaderboardPeriod,
+  /** First and last month of the period (`YYYY-MM`). */
+  from: IsoMonth,
+  to: IsoMonth,
+  rows: z.array(LeaderboardRow),
+})
+export type LeaderboardResponse = z.infer<typeof LeaderboardResponse>
+
+// ---------------------------------------------------------------------------------------------
+// Manager controls: rev/pay ratio and tier promotions
+
+/** PUT /manager/rev-pay/{userId}. */
+export const RevPayBody = z.object({
+  revPayRatio: z.number({ error: TEAM_MESSAGES.revPayRequired }).min(0).max(1000).multipleOf(0.01, 'Use at most two decimals'),
+})
+
+/** POST /manager/tier-promotion (learner §5: a justification is required; only tiers above the current one). */
+export const TierPromotionBody = z.object({
+  userId: z.uuid(),
+  newTier: TierLevel,
+  justification: z.string({ error: TEAM_MESSAGES.justificationRequired }).trim().min(1, TEAM_MESSAGES.justificationRequired).max(4000),
+})
+
+export const PromotionStatus = z.enum(['pending', 'approved', 'denied'])
+export const PromotionRequest = z.object({
+  id: z.number().int(),
+  user: z.object({ id: z.uuid(), name: z.string(), branch: Branch.nullable(), department: Department.nullable() }),
+  from_tier: TierLevel,
+  to_tier: TierLevel,
+  justification: z.string(),
+  status: PromotionStatus,
+  requested_by: z.object({ id: z.uuid(), name: z.string() }),
+  requested_at: z.string(),
+  decided_by: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+  decided_at: z.string().nullable(),
+  decision_note: z.string().nullable(),
+})
+export type PromotionRequest = z.infer<typeof PromotionRequest>
+export const PromotionRequestsResponse = z.object({ requests: z.array(PromotionRequest) })
+/** POST /manager/tier-promotions/{id}/decision (admin). */
+export const PromotionDecisionBody = z.object({
+  approve: z.boolean(),
+  note: z.string().trim().max(4000).nullish().transform((n) => (n ? n : null)),
+})
+
+/** GET /manager/team/{userId}: the member detail. */
+export const TeamMemberDetail = z.object({
+  profile: TechnicianProfile,
+  /** The last `TEAM.trendMonths` months, oldest first (months without a record are left out). */
+  revenue_trend: z.array(RevenueRecord),
+  leaderboard: LeaderboardResponse,
+  /** The member's place on this month's leaderboard (null when they have no revenue this month). */
+  leaderboard_place: z.number().int().nullable(),
+  promotion_requests: z.array(PromotionRequest),
+})
+export type TeamMemberDetail = z.infer<typeof TeamMemberDetail>
