@@ -11,6 +11,7 @@ COPY shell/package.json shell/
 COPY mf-learner/package.json mf-learner/
 COPY mf-exams/package.json mf-exams/
 COPY mf-admin/package.json mf-admin/
+COPY mf-certifications/package.json mf-certifications/
 RUN npm ci --no-audit --no-fund
 ENV NODE_ENV=production
 
@@ -19,6 +20,7 @@ COPY shell ./shell
 COPY mf-learner ./mf-learner
 COPY mf-exams ./mf-exams
 COPY mf-admin ./mf-admin
+COPY mf-certifications ./mf-certifications
 RUN npm run build
 
 FROM base AS svc-identity
@@ -42,5 +44,6 @@ COPY --from=web /app/shell/dist ./shell/dist
 COPY --from=web /app/mf-learner/dist ./mf-learner/dist
 COPY --from=web /app/mf-exams/dist ./mf-exams/dist
 COPY --from=web /app/mf-admin/dist ./mf-admin/dist
+COPY --from=web /app/mf-certifications/dist ./mf-certifications/dist
 EXPOSE 8080
 CMD ["node", "gateway/src/server.ts"]

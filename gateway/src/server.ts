@@ -14,6 +14,7 @@ export const defaultStatic = {
     { name: 'mf_learner', dir: `${root}mf-learner/dist` },
     { name: 'mf_exams', dir: `${root}mf-exams/dist` },
     { name: 'mf_admin', dir: `${root}mf-admin/dist` },
+    { name: 'mf_certifications', dir: `${root}mf-certifications/dist` },
   ],
 }
 

@@ -1,4 +1,4 @@
-import { EmptyState, ensureStyles, type RemoteProps } from '@portal/ui-kit'
+import { EmptyState, ensureStyles, RemoteSlot, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useRef, useState, type KeyboardEvent } from 'react'
 import { CoursesTab } from './courses/CoursesTab.tsx'
@@ -11,7 +11,8 @@ ensureStyles()
 
 const NotYet = ({ what }: { what: string }) => <EmptyState>{what} is not available yet.</EmptyState>
 
-const Panel = ({ tab, user }: { tab: AdminTab; user: RemoteProps['user'] }) => {
+const Panel = ({ tab, remote }: { tab: AdminTab; remote: RemoteProps }) => {
+  const { user } = remote
   switch (tab) {
     case 'Users':
       return <UsersTab currentUserId={user.id} />
@@ -30,11 +31,12 @@ const Panel = ({ tab, user }: { tab: AdminTab; user: RemoteProps['user'] }) => {
     case 'Courses':
       return <CoursesTab />
     case 'Certifications':
-      return <NotYet what="Certification management" />
+      // The certification slice's own tab (admin §2 cards), loaded at run time.
+      return <RemoteSlot id="mf_certifications/AdminCertificationsTab" {...remote} loadingLabel="Loading certifications..." />
   }
 }
 
-const Dashboard = ({ user }: RemoteProps) => {
+const Dashboard = (remote: RemoteProps) => {
   const [tab, setTab] = useState<AdminTab>('Exams')
   const tabRefs = useRef(new Map<AdminTab, HTMLButtonElement>())
   const onKeyDown = (e: KeyboardEvent) => {
@@ -68,7 +70,7 @@ const Dashboard = ({ user }: RemoteProps) => {
         ))}
       </div>
       <div role="tabpanel" id={`${tabId(tab)}-panel`} aria-labelledby={tabId(tab)} className="pk-card" tabIndex={0}>
-        <Panel tab={tab} user={user} />
+        <Panel tab={tab} remote={remote} />
       </div>
     </div>
   )

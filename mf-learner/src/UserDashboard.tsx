@@ -1,5 +1,5 @@
 import type { User } from '@portal/contracts'
-import { Button, EmptyState, ensureStyles, Spinner, ToastProvider, type RemoteProps } from '@portal/ui-kit'
+import { Button, ensureStyles, RemoteSlot, Spinner, ToastProvider, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { MyCoursesCard } from './courses/MyCoursesCard.tsx'
@@ -13,7 +13,8 @@ ensureStyles()
 // The viewer (and the SCORM runtime it loads) is fetched only when a course is opened.
 const CourseViewer = lazy(() => import('./courses/CourseViewer.tsx'))
 
-const Dashboard = ({ user, onUserUpdated, navigate }: RemoteProps) => {
+const Dashboard = (remote: RemoteProps) => {
+  const { user, onUserUpdated, navigate } = remote
   const [dismissed, setDismissed] = useState(false)
   const [openCourseId, setOpenCourseId] = useState<number | null>(null)
   const lastOpened = useRef<number | null>(null)
@@ -54,10 +55,8 @@ const Dashboard = ({ user, onUserUpdated, navigate }: RemoteProps) => {
           setOpenCourseId(course.id)
         }}
       />
-      <section className="pk-card pk-stack" aria-labelledby="certs-title">
-        <h2 id="certs-title">Certification Tracking</h2>
-        <EmptyState>Certification tracking is not available yet</EmptyState>
-      </section>
+      {/* Certification Tracking, My Certifications (and Team Management for admins) come from the certification slice. */}
+      <RemoteSlot id="mf_certifications/DashboardCards" {...remote} loadingLabel="Loading certifications..." />
       <CompleteProfileModal
         open={missingProfile && !dismissed}
         user={user}

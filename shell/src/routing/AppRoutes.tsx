@@ -82,10 +82,11 @@ export const AppRoutes = () => (
       />
       <Route path="exam/:id" element={<Guard access="signed-in"><Remote id="mf_exams/ExamPage" /></Guard>} />
       <Route path="exam-results" element={<Guard access="signed-in"><ExamResults /></Guard>} />
-      <Route path="technician/profile" element={<Guard access="signed-in"><ComingSoon title="Technician Profile" /></Guard>} />
+      <Route path="technician/profile" element={<Guard access="signed-in"><Remote id="mf_certifications/TechnicianProfile" /></Guard>} />
       <Route path="manager/dashboard" element={<Guard access="signed-in"><ComingSoon title="Team Dashboard" /></Guard>} />
       <Route path="manager/technician/:userId" element={<Guard access="signed-in"><ComingSoon title="Team Member" /></Guard>} />
-      <Route path="admin/technician/:userId" element={<Guard access="admin"><ComingSoon title="Technician Profile" /></Guard>} />
+      <Route path="admin/technician/:userId" element={<Guard access="admin"><Remote id="mf_certifications/TechnicianProfile" /></Guard>} />
+      <Route path="admin/certifications" element={<Guard access="admin"><Remote id="mf_certifications/CertificationManagement" /></Guard>} />
       <Route path="admin/revenue-entry" element={<Guard access="admin"><ComingSoon title="Revenue Entry" /></Guard>} />
       <Route path="*" element={<NotFound />} />
     </Route>

@@ -1,0 +1,170 @@
+import { CERT_DEPARTMENT_TABS, CERT_MESSAGES, TIER_LEVELS, type CertificationType, type TierLevel } from '@portal/contracts'
+import {
+  Alert,
+  Button,
+  ConfirmDialog,
+  errorMessage,
+  neighbourAfterRemoval,
+  Spinner,
+  tabAfterKey,
+  useAnnouncement,
+  useFocusTargets,
+  usePageHeading,
+  type RemoteProps,
+} from '@portal/ui-kit'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useRef, useState, type KeyboardEvent } from 'react'
+import { RouteLink } from '../dashboard/Figures.tsx'
+import { exposed } from '../shared/exposed.tsx'
+import { Notice } from '../shared/Notice.tsx'
+import { adminKeys, deleteType, fetchRequirements, fetchTypes } from './api.ts'
+import { TierSection } from './TierSection.tsx'
+import { ADMIN_FOCUS, typesOfTier, type DepartmentTab } from './type-form.ts'
+import { TypeFormDialog, type TypeEditing } from './TypeFormDialog.tsx'
+
+const tabId = (tab: DepartmentTab) => `cert-dept-tab-${tab.toLowerCase()}`
+
+/** The ids of the tab's types as shown (tier by tier), to find the row after a deleted one. */
+const shownIds = (types: readonly CertificationType[], tab: DepartmentTab) => TIER_LEVELS.flatMap((t) => typesOfTier(types, tab, t).map((x) => x.id))
+
+/**
+ * mf_certifications/CertificationManagement (admin §2): department tabs, collapsible tier sections
+ * with the types and the tier requirements, the create/edit form and delete with confirmation.
+ */
+const CertificationManagementPage = ({ navigate }: RemoteProps) => {
+  const headingRef = usePageHeading('Certification Management')
+  const queryClient = useQueryClient()
+  const { target, focusLater } = useFocusTargets()
+  const [notice, announce] = useAnnouncement()
+  const [tab, setTab] = useState<DepartmentTab>('All')
+  const [expanded, setExpanded] = useState<ReadonlySet<TierLevel>>(() => new Set(TIER_LEVELS))
+  const [editing, setEditing] = useState<TypeEditing | null>(null)
+  const [toDelete, setToDelete] = useState<CertificationType | null>(null)
+  const tabRefs = useRef(new Map<DepartmentTab, HTMLButtonElement>())
+  const types = useQuery({ queryKey: adminKeys.types(), queryFn: fetchTypes })
+  const requirements = useQuery({ queryKey: adminKeys.requirements(), queryFn: fetchRequirements })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.all })
+  const remove = useMutation({
+    mutationFn: (t: CertificationType) => deleteType(t.id),
+    onSuccess: async (_, t) => {
+      const next = neighbourAfterRemoval(shownIds(types.data ?? [], tab), t.id)
+      focusLater(...(next === undefined ? [ADMIN_FOCUS.add] : [ADMIN_FOCUS.remove(next), ADMIN_FOCUS.add]))
+      setToDelete(null)
+      announce(`Certification ${t.name} deleted.`)
+      await refresh()
+    },
+  })
+  const onTabKey = (e: KeyboardEvent) => {
+    const next = tabAfterKey(CERT_DEPARTMENT_TABS, tab, e.key)
+    if (!next) return
+    e.preventDefault()
+    setTab(next)
+    tabRefs.current.get(next)?.focus()
+  }
+  const toggleTier = (tier: TierLevel) =>
+    setExpanded((s) => {
+      const next = new Set(s)
+      if (next.has(tier)) next.delete(tier)
+      else next.add(tier)
+      return next
+    })
+  const failed = types.error ?? requirements.error
+  return (
+    <div className="pk-stack">
+      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+        <h1 ref={headingRef} tabIndex={-1} style={{ margin: 0 }}>
+          Certification Management
+        </h1>
+        <Button ref={target(ADMIN_FOCUS.add)} onClick={() => setEditing({ mode: 'add', tab })}>
+          Add Certification
+        </Button>
+      </div>
+      <p style={{ margin: 0 }}>
+        <RouteLink to="/admin-dashboard" navigate={navigate}>
+          Back to Admin Dashboard
+        </RouteLink>
+      </p>
+      <Notice notice={notice} />
+      {failed ? (
+        <div className="pk-stack" style={{ alignItems: 'flex-start' }}>
+          <Alert>{errorMessage(failed, CERT_MESSAGES.loadTypes)}</Alert>
+          <Button onClick={() => void refresh()}>Try Again</Button>
+        </div>
+      ) : null}
+      <div role="tablist" aria-label="Departments" className="pk-tabs" onKeyDown={onTabKey}>
+        {CERT_DEPARTMENT_TABS.map((t) => (
+          <button
+            key={t}
+            ref={(el) => {
+              if (el) tabRefs.current.set(t, el)
+            }}
+            type="button"
+            role="tab"
+            id={tabId(t)}
+            className="pk-tab"
+            aria-selected={tab === t}
+            aria-controls={`${tabId(t)}-panel`}
+            tabIndex={tab === t ? 0 : -1}
+            onClick={() => setTab(t)}
+          >
+            {t}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`${tabId(tab)}-panel`} aria-labelledby={tabId(tab)} className="pk-card pk-stack" tabIndex={0}>
+        {types.isPending || requirements.isPending ? (
+          failed ? null : <Spinner label="Loading certifications..." />
+        ) : types.data && requirements.data ? (
+          TIER_LEVELS.map((tier) => (
+            <TierSection
+              key={tier}
+              tier={tier}
+              tab={tab}
+              types={types.data}
+              requirements={requirements.data}
+              expanded={expanded.has(tier)}
+              onToggle={() => toggleTier(tier)}
+              onEdit={(t) => setEditing({ mode: 'edit', type: t })}
+              onDelete={setToDelete}
+              target={target}
+              focusLater={focusLater}
+              announce={announce}
+            />
+          ))
+        ) : null}
+      </div>
+      <TypeFormDialog
+        editing={editing}
+        onClose={() => setEditing(null)}
+        onSaved={(saved, created) => {
+          setEditing(null)
+          announce(`Certification ${saved.name} ${created ? 'created' : 'updated'}.`)
+          // A new type shows in its tier's section, which opens if it was closed.
+          setExpanded((s) => new Set(s).add(saved.tier_level))
+          void refresh()
+        }}
+      />
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete Certification?"
+        confirmLabel="Delete Certification"
+        busy={remove.isPending}
+        onCancel={() => {
+          remove.reset()
+          setToDelete(null)
+        }}
+        onConfirm={() => toDelete && remove.mutate(toDelete)}
+      >
+        {toDelete ? (
+          <p>
+            Delete {toDelete.name} ({toDelete.code})?
+            {toDelete.holders ? ` ${toDelete.holders} technician${toDelete.holders === 1 ? ' holds' : 's hold'} it.` : ''} This cannot be undone.
+          </p>
+        ) : null}
+        {remove.isError ? <Alert>{errorMessage(remove.error, CERT_MESSAGES.deleteType)}</Alert> : null}
+      </ConfirmDialog>
+    </div>
+  )
+}
+
+export default exposed(CertificationManagementPage)

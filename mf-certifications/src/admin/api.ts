@@ -1,0 +1,20 @@
+import { CertificationTypeResponse, CertificationTypesResponse, TierRequirementsResponse, type CertificationTypeInput } from '@portal/contracts'
+import { api } from '@portal/ui-kit'
+
+/** Query keys of Certification Management. */
+export const adminKeys = {
+  all: ['certification-admin'] as const,
+  types: () => [...adminKeys.all, 'types'] as const,
+  requirements: () => [...adminKeys.all, 'tier-requirements'] as const,
+}
+
+export const fetchTypes = () => api.get('/admin/certifications', CertificationTypesResponse).then((r) => r.certifications)
+export const createType = (body: CertificationTypeInput) => api.post('/admin/certifications', body, CertificationTypeResponse)
+export const updateType = (id: number, body: CertificationTypeInput) => api.put(`/admin/certifications/${id}`, body, CertificationTypeResponse)
+export const deleteType = (id: number) => api.delete(`/admin/certifications/${id}`)
+
+export const fetchRequirements = () => api.get('/admin/certifications/tier-requirements', TierRequirementsResponse).then((r) => r.requirements)
+/** Adds a type to a tier, or changes whether it is required (one per tier and type). */
+export const putRequirement = (body: { tier_level: number; certification_id: number; is_required: boolean }) =>
+  api.put('/admin/certifications/tier-requirements', body)
+export const deleteRequirement = (id: number) => api.delete(`/admin/certifications/tier-requirements/${id}`)

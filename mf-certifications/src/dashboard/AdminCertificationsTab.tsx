@@ -1,0 +1,58 @@
+import { CERT_MESSAGES } from '@portal/contracts'
+import { Alert, Button, errorMessage, Spinner, type RemoteProps } from '@portal/ui-kit'
+import { useQuery } from '@tanstack/react-query'
+import { exposed } from '../shared/exposed.tsx'
+import { dashboardKeys, fetchOverview } from './api.ts'
+import { adminCards, NOTIFICATIONS_LATER } from './cards.ts'
+import { Figures, RouteLink } from './Figures.tsx'
+
+/**
+ * The admin dashboard's Certifications tab (admin §2): Team Management, Certification Admin,
+ * Notification Settings and Revenue Entry, with the figures of GET /admin/certifications/overview.
+ * Hosted by mf-admin through ui-kit's RemoteSlot.
+ */
+export const AdminCertificationsTabView = ({ navigate }: Pick<RemoteProps, 'navigate'>) => {
+  const overview = useQuery({ queryKey: dashboardKeys.overview(), queryFn: fetchOverview })
+  return (
+    <div className="pk-stack">
+      <h2>Certifications</h2>
+      {overview.isError ? (
+        <div className="pk-stack" style={{ alignItems: 'flex-start' }}>
+          <Alert>{errorMessage(overview.error, CERT_MESSAGES.loadTypes)}</Alert>
+          <Button size="small" onClick={() => void overview.refetch()}>
+            Try Again
+          </Button>
+        </div>
+      ) : null}
+      <ul className="ct-cards">
+        {adminCards(overview.data).map((card) => (
+          <li key={card.key} className="ct-card">
+            <h3 id={`admin-card-${card.key}`} style={{ margin: 0, fontSize: '1.125rem' }}>
+              {card.title}
+            </h3>
+            <p className="pk-muted" style={{ margin: 0 }}>
+              {card.text}
+            </p>
+            {overview.isPending && card.key !== 'revenue' ? (
+              <Spinner label="Loading figures..." />
+            ) : card.figures.length > 0 ? (
+              <Figures figures={card.figures} />
+            ) : null}
+            <p style={{ margin: 0, marginTop: 'auto' }}>
+              {card.action ? (
+                <RouteLink to={card.action.to} navigate={navigate} className="pk-btn">
+                  {card.action.label}
+                </RouteLink>
+              ) : (
+                <span className="pk-muted">{NOTIFICATIONS_LATER}</span>
+              )}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+/** mf_certifications/AdminCertificationsTab. */
+export default exposed(AdminCertificationsTabView)

@@ -1,0 +1,28 @@
+import type { Figure } from './cards.ts'
+
+/** A card's figures; a coloured figure also says what it is in its label (never colour alone). */
+export const Figures = ({ figures }: { figures: readonly Figure[] }) => (
+  <dl className="ct-figures">
+    {figures.map((f) => (
+      <div key={f.label}>
+        <dt>{f.label}</dt>
+        <dd>{f.tone ? <span className={`ct-badge ct-tone--${f.tone}`}>{f.value}</span> : f.value}</dd>
+      </div>
+    ))}
+  </dl>
+)
+
+/** An in-portal link that the host's router follows (a real link: it opens in a new tab too). */
+export const RouteLink = ({ to, navigate, children, className }: { to: string; navigate: (to: string) => void; children: string; className?: string }) => (
+  <a
+    href={to}
+    className={className}
+    onClick={(e) => {
+      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return
+      e.preventDefault()
+      navigate(to)
+    }}
+  >
+    {children}
+  </a>
+)

@@ -1,0 +1,158 @@
+import { CERT_MESSAGES, todayIso, type TechnicianProfile, type UserCertification } from '@portal/contracts'
+import { Alert, Button, ConfirmDialog, EmptyState, errorMessage, neighbourAfterRemoval, useFocusTargets } from '@portal/ui-kit'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { certView } from '../shared/cert-view.ts'
+import { AddCertificationDialog } from './AddCertificationDialog.tsx'
+import { deleteCertification, deleteProof, profileKeys } from './api.ts'
+import { CertificationCard, type CardPermissions } from './CertificationCard.tsx'
+import { FOCUS, groupByTier, shownOrder } from './profile-view.ts'
+import { UploadProofDialog } from './UploadProofDialog.tsx'
+
+type PendingDelete = { kind: 'proof' | 'certification'; cert: UserCertification }
+
+/**
+ * Certifications grouped by tier with Add Certification, and each card's upload, replace, view,
+ * download and delete (learner §2, §5). Cards come and go, so the section says where focus goes.
+ */
+export const CertificationsSection = ({
+  profile,
+  forOther,
+  permissions,
+  locked,
+  announce,
+}: {
+  profile: TechnicianProfile
+  /** Someone else's profile (an admin's or a manager's view). */
+  forOther: boolean
+  permissions: CardPermissions
+  /** Own profile without branch and department: certification features wait for them (learner §2). */
+  locked: boolean
+  announce: (text: string) => void
+}) => {
+  const queryClient = useQueryClient()
+  const { target, focusLater } = useFocusTargets()
+  const [adding, setAdding] = useState(false)
+  const [uploading, setUploading] = useState<UserCertification | null>(null)
+  const [pending, setPending] = useState<PendingDelete | null>(null)
+  const userId = profile.user.id
+  const today = todayIso()
+  const refresh = () => queryClient.invalidateQueries({ queryKey: profileKeys.all })
+  const canEdit = permissions.canEdit && !locked
+  const remove = useMutation({
+    mutationFn: ({ kind, cert }: PendingDelete) => (kind === 'proof' ? deleteProof(cert.id) : deleteCertification(cert.id)),
+    onSuccess: async (_, { kind, cert }) => {
+      if (kind === 'proof') {
+        // View, Download and Delete Proof go with the file: the card's Upload (or its heading) takes focus.
+        focusLater(FOCUS.upload(cert.id), FOCUS.card(cert.id))
+        announce(`Proof of ${cert.certification.name} deleted.`)
+      } else {
+        const next = neighbourAfterRemoval(shownOrder(profile.certifications), cert.id)
+        focusLater(...(next === undefined ? [FOCUS.add] : [FOCUS.remove(next), FOCUS.add]))
+        announce(`${cert.certification.name} deleted.`)
+      }
+      setPending(null)
+      await refresh()
+    },
+  })
+  const groups = groupByTier(profile.certifications)
+  const editing = { canEdit, canDeleteFiles: permissions.canDeleteFiles }
+  return (
+    <section className="pk-card pk-stack" aria-labelledby="certifications-title">
+      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+        <h2 id="certifications-title" style={{ margin: 0 }}>
+          Certifications
+        </h2>
+        {canEdit ? (
+          <Button ref={target(FOCUS.add)} onClick={() => setAdding(true)}>
+            Add Certification
+          </Button>
+        ) : null}
+      </div>
+      {locked ? (
+        <Alert tone="info">Choose your branch and department on your dashboard to add certifications and upload proofs.</Alert>
+      ) : null}
+      {groups.map((g) => (
+        <section key={g.tier} className="pk-stack" aria-labelledby={`tier-${g.tier}-title`} style={{ gap: '.75rem' }}>
+          <h3 id={`tier-${g.tier}-title`} style={{ margin: 0 }}>
+            {g.label} <span className="pk-muted" style={{ fontWeight: 500, fontSize: '.9375rem' }}>({g.certs.length})</span>
+          </h3>
+          {g.certs.length === 0 ? (
+            <EmptyState>No {g.label} certifications yet.</EmptyState>
+          ) : (
+            <ul className="ct-cards">
+              {g.certs.map((cert) => (
+                <CertificationCard
+                  key={cert.id}
+                  cert={cert}
+                  view={certView(cert, today)}
+                  permissions={editing}
+                  target={target}
+                  actions={{
+                    upload: setUploading,
+                    deleteProof: (c) => setPending({ kind: 'proof', cert: c }),
+                    deleteCertification: (c) => setPending({ kind: 'certification', cert: c }),
+                  }}
+                />
+              ))}
+            </ul>
+          )}
+        </section>
+      ))}
+      {canEdit ? (
+        <>
+          <AddCertificationDialog
+            open={adding}
+            userId={userId}
+            forOther={forOther}
+            onClose={() => setAdding(false)}
+            onAdded={(name) => {
+              setAdding(false)
+              announce(`${CERT_MESSAGES.added} ${name} is listed under its tier.`)
+              void refresh()
+            }}
+          />
+          <UploadProofDialog
+            cert={uploading}
+            userId={userId}
+            forOther={forOther}
+            onClose={() => setUploading(null)}
+            onUploaded={(cert, replaced) => {
+              setUploading(null)
+              announce(
+                replaced
+                  ? `Proof of ${cert.certification.name} replaced with ${cert.file_name}.`
+                  : `${CERT_MESSAGES.uploaded} ${cert.certification.name}: ${cert.file_name}.`,
+              )
+              void refresh()
+            }}
+          />
+        </>
+      ) : null}
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.kind === 'proof' ? 'Delete Proof?' : 'Delete Certification?'}
+        confirmLabel={pending?.kind === 'proof' ? 'Delete Proof' : 'Delete Certification'}
+        busy={remove.isPending}
+        onCancel={() => {
+          remove.reset()
+          setPending(null)
+        }}
+        onConfirm={() => pending && remove.mutate(pending)}
+      >
+        {pending?.kind === 'proof' ? (
+          <p>
+            Delete the proof file {pending.cert.file_name} of {pending.cert.certification.name}? The certification stays on the profile.
+          </p>
+        ) : pending ? (
+          <p>
+            Delete {pending.cert.certification.name}
+            {pending.cert.certification_number ? ` (${pending.cert.certification_number})` : ''} and its proof from this profile? This cannot be
+            undone.
+          </p>
+        ) : null}
+        {remove.isError ? <Alert>{errorMessage(remove.error, CERT_MESSAGES.deleteFailed)}</Alert> : null}
+      </ConfirmDialog>
+    </section>
+  )
+}

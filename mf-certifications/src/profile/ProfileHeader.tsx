@@ -1,0 +1,103 @@
+import { CERT_MESSAGES, tierLabel, type TechnicianProfile } from '@portal/contracts'
+import { Alert, errorMessage } from '@portal/ui-kit'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useId } from 'react'
+import { Badge } from '../shared/Badges.tsx'
+import { formatDate } from '../shared/format.ts'
+import { pauseNotifications, profileKeys, resumeNotifications } from './api.ts'
+import { notificationsChanged, notificationsText } from './profile-view.ts'
+
+/** Notifications on/paused (learner §2, §4): pausing lasts 30 days; used again, it resumes. Own profile only. */
+const NotificationsSwitch = ({ profile, onChanged }: { profile: TechnicianProfile; onChanged: (text: string) => void }) => {
+  const queryClient = useQueryClient()
+  const labelId = useId()
+  const stateId = useId()
+  const paused = profile.tier.notifications_paused
+  const toggle = useMutation({
+    mutationFn: () => (paused ? resumeNotifications(profile.user.id) : pauseNotifications(profile.user.id)),
+    onSuccess: async (answer) => {
+      onChanged(notificationsChanged(answer.notifications_paused, answer.notifications_paused_until))
+      queryClient.setQueryData<TechnicianProfile>(profileKeys.profile(profile.user.id), (p) =>
+        p
+          ? { ...p, tier: { ...p.tier, notifications_paused: answer.notifications_paused, notifications_paused_until: answer.notifications_paused_until } }
+          : p,
+      )
+      await queryClient.invalidateQueries({ queryKey: profileKeys.profile(profile.user.id) })
+    },
+  })
+  return (
+    <div className="pk-stack" style={{ gap: '.375rem' }}>
+      <div className="pk-row">
+        <span id={labelId} style={{ fontWeight: 600 }}>
+          Expiration notifications
+        </span>
+        {/* aria-disabled, not disabled, while saving: a focused control that turns disabled drops focus. */}
+        <button
+          type="button"
+          role="switch"
+          className="ct-switch"
+          aria-checked={!paused}
+          aria-labelledby={labelId}
+          aria-describedby={stateId}
+          aria-disabled={toggle.isPending || undefined}
+          onClick={() => {
+            if (!toggle.isPending) toggle.mutate()
+          }}
+        >
+          <span className="ct-switch__track" aria-hidden="true" />
+          <span aria-hidden="true">{paused ? 'Paused' : 'On'}</span>
+        </button>
+      </div>
+      <span id={stateId} className="pk-muted">
+        {notificationsText(profile.tier)}
+        {paused ? '' : '. Switch off to pause them for 30 days.'}
+      </span>
+      {toggle.isError ? <Alert>{errorMessage(toggle.error, CERT_MESSAGES.notificationSettings)}</Alert> : null}
+    </div>
+  )
+}
+
+/** Name, e-mail, employee id, branch, department, hire date, tier; the notifications switch on one's own profile. */
+export const ProfileHeader = ({
+  profile,
+  canToggleNotifications,
+  onNotificationsChanged,
+}: {
+  profile: TechnicianProfile
+  canToggleNotifications: boolean
+  onNotificationsChanged: (text: string) => void
+}) => {
+  const u = profile.user
+  const facts: [string, string][] = [
+    ['Email', u.email],
+    ['Employee ID', u.employee_id ?? 'Not set'],
+    ['Branch', u.branch ?? 'Not set'],
+    ['Department', u.department ?? 'Not set'],
+    ['Hire Date', formatDate(u.hire_date, 'Not set')],
+  ]
+  return (
+    <section className="pk-card pk-stack" aria-labelledby="profile-name">
+      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+        <h2 id="profile-name" style={{ margin: 0 }}>
+          {u.name}
+        </h2>
+        <Badge tone="blue">{`Current tier: ${tierLabel(profile.tier.current_tier)}`}</Badge>
+      </div>
+      <dl className="ct-facts">
+        {facts.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {canToggleNotifications ? (
+        <NotificationsSwitch profile={profile} onChanged={onNotificationsChanged} />
+      ) : (
+        <p className="pk-muted" style={{ margin: 0 }}>
+          Expiration notifications: {notificationsText(profile.tier)}
+        </p>
+      )}
+    </section>
+  )
+}

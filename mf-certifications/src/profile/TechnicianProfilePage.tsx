@@ -1,0 +1,73 @@
+import { CERT_MESSAGES, todayIso, type TechnicianProfile } from '@portal/contracts'
+import { Alert, ApiError, Button, errorMessage, Spinner, useAnnouncement, usePageHeading, type RemoteProps } from '@portal/ui-kit'
+import { useQuery } from '@tanstack/react-query'
+import { exposed } from '../shared/exposed.tsx'
+import { Notice } from '../shared/Notice.tsx'
+import { fetchProfile, profileKeys } from './api.ts'
+import { CertificationsSection } from './CertificationsSection.tsx'
+import { ProfileHeader } from './ProfileHeader.tsx'
+import { RevenueCards, TierProgressPanel, UpcomingExpirations } from './ProfileOverview.tsx'
+
+/** The text of a profile that could not be loaded (learner §8). */
+export const profileLoadError = (error: unknown): string =>
+  error instanceof ApiError && error.status === 404 ? errorMessage(error, CERT_MESSAGES.profileNotFound) : errorMessage(error, CERT_MESSAGES.loadProfile)
+
+/** The profile's sections; what the viewer may change comes from the answer's `permissions`. */
+export const ProfileBody = ({ profile, isOwn }: { profile: TechnicianProfile; isOwn: boolean }) => {
+  const [notice, announce] = useAnnouncement()
+  const today = todayIso()
+  const locked = isOwn && (profile.user.branch === null || profile.user.department === null)
+  return (
+    <>
+      <Notice notice={notice} />
+      <ProfileHeader
+        profile={profile}
+        canToggleNotifications={isOwn && profile.permissions.can_toggle_notifications}
+        onNotificationsChanged={announce}
+      />
+      <RevenueCards data={profile.revenue_data} />
+      <UpcomingExpirations profile={profile} today={today} />
+      <TierProgressPanel profile={profile} />
+      <CertificationsSection
+        profile={profile}
+        forOther={!isOwn}
+        locked={locked}
+        permissions={{ canEdit: profile.permissions.can_edit, canDeleteFiles: profile.permissions.can_delete_files }}
+        announce={announce}
+      />
+    </>
+  )
+}
+
+/**
+ * mf_certifications/TechnicianProfile: /technician/profile (one's own) and /admin/technician/{userId}
+ * (the shell lets only admins there; the service decides what anyone may read).
+ */
+const TechnicianProfilePage = ({ user, params }: RemoteProps) => {
+  const userId = params.userId ?? user.id
+  const isOwn = userId === user.id
+  const profile = useQuery({ queryKey: profileKeys.profile(userId), queryFn: () => fetchProfile(userId) })
+  const title = isOwn ? 'My Technician Profile' : profile.data ? `Technician Profile: ${profile.data.user.name}` : 'Technician Profile'
+  const headingRef = usePageHeading(title)
+  return (
+    <div className="pk-stack">
+      <h1 ref={headingRef} tabIndex={-1}>
+        {isOwn ? 'My Technician Profile' : 'Technician Profile'}
+      </h1>
+      {profile.isPending ? (
+        <Spinner label="Loading profile..." />
+      ) : profile.isError ? (
+        <div className="pk-stack" style={{ alignItems: 'flex-start' }}>
+          <Alert>{profileLoadError(profile.error)}</Alert>
+          {profile.error instanceof ApiError && (profile.error.status === 404 || profile.error.status === 403) ? null : (
+            <Button onClick={() => void profile.refetch()}>Try Again</Button>
+          )}
+        </div>
+      ) : (
+        <ProfileBody profile={profile.data} isOwn={isOwn} />
+      )}
+    </div>
+  )
+}
+
+export default exposed(TechnicianProfilePage)

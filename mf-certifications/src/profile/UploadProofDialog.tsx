@@ -1,0 +1,142 @@
+import { CERT_MESSAGES, CERT_UPLOAD, type UserCertification } from '@portal/contracts'
+import { Alert, ApiError, Button, errorMessage, focusFirstInvalid, Modal, TextField, UploadProgress } from '@portal/ui-kit'
+import { useMutation } from '@tanstack/react-query'
+import { useRef, useState, type FormEvent } from 'react'
+import { formatSize } from '../shared/format.ts'
+import { uploadProof } from './api.ts'
+import { buildUploadForm, checkProofFile, type FieldErrors, type UploadForm } from './profile-view.ts'
+
+const formOf = (cert: UserCertification): UploadForm => ({
+  file: null,
+  obtained_date: cert.obtained_date ?? '',
+  expiration_date: cert.expiration_date ?? '',
+  notes: cert.notes ?? '',
+})
+
+export const UPLOAD_CANCELLED = 'The upload was cancelled; nothing was changed.'
+
+/** Upload (or replace) the proof of a held certification, with a progress bar and Cancel (learner §5). */
+export const UploadProofDialog = ({
+  cert,
+  userId,
+  forOther,
+  onUploaded,
+  onClose,
+}: {
+  cert: UserCertification | null
+  userId: string
+  forOther: boolean
+  onUploaded: (cert: UserCertification, replaced: boolean) => void
+  onClose: () => void
+}) => {
+  const open = cert !== null
+  return (
+    <Modal open={open} title={cert ? `${cert.file_name ? 'Replace' : 'Upload'} Proof: ${cert.certification.name}` : ''} onClose={onClose}>
+      {cert ? <UploadForm key={cert.id} cert={cert} userId={userId} forOther={forOther} onUploaded={onUploaded} onClose={onClose} /> : null}
+    </Modal>
+  )
+}
+
+const UploadForm = ({
+  cert,
+  userId,
+  forOther,
+  onUploaded,
+  onClose,
+}: {
+  cert: UserCertification
+  userId: string
+  forOther: boolean
+  onUploaded: (cert: UserCertification, replaced: boolean) => void
+  onClose: () => void
+}) => {
+  const [form, setForm] = useState<UploadForm>(() => formOf(cert))
+  const [errors, setErrors] = useState<FieldErrors<keyof UploadForm>>({})
+  const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null)
+  const abort = useRef<AbortController | null>(null)
+  const formRef = useRef<HTMLFormElement>(null)
+  const submitRef = useRef<HTMLButtonElement>(null)
+  const upload = useMutation({
+    mutationFn: (data: FormData) => {
+      abort.current = new AbortController()
+      setProgress({ loaded: 0, total: 0 })
+      return uploadProof(data, { signal: abort.current.signal, onProgress: (loaded, total) => setProgress({ loaded, total }) })
+    },
+    onSettled: () => setProgress(null),
+    // Cancel Upload goes with the upload: focus returns to the button it stood in for.
+    onError: () => setTimeout(() => submitRef.current?.focus(), 0),
+    onSuccess: (answer) => onUploaded(answer.certification, cert.file_name !== null),
+  })
+  const set = <K extends keyof UploadForm>(key: K, value: UploadForm[K]) => {
+    setForm((f) => ({ ...f, [key]: value }))
+    setErrors((e) => ({ ...e, [key]: key === 'file' ? (checkProofFile(value as File | null) ?? undefined) : undefined }))
+  }
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (upload.isPending) return
+    const built = buildUploadForm(cert.certification_id, form, forOther ? userId : undefined)
+    if ('errors' in built) {
+      setErrors(built.errors)
+      queueMicrotask(() => focusFirstInvalid(formRef.current))
+      return
+    }
+    upload.mutate(built.form)
+  }
+  const uploading = upload.isPending
+  const failure =
+    upload.error instanceof ApiError && upload.error.code === 'aborted' ? UPLOAD_CANCELLED : upload.isError ? errorMessage(upload.error, CERT_MESSAGES.uploadFailed) : null
+  return (
+    <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
+      {cert.file_name ? (
+        <p className="pk-muted" style={{ margin: 0 }}>
+          The current proof, {cert.file_name}, is replaced by the new file.
+        </p>
+      ) : null}
+      <fieldset disabled={uploading} className="pk-stack" style={{ border: 0, padding: 0, margin: 0 }}>
+        <TextField
+          label="Proof File"
+          type="file"
+          accept={CERT_UPLOAD.accept}
+          onChange={(e) => set('file', e.target.files?.[0] ?? null)}
+          error={errors.file}
+          hint={form.file && !errors.file ? `${form.file.name}, ${formatSize(form.file.size)}` : 'PDF, JPEG or PNG, at most 10 MB.'}
+          required
+        />
+        <TextField
+          label="Obtained Date"
+          type="date"
+          value={form.obtained_date}
+          onChange={(e) => set('obtained_date', e.target.value)}
+          error={errors.obtained_date}
+          required
+        />
+        <TextField
+          label="Expiration Date"
+          type="date"
+          value={form.expiration_date}
+          onChange={(e) => set('expiration_date', e.target.value)}
+          error={errors.expiration_date}
+          hint="Optional."
+        />
+        <TextField label="Notes" value={form.notes} onChange={(e) => set('notes', e.target.value)} error={errors.notes} hint="Optional." />
+      </fieldset>
+      {progress ? <UploadProgress loaded={progress.loaded} total={progress.total} doneText="Upload complete. Checking the file…" /> : null}
+      {failure ? <Alert>{failure}</Alert> : null}
+      <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+        {uploading ? (
+          // Takes the place (and the focus) of Upload, which the disabled fieldset would not drop but the swap would.
+          <Button variant="danger" autoFocus onClick={() => abort.current?.abort()}>
+            Cancel Upload
+          </Button>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button ref={submitRef} type="submit">{cert.file_name ? 'Replace Proof' : 'Upload Proof'}</Button>
+          </>
+        )}
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,50 @@
+/** Styles of the certification screens only (kept out of the shared kit so the shell's first load stays small). */
+const CSS = `
+.ct-badge{display:inline-block;padding:.125rem .5rem;border-radius:999px;font-size:.8125rem;font-weight:700;border:1px solid;white-space:nowrap}
+.ct-tone--red{background:#fee2e2;color:#7f1d1d;border-color:#f87171}
+.ct-tone--yellow{background:#fef9c3;color:#713f12;border-color:#eab308}
+.ct-tone--blue{background:#dbeafe;color:#1e3a8a;border-color:#60a5fa}
+.ct-tone--green{background:#dcfce7;color:#14532d;border-color:#4ade80}
+.ct-tone--orange{background:#ffedd5;color:#7c2d12;border-color:#fb923c}
+.ct-tone--grey{background:#f1f5f9;color:#334155;border-color:#94a3b8}
+.ct-facts{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(160px,1fr));margin:0}
+.ct-facts div{min-width:0}
+.ct-facts dt{font-size:.8125rem;color:var(--c-muted);font-weight:600}
+.ct-facts dd{margin:0;font-weight:600;overflow-wrap:anywhere}
+.ct-figures{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));margin:0}
+.ct-figures div{border:1px solid var(--c-border);border-radius:6px;padding:.625rem .75rem}
+.ct-figures dt{font-size:.8125rem;color:var(--c-muted);font-weight:600}
+.ct-figures dd{margin:0;font-size:1.25rem;font-weight:700}
+.ct-figures dd.ct-none{font-size:.9375rem;font-weight:600;color:var(--c-muted)}
+.ct-list{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.75rem}
+.ct-cards{list-style:none;margin:0;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(300px,1fr))}
+.ct-card{border:1px solid var(--c-border);border-radius:8px;padding:1rem;display:flex;flex-direction:column;gap:.625rem;min-width:0}
+.ct-card h4{margin:0;font-size:1.0625rem}
+.ct-card .ct-actions{display:flex;flex-wrap:wrap;gap:.5rem}
+.ct-viewer{border:1px solid var(--c-border);border-radius:6px;padding:.5rem;display:flex;flex-direction:column;gap:.5rem}
+.ct-viewer iframe{width:100%;height:420px;border:0;background:#fff}
+.ct-viewer img{max-width:100%;height:auto}
+.ct-switch{display:inline-flex;align-items:center;gap:.5rem;font:inherit;font-weight:600;background:none;border:1px solid #9aa5b1;border-radius:999px;padding:.25rem .75rem .25rem .25rem;min-height:2.25rem;cursor:pointer;color:inherit}
+.ct-switch[aria-disabled=true]{opacity:.6;cursor:progress}
+.ct-switch__track{position:relative;width:2.75rem;height:1.5rem;border-radius:999px;background:#64748b;flex:none}
+.ct-switch__track::after{content:"";position:absolute;top:.1875rem;left:.1875rem;width:1.125rem;height:1.125rem;border-radius:50%;background:#fff;transition:left .15s}
+.ct-switch[aria-checked=true] .ct-switch__track{background:#15803d}
+.ct-switch[aria-checked=true] .ct-switch__track::after{left:1.4375rem}
+.ct-bar{height:.625rem;border-radius:999px;background:var(--c-border);overflow:hidden}
+.ct-bar span{display:block;height:100%;background:var(--c-primary)}
+.ct-bar--done span{background:#15803d}
+.ct-tier-toggle{display:flex;width:100%;align-items:center;justify-content:space-between;gap:.75rem;font:inherit;font-weight:700;font-size:1.0625rem;text-align:left;background:#f8fafc;border:1px solid var(--c-border);border-radius:6px;padding:.625rem .875rem;cursor:pointer;color:inherit}
+.ct-tier-toggle::after{content:"▸";font-size:1rem}
+.ct-tier-toggle[aria-expanded=true]::after{content:"▾"}
+.ct-textarea{font:inherit;padding:.5rem .625rem;border:1px solid #9aa5b1;border-radius:6px;min-height:5rem;resize:vertical}
+@media (prefers-reduced-motion:reduce){.ct-switch__track::after{transition:none}}
+`
+
+/** Adds the certification screens' stylesheet to the document once. */
+export const ensureCertStyles = (): void => {
+  if (typeof document === 'undefined' || document.getElementById('portal-cert-styles')) return
+  const style = document.createElement('style')
+  style.id = 'portal-cert-styles'
+  style.textContent = CSS
+  document.head.append(style)
+}
