@@ -1,13 +1,18 @@
 import { CERT_MESSAGES, todayIso, type TechnicianProfile, type UserCertification } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, errorMessage, neighbourAfterRemoval, useFocusTargets } from '@portal/ui-kit'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { certView } from '../shared/cert-view.ts'
-import { AddCertificationDialog } from './AddCertificationDialog.tsx'
 import { deleteCertification, deleteProof, profileKeys } from './api.ts'
 import { CertificationCard, type CardPermissions } from './CertificationCard.tsx'
 import { FOCUS, groupByTier, shownOrder } from './profile-view.ts'
-import { UploadProofDialog } from './UploadProofDialog.tsx'
+
+// The dialogs (with the form schemas and the uploader) stay off the first screen; they are
+// fetched once the profile shows, so they open at once.
+const loadAddDialog = () => import('./AddCertificationDialog.tsx').then((m) => ({ default: m.AddCertificationDialog }))
+const loadUploadDialog = () => import('./UploadProofDialog.tsx').then((m) => ({ default: m.UploadProofDialog }))
+const AddCertificationDialog = lazy(loadAddDialog)
+const UploadProofDialog = lazy(loadUploadDialog)
 
 type PendingDelete = { kind: 'proof' | 'certification'; cert: UserCertification }
 
@@ -39,6 +44,9 @@ export const CertificationsSection = ({
   const today = todayIso()
   const refresh = () => queryClient.invalidateQueries({ queryKey: profileKeys.all })
   const canEdit = permissions.canEdit && !locked
+  useEffect(() => {
+    if (canEdit) void Promise.all([loadAddDialog(), loadUploadDialog()]).catch(() => undefined)
+  }, [canEdit])
   const remove = useMutation({
     mutationFn: ({ kind, cert }: PendingDelete) => (kind === 'proof' ? deleteProof(cert.id) : deleteCertification(cert.id)),
     onSuccess: async (_, { kind, cert }) => {
@@ -99,10 +107,10 @@ export const CertificationsSection = ({
           )}
         </section>
       ))}
-      {canEdit ? (
-        <>
+      {canEdit && adding ? (
+        <Suspense fallback={null}>
           <AddCertificationDialog
-            open={adding}
+            open
             userId={userId}
             forOther={forOther}
             onClose={() => setAdding(false)}
@@ -112,6 +120,10 @@ export const CertificationsSection = ({
               void refresh()
             }}
           />
+        </Suspense>
+      ) : null}
+      {canEdit && uploading ? (
+        <Suspense fallback={null}>
           <UploadProofDialog
             cert={uploading}
             userId={userId}
@@ -127,7 +139,7 @@ export const CertificationsSection = ({
               void refresh()
             }}
           />
-        </>
+        </Suspense>
       ) : null}
       <ConfirmDialog
         open={pending !== null}
