@@ -31,7 +31,7 @@ const shownIds = (types: readonly CertificationType[], tab: DepartmentTab) => TI
  * mf_certifications/CertificationManagement (admin §2): department tabs, collapsible tier sections
  * with the types and the tier requirements, the create/edit form and delete with confirmation.
  */
-const CertificationManagementPage = ({ navigate }: RemoteProps) => {
+export const CertificationManagementView = ({ navigate }: Pick<RemoteProps, 'navigate'>) => {
   const headingRef = usePageHeading('Certification Management')
   const queryClient = useQueryClient()
   const { target, focusLater } = useFocusTargets()
@@ -167,4 +167,4 @@ const CertificationManagementPage = ({ navigate }: RemoteProps) => {
   )
 }
 
-export default exposed(CertificationManagementPage)
+export default exposed(CertificationManagementView)

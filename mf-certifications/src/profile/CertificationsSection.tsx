@@ -1,4 +1,4 @@
-import { CERT_MESSAGES, todayIso, type TechnicianProfile, type UserCertification } from '@portal/contracts'
+import { CERT_MESSAGES, type TechnicianProfile, type UserCertification } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, errorMessage, neighbourAfterRemoval, useFocusTargets } from '@portal/ui-kit'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useState } from 'react'
@@ -26,6 +26,7 @@ export const CertificationsSection = ({
   permissions,
   locked,
   announce,
+  today,
 }: {
   profile: TechnicianProfile
   /** Someone else's profile (an admin's or a manager's view). */
@@ -34,6 +35,8 @@ export const CertificationsSection = ({
   /** Own profile without branch and department: certification features wait for them (learner §2). */
   locked: boolean
   announce: (text: string) => void
+  /** `YYYY-MM-DD`: statuses and badges are worked out for this day. */
+  today: string
 }) => {
   const queryClient = useQueryClient()
   const { target, focusLater } = useFocusTargets()
@@ -41,7 +44,6 @@ export const CertificationsSection = ({
   const [uploading, setUploading] = useState<UserCertification | null>(null)
   const [pending, setPending] = useState<PendingDelete | null>(null)
   const userId = profile.user.id
-  const today = todayIso()
   const refresh = () => queryClient.invalidateQueries({ queryKey: profileKeys.all })
   const canEdit = permissions.canEdit && !locked
   useEffect(() => {

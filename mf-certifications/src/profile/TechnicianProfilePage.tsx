@@ -13,9 +13,8 @@ export const profileLoadError = (error: unknown): string =>
   error instanceof ApiError && error.status === 404 ? errorMessage(error, CERT_MESSAGES.profileNotFound) : errorMessage(error, CERT_MESSAGES.loadProfile)
 
 /** The profile's sections; what the viewer may change comes from the answer's `permissions`. */
-export const ProfileBody = ({ profile, isOwn }: { profile: TechnicianProfile; isOwn: boolean }) => {
+export const ProfileBody = ({ profile, isOwn, today = todayIso() }: { profile: TechnicianProfile; isOwn: boolean; today?: string }) => {
   const [notice, announce] = useAnnouncement()
-  const today = todayIso()
   const locked = isOwn && (profile.user.branch === null || profile.user.department === null)
   return (
     <>
@@ -34,6 +33,7 @@ export const ProfileBody = ({ profile, isOwn }: { profile: TechnicianProfile; is
         locked={locked}
         permissions={{ canEdit: profile.permissions.can_edit, canDeleteFiles: profile.permissions.can_delete_files }}
         announce={announce}
+        today={today}
       />
     </>
   )
