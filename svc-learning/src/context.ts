@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { Logger, OutboxRelay } from '@portal/server-kit'
 import type { LaunchTokens } from './launch/launch-token.ts'
-import type { Storage } from './storage/storage.ts'
+import type { Storage } from '@portal/server-kit'
 
 /** Upload limits of the course forms (bytes). */
 export interface UploadLimits {

@@ -29,7 +29,7 @@ import { join } from 'node:path'
 import { createLaunchTokens, loadOrCreateLaunchSecret } from './launch/launch-token.ts'
 import { migrationsList } from './migrations/index.ts'
 import { UserEntity } from './users/user.entity.ts'
-import { createLocalStorage, type Storage } from './storage/storage.ts'
+import { createLocalStorage, type Storage } from '@portal/server-kit'
 
 export { seedDemoData, type SeedTarget } from './demo/demo-data.ts'
 

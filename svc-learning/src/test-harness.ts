@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import { createApp } from './app.ts'
 import { createIdentityHandler, subscribeIdentity } from './consumers/identity.consumer.ts'
 import { createLaunchTokens } from './launch/launch-token.ts'
-import { createLocalStorage } from './storage/storage.ts'
+import { createLocalStorage } from '@portal/server-kit'
 import { migrationsList } from './migrations/index.ts'
 import { entities } from './server.ts'
 

@@ -30,3 +30,32 @@ export async function createTestDatabase(prefix: string): Promise<{ url: string;
 
 /** A unique name for test-owned NATS streams and consumers. */
 export const uniqueName = (prefix: string) => `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`.toUpperCase()
+
+/** An S3-compatible server for tests (s3rver, in this process) with one empty bucket. */
+export interface TestS3 {
+  options: { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: true }
+  close(): Promise<void>
+}
+
+/** Starts s3rver on a free port with a fresh bucket; `close()` stops it and removes its files. */
+export async function startTestS3(): Promise<TestS3> {
+  const { mkdtemp, rm } = await import('node:fs/promises')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  // Loaded on demand: only storage tests need it.
+  const { default: S3rver } = (await import('s3rver' as string)) as {
+    default: new (opts: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> }
+  }
+  const dir = await mkdtemp(join(tmpdir(), 's3rver-'))
+  const bucket = 'portal-test'
+  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: bucket }] })
+  const { port } = await server.run()
+  return {
+    // s3rver accepts these fixed credentials.
+    options: { endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', bucket, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true },
+    async close() {
+      await server.close()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}

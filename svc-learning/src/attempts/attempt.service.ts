@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import { EXAM_MESSAGES, ExamSubmissionResult, type Answer, type Question, type StartAttemptResponse } from '@portal/contracts'
-import { AppError, badRequest, conflict, forbidden, notFound, recordEvent, type Actor } from '@portal/server-kit'
+import { AppError, badRequest, conflict, createBackgroundTask, forbidden, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { sqlWithParams } from '../sql.ts'
 import { toAttemptQuestion } from '../exams/exam.entity.ts'
@@ -328,24 +328,13 @@ export type AttemptService = ReturnType<typeof createAttemptService>
 
 /** Runs `finaliseOverdue` every `intervalMs` (one run at a time). */
 export function startAttemptSweeper(svc: Pick<AttemptService, 'finaliseOverdue'>, opts: { intervalMs?: number; logger: LearningContext['logger'] }) {
-  let running: Promise<unknown> | null = null
-  let stopped = false
-  const tick = () => {
-    if (running || stopped) return
-    running = svc
-      .finaliseOverdue()
-      .catch((err: unknown) => opts.logger.warn('attempt sweeper failed; will retry', { err: err as Error }))
-      .finally(() => {
-        running = null
-      })
-  }
-  const timer = setInterval(tick, opts.intervalMs ?? 3_000)
-  timer.unref()
-  return {
-    async stop() {
-      stopped = true
-      clearInterval(timer)
-      await running
-    },
-  }
+  const task = createBackgroundTask({
+    name: 'attempt sweeper',
+    logger: opts.logger,
+    intervalMs: opts.intervalMs ?? 3_000,
+    runAtStart: false,
+    pass: () => svc.finaliseOverdue(),
+  })
+  task.start()
+  return { stop: () => task.stop() }
 }

@@ -5,7 +5,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { COURSE_MESSAGES, type ModuleExtension } from '@portal/contracts'
 import { AppError, badRequest } from '@portal/server-kit'
 import type { UploadLimits } from '../context.ts'
-import type { Storage } from '../storage/storage.ts'
+import type { Storage } from '@portal/server-kit'
 import { contentMatches, extensionOf, isAllowedExtension } from './sniff.ts'
 
 /** What a route hands to a service: the raw request body and the headers that describe it. */
