@@ -74,3 +74,13 @@ export function serviceDatabaseUrl(baseUrl: string, service: string): string {
   url.pathname = `/${service.replace(/-/g, '_')}`
   return url.toString()
 }
+
+/**
+ * A deployable's `STORAGE_DIR` when run on its own: a folder every instance shares, required
+ * unless `S3_BUCKET` names object storage (then it is ignored).
+ */
+export function storageDirVariable(source: Record<string, string | undefined>, message: string) {
+  return source.S3_BUCKET?.trim()
+    ? z.string().trim().optional().transform(() => undefined)
+    : z.string({ error: `${message} (or S3_BUCKET for object storage)` }).trim().min(1, `${message} (or S3_BUCKET for object storage)`)
+}
