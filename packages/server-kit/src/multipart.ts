@@ -186,3 +186,13 @@ async function* checkedFile(
   }
   if (!sniffed) yield checkHead()
 }
+
+/** The raw request body of a streamed upload (never read by a middleware first; see `ownBodyLimit`). */
+export function uploadRequestOf(c: { req: { header(name: string): string | undefined; raw: Request } }): UploadRequest {
+  const length = c.req.header('content-length')
+  return {
+    contentType: c.req.header('content-type'),
+    contentLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
+    body: c.req.raw.body,
+  }
+}
