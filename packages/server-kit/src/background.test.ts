@@ -208,4 +208,29 @@ describe('the outbox relay on the background helper', () => {
       await bus.close()
     }
   })
+
+  it('publishes outside the committing transaction: another ORM’s handler writes to its own database (single-node mode)', async () => {
+    const otherDb = await createTestDatabase('server_kit_autokick_other')
+    const other = await openDatabase({ service: 'autokick-other', url: otherDb.url, dataDir: '/tmp', entities: [], migrations: [], logger: silentLogger })
+    const bus = createInProcessBus()
+    const relay = startOutboxRelay({ orm: db.orm, bus, logger: silentLogger, intervalMs: 600_000 })
+    try {
+      await other.orm.em.fork().execute('create table seen (event_id uuid primary key)')
+      const handled: string[] = []
+      await bus.subscribe('other-service', ['identity.>'], async (e) => {
+        // A fork of the other ORM: MikroORM would resolve it to the publisher's transaction if the
+        // handler ran in that transaction's async context.
+        await other.orm.em.fork().transactional((em) => em.execute('insert into seen (event_id) values (?)', [e.id]))
+        handled.push(e.id)
+      })
+      const event = await db.orm.em.fork().transactional(async (em) => recordEvent(em, 'identity.user.deleted.v1', { userId: crypto.randomUUID() }))
+      await vi.waitFor(() => expect(handled).toEqual([event.id]), { timeout: 2_000 })
+      expect(await other.orm.em.fork().execute('select event_id from seen')).toEqual([{ event_id: event.id }])
+    } finally {
+      await relay.stop()
+      await bus.close()
+      await other.close()
+      await otherDb.drop()
+    }
+  })
 })

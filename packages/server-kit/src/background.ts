@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks'
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { Migration } from '@mikro-orm/migrations'
 import type { Logger } from './logger.ts'
@@ -67,6 +68,10 @@ const more = (r: PassResult) => typeof r !== 'number' && r.more
 export function createBackgroundTask(opts: BackgroundTaskOptions): BackgroundTask {
   const backoff = opts.backoff ?? { baseMs: opts.intervalMs ?? 1_000, maxMs: Math.max(opts.intervalMs ?? 1_000, 30_000) }
   const holder = crypto.randomUUID()
+  // Passes run in the async context the task was made in (a service's start), not in the caller's:
+  // a kick from inside a transaction's commit must not carry that transaction's MikroORM context
+  // into the pass (in single-node mode it would even reach another service's handlers).
+  const scope = new AsyncResource('background-task')
   let started = false
   let stopped = false
   let again = false
@@ -110,7 +115,7 @@ export function createBackgroundTask(opts: BackgroundTaskOptions): BackgroundTas
       again = true
       return running
     }
-    running = (async () => {
+    running = scope.runInAsyncScope(async () => {
       let total = 0
       try {
         do {
@@ -129,7 +134,7 @@ export function createBackgroundTask(opts: BackgroundTaskOptions): BackgroundTas
         running = null
       }
       return total
-    })()
+    })
     return running
   }
 

@@ -113,17 +113,22 @@ const DEMO_TECHNICIANS: DemoTechnician[] = [
       { code: 'CPR-AED', obtainedDaysAgo: 705, expiresInDays: 25, proof: 'png' },
       { code: 'SAFE-ORIENT', obtainedDaysAgo: 300 },
       { code: 'BPAT', obtainedDaysAgo: 675, expiresInDays: 55, proof: 'pdf' },
+      { code: 'NFPA-70E', obtainedDaysAgo: 150, proof: 'pdf' },
+      { code: 'LOTO', obtainedDaysAgo: 60, proof: 'png' },
     ],
   },
   {
     local: 'manager',
-    tier: 3,
+    tier: 1,
     held: [
       { code: 'OSHA-10', obtainedDaysAgo: 2000, proof: 'pdf' },
       { code: 'CPR-AED', obtainedDaysAgo: 200, proof: 'png' },
       { code: 'SAFE-ORIENT', obtainedDaysAgo: 2000 },
       { code: 'OSHA-30', obtainedDaysAgo: 1500, proof: 'pdf', verified: true },
       { code: 'CSP', obtainedDaysAgo: 800, proof: 'pdf' },
+      { code: 'NFPA-70E', obtainedDaysAgo: 30, proof: 'pdf' },
+      { code: 'LOTO', obtainedDaysAgo: 90, proof: 'pdf' },
+      { code: 'EPA-608', obtainedDaysAgo: 2500, proof: 'png' },
     ],
   },
 ]
