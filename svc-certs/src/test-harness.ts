@@ -69,7 +69,7 @@ export async function createHarness(opts: { storage?: Storage } = {}) {
   const upload = async (path: string, token: string | undefined, fields: Record<string, string>, files: [string, string, Uint8Array][] = []) => {
     const form = new FormData()
     for (const [k, v] of Object.entries(fields)) form.append(k, v)
-    for (const [field, name, bytes] of files) form.append(field, new Blob([bytes]), name)
+    for (const [field, name, bytes] of files) form.append(field, new Blob([new Uint8Array(bytes)]), name)
     const res = await app.request(path, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {}, body: form })
     return { status: res.status, body: parse(await res.text()), headers: res.headers }
   }

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { createGarbageCleaner, createLogger, createServiceApp, type Logger, type OutboxRelay, type Storage, type TokenVerifier } from '@portal/server-kit'
+import { createGarbageCleaner, createLogger, createServiceApp, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { attemptRoutes } from './attempts/attempt.routes.ts'
 import { createAttemptService, type AttemptService } from './attempts/attempt.service.ts'
 import { COURSE_UPLOAD } from '@portal/contracts'
@@ -22,7 +22,6 @@ import { createIngestWorker } from './ingest/ingest-worker.ts'
 export interface AppDeps {
   orm: MikroORM
   verifier: TokenVerifier
-  relay: Pick<OutboxRelay, 'kick'>
   /** Current time (tests move it past deadlines). */
   clock?: () => Date
   logger?: Logger
@@ -36,7 +35,6 @@ export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? createLogger('learning')
   const ctx: LearningContext = {
     orm: deps.orm,
-    relay: deps.relay,
     logger,
     now: deps.clock ?? (() => new Date()),
     storage: deps.storage,

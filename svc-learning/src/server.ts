@@ -101,7 +101,7 @@ export async function start(deps: LearningDeps): Promise<LearningServer> {
     ? new Uint8Array(Buffer.from(deps.launchSecret, 'base64url'))
     : await loadOrCreateLaunchSecret(join(env.DATA_DIR, 'learning-launch.key'))
   const launchTokens = createLaunchTokens(secret, { now: deps.clock })
-  const { app, attempts, courses, ingest, garbage } = createApp({ orm: db.orm, verifier, relay, clock: deps.clock, logger, storage, launchTokens })
+  const { app, attempts, courses, ingest, garbage } = createApp({ orm: db.orm, verifier, clock: deps.clock, logger, storage, launchTokens })
   const sweeper = startAttemptSweeper(attempts, { intervalMs: deps.sweepIntervalMs, logger })
   // Packages waiting for extraction (also after a crash) and storage nothing refers to any more.
   ingest.start()

@@ -43,7 +43,6 @@ export async function createHarness(opts: { uploadLimits?: { maxFileBytes?: numb
   const { app, attempts, ctx } = createApp({
     orm: db.orm,
     verifier,
-    relay,
     clock,
     logger: silentLogger,
     storage,

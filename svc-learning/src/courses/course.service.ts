@@ -179,8 +179,8 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
     }
   }
 
+  /** The ingest worker looks for new packages at once (the relay is kicked by the commit itself). */
   const afterCommit = (opts: { packages: boolean }) => {
-    ctx.relay.kick()
     if (opts.packages) deps.ingest.kick()
   }
 
@@ -367,7 +367,6 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
         const added = unique.filter((u) => !before.has(u))
         if (added.length > 0) recordEvent(tx, 'learning.course.assigned.v1', { courseId: id, courseTitle: course.title, userIds: added, assignedToAll: false })
       })
-      ctx.relay.kick()
       return { message: `Course assigned to ${unique.length} user(s)`, assigned: unique.length }
     },
   }
