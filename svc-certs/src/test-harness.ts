@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Branch, CertificationTypeInput, Department, EventEnvelope, ManagerScope, TierLevel } from '@portal/contracts'
+import type { Branch, CertificationTypeInput, Department, ManagerScope, TierLevel } from '@portal/contracts'
 import {
   PlatformEnv,
   createGarbageCleaner,
@@ -18,7 +18,7 @@ import {
   type Actor,
   type Storage,
 } from '@portal/server-kit'
-import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
+import { appCaller, createTestDatabase, outboxEvents, silentLogger, sqlOf } from '@portal/server-kit/testing'
 import { createApp } from './app.ts'
 import { migrationsList } from './migrations/index.ts'
 import { entities } from './server.ts'
@@ -44,25 +44,13 @@ export async function createHarness(opts: { storage?: Storage } = {}) {
   const users = createCertsUsers({ orm: db.orm, logger: silentLogger, certifications })
   const subscription = await users.subscribe(bus)
 
+  const call = appCaller(app)
   const parse = (text: string) => {
     try {
       return text ? JSON.parse(text) : undefined
     } catch {
       return text
     }
-  }
-
-  const call = async (method: string, path: string, o: { body?: unknown; raw?: string; token?: string; headers?: Record<string, string> } = {}) => {
-    const headers: Record<string, string> = { ...o.headers }
-    if (o.token) headers.authorization = `Bearer ${o.token}`
-    let body: string | undefined
-    if (o.raw !== undefined || o.body !== undefined) {
-      headers['content-type'] ??= 'application/json'
-      body = o.raw ?? JSON.stringify(o.body)
-    }
-    const res = await app.request(path, { method, headers, body })
-    const text = await res.text()
-    return { status: res.status, body: parse(text), headers: res.headers }
   }
 
   /** Posts a multipart form: text fields, and files as `[field, name, bytes]`. */
@@ -80,15 +68,8 @@ export async function createHarness(opts: { storage?: Storage } = {}) {
     return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) }
   }
 
-  const sql = async <T = Record<string, any>>(query: string, params: unknown[] = []) => (await db.orm.em.getConnection().execute(query, params)) as T[]
-
-  const events = async (type?: string) => {
-    const rows = await sql<{ payload: EventEnvelope<any> | string }>(
-      type ? 'select payload from outbox where type = ? order by seq' : 'select payload from outbox order by seq',
-      type ? [type] : [],
-    )
-    return rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as EventEnvelope<any>)
-  }
+  const sql = sqlOf(db.orm)
+  const events = (type?: string) => outboxEvents(sql, type)
 
   /**
    * A signed-in caller with a fresh id, announced the way identity does (so the projection knows

@@ -59,3 +59,42 @@ export async function startTestS3(): Promise<TestS3> {
     },
   }
 }
+
+/** A JSON body parsed, or the text when it is not JSON (or undefined when empty). */
+const parseBody = (text: string): any => {
+  try {
+    return text ? JSON.parse(text) : undefined
+  } catch {
+    return text
+  }
+}
+
+/**
+ * Calls a service's Hono app as route tests do: a JSON body (or `raw` text), a bearer token, the
+ * answer's status, parsed body and headers.
+ */
+export function appCaller(app: { request(path: string, init?: RequestInit): Response | Promise<Response> }) {
+  return async (method: string, path: string, o: { body?: unknown; raw?: string; token?: string; headers?: Record<string, string> } = {}) => {
+    const headers: Record<string, string> = { ...o.headers }
+    if (o.token) headers.authorization = `Bearer ${o.token}`
+    let body: string | undefined
+    if (o.raw !== undefined || o.body !== undefined) {
+      headers['content-type'] ??= 'application/json'
+      body = o.raw ?? JSON.stringify(o.body)
+    }
+    const res = await app.request(path, { method, headers, body })
+    return { status: res.status, body: parseBody(await res.text()), headers: res.headers }
+  }
+}
+
+/** Runs SQL on a service's database (its ORM's connection). */
+export const sqlOf =
+  (orm: { em: { getConnection(): { execute(sql: string, params?: unknown[]): Promise<unknown> } } }) =>
+  async <T = Record<string, any>>(query: string, params: unknown[] = []) =>
+    (await orm.em.getConnection().execute(query, params)) as T[]
+
+/** The events in a service's outbox (of one type, when given), in the order they were recorded. */
+export async function outboxEvents(sql: ReturnType<typeof sqlOf>, type?: string) {
+  const rows = await sql<{ payload: unknown }>(type ? 'select payload from outbox where type = ? order by seq' : 'select payload from outbox order by seq', type ? [type] : [])
+  return rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as { id: string; type: string; occurredAt: string; data: any })
+}

@@ -148,4 +148,21 @@ describe('requireReadableUser', () => {
     const fresh = crypto.randomUUID()
     expect(await requireReadableUser(em(), actor({ userId: fresh }), fresh)).toBeNull()
   })
+
+  it('takes a manager’s role and scope from the projection when it knows them: a scope narrowed after the token was signed no longer covers', async () => {
+    const id = crypto.randomUUID()
+    await projection.handle(event('identity.user.registered.v1', facts(id, { branch: 'Anchorage', department: 'Testing' }), new Date()))
+    const manager = actor({ isManager: true, managerScope: { branches: [], departments: [] } })
+    const em = () => db.orm.em.fork()
+    // Not in the projection yet: the token's scope (everything).
+    expect(await requireReadableUser(em(), manager, id)).toMatchObject({ id })
+    await projection.handle(
+      event('identity.user.updated.v1', facts(manager.userId, { isManager: true, managerScope: { branches: ['Portland'], departments: [] } }), new Date()),
+    )
+    await expect(requireReadableUser(em(), manager, id)).rejects.toMatchObject({ status: 403 })
+    await projection.handle(
+      event('identity.user.updated.v1', facts(manager.userId, { isManager: false, managerScope: { branches: [], departments: [] } }), new Date(Date.now() + 1_000)),
+    )
+    await expect(requireReadableUser(em(), manager, id)).rejects.toMatchObject({ status: 403 })
+  })
 })

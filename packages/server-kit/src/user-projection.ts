@@ -156,8 +156,22 @@ export const projectedUsers = {
 const userNotFound = () => notFound('User not found', 'user_not_found')
 
 /**
+ * The caller as far as manager access goes: a token's manager role counts only while the projection
+ * agrees, and with the projection's scope (identity's latest word; a token carries the scope it was
+ * signed with). A caller the projection does not know yet keeps the token's. One lookup, for
+ * managers only.
+ */
+export async function withProjectedScope(em: EntityManager, actor: Actor): Promise<Actor> {
+  if (!actor.isManager) return actor
+  const me = await projectedUsers.findAny(em, actor.userId)
+  if (!me) return actor
+  return { ...actor, isManager: me.isManager && !me.deletedAt, managerScope: me.managerScope }
+}
+
+/**
  * The user whose records `actor` asks for (DESIGN "Security"): technicians only themselves,
- * managers the users their scope covers (branch and department from the projection), admins
+ * managers the users their scope covers (their scope and the user's branch and department from
+ * the projection), admins
  * everyone; 403 before any lookup for a technician asking for someone else, 404 for a user the
  * projection does not know or knows deleted. Null only for the caller themself before their
  * registration reached the projection (the signed token vouches for its own user).
@@ -168,7 +182,7 @@ export async function requireReadableUser(em: EntityManager, actor: Actor, userI
   if (user?.deletedAt) throw userNotFound()
   if (actor.userId === userId) return user
   if (!user) throw userNotFound()
-  requireUserAccess(actor, { id: user.id, branch: user.branch ?? null, department: user.department ?? null })
+  requireUserAccess(actor.isAdmin ? actor : await withProjectedScope(em, actor), { id: user.id, branch: user.branch ?? null, department: user.department ?? null })
   return user
 }
 

@@ -40,14 +40,7 @@ export type TierRequirementEntity = InferEntity<typeof TierRequirementEntity>
 
 export function toCertificationType(t: CertificationTypeEntity, holders?: number): CertificationType {
   return {
-    id: t.id,
-    name: t.name,
-    code: t.code,
-    tier_level: t.tierLevel,
-    department: t.department ?? null,
-    training_link: t.trainingLink ?? null,
-    validity_period: t.validityPeriod ?? null,
-    upload_required: t.uploadRequired,
+    ...toCertificationBrief(t),
     is_active: t.isActive,
     description: t.description ?? null,
     ...(holders === undefined ? {} : { holders }),

@@ -27,7 +27,7 @@ import {
   type ProjectedUser,
   type UploadRequest,
 } from '@portal/server-kit'
-import type { CertificationTypeEntity } from '../certification-types/certification-type.entity.ts'
+import { toCertificationBrief, type CertificationTypeEntity } from '../certification-types/certification-type.entity.ts'
 import { certificationTypeRepository } from '../certification-types/certification-type.repository.ts'
 import { typeNotFound } from '../certification-types/certification-type.service.ts'
 import type { CertsContext } from '../context.ts'
@@ -279,19 +279,7 @@ export function createCertificationService(ctx: CertsContext) {
       const types = (await certificationTypeRepository.listAll(em)).filter(
         (t) => t.isActive && !held.has(t.id) && appliesToDepartment(t, user?.department ?? null),
       )
-      return {
-        certifications: types.map((t) => ({
-          id: t.id,
-          name: t.name,
-          code: t.code,
-          tier_level: t.tierLevel,
-          department: t.department ?? null,
-          upload_required: t.uploadRequired,
-          training_link: t.trainingLink ?? null,
-          validity_period: t.validityPeriod ?? null,
-          description: t.description ?? null,
-        })),
-      }
+      return { certifications: types.map((t) => ({ ...toCertificationBrief(t), description: t.description ?? null })) }
     },
 
     /**

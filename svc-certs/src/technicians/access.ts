@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import { CERT_MESSAGES } from '@portal/contracts'
-import { forbidden, inManagerScope, notFound, projectedUsers, type Actor, type ProjectedUser } from '@portal/server-kit'
+import { forbidden, inManagerScope, notFound, projectedUsers, withProjectedScope, type Actor, type ProjectedUser } from '@portal/server-kit'
 import { TechnicianCertificationEntity } from '../certifications/certification.entity.ts'
 
 export { requireReadableUser } from '@portal/server-kit'
@@ -14,7 +14,7 @@ export const certificationNotFound = () => notFound(CERT_MESSAGES.certificationN
  * before their registration reached the projection.
  */
 export async function requireEditableUser(em: EntityManager, actor: Actor, userId: string): Promise<ProjectedUser | null> {
-  if (actor.userId !== userId && !actor.isAdmin) throw forbidden('You can only change your own certifications', 'not_your_certification')
+  if (actor.userId !== userId && !actor.isAdmin) throw forbidden('You can only change your own certifications and settings', 'not_your_certification')
   const user = await projectedUsers.findAny(em, userId)
   if (user?.deletedAt) throw userNotFound()
   if (!user && actor.userId !== userId) throw userNotFound()
@@ -41,7 +41,9 @@ export async function requireReadableCertification(em: EntityManager, actor: Act
   if (!cert) throw certificationNotFound()
   const owner = await projectedUsers.findAny(em, cert.userId)
   const own = cert.userId === actor.userId
-  const inScope = actor.isManager && owner !== null && !owner.deletedAt && inManagerScope(actor.managerScope, { branch: owner.branch ?? null, department: owner.department ?? null })
+  const manager = own || actor.isAdmin ? actor : await withProjectedScope(em, actor)
+  const inScope =
+    manager.isManager && owner !== null && !owner.deletedAt && inManagerScope(manager.managerScope, { branch: owner.branch ?? null, department: owner.department ?? null })
   if (!own && !actor.isAdmin && !inScope) throw certificationNotFound()
   return { cert, owner, canEdit: own || actor.isAdmin, canDeleteFile: own || actor.isAdmin || inScope }
 }

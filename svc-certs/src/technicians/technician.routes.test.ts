@@ -116,6 +116,10 @@ describe('pause and resume notifications (learner §4, §9)', () => {
     expect((await profileOf(tech, tech.id)).tier).toMatchObject({ notifications_paused: false, notifications_paused_until: null })
     h.advance(-4 * DAY)
 
+    expect(await h.call('POST', '/technician/pause-notifications', { token: admin.token, body: { userId: crypto.randomUUID() } })).toMatchObject({
+      status: 404,
+      body: { code: 'user_not_found' },
+    })
     const resumed = await h.call('POST', '/technician/resume-notifications', { token: tech.token, body: { userId: tech.id } })
     expect(resumed).toMatchObject({ status: 200, body: { notifications_paused: false, notifications_paused_until: null } })
     expect((await profileOf(tech, tech.id)).tier.notifications_paused).toBe(false)

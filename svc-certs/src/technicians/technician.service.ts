@@ -10,12 +10,12 @@ import {
   type TierLevel,
   type UserCertification,
 } from '@portal/contracts'
-import { ProjectedUser, badRequest, requireSelfOrAdmin, type Actor } from '@portal/server-kit'
+import { ProjectedUser, badRequest, type Actor } from '@portal/server-kit'
 import { certificationTypeRepository, toTierRequirement, type RequirementRow } from '../certification-types/certification-type.repository.ts'
 import { TechnicianCertificationEntity } from '../certifications/certification.entity.ts'
 import { certificationRepository, statusFacts, toUserCertification } from '../certifications/certification.repository.ts'
 import type { CertsContext } from '../context.ts'
-import { requireReadableUser } from './access.ts'
+import { requireEditableUser, requireReadableUser } from './access.ts'
 import { complianceRequirements, progressOf, requirementsFor, tierProgress } from './compliance.ts'
 import { TechnicianEntity } from './technician.entity.ts'
 
@@ -124,7 +124,7 @@ export function createTechnicianService(ctx: CertsContext) {
 
     /** POST /technician/pause-notifications: 30 days from now, or until `pauseUntil` when sooner. */
     async pause(actor: Actor, userId: string, pauseUntil?: string) {
-      requireSelfOrAdmin(actor, userId)
+      await requireEditableUser(orm.em.fork(), actor, userId)
       const at = now()
       const longest = new Date(at.getTime() + NOTIFICATION_PAUSE_DAYS * DAY_MS)
       const wanted = pauseUntil ? new Date(pauseUntil) : longest
@@ -140,7 +140,7 @@ export function createTechnicianService(ctx: CertsContext) {
 
     /** POST /technician/resume-notifications. */
     async resume(actor: Actor, userId: string) {
-      requireSelfOrAdmin(actor, userId)
+      await requireEditableUser(orm.em.fork(), actor, userId)
       await orm.em.fork().nativeUpdate(TechnicianEntity, { userId }, { notificationsPausedUntil: null, updatedAt: now() })
       return { message: 'Notifications resumed', notifications_paused: false, notifications_paused_until: null }
     },
