@@ -78,6 +78,10 @@ describe('POST /technician/certifications/add (learner §5)', () => {
       body: { message: CERT_MESSAGES.expirationBeforeObtained },
     })
     expect(await add(tech, { certification_id: t.id, certification_number: 'X', obtained_date: '2024-13-01' })).toMatchObject({ status: 400 })
+    expect(await add(tech, { certification_id: t.id, certification_number: 'X', obtained_date: '2024-02-30' })).toMatchObject({ status: 400 })
+    // Dates PostgreSQL (or the validity arithmetic) could not take are a 400, not a 500.
+    expect(await add(tech, { certification_id: t.id, certification_number: 'X', obtained_date: '0000-01-01' })).toMatchObject({ status: 400, body: { code: 'date_out_of_range' } })
+    expect(await add(tech, { certification_id: t.id, certification_number: 'X', obtained_date: '9999-12-31' })).toMatchObject({ status: 400, body: { code: 'date_out_of_range' } })
     expect(await add(tech, { certification_id: 999999, certification_number: 'X' })).toMatchObject({ status: 404, body: { code: 'certification_type_not_found' } })
     const inactive = await h.type(admin, { is_active: false })
     expect(await add(tech, { certification_id: inactive.id, certification_number: 'X' })).toMatchObject({ status: 400, body: { code: 'certification_unavailable' } })

@@ -41,6 +41,12 @@ type AddBody = z.output<typeof AddCertificationBody>
 type UpdateBody = z.output<typeof UpdateCertificationBody>
 
 const unavailable = (message: string) => badRequest(message, 'certification_unavailable')
+
+/** Dates a certification can carry (and PostgreSQL store): calendar dates from 1900 to 2199. */
+function requirePlausibleDates(...dates: (string | null | undefined)[]) {
+  for (const d of dates)
+    if (d && (d < '1900-01-01' || d > '2199-12-31')) throw badRequest('Use a date between 1900 and 2199', 'date_out_of_range')
+}
 const uploadExpired = () => new AppError(409, 'upload_expired', 'The upload took too long; please upload the file again')
 const fileNotFound = () => notFound(CERT_MESSAGES.fileNotFound, 'file_not_found')
 
@@ -115,6 +121,7 @@ export function createCertificationService(ctx: CertsContext) {
     /** POST /technician/certifications/add (learner §5). */
     async add(actor: Actor, body: AddBody): Promise<UserCertification> {
       const userId = body.user_id ?? actor.userId
+      requirePlausibleDates(body.obtained_date, body.expiration_date)
       return orm.em.fork().transactional(async (em) => {
         const user = await requireEditableUser(em, actor, userId)
         const type = await offeredType(em, body.certification_id, user)
@@ -153,6 +160,7 @@ export function createCertificationService(ctx: CertsContext) {
         if (!parsed.success) throw validationFailed(parsed.error)
         if (holdsNul(parsed.data)) throw unstorableText()
         const body = parsed.data
+        requirePlausibleDates(body.obtained_date, body.expiration_date)
         const userId = body.user_id ?? actor.userId
         return orm.em.fork().transactional(async (em) => {
           const user = await requireEditableUser(em, actor, userId)
@@ -186,6 +194,7 @@ export function createCertificationService(ctx: CertsContext) {
 
     /** PUT /technician/certifications/{id}: number (kept when absent), dates and notes (replaced). */
     async update(actor: Actor, id: number, body: UpdateBody): Promise<UserCertification> {
+      requirePlausibleDates(body.obtained_date, body.expiration_date)
       return orm.em.fork().transactional(async (em) => {
         const access = await requireReadableCertification(em, actor, id, true)
         requireEdit(access)
@@ -226,7 +235,12 @@ export function createCertificationService(ctx: CertsContext) {
     async file(actor: Actor, id: number): Promise<ProofDownload> {
       const { cert } = await requireReadableCertification(orm.em.fork(), actor, id)
       if (!cert.fileKey) throw fileNotFound()
-      return { body: await storage.get(cert.fileKey), name: cert.fileName ?? 'proof', type: cert.fileType ?? 'application/octet-stream', size: cert.fileSize ?? null }
+      const body = await storage.get(cert.fileKey).catch((err: unknown) => {
+        // The row names a file storage does not have (restored database, lost volume): say so, not 500.
+        logger.error('proof file missing from storage', { certificationId: id, key: cert.fileKey, err: err as Error })
+        throw fileNotFound()
+      })
+      return { body, name: cert.fileName ?? 'proof', type: cert.fileType ?? 'application/octet-stream', size: cert.fileSize ?? null }
     },
 
     /** DELETE /technician/certifications/{id}/file: the owner, admins and managers in scope (learner §6). */
