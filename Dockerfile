@@ -5,6 +5,7 @@ COPY package.json package-lock.json ./
 COPY packages ./packages
 COPY svc-identity/package.json svc-identity/
 COPY svc-learning/package.json svc-learning/
+COPY svc-certs/package.json svc-certs/
 COPY svc-notify/package.json svc-notify/
 COPY gateway/package.json gateway/
 COPY shell/package.json shell/
@@ -32,6 +33,11 @@ FROM base AS svc-learning
 COPY svc-learning ./svc-learning
 EXPOSE 4002
 CMD ["node", "svc-learning/src/server.ts"]
+
+FROM base AS svc-certs
+COPY svc-certs ./svc-certs
+EXPOSE 4003
+CMD ["node", "svc-certs/src/server.ts"]
 
 FROM base AS svc-notify
 COPY svc-notify ./svc-notify

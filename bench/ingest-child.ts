@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { extractModulePackage } from '../svc-learning/src/ingest/ingest-worker.ts'
-import { createLocalStorage } from '../svc-learning/src/storage/storage.ts'
+import { createLocalStorage } from '@portal/server-kit'
 
 const [storageRoot, zipKey] = process.argv.slice(2)
 if (!storageRoot || !zipKey) throw new Error('usage: ingest-child.ts <storage root> <zip key in it>')

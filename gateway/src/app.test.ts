@@ -21,6 +21,19 @@ describe('route table', () => {
     expect(resolveRoute('/api/exams/3/attempts')?.upstream).toBe('learning')
     expect(resolveRoute('/api/admin/exams')?.upstream).toBe('learning')
   })
+  it('sends the certification slice’s paths to certs', () => {
+    for (const path of [
+      '/api/technician/profile/1',
+      '/api/technician/certifications/upload',
+      '/api/admin/certifications',
+      '/api/admin/certifications/tier-requirements',
+      '/api/manager/team',
+      '/api/reports/certifications/export',
+      '/api/revenue/leaderboard',
+      '/api/certification-notifications/logs',
+    ])
+      expect(resolveRoute(path)?.upstream, path).toBe('certs')
+  })
   it('sends every course, module, SCORM and content path to learning', () => {
     for (const path of [
       '/api/courses',
@@ -65,7 +78,7 @@ describe('gateway', () => {
     const server = createServer(
       createGatewayHandler({
         logger: silentLogger,
-        upstreams: { identity: `http://127.0.0.1:${upstream.port}`, learning: `http://127.0.0.1:${learning.port}`, notify: 'http://127.0.0.1:1' },
+        upstreams: { identity: `http://127.0.0.1:${upstream.port}`, learning: `http://127.0.0.1:${learning.port}`, certs: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' },
         shellDir: join(dir, 'shell'),
         remotes: [{ name: 'mf_learner', dir: join(dir, 'learner') }],
       }),
@@ -161,7 +174,7 @@ describe('static compression', () => {
     const dir = await mkdtemp(join(tmpdir(), 'gwz-'))
     await writeFile(join(dir, 'index.html'), '<!doctype html>' + 'x'.repeat(5000))
     await writeFile(join(dir, 'app.0123abcd.js'), 'console.log("x");'.repeat(500))
-    const gw = createGateway({ logger: silentLogger, upstreams: { identity: 'http://127.0.0.1:1', learning: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' }, shellDir: dir, remotes: [] })
+    const gw = createGateway({ logger: silentLogger, upstreams: { identity: 'http://127.0.0.1:1', learning: 'http://127.0.0.1:1', certs: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' }, shellDir: dir, remotes: [] })
     const res = await gw.request('/app.0123abcd.js', { headers: { 'accept-encoding': 'gzip' } })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-encoding')).toBe('gzip')

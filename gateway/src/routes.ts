@@ -1,5 +1,5 @@
 /** Which service owns which public path: the one route table of the gateway. */
-export type Upstream = 'identity' | 'learning' | 'notify'
+export type Upstream = 'identity' | 'learning' | 'certs' | 'notify'
 
 export interface RouteEntry {
   /** Public path prefix (matched on whole segments). */
@@ -21,6 +21,12 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/scorm', upstream: 'learning', strip: '/api' },
   { prefix: '/api/scorm-editor', upstream: 'learning', strip: '/api' },
   { prefix: '/api/content', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/technician', upstream: 'certs', strip: '/api' },
+  { prefix: '/api/admin/certifications', upstream: 'certs', strip: '/api' },
+  { prefix: '/api/manager', upstream: 'certs', strip: '/api' },
+  { prefix: '/api/reports', upstream: 'certs', strip: '/api' },
+  { prefix: '/api/revenue', upstream: 'certs', strip: '/api' },
+  { prefix: '/api/certification-notifications', upstream: 'certs', strip: '/api' },
   { prefix: '/api/dev/mailbox', upstream: 'notify', strip: '/api' },
   { prefix: '/mailbox', upstream: 'notify', strip: '' },
 ]

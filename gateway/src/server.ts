@@ -44,6 +44,7 @@ const GatewayEnv = PlatformEnv.extend({
   HOST: z.string().default('0.0.0.0'),
   IDENTITY_URL: z.url().default('http://127.0.0.1:4001'),
   LEARNING_URL: z.url().default('http://127.0.0.1:4002'),
+  CERTS_URL: z.url().default('http://127.0.0.1:4003'),
   NOTIFY_URL: z.url().default('http://127.0.0.1:4004'),
 })
 
@@ -57,6 +58,7 @@ if (import.meta.main) {
     upstreams: {
       identity: env.IDENTITY_URL.replace(/\/$/, ''),
       learning: env.LEARNING_URL.replace(/\/$/, ''),
+      certs: env.CERTS_URL.replace(/\/$/, ''),
       notify: env.NOTIFY_URL.replace(/\/$/, ''),
     },
   })

@@ -22,6 +22,7 @@ import {
   closeOnSignal,
 } from '@portal/server-kit'
 import { createApp } from './app.ts'
+import { createBackfillHandler, subscribeBackfillRequests } from './consumers/backfill.consumer.ts'
 import { PasswordResetTokenEntity, LoginThrottleEntity, VerificationCodeEntity } from './auth/auth.entity.ts'
 import type { KdfParams } from './auth/password.ts'
 import { TOKEN_TTL_SECONDS, type IdentityEnv } from './context.ts'
@@ -74,6 +75,8 @@ export async function start(deps: IdentityDeps): Promise<IdentityServer> {
     const issuer = createTokenIssuer(key, { ...opts, ttlSeconds: TOKEN_TTL_SECONDS })
     const verifier = createTokenVerifier(issuer.jwks(), opts)
     const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
+    // Projections started late ask for every user again (see consumers/backfill.consumer.ts).
+    const backfill = await subscribeBackfillRequests(deps.bus, createBackfillHandler({ orm: db.orm, logger }))
     const app = createApp({ orm: db.orm, issuer, verifier, env, relay, logger, kdf: deps.kdf })
     const hostname = deps.hostname ?? '127.0.0.1'
     const server = await listen(app, deps.port, hostname)
@@ -89,6 +92,7 @@ export async function start(deps: IdentityDeps): Promise<IdentityServer> {
       kdf: deps.kdf,
       async close() {
         await server.close()
+        await backfill.stop()
         await relay.stop()
         await db.close()
       },

@@ -1,11 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { createLogger, createServiceApp, type Logger, type OutboxRelay, type TokenVerifier } from '@portal/server-kit'
+import { createGarbageCleaner, createLogger, createServiceApp, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { attemptRoutes } from './attempts/attempt.routes.ts'
 import { createAttemptService, type AttemptService } from './attempts/attempt.service.ts'
 import { COURSE_UPLOAD } from '@portal/contracts'
 import type { LearningContext, UploadLimits } from './context.ts'
 import type { LaunchTokens } from './launch/launch-token.ts'
-import type { Storage } from './storage/storage.ts'
 import { adminExamRoutes, examRoutes } from './exams/exam.routes.ts'
 import { createExamService } from './exams/exam.service.ts'
 import { statsRoutes } from './stats/stats.routes.ts'
@@ -19,12 +18,10 @@ import { createScormService } from './scorm/scorm.service.ts'
 import { adminCourseRoutes, courseRoutes, isCourseUpload } from './courses/course.routes.ts'
 import { createCourseService } from './courses/course.service.ts'
 import { createIngestWorker } from './ingest/ingest-worker.ts'
-import { createGarbageCleaner } from './storage/garbage.ts'
 
 export interface AppDeps {
   orm: MikroORM
   verifier: TokenVerifier
-  relay: Pick<OutboxRelay, 'kick'>
   /** Current time (tests move it past deadlines). */
   clock?: () => Date
   logger?: Logger
@@ -38,7 +35,6 @@ export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? createLogger('learning')
   const ctx: LearningContext = {
     orm: deps.orm,
-    relay: deps.relay,
     logger,
     now: deps.clock ?? (() => new Date()),
     storage: deps.storage,

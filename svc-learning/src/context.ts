@@ -1,7 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import type { Logger, OutboxRelay } from '@portal/server-kit'
+import type { Logger, Storage } from '@portal/server-kit'
 import type { LaunchTokens } from './launch/launch-token.ts'
-import type { Storage } from './storage/storage.ts'
 
 /** Upload limits of the course forms (bytes). */
 export interface UploadLimits {
@@ -13,7 +12,6 @@ export interface UploadLimits {
 /** What the services of this deployable share. */
 export interface LearningContext {
   orm: MikroORM
-  relay: Pick<OutboxRelay, 'kick'>
   logger: Logger
   now: () => Date
   /** Uploaded module files and extracted packages. */

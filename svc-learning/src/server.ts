@@ -16,20 +16,22 @@ import {
   type KeySource,
   type Logger,
   type OutboxRelay,
+  type Storage,
+  ProjectedUser,
   closeOnSignal,
+  openStorage,
+  storageDirVariable,
 } from '@portal/server-kit'
 import { createApp } from './app.ts'
 import type { CourseService } from './courses/course.service.ts'
 import { ExamAttemptEntity } from './attempts/attempt.entity.ts'
 import { startAttemptSweeper } from './attempts/attempt.service.ts'
-import { createIdentityHandler, subscribeIdentity } from './consumers/identity.consumer.ts'
+import { createLearningUsers } from './consumers/identity.consumer.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity } from './courses/course.entity.ts'
 import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity } from './exams/exam.entity.ts'
 import { join } from 'node:path'
 import { createLaunchTokens, loadOrCreateLaunchSecret } from './launch/launch-token.ts'
 import { migrationsList } from './migrations/index.ts'
-import { UserEntity } from './users/user.entity.ts'
-import { createLocalStorage, type Storage } from './storage/storage.ts'
 
 export { seedDemoData, type SeedTarget } from './demo/demo-data.ts'
 
@@ -42,7 +44,7 @@ export const entities = [
   CourseEntity,
   CourseModuleEntity,
   CourseAssignmentEntity,
-  UserEntity,
+  ProjectedUser,
 ]
 
 export interface LearningDeps {
@@ -59,7 +61,7 @@ export interface LearningDeps {
   sweepIntervalMs?: number
   /** Full URL of learning's own database; default: its database on env.DATABASE_URL's server. */
   databaseUrl?: string
-  /** Module files and packages; default: a local folder under DATA_DIR (`storage/learning`). */
+  /** Module files and packages; default: S3 when S3_BUCKET is set, else STORAGE_DIR, else a local folder under DATA_DIR (`storage/learning`). */
   storage?: Storage
   /** Launch-token secret (base64url, at least 32 bytes); default: generated into DATA_DIR. */
   launchSecret?: string
@@ -94,19 +96,23 @@ export async function start(deps: LearningDeps): Promise<LearningServer> {
   })
   const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
   const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
-  const storage = deps.storage ?? createLocalStorage(join(env.DATA_DIR, 'storage', 'learning'))
+  const storage = deps.storage ?? (await openStorage(env, 'learning', join(env.DATA_DIR, 'storage', 'learning')))
   const secret = deps.launchSecret
     ? new Uint8Array(Buffer.from(deps.launchSecret, 'base64url'))
     : await loadOrCreateLaunchSecret(join(env.DATA_DIR, 'learning-launch.key'))
   const launchTokens = createLaunchTokens(secret, { now: deps.clock })
-  const { app, attempts, courses, ingest, garbage } = createApp({ orm: db.orm, verifier, relay, clock: deps.clock, logger, storage, launchTokens })
+  const { app, attempts, courses, ingest, garbage } = createApp({ orm: db.orm, verifier, clock: deps.clock, logger, storage, launchTokens })
   const sweeper = startAttemptSweeper(attempts, { intervalMs: deps.sweepIntervalMs, logger })
   // Packages waiting for extraction (also after a crash) and storage nothing refers to any more.
   ingest.start()
   garbage.start()
-  let subscription: Awaited<ReturnType<typeof subscribeIdentity>> | undefined
+  const users = createLearningUsers({ orm: db.orm, logger })
+  let subscription: Awaited<ReturnType<typeof users.subscribe>> | undefined
   try {
-    subscription = await subscribeIdentity(deps.bus, createIdentityHandler({ orm: db.orm, logger }))
+    subscription = await users.subscribe(deps.bus)
+    // A projection that never asked (a new deployment, or one older than the kit's projection) asks
+    // identity once for every user.
+    await users.requestBackfill()
     const server = await listen(app, deps.port, deps.hostname ?? '127.0.0.1')
     relay.kick()
     logger.info('learning listening', { port: server.port })
@@ -146,25 +152,26 @@ const required = z
   .pipe(z.url())
 
 /** The cluster deployable's variables: the platform's with its engines required, plus port and host. */
-export const LearningProcessEnv = PlatformEnv.extend({
-  DATABASE_URL: required,
-  NATS_URL: required,
-  IDENTITY_JWKS_URL: required,
-  /** Shared folder of module files and extracted packages (every instance must see the same one). */
-  STORAGE_DIR: z.string({ error: 'is required to run svc-learning on its own' }).trim().min(1, 'is required to run svc-learning on its own'),
-  /** Secret of the content launch tokens, base64url of at least 32 bytes, the same on every instance. */
-  LAUNCH_TOKEN_SECRET: z
-    .string({ error: 'is required to run svc-learning on its own' })
-    .trim()
-    .refine((v) => Buffer.from(v, 'base64url').length >= 32, 'must be base64url of at least 32 random bytes'),
-  /** Port when run alone; falls back to PORT, then 4002. */
-  LEARNING_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  HOST: z.string().trim().min(1).default('0.0.0.0'),
-})
+export const learningProcessEnv = (source: Record<string, string | undefined>) =>
+  PlatformEnv.extend({
+    DATABASE_URL: required,
+    NATS_URL: required,
+    IDENTITY_JWKS_URL: required,
+    /** Shared folder of module files and extracted packages (every instance must see the same one), unless S3_BUCKET is set. */
+    STORAGE_DIR: storageDirVariable(source, 'is required to run svc-learning on its own'),
+    /** Secret of the content launch tokens, base64url of at least 32 bytes, the same on every instance. */
+    LAUNCH_TOKEN_SECRET: z
+      .string({ error: 'is required to run svc-learning on its own' })
+      .trim()
+      .refine((v) => Buffer.from(v, 'base64url').length >= 32, 'must be base64url of at least 32 random bytes'),
+    /** Port when run alone; falls back to PORT, then 4002. */
+    LEARNING_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    HOST: z.string().trim().min(1).default('0.0.0.0'),
+  })
 
 /** Parses the configuration of svc-learning run on its own. */
 export function loadLearningEnv(source: Record<string, string | undefined> = process.env) {
-  const env = parseEnv(LearningProcessEnv, source)
+  const env = parseEnv(learningProcessEnv(source), source)
   const port = env.LEARNING_PORT ?? (source.PORT ? env.PORT : 4002)
   return {
     env: env satisfies PlatformEnv as PlatformEnv,
@@ -181,6 +188,7 @@ if (import.meta.main) {
   const { env, port, hostname, jwksUrl, storageDir, launchSecret } = loadLearningEnv()
   const logger = createLogger('learning', env.LOG_LEVEL)
   const bus = await createNatsBus({ url: env.NATS_URL!, logger })
-  const server = await start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl), storage: createLocalStorage(storageDir), launchSecret })
+  const storage = await openStorage({ ...env, STORAGE_DIR: storageDir }, 'learning', storageDir ?? '')
+  const server = await start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl), storage, launchSecret })
   closeOnSignal(logger, () => server.close(), () => bus.close())
 }

@@ -1,7 +1,7 @@
 // Shared set-up of learning's route tests: a fresh PostgreSQL database, tokens from a test issuer,
 // users registered through identity's event, a movable clock and helpers to call the app and read
 // the outbox.
-import type { Branch, Department, EventEnvelope, ExamInput, ManagerScope } from '@portal/contracts'
+import type { Branch, Department, ExamInput, ManagerScope } from '@portal/contracts'
 import {
   PlatformEnv,
   createInProcessBus,
@@ -12,14 +12,14 @@ import {
   startOutboxRelay,
   type Actor,
 } from '@portal/server-kit'
-import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
+import { appCaller, createTestDatabase, outboxEvents, silentLogger, sqlOf } from '@portal/server-kit/testing'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from './app.ts'
 import { createIdentityHandler, subscribeIdentity } from './consumers/identity.consumer.ts'
 import { createLaunchTokens } from './launch/launch-token.ts'
-import { createLocalStorage } from './storage/storage.ts'
+import { createLocalStorage } from '@portal/server-kit'
 import { migrationsList } from './migrations/index.ts'
 import { entities } from './server.ts'
 
@@ -43,7 +43,6 @@ export async function createHarness(opts: { uploadLimits?: { maxFileBytes?: numb
   const { app, attempts, ctx } = createApp({
     orm: db.orm,
     verifier,
-    relay,
     clock,
     logger: silentLogger,
     storage,
@@ -51,34 +50,14 @@ export async function createHarness(opts: { uploadLimits?: { maxFileBytes?: numb
     uploadLimits: opts.uploadLimits,
   })
 
-  const call = async (method: string, path: string, opts: { body?: unknown; raw?: string; token?: string } = {}) => {
-    const headers: Record<string, string> = {}
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`
-    let body: string | undefined
-    if (opts.raw !== undefined || opts.body !== undefined) {
-      headers['content-type'] = 'application/json'
-      body = opts.raw ?? JSON.stringify(opts.body)
-    }
-    const res = await app.request(path, { method, headers, body })
-    const text = await res.text()
-    let json: any
-    try {
-      json = text ? JSON.parse(text) : undefined
-    } catch {
-      json = text
-    }
-    return { status: res.status, body: json }
+  const caller = appCaller(app)
+  // Status and body only: tests compare the whole answer.
+  const call = async (...args: Parameters<typeof caller>) => {
+    const { status, body } = await caller(...args)
+    return { status, body }
   }
-
-  const sql = async <T = Record<string, any>>(query: string, params: unknown[] = []) => (await db.orm.em.getConnection().execute(query, params)) as T[]
-
-  const events = async (type?: string) => {
-    const rows = await sql<{ payload: EventEnvelope<any> | string }>(
-      type ? 'select payload from outbox where type = ? order by seq' : 'select payload from outbox order by seq',
-      type ? [type] : [],
-    )
-    return rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as EventEnvelope<any>)
-  }
+  const sql = sqlOf(db.orm)
+  const events = (type?: string) => outboxEvents(sql, type)
 
   /**
    * A signed-in caller with a fresh id, registered the way identity announces users (so learning's

@@ -44,11 +44,18 @@ const CertificationFacts = z.object({
   hasFile: z.boolean(),
 })
 
+/**
+ * A service whose user projection starts late (a new service, or a projection added to one) asks
+ * identity to announce every user again, as `identity.user.updated.v1`; `consumer` names who asked.
+ */
+const UserBackfillRequest = z.object({ consumer: z.string().min(1).max(100) })
+
 /** Every event schema by its subject; a consumer parses `data` with the schema of its type. */
 export const Events = {
   'identity.user.registered.v1': UserFacts,
   'identity.user.updated.v1': UserFacts,
   'identity.user.deleted.v1': z.object({ userId: z.uuid() }),
+  'identity.users.backfill-requested.v1': UserBackfillRequest,
   'identity.verification.requested.v1': z.object({
     userId: z.uuid(),
     name: z.string(),

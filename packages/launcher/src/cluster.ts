@@ -1,6 +1,8 @@
 /**
  * Cluster mode on one machine, for trying it out and for benchmarks: every service in its own
- * process on its own port, PostgreSQL, NATS JetStream and SMTP required (as in compose.yaml).
+ * process on its own port, PostgreSQL, NATS JetStream and SMTP required (as in compose.yaml). Files
+ * go to S3-compatible storage: the one S3_* names, else an s3rver this launcher starts (compose
+ * has MinIO).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -14,8 +16,8 @@ const root = fileURLToPath(new URL('../../../', import.meta.url))
 export interface ClusterOptions {
   env: Record<string, string | undefined>
   gatewayPort: number
-  /** Ports of the services (defaults 4001 identity, 4002 learning, 4004 notify). */
-  ports?: { identity?: number; learning?: number; notify?: number }
+  /** Ports of the services (defaults 4001 identity, 4002 learning, 4003 certs, 4004 notify). */
+  ports?: { identity?: number; learning?: number; certs?: number; notify?: number }
   quiet?: boolean
 }
 
@@ -31,13 +33,35 @@ const waitHealthy = async (url: string, ms = 60_000) => {
   }
 }
 
-/** Starts identity, learning, notify and the gateway as separate processes; resolves once all are healthy. */
+/**
+ * The object storage of a local cluster: the one the environment names, else an s3rver in this
+ * process (its files under DATA_DIR), standing in for compose's MinIO.
+ */
+async function objectStorage(env: Record<string, string | undefined>): Promise<{ vars: Record<string, string>; close(): Promise<void> }> {
+  if (env.S3_BUCKET) return { vars: {}, close: async () => undefined }
+  const { default: S3rver } = (await import('s3rver' as string)) as {
+    default: new (opts: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> }
+  }
+  const directory = join(root, env.DATA_DIR ?? '.data', 'cluster-storage', 's3')
+  mkdirSync(directory, { recursive: true })
+  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: 'portal' }] })
+  const { port } = await server.run()
+  return {
+    // s3rver's fixed credentials.
+    vars: { S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_BUCKET: 'portal', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true' },
+    close: () => server.close(),
+  }
+}
+
+/** Starts identity, learning, certs, notify and the gateway as separate processes; resolves once all are healthy. */
 export async function startCluster(opts: ClusterOptions) {
   for (const key of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL'] as const)
     if (!opts.env[key]) throw new Error(`cluster mode needs ${key}`)
   const identityPort = opts.ports?.identity ?? 4001
   const notifyPort = opts.ports?.notify ?? 4004
   const learningPort = opts.ports?.learning ?? 4002
+  const certsPort = opts.ports?.certs ?? 4003
+  const s3 = await objectStorage(opts.env)
   const children: ChildProcess[] = []
   const run = (script: string, env: Record<string, string>) => {
     // CLUSTER_NODE_ARGS: extra Node flags for every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a benchmark.
@@ -54,21 +78,22 @@ export async function startCluster(opts: ClusterOptions) {
   run('svc-identity/src/server.ts', { PORT: String(identityPort) })
   await waitHealthy(`http://127.0.0.1:${identityPort}/healthz`)
   await waitHealthy(`http://127.0.0.1:${notifyPort}/healthz`)
-  // One machine: the learning instances share a local folder and a secret made for this run
-  // unless the environment names them.
-  const storageDir = opts.env.STORAGE_DIR ?? join(root, opts.env.DATA_DIR ?? '.data', 'cluster-storage', 'learning')
-  mkdirSync(storageDir, { recursive: true })
+  // One machine: the learning instances share the bucket and a secret made for this run unless
+  // the environment names them.
   run('svc-learning/src/server.ts', {
+    ...s3.vars,
     PORT: String(learningPort),
     IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json`,
-    STORAGE_DIR: storageDir,
     LAUNCH_TOKEN_SECRET: opts.env.LAUNCH_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
   })
+  run('svc-certs/src/server.ts', { ...s3.vars, PORT: String(certsPort), IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` })
   await waitHealthy(`http://127.0.0.1:${learningPort}/healthz`)
+  await waitHealthy(`http://127.0.0.1:${certsPort}/healthz`)
   run('gateway/src/server.ts', {
     PORT: String(opts.gatewayPort),
     IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
     LEARNING_URL: `http://127.0.0.1:${learningPort}`,
+    CERTS_URL: `http://127.0.0.1:${certsPort}`,
     NOTIFY_URL: `http://127.0.0.1:${notifyPort}`,
   })
   await waitHealthy(`http://127.0.0.1:${opts.gatewayPort}/healthz`)
@@ -86,6 +111,7 @@ export async function startCluster(opts: ClusterOptions) {
             }),
         ),
       )
+      await s3.close()
     },
   }
 }

@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, parseEnv, type EventBus } from '@portal/server-kit'
 import { start as startIdentity, seedDemoData } from 'svc-identity/server'
 import { start as startLearning, seedDemoData as seedLearning } from 'svc-learning/server'
+import { start as startCerts, seedDemoData as seedCerts } from 'svc-certs/server'
 import { start as startNotify } from 'svc-notify/server'
 import { start as startGateway } from 'gateway/server'
 
@@ -23,8 +24,13 @@ export async function startSingleNode(source: Record<string, string | undefined>
   const notify = await startNotify({ env, logger: logger.child({ service: 'notify' }), bus, port: 0 })
   const identity = await startIdentity({ env, logger: logger.child({ service: 'identity' }), bus, port: 0 })
   const learning = await startLearning({ env, logger: logger.child({ service: 'learning' }), bus, port: 0, jwks: new URL(identity.jwksUrl) })
+  const certs = await startCerts({ env, logger: logger.child({ service: 'certs' }), bus, port: 0, jwks: new URL(identity.jwksUrl) })
   const logins = env.DEMO_DATA === 'on' ? await seedDemoData(identity) : []
-  if (env.DEMO_DATA === 'on') await seedLearning(learning)
+  if (env.DEMO_DATA === 'on') {
+    await seedLearning(learning)
+    // The demo technicians reach certs through identity's events: seeding waits for them.
+    await seedCerts(certs, { companyEmailDomain: env.COMPANY_EMAIL_DOMAIN })
+  }
   const gateway = await startGateway({
     logger: logger.child({ service: 'gateway' }),
     port: env.PORT,
@@ -32,6 +38,7 @@ export async function startSingleNode(source: Record<string, string | undefined>
     upstreams: {
       identity: `http://127.0.0.1:${identity.port}`,
       learning: `http://127.0.0.1:${learning.port}`,
+      certs: `http://127.0.0.1:${certs.port}`,
       notify: `http://127.0.0.1:${notify.port}`,
     },
   })
@@ -53,6 +60,7 @@ export async function startSingleNode(source: Record<string, string | undefined>
     if (closing) return
     closing = true
     await gateway.close()
+    await certs.close()
     await learning.close()
     await identity.close()
     await notify.close()

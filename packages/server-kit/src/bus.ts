@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks'
 import { EventEnvelope } from '@portal/contracts'
 import type { Logger } from './logger.ts'
 
@@ -40,6 +41,8 @@ interface InProcessSub {
   subjects: string[]
   handler: EventHandler
   active: boolean
+  /** The subscriber's async context: handlers never run in the publisher's (its ORM context, its request). */
+  scope: AsyncResource
 }
 
 /**
@@ -75,7 +78,7 @@ export function createInProcessBus(opts: { logger?: Logger; retries?: number; re
     for (let attempt = 0; ; attempt++) {
       if (done.has(event.id) || !sub.active) return
       try {
-        await sub.handler(structuredClone(event))
+        await sub.scope.runInAsyncScope(() => sub.handler(structuredClone(event)))
         done.add(event.id)
         return
       } catch (err) {
@@ -113,7 +116,7 @@ export function createInProcessBus(opts: { logger?: Logger; retries?: number; re
       }
     },
     async subscribe(consumer, subjects, handler) {
-      const sub: InProcessSub = { consumer, subjects, handler, active: true }
+      const sub: InProcessSub = { consumer, subjects, handler, active: true, scope: new AsyncResource('in-process-subscription') }
       // Publishes from now on reach the subscription; those under way were given only to the
       // subscriptions that existed when they started: wait for them, then catch up from the log.
       subs.add(sub)

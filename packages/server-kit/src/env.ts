@@ -15,6 +15,12 @@ const optionalUrl = z
   .transform((v) => (v ? v : undefined))
   .pipe(z.url().optional())
 
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+
 /** Variables every deployable understands (see .env.example). */
 export const PlatformEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -40,6 +46,23 @@ export const PlatformEnv = z.object({
   JWT_AUDIENCE: z.string().default('portal'),
   /** Where services fetch identity's JWKS in cluster mode. */
   IDENTITY_JWKS_URL: optionalUrl,
+  // Files (course modules, certification proofs): S3-compatible object storage when S3_BUCKET is
+  // set, else a local folder (see `openStorage`).
+  S3_ENDPOINT: optionalUrl,
+  S3_BUCKET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 of a-z, 0-9, dot, dash)').optional()),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  /** Path-style addressing (`endpoint/bucket/key`); default on when S3_ENDPOINT is set (MinIO). */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', ''])
+    .optional()
+    .transform((v) => (v ? v === 'true' : undefined)),
 })
 export type PlatformEnv = z.infer<typeof PlatformEnv>
 
@@ -50,4 +73,14 @@ export function serviceDatabaseUrl(baseUrl: string, service: string): string {
   // every service only when one database per service is not wanted: default is one per service.
   url.pathname = `/${service.replace(/-/g, '_')}`
   return url.toString()
+}
+
+/**
+ * A deployable's `STORAGE_DIR` when run on its own: a folder every instance shares, required
+ * unless `S3_BUCKET` names object storage (then it is ignored).
+ */
+export function storageDirVariable(source: Record<string, string | undefined>, message: string) {
+  return source.S3_BUCKET?.trim()
+    ? z.string().trim().optional().transform(() => undefined)
+    : z.string({ error: `${message} (or S3_BUCKET for object storage)` }).trim().min(1, `${message} (or S3_BUCKET for object storage)`)
 }

@@ -101,6 +101,14 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   return issue.message
 }
 
+/** 400 `validation_failed` for input checked outside `validate` (e.g. the text fields of a multipart form). */
+export function validationFailed(error: z.ZodError): AppError {
+  const issues = error.issues
+  return new AppError(400, 'validation_failed', issueMessage(issues[0]!), {
+    details: issues.map((i) => ({ path: i.path.join('.'), message: issueMessage(i) })),
+  })
+}
+
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i
 
 /** zValidator answering bad input with 400 `{message, code: 'validation_failed', details}`. */

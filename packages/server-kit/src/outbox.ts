@@ -1,5 +1,6 @@
 import { defineEntity, p, type EntityManager, type MikroORM } from '@mikro-orm/postgresql'
 import { Events, type EventData, type EventEnvelope, type EventType } from '@portal/contracts'
+import { createBackgroundTask } from './background.ts'
 import type { EventBus } from './bus.ts'
 import type { Logger } from './logger.ts'
 
@@ -17,8 +18,54 @@ export const OutboxMessage = defineEntity({
   },
 })
 
-/** Adds an event to the outbox through `em` (flushed with the caller's transaction). */
+/**
+ * Transactions (or, outside one, entity managers) that recorded an event: their commit kicks the
+ * relays of their ORM, so no caller has to remember to.
+ */
+const recorded = new WeakSet<object>()
+/** The running relays of each ORM (keyed by its root EntityManager's event manager). */
+const relaysOf = new WeakMap<object, Set<OutboxRelay>>()
+
+/**
+ * Makes the commit of a transaction that recorded an event kick `relay`: one subscriber per ORM,
+ * on its event manager (transactions clone it with its subscribers).
+ */
+function kickOnCommit(orm: MikroORM, relay: OutboxRelay): () => void {
+  const events = orm.em.getEventManager()
+  let relays = relaysOf.get(events)
+  if (!relays) {
+    const live = (relays = new Set())
+    relaysOf.set(events, live)
+    const kickAll = () => {
+      for (const r of live) r.kick()
+    }
+    events.registerSubscriber({
+      // A savepoint's release kicks early (the relay then finds nothing yet); the interval catches up.
+      afterTransactionCommit: ({ transaction }) => {
+        if (transaction && recorded.has(transaction)) {
+          recorded.delete(transaction)
+          kickAll()
+        }
+      },
+      // A flush outside any transaction commits on its own.
+      afterFlush: ({ em }) => {
+        if (!em.isInTransaction() && recorded.has(em)) {
+          recorded.delete(em)
+          kickAll()
+        }
+      },
+    })
+  }
+  relays.add(relay)
+  return () => relays.delete(relay)
+}
+
+/**
+ * Adds an event to the outbox through `em` (flushed with the caller's transaction). The commit
+ * kicks the relay by itself.
+ */
 export function recordEvent<T extends EventType>(em: EntityManager, type: T, data: EventData<T>): EventEnvelope<EventData<T>> {
+  recorded.add((em.getTransactionContext() as object | undefined) ?? em)
   const parsed = Events[type].parse(data) as EventData<T>
   const envelope = { id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), data: parsed }
   em.create(OutboxMessage, {
@@ -42,7 +89,9 @@ export interface OutboxRelay {
 
 /**
  * Publishes pending outbox rows in order and marks each sent only after the bus accepted it.
- * A crash between the two republishes the event; the bus dedupes it by id.
+ * A crash between the two republishes the event; the bus dedupes it by id. Transactions that
+ * record events kick it when they commit; an interval catches anything else (a failed publish,
+ * rows written by SQL).
  */
 export function startOutboxRelay(opts: {
   orm: MikroORM
@@ -51,80 +100,48 @@ export function startOutboxRelay(opts: {
   intervalMs?: number
   batchSize?: number
 }): OutboxRelay {
-  const intervalMs = opts.intervalMs ?? 250
   const batchSize = opts.batchSize ?? 100
-  let running: Promise<number> | null = null
-  let again = false
-  let stopped = false
-  let failures = 0
+  const conn = () => opts.orm.em.getConnection()
 
-  const once = async (): Promise<number> => {
-    const conn = opts.orm.em.getConnection()
-    const rows = (await conn.execute(
-      'select id, payload from outbox where sent_at is null order by seq limit ?',
-      [batchSize],
-    )) as { id: string; payload: EventEnvelope | string }[]
-    let published = 0
-    for (const row of rows) {
-      const event = typeof row.payload === 'string' ? (JSON.parse(row.payload) as EventEnvelope) : row.payload
-      try {
-        await opts.bus.publish(event)
-      } catch (err) {
-        await conn.execute('update outbox set attempts = attempts + 1 where id = ?', [row.id])
-        throw err
+  const task = createBackgroundTask({
+    name: 'outbox relay',
+    logger: opts.logger,
+    intervalMs: opts.intervalMs ?? 250,
+    // The relay retries on its interval without waiting longer: the bus coming back is noticed at once.
+    backoff: { baseMs: 0, maxMs: 0 },
+    // The service kicks it once it serves (whatever was pending when the last process stopped).
+    runAtStart: false,
+    async pass() {
+      const rows = (await conn().execute('select id, payload from outbox where sent_at is null order by seq limit ?', [batchSize])) as {
+        id: string
+        payload: EventEnvelope | string
+      }[]
+      let published = 0
+      for (const row of rows) {
+        const event = typeof row.payload === 'string' ? (JSON.parse(row.payload) as EventEnvelope) : row.payload
+        try {
+          await opts.bus.publish(event)
+        } catch (err) {
+          await conn().execute('update outbox set attempts = attempts + 1 where id = ?', [row.id])
+          throw err
+        }
+        await conn().execute('update outbox set sent_at = now(), attempts = attempts + 1 where id = ?', [row.id])
+        published++
       }
-      await conn.execute('update outbox set sent_at = now(), attempts = attempts + 1 where id = ?', [row.id])
-      published++
-    }
-    return published
-  }
+      return { done: published, more: rows.length === batchSize }
+    },
+    chores: [{ everyMs: 3_600_000, run: () => conn().execute("delete from outbox where sent_at < now() - interval '7 days'") }],
+  })
 
-  const flush = async (): Promise<number> => {
-    // A late kick() after stop() must not touch a database that may be closed by now.
-    if (stopped) return 0
-    if (running) {
-      again = true
-      return running
-    }
-    running = (async () => {
-      let total = 0
-      try {
-        do {
-          again = false
-          const n = await once()
-          total += n
-          if (n === batchSize) again = true
-        } while (again && !stopped)
-        failures = 0
-      } catch (err) {
-        failures++
-        if (failures === 1 || failures % 20 === 0) opts.logger.warn('outbox relay could not publish; will retry', { err: err as Error })
-      } finally {
-        running = null
-      }
-      return total
-    })()
-    return running
-  }
-
-  const timer = setInterval(() => void flush(), intervalMs)
-  timer.unref()
-  const pruner = setInterval(() => {
-    void opts.orm.em
-      .getConnection()
-      .execute("delete from outbox where sent_at < now() - interval '7 days'")
-      .catch(() => undefined)
-  }, 3_600_000)
-  pruner.unref()
-
-  return {
-    flush,
-    kick: () => void flush(),
+  const relay: OutboxRelay = {
+    flush: task.runNow,
+    kick: task.kick,
     async stop() {
-      stopped = true
-      clearInterval(timer)
-      clearInterval(pruner)
-      await running
+      forget()
+      await task.stop()
     },
   }
+  const forget = kickOnCommit(opts.orm, relay)
+  task.start()
+  return relay
 }

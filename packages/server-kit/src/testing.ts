@@ -30,3 +30,71 @@ export async function createTestDatabase(prefix: string): Promise<{ url: string;
 
 /** A unique name for test-owned NATS streams and consumers. */
 export const uniqueName = (prefix: string) => `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`.toUpperCase()
+
+/** An S3-compatible server for tests (s3rver, in this process) with one empty bucket. */
+export interface TestS3 {
+  options: { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: true }
+  close(): Promise<void>
+}
+
+/** Starts s3rver on a free port with a fresh bucket; `close()` stops it and removes its files. */
+export async function startTestS3(): Promise<TestS3> {
+  const { mkdtemp, rm } = await import('node:fs/promises')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  // Loaded on demand: only storage tests need it.
+  const { default: S3rver } = (await import('s3rver' as string)) as {
+    default: new (opts: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> }
+  }
+  const dir = await mkdtemp(join(tmpdir(), 's3rver-'))
+  const bucket = 'portal-test'
+  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: bucket }] })
+  const { port } = await server.run()
+  return {
+    // s3rver accepts these fixed credentials.
+    options: { endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', bucket, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true },
+    async close() {
+      await server.close()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A JSON body parsed, or the text when it is not JSON (or undefined when empty). */
+const parseBody = (text: string): any => {
+  try {
+    return text ? JSON.parse(text) : undefined
+  } catch {
+    return text
+  }
+}
+
+/**
+ * Calls a service's Hono app as route tests do: a JSON body (or `raw` text), a bearer token, the
+ * answer's status, parsed body and headers.
+ */
+export function appCaller(app: { request(path: string, init?: RequestInit): Response | Promise<Response> }) {
+  return async (method: string, path: string, o: { body?: unknown; raw?: string; token?: string; headers?: Record<string, string> } = {}) => {
+    const headers: Record<string, string> = { ...o.headers }
+    if (o.token) headers.authorization = `Bearer ${o.token}`
+    let body: string | undefined
+    if (o.raw !== undefined || o.body !== undefined) {
+      headers['content-type'] ??= 'application/json'
+      body = o.raw ?? JSON.stringify(o.body)
+    }
+    const res = await app.request(path, { method, headers, body })
+    return { status: res.status, body: parseBody(await res.text()), headers: res.headers }
+  }
+}
+
+/** Runs SQL on a service's database (its ORM's connection). */
+export const sqlOf =
+  (orm: { em: { getConnection(): { execute(sql: string, params?: unknown[]): Promise<unknown> } } }) =>
+  async <T = Record<string, any>>(query: string, params: unknown[] = []) =>
+    (await orm.em.getConnection().execute(query, params)) as T[]
+
+/** The events in a service's outbox (of one type, when given), in the order they were recorded. */
+export async function outboxEvents(sql: ReturnType<typeof sqlOf>, type?: string) {
+  const rows = await sql<{ payload: unknown }>(type ? 'select payload from outbox where type = ? order by seq' : 'select payload from outbox order by seq', type ? [type] : [])
+  return rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as { id: string; type: string; occurredAt: string; data: any })
+}

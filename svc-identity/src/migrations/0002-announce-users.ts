@@ -22,7 +22,8 @@ export class AnnounceUsers extends Migration {
             'managerScope', jsonb_build_object(
               'branches', coalesce(manager_scope -> 'branches', '[]'::jsonb),
               'departments', coalesce(manager_scope -> 'departments', '[]'::jsonb)),
-            'branch', branch, 'department', department, 'userGroup', user_group)),
+            'branch', branch, 'department', department, 'userGroup', user_group,
+            'employeeId', employee_id, 'hireDate', hire_date)),
         at
       from announced
       order by created_at, id`)

@@ -57,5 +57,7 @@ export function userFacts(u: UserEntity) {
     branch: dto.branch,
     department: dto.department,
     userGroup: dto.user_group,
+    employeeId: dto.employee_id,
+    hireDate: dto.hire_date,
   }
 }

@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import { EXAM_MESSAGES, ExamSubmissionResult, type Answer, type Question, type StartAttemptResponse } from '@portal/contracts'
-import { AppError, badRequest, conflict, forbidden, notFound, recordEvent, type Actor } from '@portal/server-kit'
+import { AppError, badRequest, conflict, createBackgroundTask, forbidden, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { sqlWithParams } from '../sql.ts'
 import { toAttemptQuestion } from '../exams/exam.entity.ts'
@@ -191,7 +191,6 @@ export function createAttemptService(ctx: LearningContext) {
       })
       if (finalised) done++
     }
-    if (done) ctx.relay.kick()
     return done
   }
 
@@ -227,27 +226,22 @@ export function createAttemptService(ctx: LearningContext) {
           { examId, userId: actor.userId, status: 'in_progress' },
           { lockMode: LockMode.PESSIMISTIC_WRITE },
         )
-        let finalisedOne = false
         if (open) {
-          if (now().getTime() < open.deadline.getTime()) return { resumed: true, attempt: startResponse(open, true), kick: false }
+          if (now().getTime() < open.deadline.getTime()) return { resumed: true, attempt: startResponse(open, true) }
           finalise(tx, open, 'expired', open.answers)
-          finalisedOne = true
           await tx.flush()
         }
         const pool = await poolOf(tx, examId)
-        if (pool.length === 0) return { error: unprocessable(EXAM_MESSAGES.noQuestions, 'no_questions'), kick: finalisedOne }
+        if (pool.length === 0) return { error: unprocessable(EXAM_MESSAGES.noQuestions, 'no_questions') }
         if (pool.length < exam.totalQuestions)
-          return { error: unprocessable(EXAM_MESSAGES.poolTooSmall(exam.totalQuestions, pool.length), 'pool_too_small'), kick: finalisedOne }
+          return { error: unprocessable(EXAM_MESSAGES.poolTooSmall(exam.totalQuestions, pool.length), 'pool_too_small') }
         const rows = (await tx.execute(
           'select count(*)::int as n, coalesce(max(attempt_number), 0)::int as last from exam_attempts where exam_id = ? and user_id = ?',
           [examId, actor.userId],
         )) as { n: number; last: number }[]
         const used = Number(rows[0]!.n)
         if (exam.examType === 'final' && exam.maxAttempts !== null && exam.maxAttempts !== undefined && used >= exam.maxAttempts)
-          return {
-            error: conflict(`You have used all ${exam.maxAttempts} attempt(s) for this exam.`, 'attempts_exhausted'),
-            kick: finalisedOne,
-          }
+          return { error: conflict(`You have used all ${exam.maxAttempts} attempt(s) for this exam.`, 'attempts_exhausted') }
         const questions: Question[] = draw(pool, exam.totalQuestions)
         const startedAt = now()
         const attempt = {
@@ -265,10 +259,9 @@ export function createAttemptService(ctx: LearningContext) {
            values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, 'in_progress', $9, $10)`,
           [attempt.id, examId, actor.userId, attempt.attemptNumber, exam.name, exam.passScore, JSON.stringify(questions), JSON.stringify(attempt.answers), startedAt, attempt.deadline],
         )
-        return { resumed: false, attempt: startResponse(attempt, false), kick: finalisedOne }
+        return { resumed: false, attempt: startResponse(attempt, false) }
       })
-      // The expired attempt finalised on the way is committed even when no new one could start.
-      if (out.kick) ctx.relay.kick()
+      // The expired attempt finalised on the way is committed (and announced) even when no new one could start.
       if ('error' in out) throw out.error
       return { resumed: out.resumed, attempt: out.attempt }
     },
@@ -290,7 +283,6 @@ export function createAttemptService(ctx: LearningContext) {
         return { savedAt: savedAt.toISOString() }
       })
       if ('late' in out) {
-        ctx.relay.kick()
         throw conflict('Time is up: this attempt was submitted with the answers saved before the deadline', 'attempt_finalised')
       }
       return out
@@ -306,21 +298,17 @@ export function createAttemptService(ctx: LearningContext) {
       body: { attemptId?: string | undefined; userId?: string | undefined; answers: Answer[]; questionIds: number[] },
     ): Promise<ExamSubmissionResult> {
       if (body.userId !== undefined && body.userId !== actor.userId) throw forbidden('You can only submit your own exam attempts', 'not_your_attempt')
-      let kick = false
-      const result = await orm.em.fork().transactional(async (tx) => {
+      return orm.em.fork().transactional(async (tx) => {
         const attemptId = body.attemptId ?? (await latestAttemptId(tx, examId, actor.userId))
         const a = attemptId ? await lockAttemptRow(tx, attemptId) : null
         if (!a || a.userId !== actor.userId || a.examId !== examId) throw attemptNotFound()
         requireSameQuestions(a, body.questionIds, body.answers, false)
         // The stored result, keys in the contract's order (jsonb reorders them).
         if (a.status !== 'in_progress') return ExamSubmissionResult.parse(a.result)
-        kick = true
         if (isOverdue(a, now())) return finaliseRow(tx, a, 'expired', a.answers)
         const given = checkedAnswers(a, body.questionIds, body.answers)
         return finaliseRow(tx, a, 'submitted', a.questions.map((q) => given.get(q.id)!))
       })
-      if (kick) ctx.relay.kick()
-      return result
     },
   }
 }
@@ -328,24 +316,13 @@ export type AttemptService = ReturnType<typeof createAttemptService>
 
 /** Runs `finaliseOverdue` every `intervalMs` (one run at a time). */
 export function startAttemptSweeper(svc: Pick<AttemptService, 'finaliseOverdue'>, opts: { intervalMs?: number; logger: LearningContext['logger'] }) {
-  let running: Promise<unknown> | null = null
-  let stopped = false
-  const tick = () => {
-    if (running || stopped) return
-    running = svc
-      .finaliseOverdue()
-      .catch((err: unknown) => opts.logger.warn('attempt sweeper failed; will retry', { err: err as Error }))
-      .finally(() => {
-        running = null
-      })
-  }
-  const timer = setInterval(tick, opts.intervalMs ?? 3_000)
-  timer.unref()
-  return {
-    async stop() {
-      stopped = true
-      clearInterval(timer)
-      await running
-    },
-  }
+  const task = createBackgroundTask({
+    name: 'attempt sweeper',
+    logger: opts.logger,
+    intervalMs: opts.intervalMs ?? 3_000,
+    runAtStart: false,
+    pass: () => svc.finaliseOverdue(),
+  })
+  task.start()
+  return { stop: () => task.stop() }
 }

@@ -3,7 +3,7 @@ import { Exam, StartAttemptResponse, type EventEnvelope } from '@portal/contract
 import { silentLogger } from '@portal/server-kit/testing'
 import { createHarness, examInput, type Harness } from '../test-harness.ts'
 import { requireAssignable } from '../users/user-access.ts'
-import type { UserFacts } from '../users/user.repository.ts'
+import type { UserFacts } from '@portal/server-kit'
 import { USERS_CONSUMER, createIdentityHandler } from './identity.consumer.ts'
 
 let h: Harness

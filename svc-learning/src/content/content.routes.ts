@@ -2,7 +2,7 @@ import { Readable } from 'node:stream'
 import { Hono, type Context } from 'hono'
 import { notFound, type AppEnv } from '@portal/server-kit'
 import type { LaunchTokens } from '../launch/launch-token.ts'
-import type { Storage } from '../storage/storage.ts'
+import type { Storage } from '@portal/server-kit'
 import { CONTENT_CSP, type ContentService } from './content.service.ts'
 
 /** A single byte range of a `size`-byte object, 'unsatisfiable', or null to send the whole object. */

@@ -7,7 +7,7 @@ import { MODULE_COLUMNS, courseNotAssigned, requireModule, stillAssignedSql, typ
 import { touchProgress } from '../progress/progress.service.ts'
 import { sqlWithParams } from '../sql.ts'
 import { ttlCache } from '../ttl-cache.ts'
-import { isSafeKey, type ObjectInfo } from '../storage/storage.ts'
+import { isSafeKey, type ObjectInfo } from '@portal/server-kit'
 
 /**
  * Lets packages run as authored — inline scripts, sometimes eval, libraries and fonts from HTTPS

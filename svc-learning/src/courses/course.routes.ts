@@ -1,23 +1,12 @@
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { z } from 'zod'
 import { AssignCourseBody } from '@portal/contracts'
-import { authenticate, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
-import type { UploadRequest } from '../uploads/multipart.ts'
+import { authenticate, requireAdmin, uploadRequestOf as uploadOf, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import type { CourseService } from './course.service.ts'
 
 export const CourseIdParam = z.object({
   id: z.coerce.number({ error: 'Invalid course id' }).int('Invalid course id').positive('Invalid course id').max(2_147_483_647, 'Invalid course id'),
 })
-
-/** The raw request body for a streamed upload (never read by a middleware first). */
-const uploadOf = (c: Context): UploadRequest => {
-  const length = c.req.header('content-length')
-  return {
-    contentType: c.req.header('content-type'),
-    contentLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
-    body: c.req.raw.body,
-  }
-}
 
 /** Upload routes enforce their own body limits while streaming (`createServiceApp`'s `ownBodyLimit`). */
 export const isCourseUpload = (method: string, path: string) =>

@@ -5,7 +5,7 @@ import type { z } from 'zod'
 import { COURSE_MESSAGES, CreateCourseFields, UpdateCourseFields, type Course, type CourseSummary } from '@portal/contracts'
 import { AppError, badRequest, conflict, forbidden, holdsNul, notFound, recordEvent, unstorableText, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
-import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } from '../storage/garbage.ts'
+import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } from '@portal/server-kit'
 import { requireAssignable } from '../users/user-access.ts'
 import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, type StoredFile, type UploadRequest } from '../uploads/multipart.ts'
 import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension } from '../uploads/sniff.ts'
@@ -179,8 +179,8 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
     }
   }
 
+  /** The ingest worker looks for new packages at once (the relay is kicked by the commit itself). */
   const afterCommit = (opts: { packages: boolean }) => {
-    ctx.relay.kick()
     if (opts.packages) deps.ingest.kick()
   }
 
@@ -367,7 +367,6 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
         const added = unique.filter((u) => !before.has(u))
         if (added.length > 0) recordEvent(tx, 'learning.course.assigned.v1', { courseId: id, courseTitle: course.title, userIds: added, assignedToAll: false })
       })
-      ctx.relay.kick()
       return { message: `Course assigned to ${unique.length} user(s)`, assigned: unique.length }
     },
   }

@@ -4,7 +4,7 @@ import { silentLogger } from '@portal/server-kit/testing'
 import { storedFiles } from '../courses/course-test-forms.ts'
 import { createCourseService } from '../courses/course.service.ts'
 import { createIngestWorker } from '../ingest/ingest-worker.ts'
-import { createGarbageCleaner } from '../storage/garbage.ts'
+import { createGarbageCleaner } from '@portal/server-kit'
 import { createHarness, type Harness } from '../test-harness.ts'
 import { DEMO_COURSE_TITLE, seedDemoCourse } from './demo-course.ts'
 

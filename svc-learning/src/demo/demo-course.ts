@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { MikroORM } from '@mikro-orm/postgresql'
 import yazl from 'yazl'
 import type { CourseService } from '../courses/course.service.ts'
-import { buildPdf, type PdfPage } from './demo-pdf.ts'
+import { buildPdf, type PdfPage } from '@portal/server-kit/demo'
 
 export const DEMO_COURSE_TITLE = 'Field Safety Essentials'
 

@@ -1,6 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql'
 import { ExamInput } from '@portal/contracts'
-import type { OutboxRelay } from '@portal/server-kit'
 import type { CourseService } from '../courses/course.service.ts'
 import { ExamEntity, ExamQuestionEntity } from '../exams/exam.entity.ts'
 import { seedDemoCourse } from './demo-course.ts'
@@ -8,7 +7,6 @@ import { seedDemoCourse } from './demo-course.ts'
 /** What seeding needs; `start()`'s result has it (without `courses`, no demo course is made). */
 export interface SeedTarget {
   orm: MikroORM
-  relay?: Pick<OutboxRelay, 'kick'>
   courses?: CourseService
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildDemoHandbook } from './demo-course.ts'
-import { buildPdf } from './demo-pdf.ts'
+import { buildPdf } from '@portal/server-kit/demo'
 
 /** Checks the structure a PDF reader relies on: header, xref offsets, startxref, trailer. */
 function checkStructure(pdf: Buffer) {

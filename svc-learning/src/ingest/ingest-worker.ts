@@ -1,7 +1,7 @@
+import { createBackgroundTask, type Storage } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { toStoredManifest } from '../courses/course.entity.ts'
 import { PackageError, ingestPackage, type PackageInfo } from '../packages/index.ts'
-import type { Storage } from '../storage/storage.ts'
 
 /** Extracts a package into storage and describes it (the package library's `ingestPackage`). */
 export type IngestPackage = (args: { zipPath: string; storage: Storage; prefix: string }) => Promise<PackageInfo>
@@ -34,11 +34,6 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
   const pollMs = opts.pollMs ?? 2_000
   const leaseMs = opts.leaseMs ?? 10 * 60_000
   const ingest: IngestPackage = opts.ingest ?? ingestPackage
-  let started = false
-  let stopped = false
-  let again = false
-  let timer: NodeJS.Timeout | undefined
-  let loop: Promise<void> | null = null
 
   const execute = <T>(sql: string, params: unknown[] = []) => ctx.orm.em.fork().execute(sql, params) as Promise<T[]>
 
@@ -95,48 +90,24 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
     return true
   }
 
-  const worker = {
+  const task = createBackgroundTask({
+    name: 'package ingest worker',
+    logger: ctx.logger,
+    intervalMs: pollMs,
+    // One package at a time, each its own pass: `stop()` waits for the package in hand only.
+    async pass() {
+      return (await processOne()) ? { done: 1, more: true } : 0
+    },
+  })
+
+  return {
     /** Ingests every waiting package (one at a time); resolves with how many were taken. */
-    async drain(): Promise<number> {
-      let n = 0
-      while (!stopped && (await processOne())) n++
-      return n
-    },
+    drain: () => task.runNow(),
     /** Looks for work now (after an upload committed); a no-op until `start()`. */
-    kick() {
-      if (!started || stopped) return
-      if (loop) {
-        again = true
-        return
-      }
-      loop = (async () => {
-        do {
-          again = false
-          try {
-            await worker.drain()
-          } catch (err) {
-            ctx.logger.warn('ingest worker could not look for work; will retry', { err: err as Error })
-          }
-        } while (again && !stopped)
-      })().finally(() => {
-        loop = null
-      })
-    },
+    kick: () => task.kick(),
     /** Starts polling (and looks for work at once). */
-    start() {
-      if (started) return
-      started = true
-      timer = setInterval(() => worker.kick(), pollMs)
-      timer.unref()
-      worker.kick()
-    },
+    start: () => task.start(),
     /** Stops polling and waits for the package in hand. */
-    async stop() {
-      stopped = true
-      if (timer) clearInterval(timer)
-      timer = undefined
-      await loop
-    },
+    stop: () => task.stop(),
   }
-  return worker
 }

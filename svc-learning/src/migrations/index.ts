@@ -1,4 +1,4 @@
-import type { MigrationEntry } from '@portal/server-kit'
+import { UserProjectionTables, type MigrationEntry } from '@portal/server-kit'
 import { ExamTables } from './0001-exam-tables.ts'
 import { CourseTables } from './0002-course-tables.ts'
 import { ScormSequencing } from './0003-scorm-sequencing.ts'
@@ -12,4 +12,6 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0003_scorm_sequencing', class: ScormSequencing },
   { name: '0004_scorm_state_from_cmi', class: ScormStateFromCmi },
   { name: '0005_user_projection', class: UserProjection },
+  // The server kit's projection: manager scope, employee id, hire date, auth version, backfill requests.
+  { name: '0006_user_projection_kit', class: UserProjectionTables },
 ]

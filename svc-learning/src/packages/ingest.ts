@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises'
 import { Z_BUF_ERROR, Z_NO_FLUSH, Z_OK, Z_STREAM_END, ZStream, zlibInflate, zlibInflateInit2, zlibInflateReset } from 'pako'
 import yauzl, { type ZipFile } from 'yauzl'
-import { isSafeKey, type Storage } from '../storage/storage.ts'
+import { isSafeKey, type Storage } from '@portal/server-kit'
 import { forEachLimited } from './concurrency.ts'
 import { AICC_EXTENSIONS, parseAicc, type AiccFiles } from './aicc.ts'
 import { parseManifest } from './manifest.ts'

@@ -42,10 +42,7 @@ export async function touchProgress(em: EntityManager, p: { userId: string; modu
   )
 }
 
-export interface CompletionOutcome extends CompleteModuleResponse {
-  /** Events were recorded: the caller kicks the relay after the transaction. */
-  evented: boolean
-}
+export type CompletionOutcome = CompleteModuleResponse
 
 /**
  * Records the completion of `module` for `userId` once (in `tx`, under a per-learner lock), with
@@ -81,7 +78,7 @@ export async function completeModule(
   }
   if (row?.completed_at) {
     const courseAt = await courseDone()
-    return { moduleId: p.module.id, completed_at: iso(row.completed_at)!, newly_completed: false, course_completed: courseAt !== null, course_completed_at: courseAt, evented: false }
+    return { moduleId: p.module.id, completed_at: iso(row.completed_at)!, newly_completed: false, course_completed: courseAt !== null, course_completed_at: courseAt }
   }
   if (p.checkEngagement) {
     // The package's own content reports the module complete: the engagement rule does not apply then.
@@ -125,7 +122,7 @@ export async function completeModule(
     recordEvent(tx, 'learning.course.completed.v1', { userId: p.userId, courseId: p.course.id, courseTitle: p.course.title, completedAt: p.at.toISOString() })
     courseAt = p.at.toISOString()
   }
-  return { moduleId: p.module.id, completed_at: p.at.toISOString(), newly_completed: true, course_completed: courseAt !== null, course_completed_at: courseAt, evented: true }
+  return { moduleId: p.module.id, completed_at: p.at.toISOString(), newly_completed: true, course_completed: courseAt !== null, course_completed_at: courseAt }
 }
 
 const learnerModule = (m: ModuleRow, p: ProgressRow | undefined): LearnerModule => ({
@@ -229,11 +226,9 @@ export function createProgressService(ctx: LearningContext) {
       const em = orm.em.fork()
       const { module, course } = await requireModule(em, actor, moduleId)
       if (module.course_id !== body.courseId) throw badRequest('This module does not belong to that course', 'module_course_mismatch')
-      const { evented, ...out } = await em.fork().transactional((tx) =>
+      return em.fork().transactional((tx) =>
         completeModule(tx, { userId: actor.userId, module, course, trigger: body.trigger, at: now(), checkEngagement: true }),
       )
-      if (evented) ctx.relay.kick()
-      return out
     },
   }
 }

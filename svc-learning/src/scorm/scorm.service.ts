@@ -175,7 +175,6 @@ export function createScormService(ctx: LearningContext) {
     }
     const out = await em.transactional((tx) => completeModule(tx, { userId, module, course, trigger, at: now(), checkEngagement: false }))
     markCompleted(`${userId}:${moduleId}`)
-    if (out.evented) ctx.relay.kick()
     return out.newly_completed
   }
 

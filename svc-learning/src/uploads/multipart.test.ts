@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COURSE_MESSAGES } from '@portal/contracts'
-import { createLocalStorage, type Storage } from '../storage/storage.ts'
+import { createLocalStorage, type Storage } from '@portal/server-kit'
 import { megabytes, receiveUpload, type UploadRequest } from './multipart.ts'
 
 let dir: string

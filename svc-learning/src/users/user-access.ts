@@ -1,28 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { AppError, notFound, requireSelfOrAdmin, requireUserAccess, type Actor } from '@portal/server-kit'
-import type { UserEntity } from './user.entity.ts'
-import { userRepository } from './user.repository.ts'
+import { AppError, projectedUsers } from '@portal/server-kit'
 
-const userNotFound = () => notFound('User not found', 'user_not_found')
-
-/**
- * The user whose records `actor` asks for (DESIGN "Security"): technicians only themselves,
- * managers the users their scope covers, admins everyone. 404 for a user identity does not know
- * (or deleted); the branch and department a manager's scope is checked against come from the
- * projection.
- */
-export async function requireReadableUser(em: EntityManager, actor: Actor, userId: string): Promise<UserEntity | null> {
-  // Refused before the lookup, so a technician learns nothing about other ids.
-  if (!actor.isAdmin && !actor.isManager) requireSelfOrAdmin(actor, userId)
-  const user = await userRepository.findAny(em, userId)
-  if (user?.deletedAt) throw userNotFound()
-  // The signed token vouches for its own user, whose registration may not have reached the
-  // projection yet (the shell checks a session with this call: a 404 would sign them out).
-  if (actor.userId === userId) return user
-  if (!user) throw userNotFound()
-  requireUserAccess(actor, { id: user.id, branch: user.branch ?? null, department: user.department ?? null })
-  return user
-}
+export { requireReadableUser } from '@portal/server-kit'
 
 const SHOWN = 5
 const listed = (items: string[]) => (items.length <= SHOWN ? items.join(', ') : `${items.slice(0, SHOWN).join(', ')} and ${items.length - SHOWN} more`)
@@ -33,7 +12,7 @@ const listed = (items: string[]) => (items.length <= SHOWN ? items.join(', ') : 
  * Call it inside the assigning transaction: the users stay share-locked until it ends.
  */
 export async function requireAssignable(em: EntityManager, userIds: string[]): Promise<void> {
-  const found = new Map((await userRepository.lockExisting(em, userIds)).map((u) => [u.id, u]))
+  const found = new Map((await projectedUsers.lockExisting(em, userIds)).map((u) => [u.id, u]))
   const unknown = userIds.filter((id) => !found.has(id))
   const admins = userIds.flatMap((id) => (found.get(id)?.isAdmin ? [found.get(id)!] : []))
   if (unknown.length === 0 && admins.length === 0) return

@@ -1,4 +1,4 @@
-import type { Logger } from '@portal/server-kit'
+import { createBackgroundTask, type Logger } from '@portal/server-kit'
 import { MailRejected, type MailTransport } from '../mail/transport.ts'
 import type { DeliveryRepository } from './delivery.repository.ts'
 
@@ -50,77 +50,41 @@ export function startDeliverySender(deps: {
 }): DeliverySender {
   const opts = { ...DEFAULT_SENDER_OPTIONS, ...deps.options }
   const { deliveries, transport, logger } = deps
-  let running: Promise<number> | null = null
-  let again = false
-  let stopped = false
-  let dbFailures = 0
-
-  const once = async (): Promise<number> => {
-    const due = await deliveries.claimDue(opts.batchSize, opts.leaseMs)
-    let sent = 0
-    for (const mail of due) {
-      if (stopped) break
-      try {
-        await transport.send(mail)
-      } catch (err) {
-        const permanent = err instanceof MailRejected || mail.attempts >= opts.maxAttempts
-        const retryAt = permanent ? null : new Date(Date.now() + retryDelay(mail.attempts, opts))
-        logger[permanent ? 'error' : 'warn'](permanent ? 'e-mail given up' : 'e-mail not sent; will retry', {
-          deliveryId: mail.id,
-          attempts: mail.attempts,
-          retryAt,
-          err: err as Error,
-        })
-        await deliveries.markFailed(mail.id, (err as Error).message ?? String(err), retryAt)
-        continue
+  const task = createBackgroundTask({
+    name: 'delivery sender',
+    logger,
+    intervalMs: opts.intervalMs,
+    // Each delivery has its own retry time; the database coming back is noticed on the interval.
+    backoff: { baseMs: 0, maxMs: 0 },
+    runAtStart: false,
+    async pass({ stopping }) {
+      const due = await deliveries.claimDue(opts.batchSize, opts.leaseMs)
+      let sent = 0
+      for (const mail of due) {
+        if (stopping()) break
+        try {
+          await transport.send(mail)
+        } catch (err) {
+          const permanent = err instanceof MailRejected || mail.attempts >= opts.maxAttempts
+          const retryAt = permanent ? null : new Date(Date.now() + retryDelay(mail.attempts, opts))
+          logger[permanent ? 'error' : 'warn'](permanent ? 'e-mail given up' : 'e-mail not sent; will retry', {
+            deliveryId: mail.id,
+            attempts: mail.attempts,
+            retryAt,
+            err: err as Error,
+          })
+          await deliveries.markFailed(mail.id, (err as Error).message ?? String(err), retryAt)
+          continue
+        }
+        await deliveries.markSent(mail.id)
+        logger.info('e-mail sent', { deliveryId: mail.id, transport: transport.kind })
+        sent++
       }
-      await deliveries.markSent(mail.id)
-      logger.info('e-mail sent', { deliveryId: mail.id, transport: transport.kind })
-      sent++
-    }
-    if (due.length === opts.batchSize) again = true
-    return sent
-  }
-
-  const flush = async (): Promise<number> => {
-    if (running) {
-      again = true
-      return running
-    }
-    running = (async () => {
-      let total = 0
-      try {
-        do {
-          again = false
-          total += await once()
-        } while (again && !stopped)
-        dbFailures = 0
-      } catch (err) {
-        dbFailures++
-        if (dbFailures === 1 || dbFailures % 20 === 0) logger.warn('delivery sender could not reach the database; will retry', { err: err as Error })
-      } finally {
-        running = null
-      }
-      return total
-    })()
-    return running
-  }
-
-  const timer = setInterval(() => void flush(), opts.intervalMs)
-  timer.unref()
-  const pruner = setInterval(() => void deliveries.pruneFinished(7).catch(() => undefined), 3_600_000)
-  pruner.unref()
-
-  return {
-    flush,
-    kick: () => {
-      if (!stopped) void flush()
+      return { done: sent, more: due.length === opts.batchSize }
     },
-    async stop() {
-      stopped = true
-      clearInterval(timer)
-      clearInterval(pruner)
-      await running
-    },
-  }
+    chores: [{ everyMs: 3_600_000, run: () => deliveries.pruneFinished(7) }],
+  })
+  task.start()
+
+  return { flush: task.runNow, kick: task.kick, stop: task.stop }
 }

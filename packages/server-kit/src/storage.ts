@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs'
-import { mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises'
-import { dirname, resolve, sep } from 'node:path'
+import { mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises'
+import { dirname, relative, resolve, sep } from 'node:path'
 import type { Readable } from 'node:stream'
 
 /** Size and change time of a stored object. */
@@ -10,9 +10,10 @@ export interface ObjectInfo {
 }
 
 /**
- * Where uploaded files and extracted packages live. Keys are `/`-separated relative paths built by
- * the service (e.g. `modules/12/original.zip`, `modules/12/content/shared/launchpage.html`).
- * One local-directory implementation now; an S3-compatible one implements the same interface.
+ * Where a service's files live (course modules and extracted packages, certification proofs). Keys
+ * are `/`-separated relative paths built by the service (e.g. `modules/12/original.zip`,
+ * `proofs/<uuid>`). Two implementations: a local folder (single-node mode) and S3-compatible object
+ * storage (`s3-storage.ts`, cluster mode); `storage.contract.test.ts` holds both to the same rules.
  */
 export interface Storage {
   readonly kind: 'local' | 's3'
@@ -28,6 +29,8 @@ export interface Storage {
   delete(key: string): Promise<void>
   /** Deletes every object whose key starts with `prefix/`. */
   deletePrefix(prefix: string): Promise<void>
+  /** Keys of the objects under `prefix/` (every object without one), sorted; for maintenance and tests. */
+  list(prefix?: string): Promise<string[]>
   /**
    * Runs `fn` with a local file holding the object (the file itself for local storage, a temporary
    * download for remote storage), for readers that need random access such as zip extraction.
@@ -41,15 +44,15 @@ export function isSafeKey(key: string): boolean {
   return key.split('/').every((s) => s !== '' && s !== '.' && s !== '..')
 }
 
-const assertSafe = (key: string) => {
+export const assertSafeKey = (key: string) => {
   if (!isSafeKey(key)) throw new Error(`unsafe storage key: ${JSON.stringify(key)}`)
 }
 
-/** Storage in a local directory (single-node mode: `<DATA_DIR>/storage/learning`). */
+/** Storage in a local directory (single-node mode: `<DATA_DIR>/storage/<service>`). */
 export function createLocalStorage(root: string): Storage {
   const base = resolve(root)
   const pathOf = (key: string) => {
-    assertSafe(key)
+    assertSafeKey(key)
     const p = resolve(base, ...key.split('/'))
     if (!p.startsWith(base + sep)) throw new Error(`storage key escapes the root: ${key}`)
     return p
@@ -116,6 +119,21 @@ export function createLocalStorage(root: string): Storage {
       await rm(p, { recursive: true, force: true })
       await pruneEmptyParents(p)
     },
+    async list(prefix) {
+      const top = prefix ? pathOf(prefix) : base
+      const keys: string[] = []
+      const walk = async (dir: string) => {
+        const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
+        for (const e of entries) {
+          const p = resolve(dir, e.name)
+          if (e.isDirectory()) await walk(p)
+          // A half-written upload (`.part-`) is not an object yet.
+          else if (!/\.part-\d+-\d+$/.test(e.name)) keys.push(relative(base, p).split(sep).join('/'))
+        }
+      }
+      await walk(top)
+      return keys.sort()
+    },
     async withLocalFile(key, fn) {
       return fn(pathOf(key))
     },
@@ -124,3 +142,38 @@ export function createLocalStorage(root: string): Storage {
 
 /** Joins key segments with `/`. */
 export const storageKey = (...parts: (string | number)[]) => parts.map(String).join('/')
+
+/** The storage variables of a service (see `.env.example`). */
+export interface StorageConfig {
+  STORAGE_DIR?: string
+  S3_ENDPOINT?: string
+  S3_BUCKET?: string
+  S3_REGION: string
+  S3_ACCESS_KEY_ID?: string
+  S3_SECRET_ACCESS_KEY?: string
+  S3_FORCE_PATH_STYLE?: boolean
+}
+
+/**
+ * A service's storage from its configuration: S3-compatible object storage when `S3_BUCKET` is set
+ * (under the service's folder in the bucket, which is created when missing), else the local
+ * folder `STORAGE_DIR`, else `fallbackDir` (single-node: under DATA_DIR).
+ */
+export async function openStorage(config: StorageConfig, service: string, fallbackDir: string): Promise<Storage & { destroy?(): void }> {
+  if (config.S3_BUCKET) {
+    // Loaded only here: the S3 client is large, and single-node mode does not need it.
+    const { createS3Storage } = await import('./s3-storage.ts')
+    const s3 = createS3Storage({
+      endpoint: config.S3_ENDPOINT,
+      region: config.S3_REGION,
+      bucket: config.S3_BUCKET,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+      prefix: service,
+    })
+    await s3.ensureBucket()
+    return s3
+  }
+  return createLocalStorage(config.STORAGE_DIR ?? fallbackDir)
+}

@@ -1,0 +1,40 @@
+import type { MikroORM } from '@mikro-orm/postgresql'
+import { createLogger, createServiceApp, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
+import { adminCertificationRoutes } from './certification-types/certification-type.routes.ts'
+import { createCertificationTypeService } from './certification-types/certification-type.service.ts'
+import { certificationRoutes, isProofUpload } from './certifications/certification.routes.ts'
+import { createCertificationService } from './certifications/certification.service.ts'
+import type { CertsContext } from './context.ts'
+import { technicianRoutes } from './technicians/technician.routes.ts'
+import { createTechnicianService } from './technicians/technician.service.ts'
+
+export interface AppDeps {
+  orm: MikroORM
+  verifier: TokenVerifier
+  storage: Storage
+  garbage: Pick<GarbageCleaner, 'collect'>
+  logger?: Logger
+  /** Current time (tests move it). */
+  clock?: () => Date
+}
+
+/** Certs' Hono app (paths without the gateway's `/api`) and its services. */
+export function createApp(deps: AppDeps) {
+  const logger = deps.logger ?? createLogger('certs')
+  const ctx: CertsContext = { orm: deps.orm, logger, now: deps.clock ?? (() => new Date()), storage: deps.storage, garbage: deps.garbage }
+  const types = createCertificationTypeService(ctx)
+  const certifications = createCertificationService(ctx)
+  const technicians = createTechnicianService(ctx)
+  const app = createServiceApp({
+    service: 'certs',
+    logger,
+    ownBodyLimit: isProofUpload,
+    ready: async () => {
+      await deps.orm.em.getConnection().execute('select 1')
+    },
+  })
+  app.route('/admin/certifications', adminCertificationRoutes(types, technicians, deps.verifier))
+  app.route('/technician', certificationRoutes(certifications, deps.verifier))
+  app.route('/technician', technicianRoutes(technicians, deps.verifier))
+  return { app, ctx, types, certifications, technicians }
+}

@@ -1,0 +1,40 @@
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { TierRequirement } from '@portal/contracts'
+import { CertificationTypeEntity, TierRequirementEntity, toCertificationBrief } from './certification-type.entity.ts'
+
+/** A tier requirement with its type, as the rules and the API need it. */
+export type RequirementRow = TierRequirement & { certification: TierRequirement['certification'] & { is_active: boolean } }
+
+export const certificationTypeRepository = {
+  findById: (em: EntityManager, id: number) => em.findOne(CertificationTypeEntity, { id }),
+  findByIds: (em: EntityManager, ids: number[]) => (ids.length ? em.find(CertificationTypeEntity, { id: { $in: ids } }) : Promise.resolve([])),
+  listAll: (em: EntityManager) => em.find(CertificationTypeEntity, {}, { orderBy: { tierLevel: 'asc', name: 'asc', id: 'asc' } }),
+  /** Another type with this code (case-insensitive), if any. */
+  async codeTaken(em: EntityManager, code: string, exceptId?: number): Promise<boolean> {
+    const rows = (await em.execute('select 1 from certification_types where lower(code) = lower(?) and id <> ? limit 1', [code, exceptId ?? 0])) as unknown[]
+    return rows.length > 0
+  },
+  /** How many technicians hold each type. */
+  async holders(em: EntityManager): Promise<Map<number, number>> {
+    const rows = (await em.execute('select certification_id, count(*)::int as n from technician_certifications group by certification_id')) as {
+      certification_id: number
+      n: number
+    }[]
+    return new Map(rows.map((r) => [Number(r.certification_id), Number(r.n)]))
+  },
+  /** Every tier requirement with its type, by tier, required first, then name. */
+  async requirements(em: EntityManager): Promise<RequirementRow[]> {
+    const reqs = await em.find(TierRequirementEntity, {})
+    const types = new Map((await certificationTypeRepository.findByIds(em, [...new Set(reqs.map((r) => r.certificationId))])).map((t) => [t.id, t]))
+    return reqs
+      .flatMap((r) => {
+        const t = types.get(r.certificationId)
+        if (!t) return []
+        return [{ id: r.id, tier_level: r.tierLevel, certification_id: r.certificationId, is_required: r.isRequired, certification: { ...toCertificationBrief(t), is_active: t.isActive } }]
+      })
+      .sort((a, b) => a.tier_level - b.tier_level || Number(b.is_required) - Number(a.is_required) || a.certification.name.localeCompare(b.certification.name) || a.id - b.id)
+  },
+}
+
+/** A requirement as the API shows it (without the rules' `is_active`). */
+export const toTierRequirement = ({ certification: { is_active: _active, ...certification }, ...r }: RequirementRow): TierRequirement => ({ ...r, certification })

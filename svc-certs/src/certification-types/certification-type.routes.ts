@@ -1,0 +1,24 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { CertificationTypeInput, TierRequirementInput } from '@portal/contracts'
+import { authenticate, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import type { TechnicianService } from '../technicians/technician.service.ts'
+import type { CertificationTypeService } from './certification-type.service.ts'
+
+/** A numeric id in a path: anything else is not a route (404), never a 500. */
+export const IdParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) })
+
+/** `/admin/certifications`: types, tier requirements and the compliance overview (admins only). */
+export const adminCertificationRoutes = (types: CertificationTypeService, technicians: TechnicianService, verifier: TokenVerifier) =>
+  new Hono<AppEnv>()
+    .use(authenticate(verifier), requireAdmin)
+    .get('/', async (c) => c.json({ certifications: await types.list() }))
+    .post('/', validate('json', CertificationTypeInput), async (c) => c.json({ certification: await types.create(c.req.valid('json')) }, 201))
+    .get('/overview', async (c) => c.json(await technicians.overview()))
+    .get('/tier-requirements', async (c) => c.json({ requirements: await types.requirements() }))
+    .put('/tier-requirements', validate('json', TierRequirementInput), async (c) => c.json({ requirements: await types.putRequirement(c.req.valid('json')) }))
+    .delete('/tier-requirements/:id{[0-9]+}', validate('param', IdParam), async (c) => c.json({ requirements: await types.removeRequirement(c.req.valid('param').id) }))
+    .put('/:id{[0-9]+}', validate('param', IdParam), validate('json', CertificationTypeInput), async (c) =>
+      c.json({ certification: await types.update(c.req.valid('param').id, c.req.valid('json')) }),
+    )
+    .delete('/:id{[0-9]+}', validate('param', IdParam), async (c) => c.json(await types.remove(c.req.valid('param').id)))

@@ -1,0 +1,13 @@
+import type { MikroORM } from '@mikro-orm/postgresql'
+import type { GarbageCleaner, Logger, Storage } from '@portal/server-kit'
+
+/** What the services of this deployable share. */
+export interface CertsContext {
+  orm: MikroORM
+  logger: Logger
+  now: () => Date
+  /** Certification proofs. */
+  storage: Storage
+  /** Removes proof files nothing refers to any more (failed uploads, replaced or deleted proofs). */
+  garbage: Pick<GarbageCleaner, 'collect'>
+}

@@ -1,0 +1,128 @@
+import { join } from 'node:path'
+import type { Hono } from 'hono'
+import type { MikroORM } from '@mikro-orm/postgresql'
+import {
+  ProjectedUser,
+  closeOnSignal,
+  createGarbageCleaner,
+  createLogger,
+  createNatsBus,
+  createTokenVerifier,
+  listen,
+  openDatabase,
+  openStorage,
+  serviceDatabaseUrl,
+  startOutboxRelay,
+  type AppEnv,
+  type EventBus,
+  type KeySource,
+  type Logger,
+  type OutboxRelay,
+  type PlatformEnv,
+  type Storage,
+} from '@portal/server-kit'
+import { createApp } from './app.ts'
+import { CertificationTypeEntity, TierRequirementEntity } from './certification-types/certification-type.entity.ts'
+import { TechnicianCertificationEntity } from './certifications/certification.entity.ts'
+import { loadCertsEnv } from './env.ts'
+import { migrationsList } from './migrations/index.ts'
+import { TechnicianEntity } from './technicians/technician.entity.ts'
+import { createCertsUsers, type CertsUsers } from './users.ts'
+
+export { seedDemoData, type SeedTarget } from './demo/demo-data.ts'
+export { loadCertsEnv } from './env.ts'
+
+/** Every entity of certs' database. */
+export const entities = [CertificationTypeEntity, TierRequirementEntity, TechnicianCertificationEntity, TechnicianEntity, ProjectedUser]
+
+export interface CertsDeps {
+  env: PlatformEnv
+  logger: Logger
+  bus: EventBus
+  port: number
+  hostname?: string
+  /** Identity's public keys: its JWKS URL in cluster mode, a document or getter in single-node. */
+  jwks: KeySource
+  /** Full URL of certs' own database; default: its database on env.DATABASE_URL's server. */
+  databaseUrl?: string
+  /** Proof files; default: S3 when S3_BUCKET is set, else a local folder under DATA_DIR (`storage/certs`). */
+  storage?: Storage
+  /** Current time (tests move it). */
+  clock?: () => Date
+}
+
+export interface CertsServer {
+  port: number
+  app: Hono<AppEnv>
+  orm: MikroORM
+  relay: OutboxRelay
+  storage: Storage
+  /** The projection of identity's users (demo seeding waits for its users there). */
+  users: CertsUsers
+  close(): Promise<void>
+}
+
+/**
+ * Opens certs' database and storage, starts the outbox relay, the proof garbage cleaner and the
+ * user projection (asking identity once for every user), and serves the app. `close()` leaves the
+ * bus open.
+ */
+export async function start(deps: CertsDeps): Promise<CertsServer> {
+  const { env, logger } = deps
+  const db = await openDatabase({
+    service: 'certs',
+    url: deps.databaseUrl ?? (env.DATABASE_URL ? serviceDatabaseUrl(env.DATABASE_URL, 'certs') : undefined),
+    dataDir: env.DATA_DIR,
+    entities,
+    migrations: migrationsList,
+    logger,
+  })
+  const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
+  const storage = deps.storage ?? (await openStorage(env, 'certs', join(env.DATA_DIR, 'storage', 'certs')))
+  const now = deps.clock ?? (() => new Date())
+  const garbage = createGarbageCleaner({ orm: db.orm, storage, logger, now })
+  const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
+  const { app, certifications } = createApp({ orm: db.orm, verifier, storage, garbage, logger, clock: deps.clock })
+  const users = createCertsUsers({ orm: db.orm, logger, certifications })
+  garbage.start()
+  let subscription: Awaited<ReturnType<typeof users.subscribe>> | undefined
+  try {
+    subscription = await users.subscribe(deps.bus)
+    await users.requestBackfill()
+    const server = await listen(app, deps.port, deps.hostname ?? '127.0.0.1')
+    relay.kick()
+    logger.info('certs listening', { port: server.port, storage: storage.kind })
+    const sub = subscription
+    return {
+      port: server.port,
+      app,
+      orm: db.orm,
+      relay,
+      storage,
+      users,
+      async close() {
+        await server.close()
+        await sub.stop()
+        await garbage.stop()
+        await relay.stop()
+        await db.close()
+      },
+    }
+  } catch (err) {
+    await subscription?.stop()
+    await garbage.stop()
+    await relay.stop()
+    await db.close()
+    throw err
+  }
+}
+
+// The cluster deployable: its own process with PostgreSQL, NATS JetStream, identity's JWKS and S3.
+if (import.meta.main) {
+  const { env, port, hostname, jwksUrl, storageDir } = loadCertsEnv()
+  const logger = createLogger('certs', env.LOG_LEVEL)
+  const bus = await createNatsBus({ url: env.NATS_URL!, logger })
+  const storage = await openStorage({ ...env, STORAGE_DIR: storageDir }, 'certs', storageDir ?? '')
+  const server = await start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl), storage })
+  closeOnSignal(logger, () => server.close(), () => bus.close())
+}

@@ -1,0 +1,54 @@
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
+import { CERT_MESSAGES } from '@portal/contracts'
+import { forbidden, inManagerScope, notFound, projectedUsers, withProjectedScope, type Actor, type ProjectedUser } from '@portal/server-kit'
+import { TechnicianCertificationEntity } from '../certifications/certification.entity.ts'
+
+export { requireReadableUser } from '@portal/server-kit'
+
+const userNotFound = () => notFound('User not found', 'user_not_found')
+export const certificationNotFound = () => notFound(CERT_MESSAGES.certificationNotFound, 'certification_not_found')
+
+/**
+ * The user whose certifications `actor` may change (DESIGN "Security"): themself, or anyone for an
+ * admin; a manager reads their scope but changes nothing (403). Null only for the caller themself
+ * before their registration reached the projection.
+ */
+export async function requireEditableUser(em: EntityManager, actor: Actor, userId: string): Promise<ProjectedUser | null> {
+  if (actor.userId !== userId && !actor.isAdmin) throw forbidden('You can only change your own certifications and settings', 'not_your_certification')
+  const user = await projectedUsers.findAny(em, userId)
+  if (user?.deletedAt) throw userNotFound()
+  if (!user && actor.userId !== userId) throw userNotFound()
+  return user
+}
+
+/** A technician's certification with its owner and what the caller may do with it. */
+export interface AccessibleCertification {
+  cert: TechnicianCertificationEntity
+  owner: ProjectedUser | null
+  /** The owner and admins edit, replace and delete. */
+  canEdit: boolean
+  /** The owner, admins and managers whose scope covers the owner delete proof files (learner §6). */
+  canDeleteFile: boolean
+}
+
+/**
+ * The certification `id` as far as `actor` may see it: the owner's and admins' own, and a manager's
+ * when their scope covers the owner. Anyone else gets the same 404 as for an id that does not
+ * exist, so ids reveal nothing. `lock` locks the row for the caller's transaction.
+ */
+export async function requireReadableCertification(em: EntityManager, actor: Actor, id: number, lock = false): Promise<AccessibleCertification> {
+  const cert = await em.findOne(TechnicianCertificationEntity, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})
+  if (!cert) throw certificationNotFound()
+  const owner = await projectedUsers.findAny(em, cert.userId)
+  const own = cert.userId === actor.userId
+  const manager = own || actor.isAdmin ? actor : await withProjectedScope(em, actor)
+  const inScope =
+    manager.isManager && owner !== null && !owner.deletedAt && inManagerScope(manager.managerScope, { branch: owner.branch ?? null, department: owner.department ?? null })
+  if (!own && !actor.isAdmin && !inScope) throw certificationNotFound()
+  return { cert, owner, canEdit: own || actor.isAdmin, canDeleteFile: own || actor.isAdmin || inScope }
+}
+
+/** 403 unless the caller may edit the certification. */
+export function requireEdit(access: AccessibleCertification): void {
+  if (!access.canEdit) throw forbidden('Only the technician and admins can change this certification', 'not_your_certification')
+}

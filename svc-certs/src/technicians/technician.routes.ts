@@ -1,0 +1,21 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { PauseNotificationsBody, ResumeNotificationsBody } from '@portal/contracts'
+import { authenticate, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import type { TechnicianService } from './technician.service.ts'
+
+export const UserIdParam = z.object({ userId: z.uuid('Invalid user id') })
+
+/** `/technician`: profile, dashboard summary and the notification pause. */
+export const technicianRoutes = (svc: TechnicianService, verifier: TokenVerifier) =>
+  new Hono<AppEnv>()
+    .use(authenticate(verifier))
+    .get('/profile/:userId', validate('param', UserIdParam), async (c) => c.json(await svc.profile(c.get('actor'), c.req.valid('param').userId)))
+    .get('/summary/:userId', validate('param', UserIdParam), async (c) => c.json(await svc.summary(c.get('actor'), c.req.valid('param').userId)))
+    .post('/pause-notifications', validate('json', PauseNotificationsBody), async (c) => {
+      const body = c.req.valid('json')
+      return c.json(await svc.pause(c.get('actor'), body.userId, body.pauseUntil))
+    })
+    .post('/resume-notifications', validate('json', ResumeNotificationsBody), async (c) =>
+      c.json(await svc.resume(c.get('actor'), c.req.valid('json').userId)),
+    )

@@ -1,0 +1,191 @@
+import type { EntityManager } from '@mikro-orm/postgresql'
+import {
+  EXPIRY_BANDS,
+  NOTIFICATION_PAUSE_DAYS,
+  nextTier,
+  todayIso,
+  type CertificationSummary,
+  type CertificationsOverview,
+  type TechnicianProfile,
+  type TierLevel,
+  type UserCertification,
+} from '@portal/contracts'
+import { ProjectedUser, badRequest, type Actor } from '@portal/server-kit'
+import { certificationTypeRepository, toTierRequirement, type RequirementRow } from '../certification-types/certification-type.repository.ts'
+import { TechnicianCertificationEntity } from '../certifications/certification.entity.ts'
+import { certificationRepository, statusFacts, toUserCertification } from '../certifications/certification.repository.ts'
+import type { CertsContext } from '../context.ts'
+import { requireEditableUser, requireReadableUser } from './access.ts'
+import { complianceRequirements, progressOf, requirementsFor, tierProgress } from './compliance.ts'
+import { TechnicianEntity } from './technician.entity.ts'
+
+const DAY_MS = 86_400_000
+
+/** Tier state of a technician (the defaults when svc-certs has no row yet). */
+const tierState = (row: TechnicianEntity | null, at: Date) => {
+  const until = row?.notificationsPausedUntil && row.notificationsPausedUntil > at ? row.notificationsPausedUntil : null
+  return {
+    current_tier: (row?.currentTier ?? 0) as TierLevel,
+    notifications_paused: until !== null,
+    notifications_paused_until: until?.toISOString() ?? null,
+    rev_pay_ratio: row?.revPayRatio ?? null,
+  }
+}
+
+/** Expiring soon: not expired and within the warning band (30 days). */
+const expiringSoon = (c: UserCertification) => c.days_until_expiry !== null && c.days_until_expiry >= 0 && c.days_until_expiry <= EXPIRY_BANDS.warning
+
+/**
+ * Technicians' profiles and tier state (learner §2-§4, §7): profile, dashboard summary,
+ * notification pause, and the admins' compliance overview.
+ */
+export function createTechnicianService(ctx: CertsContext) {
+  const { orm, now } = ctx
+
+  /** What a profile is built from. */
+  const load = async (em: EntityManager, userId: string) => {
+    const [tech, held, requirements] = await Promise.all([
+      em.findOne(TechnicianEntity, { userId }),
+      certificationRepository.listWithTypes(em, userId),
+      certificationTypeRepository.requirements(em),
+    ])
+    return { tech, held, requirements }
+  }
+
+  const build = (actor: Actor, userId: string, user: ProjectedUser | null, data: Awaited<ReturnType<typeof load>>) => {
+    const at = now()
+    const today = todayIso(at)
+    const tier = tierState(data.tech, at)
+    const department = user?.department ?? null
+    const certifications = data.held.map(({ cert, type }) => toUserCertification(cert, type, today))
+    const facts = new Map(data.held.map(({ cert, type }) => [cert.certificationId, statusFacts(cert, type)]))
+    const heldIds = new Map(data.held.map(({ cert }) => [cert.certificationId, cert.id]))
+    const shown = requirementsFor(data.requirements, department)
+    const counting = complianceRequirements(data.requirements, { currentTier: tier.current_tier, department })
+    return { at, today, tier, department, certifications, facts, heldIds, shown, counting }
+  }
+
+  return {
+    /** GET /technician/profile/{userId}: the user themself, managers whose scope covers them, admins. */
+    async profile(actor: Actor, userId: string): Promise<TechnicianProfile> {
+      const em = orm.em.fork()
+      const user = await requireReadableUser(em, actor, userId)
+      const b = build(actor, userId, user, await load(em, userId))
+      const own = actor.userId === userId
+      const next = b.tier.current_tier < 3 ? nextTier(b.tier.current_tier) : null
+      return {
+        user: {
+          id: userId,
+          // The caller themself before their registration reached the projection: the token's facts.
+          name: user?.name ?? actor.name,
+          email: user?.email ?? actor.email,
+          employee_id: user?.employeeId ?? null,
+          branch: user?.branch ?? null,
+          department: b.department,
+          hire_date: user?.hireDate ?? null,
+        },
+        tier: b.tier,
+        tier_requirements: b.shown.map((r) => ({
+          ...toTierRequirement(r),
+          met: progressOf([r], b.facts, b.today).met === 1,
+          user_certification_id: b.heldIds.get(r.certification_id) ?? null,
+        })),
+        certifications: b.certifications,
+        upcoming_expirations: b.certifications
+          .filter((c) => c.expiration_badge !== null)
+          .sort((x, y) => x.days_until_expiry! - y.days_until_expiry! || x.id - y.id),
+        // Revenue arrives with the revenue slice (issue 11).
+        revenue_data: null,
+        current_tier_progress: tierProgress(b.shown, b.facts, b.tier.current_tier, b.today),
+        next_tier_progress: next === null ? null : tierProgress(b.shown, b.facts, next, b.today),
+        // Whoever may read the profile may delete its proof files: the owner, admins, managers in scope (learner §6).
+        permissions: { can_edit: own || actor.isAdmin, can_toggle_notifications: own, can_delete_files: true },
+      }
+    },
+
+    /** GET /technician/summary/{userId}: the dashboard's Certification Tracking figures. */
+    async summary(actor: Actor, userId: string): Promise<CertificationSummary> {
+      const em = orm.em.fork()
+      const user = await requireReadableUser(em, actor, userId)
+      const b = build(actor, userId, user, await load(em, userId))
+      const compliance = progressOf(b.counting, b.facts, b.today)
+      const next = b.tier.current_tier < 3 ? nextTier(b.tier.current_tier) : null
+      return {
+        total: b.certifications.length,
+        valid: b.certifications.filter((c) => c.is_valid).length,
+        expiring_soon: b.certifications.filter(expiringSoon).length,
+        expired: b.certifications.filter((c) => !c.is_valid).length,
+        required_total: compliance.total,
+        required_met: compliance.met,
+        current_tier: b.tier.current_tier,
+        next_tier_progress: next === null ? null : tierProgress(b.shown, b.facts, next, b.today),
+      }
+    },
+
+    /** POST /technician/pause-notifications: 30 days from now, or until `pauseUntil` when sooner. */
+    async pause(actor: Actor, userId: string, pauseUntil?: string) {
+      await requireEditableUser(orm.em.fork(), actor, userId)
+      const at = now()
+      const longest = new Date(at.getTime() + NOTIFICATION_PAUSE_DAYS * DAY_MS)
+      const wanted = pauseUntil ? new Date(pauseUntil) : longest
+      if (wanted <= at) throw badRequest('pauseUntil must be in the future', 'invalid_pause')
+      const until = wanted < longest ? wanted : longest
+      await orm.em.fork().execute(
+        `insert into technicians (user_id, current_tier, notifications_paused_until, updated_at) values (?, 0, ?, ?)
+         on conflict (user_id) do update set notifications_paused_until = excluded.notifications_paused_until, updated_at = excluded.updated_at`,
+        [userId, until, at],
+      )
+      return { message: `Notifications paused until ${until.toISOString().slice(0, 10)}`, notifications_paused: true, notifications_paused_until: until.toISOString() }
+    },
+
+    /** POST /technician/resume-notifications. */
+    async resume(actor: Actor, userId: string) {
+      await requireEditableUser(orm.em.fork(), actor, userId)
+      await orm.em.fork().nativeUpdate(TechnicianEntity, { userId }, { notificationsPausedUntil: null, updatedAt: now() })
+      return { message: 'Notifications resumed', notifications_paused: false, notifications_paused_until: null }
+    },
+
+    /**
+     * GET /admin/certifications/overview: types, technicians (every non-admin user identity knows),
+     * how many meet every requirement that counts for them, and the expired and expiring-soon
+     * certifications they hold.
+     */
+    async overview(): Promise<CertificationsOverview> {
+      const em = orm.em.fork()
+      const at = now()
+      const today = todayIso(at)
+      const [types, requirements, users, techs, certs] = await Promise.all([
+        certificationTypeRepository.listAll(em),
+        certificationTypeRepository.requirements(em),
+        em.find(ProjectedUser, { deletedAt: null, isAdmin: false }),
+        em.find(TechnicianEntity, {}),
+        em.find(TechnicianCertificationEntity, {}),
+      ])
+      const typeById = new Map(types.map((t) => [t.id, t]))
+      const tierOf = new Map(techs.map((t) => [t.userId, t.currentTier]))
+      const heldBy = new Map<string, TechnicianCertificationEntity[]>()
+      for (const c of certs) heldBy.set(c.userId, [...(heldBy.get(c.userId) ?? []), c])
+      let compliant = 0
+      let expired = 0
+      let soon = 0
+      for (const u of users) {
+        const held = (heldBy.get(u.id) ?? []).map((c) => toUserCertification(c, typeById.get(c.certificationId)!, today))
+        expired += held.filter((c) => !c.is_valid).length
+        soon += held.filter(expiringSoon).length
+        const facts = new Map((heldBy.get(u.id) ?? []).map((c) => [c.certificationId, statusFacts(c, typeById.get(c.certificationId)!)]))
+        const counting: RequirementRow[] = complianceRequirements(requirements, { currentTier: (tierOf.get(u.id) ?? 0) as TierLevel, department: u.department ?? null })
+        const p = progressOf(counting, facts, today)
+        if (p.met === p.total) compliant++
+      }
+      return {
+        types_total: types.length,
+        types_active: types.filter((t) => t.isActive).length,
+        technicians: users.length,
+        compliant,
+        expired,
+        expiring_soon: soon,
+      }
+    },
+  }
+}
+export type TechnicianService = ReturnType<typeof createTechnicianService>
