@@ -108,5 +108,8 @@ describe('profile dialogs', () => {
     const html = render(<UploadProofDialog cert={cert} userId="u" forOther={false} onUploaded={noop} onClose={noop} />)
     expect(html).toContain('>Replace Proof: OSHA 10</h2>')
     expect(html).toContain('The current proof, osha.pdf, is replaced by the new file.')
+    // Only the file: the certification's dates stay.
+    expect(html).not.toContain('>Obtained Date</label>')
+    expect(html).toMatch(/type="submit"[^>]*>Replace Proof</)
   })
 })

@@ -3,8 +3,8 @@ import { Alert, ApiError, Button, errorMessage, focusFirstInvalid, Modal, TextFi
 import { useMutation } from '@tanstack/react-query'
 import { useRef, useState, type FormEvent } from 'react'
 import { formatSize } from '../shared/format.ts'
-import { uploadProof } from './api.ts'
-import { buildUploadForm, checkProofFile, type FieldErrors, type UploadForm } from './profile-view.ts'
+import { replaceProof, uploadProof } from './api.ts'
+import { buildReplaceForm, buildUploadForm, checkProofFile, type FieldErrors, type UploadForm } from './profile-view.ts'
 
 const formOf = (cert: UserCertification): UploadForm => ({
   file: null,
@@ -15,7 +15,10 @@ const formOf = (cert: UserCertification): UploadForm => ({
 
 export const UPLOAD_CANCELLED = 'The upload was cancelled; nothing was changed.'
 
-/** Upload (or replace) the proof of a held certification, with a progress bar and Cancel (learner §5). */
+/**
+ * Upload the proof of a held certification with its obtained date (learner §5), or replace the
+ * proof alone; a progress bar and Cancel while it goes up.
+ */
 export const UploadProofDialog = ({
   cert,
   userId,
@@ -56,16 +59,18 @@ const UploadForm = ({
   const abort = useRef<AbortController | null>(null)
   const formRef = useRef<HTMLFormElement>(null)
   const submitRef = useRef<HTMLButtonElement>(null)
+  const replacing = cert.file_name !== null
   const upload = useMutation({
     mutationFn: (data: FormData) => {
       abort.current = new AbortController()
       setProgress({ loaded: 0, total: 0 })
-      return uploadProof(data, { signal: abort.current.signal, onProgress: (loaded, total) => setProgress({ loaded, total }) })
+      const opts = { signal: abort.current.signal, onProgress: (loaded: number, total: number) => setProgress({ loaded, total }) }
+      return replacing ? replaceProof(cert.id, data, opts) : uploadProof(data, opts)
     },
     onSettled: () => setProgress(null),
     // Cancel Upload goes with the upload: focus returns to the button it stood in for.
     onError: () => setTimeout(() => submitRef.current?.focus(), 0),
-    onSuccess: (answer) => onUploaded(answer.certification, cert.file_name !== null),
+    onSuccess: (answer) => onUploaded(answer.certification, replacing),
   })
   const set = <K extends keyof UploadForm>(key: K, value: UploadForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }))
@@ -74,7 +79,7 @@ const UploadForm = ({
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (upload.isPending) return
-    const built = buildUploadForm(cert.certification_id, form, forOther ? userId : undefined)
+    const built = replacing ? buildReplaceForm(form.file) : buildUploadForm(cert.certification_id, form, forOther ? userId : undefined)
     if ('errors' in built) {
       setErrors(built.errors)
       queueMicrotask(() => focusFirstInvalid(formRef.current))
@@ -87,9 +92,9 @@ const UploadForm = ({
     upload.error instanceof ApiError && upload.error.code === 'aborted' ? UPLOAD_CANCELLED : upload.isError ? errorMessage(upload.error, CERT_MESSAGES.uploadFailed) : null
   return (
     <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
-      {cert.file_name ? (
+      {replacing ? (
         <p className="pk-muted" style={{ margin: 0 }}>
-          The current proof, {cert.file_name}, is replaced by the new file.
+          The current proof, {cert.file_name}, is replaced by the new file. The certification's dates stay as they are.
         </p>
       ) : null}
       <fieldset disabled={uploading} className="pk-stack" style={{ border: 0, padding: 0, margin: 0 }}>
@@ -102,23 +107,27 @@ const UploadForm = ({
           hint={form.file && !errors.file ? `${form.file.name}, ${formatSize(form.file.size)}` : 'PDF, JPEG or PNG, at most 10 MB.'}
           required
         />
-        <TextField
-          label="Obtained Date"
-          type="date"
-          value={form.obtained_date}
-          onChange={(e) => set('obtained_date', e.target.value)}
-          error={errors.obtained_date}
-          required
-        />
-        <TextField
-          label="Expiration Date"
-          type="date"
-          value={form.expiration_date}
-          onChange={(e) => set('expiration_date', e.target.value)}
-          error={errors.expiration_date}
-          hint="Optional."
-        />
-        <TextField label="Notes" value={form.notes} onChange={(e) => set('notes', e.target.value)} error={errors.notes} hint="Optional." />
+        {replacing ? null : (
+          <>
+            <TextField
+              label="Obtained Date"
+              type="date"
+              value={form.obtained_date}
+              onChange={(e) => set('obtained_date', e.target.value)}
+              error={errors.obtained_date}
+              required
+            />
+            <TextField
+              label="Expiration Date"
+              type="date"
+              value={form.expiration_date}
+              onChange={(e) => set('expiration_date', e.target.value)}
+              error={errors.expiration_date}
+              hint="Optional."
+            />
+            <TextField label="Notes" value={form.notes} onChange={(e) => set('notes', e.target.value)} error={errors.notes} hint="Optional." />
+          </>
+        )}
       </fieldset>
       {progress ? <UploadProgress loaded={progress.loaded} total={progress.total} doneText="Upload complete. Checking the file…" /> : null}
       {failure ? <Alert>{failure}</Alert> : null}
@@ -133,7 +142,9 @@ const UploadForm = ({
             <Button variant="secondary" onClick={onClose}>
               Cancel
             </Button>
-            <Button ref={submitRef} type="submit">{cert.file_name ? 'Replace Proof' : 'Upload Proof'}</Button>
+            <Button ref={submitRef} type="submit">
+              {replacing ? 'Replace Proof' : 'Upload Proof'}
+            </Button>
           </>
         )}
       </div>

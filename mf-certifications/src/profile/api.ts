@@ -25,6 +25,9 @@ export const addCertification = (body: AddCertificationBody) => api.post('/techn
 /** Multipart: `certification_id`, `file`, `obtained_date`, `expiration_date`, `notes` (learner §7), with upload progress. */
 export const uploadProof = (form: FormData, opts: Pick<UploadOptions<unknown>, 'onProgress' | 'signal'>) =>
   uploadWithProgress('POST', '/technician/certifications/upload', form, { ...opts, schema: UserCertificationResponse })
+/** Multipart with only `file`: replaces the proof of a held certification, its dates untouched. */
+export const replaceProof = (id: number, form: FormData, opts: Pick<UploadOptions<unknown>, 'onProgress' | 'signal'>) =>
+  uploadWithProgress('POST', `/technician/certifications/${id}/file`, form, { ...opts, schema: UserCertificationResponse })
 export const deleteCertification = (id: number) => api.delete(`/technician/certifications/${id}`)
 export const deleteProof = (id: number) => api.delete(`/technician/certifications/${id}/file`)
 

@@ -2,6 +2,7 @@ import { CERT_MESSAGES } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
 import { certifications, profile, USER_ID } from '../test/fixtures.ts'
 import {
+  buildReplaceForm,
   buildUploadForm,
   checkProofFile,
   expirationPreview,
@@ -119,6 +120,12 @@ describe('technician profile: Add Certification', () => {
 })
 
 describe('technician profile: proof upload', () => {
+  it('replaces a proof with the file alone, checked the same way', () => {
+    expect(buildReplaceForm(file('x.gif', 'image/gif', 3))).toEqual({ errors: { file: CERT_MESSAGES.fileType } })
+    const built = buildReplaceForm(file('new.png', 'image/png', 3))
+    expect('form' in built && [...built.form.keys()]).toEqual(['file'])
+  })
+
   it('takes PDF, JPEG and PNG up to 10 MB, with the spec’s messages otherwise', () => {
     expect(checkProofFile(file('card.pdf', 'application/pdf', 10))).toBeNull()
     expect(checkProofFile(file('card.jpg', 'image/jpeg', 10))).toBeNull()

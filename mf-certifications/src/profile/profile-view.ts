@@ -174,6 +174,15 @@ export function buildUploadForm(
   return { form: data }
 }
 
+/** Replace: only the new file (the certification's dates stay as they are). */
+export function buildReplaceForm(file: File | null): { form: FormData } | { errors: FieldErrors<'file'> } {
+  const error = checkProofFile(file)
+  if (error) return { errors: { file: error } }
+  const data = new FormData()
+  data.append('file', file!, file!.name)
+  return { form: data }
+}
+
 /** Focus target names of the profile (decision 0010). */
 export const FOCUS = {
   add: 'add',
