@@ -157,8 +157,10 @@ export const CertificationManagementView = ({ navigate }: Pick<RemoteProps, 'nav
       >
         {toDelete ? (
           <p>
-            Delete {toDelete.name} ({toDelete.code})?
-            {toDelete.holders ? ` ${toDelete.holders} technician${toDelete.holders === 1 ? ' holds' : 's hold'} it.` : ''} This cannot be undone.
+            Delete {toDelete.name} ({toDelete.code})? This cannot be undone.
+            {toDelete.holders
+              ? ` ${toDelete.holders} technician${toDelete.holders === 1 ? ' holds' : 's hold'} it, so it will not be deleted: edit it and clear Active to retire it instead.`
+              : ''}
           </p>
         ) : null}
         {remove.isError ? <Alert>{errorMessage(remove.error, CERT_MESSAGES.deleteType)}</Alert> : null}
