@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
 
 /** Debian's Chromium, headless, with the flags this machine needs. */
 export function launchBrowser(): Promise<Browser> {
@@ -7,6 +7,26 @@ export function launchBrowser(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-dev-shm-usage'],
   })
+}
+
+/** A new browser context signed in through the login screen, on the dashboard the role lands on. */
+export async function signedInPage(browser: Browser, baseURL: string, email: string, password: string, context: BrowserContextOptions = {}): Promise<Page> {
+  const page = await (await browser.newContext({ baseURL, ...context })).newPage()
+  page.setDefaultTimeout(15_000)
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await page.waitForURL(/dashboard$/)
+  return page
+}
+
+/** Signs in through the API: the user's id and the Authorization header for direct calls. */
+export async function apiLogIn(baseURL: string, email: string, password: string): Promise<{ id: string; auth: { authorization: string } }> {
+  const res = await fetch(`${baseURL}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+  if (!res.ok) throw new Error(`login of ${email} answered ${res.status}`)
+  const { token, user } = (await res.json()) as { token: string; user: { id: string } }
+  return { id: user.id, auth: { authorization: `Bearer ${token}` } }
 }
 
 export interface MailboxMessage {

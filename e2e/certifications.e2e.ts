@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { focusedControl, launchBrowser, watchErrors } from './browser.ts'
+import { apiLogIn, focusedControl, launchBrowser, signedInPage, watchErrors } from './browser.ts'
 
 // The certification screens (mf-certifications) as people use them: an admin adds a type and a
 // tier requirement; a technician adds a certification, uploads, views, downloads, replaces and
@@ -15,22 +15,8 @@ afterAll(async () => {
   await browser?.close()
 })
 
-async function signedIn(email: string, password: string): Promise<Page> {
-  const page = await (await browser.newContext({ baseURL, acceptDownloads: true })).newPage()
-  page.setDefaultTimeout(15_000)
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Log In' }).click()
-  await page.waitForURL(/dashboard$/)
-  return page
-}
-
-async function apiLogin(email: string, password: string) {
-  const res = await fetch(`${baseURL}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
-  const { token, user } = (await res.json()) as { token: string; user: { id: string } }
-  return { id: user.id, auth: { authorization: `Bearer ${token}` } }
-}
+const signedIn = (email: string, password: string) => signedInPage(browser, baseURL, email, password, { acceptDownloads: true })
+const apiLogin = (email: string, password: string) => apiLogIn(baseURL, email, password)
 
 const stamp = Date.now().toString(36).toUpperCase()
 const typeName = `Scaffold Safety ${stamp}`

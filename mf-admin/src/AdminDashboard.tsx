@@ -1,10 +1,10 @@
-import { EmptyState, ensureStyles, RemoteSlot, type RemoteProps } from '@portal/ui-kit'
+import { EmptyState, ensureStyles, RemoteSlot, Tabs, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { useRef, useState, type KeyboardEvent } from 'react'
+import { useState } from 'react'
 import { CoursesTab } from './courses/CoursesTab.tsx'
 import { ExamsTab } from './exams/ExamsTab.tsx'
 import { GroupsTab } from './groups/GroupsTab.tsx'
-import { ADMIN_TABS, tabAfterKey, tabId, type AdminTab } from './tabs.ts'
+import { ADMIN_TABS, tabId, type AdminTab } from './tabs.ts'
 import { UsersTab } from './users/UsersTab.tsx'
 
 ensureStyles()
@@ -38,40 +38,12 @@ const Panel = ({ tab, remote }: { tab: AdminTab; remote: RemoteProps }) => {
 
 const Dashboard = (remote: RemoteProps) => {
   const [tab, setTab] = useState<AdminTab>('Exams')
-  const tabRefs = useRef(new Map<AdminTab, HTMLButtonElement>())
-  const onKeyDown = (e: KeyboardEvent) => {
-    const next = tabAfterKey(tab, e.key)
-    if (!next) return
-    e.preventDefault()
-    setTab(next)
-    tabRefs.current.get(next)?.focus()
-  }
   return (
     <div className="pk-stack">
       <h1>Admin Dashboard</h1>
-      <div role="tablist" aria-label="Admin sections" className="pk-tabs" onKeyDown={onKeyDown}>
-        {ADMIN_TABS.map((t) => (
-          <button
-            key={t}
-            ref={(el) => {
-              if (el) tabRefs.current.set(t, el)
-            }}
-            type="button"
-            role="tab"
-            id={tabId(t)}
-            className="pk-tab"
-            aria-selected={tab === t}
-            aria-controls={`${tabId(t)}-panel`}
-            tabIndex={tab === t ? 0 : -1}
-            onClick={() => setTab(t)}
-          >
-            {t}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`${tabId(tab)}-panel`} aria-labelledby={tabId(tab)} className="pk-card" tabIndex={0}>
+      <Tabs label="Admin sections" tabs={ADMIN_TABS} selected={tab} onSelect={setTab} idOf={tabId} panelClassName="pk-card">
         <Panel tab={tab} remote={remote} />
-      </div>
+      </Tabs>
     </div>
   )
 }

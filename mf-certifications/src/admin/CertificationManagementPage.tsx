@@ -6,14 +6,14 @@ import {
   errorMessage,
   neighbourAfterRemoval,
   Spinner,
-  tabAfterKey,
+  Tabs,
   useAnnouncement,
   useFocusTargets,
   usePageHeading,
   type RemoteProps,
 } from '@portal/ui-kit'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useRef, useState, type KeyboardEvent } from 'react'
+import { useState } from 'react'
 import { RouteLink } from '../dashboard/Figures.tsx'
 import { exposed } from '../shared/exposed.tsx'
 import { Notice } from '../shared/Notice.tsx'
@@ -40,7 +40,6 @@ export const CertificationManagementView = ({ navigate }: Pick<RemoteProps, 'nav
   const [expanded, setExpanded] = useState<ReadonlySet<TierLevel>>(() => new Set(TIER_LEVELS))
   const [editing, setEditing] = useState<TypeEditing | null>(null)
   const [toDelete, setToDelete] = useState<CertificationType | null>(null)
-  const tabRefs = useRef(new Map<DepartmentTab, HTMLButtonElement>())
   const types = useQuery({ queryKey: adminKeys.types(), queryFn: fetchTypes })
   const requirements = useQuery({ queryKey: adminKeys.requirements(), queryFn: fetchRequirements })
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.all })
@@ -54,13 +53,6 @@ export const CertificationManagementView = ({ navigate }: Pick<RemoteProps, 'nav
       await refresh()
     },
   })
-  const onTabKey = (e: KeyboardEvent) => {
-    const next = tabAfterKey(CERT_DEPARTMENT_TABS, tab, e.key)
-    if (!next) return
-    e.preventDefault()
-    setTab(next)
-    tabRefs.current.get(next)?.focus()
-  }
   const toggleTier = (tier: TierLevel) =>
     setExpanded((s) => {
       const next = new Set(s)
@@ -91,27 +83,7 @@ export const CertificationManagementView = ({ navigate }: Pick<RemoteProps, 'nav
           <Button onClick={() => void refresh()}>Try Again</Button>
         </div>
       ) : null}
-      <div role="tablist" aria-label="Departments" className="pk-tabs" onKeyDown={onTabKey}>
-        {CERT_DEPARTMENT_TABS.map((t) => (
-          <button
-            key={t}
-            ref={(el) => {
-              if (el) tabRefs.current.set(t, el)
-            }}
-            type="button"
-            role="tab"
-            id={tabId(t)}
-            className="pk-tab"
-            aria-selected={tab === t}
-            aria-controls={`${tabId(t)}-panel`}
-            tabIndex={tab === t ? 0 : -1}
-            onClick={() => setTab(t)}
-          >
-            {t}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`${tabId(tab)}-panel`} aria-labelledby={tabId(tab)} className="pk-card pk-stack" tabIndex={0}>
+      <Tabs label="Departments" tabs={CERT_DEPARTMENT_TABS} selected={tab} onSelect={setTab} idOf={tabId} panelClassName="pk-card pk-stack">
         {types.isPending || requirements.isPending ? (
           failed ? null : <Spinner label="Loading certifications..." />
         ) : types.data && requirements.data ? (
@@ -132,7 +104,7 @@ export const CertificationManagementView = ({ navigate }: Pick<RemoteProps, 'nav
             />
           ))
         ) : null}
-      </div>
+      </Tabs>
       <TypeFormDialog
         editing={editing}
         onClose={() => setEditing(null)}

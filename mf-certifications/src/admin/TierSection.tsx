@@ -7,18 +7,8 @@ import { Badge } from '../shared/Badges.tsx'
 import { adminKeys, deleteRequirement, putRequirement } from './api.ts'
 import { ADMIN_FOCUS, addableToTier, requirementsOfTier, tierSectionLabel, typesOfTier, type DepartmentTab } from './type-form.ts'
 
-export const REQUIREMENT_FAILED = 'Failed to update tier requirements'
-
-/** The tier's requirements: add a type as required or optional, switch it, remove it. */
-const RequirementsEditor = ({
-  tier,
-  tab,
-  types,
-  requirements,
-  target,
-  focusLater,
-  announce,
-}: {
+/** What a tier section works with: the tier under the department tab, every type and requirement, focus and notices. */
+interface TierProps {
   tier: TierLevel
   tab: DepartmentTab
   types: readonly CertificationType[]
@@ -26,7 +16,12 @@ const RequirementsEditor = ({
   target: FocusTargets['target']
   focusLater: FocusTargets['focusLater']
   announce: (text: string) => void
-}) => {
+}
+
+export const REQUIREMENT_FAILED = 'Failed to update tier requirements'
+
+/** The tier's requirements: add a type as required or optional, switch it, remove it. */
+const RequirementsEditor = ({ tier, tab, types, requirements, target, focusLater, announce }: TierProps) => {
   const queryClient = useQueryClient()
   const [picked, setPicked] = useState('')
   const [required, setRequired] = useState(true)
@@ -142,30 +137,18 @@ const RequirementsEditor = ({
 
 /** One collapsible tier section (admin §2): the tab's types of that tier and the tier's requirements. */
 export const TierSection = ({
-  tier,
-  tab,
-  types,
-  requirements,
   expanded,
   onToggle,
   onEdit,
   onDelete,
-  target,
-  focusLater,
-  announce,
-}: {
-  tier: TierLevel
-  tab: DepartmentTab
-  types: readonly CertificationType[]
-  requirements: readonly TierRequirement[]
+  ...props
+}: TierProps & {
   expanded: boolean
   onToggle: () => void
   onEdit: (t: CertificationType) => void
   onDelete: (t: CertificationType) => void
-  target: FocusTargets['target']
-  focusLater: FocusTargets['focusLater']
-  announce: (text: string) => void
 }) => {
+  const { tier, tab, types, requirements, target } = props
   const bodyId = useId()
   const rows = typesOfTier(types, tab, tier)
   const reqCount = requirementsOfTier(requirements, tab, tier).length
@@ -245,15 +228,7 @@ export const TierSection = ({
             </table>
           </div>
         )}
-        <RequirementsEditor
-          tier={tier}
-          tab={tab}
-          types={types}
-          requirements={requirements}
-          target={target}
-          focusLater={focusLater}
-          announce={announce}
-        />
+        <RequirementsEditor {...props} />
       </div>
     </section>
   )
