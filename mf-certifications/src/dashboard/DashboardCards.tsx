@@ -8,6 +8,23 @@ import { myCertificationsLine, trackingFigures } from './cards.ts'
 import { Figures, RouteLink } from './Figures.tsx'
 import { dashboardLoadError } from './load-error.ts'
 
+/** A dashboard card that leads to a page: its title, a line and the link. */
+const LinkCard = (p: { id: string; title: string; text: string; link: { to: string; label: string } | null; navigate: (to: string) => void }) => (
+  <section className="pk-card pk-stack" aria-labelledby={p.id}>
+    <h2 id={p.id}>{p.title}</h2>
+    <p className="pk-muted" style={{ margin: 0 }}>
+      {p.text}
+    </p>
+    {p.link ? (
+      <p style={{ margin: 0 }}>
+        <RouteLink to={p.link.to} navigate={p.navigate} className="pk-btn">
+          {p.link.label}
+        </RouteLink>
+      </p>
+    ) : null}
+  </section>
+)
+
 export const LOCKED_TEXT = 'Certification tracking starts once you choose your branch and department.'
 
 /**
@@ -55,31 +72,21 @@ export const DashboardCardsView = ({ user, navigate }: Pick<RemoteProps, 'user' 
         )}
       </section>
       <div className="pk-grid">
-        <section className="pk-card pk-stack" aria-labelledby="my-certs-title">
-          <h2 id="my-certs-title">My Certifications</h2>
-          <p className="pk-muted" style={{ margin: 0 }}>
-            {locked ? LOCKED_TEXT : s ? myCertificationsLine(s) : 'Your certifications, proofs and tier progress.'}
-          </p>
-          {locked ? null : (
-            <p style={{ margin: 0 }}>
-              <RouteLink to="/technician/profile" navigate={navigate} className="pk-btn">
-                View My Certifications
-              </RouteLink>
-            </p>
-          )}
-        </section>
+        <LinkCard
+          id="my-certs-title"
+          title="My Certifications"
+          text={locked ? LOCKED_TEXT : s ? myCertificationsLine(s) : 'Your certifications, proofs and tier progress.'}
+          link={locked ? null : { to: '/technician/profile', label: 'View My Certifications' }}
+          navigate={navigate}
+        />
         {user.is_admin ? (
-          <section className="pk-card pk-stack" aria-labelledby="team-mgmt-title">
-            <h2 id="team-mgmt-title">Team Management</h2>
-            <p className="pk-muted" style={{ margin: 0 }}>
-              Your teams' certification compliance.
-            </p>
-            <p style={{ margin: 0 }}>
-              <RouteLink to="/manager/dashboard" navigate={navigate} className="pk-btn">
-                Open Team Dashboard
-              </RouteLink>
-            </p>
-          </section>
+          <LinkCard
+            id="team-mgmt-title"
+            title="Team Management"
+            text="Your teams' certification compliance."
+            link={{ to: '/manager/dashboard', label: 'Open Team Dashboard' }}
+            navigate={navigate}
+          />
         ) : null}
       </div>
     </>
