@@ -16,6 +16,8 @@ export function usePageHeading<T extends HTMLElement = HTMLHeadingElement>(title
   useEffect(() => {
     document.title = documentTitle(title)
   }, [title])
+  // Leaving the page: a route that sets no title of its own must not keep this one.
+  useEffect(() => () => void (document.title = PRODUCT_TITLE), [])
   useEffect(() => {
     ref.current?.focus({ preventScroll: true })
   }, [])
