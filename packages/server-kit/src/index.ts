@@ -1,6 +1,7 @@
 export * from './env.ts'
 export * from './logger.ts'
 export * from './errors.ts'
+export * from './input.ts'
 export * from './auth.ts'
 export * from './http.ts'
 export * from './metrics.ts'
