@@ -61,3 +61,18 @@ export function parseJsonInput(text: string): unknown {
   assertStorableInput(value)
   return value
 }
+
+/**
+ * Text the service itself stores, made storable: NUL and lone surrogates become U+FFFD. For what
+ * comes from files (an uploaded package's names and titles, the messages that quote them), where
+ * refusing is not an option; a request's own text is refused instead (`validate()`).
+ */
+export const storableText = (text: string) => (text.includes('\0') ? text.replaceAll('\0', '\ufffd') : text).toWellFormed()
+
+/** `JSON.stringify` for a jsonb column, with every string and key made storable (`storableText`). */
+export const storableJson = (value: unknown) =>
+  JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === 'string') return storableText(v)
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.keys(v).some(badText)) return v
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [storableText(k), x]))
+  })
