@@ -10,6 +10,7 @@ import {
   createTokenIssuer,
   createTokenVerifier,
   listen,
+  trustedProxies,
   loadOrCreateSigningKey,
   openDatabase,
   parseEnv,
@@ -76,7 +77,7 @@ export async function start(deps: IdentityDeps): Promise<IdentityServer> {
     const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
     const app = createApp({ orm: db.orm, issuer, verifier, env, relay, logger, kdf: deps.kdf })
     const hostname = deps.hostname ?? '127.0.0.1'
-    const server = await listen(app, deps.port, hostname)
+    const server = await listen(app, deps.port, hostname, { trustedProxies: trustedProxies(env.TRUSTED_PROXIES) })
     relay.kick()
     logger.info('identity listening', { port: server.port })
     return {
@@ -103,7 +104,8 @@ export async function start(deps: IdentityDeps): Promise<IdentityServer> {
 export const IdentityProcessEnv = PlatformEnv.extend({
   IDENTITY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   JWT_PRIVATE_JWK: z.string().optional().transform((v) => (v ? v : undefined)),
-  HOST: z.string().default('0.0.0.0'),
+  /** Interface to listen on: loopback unless told (a container sets 0.0.0.0); the gateway is the way in. */
+  HOST: z.string().default('127.0.0.1'),
 })
 
 if (import.meta.main) {
