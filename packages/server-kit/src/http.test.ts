@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { Hono } from 'hono'
 import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core'
@@ -291,5 +291,33 @@ describe('createLogger', () => {
   it('is silent at level silent', () => {
     const logger = createLogger('quiet', 'silent')
     expect(() => logger.error('nothing', { err: new Error('x') })).not.toThrow()
+  })
+
+  it('never writes a token whole: launch tokens in paths, messages and stacks are redacted', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJtaWQiOjcsInN1YiI6ImFiYyJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg'
+    const lines: string[] = []
+    const spies = [process.stdout, process.stderr].map((stream) =>
+      vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        lines.push(String(chunk))
+        return true
+      }),
+    )
+    try {
+      const logger = createLogger('learning', 'debug')
+      const app = createServiceApp({ service: 'learning', logger })
+      app.post('/scorm/commit/:token', () => {
+        throw new Error(`commit failed for /scorm/commit/${token}`)
+      })
+      const res = await app.request(`/scorm/commit/${token}`, { method: 'POST' })
+      expect(res.status).toBe(500)
+      logger.info('bearer', { authorization: `Bearer ${token}` })
+    } finally {
+      for (const spy of spies) spy.mockRestore()
+    }
+    const text = lines.join('')
+    expect(text).toContain('unhandled error')
+    expect(text).toContain('/scorm/commit/[token]')
+    expect(text).toContain('Bearer [token]')
+    expect(text).not.toContain(token.split('.')[2])
   })
 })
