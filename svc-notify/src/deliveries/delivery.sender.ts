@@ -41,6 +41,13 @@ export function retryDelay(attempts: number, opts: Pick<SenderOptions, 'retryBas
 /**
  * Sends pending deliveries through the transport and marks each sent after the transport
  * accepted it. A sent delivery is never sent again; a failed attempt is retried with backoff.
+ *
+ * Between the server accepting a mail and the mark committing, a crash sends the mail again (with
+ * the same Message-ID): that window is kept short. The mark is the next thing done (one round
+ * trip); a mark that fails (the database hiccups) is remembered and made before anything else is
+ * claimed, so this process never hands an accepted mail to the transport again; and no mail of a
+ * claimed batch is sent once half its lease is over, so another instance that claims it after the
+ * lease cannot send it too.
  */
 export function startDeliverySender(deps: {
   deliveries: DeliveryRepository
@@ -54,12 +61,24 @@ export function startDeliverySender(deps: {
   let again = false
   let stopped = false
   let dbFailures = 0
+  // Accepted by the mail server, not yet marked sent (the mark failed).
+  const accepted = new Set<string>()
+  const markAccepted = async () => {
+    for (const id of accepted) {
+      await deliveries.markSent(id)
+      accepted.delete(id)
+    }
+  }
 
   const once = async (): Promise<number> => {
+    await markAccepted()
+    const claimedAt = Date.now()
     const due = await deliveries.claimDue(opts.batchSize, opts.leaseMs)
     let sent = 0
     for (const mail of due) {
       if (stopped) break
+      // The rest of the batch waits for its lease to end and is claimed again (by anyone).
+      if (Date.now() - claimedAt > opts.leaseMs / 2) break
       try {
         await transport.send(mail)
       } catch (err) {
@@ -74,7 +93,9 @@ export function startDeliverySender(deps: {
         await deliveries.markFailed(mail.id, (err as Error).message ?? String(err), retryAt)
         continue
       }
+      accepted.add(mail.id)
       await deliveries.markSent(mail.id)
+      accepted.delete(mail.id)
       logger.info('e-mail sent', { deliveryId: mail.id, transport: transport.kind })
       sent++
     }
@@ -121,6 +142,7 @@ export function startDeliverySender(deps: {
       clearInterval(timer)
       clearInterval(pruner)
       await running
+      await markAccepted().catch((err) => logger.warn('e-mails sent but not marked sent; they will be sent again', { ids: [...accepted], err: err as Error }))
     },
   }
 }
