@@ -86,6 +86,29 @@ describe('gateway proxy: a service that answers before reading the whole body', 
   })
 })
 
+describe('gateway proxy: connections to a service', () => {
+  it('are kept alive and reused for requests the service read whole (with a body or not)', async () => {
+    const ports = new Set<number>()
+    const app = new Hono()
+    app.all('*', async (c) => {
+      ports.add((c.env as { incoming: { socket: { remotePort: number } } }).incoming.socket.remotePort)
+      return c.json({ bytes: (await c.req.text()).length })
+    })
+    const service = await listen(app, 0)
+    cleanups.push(service.close)
+    const gw = await gatewayFor({ learning: `http://127.0.0.1:${service.port}` })
+    cleanups.push(gw.close)
+    const client = new Agent({ keepAlive: true, maxSockets: 1 })
+    cleanups.push(() => client.destroy())
+    for (let i = 0; i < 20; i++) {
+      const commit = await call(gw.port, 'POST', '/api/scorm/commit/eyJ.x.y', { agent: client, body: Buffer.alloc(8_000, 97) })
+      expect([commit.status, commit.body]).toEqual([200, '{"bytes":8000}'])
+      expect((await call(gw.port, 'GET', '/api/exams', { agent: client })).status).toBe(200)
+    }
+    expect(ports.size).toBe(1)
+  })
+})
+
 describe('gateway proxy: a hung service', () => {
   let paused: ChildProcess | undefined
   afterAll(() => {
