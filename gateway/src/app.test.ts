@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RemoteRegistry } from '@portal/contracts'
 import { listen } from '@portal/server-kit'
 import { silentLogger } from '@portal/server-kit/testing'
-import { createServer } from 'node:http'
+import { createServer, request as httpRequest } from 'node:http'
 import { createGateway, createGatewayHandler } from './app.ts'
 import { resolveRoute } from './routes.ts'
 
@@ -159,6 +159,40 @@ describe('gateway', () => {
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'")
     expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN')
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+
+  it('routes and forwards the path its services will read: dot segments cannot reach outside the route table', async () => {
+    // Raw paths (fetch would resolve them before sending).
+    const raw = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: Number(new URL(base).port), path }, (res) => {
+          let body = ''
+          res.on('data', (d) => (body += d))
+          res.on('end', () => resolve({ status: res.statusCode!, body }))
+        })
+        req.on('error', reject)
+        req.end()
+      })
+    for (const path of ['/api/users/../metrics', '/api/users/%2e%2e/readyz', '/api/users/.%2E/metrics', '/api/auth/x/../../metrics']) {
+      const res = await raw(path)
+      expect([res.status, JSON.parse(res.body).code], path).toEqual([404, 'route_not_found'])
+    }
+    expect((await raw('/api/users\\..\\metrics')).status).toBe(400) // Node's parser refuses a backslash
+    const before = seen.length
+    expect(JSON.parse((await raw('/api/dev/mailbox/../../auth/login?x=1')).body)).toEqual({ ok: true, path: '/auth/login' })
+    expect(seen.slice(before).map((s) => s.path)).toEqual(['/auth/login?x=1'])
+    // Tokens hold dots, not dot segments: forwarded as they are.
+    expect(JSON.parse((await raw('/api/auth/eyJ.a.b/..x')).body)).toEqual({ ok: true, path: '/auth/eyJ.a.b/..x' })
+  })
+
+  it('serves /metrics only to a scraper with METRICS_TOKEN, and not at all without one', async () => {
+    expect((await gateway.request('/metrics')).status).toBe(404)
+    const token = 'scrape-token-0123456789'
+    const gw = createGateway({ logger: silentLogger, upstreams: { identity: 'http://127.0.0.1:1', learning: 'http://127.0.0.1:1', certs: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' }, shellDir: '/nonexistent', remotes: [], metricsToken: token })
+    expect((await gw.request('/metrics')).status).toBe(401)
+    expect((await gw.request('/metrics', { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401)
+    const ok = await gw.request('/metrics', { headers: { authorization: `Bearer ${token}` } })
+    expect([ok.status, (await ok.text()).includes('http_request_duration_seconds')]).toEqual([200, true])
   })
 
   it('reports degraded health when a service is unreachable', async () => {

@@ -6,8 +6,9 @@ import { getRequestListener } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RemoteRegistry } from '@portal/contracts'
-import { errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger, createMetrics } from '@portal/server-kit'
-import { createProxy } from './proxy.ts'
+import { timingSafeEqual } from 'node:crypto'
+import { errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger, createMetrics, type TrustedProxies } from '@portal/server-kit'
+import { createProxy, type UpstreamTimeouts } from './proxy.ts'
 import { ROUTE_TABLE, resolveRoute, type RouteEntry, type Upstream } from './routes.ts'
 
 export interface RemoteConfig {
@@ -25,8 +26,12 @@ export interface GatewayOptions {
   shellDir: string
   remotes: RemoteConfig[]
   routes?: readonly RouteEntry[]
-  /** Upstream request timeout. */
-  timeoutMs?: number
+  /** How long services are waited for (default: 30 s for API calls, 11 min for uploads). */
+  timeouts?: Partial<UpstreamTimeouts>
+  /** Reverse proxies in front of the gateway whose X-Forwarded-For names the client (default loopback). */
+  trustedProxies?: TrustedProxies
+  /** Bearer token that opens /metrics; without one /metrics is not served (METRICS_TOKEN). */
+  metricsToken?: string
 }
 
 const STATS_PATH = /^\/api\/users\/[^/]+\/stats$/
@@ -83,7 +88,17 @@ export function createGateway(opts: GatewayOptions) {
     const ok = checks.every(([, s]) => s === 'ok')
     return c.json({ status: ok ? 'ok' : 'degraded', services: Object.fromEntries(checks) }, ok ? 200 : 503)
   })
-  app.get('/metrics', (c) => c.text(metrics.render()))
+  // Request counts and timings are not for the public: only a scraper holding the token reads them.
+  const token = opts.metricsToken ? Buffer.from(`Bearer ${opts.metricsToken}`) : undefined
+  app.get('/metrics', (c) => {
+    if (!token) return notFoundHandler(c)
+    const given = Buffer.from(c.req.header('authorization') ?? '')
+    if (given.length !== token.length || !timingSafeEqual(given, token)) {
+      c.header('WWW-Authenticate', 'Bearer')
+      return c.json({ message: 'Authentication required', code: 'unauthorized' }, 401)
+    }
+    return c.text(metrics.render())
+  })
 
   const registry: RemoteRegistry = {
     remotes: Object.fromEntries(
@@ -128,6 +143,21 @@ export function createGateway(opts: GatewayOptions) {
   return app
 }
 
+/** A path segment of dots (`..`, `%2e%2e`, `.`) or a backslash: what URL parsers resolve away. */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)|\\/i
+
+/**
+ * The URL as the services' own URL parser reads it (`/api/users/../metrics` is `/api/metrics`):
+ * routing and forwarding use that, so a path cannot reach a service outside the route table (its
+ * /metrics, /readyz) or another service than the one routed to.
+ */
+export function resolveDotSegments(url: string): string {
+  const q = url.indexOf('?')
+  if (!DOT_SEGMENT.test(q === -1 ? url : url.slice(0, q))) return url
+  const parsed = new URL(url, 'http://gateway')
+  return parsed.pathname + parsed.search
+}
+
 /**
  * The gateway as a Node request listener: routed API calls are streamed to their service by the
  * proxy; everything else (static builds, registry, health, unknown /api paths) goes to the app.
@@ -136,9 +166,15 @@ export function createGatewayHandler(opts: GatewayOptions) {
   const routes = opts.routes ?? ROUTE_TABLE
   const app = createGateway(opts)
   const toApp = getRequestListener(app.fetch)
-  const proxy = createProxy({ logger: opts.logger, upstreams: opts.upstreams, responseHeaders: SECURITY_HEADERS, timeoutMs: opts.timeoutMs })
+  const proxy = createProxy({
+    logger: opts.logger,
+    upstreams: opts.upstreams,
+    responseHeaders: SECURITY_HEADERS,
+    timeouts: opts.timeouts,
+    trustedProxies: opts.trustedProxies,
+  })
   return (req: IncomingMessage, res: ServerResponse) => {
-    const url = req.url ?? '/'
+    const url = resolveDotSegments(req.url ?? '/')
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     const route = path.startsWith('/api/') || path.startsWith('/mailbox') ? resolveRoute(path, routes) : undefined

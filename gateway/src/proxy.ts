@@ -1,28 +1,75 @@
-import { Agent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { Logger } from '@portal/server-kit'
-import type { RouteEntry } from './routes.ts'
+import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http'
+import { clientAddressFrom, LOOPBACK_PROXIES, UPLOAD_REQUEST_TIMEOUT_MS, type Logger, type TrustedProxies } from '@portal/server-kit'
+import { isUpload, type RouteEntry } from './routes.ts'
 
 const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host',
 ])
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/
 
+/** How long the gateway waits on a service. */
+export interface UpstreamTimeouts {
+  /** For the answer (status and headers) to an API call; then 504. */
+  apiMs: number
+  /** The same for course uploads, which the service answers once the whole upload is in (up to 10 minutes). */
+  uploadMs: number
+  /** Longest silence while an answer streams (a paused video's reader, a slow client). */
+  idleMs: number
+}
+
+export const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = { apiMs: 30_000, uploadMs: UPLOAD_REQUEST_TIMEOUT_MS, idleMs: 600_000 }
+
+/**
+ * After a service answered before reading the whole body (413, 401 to an upload), the rest of the
+ * body is read and dropped so the client gets to read the answer and its connection stays usable;
+ * beyond these the connection is closed instead.
+ */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024
+const DRAIN_MAX_MS = 30_000
+
 export interface ProxyOptions {
   logger: Logger
   upstreams: Record<string, string>
   /** Headers added to every answer (security headers). */
   responseHeaders: Record<string, string>
-  timeoutMs?: number
+  timeouts?: Partial<UpstreamTimeouts>
+  /** Reverse proxies in front of the gateway whose `X-Forwarded-For` names the client (default loopback). */
+  trustedProxies?: TrustedProxies
+}
+
+/** A request without a body (none declared) can be sent again. */
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
+
+/** Reads and drops what is left of a request body, within bounds (see DRAIN_MAX_*). */
+function drain(req: IncomingMessage) {
+  if (req.readableEnded) return
+  let left = DRAIN_MAX_BYTES
+  const close = () => req.socket.destroy()
+  const timer = setTimeout(close, DRAIN_MAX_MS)
+  timer.unref()
+  req.on('data', (chunk: Buffer) => {
+    left -= chunk.length
+    if (left < 0) close()
+  })
+  req.once('close', () => clearTimeout(timer))
+  req.resume()
 }
 
 /**
  * Streams a request to the owning service and its answer back, at the level of Node's HTTP
  * objects (no Request/Response conversion on the hot path): keep-alive connections to each
  * service, hop-by-hop headers dropped, a request id and the client address passed on.
+ *
+ * A service that does not answer in time gets a 504 (`timeouts`: short for API calls, long only
+ * for uploads). A connection to a service is reused only after a request it read whole: one that
+ * answered early (a 413) may drop the connection right after, and the next request on it would fail.
  */
 export function createProxy(opts: ProxyOptions) {
   const agent = new Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 64 })
   const targets = Object.fromEntries(Object.entries(opts.upstreams).map(([k, v]) => [k, new URL(v)]))
+  const timeouts = { ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts }
+  const trusted = opts.trustedProxies ?? LOOPBACK_PROXIES
   const fail = (res: ServerResponse, requestId: string, status: number, message: string, code: string) => {
     if (res.headersSent) return void res.destroy()
     const body = JSON.stringify({ message, code })
@@ -37,34 +84,77 @@ export function createProxy(opts: ProxyOptions) {
     const headers: Record<string, string | string[]> = {}
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v
     headers['x-request-id'] = requestId
-    headers['x-forwarded-for'] = req.socket.remoteAddress ?? 'unknown'
+    // The client as the gateway sees it: its reverse proxies' X-Forwarded-For is believed, a client's own is not.
+    const forwarded = req.headers['x-forwarded-for']
+    headers['x-forwarded-for'] = clientAddressFrom(req.socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trusted)
     headers['x-forwarded-host'] = req.headers.host ?? ''
     headers['x-forwarded-proto'] = 'http'
-    const upstream = httpRequest(
-      {
-        agent,
-        hostname: target.hostname,
-        port: target.port,
-        method: req.method,
-        path: path.slice(route.strip.length),
-        headers,
-        timeout: opts.timeoutMs ?? 600_000,
+    const withBody = hasBody(req)
+    const log = { upstream: route.upstream, requestId, method: req.method, path }
+
+    let settled = false // an answer (the service's or ours) has started, or the client went away
+    let response: IncomingMessage | undefined
+    const timer = setTimeout(
+      () => {
+        if (settled) return
+        settled = true
+        opts.logger.warn('upstream timed out', log)
+        current.destroy()
+        fail(res, requestId, 504, 'The service did not answer in time. Please try again.', 'upstream_timeout')
       },
-      (up) => {
+      isUpload(req.method, path) ? timeouts.uploadMs : timeouts.apiMs,
+    )
+    timer.unref()
+    res.once('close', () => {
+      clearTimeout(timer)
+      if (res.writableFinished) return
+      settled = true // the client went away
+      current.destroy()
+    })
+
+    const send = (retry: boolean): ClientRequest => {
+      const upstream = httpRequest({ agent, hostname: target.hostname, port: target.port, method: req.method, path: path.slice(route.strip.length), headers }, (up) => {
+        if (settled) return void upstream.destroy()
+        settled = true
+        response = up
+        clearTimeout(timer)
+        upstream.setTimeout(timeouts.idleMs, () => upstream.destroy(new Error('upstream idle')))
+        if (!upstream.writableFinished) {
+          // Answered before it had the whole body: the rest is dropped, and the connection to the
+          // service is closed once the answer is through instead of going back to the pool.
+          req.unpipe(upstream)
+          drain(req)
+          up.once('end', () => upstream.destroy())
+        }
         const out: Record<string, string | string[]> = { ...opts.responseHeaders }
         for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v
         out['x-request-id'] = requestId
         res.writeHead(up.statusCode ?? 502, out)
         up.pipe(res)
         up.on('error', () => res.destroy())
-      },
-    )
-    upstream.on('timeout', () => upstream.destroy(new Error('upstream timeout')))
-    upstream.on('error', (err) => {
-      opts.logger.warn('upstream unreachable', { upstream: route.upstream, requestId, err })
-      fail(res, requestId, 503, 'The service is temporarily unavailable. Please try again.', 'upstream_unavailable')
-    })
-    req.on('aborted', () => upstream.destroy())
-    req.pipe(upstream)
+      })
+      upstream.on('error', (err: NodeJS.ErrnoException) => {
+        if (settled) {
+          // Broken while the answer streamed: the client's answer is cut short too.
+          if (response && !response.complete) res.destroy()
+          return
+        }
+        // A kept-alive connection the service closed meanwhile: a request without a body is sent again once.
+        if (retry && upstream.reusedSocket && err.code === 'ECONNRESET') {
+          current = send(false)
+          current.end()
+          return
+        }
+        settled = true
+        clearTimeout(timer)
+        opts.logger.warn('upstream unreachable', { ...log, err })
+        fail(res, requestId, 503, 'The service is temporarily unavailable. Please try again.', 'upstream_unavailable')
+      })
+      return upstream
+    }
+
+    let current = send(!withBody)
+    if (withBody) req.pipe(current)
+    else current.end()
   }
 }

@@ -39,3 +39,10 @@ export function resolveRoute(path: string, table: readonly RouteEntry[] = ROUTE_
   }
   return best
 }
+
+/**
+ * Course uploads (POST /api/courses, PUT /api/courses/{id}): learning answers them once the whole
+ * upload is in, so they alone get the long upstream timeout.
+ */
+export const isUpload = (method: string | undefined, path: string) =>
+  (method === 'POST' && /^\/api\/courses\/?(?:\?|$)/.test(path)) || (method === 'PUT' && /^\/api\/courses\/[^/?]+\/?(?:\?|$)/.test(path))

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import { PlatformEnv, UPLOAD_REQUEST_TIMEOUT_MS, closeOnSignal, createLogger, parseEnv, type Logger } from '@portal/server-kit'
+import { PlatformEnv, UPLOAD_REQUEST_TIMEOUT_MS, closeOnSignal, createLogger, parseEnv, trustedProxies, type Logger } from '@portal/server-kit'
 import { createServer } from 'node:http'
 import { createGatewayHandler } from './app.ts'
 import type { Upstream } from './routes.ts'
@@ -23,11 +23,21 @@ export interface GatewayDeps {
   upstreams: Record<Upstream, string>
   port: number
   hostname?: string
+  /** TRUSTED_PROXIES: reverse proxies in front of the gateway (default loopback). */
+  trustedProxies?: string
+  /** METRICS_TOKEN: opens /metrics; without it /metrics is not served. */
+  metricsToken?: string
 }
 
 /** Starts the gateway on `port`. */
 export async function start(deps: GatewayDeps) {
-  const handler = createGatewayHandler({ logger: deps.logger, upstreams: deps.upstreams, ...defaultStatic })
+  const handler = createGatewayHandler({
+    logger: deps.logger,
+    upstreams: deps.upstreams,
+    trustedProxies: trustedProxies(deps.trustedProxies ?? 'loopback'),
+    metricsToken: deps.metricsToken,
+    ...defaultStatic,
+  })
   // Course uploads stream through for up to 10 minutes: the request timeout must outlast them.
   const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: UPLOAD_REQUEST_TIMEOUT_MS }, handler)
   await new Promise<void>((r) => server.listen(deps.port, deps.hostname ?? '0.0.0.0', r))
@@ -55,6 +65,8 @@ if (import.meta.main) {
     logger,
     port: env.PORT,
     hostname: env.HOST,
+    trustedProxies: env.TRUSTED_PROXIES,
+    metricsToken: env.METRICS_TOKEN,
     upstreams: {
       identity: env.IDENTITY_URL.replace(/\/$/, ''),
       learning: env.LEARNING_URL.replace(/\/$/, ''),

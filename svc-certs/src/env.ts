@@ -14,7 +14,8 @@ export const certsProcessEnv = (source: Record<string, string | undefined>) =>
     STORAGE_DIR: storageDirVariable(source, NEEDED),
     /** Port when run alone; falls back to PORT, then 4003. */
     CERTS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-    HOST: z.string().trim().min(1).default('0.0.0.0'),
+    /** Interface to listen on: loopback unless told (a container sets 0.0.0.0); the gateway is the way in. */
+    HOST: z.string().trim().min(1).default('127.0.0.1'),
   })
 
 /** Parses the configuration of svc-certs run on its own. */

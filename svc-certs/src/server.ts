@@ -13,6 +13,7 @@ import {
   openStorage,
   serviceDatabaseUrl,
   startOutboxRelay,
+  trustedProxies,
   type AppEnv,
   type EventBus,
   type KeySource,
@@ -89,7 +90,7 @@ export async function start(deps: CertsDeps): Promise<CertsServer> {
   try {
     subscription = await users.subscribe(deps.bus)
     await users.requestBackfill()
-    const server = await listen(app, deps.port, deps.hostname ?? '127.0.0.1')
+    const server = await listen(app, deps.port, deps.hostname ?? '127.0.0.1', { trustedProxies: trustedProxies(env.TRUSTED_PROXIES) })
     relay.kick()
     logger.info('certs listening', { port: server.port, storage: storage.kind })
     const sub = subscription

@@ -6,7 +6,7 @@ import type { EventEnvelope } from '@portal/contracts'
 import { PlatformEnv, createInProcessBus } from '@portal/server-kit'
 import { silentLogger } from '@portal/server-kit/testing'
 import { CHEAP_KDF } from './test-harness.ts'
-import { seedDemoData, start } from './server.ts'
+import { IdentityProcessEnv, seedDemoData, start } from './server.ts'
 
 const dirs: string[] = []
 afterAll(async () => {
@@ -69,4 +69,11 @@ describe('start() in single-node mode (embedded database)', () => {
     await second.close()
     await bus.close()
   }, 60_000)
+})
+
+describe('IdentityProcessEnv', () => {
+  it('listens on loopback unless HOST says otherwise (the gateway is the way in)', () => {
+    expect(IdentityProcessEnv.parse({}).HOST).toBe('127.0.0.1')
+    expect(IdentityProcessEnv.parse({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0')
+  })
 })

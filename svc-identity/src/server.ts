@@ -10,6 +10,7 @@ import {
   createTokenIssuer,
   createTokenVerifier,
   listen,
+  trustedProxies,
   loadOrCreateSigningKey,
   openDatabase,
   parseEnv,
@@ -79,7 +80,7 @@ export async function start(deps: IdentityDeps): Promise<IdentityServer> {
     const backfill = await subscribeBackfillRequests(deps.bus, createBackfillHandler({ orm: db.orm, logger }))
     const app = createApp({ orm: db.orm, issuer, verifier, env, relay, logger, kdf: deps.kdf })
     const hostname = deps.hostname ?? '127.0.0.1'
-    const server = await listen(app, deps.port, hostname)
+    const server = await listen(app, deps.port, hostname, { trustedProxies: trustedProxies(env.TRUSTED_PROXIES) })
     relay.kick()
     logger.info('identity listening', { port: server.port })
     return {
@@ -107,7 +108,8 @@ export async function start(deps: IdentityDeps): Promise<IdentityServer> {
 export const IdentityProcessEnv = PlatformEnv.extend({
   IDENTITY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   JWT_PRIVATE_JWK: z.string().optional().transform((v) => (v ? v : undefined)),
-  HOST: z.string().default('0.0.0.0'),
+  /** Interface to listen on: loopback unless told (a container sets 0.0.0.0); the gateway is the way in. */
+  HOST: z.string().default('127.0.0.1'),
 })
 
 if (import.meta.main) {

@@ -95,6 +95,9 @@ describe('loadLearningEnv', () => {
     }
     expect(loadLearningEnv(base)).toMatchObject({ storageDir: '/srv/learning', launchSecret: base.LAUNCH_TOKEN_SECRET })
     expect(loadLearningEnv(base).port).toBe(4002)
+    // Reached through the gateway: loopback unless a container says otherwise.
+    expect(loadLearningEnv(base).hostname).toBe('127.0.0.1')
+    expect(loadLearningEnv({ ...base, HOST: '0.0.0.0' }).hostname).toBe('0.0.0.0')
     expect(loadLearningEnv({ ...base, PORT: '9000' }).port).toBe(9000)
     expect(loadLearningEnv({ ...base, PORT: '9000', LEARNING_PORT: '4100' }).port).toBe(4100)
   })

@@ -7,6 +7,7 @@ import {
   createNatsBus,
   createTokenVerifier,
   listen,
+  trustedProxies,
   openDatabase,
   parseEnv,
   serviceDatabaseUrl,
@@ -113,7 +114,7 @@ export async function start(deps: LearningDeps): Promise<LearningServer> {
     // A projection that never asked (a new deployment, or one older than the kit's projection) asks
     // identity once for every user.
     await users.requestBackfill()
-    const server = await listen(app, deps.port, deps.hostname ?? '127.0.0.1')
+    const server = await listen(app, deps.port, deps.hostname ?? '127.0.0.1', { trustedProxies: trustedProxies(env.TRUSTED_PROXIES) })
     relay.kick()
     logger.info('learning listening', { port: server.port })
     const sub = subscription
@@ -166,7 +167,8 @@ export const learningProcessEnv = (source: Record<string, string | undefined>) =
       .refine((v) => Buffer.from(v, 'base64url').length >= 32, 'must be base64url of at least 32 random bytes'),
     /** Port when run alone; falls back to PORT, then 4002. */
     LEARNING_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-    HOST: z.string().trim().min(1).default('0.0.0.0'),
+    /** Interface to listen on: loopback unless told (a container sets 0.0.0.0); the gateway is the way in. */
+    HOST: z.string().trim().min(1).default('127.0.0.1'),
   })
 
 /** Parses the configuration of svc-learning run on its own. */

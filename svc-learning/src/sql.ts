@@ -16,19 +16,51 @@ export async function sqlWithParams<R = Record<string, unknown>>(em: EntityManag
   return (await runner.executeQuery(CompiledQuery.raw(sql, [...params]))).rows as R[]
 }
 
+interface PooledClient {
+  query(config: { name?: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[] }>
+  /** Back to the pool; with an error, the connection is closed instead. */
+  release(err?: Error): void
+}
 interface NativePool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>
+  connect(): Promise<PooledClient>
+}
+
+/** An error the server answered with (SQLSTATE code) that leaves its session usable. */
+const sessionSurvives = (err: unknown) => {
+  const { code, severity } = (err ?? {}) as { code?: unknown; severity?: unknown }
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && severity !== 'FATAL' && severity !== 'PANIC'
 }
 
 /**
  * A statement the database prepares once per pooled connection (a named prepared statement):
  * for the hottest paths, where parsing and planning the same SQL on every call is measurable.
  * Runs on the pool, outside any transaction.
+ *
+ * Any failure leaves the pool usable. An error the server answers (bad input, a foreign key) keeps
+ * the connection (`pool.query` would close it); only a broken connection is dropped. The embedded
+ * PGlite has one session behind all its connections, so a statement prepared on a connection
+ * since closed is still there: it is deallocated and prepared again.
  */
 export function preparedStatement<R = Record<string, unknown>>(orm: MikroORM, name: string, sql: string) {
   let pool: Promise<NativePool> | undefined
   return async (params: readonly unknown[]): Promise<R[]> => {
     pool ??= (orm.em.getConnection() as unknown as { getNativeClient(): Promise<NativePool> }).getNativeClient()
-    return (await (await pool).query({ name, text: sql, values: [...params] })).rows as R[]
+    const client = await (await pool).connect()
+    const run = async () => (await client.query({ name, text: sql, values: [...params] })).rows as R[]
+    let broken: Error | undefined
+    try {
+      try {
+        return await run()
+      } catch (err) {
+        if ((err as { code?: string }).code !== '42P05') throw err
+        await client.query({ text: `deallocate "${name}"` })
+        return await run()
+      }
+    } catch (err) {
+      if (!sessionSurvives(err)) broken = err as Error
+      throw err
+    } finally {
+      client.release(broken)
+    }
   }
 }

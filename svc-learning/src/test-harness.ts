@@ -23,10 +23,17 @@ import { createLocalStorage } from '@portal/server-kit'
 import { migrationsList } from './migrations/index.ts'
 import { entities } from './server.ts'
 
-export async function createHarness(opts: { uploadLimits?: { maxFileBytes?: number; maxRequestBytes?: number; maxFiles?: number } } = {}) {
-  const testDb = await createTestDatabase('learning')
+export async function createHarness(
+  opts: {
+    uploadLimits?: { maxFileBytes?: number; maxRequestBytes?: number; maxFiles?: number }
+    /** The single-node database: an embedded PGlite behind its socket (pool of one), instead of the machine's PostgreSQL. */
+    embedded?: boolean
+  } = {},
+) {
   const env = PlatformEnv.parse({ LOG_LEVEL: 'silent' })
-  const db = await openDatabase({ service: 'learning', url: testDb.url, dataDir: '/tmp/unused', entities, migrations: migrationsList, logger: silentLogger })
+  const dataDir = opts.embedded ? await mkdtemp(join(tmpdir(), 'learning-pglite-')) : undefined
+  const testDb = dataDir ? { url: undefined, drop: () => rm(dataDir, { recursive: true, force: true }) } : await createTestDatabase('learning')
+  const db = await openDatabase({ service: 'learning', url: testDb.url, dataDir: dataDir ?? '/tmp/unused', entities, migrations: migrationsList, logger: silentLogger })
   const key = await loadOrCreateSigningKey(undefined)
   const jwtOpts = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }
   const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: 3600 })

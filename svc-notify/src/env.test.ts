@@ -8,7 +8,12 @@ describe('svc-notify configuration', () => {
     expect(loadNotifyEnv(cluster).port).toBe(4004)
     expect(loadNotifyEnv({ ...cluster, PORT: '5000' }).port).toBe(5000)
     expect(loadNotifyEnv({ ...cluster, PORT: '5000', NOTIFY_PORT: '6000' }).port).toBe(6000)
-    expect(loadNotifyEnv(cluster).hostname).toBe('0.0.0.0')
+  })
+
+  it('listens on loopback unless NOTIFY_HOST or HOST says otherwise', () => {
+    expect(loadNotifyEnv(cluster).hostname).toBe('127.0.0.1')
+    expect(loadNotifyEnv({ ...cluster, HOST: '0.0.0.0' }).hostname).toBe('0.0.0.0')
+    expect(loadNotifyEnv({ ...cluster, HOST: '0.0.0.0', NOTIFY_HOST: '10.0.0.4' }).hostname).toBe('10.0.0.4')
   })
 
   it('fails listing every missing engine when run on its own', () => {

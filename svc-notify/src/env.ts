@@ -16,13 +16,14 @@ const NotifyEnv = PlatformEnv.extend({
   SMTP_URL: required,
   /** Port of svc-notify when run alone; falls back to PORT, then 4004. */
   NOTIFY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  /** Interface to listen on when run alone (all interfaces in a container). */
-  NOTIFY_HOST: z.string().trim().min(1).default('0.0.0.0'),
+  /** Interface to listen on when run alone: NOTIFY_HOST, else HOST, else loopback (a container sets 0.0.0.0). */
+  NOTIFY_HOST: z.string().trim().min(1).optional(),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
 })
 
 /** Parses the configuration of svc-notify run on its own (the cluster deployable). */
 export function loadNotifyEnv(source: Record<string, string | undefined> = process.env) {
   const env = parseEnv(NotifyEnv, source)
   const port = env.NOTIFY_PORT ?? (source.PORT ? env.PORT : DEFAULT_NOTIFY_PORT)
-  return { env: env satisfies PlatformEnv as PlatformEnv, port, hostname: env.NOTIFY_HOST }
+  return { env: env satisfies PlatformEnv as PlatformEnv, port, hostname: env.NOTIFY_HOST ?? env.HOST }
 }

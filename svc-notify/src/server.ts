@@ -1,5 +1,5 @@
 import type { Hono } from 'hono'
-import { closeOnSignal, createLogger, createNatsBus, listen, openDatabase, serviceDatabaseUrl, type AppEnv, type EventBus, type Logger, type PlatformEnv } from '@portal/server-kit'
+import { closeOnSignal, createLogger, createNatsBus, listen, openDatabase, serviceDatabaseUrl, trustedProxies, type AppEnv, type EventBus, type Logger, type PlatformEnv } from '@portal/server-kit'
 import { createApp } from './app.ts'
 import { createIdentityMailHandler, subscribeIdentityMail } from './consumers/identity.consumer.ts'
 import { EmailDelivery } from './deliveries/delivery.entity.ts'
@@ -55,7 +55,7 @@ export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono
         await db.orm.em.getConnection().execute('select 1')
       },
     })
-    server = await listen(app, deps.port, deps.hostname)
+    server = await listen(app, deps.port, deps.hostname, { trustedProxies: trustedProxies(env.TRUSTED_PROXIES) })
     logger.info('svc-notify listening', { port: server.port, transport: transport.kind })
     const running = server
     const sub = subscription

@@ -20,11 +20,14 @@ export async function startSingleNode(source: Record<string, string | undefined>
   await mkdir(env.DATA_DIR, { recursive: true })
   const bus: EventBus = env.NATS_URL ? await createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger })
 
+  // The services listen on loopback and are reached only by the gateway in this process: it is the
+  // one proxy they trust (TRUSTED_PROXIES names the reverse proxies in front of the gateway).
+  const serviceEnv = { ...env, TRUSTED_PROXIES: 'loopback' }
   // Consumers first, so the identity outbox has someone to deliver to from the start.
-  const notify = await startNotify({ env, logger: logger.child({ service: 'notify' }), bus, port: 0 })
-  const identity = await startIdentity({ env, logger: logger.child({ service: 'identity' }), bus, port: 0 })
-  const learning = await startLearning({ env, logger: logger.child({ service: 'learning' }), bus, port: 0, jwks: new URL(identity.jwksUrl) })
-  const certs = await startCerts({ env, logger: logger.child({ service: 'certs' }), bus, port: 0, jwks: new URL(identity.jwksUrl) })
+  const notify = await startNotify({ env: serviceEnv, logger: logger.child({ service: 'notify' }), bus, port: 0 })
+  const identity = await startIdentity({ env: serviceEnv, logger: logger.child({ service: 'identity' }), bus, port: 0 })
+  const learning = await startLearning({ env: serviceEnv, logger: logger.child({ service: 'learning' }), bus, port: 0, jwks: new URL(identity.jwksUrl) })
+  const certs = await startCerts({ env: serviceEnv, logger: logger.child({ service: 'certs' }), bus, port: 0, jwks: new URL(identity.jwksUrl) })
   const logins = env.DEMO_DATA === 'on' ? await seedDemoData(identity) : []
   if (env.DEMO_DATA === 'on') {
     await seedLearning(learning)
@@ -35,6 +38,8 @@ export async function startSingleNode(source: Record<string, string | undefined>
     logger: logger.child({ service: 'gateway' }),
     port: env.PORT,
     hostname: env.HOST,
+    trustedProxies: env.TRUSTED_PROXIES,
+    metricsToken: env.METRICS_TOKEN,
     upstreams: {
       identity: `http://127.0.0.1:${identity.port}`,
       learning: `http://127.0.0.1:${learning.port}`,

@@ -91,7 +91,10 @@ async function startEmbedded(dir: string) {
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket')
   await mkdir(dir, { recursive: true })
   const db = await PGlite.create(dir)
-  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' })
+  // The pool holds one connection, but a connection the pool drops (after an error, or idle) is
+  // still closing when its replacement connects: with the server's default of one connection the
+  // replacement would be turned away.
+  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 4 })
   await server.start()
   const address = (server as unknown as { server: { address(): { port: number } } }).server.address()
   return {

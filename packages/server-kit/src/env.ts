@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { trustedProxies } from './client-address.ts'
 
 /** Parses the environment once at start; throws one error that lists every bad key. */
 export function parseEnv<S extends z.ZodType>(schema: S, source: Record<string, string | undefined> = process.env): z.infer<S> {
@@ -63,6 +64,27 @@ export const PlatformEnv = z.object({
     .enum(['true', 'false', ''])
     .optional()
     .transform((v) => (v ? v === 'true' : undefined)),
+  /**
+   * Proxies whose X-Forwarded-For names the client: IP addresses, CIDR ranges and `loopback`,
+   * comma-separated (empty: nobody). For the gateway, the reverse proxies in front of it; for a
+   * service, the gateway's addresses.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('loopback')
+    .superRefine((v, ctx) => {
+      try {
+        trustedProxies(v)
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message })
+      }
+    }),
+  /** Bearer token that opens the gateway's /metrics; unset: /metrics is not served on the public port. */
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(z.string().min(16, 'must be at least 16 characters').optional()),
 })
 export type PlatformEnv = z.infer<typeof PlatformEnv>
 

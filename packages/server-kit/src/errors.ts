@@ -5,6 +5,7 @@ import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/co
 import type { z } from 'zod'
 import type { ErrorBody } from '@portal/contracts'
 import type { Logger } from './logger.ts'
+import { inputError, inputProblem, UNSTORABLE_TEXT_MESSAGE } from './input.ts'
 
 type Extra = Partial<Pick<ErrorBody, 'details' | 'expired' | 'requiresVerification' | 'userId'>>
 
@@ -43,30 +44,17 @@ const statusCodes: Record<number, string> = {
   415: 'unsupported_media_type',
 }
 
-/** `app.onError`: AppError and HTTPException keep their status; anything else is a logged 500. */
 /**
  * The database refused text it cannot store: a NUL character (PostgreSQL text and jsonb cannot
  * hold U+0000) or bytes that are not UTF-8. It is the client's input, so a 400, never a 500.
+ * (`validate()` checks parsed input before any query; this is the last line.)
  */
 export function isUnstorableText(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code
   return code === '22P05' || code === '22021'
 }
-export const UNSTORABLE_TEXT_MESSAGE = 'Text may not contain NUL characters'
-/** 400 for input holding text the database cannot store. */
-export const unstorableText = () => new AppError(400, 'invalid_text', UNSTORABLE_TEXT_MESSAGE)
 
-/**
- * Whether a parsed input holds U+0000 in any string or key. Checked as input is validated: with
- * values written into SQL text (the ORM's way), a NUL breaks the statement itself.
- */
-export function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\0')
-  if (typeof value !== 'object' || value === null) return false
-  if (Array.isArray(value)) return value.some(holdsNul)
-  return Object.entries(value).some(([k, v]) => k.includes('\0') || holdsNul(v))
-}
-
+/** `app.onError`: AppError and HTTPException keep their status; anything else is a logged 500. */
 export function errorHandler(logger: Logger): ErrorHandler {
   return (err, c) => {
     if (err instanceof AppError) {
@@ -128,5 +116,10 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
         400,
       )
     }
-    if (holdsNul(result.data)) return c.json({ message: UNSTORABLE_TEXT_MESSAGE, code: 'invalid_text' }, 400)
+    // Text the database cannot store, or nesting too deep to store, whatever the schema allowed.
+    const problem = inputProblem(result.data)
+    if (problem) {
+      const err = inputError(problem)
+      return c.json({ message: err.message, code: err.code }, 400)
+    }
   })

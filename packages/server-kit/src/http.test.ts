@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { Hono } from 'hono'
 import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core'
 import { AppError, conflict, notFound, tooManyRequests, validate } from './errors.ts'
+import { MAX_INPUT_DEPTH, UNSTORABLE_TEXT_MESSAGE } from './input.ts'
 import { createServiceApp, listen, readBodyText, type AppEnv } from './http.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { silentLogger } from './testing.ts'
@@ -62,13 +63,33 @@ describe('service app: validation and errors', () => {
     expect(await res.json()).toEqual({ created: { name: 'a', count: 1 } })
   })
 
-  it('answers text the database cannot store (NUL) with 400 invalid_text, in a body or from the database', async () => {
-    for (const body of [{ name: 'a\u0000b', count: 1 }, { name: 'a', count: 1, tags: ['x\u0000'] }]) {
+  it('answers text the database cannot store (NUL, lone surrogates) with 400 invalid_text, in a body or from the database', async () => {
+    for (const body of [
+      { name: 'a\u0000b', count: 1 },
+      { name: 'a', count: 1, tags: ['x\u0000'] },
+      { name: 'lone \ud800 high', count: 1 },
+      { name: 'a', count: 1, tags: ['lone \udfff low'] },
+    ]) {
       const res = await post(app, JSON.stringify(body))
-      expect([res.status, ((await res.json()) as { code: string }).code]).toEqual([400, 'invalid_text'])
+      expect([res.status, await res.json()], JSON.stringify(body)).toEqual([400, { message: UNSTORABLE_TEXT_MESSAGE, code: 'invalid_text' }])
     }
+    // A pair is one character (an emoji): stored as it is.
+    expect((await post(app, JSON.stringify({ name: 'ok \ud83d\ude00', count: 1 }))).status).toBe(201)
     const res = await app.request('/nul-in-jsonb')
-    expect([res.status, await res.json()]).toEqual([400, { message: 'Text may not contain NUL characters', code: 'invalid_text' }])
+    expect([res.status, await res.json()]).toEqual([400, { message: UNSTORABLE_TEXT_MESSAGE, code: 'invalid_text' }])
+  })
+
+  it('checks text and nesting in every part of the request', async () => {
+    const app = createServiceApp({ service: 'kit-test', logger: silentLogger })
+    app.get('/search', validate('query', z.object({ q: z.string() })), (c) => c.json(c.req.valid('query')))
+    app.post('/doc', validate('json', z.object({ doc: z.unknown() })), (c) => c.json({ ok: true }))
+    expect((await app.request('/search?q=a%00b')).status).toBe(400)
+    const nested = (depth: number) => `{"doc":${'['.repeat(depth)}${']'.repeat(depth)}}`
+    const doc = (body: string) => app.request('/doc', { method: 'POST', body, headers: { 'Content-Type': 'application/json' } })
+    expect((await doc(nested(MAX_INPUT_DEPTH - 1))).status).toBe(200)
+    const deep = await doc(nested(5000))
+    expect([deep.status, ((await deep.json()) as { code: string }).code]).toEqual([400, 'validation_failed'])
+
   })
 
   it('answers malformed JSON with 400 in the error shape', async () => {
@@ -270,5 +291,33 @@ describe('createLogger', () => {
   it('is silent at level silent', () => {
     const logger = createLogger('quiet', 'silent')
     expect(() => logger.error('nothing', { err: new Error('x') })).not.toThrow()
+  })
+
+  it('never writes a token whole: launch tokens in paths, messages and stacks are redacted', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJtaWQiOjcsInN1YiI6ImFiYyJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg'
+    const lines: string[] = []
+    const spies = [process.stdout, process.stderr].map((stream) =>
+      vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        lines.push(String(chunk))
+        return true
+      }),
+    )
+    try {
+      const logger = createLogger('learning', 'debug')
+      const app = createServiceApp({ service: 'learning', logger })
+      app.post('/scorm/commit/:token', () => {
+        throw new Error(`commit failed for /scorm/commit/${token}`)
+      })
+      const res = await app.request(`/scorm/commit/${token}`, { method: 'POST' })
+      expect(res.status).toBe(500)
+      logger.info('bearer', { authorization: `Bearer ${token}` })
+    } finally {
+      for (const spy of spies) spy.mockRestore()
+    }
+    const text = lines.join('')
+    expect(text).toContain('unhandled error')
+    expect(text).toContain('/scorm/commit/[token]')
+    expect(text).toContain('Bearer [token]')
+    expect(text).not.toContain(token.split('.')[2])
   })
 })

@@ -4,6 +4,7 @@ import { createMiddleware } from 'hono/factory'
 import { serve, type ServerType } from '@hono/node-server'
 import type { IncomingMessage } from 'node:http'
 import type { Actor } from './auth.ts'
+import { clientAddressFrom, LOOPBACK_PROXIES, type TrustedProxies } from './client-address.ts'
 import { AppError, errorHandler, notFoundHandler } from './errors.ts'
 import type { Logger } from './logger.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
@@ -69,12 +70,23 @@ export function createServiceApp(opts: ServiceAppOptions): Hono<AppEnv> {
   return app
 }
 
-/** Client address as seen by the gateway (`X-Forwarded-For`) or the socket. */
+/** What a service's Node server hands every request (see `listen`). */
+interface ServerEnv {
+  incoming?: IncomingMessage
+  trustedProxies?: TrustedProxies
+}
+
+/**
+ * The client's address: the socket's peer, or what `X-Forwarded-For` says when that peer is a
+ * trusted proxy (the gateway; `listen`'s `trustedProxies`, loopback by default). Without a socket
+ * (in-process `app.request()` in tests) the header is all there is.
+ */
 export function clientAddress(c: Context): string {
+  const env = c.env as ServerEnv | undefined
   const fwd = c.req.header('x-forwarded-for')
-  if (fwd) return fwd.split(',')[0]!.trim()
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined
-  return env?.incoming?.socket?.remoteAddress ?? 'unknown'
+  const socket = env?.incoming?.socket
+  if (!socket) return fwd ? fwd.split(',')[0]!.trim() : 'unknown'
+  return clientAddressFrom(socket.remoteAddress, fwd, env.trustedProxies ?? LOOPBACK_PROXIES)
 }
 
 /**
@@ -114,12 +126,27 @@ export async function readBodyText(c: Context, maxBytes: number): Promise<string
 /** Longest a request may take to arrive whole (the course upload timeout plus a margin). */
 export const UPLOAD_REQUEST_TIMEOUT_MS = 660_000
 
+export interface ListenOptions {
+  /** Proxies whose `X-Forwarded-For` names the client (`clientAddress`); default loopback only. */
+  trustedProxies?: TrustedProxies
+}
+
 /** Starts a Hono app on `port` (0 = any free port); resolves with the bound port. */
-export function listen(app: { fetch: (req: Request, env?: unknown) => Response | Promise<Response> }, port: number, hostname = '127.0.0.1') {
+export function listen(
+  app: { fetch: (req: Request, env?: unknown) => Response | Promise<Response> },
+  port: number,
+  hostname = '127.0.0.1',
+  opts: ListenOptions = {},
+) {
+  const trusted = opts.trustedProxies ?? LOOPBACK_PROXIES
+  const fetch = (req: Request, env: object) => {
+    ;(env as ServerEnv).trustedProxies = trusted
+    return app.fetch(req, env)
+  }
   return new Promise<{ port: number; server: ServerType; close(): Promise<void> }>((resolveListen) => {
     // Course uploads may take up to 10 minutes (learner §9): Node's default 5-minute request
     // timeout would cut them off; idle sockets are still closed by the keep-alive timeout.
-    const server = serve({ fetch: app.fetch, port, hostname, serverOptions: { requestTimeout: UPLOAD_REQUEST_TIMEOUT_MS } }, (info) =>
+    const server = serve({ fetch, port, hostname, serverOptions: { requestTimeout: UPLOAD_REQUEST_TIMEOUT_MS } }, (info) =>
       resolveListen({
         port: info.port,
         server,

@@ -10,7 +10,17 @@ export interface Logger {
   child(bindings: Record<string, unknown>): Logger
 }
 
-/** Creates a JSON-lines logger writing to stdout (errors to stderr). */
+/**
+ * A JWT anywhere in a log line: content launch tokens travel in URL paths (`/content/{token}/…`,
+ * `/scorm/commit/{token}`) and are the credential there, so paths, messages and stacks that quote
+ * them must not carry them whole; bearer tokens likewise.
+ */
+const JWT = /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g
+
+/** `text` with every JWT in it replaced by `[token]`. */
+export const redactTokens = (text: string) => text.replace(JWT, '[token]')
+
+/** Creates a JSON-lines logger writing to stdout (errors to stderr); tokens are redacted from every line. */
 export function createLogger(
   service: string,
   level: LogLevel = (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info',
@@ -21,7 +31,7 @@ export function createLogger(
     if (order[lvl] < min) return
     const entry: Record<string, unknown> = { time: new Date().toISOString(), level: lvl, service, msg, ...bindings, ...fields }
     if (fields?.err instanceof Error) entry.err = { message: fields.err.message, stack: fields.err.stack }
-    const line = JSON.stringify(entry) + '\n'
+    const line = redactTokens(JSON.stringify(entry)) + '\n'
     if (lvl === 'error') process.stderr.write(line)
     else process.stdout.write(line)
   }

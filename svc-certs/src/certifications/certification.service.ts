@@ -17,11 +17,10 @@ import {
   badRequest,
   conflict,
   forgetGarbage,
-  holdsNul,
+  assertStorableInput,
   notFound,
   recordEvent,
   recordGarbage,
-  unstorableText,
   validationFailed,
   type Actor,
   type ProjectedUser,
@@ -158,7 +157,7 @@ export function createCertificationService(ctx: CertsContext) {
       const result = await withProof(req, async ({ fields, proof }) => {
         const parsed = UploadCertificationFields.safeParse(Object.fromEntries([...fields].map(([k, v]) => [k, v[0]])))
         if (!parsed.success) throw validationFailed(parsed.error)
-        if (holdsNul(parsed.data)) throw unstorableText()
+        assertStorableInput(parsed.data)
         const body = parsed.data
         requirePlausibleDates(body.obtained_date, body.expiration_date)
         const userId = body.user_id ?? actor.userId

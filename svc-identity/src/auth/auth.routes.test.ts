@@ -95,6 +95,13 @@ describe('POST /auth/register', () => {
     expect(arr.status).toBe(400)
     const text = await h.call('POST', '/auth/register', { raw: 'name=x', headers: { 'content-type': 'text/plain' } })
     expect([text.status, text.body.code]).toEqual([415, 'unsupported_media_type'])
+    // A name that is not storable Unicode (a lone surrogate, a NUL) is the client's error, and nothing is written.
+    const before = await countUsers()
+    for (const name of ['Ada \ud800', 'Ada \u0000']) {
+      const res = await h.call('POST', '/auth/register', { body: { name, email: uniqueEmail(), password: 'Passw0rd!' } })
+      expect([res.status, res.body.code], JSON.stringify(name)).toEqual([400, 'invalid_text'])
+    }
+    expect(await countUsers()).toBe(before)
     const big = await h.call('POST', '/auth/register', { body: { name: 'x'.repeat(70 * 1024), email: uniqueEmail(), password: 'Passw0rd!' } })
     expect(big.status).toBe(413)
     expect(big.body).toEqual({ message: 'Request body is too large', code: 'payload_too_large' })

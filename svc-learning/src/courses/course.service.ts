@@ -3,7 +3,7 @@ import { Readable } from 'node:stream'
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import type { z } from 'zod'
 import { COURSE_MESSAGES, CreateCourseFields, UpdateCourseFields, type Course, type CourseSummary } from '@portal/contracts'
-import { AppError, badRequest, conflict, forbidden, holdsNul, notFound, recordEvent, unstorableText, type Actor } from '@portal/server-kit'
+import { AppError, assertStorableInput, badRequest, conflict, forbidden, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } from '@portal/server-kit'
 import { requireAssignable } from '../users/user-access.ts'
@@ -101,7 +101,7 @@ function idListField(fields: Map<string, string[]>, name: string): unknown {
 function parseWith<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
   const result = schema.safeParse(raw)
   if (result.success) {
-    if (holdsNul(result.data)) throw unstorableText()
+    assertStorableInput(result.data)
     return result.data
   }
   const details = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))

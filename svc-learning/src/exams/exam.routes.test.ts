@@ -78,6 +78,11 @@ describe('POST /exams', () => {
       if (message) expect(res.body.details.map((d: { message: string }) => d.message), JSON.stringify(over)).toContain(message)
     }
     expect((await h.call('POST', '/exams', { token: admin.token, raw: '{not json' })).status).toBe(400)
+    // Text that is not storable Unicode: a lone surrogate (a JSON "\ud800" escape) or a NUL.
+    for (const over of [{ name: 'Ladder \ud800' }, { total_questions: 1, questions: q({ question_text: 'Angle \udc00?' }) }, { total_questions: 1, questions: q({ options: ['a\u0000', 'b'] }) }]) {
+      const res = await h.call('POST', '/exams', { token: admin.token, body: examInput(over) })
+      expect([res.status, res.body.code], JSON.stringify(over)).toEqual([400, 'invalid_text'])
+    }
     expect(await snapshot()).toEqual(before)
   })
   it('is for admins only', async () => {

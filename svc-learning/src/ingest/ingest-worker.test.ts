@@ -3,6 +3,7 @@ import { Course } from '@portal/contracts'
 import { silentLogger } from '@portal/server-kit/testing'
 import { courseForm, fixtureFile, pdfFile, send, storedFiles, zipFile } from '../courses/course-test-forms.ts'
 import { ingestPackage } from '../packages/index.ts'
+import { rawZip, readFixtureManifest } from '../packages/test-zips.ts'
 import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
 import { createIngestWorker, modulePackagePrefix } from './ingest-worker.ts'
 
@@ -56,6 +57,34 @@ describe('the ingest worker', () => {
     const listed = (await h.call('GET', '/admin/courses', { token: admin.token })).body.find((c: Course) => c.id === course.id)
     expect(listed.modules[0]).toMatchObject({ processing_status: 'failed', processing_error: row.processing_error })
     expect((await storedFiles(h)).filter((f) => f.startsWith(`${modulePackagePrefix(course.modules[0]!.id)}/`))).toEqual([])
+  })
+
+  it('marks a package failed even when its message holds text the database cannot store (a NUL in an entry name)', async () => {
+    const zip = rawZip([
+      { name: 'imsmanifest.xml', data: await readFixtureManifest('golf-scorm12-RuntimeBasicCalls.zip') },
+      { name: 'shared/page\u0000.html', data: '<p>x</p>' },
+      { name: 'shared/bad\ud800.html', data: '<p>x</p>' },
+    ])
+    const course = await upload('NUL in a name', [new File([new Uint8Array(zip)], 'nul.zip', { type: 'application/zip' })])
+    const id = course.modules[0]!.id
+    expect(await worker().drain()).toBe(1)
+    const row = await moduleRow(id)
+    expect(row).toMatchObject({ processing_status: 'failed', lease_until: null })
+    expect(row.processing_error).toBe('Unsafe path in package: shared/page\ufffd.html')
+    expect(await worker().drain()).toBe(0)
+    const listed = (await h.call('GET', '/admin/courses', { token: admin.token })).body.find((c: Course) => c.id === course.id)
+    expect(listed.modules[0]).toMatchObject({ processing_status: 'failed', processing_error: row.processing_error })
+  })
+
+  it('stores a manifest whose titles hold a NUL or a lone surrogate, with U+FFFD in their place', async () => {
+    const manifest = (await readFixtureManifest('golf-scorm12-RuntimeBasicCalls.zip')).replace(/<title>([^<]*)<\/title>/, '<title>Golf\u0000 &#xD800;Basics</title>')
+    const zip = rawZip([{ name: 'imsmanifest.xml', data: manifest }, { name: 'shared/launchpage.html', data: '<p>x</p>' }])
+    const course = await upload('Odd title', [new File([new Uint8Array(zip)], 'odd.zip', { type: 'application/zip' })])
+    expect(await worker().drain()).toBe(1)
+    const row = await moduleRow(course.modules[0]!.id)
+    expect(row.processing_status).toBe('ready')
+    const stored = typeof row.manifest === 'string' ? JSON.parse(row.manifest) : row.manifest
+    expect(stored.title).toBe('Golf\ufffd \ufffdBasics')
   })
 
   it('does not bring back a module deleted while its package was being extracted, and removes what it wrote', async () => {

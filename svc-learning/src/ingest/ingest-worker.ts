@@ -1,4 +1,4 @@
-import { createBackgroundTask, type Storage } from '@portal/server-kit'
+import { createBackgroundTask, storableJson, storableText, type Storage } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { toStoredManifest } from '../courses/course.entity.ts'
 import { PackageError, ingestPackage, type PackageInfo } from '../packages/index.ts'
@@ -63,7 +63,7 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
         `update course_modules set processing_status = 'ready', processing_error = null, lease_until = null,
             scorm_version = ?, scorm_edition = ?, manifest = ?::jsonb, sco_count = ?, content_prefix = ?, updated_at = ?
           where id = ? and processing_status = 'processing' returning id`,
-        [info.version, info.edition, JSON.stringify(manifest), info.scoCount, prefix, ctx.now(), id],
+        [info.version, info.edition, storableJson(manifest), info.scoCount, prefix, ctx.now(), id],
       )
       if (updated.length === 0) await ctx.storage.deletePrefix(prefix)
       else ctx.logger.info('package ingested', { moduleId: id, version: info.version, scoCount: info.scoCount, files: info.fileCount })
@@ -80,10 +80,11 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
         return true
       }
       await ctx.storage.deletePrefix(prefix)
+      // The message may quote the package (an entry name with a NUL): made storable, so the module is marked failed.
       await execute(
         `update course_modules set processing_status = 'failed', processing_error = ?, lease_until = null, updated_at = ?
           where id = ? and processing_status = 'processing'`,
-        [err.message, ctx.now(), id],
+        [storableText(err.message), ctx.now(), id],
       )
       ctx.logger.info('package rejected', { moduleId: id, code: err.code, message: err.message })
     }

@@ -257,17 +257,25 @@ describe('POST /scorm/commit/{token}', () => {
     expect([shape.status, shape.body.result, shape.body.errorCode, shape.body.code]).toEqual([400, false, 101, 'validation_failed'])
     expect((await commit(l, 'itemId=x', 'application/x-www-form-urlencoded')).status).toBe(415)
     // Out of range, too deep, text the database cannot hold, an item that is not a SCO of the package.
-    const deep = `{"itemId":"playing_item","seq":1,"runtimeData":${'{"a":'.repeat(5000)}{}${'}'.repeat(5000)}}`
+    const nested = (depth: number) => `${'{"a":'.repeat(depth)}{}${'}'.repeat(depth)}`
+    const deep = `{"itemId":"playing_item","seq":1,"runtimeData":${nested(5000)}}`
+    const root = { completionStatus: 'incomplete', successStatus: 'unknown' }
+    const deepSequencing = `{"itemId":"playing_item","seq":1,"runtimeData":${JSON.stringify(cmi2004())},"sequencing":{"root":${JSON.stringify(root)},"state":${nested(5000)}}}`
     for (const [body, code] of [
       [{ itemId: 'playing_item', seq: 3_000_000_000, runtimeData: cmi2004() }, 'validation_failed'],
       [deep, 'validation_failed'],
+      [deepSequencing, 'validation_failed'],
       [{ itemId: 'playing_item', seq: 1, runtimeData: cmi2004({ location: 'a\u0000b' }) }, 'invalid_text'],
       [{ itemId: 'playing_item', seq: 1, runtimeData: { cmi: { suspend_data: 'a\u0000b' } } }, 'invalid_text'],
+      [{ itemId: 'playing_item', seq: 1, runtimeData: cmi2004({ location: 'lone \ud800 surrogate' }) }, 'invalid_text'],
+      [{ itemId: 'playing_item', seq: 1, runtimeData: { cmi: { ['key \udc00']: 'x' } } }, 'invalid_text'],
       [{ itemId: 'not_in_manifest', seq: 1, runtimeData: cmi2004() }, 'unknown_item'],
     ] as const) {
       const res = await commit(l, body)
       expect([res.status, res.body.result, res.body.errorCode, res.body.code], JSON.stringify(body).slice(0, 80)).toEqual([400, false, 101, code])
     }
+    // Nothing of them was written (the engine state is checked before the SCO's state is stored).
+    expect(await h.sql('select 1 from scorm_states where user_id = ? and module_id = ? and launch_at = ?', [learner.id, moduleId, (await h.launchTokens.verify(l.launchToken)).issuedAt])).toEqual([])
     const huge = await commit(l, { itemId: 'x', seq: 1, runtimeData: { cmi: { suspend_data: 'x'.repeat(COMMIT_MAX_BYTES) } } })
     expect([huge.status, huge.body.result, huge.body.errorCode, huge.body.code]).toEqual([413, false, 101, 'payload_too_large'])
     const forged = await commit({ commitUrl: '/api/scorm/commit/forged' }, { itemId: 'x', seq: 1, runtimeData: {} })
@@ -475,8 +483,10 @@ describe('GET and POST /scorm/progress', () => {
     expect((await h.call('POST', '/scorm/progress', { token: learner.token, body: { moduleId, courseId } })).status).toBe(400)
     const bad = (scormData: Record<string, unknown>) => h.call('POST', '/scorm/progress', { token: learner.token, body: { moduleId, courseId, scormData } })
     // 'browsed' is a SCORM 1.2 status; this package is 2004.
-    const nul = await bad({ location: 'p\u00001' })
-    expect([nul.status, nul.body.code]).toEqual([400, 'invalid_text'])
+    for (const location of ['p\u00001', 'p\ud8001']) {
+      const res = await bad({ location })
+      expect([res.status, res.body.code], location).toEqual([400, 'invalid_text'])
+    }
     for (const scormData of [{ lessonStatus: 'browsed' }, { lessonStatus: 'done' }, { totalTime: '1 hour' }, { sessionTime: '00:61:00' }]) {
       const res = await bad(scormData)
       expect([res.status, res.body.code], JSON.stringify(scormData)).toEqual([400, 'validation_failed'])

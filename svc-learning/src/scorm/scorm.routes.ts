@@ -40,7 +40,7 @@ export const scormRoutes = (svc: ScormService, verifier: TokenVerifier, launchTo
         return c.json({ result: true, errorCode: 0, applied: out.applied, moduleCompleted: out.moduleCompleted })
       } catch (err) {
         if (err instanceof CommitError) return fail(err.status, err.code, err.message)
-        if (err instanceof AppError && err.status === 413) return fail(413, err.code, err.message)
+        if (err instanceof AppError && (err.status === 400 || err.status === 413)) return fail(err.status, err.code, err.message)
         if (isUnstorableText(err)) return fail(400, 'invalid_text', UNSTORABLE_TEXT_MESSAGE)
         throw err
       }

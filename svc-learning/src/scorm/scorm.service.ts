@@ -10,7 +10,7 @@ import {
   type ScormProgress,
   ScormProgressBody,
 } from '@portal/contracts'
-import { AppError, badRequest, type Actor } from '@portal/server-kit'
+import { AppError, badRequest, parseJsonInput, type Actor } from '@portal/server-kit'
 import type { z } from 'zod'
 import type { LearningContext } from '../context.ts'
 import { preparedStatement, sqlWithParams } from '../sql.ts'
@@ -240,13 +240,8 @@ export function createScormService(ctx: LearningContext) {
      * when the content reports completion.
      */
     async commit(claims: LaunchClaims, body: string): Promise<{ applied: boolean; moduleCompleted: boolean }> {
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(body)
-      } catch {
-        throw new CommitError(400, 'invalid_json', 'The commit is not valid JSON')
-      }
-      const result = ScormCommit.safeParse(parsed)
+      // Malformed JSON, text the database cannot store, nesting too deep: 400 before any write.
+      const result = ScormCommit.safeParse(parseJsonInput(body))
       if (!result.success) {
         const issue = result.error.issues[0]!
         throw new CommitError(400, 'validation_failed', `${issue.path.join('.') || 'commit'}: ${issue.message}`)

@@ -14,6 +14,8 @@ export function deliveryId(eventId: string, to: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
 /** A pending delivery claimed by one sender for one attempt. */
 export interface ClaimedDelivery extends OutgoingEmail {
   /** Attempts including this one. */
@@ -68,11 +70,18 @@ export function createDeliveryRepository(orm: MikroORM) {
         .map((r) => ({ id: r.id, to: r.recipient, subject: r.subject, text: r.text, html: r.html, attempts: Number(r.attempts) }))
     },
 
-    /** Marks a delivery sent; a delivery already sent stays as it was. */
+    /**
+     * Marks a delivery sent; a delivery already sent stays as it was. It runs right after the mail
+     * server accepted the mail, and a crash before it commits sends the mail again (with the same
+     * Message-ID), so it is one round trip that does not wait for the WAL flush: a database crash
+     * that loses the mark costs the same duplicate, never a mail.
+     */
     async markSent(id: string): Promise<void> {
+      if (!UUID.test(id)) throw new Error(`not a delivery id: ${id}`)
       await conn().execute(
-        "update email_deliveries set status = 'sent', sent_at = now(), last_error = null where id = ? and status = 'pending'",
-        [id],
+        `begin; set local synchronous_commit = off;
+         update email_deliveries set status = 'sent', sent_at = now(), last_error = null where id = '${id}' and status = 'pending';
+         commit`,
       )
     },
 

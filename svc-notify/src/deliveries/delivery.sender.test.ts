@@ -130,6 +130,53 @@ describe('delivery sender', () => {
     expect(new Set(ids).size).toBe(30)
   })
 
+  it('does not send a mail again when marking it sent failed (the database hiccuped) after the server accepted it', async () => {
+    const { deliveries, id } = await queue()
+    let failMark = true
+    const flaky: typeof deliveries = {
+      ...deliveries,
+      async markSent(mailId) {
+        if (failMark) {
+          failMark = false
+          throw new Error('connection terminated')
+        }
+        return deliveries.markSent(mailId)
+      },
+    }
+    const fake = fakeTransport()
+    // A short lease: the mail is due again soon after the failed mark.
+    sender = startDeliverySender({ deliveries: flaky, transport: fake.transport, logger: silentLogger, options: { intervalMs: 60_000, leaseMs: 50 } })
+    await sender.flush()
+    await new Promise((r) => setTimeout(r, 120))
+    await sender.flush()
+    await sender.flush()
+    expect(fake.sent.map((m) => m.id)).toEqual([id])
+    expect((await row(id)).status).toBe('sent')
+  })
+
+  it('stops sending a claimed batch once half its lease is over, so another instance taking the rest sends no mail twice', async () => {
+    const deliveries = createDeliveryRepository(db.orm)
+    for (let i = 0; i < 5; i++) await queue(`slow${i}@example.com`)
+    const slow = fakeTransport()
+    const send = slow.transport.send
+    slow.transport.send = async (mail) => {
+      await new Promise((r) => setTimeout(r, 120))
+      return send(mail)
+    }
+    const other = fakeTransport()
+    const opts = { intervalMs: 60_000, batchSize: 5, leaseMs: 300 }
+    const a = startDeliverySender({ deliveries, transport: slow.transport, logger: silentLogger, options: opts })
+    const b = startDeliverySender({ deliveries, transport: other.transport, logger: silentLogger, options: opts })
+    const first = a.flush()
+    await new Promise((r) => setTimeout(r, 330)) // the batch's lease has run out
+    await b.flush()
+    await first
+    await Promise.all([a.stop(), b.stop()])
+    const ids = [...slow.sent, ...other.sent].map((m) => m.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids).toHaveLength(5)
+  })
+
   it('derives the delivery id from the event id and recipient', () => {
     const event = crypto.randomUUID()
     expect(deliveryId(event, 'Ada@Example.com')).toBe(deliveryId(event, 'ada@example.com'))

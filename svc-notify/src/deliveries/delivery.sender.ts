@@ -41,6 +41,13 @@ export function retryDelay(attempts: number, opts: Pick<SenderOptions, 'retryBas
 /**
  * Sends pending deliveries through the transport and marks each sent after the transport
  * accepted it. A sent delivery is never sent again; a failed attempt is retried with backoff.
+ *
+ * Between the server accepting a mail and the mark committing, a crash sends the mail again (with
+ * the same Message-ID): that window is kept short. The mark is the next thing done (one round
+ * trip); a mark that fails (the database hiccups) is remembered and made before anything else is
+ * claimed, so this process never hands an accepted mail to the transport again; and no mail of a
+ * claimed batch is sent once half its lease is over, so another instance that claims it after the
+ * lease cannot send it too.
  */
 export function startDeliverySender(deps: {
   deliveries: DeliveryRepository
@@ -50,6 +57,14 @@ export function startDeliverySender(deps: {
 }): DeliverySender {
   const opts = { ...DEFAULT_SENDER_OPTIONS, ...deps.options }
   const { deliveries, transport, logger } = deps
+  // Accepted by the mail server, not yet marked sent (the mark failed): marked before anything new is claimed.
+  const accepted = new Set<string>()
+  const markAccepted = async () => {
+    for (const id of accepted) {
+      await deliveries.markSent(id)
+      accepted.delete(id)
+    }
+  }
   const task = createBackgroundTask({
     name: 'delivery sender',
     logger,
@@ -58,10 +73,14 @@ export function startDeliverySender(deps: {
     backoff: { baseMs: 0, maxMs: 0 },
     runAtStart: false,
     async pass({ stopping }) {
+      await markAccepted()
+      const claimedAt = Date.now()
       const due = await deliveries.claimDue(opts.batchSize, opts.leaseMs)
       let sent = 0
       for (const mail of due) {
         if (stopping()) break
+        // The rest of the batch waits for its lease to end and is claimed again (by anyone).
+        if (Date.now() - claimedAt > opts.leaseMs / 2) break
         try {
           await transport.send(mail)
         } catch (err) {
@@ -76,7 +95,9 @@ export function startDeliverySender(deps: {
           await deliveries.markFailed(mail.id, (err as Error).message ?? String(err), retryAt)
           continue
         }
+        accepted.add(mail.id)
         await deliveries.markSent(mail.id)
+        accepted.delete(mail.id)
         logger.info('e-mail sent', { deliveryId: mail.id, transport: transport.kind })
         sent++
       }
@@ -86,5 +107,12 @@ export function startDeliverySender(deps: {
   })
   task.start()
 
-  return { flush: task.runNow, kick: task.kick, stop: task.stop }
+  return {
+    flush: task.runNow,
+    kick: task.kick,
+    async stop() {
+      await task.stop()
+      await markAccepted().catch((err) => logger.warn('e-mails sent but not marked sent; they will be sent again', { ids: [...accepted], err: err as Error }))
+    },
+  }
 }

@@ -9,7 +9,9 @@ function fromDomain(from: string): string {
 
 /** Sends through the SMTP server at `url` (e.g. `smtp://user:pass@mail:587`, `smtps://…`). */
 export function createSmtpTransport(opts: { url: string; from: string }): MailTransport {
-  const transporter = nodemailer.createTransport(opts.url)
+  // A stalled server fails the attempt well within the sender's lease (2 min; nodemailer waits 10
+  // min by default): a send that outlived its lease could also be sent by the instance claiming it next.
+  const transporter = nodemailer.createTransport({ url: opts.url, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 })
   const domain = fromDomain(opts.from)
   return {
     kind: 'smtp',
