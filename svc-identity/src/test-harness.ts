@@ -1,5 +1,8 @@
 // Shared set-up of identity's route tests: a fresh PostgreSQL database, a movable clock,
 // cheap password hashing and helpers to call the app and read the outbox.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { SignJWT } from 'jose'
 import type { EventEnvelope } from '@portal/contracts'
 import {
@@ -14,16 +17,23 @@ import {
 } from '@portal/server-kit'
 import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
 import { createApp } from './app.ts'
-import { TOKEN_TTL_SECONDS, type IdentityEnv } from './context.ts'
+import type { IdentityEnv } from './context.ts'
+import { createBackgroundTasks } from './background.ts'
+import type { PasswordHasher } from './auth/password.ts'
+import { IdentitySettings, identitySettings } from './settings.ts'
 import { migrationsList } from './migrations/index.ts'
 import { entities } from './server.ts'
 
 export const ADMIN_CODE = 'let-me-in-2024'
 export const CHEAP_KDF = { N: 1024, r: 8, p: 1 }
 
-export async function createHarness(envOverrides: Record<string, string> = {}) {
-  const testDb = await createTestDatabase('identity')
-  const env: IdentityEnv = PlatformEnv.parse({
+/**
+ * `embedded` runs on a PGlite of its own (the single-node mode's database) instead of the machine's
+ * PostgreSQL; `hasher` replaces the password KDF (the app still bounds it).
+ */
+export async function createHarness(envOverrides: Record<string, string> = {}, opts: { embedded?: boolean; hasher?: PasswordHasher } = {}) {
+  const testDb = opts.embedded ? await embeddedDatabase() : await createTestDatabase('identity')
+  const env: IdentityEnv = PlatformEnv.extend(IdentitySettings.shape).parse({
     COMPANY_EMAIL_DOMAIN: 'acme.test',
     ADMIN_REGISTRATION_CODE: ADMIN_CODE,
     PUBLIC_URL: 'https://portal.acme.test',
@@ -32,21 +42,22 @@ export async function createHarness(envOverrides: Record<string, string> = {}) {
   })
   const db = await openDatabase({
     service: 'identity',
-    url: testDb.url,
-    dataDir: '/tmp/unused',
+    url: opts.embedded ? undefined : testDb.url,
+    dataDir: opts.embedded ? testDb.url : '/tmp/unused',
     entities,
     migrations: migrationsList,
     logger: silentLogger,
   })
   const key = await loadOrCreateSigningKey(undefined)
   const jwtOpts = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }
-  const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: TOKEN_TTL_SECONDS })
+  const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: identitySettings(env).ACCESS_TOKEN_TTL_SECONDS })
   const verifier = createTokenVerifier(issuer.jwks(), jwtOpts)
   const bus = createInProcessBus()
   const relay = startOutboxRelay({ orm: db.orm, bus, logger: silentLogger })
   let offsetMs = 0
   const clock = () => new Date(Date.now() + offsetMs)
-  const app = createApp({ orm: db.orm, issuer, verifier, env, relay, clock, logger: silentLogger, kdf: CHEAP_KDF })
+  const background = createBackgroundTasks(silentLogger)
+  const app = createApp({ orm: db.orm, issuer, verifier, env, relay, clock, logger: silentLogger, kdf: CHEAP_KDF, hasher: opts.hasher, background, tokenCheckTtlMs: 0 })
 
   let addressSeq = 0
   /** Calls the app; each call comes from its own client address unless `address` is given. */
@@ -66,6 +77,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}) {
       body = opts.raw ?? JSON.stringify(opts.body)
     }
     const res = await app.request(path, { method, headers, body })
+    await background.settled() // what the request left running (e.g. a reset link) is there to read
     const text = await res.text()
     let json: any
     try {
@@ -110,7 +122,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}) {
       body: { userId: reg.body.userId, verificationCode: await lastCode(reg.body.userId) },
     })
     if (verified.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verified.body)}`)
-    return { token: verified.body.token as string, user: verified.body.user, email, password }
+    return { token: verified.body.token as string, user: verified.body.user, email, password, refreshCookie: refreshCookieOf(verified) }
   }
 
   /** A token signed by identity's key with chosen claims and header (for forged/expired cases). */
@@ -129,6 +141,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}) {
   return {
     app,
     env,
+    background,
     orm: db.orm,
     issuer,
     key,
@@ -149,3 +162,16 @@ export async function createHarness(envOverrides: Record<string, string> = {}) {
   }
 }
 export type Harness = Awaited<ReturnType<typeof createHarness>>
+
+/** A folder for an embedded database; `url` is the folder (openDatabase's dataDir). */
+async function embeddedDatabase() {
+  const dir = await mkdtemp(join(tmpdir(), 'identity-pglite-'))
+  return { url: dir, drop: () => rm(dir, { recursive: true, force: true }) }
+}
+
+/** The `Cookie` header value carrying the refresh token an answer set, or undefined. */
+export function refreshCookieOf(res: { headers: Headers }): string | undefined {
+  const set = res.headers.getSetCookie().find((c) => c.startsWith('portal_refresh='))
+  const value = set?.split(';')[0]
+  return value && value !== 'portal_refresh=' ? value : undefined
+}

@@ -35,14 +35,42 @@ export const PasswordResetTokenEntity = defineEntity({
 })
 export type PasswordResetTokenEntity = InferEntity<typeof PasswordResetTokenEntity>
 
-/** Failed sign-in counter per key (`account:<email>` or `address:<ip>`), in a fixed window. */
-export const LoginThrottleEntity = defineEntity({
-  name: 'LoginThrottleEntity',
-  tableName: 'login_throttle',
+/**
+ * What a registration with a taken address leaves behind (or an unknown id met by verify/resend):
+ * the send and try counters a pending registration has, so the id answers exactly like one. Its
+ * code hash matches no code.
+ */
+export const VerificationDecoyEntity = defineEntity({
+  name: 'VerificationDecoyEntity',
+  tableName: 'verification_decoys',
   properties: {
-    key: p.string().primary(),
-    failures: p.integer(),
-    windowStartedAt: p.datetime(),
+    userId: p.uuid().primary(),
+    codeHash: p.string(),
+    salt: p.string(),
+    expiresAt: p.datetime(),
+    attempts: p.integer(),
+    lastSentAt: p.datetime(),
+    sendWindowStartedAt: p.datetime(),
+    sendsInWindow: p.integer(),
+    createdAt: p.datetime(),
   },
 })
-export type LoginThrottleEntity = InferEntity<typeof LoginThrottleEntity>
+export type VerificationDecoyEntity = InferEntity<typeof VerificationDecoyEntity>
+
+/** A refresh token, stored as its sha256; one family per sign-in, one row per rotation. */
+export const RefreshTokenEntity = defineEntity({
+  name: 'RefreshTokenEntity',
+  tableName: 'refresh_tokens',
+  properties: {
+    id: p.uuid().primary(),
+    familyId: p.uuid(),
+    userId: p.uuid(),
+    tokenHash: p.string(),
+    createdAt: p.datetime(),
+    expiresAt: p.datetime(),
+    familyExpiresAt: p.datetime(),
+    usedAt: p.datetime().nullable(),
+    revokedAt: p.datetime().nullable(),
+  },
+})
+export type RefreshTokenEntity = InferEntity<typeof RefreshTokenEntity>
