@@ -4,6 +4,7 @@ import { CourseTables } from './0002-course-tables.ts'
 import { ScormSequencing } from './0003-scorm-sequencing.ts'
 import { ScormStateFromCmi } from './0004-scorm-state-from-cmi.ts'
 import { UserProjection } from './0005-user-projection.ts'
+import { UserAuthVersion } from './0006-user-auth-version.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -12,4 +13,5 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0003_scorm_sequencing', class: ScormSequencing },
   { name: '0004_scorm_state_from_cmi', class: ScormStateFromCmi },
   { name: '0005_user_projection', class: UserProjection },
+  { name: '0006_user_auth_version', class: UserAuthVersion },
 ]

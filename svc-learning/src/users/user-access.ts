@@ -1,5 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql'
-import { AppError, notFound, requireSelfOrAdmin, requireUserAccess, type Actor } from '@portal/server-kit'
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
+import { AppError, createTokenCheck, notFound, requireSelfOrAdmin, requireUserAccess, type Actor, type TokenCheck } from '@portal/server-kit'
 import type { UserEntity } from './user.entity.ts'
 import { userRepository } from './user.repository.ts'
 
@@ -49,3 +49,9 @@ export async function requireAssignable(em: EntityManager, userIds: string[]): P
     ],
   })
 }
+
+/**
+ * Refuses (401 token_stale) the token of a user the projection marks deleted, or whose auth version
+ * rose after the token was issued (roles changed, password reset); identity's events bring both.
+ */
+export const userTokenCheck = (orm: MikroORM): TokenCheck => createTokenCheck((id) => userRepository.authState(orm.em.fork(), id))
