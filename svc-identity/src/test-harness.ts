@@ -57,14 +57,19 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
   let offsetMs = 0
   const clock = () => new Date(Date.now() + offsetMs)
   const background = createBackgroundTasks(silentLogger)
-  const app = createApp({ orm: db.orm, issuer, verifier, env, relay, clock, logger: silentLogger, kdf: CHEAP_KDF, hasher: opts.hasher, background, tokenCheckTtlMs: 0 })
+  const appOn = (orm: typeof db.orm) =>
+    createApp({ orm, issuer, verifier, env, relay, clock, logger: silentLogger, kdf: CHEAP_KDF, hasher: opts.hasher, background, tokenCheckTtlMs: 0 })
+  const app = appOn(db.orm)
 
   let addressSeq = 0
+  type CallOptions = { body?: unknown; raw?: string; token?: string; address?: string; headers?: Record<string, string> }
   /** Calls the app; each call comes from its own client address unless `address` is given. */
-  const call = async (
+  const call = (method: string, path: string, opts: CallOptions = {}) => callApp(app, method, path, opts)
+  const callApp = async (
+    target: typeof app,
     method: string,
     path: string,
-    opts: { body?: unknown; raw?: string; token?: string; address?: string; headers?: Record<string, string> } = {},
+    opts: CallOptions = {},
   ) => {
     const headers: Record<string, string> = {
       'x-forwarded-for': opts.address ?? `10.0.${Math.floor(++addressSeq / 250)}.${addressSeq % 250}`,
@@ -76,7 +81,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
       headers['content-type'] ??= 'application/json'
       body = opts.raw ?? JSON.stringify(opts.body)
     }
-    const res = await app.request(path, { method, headers, body })
+    const res = await target.request(path, { method, headers, body })
     await background.settled() // what the request left running (e.g. a reset link) is there to read
     const text = await res.text()
     let json: any
@@ -151,6 +156,16 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
     lastCode,
     signUp,
     signRaw,
+    /**
+     * Another identity instance on the same PostgreSQL database (cluster mode: its own connection
+     * pool, the same tables); `call` calls it.
+     */
+    async replica() {
+      if (opts.embedded) throw new Error('an embedded database has one instance')
+      const other = await openDatabase({ service: 'identity', url: testDb.url, dataDir: '/tmp/unused', entities, migrations: migrationsList, logger: silentLogger })
+      const otherApp = appOn(other.orm)
+      return { call: (method: string, path: string, o: CallOptions = {}) => callApp(otherApp, method, path, o), close: () => other.close() }
+    },
     /** Moves the service's clock forward. */
     advance: (ms: number) => void (offsetMs += ms),
     async close() {

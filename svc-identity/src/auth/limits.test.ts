@@ -72,6 +72,24 @@ for (const mode of ['postgresql', 'embedded'] as const) {
       }, 60_000)
     }
 
+    if (mode === 'postgresql')
+      it('holds the limit across two identity instances sharing the database (cluster mode)', async () => {
+        const replica = await h.replica()
+        try {
+          const { email, password } = await h.signUp()
+          const address = '192.0.2.201'
+          const before = kdf.checks()
+          const results = await Promise.all(
+            Array.from({ length: 100 }, (_, i) => (i % 2 ? h : replica).call('POST', '/auth/login', { address, body: { email, password: `Wrong${i}pass` } })),
+          )
+          expect(kdf.checks() - before).toBe(5)
+          expect(statuses(results)).toEqual({ 401: 5, 429: 95 })
+          expect((await replica.call('POST', '/auth/login', { address, body: { email, password } })).status).toBe(429)
+        } finally {
+          await replica.close()
+        }
+      }, 60_000)
+
     it('checks at most 50 of 200 simultaneous logins to one account from 200 addresses, then refuses the right one from anywhere', async () => {
       const { email, password } = await h.signUp()
       const before = kdf.checks()
