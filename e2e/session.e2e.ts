@@ -1,64 +1,25 @@
 // A session outlives its short access token by refreshing it (issue 9 item 4), in a portal of its
 // own whose access tokens live 5 seconds (the journeys' portal keeps the default 15 minutes).
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, watchErrors } from './browser.ts'
+import { launchBrowser, logIn, watchErrors } from './browser.ts'
+import { startPortal } from './portal.ts'
 
 const TTL_SECONDS = 5
-const root = fileURLToPath(new URL('..', import.meta.url))
 let browser: Browser
-let portal: ChildProcess | undefined
-let dataDir: string
+let portal: Awaited<ReturnType<typeof startPortal>> | undefined
 let baseURL: string
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
 
 beforeAll(async () => {
   // The builds exist already (the journeys' portal was started with `npm start`): run the launcher alone.
-  const port = await freePort()
-  dataDir = await mkdtemp(join(tmpdir(), 'portal-e2e-session-'))
-  baseURL = `http://localhost:${port}`
-  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: baseURL, ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS) }
-  for (const k of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL']) delete env[k]
-  let output = ''
-  portal = spawn(process.execPath, ['packages/launcher/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  portal.stdout!.on('data', (d) => (output += d))
-  portal.stderr!.on('data', (d) => (output += d))
-  const deadline = Date.now() + 120_000
-  for (;;) {
-    if (portal.exitCode !== null) throw new Error(`portal exited early:\n${output}`)
-    try {
-      if ((await fetch(`${baseURL}/healthz`)).ok) break
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`portal did not start:\n${output}`)
-    await new Promise((r) => setTimeout(r, 300))
-  }
+  portal = await startPortal(process.execPath, ['packages/launcher/src/main.ts'], { ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS) })
+  baseURL = portal.baseURL
   browser = await launchBrowser()
-}, 150_000)
+}, 180_000)
 
 afterAll(async () => {
   await browser?.close()
-  if (portal && portal.exitCode === null) {
-    const exited = new Promise((r) => portal!.once('exit', r))
-    portal.kill('SIGTERM')
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))])
-    if (portal.exitCode === null) portal.kill('SIGKILL')
-  }
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  await portal?.stop()
 })
 
 const tokenOf = (page: Page) => page.evaluate(() => localStorage.getItem('token'))
@@ -80,10 +41,7 @@ describe('a session with short access tokens', () => {
       if (r.url().endsWith('/api/auth/refresh')) refreshes.push(r.status())
     })
 
-    await page.goto('/login')
-    await page.getByLabel('Email').fill('tech.portland@example.com')
-    await page.getByLabel('Password', { exact: true }).fill('Tech1234!')
-    await page.getByRole('button', { name: 'Log In' }).click()
+    await logIn(page, 'tech.portland@example.com', 'Tech1234!')
     await page.waitForURL('**/user-dashboard')
     await page.getByText('Welcome, Pat Portland').waitFor()
     const first = await tokenOf(page)
@@ -130,10 +88,7 @@ describe('a session with short access tokens', () => {
       dialogs.push(d.message())
       void d.dismiss()
     })
-    await page.goto('/login')
-    await page.getByLabel('Email').fill('tech.seattle@example.com')
-    await page.getByLabel('Password', { exact: true }).fill('Tech1234!')
-    await page.getByRole('button', { name: 'Log In' }).click()
+    await logIn(page, 'tech.seattle@example.com', 'Tech1234!')
     await page.waitForURL('**/user-dashboard')
     await page.getByText('Welcome, Sam Seattle').waitFor()
     // The session ends elsewhere (its refresh token revoked), then the access token runs out.

@@ -1,5 +1,17 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
 
+/** A code's hash, expiry and tries, and the send counters (kept across code replacements). */
+const codeState = () => ({
+  userId: p.uuid().primary(),
+  codeHash: p.string(),
+  salt: p.string(),
+  expiresAt: p.datetime(),
+  attempts: p.integer(),
+  lastSentAt: p.datetime(),
+  sendWindowStartedAt: p.datetime(),
+  sendsInWindow: p.integer(),
+})
+
 /**
  * The pending e-mail verification code of a user (one per user; a new code replaces it).
  * The send counters live here too so resends stay bounded across code replacements.
@@ -7,16 +19,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
 export const VerificationCodeEntity = defineEntity({
   name: 'VerificationCodeEntity',
   tableName: 'verification_codes',
-  properties: {
-    userId: p.uuid().primary(),
-    codeHash: p.string(),
-    salt: p.string(),
-    expiresAt: p.datetime(),
-    attempts: p.integer(),
-    lastSentAt: p.datetime(),
-    sendWindowStartedAt: p.datetime(),
-    sendsInWindow: p.integer(),
-  },
+  properties: codeState(),
 })
 export type VerificationCodeEntity = InferEntity<typeof VerificationCodeEntity>
 
@@ -43,17 +46,7 @@ export type PasswordResetTokenEntity = InferEntity<typeof PasswordResetTokenEnti
 export const VerificationDecoyEntity = defineEntity({
   name: 'VerificationDecoyEntity',
   tableName: 'verification_decoys',
-  properties: {
-    userId: p.uuid().primary(),
-    codeHash: p.string(),
-    salt: p.string(),
-    expiresAt: p.datetime(),
-    attempts: p.integer(),
-    lastSentAt: p.datetime(),
-    sendWindowStartedAt: p.datetime(),
-    sendsInWindow: p.integer(),
-    createdAt: p.datetime(),
-  },
+  properties: { ...codeState(), createdAt: p.datetime() },
 })
 export type VerificationDecoyEntity = InferEntity<typeof VerificationDecoyEntity>
 
