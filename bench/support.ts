@@ -72,6 +72,9 @@ export async function startBenchCluster(smtpPort: number, adminCode: string) {
       LOG_LEVEL: 'error',
       DATA_DIR: `${root}.data/bench`,
       PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+      // Every benchmark user registers from this one machine, and their tokens serve the whole run.
+      REGISTRATIONS_PER_ADDRESS_PER_HOUR: '100000',
+      ACCESS_TOKEN_TTL_SECONDS: '7200',
       CLUSTER_NODE_ARGS: process.env.CLUSTER_NODE_ARGS,
     },
     gatewayPort,

@@ -56,6 +56,14 @@ export async function waitForMail(baseURL: string, to: string, pattern: RegExp, 
   }
 }
 
+/** Signs in through the login page as a person does (no wait for where it leads). */
+export async function logIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Log In' }).click()
+}
+
 /** Collects page errors so a journey can assert the page stayed healthy. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = []

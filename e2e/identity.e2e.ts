@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, waitForMail, watchErrors } from './browser.ts'
+import { launchBrowser, logIn, waitForMail, watchErrors } from './browser.ts'
 
 const baseURL = inject('baseURL')
 let browser: Browser
@@ -17,13 +17,6 @@ async function newPage(): Promise<Page> {
   const page = await context.newPage()
   page.setDefaultTimeout(15_000)
   return page
-}
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Log In' }).click()
 }
 
 describe('identity journeys', () => {

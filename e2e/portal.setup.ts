@@ -1,22 +1,5 @@
-import { spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
-
-const root = fileURLToPath(new URL('..', import.meta.url))
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
+import { startPortal } from './portal.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,34 +9,7 @@ declare module 'vitest' {
 
 /** Starts the portal with `npm start` (fresh data folder, embedded defaults) for the journeys. */
 export default async function setup(project: TestProject) {
-  const port = await freePort()
-  const dataDir = await mkdtemp(join(tmpdir(), 'portal-e2e-'))
-  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: `http://localhost:${port}` }
-  for (const k of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL']) delete env[k]
-  const child = spawn('npm', ['start'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  child.stdout.on('data', (d) => (output += d))
-  child.stderr.on('data', (d) => (output += d))
-  const baseURL = `http://localhost:${port}`
-  const deadline = Date.now() + 170_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`)
-    try {
-      const res = await fetch(`${baseURL}/healthz`)
-      if (res.ok) break
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`portal did not start:\n${output}`)
-    await new Promise((r) => setTimeout(r, 300))
-  }
-  project.provide('baseURL', baseURL)
-  return async () => {
-    try {
-      process.kill(-child.pid!, 'SIGTERM')
-    } catch {}
-    await new Promise((r) => setTimeout(r, 1_000))
-    try {
-      process.kill(-child.pid!, 'SIGKILL')
-    } catch {}
-    await rm(dataDir, { recursive: true, force: true })
-  }
+  const portal = await startPortal('npm', ['start'])
+  project.provide('baseURL', portal.baseURL)
+  return portal.stop
 }

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { createLogger, createServiceApp, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
+import { createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { adminCertificationRoutes } from './certification-types/certification-type.routes.ts'
 import { createCertificationTypeService } from './certification-types/certification-type.service.ts'
 import { certificationRoutes, isProofUpload } from './certifications/certification.routes.ts'
@@ -33,8 +33,10 @@ export function createApp(deps: AppDeps) {
       await deps.orm.em.getConnection().execute('select 1')
     },
   })
-  app.route('/admin/certifications', adminCertificationRoutes(types, technicians, deps.verifier))
-  app.route('/technician', certificationRoutes(certifications, deps.verifier))
-  app.route('/technician', technicianRoutes(technicians, deps.verifier))
+  // Every bearer route: tokens of deleted users, or older than the user's auth version, are refused.
+  const verifier = withTokenCheck(deps.verifier, projectionTokenCheck(deps.orm))
+  app.route('/admin/certifications', adminCertificationRoutes(types, technicians, verifier))
+  app.route('/technician', certificationRoutes(certifications, verifier))
+  app.route('/technician', technicianRoutes(technicians, verifier))
   return { app, ctx, types, certifications, technicians }
 }

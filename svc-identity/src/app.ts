@@ -1,12 +1,24 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { createLogger, createServiceApp, type Logger, type OutboxRelay, type TokenIssuer, type TokenVerifier } from '@portal/server-kit'
+import {
+  createLogger,
+  createServiceApp,
+  createTokenCheck,
+  withTokenCheck,
+  type Logger,
+  type OutboxRelay,
+  type TokenIssuer,
+  type TokenVerifier,
+} from '@portal/server-kit'
 import { authRoutes } from './auth/auth.routes.ts'
 import { createAuthService } from './auth/auth.service.ts'
-import { createPasswordHasher, DEFAULT_KDF, type KdfParams } from './auth/password.ts'
+import { createPasswordHasher, DEFAULT_KDF, gateKdf, type KdfParams, type PasswordHasher } from './auth/password.ts'
+import { createBackgroundTasks, type BackgroundTasks } from './background.ts'
 import type { IdentityContext, IdentityEnv } from './context.ts'
 import { groupRoutes } from './groups/group.routes.ts'
 import { createGroupService } from './groups/group.service.ts'
+import { identitySettings } from './settings.ts'
 import { userRoutes } from './users/user.routes.ts'
+import { userRepository } from './users/user.repository.ts'
 import { createUserService } from './users/user.service.ts'
 
 export interface AppDeps {
@@ -20,20 +32,38 @@ export interface AppDeps {
   logger?: Logger
   /** Password KDF cost; tests pass cheap values. */
   kdf?: KdfParams
+  /** The password KDF itself (tests count or slow its calls); bounded by the KDF settings either way. */
+  hasher?: PasswordHasher
+  /** Work started by requests and not waited for (tests wait for it). */
+  background?: BackgroundTasks
+  /** How long a user's auth version is remembered between token checks (default 1 s; tests 0). */
+  tokenCheckTtlMs?: number
 }
 
 /** Identity's Hono app: auth, users and user groups (paths without the gateway's `/api`). */
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? createLogger('identity', deps.env.LOG_LEVEL)
+  const settings = identitySettings(deps.env)
   const ctx: IdentityContext = {
     orm: deps.orm,
     issuer: deps.issuer,
     env: deps.env,
+    settings,
     relay: deps.relay,
-    hasher: createPasswordHasher(deps.kdf ?? DEFAULT_KDF),
+    hasher: gateKdf(deps.hasher ?? createPasswordHasher(deps.kdf ?? DEFAULT_KDF), { concurrency: settings.KDF_CONCURRENCY, queue: settings.KDF_QUEUE }),
     logger,
     now: deps.clock ?? (() => new Date()),
+    background: deps.background ?? createBackgroundTasks(logger),
   }
+  // Identity's own table is the truth: a token of a deleted user, or older than the user's auth
+  // version (roles changed, password reset), is refused at once.
+  const verifier = withTokenCheck(
+    deps.verifier,
+    createTokenCheck(async (id) => {
+      const version = await userRepository.authVersion(deps.orm.em.fork(), id)
+      return version === null ? { deleted: true, authVersion: 0 } : { deleted: false, authVersion: version }
+    }, { ttlMs: deps.tokenCheckTtlMs }),
+  )
   const app = createServiceApp({
     service: 'identity',
     logger,
@@ -42,8 +72,9 @@ export function createApp(deps: AppDeps) {
       await deps.orm.em.getConnection().execute('select 1')
     },
   })
-  app.route('/auth', authRoutes(createAuthService(ctx), deps.issuer))
-  app.route('/users', userRoutes(createUserService(ctx), deps.verifier))
-  app.route('/admin/user-groups', groupRoutes(createGroupService(ctx), deps.verifier))
+  const secureCookie = (deps.env.PUBLIC_URL ?? '').startsWith('https:')
+  app.route('/auth', authRoutes(createAuthService(ctx), deps.issuer, { secureCookie }))
+  app.route('/users', userRoutes(createUserService(ctx), verifier))
+  app.route('/admin/user-groups', groupRoutes(createGroupService(ctx), verifier))
   return app
 }

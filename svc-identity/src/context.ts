@@ -1,22 +1,26 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { Logger, OutboxRelay, PlatformEnv, TokenIssuer } from '@portal/server-kit'
 import type { PasswordHasher } from './auth/password.ts'
+import type { BackgroundTasks } from './background.ts'
+import type { IdentitySettings } from './settings.ts'
 
-/** Identity's environment: the platform's plus its own optional keys. */
-export type IdentityEnv = PlatformEnv & {
-  /** A private Ed25519 JWK (JSON); when absent the key file under DATA_DIR is used. */
-  JWT_PRIVATE_JWK?: string
-}
+/** Identity's environment: the platform's plus its own optional keys (defaults in settings.ts). */
+export type IdentityEnv = PlatformEnv &
+  Partial<IdentitySettings> & {
+    /** A private Ed25519 JWK (JSON); when absent the key file under DATA_DIR is used. */
+    JWT_PRIVATE_JWK?: string
+  }
 
 /** What the services of this deployable share. */
 export interface IdentityContext {
   orm: MikroORM
   issuer: TokenIssuer
   env: IdentityEnv
+  settings: IdentitySettings
   relay: Pick<OutboxRelay, 'kick'>
+  /** The password KDF, bounded (`gateKdf`): it throws `KdfBusy` when at capacity. */
   hasher: PasswordHasher
   logger: Logger
   now: () => Date
+  background: BackgroundTasks
 }
-
-export const TOKEN_TTL_SECONDS = 8 * 3600

@@ -24,18 +24,21 @@ import {
 } from '@portal/server-kit'
 import { createApp } from './app.ts'
 import { createBackfillHandler, subscribeBackfillRequests } from './consumers/backfill.consumer.ts'
-import { PasswordResetTokenEntity, LoginThrottleEntity, VerificationCodeEntity } from './auth/auth.entity.ts'
+import { createBackgroundTasks } from './background.ts'
+import { PasswordResetTokenEntity, RefreshTokenEntity, VerificationCodeEntity, VerificationDecoyEntity } from './auth/auth.entity.ts'
 import type { KdfParams } from './auth/password.ts'
-import { TOKEN_TTL_SECONDS, type IdentityEnv } from './context.ts'
+import type { IdentityEnv } from './context.ts'
+import { IdentitySettings, identitySettings } from './settings.ts'
 import { UserGroupEntity } from './groups/group.entity.ts'
 import { migrationsList } from './migrations/index.ts'
 import { UserEntity } from './users/user.entity.ts'
 
 export { seedDemoData, type DemoLogin, type SeedTarget } from './demo/demo-data.ts'
 export type { IdentityEnv } from './context.ts'
+export { IdentitySettings } from './settings.ts'
 
 /** Every entity of identity's database. */
-export const entities = [UserEntity, UserGroupEntity, VerificationCodeEntity, PasswordResetTokenEntity, LoginThrottleEntity]
+export const entities = [UserEntity, UserGroupEntity, VerificationCodeEntity, VerificationDecoyEntity, PasswordResetTokenEntity, RefreshTokenEntity]
 
 export interface IdentityDeps {
   env: IdentityEnv
@@ -73,12 +76,13 @@ export async function start(deps: IdentityDeps): Promise<IdentityServer> {
   try {
     const key = await loadOrCreateSigningKey(join(env.DATA_DIR, 'identity', 'jwt-private.jwk'), env.JWT_PRIVATE_JWK)
     const opts = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }
-    const issuer = createTokenIssuer(key, { ...opts, ttlSeconds: TOKEN_TTL_SECONDS })
+    const issuer = createTokenIssuer(key, { ...opts, ttlSeconds: identitySettings(env).ACCESS_TOKEN_TTL_SECONDS })
     const verifier = createTokenVerifier(issuer.jwks(), opts)
     const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
     // Projections started late ask for every user again (see consumers/backfill.consumer.ts).
     const backfill = await subscribeBackfillRequests(deps.bus, createBackfillHandler({ orm: db.orm, logger }))
-    const app = createApp({ orm: db.orm, issuer, verifier, env, relay, logger, kdf: deps.kdf })
+    const background = createBackgroundTasks(logger)
+    const app = createApp({ orm: db.orm, issuer, verifier, env, relay, logger, kdf: deps.kdf, background })
     const hostname = deps.hostname ?? '127.0.0.1'
     const server = await listen(app, deps.port, hostname, { trustedProxies: trustedProxies(env.TRUSTED_PROXIES) })
     relay.kick()
@@ -94,6 +98,7 @@ export async function start(deps: IdentityDeps): Promise<IdentityServer> {
       async close() {
         await server.close()
         await backfill.stop()
+        await background.settled()
         await relay.stop()
         await db.close()
       },
@@ -105,7 +110,7 @@ export async function start(deps: IdentityDeps): Promise<IdentityServer> {
 }
 
 /** Environment when run on its own: the platform's plus this service's port and key. */
-export const IdentityProcessEnv = PlatformEnv.extend({
+export const IdentityProcessEnv = PlatformEnv.extend(IdentitySettings.shape).extend({
   IDENTITY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   JWT_PRIVATE_JWK: z.string().optional().transform((v) => (v ? v : undefined)),
   /** Interface to listen on: loopback unless told (a container sets 0.0.0.0); the gateway is the way in. */

@@ -1,5 +1,8 @@
 // Shared set-up of identity's route tests: a fresh PostgreSQL database, a movable clock,
 // cheap password hashing and helpers to call the app and read the outbox.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { SignJWT } from 'jose'
 import type { EventEnvelope } from '@portal/contracts'
 import {
@@ -14,16 +17,23 @@ import {
 } from '@portal/server-kit'
 import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
 import { createApp } from './app.ts'
-import { TOKEN_TTL_SECONDS, type IdentityEnv } from './context.ts'
+import type { IdentityEnv } from './context.ts'
+import { createBackgroundTasks } from './background.ts'
+import type { PasswordHasher } from './auth/password.ts'
+import { IdentitySettings, identitySettings } from './settings.ts'
 import { migrationsList } from './migrations/index.ts'
 import { entities } from './server.ts'
 
 export const ADMIN_CODE = 'let-me-in-2024'
 export const CHEAP_KDF = { N: 1024, r: 8, p: 1 }
 
-export async function createHarness(envOverrides: Record<string, string> = {}) {
-  const testDb = await createTestDatabase('identity')
-  const env: IdentityEnv = PlatformEnv.parse({
+/**
+ * `embedded` runs on a PGlite of its own (the single-node mode's database) instead of the machine's
+ * PostgreSQL; `hasher` replaces the password KDF (the app still bounds it).
+ */
+export async function createHarness(envOverrides: Record<string, string> = {}, opts: { embedded?: boolean; hasher?: PasswordHasher } = {}) {
+  const testDb = opts.embedded ? await embeddedDatabase() : await createTestDatabase('identity')
+  const env: IdentityEnv = PlatformEnv.extend(IdentitySettings.shape).parse({
     COMPANY_EMAIL_DOMAIN: 'acme.test',
     ADMIN_REGISTRATION_CODE: ADMIN_CODE,
     PUBLIC_URL: 'https://portal.acme.test',
@@ -32,28 +42,34 @@ export async function createHarness(envOverrides: Record<string, string> = {}) {
   })
   const db = await openDatabase({
     service: 'identity',
-    url: testDb.url,
-    dataDir: '/tmp/unused',
+    url: opts.embedded ? undefined : testDb.url,
+    dataDir: opts.embedded ? testDb.url : '/tmp/unused',
     entities,
     migrations: migrationsList,
     logger: silentLogger,
   })
   const key = await loadOrCreateSigningKey(undefined)
   const jwtOpts = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }
-  const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: TOKEN_TTL_SECONDS })
+  const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: identitySettings(env).ACCESS_TOKEN_TTL_SECONDS })
   const verifier = createTokenVerifier(issuer.jwks(), jwtOpts)
   const bus = createInProcessBus()
   const relay = startOutboxRelay({ orm: db.orm, bus, logger: silentLogger })
   let offsetMs = 0
   const clock = () => new Date(Date.now() + offsetMs)
-  const app = createApp({ orm: db.orm, issuer, verifier, env, relay, clock, logger: silentLogger, kdf: CHEAP_KDF })
+  const background = createBackgroundTasks(silentLogger)
+  const appOn = (orm: typeof db.orm) =>
+    createApp({ orm, issuer, verifier, env, relay, clock, logger: silentLogger, kdf: CHEAP_KDF, hasher: opts.hasher, background, tokenCheckTtlMs: 0 })
+  const app = appOn(db.orm)
 
   let addressSeq = 0
+  type CallOptions = { body?: unknown; raw?: string; token?: string; address?: string; headers?: Record<string, string> }
   /** Calls the app; each call comes from its own client address unless `address` is given. */
-  const call = async (
+  const call = (method: string, path: string, opts: CallOptions = {}) => callApp(app, method, path, opts)
+  const callApp = async (
+    target: typeof app,
     method: string,
     path: string,
-    opts: { body?: unknown; raw?: string; token?: string; address?: string; headers?: Record<string, string> } = {},
+    opts: CallOptions = {},
   ) => {
     const headers: Record<string, string> = {
       'x-forwarded-for': opts.address ?? `10.0.${Math.floor(++addressSeq / 250)}.${addressSeq % 250}`,
@@ -65,7 +81,8 @@ export async function createHarness(envOverrides: Record<string, string> = {}) {
       headers['content-type'] ??= 'application/json'
       body = opts.raw ?? JSON.stringify(opts.body)
     }
-    const res = await app.request(path, { method, headers, body })
+    const res = await target.request(path, { method, headers, body })
+    await background.settled() // what the request left running (e.g. a reset link) is there to read
     const text = await res.text()
     let json: any
     try {
@@ -110,7 +127,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}) {
       body: { userId: reg.body.userId, verificationCode: await lastCode(reg.body.userId) },
     })
     if (verified.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verified.body)}`)
-    return { token: verified.body.token as string, user: verified.body.user, email, password }
+    return { token: verified.body.token as string, user: verified.body.user, email, password, refreshCookie: refreshCookieOf(verified) }
   }
 
   /** A token signed by identity's key with chosen claims and header (for forged/expired cases). */
@@ -129,6 +146,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}) {
   return {
     app,
     env,
+    background,
     orm: db.orm,
     issuer,
     key,
@@ -138,6 +156,16 @@ export async function createHarness(envOverrides: Record<string, string> = {}) {
     lastCode,
     signUp,
     signRaw,
+    /**
+     * Another identity instance on the same PostgreSQL database (cluster mode: its own connection
+     * pool, the same tables); `call` calls it.
+     */
+    async replica() {
+      if (opts.embedded) throw new Error('an embedded database has one instance')
+      const other = await openDatabase({ service: 'identity', url: testDb.url, dataDir: '/tmp/unused', entities, migrations: migrationsList, logger: silentLogger })
+      const otherApp = appOn(other.orm)
+      return { call: (method: string, path: string, o: CallOptions = {}) => callApp(otherApp, method, path, o), close: () => other.close() }
+    },
     /** Moves the service's clock forward. */
     advance: (ms: number) => void (offsetMs += ms),
     async close() {
@@ -149,3 +177,16 @@ export async function createHarness(envOverrides: Record<string, string> = {}) {
   }
 }
 export type Harness = Awaited<ReturnType<typeof createHarness>>
+
+/** A folder for an embedded database; `url` is the folder (openDatabase's dataDir). */
+async function embeddedDatabase() {
+  const dir = await mkdtemp(join(tmpdir(), 'identity-pglite-'))
+  return { url: dir, drop: () => rm(dir, { recursive: true, force: true }) }
+}
+
+/** The `Cookie` header value carrying the refresh token an answer set, or undefined. */
+export function refreshCookieOf(res: { headers: Headers }): string | undefined {
+  const set = res.headers.getSetCookie().find((c) => c.startsWith('portal_refresh='))
+  const value = set?.split(';')[0]
+  return value && value !== 'portal_refresh=' ? value : undefined
+}

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { createGarbageCleaner, createLogger, createServiceApp, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
+import { createGarbageCleaner, createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { attemptRoutes } from './attempts/attempt.routes.ts'
 import { createAttemptService, type AttemptService } from './attempts/attempt.service.ts'
 import { COURSE_UPLOAD } from '@portal/contracts'
@@ -45,6 +45,8 @@ export function createApp(deps: AppDeps) {
       maxFiles: deps.uploadLimits?.maxFiles ?? COURSE_UPLOAD.maxFiles,
     },
   }
+  // Every bearer route: tokens of deleted users, or older than the user's auth version, are refused.
+  const verifier = withTokenCheck(deps.verifier, projectionTokenCheck(deps.orm))
   const exams = createExamService(ctx)
   const attempts: AttemptService = createAttemptService(ctx)
   const stats = createStatsService(ctx, attempts)
@@ -65,16 +67,16 @@ export function createApp(deps: AppDeps) {
   const progress = createProgressService(ctx)
   const content = createContentService(ctx)
   const scorm = createScormService(ctx)
-  app.route('/courses', courseProgressRoutes(progress, deps.verifier))
-  app.route('/modules', moduleRoutes(progress, content, deps.verifier))
-  app.route('/scorm', scormRoutes(scorm, deps.verifier, deps.launchTokens))
-  app.route('/scorm-editor', scormEditorRoutes(scorm, deps.verifier))
+  app.route('/courses', courseProgressRoutes(progress, verifier))
+  app.route('/modules', moduleRoutes(progress, content, verifier))
+  app.route('/scorm', scormRoutes(scorm, verifier, deps.launchTokens))
+  app.route('/scorm-editor', scormEditorRoutes(scorm, verifier))
   app.route('/content', contentRoutes(content, deps.launchTokens, deps.storage))
-  app.route('/exams', attemptRoutes(attempts, deps.verifier))
-  app.route('/exams', examRoutes(exams, deps.verifier))
-  app.route('/admin/exams', adminExamRoutes(exams, deps.verifier))
-  app.route('/users', statsRoutes(stats, deps.verifier))
-  app.route('/courses', courseRoutes(courses, deps.verifier))
-  app.route('/admin/courses', adminCourseRoutes(courses, deps.verifier))
+  app.route('/exams', attemptRoutes(attempts, verifier))
+  app.route('/exams', examRoutes(exams, verifier))
+  app.route('/admin/exams', adminExamRoutes(exams, verifier))
+  app.route('/users', statsRoutes(stats, verifier))
+  app.route('/courses', courseRoutes(courses, verifier))
+  app.route('/admin/courses', adminCourseRoutes(courses, verifier))
   return { app, attempts, ctx, courses, ingest, garbage }
 }

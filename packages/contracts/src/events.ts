@@ -25,7 +25,8 @@ const UserFacts = z.object({
   hireDate: z.string().nullable().optional(),
   /**
    * Added within v1 (optional): raised whenever the facts a token carries stop being true (roles
-   * or scope changed, password reset); a token whose `ver` claim is lower is refused.
+   * or scope changed, password reset); a token whose `ver` claim is lower is refused. Identity
+   * fills it (and employeeId, hireDate) in every user event.
    */
   authVersion: z.number().int().min(0).optional(),
 })
@@ -62,6 +63,14 @@ export const Events = {
     email: z.email(),
     code: z.string().regex(/^\d{6}$/),
     expiresAt: z.iso.datetime(),
+  }),
+  /** Someone tried to register with the address of an existing account (its owner is told). */
+  'identity.registration.attempted.v1': z.object({
+    userId: z.uuid(),
+    name: z.string(),
+    email: z.email(),
+    loginUrl: z.url(),
+    resetUrl: z.url(),
   }),
   'identity.password-reset.requested.v1': z.object({
     userId: z.uuid(),

@@ -34,7 +34,13 @@ describe('ResetPasswordBody', () => {
 
 describe('RegisterBody', () => {
   it('normalises the e-mail and defaults isAdmin to false', () => {
-    const r = RegisterBody.parse({ name: ' Ann ', email: ' Ann@Example.COM ', password: '12345678' })
+    const r = RegisterBody.parse({ name: ' Ann ', email: ' Ann@Example.COM ', password: 'Passw0rd' })
     expect(r).toMatchObject({ name: 'Ann', email: 'ann@example.com', isAdmin: false })
+  })
+  it('applies the reset password rules (upper, lower, digit)', () => {
+    const messages = (password: string) => RegisterBody.safeParse({ name: 'Ann', email: 'ann@example.com', password }).error?.issues.map((i) => i.message)
+    expect(messages('12345678')).toEqual(['Password must contain at least one lowercase letter', 'Password must contain at least one uppercase letter'])
+    expect(messages('abcdefgh')).toEqual(['Password must contain at least one uppercase letter', 'Password must contain at least one number'])
+    expect(messages('Abcdefg1')).toBeUndefined()
   })
 })

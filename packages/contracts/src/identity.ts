@@ -34,7 +34,7 @@ export const User = z.object({
 })
 export type User = z.infer<typeof User>
 
-/** Password rules of spec §5 (reset) and the minimum of §9 (registration). */
+/** Password rules of spec §5 (reset), applied at registration too (with the minimum of §9). */
 export const StrongPassword = z
   .string()
   .max(200, 'Password is too long')
@@ -46,7 +46,7 @@ export const StrongPassword = z
 export const RegisterBody = z.object({
   name: z.string().trim().min(1, 'Full name is required').max(200),
   email,
-  password: z.string().min(PASSWORD_MIN, MESSAGES.passwordMin).max(200, 'Password is too long'),
+  password: StrongPassword,
   isAdmin: z.boolean().optional().default(false),
   adminCode: z.string().max(200).optional(),
 })

@@ -6,13 +6,14 @@
 import { mkdir } from 'node:fs/promises'
 import { z } from 'zod'
 import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, parseEnv, type EventBus } from '@portal/server-kit'
-import { start as startIdentity, seedDemoData } from 'svc-identity/server'
+import { IdentitySettings, start as startIdentity, seedDemoData } from 'svc-identity/server'
 import { start as startLearning, seedDemoData as seedLearning } from 'svc-learning/server'
 import { start as startCerts, seedDemoData as seedCerts } from 'svc-certs/server'
 import { start as startNotify } from 'svc-notify/server'
 import { start as startGateway } from 'gateway/server'
 
-const Env = PlatformEnv.extend({ HOST: z.string().default('127.0.0.1'), DEMO_DATA: z.enum(['on', 'off']).default('on') })
+// Identity's own settings (token lifetimes, limits) pass through to it.
+const Env = PlatformEnv.extend(IdentitySettings.shape).extend({ HOST: z.string().default('127.0.0.1'), DEMO_DATA: z.enum(['on', 'off']).default('on') })
 
 export async function startSingleNode(source: Record<string, string | undefined> = process.env) {
   const env = parseEnv(Env, source)

@@ -6,6 +6,8 @@ import { Hono } from 'hono'
 import { SignJWT, exportJWK, generateKeyPair } from 'jose'
 import {
   authenticate,
+  checkTokenFreshness,
+  createTokenCheck,
   createTokenIssuer,
   createTokenVerifier,
   loadOrCreateSigningKey,
@@ -247,5 +249,54 @@ describe('verified-token cache', () => {
     const forged = (await issuer.sign(actor)).slice(0, -4) + 'AAAA'
     expect((await rejection(verify(forged))).status).toBe(401)
     expect((await rejection(verify(forged))).status).toBe(401)
+  })
+})
+
+describe('token freshness (auth version and deletion)', () => {
+  it('carries the auth version as the ver claim and back', async () => {
+    const versioned = { ...actor, tokenVersion: 3 }
+    const token = await issuer.sign(versioned)
+    expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString())).toMatchObject({ ver: 3 })
+    expect(await verify(token)).toEqual(versioned)
+    // A token from before versions existed counts as version 0.
+    expect((await verify(await issuer.sign(actor))).tokenVersion).toBeUndefined()
+  })
+
+  it('refuses a deleted user and a token older than the user’s auth version; an unknown user passes', () => {
+    const v1 = { ...actor, tokenVersion: 1 }
+    expect(() => checkTokenFreshness(v1, null)).not.toThrow()
+    expect(() => checkTokenFreshness(v1, { deleted: false, authVersion: 1 })).not.toThrow()
+    expect(() => checkTokenFreshness(v1, { deleted: false, authVersion: 0 })).not.toThrow()
+    for (const state of [{ deleted: false, authVersion: 2 }, { deleted: true, authVersion: 0 }])
+      expect(() => checkTokenFreshness(v1, state)).toThrow(expect.objectContaining({ status: 401, code: 'token_stale', extra: { expired: true } }))
+    expect(() => checkTokenFreshness(actor, { deleted: false, authVersion: 1 })).toThrow(expect.objectContaining({ code: 'token_stale' }))
+  })
+
+  it('authenticate runs the check and answers a stale token with 401 expired, token_stale', async () => {
+    const states = new Map<string, { deleted: boolean; authVersion: number }>()
+    let loads = 0
+    const check = createTokenCheck(async (id) => (loads++, states.get(id) ?? null), { ttlMs: 0 })
+    const app = new Hono<AuthEnv>()
+    app.onError(errorHandler(silentLogger))
+    app.use('/api/*', authenticate(verify, { check }))
+    app.get('/api/me', (c) => c.json(c.get('actor')))
+    const token = await issuer.sign({ ...actor, tokenVersion: 0 })
+    const call = async () => app.request('/api/me', { headers: { Authorization: `Bearer ${token}` } })
+    expect((await call()).status).toBe(200)
+    states.set(actor.userId, { deleted: false, authVersion: 1 })
+    const stale = await call()
+    expect(stale.status).toBe(401)
+    expect(await stale.json()).toEqual({ message: 'Your session has expired. Please log in again.', code: 'token_stale', expired: true })
+    expect(loads).toBe(2)
+  })
+
+  it('createTokenCheck reads a user once per ttl', async () => {
+    let loads = 0
+    const check = createTokenCheck(async () => (loads++, { deleted: false, authVersion: 0 }), { ttlMs: 60_000 })
+    await Promise.all([check(actor), check(actor)])
+    await check(actor)
+    expect(loads).toBeLessThanOrEqual(2)
+    await check(admin)
+    expect(loads).toBeLessThanOrEqual(3)
   })
 })

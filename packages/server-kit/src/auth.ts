@@ -27,6 +27,11 @@ export interface Actor {
   isAdmin: boolean
   isManager: boolean
   managerScope: ManagerScope
+  /**
+   * The user's auth version when the token was issued (`ver` claim; absent = 0). A service refuses
+   * the token once its projection holds a greater version (see `checkTokenFreshness`).
+   */
+  tokenVersion?: number
 }
 
 export type AuthEnv = { Variables: { actor: Actor } }
@@ -81,6 +86,7 @@ export function createTokenIssuer(key: SigningKey, opts: TokenOptions) {
         name: actor.name,
         roles: [...(actor.isAdmin ? ['admin'] : []), ...(actor.isManager ? ['manager'] : [])],
         scope: actor.managerScope,
+        ...(actor.tokenVersion !== undefined ? { ver: actor.tokenVersion } : {}),
       })
         .setProtectedHeader({ alg: ALG, kid: key.kid, typ: 'JWT' })
         .setSubject(actor.userId)
@@ -132,6 +138,7 @@ export function createTokenVerifier(source: KeySource, opts: { issuer: string; a
         isManager: roles.includes('manager'),
         managerScope: { branches: scope.branches ?? [], departments: scope.departments ?? [] },
       }
+      if (Number.isSafeInteger(payload.ver)) actor.tokenVersion = payload.ver as number
       if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!)
       cache.set(token, { actor, exp: payload.exp!, until: now + CACHE_MS })
       return actor
@@ -144,15 +151,73 @@ export function createTokenVerifier(source: KeySource, opts: { issuer: string; a
 }
 export type TokenVerifier = ReturnType<typeof createTokenVerifier>
 
-/** Middleware: a valid bearer token is required; sets `c.var.actor`. */
-export const authenticate = (verify: TokenVerifier) =>
-  createMiddleware<AuthEnv>(async (c, next) => {
+/** A check run on every verified actor, throwing (e.g. `staleToken()`) to refuse the token. */
+export type TokenCheck = (actor: Actor) => Promise<void>
+
+/** A verifier that also runs `check` on every actor it verifies (one place to wire a service's check). */
+export const withTokenCheck =
+  (verify: TokenVerifier, check: TokenCheck): TokenVerifier =>
+  async (token) => {
+    const actor = await verify(token)
+    await check(actor)
+    return actor
+  }
+
+/**
+ * Middleware: a valid bearer token is required; sets `c.var.actor`. `check` may refuse a token
+ * whose facts are no longer true (user deleted, roles changed since it was issued).
+ */
+export const authenticate = (verify: TokenVerifier, opts: { check?: TokenCheck } = {}) => {
+  const verified = opts.check ? withTokenCheck(verify, opts.check) : verify
+  return createMiddleware<AuthEnv>(async (c, next) => {
     const header = c.req.header('authorization') ?? ''
     const match = /^Bearer\s+(\S+)$/i.exec(header)
     if (!match) throw unauthorized('Invalid or missing authentication token', 'invalid_token')
-    c.set('actor', await verify(match[1]!))
+    c.set('actor', await verified(match[1]!))
     await next()
   })
+}
+
+/**
+ * 401 for a token that outlived its facts; `expired: true` so the client refreshes it (and, when
+ * that fails, treats it as the spec's expired session).
+ */
+export const staleToken = () => unauthorized('Your session has expired. Please log in again.', 'token_stale', { expired: true })
+
+/** What a service knows of a user's sign-in state (identity's table, or a projection of it). */
+export interface UserAuthState {
+  deleted: boolean
+  authVersion: number
+}
+
+/**
+ * Throws `staleToken()` when the user is deleted or their auth version moved past the token's.
+ * `null` (a user the service does not know yet) passes: the signed token vouches for them.
+ */
+export function checkTokenFreshness(actor: Actor, state: UserAuthState | null): void {
+  if (!state) return
+  if (state.deleted || state.authVersion > (actor.tokenVersion ?? 0)) throw staleToken()
+}
+
+/**
+ * A `TokenCheck` reading the user's state with `load`, remembered per user for `ttlMs` (a burst
+ * of calls costs one read; a change still takes effect within `ttlMs` plus the event's delivery).
+ */
+export function createTokenCheck(load: (userId: string) => Promise<UserAuthState | null>, opts: { ttlMs?: number; max?: number } = {}): TokenCheck {
+  const ttlMs = opts.ttlMs ?? 1_000
+  const max = opts.max ?? 10_000
+  const cache = new Map<string, { state: UserAuthState | null; at: number }>()
+  return async (actor) => {
+    const now = Date.now()
+    let hit = cache.get(actor.userId)
+    if (!hit || now - hit.at >= ttlMs) {
+      hit = { state: await load(actor.userId), at: now }
+      if (cache.size >= max) cache.clear()
+      cache.set(actor.userId, hit)
+    }
+    checkTokenFreshness(actor, hit.state)
+  }
+}
 
 /** Middleware (after `authenticate`): only admins pass. */
 export const requireAdmin = createMiddleware<AuthEnv>(async (c, next) => {

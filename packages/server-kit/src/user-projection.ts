@@ -1,7 +1,7 @@
 import { LockMode, defineEntity, p, type EntityManager, type InferEntity, type MikroORM } from '@mikro-orm/postgresql'
 import { Migration } from '@mikro-orm/migrations'
 import { Events, type Branch, type Department, type EventData, type EventEnvelope, type ManagerScope } from '@portal/contracts'
-import { requireSelfOrAdmin, requireUserAccess, type Actor } from './auth.ts'
+import { createTokenCheck, requireSelfOrAdmin, requireUserAccess, type Actor, type TokenCheck, type UserAuthState } from './auth.ts'
 import type { EventBus, Subscription } from './bus.ts'
 import { notFound } from './errors.ts'
 import { handleOnce } from './inbox.ts'
@@ -142,6 +142,12 @@ export const projectedUsers = {
   /** The user as the projection has them, deleted ones included (`deletedAt` set). */
   findAny: (em: EntityManager, id: string) => em.findOne(ProjectedUser, { id }),
 
+  /** What a token check needs of the user: deleted or not, and the auth version; null when unknown. */
+  async authState(em: EntityManager, id: string): Promise<UserAuthState | null> {
+    const rows = (await em.execute('select deleted_at is not null as deleted, auth_version from users where id = ?', [id])) as { deleted: boolean; auth_version: number }[]
+    return rows[0] ? { deleted: rows[0].deleted, authVersion: rows[0].auth_version } : null
+  },
+
   /** The user unless unknown or deleted. */
   findExisting: (em: EntityManager, id: string) => em.findOne(ProjectedUser, { id, deletedAt: null }),
 
@@ -154,6 +160,12 @@ export const projectedUsers = {
 }
 
 const userNotFound = () => notFound('User not found', 'user_not_found')
+
+/**
+ * Refuses (401 token_stale) the token of a user the projection marks deleted, or whose auth version
+ * rose after the token was issued (roles changed, password reset); identity's events bring both.
+ */
+export const projectionTokenCheck = (orm: MikroORM): TokenCheck => createTokenCheck((id) => projectedUsers.authState(orm.em.fork(), id))
 
 /**
  * The caller as far as manager access goes: a token's manager role counts only while the projection

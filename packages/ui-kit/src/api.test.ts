@@ -1,19 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { ApiError, classify401, createApiClient, errorMessage, type ApiEnvironment } from './api.ts'
-
-class MemoryStorage {
-  map = new Map<string, string>()
-  getItem(k: string) {
-    return this.map.get(k) ?? null
-  }
-  setItem(k: string, v: string) {
-    this.map.set(k, v)
-  }
-  removeItem(k: string) {
-    this.map.delete(k)
-  }
-}
+import { MemoryStorage } from './test-storage.ts'
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })

@@ -1,5 +1,6 @@
 import { ErrorBody, MESSAGES, REQUEST_TIMEOUT_MS } from '@portal/contracts'
 import type { z } from 'zod'
+import { expiresSoon, refreshSession } from './refresh.ts'
 import { clearSession, getToken } from './session.ts'
 
 /** A failed call: HTTP status (0 for network/timeout), the server's code and message when it sent one. */
@@ -101,12 +102,17 @@ export interface RequestOptions<T> {
   as?: 'json' | 'blob'
 }
 
-/** JSON client for `/api` with the bearer token, timeout and the spec's 401 handling. */
+/** Calls that never refresh the session first (sign-in, registration, the refresh itself). */
+const AUTH_CALL = /^\/auth(\/|$)/
+
+/**
+ * JSON client for `/api` with the bearer token, timeout and the spec's 401 handling. The access
+ * token is short-lived: it is refreshed shortly before it ends, and once when a call answers 401
+ * expired (then the call is sent again); only when the refresh fails does the 401 handling apply.
+ */
 export const createApiClient = (base = '/api', env: () => ApiEnvironment = browserEnv) => {
-  const request = async <T = unknown>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<T> => {
-    const e = env()
+  const send = async (e: ApiEnvironment, method: string, path: string, token: string | null, opts: RequestOptions<unknown>) => {
     const headers: Record<string, string> = { Accept: opts.as === 'blob' ? '*/*' : 'application/json' }
-    const token = getToken()
     if (token) headers.Authorization = `Bearer ${token}`
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json'
     const controller = new AbortController()
@@ -125,7 +131,7 @@ export const createApiClient = (base = '/api', env: () => ApiEnvironment = brows
     } finally {
       clearTimeout(timer)
     }
-    if (res.ok && opts.as === 'blob') return (await res.blob()) as T
+    if (res.ok && opts.as === 'blob') return { status: res.status, ok: true, data: await res.blob() as unknown }
     const text = await res.text()
     let data: unknown = undefined
     if (text) {
@@ -135,8 +141,28 @@ export const createApiClient = (base = '/api', env: () => ApiEnvironment = brows
         data = text
       }
     }
-    if (!res.ok) throw failure(res.status, data, method, path, e)
-    return checked(res.status, data, opts.schema, method, path, e)
+    return { status: res.status, ok: res.ok, data }
+  }
+
+  const request = async <T = unknown>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<T> => {
+    const e = env()
+    let token = getToken()
+    const refreshable = token !== null && !AUTH_CALL.test(path)
+    let refreshed = false
+    if (refreshable && expiresSoon(token!)) {
+      refreshed = true
+      const outcome = await refreshSession(base, token, e.fetch)
+      if (typeof outcome === 'object') token = outcome.token
+    }
+    let answer = await send(e, method, path, token, opts as RequestOptions<unknown>)
+    if (answer.status === 401 && refreshable && !refreshed && classify401(path, answer.data) === 'expired') {
+      const outcome = await refreshSession(base, token, e.fetch)
+      if (outcome === 'unreachable') throw new ApiError(0, 'network_error', 'Network error', answer.data)
+      if (outcome !== 'ended') answer = await send(e, method, path, outcome.token, opts as RequestOptions<unknown>)
+    }
+    if (!answer.ok) throw failure(answer.status, answer.data, method, path, e)
+    if (opts.as === 'blob') return answer.data as T
+    return checked(answer.status, answer.data, opts.schema, method, path, e)
   }
   return {
     request,

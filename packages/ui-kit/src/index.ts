@@ -2,6 +2,8 @@ export { api, createApiClient, ApiError, errorMessage, classify401 } from './api
 export type { ApiClient, ApiEnvironment, RequestOptions } from './api.ts'
 export { uploadWithProgress, createUploader, uploadPercent, UPLOAD_TIMEOUT_MS } from './upload.ts'
 export type { UploadEnvironment, UploadOptions, UploadXhr } from './upload.ts'
+export { SESSION_REFRESHED_EVENT, endServerSession, expiresSoon, refreshSession, tokenTimes } from './refresh.ts'
+export type { RefreshOutcome } from './refresh.ts'
 export { getToken, getStoredUser, readStoredUser, storeSession, clearSession, hasIdentity } from './session.ts'
 export type { StoredUser } from './session.ts'
 export { ensureStyles } from './styles.ts'

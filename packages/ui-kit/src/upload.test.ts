@@ -2,19 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { ApiError, errorMessage } from './api.ts'
 import { createUploader, UPLOAD_TIMEOUT_MS, type UploadEnvironment, type UploadXhr } from './upload.ts'
-
-class MemoryStorage {
-  map = new Map<string, string>()
-  getItem(k: string) {
-    return this.map.get(k) ?? null
-  }
-  setItem(k: string, v: string) {
-    this.map.set(k, v)
-  }
-  removeItem(k: string) {
-    this.map.delete(k)
-  }
-}
+import { MemoryStorage } from './test-storage.ts'
 
 /** An XMLHttpRequest stand-in that the test drives: progress, answer, abort, timeout, network error. */
 class FakeXhr implements UploadXhr {

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { ApiError, checked, failure } from './api.ts'
+import { expiresSoon, refreshSession } from './refresh.ts'
 import { getToken } from './session.ts'
 
 /** Whole percent of an upload, or null while the total is unknown. */
@@ -65,8 +66,11 @@ const parseBody = (text: string): unknown => {
  * the same `ApiError` and the same 401 handling as the JSON client.
  */
 export const createUploader = (base = '/api', env: () => UploadEnvironment = browserEnv) =>
-  <T = unknown>(method: 'POST' | 'PUT', path: string, form: FormData, opts: UploadOptions<T> = {}): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
+  async <T = unknown>(method: 'POST' | 'PUT', path: string, form: FormData, opts: UploadOptions<T> = {}): Promise<T> => {
+    // A token about to end is refreshed first (the body cannot be sent twice cheaply).
+    const current = getToken()
+    if (current && expiresSoon(current)) await refreshSession(base, current, (...a) => globalThis.fetch(...a))
+    return new Promise<T>((resolve, reject) => {
       const e = env()
       if (opts.signal?.aborted) {
         reject(new ApiError(0, 'aborted', 'Upload cancelled', undefined))
@@ -110,6 +114,7 @@ export const createUploader = (base = '/api', env: () => UploadEnvironment = bro
       opts.signal?.addEventListener('abort', onAbortSignal, { once: true })
       xhr.send(form)
     })
+  }
 
 /** Uploads a multipart form to `/api{path}` with progress, cancel (signal) and a 10-minute default timeout. */
 export const uploadWithProgress: <T = unknown>(

@@ -1,5 +1,5 @@
 import { ProfileResponse, type User } from '@portal/contracts'
-import { api, clearSession, getToken, readStoredUser, storeSession } from '@portal/ui-kit'
+import { SESSION_REFRESHED_EVENT, api, clearSession, endServerSession, getToken, readStoredUser, storeSession } from '@portal/ui-kit'
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { decideStart } from './session-start.ts'
 
@@ -42,11 +42,22 @@ export const AuthProvider = ({ children }: { children: ReactNode }) => {
     }
   }, [])
 
+  // A refresh brings the user as identity has them now (e.g. a role granted or taken away).
+  useEffect(() => {
+    const onRefreshed = (e: Event) => {
+      const user = (e as CustomEvent<User>).detail
+      setState((s) => (s.status === 'authenticated' ? { status: 'authenticated', user: { ...s.user, ...user } } : s))
+    }
+    globalThis.addEventListener(SESSION_REFRESHED_EVENT, onRefreshed)
+    return () => globalThis.removeEventListener(SESSION_REFRESHED_EVENT, onRefreshed)
+  }, [])
+
   const signIn = useCallback((token: string, user: User) => {
     storeSession(user, token)
     setState({ status: 'authenticated', user })
   }, [])
   const signOut = useCallback(() => {
+    void endServerSession() // revokes the refresh token (an HttpOnly cookie only the server can clear)
     clearSession()
     setState({ status: 'anonymous' })
   }, [])

@@ -121,7 +121,7 @@ export const RegisterPage = () => {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           error={errors.password}
-          hint="At least 8 characters."
+          hint="At least 8 characters, with an uppercase letter, a lowercase letter and a number."
           required
         />
         {config?.adminRegistrationEnabled ? (

@@ -28,9 +28,13 @@ describe('company e-mail domain', () => {
 })
 
 describe('passwords', () => {
-  it('needs 8 characters at registration', () => {
+  it('applies the reset rules at registration too', () => {
+    expect(registrationPasswordError('')).toBe('Password is required')
     expect(registrationPasswordError('short')).toBe('Password must be at least 8 characters long')
-    expect(registrationPasswordError('longenough')).toBeNull()
+    expect(registrationPasswordError('longenough')).toBe('Password must contain at least one uppercase letter')
+    expect(registrationPasswordError('LONGENOUGH1')).toBe('Password must contain at least one lowercase letter')
+    expect(registrationPasswordError('Longenough')).toBe('Password must contain at least one number')
+    expect(registrationPasswordError('Longenough1')).toBeNull()
   })
   it('applies the reset rules in order', () => {
     expect(newPasswordError('Ab1')).toBe('Password must be at least 8 characters long')

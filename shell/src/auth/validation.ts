@@ -1,4 +1,4 @@
-import { MESSAGES, PASSWORD_MIN } from '@portal/contracts'
+import { MESSAGES, StrongPassword } from '@portal/contracts'
 
 /** Null when the e-mail belongs to the company domain (case-insensitive), else the spec's message. */
 export const companyEmailError = (email: string, domain: string | undefined): string | null => {
@@ -12,19 +12,18 @@ export const companyEmailError = (email: string, domain: string | undefined): st
 export const liveCompanyEmailError = (email: string, domain: string | undefined): string | null =>
   email.includes('@') ? companyEmailError(email, domain) : null
 
-/** Registration password: required, at least 8 characters (spec §5). */
+/** Registration password: required, then the reset rules (the server applies both alike). */
 export const registrationPasswordError = (password: string): string | null => {
   if (!password) return 'Password is required'
-  return password.length < PASSWORD_MIN ? MESSAGES.passwordMin : null
+  return newPasswordError(password)
 }
 
-/** Reset password rules of spec §5, first failing rule's message or null. */
-export const newPasswordError = (password: string): string | null => {
-  if (password.length < PASSWORD_MIN) return MESSAGES.passwordMin
-  if (!/[a-z]/.test(password)) return MESSAGES.passwordLower
-  if (!/[A-Z]/.test(password)) return MESSAGES.passwordUpper
-  if (!/[0-9]/.test(password)) return MESSAGES.passwordNumber
-  return null
+/**
+ * Password rules of spec §5 (reset, and registration too): the first failing rule's message or
+ * null. The contract's schema is the server's, so both ends say the same.
+ */
+export function newPasswordError(password: string): string | null {
+  return StrongPassword.safeParse(password).error?.issues[0]?.message ?? null
 }
 
 export const confirmPasswordError = (password: string, confirm: string): string | null =>

@@ -1,5 +1,17 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
 
+/** A code's hash, expiry and tries, and the send counters (kept across code replacements). */
+const codeState = () => ({
+  userId: p.uuid().primary(),
+  codeHash: p.string(),
+  salt: p.string(),
+  expiresAt: p.datetime(),
+  attempts: p.integer(),
+  lastSentAt: p.datetime(),
+  sendWindowStartedAt: p.datetime(),
+  sendsInWindow: p.integer(),
+})
+
 /**
  * The pending e-mail verification code of a user (one per user; a new code replaces it).
  * The send counters live here too so resends stay bounded across code replacements.
@@ -7,16 +19,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
 export const VerificationCodeEntity = defineEntity({
   name: 'VerificationCodeEntity',
   tableName: 'verification_codes',
-  properties: {
-    userId: p.uuid().primary(),
-    codeHash: p.string(),
-    salt: p.string(),
-    expiresAt: p.datetime(),
-    attempts: p.integer(),
-    lastSentAt: p.datetime(),
-    sendWindowStartedAt: p.datetime(),
-    sendsInWindow: p.integer(),
-  },
+  properties: codeState(),
 })
 export type VerificationCodeEntity = InferEntity<typeof VerificationCodeEntity>
 
@@ -35,14 +38,32 @@ export const PasswordResetTokenEntity = defineEntity({
 })
 export type PasswordResetTokenEntity = InferEntity<typeof PasswordResetTokenEntity>
 
-/** Failed sign-in counter per key (`account:<email>` or `address:<ip>`), in a fixed window. */
-export const LoginThrottleEntity = defineEntity({
-  name: 'LoginThrottleEntity',
-  tableName: 'login_throttle',
+/**
+ * What a registration with a taken address leaves behind (or an unknown id met by verify/resend):
+ * the send and try counters a pending registration has, so the id answers exactly like one. Its
+ * code hash matches no code.
+ */
+export const VerificationDecoyEntity = defineEntity({
+  name: 'VerificationDecoyEntity',
+  tableName: 'verification_decoys',
+  properties: { ...codeState(), createdAt: p.datetime() },
+})
+export type VerificationDecoyEntity = InferEntity<typeof VerificationDecoyEntity>
+
+/** A refresh token, stored as its sha256; one family per sign-in, one row per rotation. */
+export const RefreshTokenEntity = defineEntity({
+  name: 'RefreshTokenEntity',
+  tableName: 'refresh_tokens',
   properties: {
-    key: p.string().primary(),
-    failures: p.integer(),
-    windowStartedAt: p.datetime(),
+    id: p.uuid().primary(),
+    familyId: p.uuid(),
+    userId: p.uuid(),
+    tokenHash: p.string(),
+    createdAt: p.datetime(),
+    expiresAt: p.datetime(),
+    familyExpiresAt: p.datetime(),
+    usedAt: p.datetime().nullable(),
+    revokedAt: p.datetime().nullable(),
   },
 })
-export type LoginThrottleEntity = InferEntity<typeof LoginThrottleEntity>
+export type RefreshTokenEntity = InferEntity<typeof RefreshTokenEntity>

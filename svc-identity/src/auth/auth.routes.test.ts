@@ -107,22 +107,40 @@ describe('POST /auth/register', () => {
     expect(big.body).toEqual({ message: 'Request body is too large', code: 'payload_too_large' })
   })
 
-  it('refuses a duplicate e-mail with 409 and writes nothing', async () => {
+  it('answers a taken e-mail exactly like a new one and e-mails the owner instead', async () => {
     const email = uniqueEmail('dup')
-    expect((await register({ email })).status).toBe(201)
+    const first = await register({ email })
+    expect(first.status).toBe(201)
+    const [owner] = await h.sql<{ id: string }>('select id from users where email = ?', [email])
     const before = await countUsers()
     const eventsBefore = (await h.events()).length
     const res = await register({ email: email.toUpperCase(), name: 'Other' })
-    expect(res.status).toBe(409)
-    expect(res.body).toEqual({ message: AUTH_MESSAGES.emailTaken, code: 'email_taken' })
+    expect(res.status).toBe(201)
+    expect(Object.keys(res.body).sort()).toEqual(Object.keys(first.body).sort())
+    expect(res.body).toEqual({ requiresVerification: true, userId: expect.any(String), message: first.body.message })
+    expect(res.body.userId).not.toBe(owner!.id)
+    expect(res.body.userId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     expect(await countUsers()).toBe(before)
-    expect((await h.events()).length).toBe(eventsBefore)
+    // No account, no code: only the notice to the owner, with links to sign in or reset.
+    const added = (await h.events()).slice(eventsBefore)
+    expect(added.map((e) => e.type)).toEqual(['identity.registration.attempted.v1'])
+    expect(added[0]!.data).toEqual({
+      userId: owner!.id,
+      name: 'Jo Tech',
+      email,
+      loginUrl: 'https://portal.acme.test/login',
+      resetUrl: 'https://portal.acme.test/forgot-password',
+    })
+    // At most one notice an hour per account.
+    expect((await register({ email })).status).toBe(201)
+    expect((await h.events('identity.registration.attempted.v1')).filter((e) => e.data.userId === owner!.id)).toHaveLength(1)
   })
 
-  it('lets only one of two simultaneous registrations of an e-mail through', async () => {
+  it('lets only one of two simultaneous registrations of an e-mail create the user; both answer alike', async () => {
     const email = uniqueEmail('race')
     const results = await Promise.all([register({ email }), register({ email: email.toUpperCase() })])
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409])
+    expect(results.map((r) => r.status)).toEqual([201, 201])
+    expect(results.map((r) => r.body.message)).toEqual([AUTH_MESSAGES.registered, AUTH_MESSAGES.registered])
     expect((await h.sql('select id from users where email = ?', [email])).length).toBe(1)
   })
 
@@ -266,8 +284,7 @@ describe('POST /auth/resend-verification', () => {
     expect(ok.status).toBe(200)
   })
 
-  it('answers 404 for an unknown user, 400 for a verified one and validates the id', async () => {
-    expect((await h.call('POST', '/auth/resend-verification', { body: { userId: crypto.randomUUID() } })).status).toBe(404)
+  it('answers 400 for a verified user and validates the id', async () => {
     const { user } = await h.signUp()
     const verified = await h.call('POST', '/auth/resend-verification', { body: { userId: user.id } })
     expect(verified.status).toBe(400)
@@ -285,8 +302,12 @@ describe('POST /auth/login', () => {
     expect(res.status).toBe(200)
     expect(res.body.user).toMatchObject({ id: user.id, email, name: 'Lena Login', is_admin: false })
     const claims = JSON.parse(Buffer.from(res.body.token.split('.')[1], 'base64url').toString())
-    expect(claims).toMatchObject({ sub: user.id, iss: 'portal-identity', aud: 'portal', roles: [], email })
-    expect(claims.exp - claims.iat).toBe(8 * 3600)
+    expect(claims).toMatchObject({ sub: user.id, iss: 'portal-identity', aud: 'portal', roles: [], email, ver: 0 })
+    expect(claims.exp - claims.iat).toBe(15 * 60)
+    // The session goes on through a refresh token the page's scripts cannot read.
+    const cookie = res.headers.getSetCookie().find((c: string) => c.startsWith('portal_refresh='))!
+    expect(cookie).toMatch(/^portal_refresh=[\w-]{43}; Max-Age=28800; Path=\/api\/auth; HttpOnly; Secure; SameSite=Strict$/)
+    expect(res.headers.get('cache-control')).toBe('no-store')
     const admin = await h.signUp({ admin: true })
     const adminLogin = await h.call('POST', '/auth/login', { body: { email: admin.email, password: admin.password } })
     const adminClaims = JSON.parse(Buffer.from(adminLogin.body.token.split('.')[1], 'base64url').toString())
@@ -340,18 +361,47 @@ describe('POST /auth/login', () => {
     expect((await h.call('POST', '/auth/login', { raw: 'not json' })).status).toBe(400)
   })
 
-  it('throttles an account after 5 failures, whatever the address, and a success resets it', async () => {
+  it('locks an account for the address that failed 5 times, not for the owner elsewhere; a success resets the count', async () => {
     const { email, password } = await h.signUp()
-    for (let i = 0; i < 4; i++) expect((await h.call('POST', '/auth/login', { body: { email, password: 'Wrong1234' } })).status).toBe(401)
+    const address = '198.51.100.20'
+    const login = (pw: string, from = address) => h.call('POST', '/auth/login', { address: from, body: { email, password: pw } })
+    for (let i = 0; i < 4; i++) expect((await login('Wrong1234')).status).toBe(401)
     // A success before the limit resets the count.
-    expect((await h.call('POST', '/auth/login', { body: { email, password } })).status).toBe(200)
-    for (let i = 0; i < 5; i++) expect((await h.call('POST', '/auth/login', { body: { email, password: 'Wrong1234' } })).status).toBe(401)
-    const locked = await h.call('POST', '/auth/login', { body: { email, password } })
+    expect((await login(password)).status).toBe(200)
+    for (let i = 0; i < 5; i++) expect((await login('Wrong1234')).status).toBe(401)
+    const locked = await login(password)
     expect(locked.status).toBe(429)
-    expect(locked.body.code).toBe('too_many_requests')
-    const retry = Number(locked.headers.get('retry-after'))
-    expect(retry).toBeGreaterThan(0)
-    expect(retry).toBeLessThanOrEqual(15 * 60)
+    expect(locked.body).toEqual({ message: AUTH_MESSAGES.tooManyLogins, code: 'too_many_requests' })
+    expect(Number(locked.headers.get('retry-after'))).toBe(60)
+    // The stranger's failures do not lock the owner out from their own address.
+    expect((await login(password, '198.51.100.21')).status).toBe(200)
+    h.advance(60_000 + 1000)
+    expect((await login(password)).status).toBe(200)
+  })
+
+  it('doubles the lockout of an address that keeps failing', async () => {
+    const { email, password } = await h.signUp()
+    const address = '198.51.100.30'
+    const login = (pw: string) => h.call('POST', '/auth/login', { address, body: { email, password: pw } })
+    const lockouts: number[] = []
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < 5; i++) expect((await login('Wrong1234')).status).toBe(401)
+      const locked = await login(password)
+      expect(locked.status).toBe(429)
+      const seconds = Number(locked.headers.get('retry-after'))
+      lockouts.push(seconds)
+      h.advance(seconds * 1000 + 1000)
+    }
+    expect(lockouts).toEqual([60, 120, 240, 480])
+    expect((await login(password)).status).toBe(200)
+  })
+
+  it('limits failures per account across addresses well above the per-address lockout', async () => {
+    const { email, password } = await h.signUp()
+    for (let i = 0; i < 50; i++) expect((await h.call('POST', '/auth/login', { body: { email, password: 'Wrong1234' } })).status).toBe(401)
+    const blocked = await h.call('POST', '/auth/login', { body: { email, password } })
+    expect(blocked.status).toBe(429)
+    expect(Number(blocked.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60)
     h.advance(15 * 60_000 + 1000)
     expect((await h.call('POST', '/auth/login', { body: { email, password } })).status).toBe(200)
   })
@@ -367,8 +417,8 @@ describe('POST /auth/login', () => {
     expect(blocked.status).toBe(429)
     expect(blocked.headers.get('retry-after')).toBeTruthy()
     expect((await h.call('POST', '/auth/login', { address: '203.0.113.8', body: { email, password } })).status).toBe(200)
-    const [row] = await h.sql<{ failures: number }>('select failures from login_throttle where key = ?', [`address:${address}`])
-    expect(row!.failures).toBe(20)
+    const [row] = await h.sql<{ used: number }>('select used from auth_limits where key = ?', [`login:address:${address}`])
+    expect(row!.used).toBe(20)
   })
 })
 
@@ -451,14 +501,15 @@ describe('POST /auth/forgot-password and /auth/reset-password', () => {
     expect((await h.call('POST', '/auth/forgot-password', { body: { email: 'nope' } })).status).toBe(400)
   })
 
-  it('clears the sign-in throttle of the account', async () => {
+  it('clears the sign-in limits of the account', async () => {
     const { email, user } = await h.signUp()
-    for (let i = 0; i < 5; i++) await h.call('POST', '/auth/login', { body: { email, password: 'Wrong1234' } })
-    expect((await h.call('POST', '/auth/login', { body: { email, password: 'Wrong1234' } })).status).toBe(429)
+    const address = '198.51.100.40'
+    for (let i = 0; i < 5; i++) await h.call('POST', '/auth/login', { address, body: { email, password: 'Wrong1234' } })
+    expect((await h.call('POST', '/auth/login', { address, body: { email, password: 'Wrong1234' } })).status).toBe(429)
     await h.call('POST', '/auth/forgot-password', { body: { email } })
     const { token } = await resetTokenFor(user.id)
     expect((await h.call('POST', '/auth/reset-password', { body: { token, password: 'Fresh12345' } })).status).toBe(200)
-    expect((await h.call('POST', '/auth/login', { body: { email, password: 'Fresh12345' } })).status).toBe(200)
+    expect((await h.call('POST', '/auth/login', { address, body: { email, password: 'Fresh12345' } })).status).toBe(200)
   })
 })
 
@@ -489,5 +540,71 @@ describe('tokens and unknown routes', () => {
     const expired = await h.call('GET', '/users/me', { token: await h.signRaw({ sub: user.id }, { exp: Math.floor(Date.now() / 1000) - 10 }) })
     expect(expired.status).toBe(401)
     expect(expired.body).toMatchObject({ expired: true, code: 'token_expired', message: MESSAGES.sessionExpired })
+  })
+})
+
+describe('nothing tells whether an e-mail has an account', () => {
+  /** Resend and verify answers for an id over time: what an enumerator could compare. */
+  const probe = async (userId: string) => {
+    const seen: unknown[] = []
+    const resend = async () => {
+      const r = await h.call('POST', '/auth/resend-verification', { body: { userId } })
+      seen.push([r.status, r.body, r.headers.get('retry-after')])
+    }
+    await resend() // too soon after the registration
+    h.advance(31_000)
+    await resend()
+    for (let i = 0; i < 6; i++) {
+      const r = await h.call('POST', '/auth/verify-email', { body: { userId, verificationCode: '000000' } })
+      seen.push([r.status, r.body])
+    }
+    return seen
+  }
+
+  it('the id a registration of a taken e-mail returns answers resend and verify like a real pending one', async () => {
+    const taken = await h.signUp()
+    // Code 000000 could be the real one (one in a million): draw again until it is not.
+    let real: { body: { userId: string } }
+    do real = await register({ email: uniqueEmail('real') })
+    while ((await h.lastCode(real.body.userId)) === '000000')
+    const realAnswers = await probe(real.body.userId)
+    const decoy = await register({ email: taken.email })
+    expect(await probe(decoy.body.userId)).toEqual(realAnswers)
+    expect(realAnswers[0]).toEqual([429, { message: AUTH_MESSAGES.tooManyCodes, code: 'too_many_requests' }, expect.any(String)])
+    expect(realAnswers.at(-1)).toEqual([400, { message: AUTH_MESSAGES.codeExhausted, code: 'code_exhausted' }])
+  })
+
+  it('an id nobody registered answers like a pending registration too (no 404)', async () => {
+    const id = crypto.randomUUID()
+    const res = await h.call('POST', '/auth/resend-verification', { body: { userId: id } })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ message: AUTH_MESSAGES.codeResent })
+    expect((await h.call('POST', '/auth/resend-verification', { body: { userId: id } })).status).toBe(429)
+    for (let i = 0; i < 4; i++)
+      expect((await h.call('POST', '/auth/verify-email', { body: { userId: id, verificationCode: '123456' } })).body.code).toBe('invalid_code')
+    expect((await h.call('POST', '/auth/verify-email', { body: { userId: id, verificationCode: '123456' } })).body.code).toBe('code_exhausted')
+    expect(await countUsers()).toBeGreaterThan(0)
+    expect(await h.sql('select 1 from users where id = ?', [id])).toEqual([])
+  })
+
+  it('forgot-password answers before the work for a known address is done (same time for every address)', async () => {
+    const { email, user } = await h.signUp()
+    // Hold the account's row: the reset work waits for it, the answer must not.
+    let answered: number | undefined
+    await h.orm.em.fork().transactional(async (em) => {
+      await em.execute('select id from users where id = ? for update', [user.id])
+      const started = performance.now()
+      const res = await h.app.request('/auth/forgot-password', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.77' },
+        body: JSON.stringify({ email }),
+      })
+      answered = performance.now() - started
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual({ message: AUTH_MESSAGES.forgot })
+    })
+    expect(answered).toBeLessThan(1_000)
+    await h.background.settled()
+    expect((await h.events('identity.password-reset.requested.v1')).filter((e) => e.data.userId === user.id)).toHaveLength(1)
   })
 })

@@ -1,4 +1,6 @@
+import type { Context } from 'hono'
 import { Hono } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import {
   ForgotPasswordBody,
   LoginBody,
@@ -8,24 +10,48 @@ import {
   VerifyEmailBody,
 } from '@portal/contracts'
 import { clientAddress, validate, type AppEnv, type TokenIssuer } from '@portal/server-kit'
-import type { AuthService } from './auth.service.ts'
+import type { AuthService, SignedIn } from './auth.service.ts'
 
-export const authRoutes = (svc: AuthService, issuer: TokenIssuer) =>
-  new Hono<AppEnv>()
+/** The refresh token's cookie: HttpOnly (no script reads it), SameSite=Strict, sent only to the auth routes. */
+export const REFRESH_COOKIE = 'portal_refresh'
+/** Where the browser sends the cookie: the gateway's public path of these routes. */
+export const REFRESH_COOKIE_PATH = '/api/auth'
+
+export const authRoutes = (svc: AuthService, issuer: TokenIssuer, opts: { secureCookie: boolean }) => {
+  const cookie = { path: REFRESH_COOKIE_PATH, httpOnly: true, sameSite: 'Strict', secure: opts.secureCookie } as const
+  const signedIn = (c: Context<AppEnv>, out: SignedIn) => {
+    setCookie(c, REFRESH_COOKIE, out.refresh.token, { ...cookie, maxAge: out.refresh.maxAgeSeconds })
+    c.header('Cache-Control', 'no-store')
+    return c.json(out.body)
+  }
+  const endSession = (c: Context<AppEnv>) => deleteCookie(c, REFRESH_COOKIE, cookie)
+  return new Hono<AppEnv>()
     .get('/config', (c) => c.json(svc.config()))
     .get('/jwks.json', (c) => {
       c.header('Cache-Control', 'public, max-age=300')
       return c.json(issuer.jwks())
     })
-    .post('/register', validate('json', RegisterBody), async (c) => c.json(await svc.register(c.req.valid('json')), 201))
-    .post('/verify-email', validate('json', VerifyEmailBody), async (c) => c.json(await svc.verifyEmail(c.req.valid('json'))))
+    .post('/register', validate('json', RegisterBody), async (c) => c.json(await svc.register(c.req.valid('json'), clientAddress(c)), 201))
+    .post('/verify-email', validate('json', VerifyEmailBody), async (c) => signedIn(c, await svc.verifyEmail(c.req.valid('json'))))
     .post('/resend-verification', validate('json', ResendVerificationBody), async (c) =>
       c.json(await svc.resendVerification(c.req.valid('json'))),
     )
-    .post('/login', validate('json', LoginBody), async (c) => c.json(await svc.login(c.req.valid('json'), clientAddress(c))))
-    .post('/forgot-password', validate('json', ForgotPasswordBody), async (c) =>
-      c.json(await svc.forgotPassword(c.req.valid('json'))),
-    )
+    .post('/login', validate('json', LoginBody), async (c) => signedIn(c, await svc.login(c.req.valid('json'), clientAddress(c))))
+    .post('/refresh', async (c) => {
+      try {
+        return signedIn(c, await svc.refresh(getCookie(c, REFRESH_COOKIE)))
+      } catch (err) {
+        endSession(c)
+        throw err
+      }
+    })
+    .post('/logout', async (c) => {
+      const out = await svc.logout(getCookie(c, REFRESH_COOKIE))
+      endSession(c)
+      return c.json(out)
+    })
+    .post('/forgot-password', validate('json', ForgotPasswordBody), (c) => c.json(svc.forgotPassword(c.req.valid('json'))))
     .post('/reset-password', validate('json', ResetPasswordBody), async (c) =>
       c.json(await svc.resetPassword(c.req.valid('json'))),
     )
+}

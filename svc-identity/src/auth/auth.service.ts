@@ -7,28 +7,33 @@ import {
   type AuthSuccess,
   type PublicConfig,
 } from '@portal/contracts'
-import { AppError, badRequest, conflict, forbidden, notFound, recordEvent, tooManyRequests, unauthorized } from '@portal/server-kit'
+import { AppError, badRequest, forbidden, recordEvent, tooManyRequests, unauthorized } from '@portal/server-kit'
 import type { IdentityContext } from '../context.ts'
 import { UserEntity, toUserDto, userFacts } from '../users/user.entity.ts'
 import { userRepository } from '../users/user.repository.ts'
-import { PasswordResetTokenEntity, VerificationCodeEntity } from './auth.entity.ts'
-import { resetTokenRepository, throttleRepository, verificationCodeRepository } from './auth.repository.ts'
-import { hashCode, hashToken, newResetToken, newSalt, newVerificationCode, safeEqual } from './secrets.ts'
+import { PasswordResetTokenEntity, VerificationCodeEntity, VerificationDecoyEntity } from './auth.entity.ts'
+import { resetTokenRepository, verificationCodeRepository } from './auth.repository.ts'
+import { createLimits, LimitReached, type LimitRule } from './limits.ts'
+import { KdfBusy } from './password.ts'
+import { createRefreshTokens, type IssuedRefreshToken } from './refresh-tokens.ts'
+import { hashCode, hashToken, newSalt, newSecretToken, newVerificationCode, safeEqual } from './secrets.ts'
 
 const MINUTE = 60_000
-/** Limits of the abuse-prone flows (kept together so they are easy to review). */
+const HOUR = 60 * MINUTE
+/** Limits of the abuse-prone flows that are not settings (kept together so they are easy to review). */
 export const LIMITS = {
   resendMinIntervalMs: 30_000,
   resendPerHour: 5,
   loginWindowMs: 15 * MINUTE,
-  loginFailuresPerAccount: 5,
-  loginFailuresPerAddress: 20,
+  /** First lockout of an account-and-address pair; each further one lasts twice as long, at most maxMs. */
+  loginLockout: { baseMs: MINUTE, maxMs: HOUR },
   resetRequestsPerHour: 3,
+  /** "Someone tried to register with your address" e-mails per account and hour. */
+  registrationNoticesPerHour: 1,
 } as const
 
 export const AUTH_MESSAGES = {
   registered: 'Registration successful. Please check your email for the 6-digit verification code.',
-  emailTaken: 'An account with this email already exists',
   adminRegistrationDisabled: 'Admin registration is disabled',
   invalidCode: 'Invalid verification code',
   codeExpired: 'Verification code has expired. Please request a new one.',
@@ -39,18 +44,76 @@ export const AUTH_MESSAGES = {
   invalidCredentials: 'Invalid email or password',
   verificationRequired: 'Please verify your email before logging in.',
   tooManyLogins: 'Too many failed login attempts. Please try again later.',
+  tooManyRegistrations: 'Too many registrations from your network. Please try again later.',
+  tooManyAdminCodes: 'Too many wrong admin codes. Please try again later.',
   tooManyCodes: 'Please wait before requesting another verification code.',
+  busy: 'The service is busy. Please try again in a moment.',
   forgot: 'If an account exists for that email, a reset link has been sent.',
   invalidResetToken: 'Invalid or expired reset link. Please request a new password reset.',
   passwordReset: 'Password has been reset successfully',
+  loggedOut: 'Logged out',
 } as const
 
-const accountKey = (email: string) => `account:${email.toLowerCase()}`
-const addressKey = (address: string) => `address:${address}`
+/** 429 for work shed before it started (every password hash slot taken). */
+const busy = () => new AppError(429, 'busy', AUTH_MESSAGES.busy, {}, { 'Retry-After': '1' })
+
 const secondsUntil = (at: number, now: Date) => Math.max(1, Math.ceil((at - now.getTime()) / 1000))
 
+/** A code row: a pending registration's, or a decoy's (same counters, a hash no code matches). */
+type CodeState = VerificationCodeEntity | VerificationDecoyEntity
+
+/** A sign-in: the answer's body and the refresh token to set as a cookie. */
+export interface SignedIn {
+  body: AuthSuccess
+  refresh: IssuedRefreshToken
+}
+
 export function createAuthService(ctx: IdentityContext) {
-  const { orm, env, issuer, hasher, now } = ctx
+  const { orm, env, settings, issuer, hasher, now } = ctx
+  const limits = createLimits(orm, now)
+  const refreshTokens = createRefreshTokens({ orm, settings, now, logger: ctx.logger })
+
+  const loginRules = (email: string, address: string) => {
+    const pair: LimitRule = {
+      key: `login:pair:${email}|${address}`,
+      limit: settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS,
+      windowMs: LIMITS.loginWindowMs,
+      lockout: LIMITS.loginLockout,
+    }
+    const account: LimitRule = { key: `login:account:${email}`, limit: settings.LOGIN_FAILURES_PER_ACCOUNT, windowMs: LIMITS.loginWindowMs }
+    const fromAddress: LimitRule = { key: `login:address:${address}`, limit: settings.LOGIN_FAILURES_PER_ADDRESS, windowMs: LIMITS.loginWindowMs }
+    // Always reserved in this order (see `Limits.reserve`).
+    return { pair, account, fromAddress, all: [pair, account, fromAddress] }
+  }
+
+  /** Reserves the rules or answers 429 with `message` and the seconds until they free up. */
+  const reserve = async (rules: readonly LimitRule[], message: string) => {
+    try {
+      await limits.reserve(rules)
+    } catch (err) {
+      if (err instanceof LimitReached) throw tooManyRequests(err.retryAfterSeconds, message)
+      throw err
+    }
+  }
+
+  /** Runs password hashing; when it is at capacity, gives `reserved` back and answers 429. */
+  const withKdf = async <T>(reserved: readonly LimitRule[], work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work()
+    } catch (err) {
+      await limits.release(reserved)
+      throw err instanceof KdfBusy ? busy() : err
+    }
+  }
+
+  /** Now and then drops counters, decoys and refresh tokens long over (keeps the tables small). */
+  const maybePrune = async () => {
+    if (Math.random() >= 0.02) return
+    const em = orm.em.fork()
+    await limits.prune(HOUR)
+    await refreshTokens.prune(em)
+    await em.nativeDelete(VerificationDecoyEntity, { createdAt: { $lt: new Date(now().getTime() - 24 * HOUR) } })
+  }
 
   const sign = (u: UserEntity) =>
     issuer.sign({
@@ -60,72 +123,174 @@ export function createAuthService(ctx: IdentityContext) {
       isAdmin: u.isAdmin,
       isManager: u.isManager,
       managerScope: toUserDto(u).manager_scope,
+      tokenVersion: u.authVersion,
     })
-  const authSuccess = async (u: UserEntity): Promise<AuthSuccess> => ({ token: await sign(u), user: toUserDto(u) })
+  /** A new session: an access token and the first refresh token of a new family. */
+  const signIn = async (u: UserEntity): Promise<SignedIn> => {
+    const em = orm.em.fork()
+    const refresh = refreshTokens.issue(em, u.id)
+    await em.flush()
+    return { body: { token: await sign(u), user: toUserDto(u) }, refresh }
+  }
 
-  /** Seconds to wait before another code may be sent to this user, or 0. */
-  const resendWait = (existing: VerificationCodeEntity | null, at: Date): number => {
+  /** Seconds to wait before another code may be sent, or 0. */
+  const resendWait = (existing: CodeState | null, at: Date): number => {
     if (!existing) return 0
     const sinceLast = at.getTime() - existing.lastSentAt.getTime()
     if (sinceLast < LIMITS.resendMinIntervalMs) return secondsUntil(existing.lastSentAt.getTime() + LIMITS.resendMinIntervalMs, at)
-    const windowEnd = existing.sendWindowStartedAt.getTime() + 3600_000
+    const windowEnd = existing.sendWindowStartedAt.getTime() + HOUR
     if (windowEnd > at.getTime() && existing.sendsInWindow >= LIMITS.resendPerHour) return secondsUntil(windowEnd, at)
     return 0
   }
 
-  /** Replaces the user's code with a new one and records the event that e-mails it. */
-  const issueCode = async (em: EntityManager, user: UserEntity, existing: VerificationCodeEntity | null) => {
-    const at = now()
-    const code = newVerificationCode()
-    const salt = newSalt()
-    const expiresAt = new Date(at.getTime() + VERIFICATION_CODE_TTL_MINUTES * MINUTE)
-    const sameWindow = existing && existing.sendWindowStartedAt.getTime() + 3600_000 > at.getTime()
-    const fields = {
-      codeHash: hashCode(code, salt),
-      salt,
-      expiresAt,
+  /** The counters of a code sent now, after `existing` (send window and count carried on). */
+  const sentNow = (existing: CodeState | null, at: Date) => {
+    const sameWindow = existing && existing.sendWindowStartedAt.getTime() + HOUR > at.getTime()
+    return {
+      salt: newSalt(),
+      expiresAt: new Date(at.getTime() + VERIFICATION_CODE_TTL_MINUTES * MINUTE),
       attempts: 0,
       lastSentAt: at,
       sendWindowStartedAt: sameWindow ? existing.sendWindowStartedAt : at,
       sendsInWindow: sameWindow ? existing.sendsInWindow + 1 : 1,
     }
-    if (existing) Object.assign(existing, fields)
-    else em.create(VerificationCodeEntity, { userId: user.id, ...fields })
+  }
+
+  /** Replaces the user's code with a new one and records the event that e-mails it. */
+  const issueCode = async (em: EntityManager, user: UserEntity, existing: VerificationCodeEntity | null) => {
+    const code = newVerificationCode()
+    const fields = sentNow(existing, now())
+    const row = { ...fields, codeHash: hashCode(code, fields.salt) }
+    if (existing) Object.assign(existing, row)
+    else em.create(VerificationCodeEntity, { userId: user.id, ...row })
     recordEvent(em, 'identity.verification.requested.v1', {
       userId: user.id,
       name: user.name,
       email: user.email,
       code,
-      expiresAt: expiresAt.toISOString(),
+      expiresAt: fields.expiresAt.toISOString(),
     })
+  }
+
+  /** A decoy "sends" a code: the same counters move, nothing is mailed and no code matches. */
+  const issueDecoyCode = (decoy: VerificationDecoyEntity) => Object.assign(decoy, sentNow(decoy, now()), { codeHash: '' })
+
+  /** The code's answer to `given`: null when it matches; a wrong try is counted on the row. */
+  const tryCode = (code: CodeState, given: string): AppError | null => {
+    if (code.attempts >= VERIFICATION_CODE_MAX_TRIES) return badRequest(AUTH_MESSAGES.codeExhausted, 'code_exhausted')
+    if (code.expiresAt.getTime() <= now().getTime()) return badRequest(AUTH_MESSAGES.codeExpired, 'code_expired')
+    if (code.codeHash && safeEqual(hashCode(given, code.salt), code.codeHash)) return null
+    code.attempts += 1 // committed: the try counts even though the call fails
+    return code.attempts >= VERIFICATION_CODE_MAX_TRIES
+      ? badRequest(AUTH_MESSAGES.codeExhausted, 'code_exhausted')
+      : badRequest(AUTH_MESSAGES.invalidCode, 'invalid_code')
   }
 
   const lockCode = (em: EntityManager, userId: string) =>
     em.findOne(VerificationCodeEntity, { userId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+
+  /**
+   * The decoy of an id no user has, locked; created on first sight as a registration whose code
+   * went out a while ago, so any id answers like a pending registration's.
+   */
+  const lockDecoy = async (em: EntityManager, userId: string) => {
+    const at = now()
+    const longAgo = new Date(at.getTime() - HOUR)
+    await em.execute(
+      `insert into verification_decoys (user_id, code_hash, salt, expires_at, attempts, last_sent_at, send_window_started_at, sends_in_window, created_at)
+       values (?, '', ?, ?, 0, ?, ?, 0, ?) on conflict (user_id) do nothing`,
+      [userId, newSalt(), new Date(at.getTime() + VERIFICATION_CODE_TTL_MINUTES * MINUTE), longAgo, longAgo, at],
+    )
+    return em.findOneOrFail(VerificationDecoyEntity, { userId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+  }
+
+  /**
+   * A registration with an address already taken: the answer of a new registration, with the id
+   * of a decoy that behaves like one; the owner is told by e-mail (at most hourly).
+   */
+  const answerTaken = async (owner: UserEntity): Promise<string> => {
+    const notify = await limits.tryReserve({ key: `register-notice:${owner.id}`, limit: LIMITS.registrationNoticesPerHour, windowMs: HOUR })
+    const decoyId = crypto.randomUUID()
+    await orm.em.fork().transactional(async (em) => {
+      const at = now()
+      em.create(VerificationDecoyEntity, { userId: decoyId, ...sentNow(null, at), codeHash: '', createdAt: at })
+      if (notify) {
+        const base = (env.PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, '')
+        recordEvent(em, 'identity.registration.attempted.v1', {
+          userId: owner.id,
+          name: owner.name,
+          email: owner.email,
+          loginUrl: `${base}/login`,
+          resetUrl: `${base}/forgot-password`,
+        })
+      }
+    })
+    if (notify) ctx.relay.kick()
+    return decoyId
+  }
+
+  /** Creates the reset token and its e-mail event for the account of `email`, if any (bounded per hour). */
+  const requestReset = async (email: string) => {
+    const user = await userRepository.findByEmail(orm.em.fork(), email)
+    if (!user) return
+    const recorded = await orm.em.fork().transactional(async (tx) => {
+      const at = now()
+      // Serialize concurrent requests of one user so the bound holds.
+      await tx.findOne(UserEntity, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+      const recent = await resetTokenRepository.countCreatedSince(tx, user.id, new Date(at.getTime() - HOUR))
+      if (recent >= LIMITS.resetRequestsPerHour) return false
+      await resetTokenRepository.invalidateAll(tx, user.id, at)
+      const token = newSecretToken()
+      const expiresAt = new Date(at.getTime() + RESET_TOKEN_TTL_MINUTES * MINUTE)
+      tx.create(PasswordResetTokenEntity, { id: crypto.randomUUID(), userId: user.id, tokenHash: hashToken(token), expiresAt, usedAt: null, createdAt: at })
+      const base = (env.PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, '')
+      recordEvent(tx, 'identity.password-reset.requested.v1', {
+        userId: user.id,
+        name: user.name,
+        email: user.email,
+        resetUrl: `${base}/reset-password?token=${encodeURIComponent(token)}`,
+        expiresAt: expiresAt.toISOString(),
+      })
+      return true
+    })
+    if (recorded) ctx.relay.kick()
+    else ctx.logger.warn('password reset requests bounded', { userId: user.id })
+  }
 
   return {
     config(): PublicConfig {
       return { companyEmailDomain: env.COMPANY_EMAIL_DOMAIN, adminRegistrationEnabled: Boolean(env.ADMIN_REGISTRATION_CODE) }
     },
 
-    async register(body: { name: string; email: string; password: string; isAdmin: boolean; adminCode?: string }) {
+    async register(body: { name: string; email: string; password: string; isAdmin: boolean; adminCode?: string }, address: string) {
       const domain = env.COMPANY_EMAIL_DOMAIN
       if (!body.email.toLowerCase().endsWith(`@${domain}`)) throw badRequest(MESSAGES.domain(domain), 'email_domain_not_allowed')
+      const perAddress: LimitRule = { key: `register:address:${address}`, limit: settings.REGISTRATIONS_PER_ADDRESS_PER_HOUR, windowMs: HOUR }
+      await reserve([perAddress], AUTH_MESSAGES.tooManyRegistrations)
       if (body.isAdmin) {
         const expected = env.ADMIN_REGISTRATION_CODE
         if (!expected) throw forbidden(AUTH_MESSAGES.adminRegistrationDisabled, 'admin_registration_disabled')
+        // Every guess is reserved before it is compared; only a right one is given back.
+        const guesses: LimitRule[] = [
+          { key: `admin-code:address:${address}`, limit: settings.ADMIN_CODE_FAILURES_PER_ADDRESS_PER_HOUR, windowMs: HOUR },
+          { key: 'admin-code:all', limit: settings.ADMIN_CODE_FAILURES_PER_HOUR, windowMs: HOUR },
+        ]
+        await reserve(guesses, AUTH_MESSAGES.tooManyAdminCodes)
         if (!body.adminCode || !safeEqual(body.adminCode, expected)) throw badRequest(MESSAGES.invalidAdminCode, 'invalid_admin_code')
+        await limits.release(guesses)
       }
-      const passwordHash = await hasher.hash(body.password)
-      let userId: string
+      // Hashed whether or not the address is taken: both answers cost the same.
+      const passwordHash = await withKdf([perAddress], () => hasher.hash(body.password))
+      const email = body.email.toLowerCase()
+      let created: string | null
       try {
-        userId = await orm.em.fork().transactional(async (em) => {
-          if (await userRepository.findByEmail(em, body.email)) throw conflict(AUTH_MESSAGES.emailTaken, 'email_taken')
+        created = await orm.em.fork().transactional(async (em) => {
+          if (await userRepository.findByEmail(em, email)) return null
           const at = now()
           const user = em.create(UserEntity, {
             id: crypto.randomUUID(),
             name: body.name,
-            email: body.email.toLowerCase(),
+            email,
             passwordHash,
             isAdmin: body.isAdmin,
             isManager: false,
@@ -136,6 +301,7 @@ export function createAuthService(ctx: IdentityContext) {
             employeeId: null,
             hireDate: null,
             emailVerified: false,
+            authVersion: 0,
             createdAt: at,
             updatedAt: at,
           })
@@ -145,75 +311,82 @@ export function createAuthService(ctx: IdentityContext) {
           return user.id
         })
       } catch (err) {
-        if (err instanceof UniqueConstraintViolationException) throw conflict(AUTH_MESSAGES.emailTaken, 'email_taken')
-        throw err
+        if (!(err instanceof UniqueConstraintViolationException)) throw err
+        created = null // registered by a concurrent request
       }
-      ctx.relay.kick()
+      let userId = created
+      if (!userId) {
+        const owner = await userRepository.findByEmail(orm.em.fork(), email)
+        if (!owner) throw new Error('registration lost its conflicting user')
+        userId = await answerTaken(owner)
+      } else ctx.relay.kick()
+      await maybePrune()
       return { requiresVerification: true as const, userId, message: AUTH_MESSAGES.registered }
     },
 
-    async verifyEmail(body: { userId: string; verificationCode: string }): Promise<AuthSuccess> {
+    async verifyEmail(body: { userId: string; verificationCode: string }): Promise<SignedIn> {
       const outcome = await orm.em.fork().transactional(async (em): Promise<UserEntity | AppError> => {
         const user = await userRepository.findById(em, body.userId)
-        if (!user) return badRequest(AUTH_MESSAGES.invalidCode, 'invalid_code')
+        if (!user) return tryCode(await lockDecoy(em, body.userId), body.verificationCode) ?? badRequest(AUTH_MESSAGES.invalidCode, 'invalid_code')
         if (user.emailVerified) return badRequest(AUTH_MESSAGES.alreadyVerified, 'already_verified')
         const code = await lockCode(em, user.id)
         if (!code) return badRequest(AUTH_MESSAGES.noPendingCode, 'code_missing')
-        if (code.attempts >= VERIFICATION_CODE_MAX_TRIES) return badRequest(AUTH_MESSAGES.codeExhausted, 'code_exhausted')
-        if (code.expiresAt.getTime() <= now().getTime()) return badRequest(AUTH_MESSAGES.codeExpired, 'code_expired')
-        if (!safeEqual(hashCode(body.verificationCode, code.salt), code.codeHash)) {
-          code.attempts += 1 // committed: the try counts even though the call fails
-          return code.attempts >= VERIFICATION_CODE_MAX_TRIES
-            ? badRequest(AUTH_MESSAGES.codeExhausted, 'code_exhausted')
-            : badRequest(AUTH_MESSAGES.invalidCode, 'invalid_code')
-        }
+        const refused = tryCode(code, body.verificationCode)
+        if (refused) return refused
         user.emailVerified = true
         user.updatedAt = now()
         em.remove(code)
         return user
       })
       if (outcome instanceof AppError) throw outcome
-      return authSuccess(outcome)
+      return signIn(outcome)
     },
 
     async resendVerification(body: { userId: string }) {
-      await orm.em.fork().transactional(async (em) => {
+      const sent = await orm.em.fork().transactional(async (em) => {
         const user = await userRepository.findById(em, body.userId)
-        if (!user) throw notFound('User not found', 'user_not_found')
+        if (!user) {
+          const decoy = await lockDecoy(em, body.userId)
+          const wait = resendWait(decoy, now())
+          if (wait > 0) throw tooManyRequests(wait, AUTH_MESSAGES.tooManyCodes)
+          issueDecoyCode(decoy)
+          return false
+        }
         if (user.emailVerified) throw badRequest(AUTH_MESSAGES.alreadyVerified, 'already_verified')
         const existing = await lockCode(em, user.id)
         const wait = resendWait(existing, now())
         if (wait > 0) throw tooManyRequests(wait, AUTH_MESSAGES.tooManyCodes)
         await issueCode(em, user, existing)
+        return true
       })
-      ctx.relay.kick()
+      if (sent) ctx.relay.kick()
       return { message: AUTH_MESSAGES.codeResent }
     },
 
-    async login(body: { email: string; password: string }, address: string): Promise<AuthSuccess> {
-      const em = orm.em.fork()
-      const at = now()
-      const windowStart = new Date(at.getTime() - LIMITS.loginWindowMs)
-      const keys = [
-        [accountKey(body.email), LIMITS.loginFailuresPerAccount],
-        [addressKey(address), LIMITS.loginFailuresPerAddress],
-      ] as const
-      for (const [key, limit] of keys) {
-        const state = await throttleRepository.current(em, key, windowStart)
-        if (state && state.failures >= limit)
-          throw tooManyRequests(secondsUntil(state.windowStartedAt.getTime() + LIMITS.loginWindowMs, at), AUTH_MESSAGES.tooManyLogins)
-      }
-      const user = await userRepository.findByEmail(em, body.email)
-      let ok = false
-      if (user) ok = await hasher.verify(body.password, user.passwordHash)
-      else await hasher.dummyVerify(body.password)
+    async login(body: { email: string; password: string }, address: string): Promise<SignedIn> {
+      const email = body.email.toLowerCase()
+      const rules = loginRules(email, address)
+      // Reserved before the password is checked: however many arrive at once, at most the limit are checked.
+      await reserve(rules.all, AUTH_MESSAGES.tooManyLogins)
+      const user = await userRepository.findByEmail(orm.em.fork(), email).catch(async (err: unknown) => {
+        await limits.release(rules.all)
+        throw err
+      })
+      // An unknown account costs the same key derivation (no timing difference).
+      const ok = await withKdf(rules.all, async () => {
+        if (user) return hasher.verify(body.password, user.passwordHash)
+        await hasher.dummyVerify(body.password)
+        return false
+      })
       if (!user || !ok) {
-        for (const [key] of keys) await throttleRepository.addFailure(em, key, at, windowStart)
-        if (Math.random() < 0.02) await throttleRepository.prune(em, windowStart)
+        await limits.fail(rules.all)
+        await maybePrune()
         throw unauthorized(AUTH_MESSAGES.invalidCredentials, 'invalid_credentials')
       }
-      await throttleRepository.reset(em, keys[0][0])
+      await limits.clear([rules.pair])
+      await limits.release([rules.account, rules.fromAddress])
       if (!user.emailVerified) {
+        const at = now()
         // The old code may have expired or been used up: send a fresh one when allowed.
         const sent = await orm.em.fork().transactional(async (tx) => {
           const existing = await lockCode(tx, user.id)
@@ -225,43 +398,26 @@ export function createAuthService(ctx: IdentityContext) {
         if (sent) ctx.relay.kick()
         throw forbidden(AUTH_MESSAGES.verificationRequired, 'verification_required', { requiresVerification: true, userId: user.id })
       }
-      return authSuccess(user)
+      return signIn(user)
     },
 
-    async forgotPassword(body: { email: string }) {
-      const em = orm.em.fork()
-      const user = await userRepository.findByEmail(em, body.email)
-      if (user) {
-        const recorded = await em.transactional(async (tx) => {
-          const at = now()
-          // Serialize concurrent requests of one user so the bound holds.
-          await tx.findOne(UserEntity, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-          const recent = await resetTokenRepository.countCreatedSince(tx, user.id, new Date(at.getTime() - 3600_000))
-          if (recent >= LIMITS.resetRequestsPerHour) return false
-          await resetTokenRepository.invalidateAll(tx, user.id, at)
-          const token = newResetToken()
-          const expiresAt = new Date(at.getTime() + RESET_TOKEN_TTL_MINUTES * MINUTE)
-          tx.create(PasswordResetTokenEntity, {
-            id: crypto.randomUUID(),
-            userId: user.id,
-            tokenHash: hashToken(token),
-            expiresAt,
-            usedAt: null,
-            createdAt: at,
-          })
-          const base = (env.PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, '')
-          recordEvent(tx, 'identity.password-reset.requested.v1', {
-            userId: user.id,
-            name: user.name,
-            email: user.email,
-            resetUrl: `${base}/reset-password?token=${encodeURIComponent(token)}`,
-            expiresAt: expiresAt.toISOString(),
-          })
-          return true
-        })
-        if (recorded) ctx.relay.kick()
-        else ctx.logger.warn('password reset requests bounded', { userId: user.id })
-      }
+    /** A new access token for the session of `refreshToken`, whose successor replaces it. */
+    async refresh(refreshToken: string | undefined): Promise<SignedIn> {
+      const { user, refresh } = await refreshTokens.rotate(refreshToken)
+      return { body: { token: await sign(user), user: toUserDto(user) }, refresh }
+    },
+
+    async logout(refreshToken: string | undefined) {
+      await refreshTokens.revoke(refreshToken)
+      return { message: AUTH_MESSAGES.loggedOut }
+    },
+
+    /**
+     * Answers at once, the same for every address: the lookup and the reset link are made in the
+     * background, so a known address takes no longer than an unknown one.
+     */
+    forgotPassword(body: { email: string }) {
+      if (!ctx.background.tryRun('password-reset request', () => requestReset(body.email))) throw busy()
       return { message: AUTH_MESSAGES.forgot }
     },
 
@@ -272,7 +428,7 @@ export function createAuthService(ctx: IdentityContext) {
         Boolean(t && !t.usedAt && t.expiresAt.getTime() > now().getTime())
       // Check first, so an invalid token costs no key derivation.
       if (!usable(await resetTokenRepository.findByHash(orm.em.fork(), tokenHash))) throw invalid()
-      const passwordHash = await hasher.hash(body.password)
+      const passwordHash = await withKdf([], () => hasher.hash(body.password))
       await orm.em.fork().transactional(async (em) => {
         const token = await em.findOne(PasswordResetTokenEntity, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE })
         if (!usable(token)) throw invalid()
@@ -287,9 +443,17 @@ export function createAuthService(ctx: IdentityContext) {
           user.emailVerified = true
           await verificationCodeRepository.deleteByUser(em, user.id)
         }
+        // Every session and token from before the reset stops working (a stolen one included).
+        user.authVersion += 1
+        await refreshTokens.revokeAllOf(em, user.id)
         user.updatedAt = at
-        await throttleRepository.reset(em, accountKey(user.email))
+        recordEvent(em, 'identity.user.updated.v1', userFacts(user))
+        // The owner holds the mailbox: their sign-in counters start over.
+        const { account, pair } = loginRules(user.email, '')
+        await limits.clear([account], em)
+        await limits.clearPrefix(pair.key, em) // every address's pair key of this account
       })
+      ctx.relay.kick()
       return { message: AUTH_MESSAGES.passwordReset }
     },
   }

@@ -52,3 +52,60 @@ export function createPasswordHasher(params: KdfParams = DEFAULT_KDF): PasswordH
     },
   }
 }
+
+/** Thrown when every key-derivation slot and queue place is taken (answered 429 before any hashing). */
+export class KdfBusy extends Error {
+  constructor() {
+    super('password hashing is at capacity')
+  }
+}
+
+/** How much key derivation may run at once, and how many may wait for a slot. */
+export interface KdfGateOptions {
+  concurrency: number
+  queue: number
+}
+
+/**
+ * The hasher with bounded key derivation: at most `concurrency` hashes run (each holds 32 MiB and a
+ * libuv thread), at most `queue` wait, and the rest fail at once with `KdfBusy`. A flood of
+ * sign-ins then costs everyone else at most one queue's wait, never minutes.
+ */
+export function gateKdf(hasher: PasswordHasher, opts: KdfGateOptions): PasswordHasher & { readonly active: number; readonly waiting: number } {
+  let active = 0
+  const waiting: (() => void)[] = []
+  const acquire = (): Promise<void> | void => {
+    if (active < opts.concurrency) {
+      active++
+      return
+    }
+    if (waiting.length >= opts.queue) throw new KdfBusy()
+    return new Promise<void>((resolve) => waiting.push(resolve))
+  }
+  const release = () => {
+    const next = waiting.shift()
+    if (next) next() // the slot passes straight to the next in line
+    else active--
+  }
+  const gated =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await acquire()
+      try {
+        return await fn(...args)
+      } finally {
+        release()
+      }
+    }
+  return {
+    hash: gated(hasher.hash),
+    verify: gated(hasher.verify),
+    dummyVerify: gated(hasher.dummyVerify),
+    get active() {
+      return active
+    },
+    get waiting() {
+      return waiting.length
+    },
+  }
+}

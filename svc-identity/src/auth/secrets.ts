@@ -15,8 +15,8 @@ export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(ha, hb) && a.length === b.length
 }
 
-/** 32 random bytes, base64url: the reset token the user receives. */
-export const newResetToken = () => randomBytes(32).toString('base64url')
+/** 32 random bytes, base64url: a reset or refresh token as its holder receives it. */
+export const newSecretToken = () => randomBytes(32).toString('base64url')
 
-/** What is stored for a reset token. */
+/** What is stored for a reset or refresh token. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url')

@@ -75,6 +75,7 @@ export async function seedDemoData(
         employeeId: d.employeeId,
         hireDate: d.hireDate,
         emailVerified: true,
+        authVersion: 0,
         createdAt: at,
         updatedAt: at,
       })

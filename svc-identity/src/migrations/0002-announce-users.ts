@@ -4,7 +4,9 @@ import { Migration } from '@portal/server-kit'
  * Announces every existing user once more, as `identity.user.updated.v1` with their current facts,
  * so that projections started after the users were registered fill up (learning's `users`): the
  * in-process bus of the single-node mode forgets everything at a restart, and JetStream keeps
- * events for 30 days only. A fresh database has no users, so nothing is announced there.
+ * events for 30 days only. A fresh database has no users, so nothing is announced there. (The
+ * auth version starts at 0, added by 0003; employee id and hire date were added to the facts later,
+ * for databases that apply this migration from then on.)
  */
 export class AnnounceUsers extends Migration {
   override async up() {
@@ -23,7 +25,7 @@ export class AnnounceUsers extends Migration {
               'branches', coalesce(manager_scope -> 'branches', '[]'::jsonb),
               'departments', coalesce(manager_scope -> 'departments', '[]'::jsonb)),
             'branch', branch, 'department', department, 'userGroup', user_group,
-            'employeeId', employee_id, 'hireDate', hire_date)),
+            'employeeId', employee_id, 'hireDate', hire_date, 'authVersion', 0)),
         at
       from announced
       order by created_at, id`)

@@ -1,9 +1,11 @@
 import type { MigrationEntry } from '@portal/server-kit'
 import { IdentityTables } from './0001-identity-tables.ts'
 import { AnnounceUsers } from './0002-announce-users.ts'
+import { SessionsAndLimits } from './0003-sessions-and-limits.ts'
 
 /** Identity's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
   { name: '0001_identity_tables', class: IdentityTables },
   { name: '0002_announce_users', class: AnnounceUsers },
+  { name: '0003_sessions_and_limits', class: SessionsAndLimits },
 ]

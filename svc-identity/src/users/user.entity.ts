@@ -19,6 +19,8 @@ export const UserEntity = defineEntity({
     employeeId: p.string().nullable(),
     hireDate: p.string().nullable(),
     emailVerified: p.boolean(),
+    /** Raised when the facts a token carries stop being true; tokens carry it as `ver`. */
+    authVersion: p.integer().default(0),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
@@ -59,5 +61,6 @@ export function userFacts(u: UserEntity) {
     userGroup: dto.user_group,
     employeeId: dto.employee_id,
     hireDate: dto.hire_date,
+    authVersion: u.authVersion ?? 0,
   }
 }

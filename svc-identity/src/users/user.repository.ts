@@ -51,6 +51,11 @@ export const userRepository = {
     }
   },
   findById: (em: EntityManager, id: string) => em.findOne(UserEntity, { id }),
+  /** The user's auth version, or null when there is no such user (deleted). */
+  async authVersion(em: EntityManager, id: string): Promise<number | null> {
+    const rows = (await em.getConnection().execute('select auth_version from users where id = ?', [id])) as { auth_version: number }[]
+    return rows[0]?.auth_version ?? null
+  },
   /** E-mails are stored lower-case (a check constraint holds it). */
   findByEmail: (em: EntityManager, email: string) => em.findOne(UserEntity, { email: email.toLowerCase() }),
   listByName: (em: EntityManager) => em.find(UserEntity, {}, { orderBy: { name: 'asc', email: 'asc' } }),

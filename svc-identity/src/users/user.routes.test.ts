@@ -31,11 +31,11 @@ describe('GET /users/me', () => {
     expect(res.status).toBe(401)
     expect(res.body.code).toBe('invalid_token')
   })
-  it('answers 404 when the account no longer exists', async () => {
+  it('refuses the token of an account that no longer exists (401 stale, so the shell ends the session)', async () => {
     const ghost = await h.signRaw({ sub: crypto.randomUUID() })
     const res = await h.call('GET', '/users/me', { token: ghost })
-    expect(res.status).toBe(404)
-    expect(res.body).toEqual({ message: 'User not found', code: 'user_not_found' })
+    expect(res.status).toBe(401)
+    expect(res.body).toEqual({ message: MESSAGES.sessionExpired, code: 'token_stale', expired: true })
   })
 })
 

@@ -59,12 +59,13 @@ export function createUserService(ctx: IdentityContext) {
 
     setRoles(_actor: Actor, id: string, body: { is_manager: boolean; manager_scope?: ManagerScope }) {
       return update(id, (_em, u) => {
-        u.isManager = body.is_manager
         const scope = body.is_manager ? (body.manager_scope ?? u.managerScope) : undefined
-        u.managerScope = {
-          branches: unique(scope?.branches ?? []),
-          departments: unique(scope?.departments ?? []),
-        }
+        const next = { branches: unique(scope?.branches ?? []), departments: unique(scope?.departments ?? []) }
+        const changed = u.isManager !== body.is_manager || JSON.stringify(toUserDto(u).manager_scope) !== JSON.stringify(next)
+        u.isManager = body.is_manager
+        u.managerScope = next
+        // Tokens carry roles and scope: the ones issued before stop working (the shell refreshes).
+        if (changed) u.authVersion += 1
       })
     },
 

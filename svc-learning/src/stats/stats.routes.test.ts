@@ -82,7 +82,8 @@ describe('GET /users/{id}/stats', () => {
     const gone = await h.user()
     await h.bus.publish({ id: crypto.randomUUID(), type: 'identity.user.deleted.v1', occurredAt: new Date().toISOString(), data: { userId: gone.id } })
     expect(await h.call('GET', `/users/${gone.id}/stats`, { token: admin.token })).toEqual(notFound)
-    expect(await h.call('GET', `/users/${gone.id}/stats`, { token: gone.token })).toEqual(notFound)
+    // The deleted user's own token no longer works at all (the shell ends the session).
+    expect(await h.call('GET', `/users/${gone.id}/stats`, { token: gone.token })).toMatchObject({ status: 401, body: { code: 'token_stale', expired: true } })
     // A user whose registration has not reached learning yet still reads their own stats (the
     // shell checks a session with this call), but nobody else's.
     const early = { userId: crypto.randomUUID(), email: 'early@acme.test', name: 'Early', isAdmin: false, isManager: false, managerScope: { branches: [], departments: [] } }

@@ -28,3 +28,4 @@ export async function requireAssignable(em: EntityManager, userIds: string[]): P
     ],
   })
 }
+

@@ -96,6 +96,21 @@ describe('svc-notify on NATS JetStream, PostgreSQL and SMTP', () => {
     expect(mail!.html).toContain(`href="${resetUrl}"`)
   })
 
+  it('tells the owner of an address someone tried to register with it (identity.registration.attempted.v1)', async () => {
+    const to = `owner.${Date.now()}@example.com`
+    await bus.publish({
+      id: crypto.randomUUID(),
+      type: 'identity.registration.attempted.v1',
+      occurredAt: new Date().toISOString(),
+      data: { userId: crypto.randomUUID(), name: 'Ada Lovelace', email: to, loginUrl: 'https://portal.example.com/login', resetUrl: 'https://portal.example.com/forgot-password' },
+    })
+    const [mail] = await eventually(() => smtp.to(to).length > 0 && smtp.to(to))
+    expect(mail!.subject).toBe('Someone tried to register with your e-mail address')
+    expect(mail!.text).toContain('Hello Ada Lovelace,')
+    expect(mail!.text).toContain('https://portal.example.com/login')
+    expect(mail!.html).toContain('href="https://portal.example.com/forgot-password"')
+  })
+
   it('answers 404 on the mailbox routes when SMTP is configured', async () => {
     const res = await service.app.request('/dev/mailbox')
     expect(res.status).toBe(404)

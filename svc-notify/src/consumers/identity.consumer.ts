@@ -4,12 +4,17 @@ import { handleOnce, type EventBus, type Logger, type Subscription } from '@port
 import type { DeliveryRepository } from '../deliveries/delivery.repository.ts'
 import { renderEmail, type EmailTemplate } from '../mail/render.ts'
 import { passwordResetEmail } from '../mail/templates/password-reset.ts'
+import { registrationAttemptEmail } from '../mail/templates/registration-attempt.ts'
 import { verificationEmail } from '../mail/templates/verification.ts'
 
 /** Durable consumer name of svc-notify on the bus (and in its inbox). */
 export const NOTIFY_CONSUMER = 'notify'
 
-export const IDENTITY_MAIL_SUBJECTS = ['identity.verification.requested.v1', 'identity.password-reset.requested.v1'] as const
+export const IDENTITY_MAIL_SUBJECTS = [
+  'identity.verification.requested.v1',
+  'identity.password-reset.requested.v1',
+  'identity.registration.attempted.v1',
+] as const
 type MailEvent = (typeof IDENTITY_MAIL_SUBJECTS)[number]
 
 /** The mail an identity event asks for, or null when the event is not one notify mails for. */
@@ -22,6 +27,10 @@ function mailFor(event: EventEnvelope): { kind: string; to: string; template: ()
     case 'identity.password-reset.requested.v1': {
       const data = Events['identity.password-reset.requested.v1'].parse(event.data)
       return { kind: 'password-reset', to: data.email, template: () => passwordResetEmail(data) }
+    }
+    case 'identity.registration.attempted.v1': {
+      const data = Events['identity.registration.attempted.v1'].parse(event.data)
+      return { kind: 'registration-attempt', to: data.email, template: () => registrationAttemptEmail(data) }
     }
     default:
       return null

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { renderEmail } from '../render.ts'
 import { passwordResetEmail } from './password-reset.ts'
+import { registrationAttemptEmail } from './registration-attempt.ts'
 import { verificationEmail } from './verification.ts'
 
 describe('verification e-mail', () => {
@@ -44,5 +45,25 @@ describe('password reset e-mail', () => {
 
   it('refuses a link that is not http(s)', () => {
     expect(() => passwordResetEmail({ name: 'Grace', resetUrl: 'javascript:alert(1)' })).toThrow(/http/)
+  })
+})
+
+describe('registration attempt e-mail', () => {
+  const links = { loginUrl: 'https://portal.example.com/login', resetUrl: 'https://portal.example.com/forgot-password' }
+
+  it('says no account was created and links to log in and to reset the password', async () => {
+    const mail = await renderEmail(registrationAttemptEmail({ name: 'Grace', ...links }))
+    expect(mail.subject).toBe('Someone tried to register with your e-mail address')
+    expect(mail.text).toContain('no new one was created')
+    expect(mail.text).toContain(links.loginUrl)
+    expect(mail.text).toContain(links.resetUrl)
+    expect(mail.html).toContain(`href="${links.loginUrl}"`)
+    expect(mail.html).toContain(`href="${links.resetUrl}"`)
+  })
+
+  it('escapes the name and refuses links that are not http(s)', async () => {
+    const mail = await renderEmail(registrationAttemptEmail({ name: '<b>Eve</b>', ...links }))
+    expect(mail.html).not.toContain('<b>Eve')
+    expect(() => registrationAttemptEmail({ name: 'Grace', ...links, loginUrl: 'javascript:alert(1)' })).toThrow(/http/)
   })
 })

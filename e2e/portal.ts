@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer()
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+    s.on('error', reject)
+  })
+
+/**
+ * Starts the portal in single-node mode with `command` (from the repository root) on a free port,
+ * a fresh data folder and embedded defaults, plus `env`; resolves once it answers /healthz.
+ * `stop()` ends the process group and removes the data.
+ */
+export async function startPortal(command: string, args: string[], env: Record<string, string> = {}) {
+  const port = await freePort()
+  const dataDir = await mkdtemp(join(tmpdir(), 'portal-e2e-'))
+  const baseURL = `http://localhost:${port}`
+  const childEnv: Record<string, string | undefined> = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: baseURL, ...env }
+  for (const k of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL']) delete childEnv[k]
+  const child = spawn(command, args, { cwd: root, env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (d) => (output += d))
+  child.stderr.on('data', (d) => (output += d))
+  const stop = async () => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM')
+    } catch {}
+    await new Promise((r) => setTimeout(r, 1_000))
+    try {
+      process.kill(-child.pid!, 'SIGKILL')
+    } catch {}
+    await rm(dataDir, { recursive: true, force: true })
+  }
+  const deadline = Date.now() + 170_000
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop()
+      throw new Error(`${command} exited early:\n${output}`)
+    }
+    try {
+      const res = await fetch(`${baseURL}/healthz`)
+      if (res.ok) break
+    } catch {}
+    if (Date.now() > deadline) {
+      await stop()
+      throw new Error(`portal did not start:\n${output}`)
+    }
+    await new Promise((r) => setTimeout(r, 300))
+  }
+  return { baseURL, stop }
+}

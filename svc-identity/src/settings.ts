@@ -1,0 +1,37 @@
+import { z } from 'zod'
+
+const count = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback)
+const seconds = (fallback: number, min = 5) => z.coerce.number().int().min(min).max(366 * 86400).default(fallback)
+
+/**
+ * Identity's own settings (each with a default; listed in .env.example): token lifetimes and the
+ * limits of the abuse-prone flows.
+ */
+export const IdentitySettings = z.object({
+  /** Lifetime of an access token; the shell refreshes it shortly before it ends. */
+  ACCESS_TOKEN_TTL_SECONDS: seconds(15 * 60),
+  /** A session unused this long ends (each refresh starts the period again). */
+  REFRESH_TOKEN_TTL_SECONDS: seconds(8 * 3600, 60),
+  /** Longest a session lasts from its sign-in, however often it is refreshed. */
+  SESSION_MAX_SECONDS: seconds(7 * 86400, 60),
+  /** Failed sign-ins to one account from one address before that pair is locked (1 min, doubling up to 1 h). */
+  LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS: count(5),
+  /** Failed sign-ins to one account from all addresses per 15 minutes. */
+  LOGIN_FAILURES_PER_ACCOUNT: count(50),
+  /** Failed sign-ins from one client address per 15 minutes. */
+  LOGIN_FAILURES_PER_ADDRESS: count(20),
+  /** Registrations from one client address per hour. */
+  REGISTRATIONS_PER_ADDRESS_PER_HOUR: count(10),
+  /** Wrong admin registration codes from one client address per hour. */
+  ADMIN_CODE_FAILURES_PER_ADDRESS_PER_HOUR: count(5),
+  /** Wrong admin registration codes from everyone together per hour. */
+  ADMIN_CODE_FAILURES_PER_HOUR: count(20),
+  /** Password hashes computed at once by one identity instance. */
+  KDF_CONCURRENCY: count(2),
+  /** Password hashes waiting for a slot; beyond that a request is answered 429 at once. */
+  KDF_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
+})
+export type IdentitySettings = z.infer<typeof IdentitySettings>
+
+/** The settings of an environment already parsed (defaults for the keys it lacks). */
+export const identitySettings = (env: Partial<Record<keyof IdentitySettings, unknown>>): IdentitySettings => IdentitySettings.parse(env)
