@@ -31,6 +31,8 @@ export interface AppDeps {
   storage: Storage
   launchTokens: LaunchTokens
   uploadLimits?: Partial<UploadLimits>
+  /** Where course content is served (see LearningContext.contentOrigin). */
+  contentOrigin?: string
 }
 
 /** Learning's Hono app (paths without the gateway's `/api`), and the attempt service the sweeper drives. */
@@ -48,6 +50,7 @@ export function createApp(deps: AppDeps) {
       maxRequestBytes: deps.uploadLimits?.maxRequestBytes ?? COURSE_UPLOAD.maxRequestBytes,
       maxFiles: deps.uploadLimits?.maxFiles ?? COURSE_UPLOAD.maxFiles,
     },
+    contentOrigin: (deps.contentOrigin ?? '').replace(/\/$/, ''),
   }
   const exams = createExamService(ctx)
   const attempts: AttemptService = createAttemptService(ctx)

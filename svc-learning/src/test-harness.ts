@@ -23,6 +23,9 @@ import { createLocalStorage } from './storage/storage.ts'
 import { migrationsList } from './migrations/index.ts'
 import { entities } from './server.ts'
 
+/** Where the gateway would serve course content in these tests. */
+export const CONTENT_ORIGIN = 'http://content.test'
+
 export async function createHarness(opts: { uploadLimits?: { maxFileBytes?: number; maxRequestBytes?: number; maxFiles?: number } } = {}) {
   const testDb = await createTestDatabase('learning')
   const env = PlatformEnv.parse({ LOG_LEVEL: 'silent' })
@@ -49,6 +52,7 @@ export async function createHarness(opts: { uploadLimits?: { maxFileBytes?: numb
     storage,
     launchTokens,
     uploadLimits: opts.uploadLimits,
+    contentOrigin: CONTENT_ORIGIN,
   })
 
   const call = async (method: string, path: string, opts: { body?: unknown; raw?: string; token?: string } = {}) => {
