@@ -7,6 +7,7 @@ export const item = (identifier: string, href: string | null, children: ScormIte
 
 /** A launch answer as GET /scorm/{moduleId}/launch gives it. */
 export const launchOf = (over: Partial<ScormLaunch> = {}): ScormLaunch => ({
+  playerUrl: 'http://content.test/player/',
   url: '/api/content/tok/shared/launchpage.html?content=playing',
   moduleId: 7,
   courseId: 3,
