@@ -21,15 +21,28 @@ const freePort = () =>
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string
+    /** The content origin (course content plays there, never on baseURL's origin). */
+    contentURL: string
   }
 }
 
 /** Starts the portal with `npm start` (fresh data folder, embedded defaults) for the journeys. */
 export default async function setup(project: TestProject) {
   const port = await freePort()
+  let contentPort = await freePort()
+  while (contentPort === port) contentPort = await freePort()
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-e2e-'))
-  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: `http://localhost:${port}` }
-  for (const k of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL']) delete env[k]
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    CONTENT_PORT: String(contentPort),
+    // The Golf 4th edition package loads jQuery from this CDN (the journeys answer it from the fixtures).
+    CONTENT_ALLOW_SCRIPTS: 'https://ajax.googleapis.com',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: `http://localhost:${port}`,
+  }
+  for (const k of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL', 'CONTENT_ORIGIN', 'CONTENT_ALLOW_FRAMES', 'CONTENT_ALLOW_CONNECT']) delete env[k]
   const child = spawn('npm', ['start'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout.on('data', (d) => (output += d))
@@ -46,6 +59,7 @@ export default async function setup(project: TestProject) {
     await new Promise((r) => setTimeout(r, 300))
   }
   project.provide('baseURL', baseURL)
+  project.provide('contentURL', `http://localhost:${contentPort}`)
   return async () => {
     try {
       process.kill(-child.pid!, 'SIGTERM')
