@@ -1,18 +1,8 @@
 import { PROGRESS_TRACKER as T } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
 import type { PlayerEvent } from '../player/protocol.ts'
-import type { RuntimeStatus } from '../runtime/session.ts'
+import { runtimeStatus as status } from '../runtime/test-support.ts'
 import { applyPlayerEvent, type PlayerEventContext } from './player-events.ts'
-
-const status = (over: Partial<RuntimeStatus> = {}): RuntimeStatus => ({
-  lessonStatus: null,
-  completionStatus: null,
-  successStatus: null,
-  scoreRaw: null,
-  scoreScaled: null,
-  progressMeasure: null,
-  ...over,
-})
 
 /** Records what the viewer's progress rules were told. */
 function context(over: Partial<Pick<PlayerEventContext, 'sequenced' | 'edited'>> = {}) {

@@ -54,6 +54,23 @@ function start(launch = launchOf()) {
   return { win, frame, events, player, launch, kinds: () => events.map((e) => e.t) }
 }
 
+/** A player with the 1.2 SCO 'playing' open and initialized; commits captured. */
+async function opened() {
+  const commits = captureCommits()
+  const t = start()
+  await t.player.handle({ t: 'init', launch: t.launch })
+  await t.player.handle({ t: 'open', itemId: 'playing' })
+  const api = t.win.API
+  api.LMSInitialize('')
+  /** As Golf does on a page leave: exit = suspend in beforeunload (never run when a frame is just removed), then LMSFinish. */
+  const leavesLikeGolf = () =>
+    t.frame.content(() => {
+      api.LMSSetValue('cmi.core.exit', 'suspend')
+      api.LMSFinish('')
+    })
+  return { ...t, commits, api, leavesLikeGolf }
+}
+
 describe('content player, packages without sequencing', () => {
   it('opens the SCO the viewer asks for with its API on the player’s window, and reports what the content does', async () => {
     captureCommits()
@@ -76,37 +93,22 @@ describe('content player, packages without sequencing', () => {
   })
 
   it('lets the open SCO unload before the next one’s session starts', async () => {
-    const c = captureCommits()
-    const t = start()
-    await t.player.handle({ t: 'init', launch: t.launch })
-    await t.player.handle({ t: 'open', itemId: 'playing' })
-    const first = t.win.API
-    first.LMSInitialize('')
-    t.frame.content(() => {
-      first.LMSSetValue('cmi.core.exit', 'suspend')
-      first.LMSFinish('')
-    })
+    const t = await opened()
+    const c = t.commits
+    t.leavesLikeGolf()
     await t.player.handle({ t: 'open', itemId: 'etiquette' })
     expect(t.frame.log.slice(-2)).toEqual(['unload', 'show /api/content/tok/e.html "etiquette"'])
-    expect(t.win.API).not.toBe(first)
+    expect(t.win.API).not.toBe(t.api)
     await c.settle()
     expect(c.sent.at(-1)).toMatchObject({ via: 'beacon', body: { itemId: 'playing', terminated: true } })
     expect((c.sent.at(-1)!.body.runtimeData as any).cmi.core.exit).toBe('suspend')
   })
 
   it('closes as a page leave does: the content’s unload handler runs, its last commit goes out, then it answers', async () => {
-    const c = captureCommits()
-    const t = start()
-    await t.player.handle({ t: 'init', launch: t.launch })
-    await t.player.handle({ t: 'open', itemId: 'playing' })
-    const api = t.win.API
-    api.LMSInitialize('')
-    api.LMSSetValue('cmi.core.lesson_location', '7')
-    // Golf: exit = suspend in beforeunload (which removing a frame never runs), then LMSFinish.
-    t.frame.content(() => {
-      api.LMSSetValue('cmi.core.exit', 'suspend')
-      api.LMSFinish('')
-    })
+    const t = await opened()
+    const c = t.commits
+    t.api.LMSSetValue('cmi.core.lesson_location', '7')
+    t.leavesLikeGolf()
     await t.player.handle({ t: 'close' })
     expect(t.kinds().at(-1)).toBe('closed')
     await c.settle()
@@ -119,12 +121,9 @@ describe('content player, packages without sequencing', () => {
   })
 
   it('closes a SCO that never finishes with a final commit of its own', async () => {
-    const c = captureCommits()
-    const t = start()
-    await t.player.handle({ t: 'init', launch: t.launch })
-    await t.player.handle({ t: 'open', itemId: 'playing' })
-    t.win.API.LMSInitialize('')
-    t.win.API.LMSSetValue('cmi.suspend_data', 'kept')
+    const t = await opened()
+    const c = t.commits
+    t.api.LMSSetValue('cmi.suspend_data', 'kept')
     await t.player.handle({ t: 'close' })
     await c.settle()
     expect(c.sent.at(-1)).toMatchObject({ via: 'beacon', body: { terminated: true, runtimeData: { cmi: { suspend_data: 'kept' } } } })
