@@ -13,9 +13,10 @@ import { countLaunchable, findItem, LOCKED, ScoTree } from './ScoTree.tsx'
 /**
  * `sandbox` of the player frame. Same origin for the player keeps it on the content origin (the
  * SCO it frames then finds window.parent.API); that origin is not the portal's, so this gives
- * content nothing of the portal. No top navigation; popups stay sandboxed.
+ * content nothing of the portal. No top navigation, and no popups: a window the content opened
+ * could go to any origin (no policy of ours governs it), taking what the content knows along.
  */
-export const PLAYER_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-modals allow-downloads'
+export const PLAYER_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-modals allow-downloads'
 
 const LEFT: Record<NonNullable<SequencingView['idle']>, string> = {
   exited: 'You have left the lesson.',
