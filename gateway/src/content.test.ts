@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listen, parseEnv } from '@portal/server-kit'
 import { silentLogger } from '@portal/server-kit/testing'
 import { contentPolicy, createContentHandler, playerPolicy } from './content.ts'
-import { ContentEnv, contentListenerOf } from './server.ts'
+import { ContentEnv, contentListenerOf, start } from './server.ts'
 
 const PORTAL = ['http://localhost:8080', 'http://127.0.0.1:8080']
 
@@ -162,5 +162,35 @@ describe('content origin listener', () => {
     expect([js.status, await js.text()]).toEqual([200, 'console.log("player")'])
     expect(js.headers.get('cache-control')).toContain('immutable')
     expect((await fetch(`${base}/player/assets/missing.js`)).status).toBe(404)
+  })
+})
+
+describe('the gateway with its content origin', () => {
+  it('listens on two ports: the portal frames the content origin, which frames nothing of the portal and serves its content', async () => {
+    const learning = await listen(new Hono().all('*', (c) => c.text(`learning ${c.req.path}`)), 0)
+    const gw = await start({
+      logger: silentLogger,
+      port: 0,
+      hostname: '127.0.0.1',
+      upstreams: { identity: 'http://127.0.0.1:1', learning: `http://127.0.0.1:${learning.port}`, notify: 'http://127.0.0.1:1' },
+      content: { port: 0 },
+    })
+    try {
+      expect(gw.contentPort).not.toBe(gw.port)
+      expect(gw.contentOrigin).toBe(`http://localhost:${gw.contentPort}`)
+      const portal = `http://127.0.0.1:${gw.port}`
+      const content = `http://127.0.0.1:${gw.contentPort}`
+      const onPortal = await fetch(`${portal}/api/content/tok/index.html`)
+      expect(onPortal.status).toBe(404)
+      expect(onPortal.headers.get('content-security-policy')).toContain(`frame-src 'self' blob: ${gw.contentOrigin};`)
+      const onContent = await fetch(`${content}/api/content/tok/index.html`)
+      expect(await onContent.text()).toBe('learning /content/tok/index.html')
+      // Who may frame content: the portal, by both loopback names when PUBLIC_URL does not say.
+      expect(onContent.headers.get('content-security-policy')).toContain(`frame-ancestors 'self' http://localhost:${gw.port} http://127.0.0.1:${gw.port};`)
+      expect((await fetch(`${content}/api/auth/login`, { method: 'POST' })).status).toBe(404)
+    } finally {
+      await gw.close()
+      await learning.close()
+    }
   })
 })
