@@ -117,15 +117,14 @@ function createContentApp(opts: ContentOriginOptions) {
   app.get('/healthz', (c) => c.json({ status: 'ok' }))
 
   const indexFile = join(opts.playerDir, 'index.html')
-  let page: Promise<string> | null = null
+  const origins = `<meta name="portal-origins" content="${escapeAttr(opts.portalOrigins.join(' '))}">`
+  // Read each time, as the shell's page is: a rebuilt player is served at once.
   const playerPage = async (c: Context<AppEnv>) => {
     if (!existsSync(indexFile)) return c.text('The content player has not been built: run npm run build', 503)
-    page ??= readFile(indexFile, 'utf8').then((html) => {
-      if (!html.includes(META)) throw new Error(`${indexFile} has no ${META}`)
-      return html.replace(META, `<meta name="portal-origins" content="${escapeAttr(opts.portalOrigins.join(' '))}">`)
-    })
+    const html = await readFile(indexFile, 'utf8')
+    if (!html.includes(META)) throw new Error(`${indexFile} has no ${META}`)
     c.header('Cache-Control', 'no-cache')
-    return c.html(await page)
+    return c.html(html.replace(META, origins))
   }
   app.get(CONTENT_PLAYER_PATH, playerPage)
   app.get(`${CONTENT_PLAYER_PATH}index.html`, playerPage)

@@ -13,6 +13,7 @@ import { completeModule, completeModuleOnExit, fetchHasEdits, fetchModuleLaunch,
 import { moduleKind } from './course-view.ts'
 import { ModuleController } from './module-controller.ts'
 import { FRAME_STYLE } from './ScormLayout.tsx'
+import { contentOriginOf } from './player-connection.ts'
 import { ScormPlayer } from './ScormPlayer.tsx'
 
 /** "Error Loading Course" with Go Back and Try Again (which reloads the page). */
@@ -227,17 +228,6 @@ const FileContent = ({ module, controller, urls, onGoBack }: ContentProps) => {
 }
 
 type ScormPhase = { kind: 'loading' } | { kind: 'processing'; message: string } | { kind: 'error'; message: string } | { kind: 'ready' }
-
-/** The origin a launch's content plays on; null when it would be the portal's own (content must never run as the portal). */
-export const contentOriginOf = (launch: Pick<ScormLaunch, 'playerUrl'>, portalOrigin: string): string | null => {
-  let origin: string
-  try {
-    origin = new URL(launch.playerUrl, portalOrigin).origin
-  } catch {
-    return null
-  }
-  return origin === portalOrigin || origin === 'null' ? null : origin
-}
 
 /** A SCORM module: the launch (retried while the package is processed), then its player. */
 const ScormContent = ({ module, controller, urls, onGoBack, registerClose }: ScormContentProps) => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { connect, hello, type PlayerEvent, type ViewerCommand } from '../player/protocol.ts'
 import { launchOf } from '../runtime/test-support.ts'
-import { PlayerConnection } from './player-connection.ts'
+import { contentOriginOf, PlayerConnection } from './player-connection.ts'
 
 const CONTENT = 'http://localhost:8081'
 const tick = () => new Promise((r) => setTimeout(r, 5))
@@ -160,5 +160,17 @@ describe('the viewer’s channel to the content player', () => {
     await t.emit({ t: 'interaction' })
     t.arrive('scorm-module-completed', CONTENT, t.sco)
     expect(t.events).toEqual([])
+  })
+})
+
+describe('the content origin of a launch', () => {
+  it('is the player’s origin, and never the portal’s own', () => {
+    const portal = 'http://localhost:8080'
+    expect(contentOriginOf({ playerUrl: 'http://localhost:8081/player/' }, portal)).toBe('http://localhost:8081')
+    expect(contentOriginOf({ playerUrl: 'https://content.example.com/player/' }, 'https://portal.example.com')).toBe('https://content.example.com')
+    // a path (no content origin configured) or the portal's own origin: content would run as the portal
+    expect(contentOriginOf({ playerUrl: '/player/' }, portal)).toBeNull()
+    expect(contentOriginOf({ playerUrl: 'http://localhost:8080/player/' }, portal)).toBeNull()
+    expect(contentOriginOf({ playerUrl: 'data:text/html,x' }, portal)).toBeNull()
   })
 })

@@ -57,6 +57,17 @@ export const PlayerEventSchema: z.ZodType<PlayerEvent> = z.discriminatedUnion('t
   z.object({ t: z.literal('closed') }),
 ]) as z.ZodType<PlayerEvent>
 
+/** The origin a launch's content plays on; null when it would be the portal's own (content must never run as the portal). */
+export const contentOriginOf = (launch: Pick<ScormLaunch, 'playerUrl'>, portalOrigin: string): string | null => {
+  let origin: string
+  try {
+    origin = new URL(launch.playerUrl, portalOrigin).origin
+  } catch {
+    return null
+  }
+  return origin === portalOrigin || origin === 'null' ? null : origin
+}
+
 /** How long the player has to answer its first `hello` before the viewer gives up. */
 export const PLAYER_START_TIMEOUT_MS = 20_000
 /** How long closing waits for the player's last commit. */
