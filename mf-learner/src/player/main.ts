@@ -44,5 +44,12 @@ if (window.parent === window) {
     }
   })
   // A message addressed to another origin than the parent's is dropped: one of these reaches it.
-  for (const origin of portalOrigins) window.parent.postMessage(hello(), origin)
+  // Said again until answered, in case the viewer was not listening yet (10 s at most).
+  let tries = 0
+  const sayHello = () => {
+    if (connected || tries++ >= 40) return
+    for (const origin of portalOrigins) window.parent.postMessage(hello(), origin)
+    setTimeout(sayHello, 250)
+  }
+  sayHello()
 }
