@@ -462,7 +462,7 @@ export type ScormOrganization = z.infer<typeof ScormOrganization>
 export interface ScormItem {
   identifier: string
   title: string
-  /** Absolute same-origin URL of the SCO (with its query string), or null for a cluster. */
+  /** Launch URL of the SCO (a path on the content origin, with its query string), or null for a cluster. */
   href: string | null
   isvisible: boolean
   /** `adlcp:datafromlms` (1.2) / `adlcp:dataFromLMS` (2004): cmi.launch_data. */
