@@ -45,6 +45,7 @@ describe('content origin variables', () => {
   const env = (vars: Record<string, string>, PORT = 8080, PUBLIC_URL?: string) => ({ ...parseEnv(ContentEnv, vars), PORT, PUBLIC_URL })
   it('default to the next port on the portal’s host', () => {
     expect(contentListenerOf(env({}))).toMatchObject({ port: 8081, origin: 'http://localhost:8081' })
+    expect(contentListenerOf(env({ CONTENT_PORT: '', CONTENT_ORIGIN: '', CONTENT_ALLOW_SCRIPTS: '' }))).toMatchObject({ port: 8081, origin: 'http://localhost:8081', allow: { scripts: [] } })
     expect(contentListenerOf(env({}, 8080, 'https://portal.example.com'))).toMatchObject({
       port: 8081,
       origin: 'https://portal.example.com:8081',

@@ -110,8 +110,8 @@ const optionalOrigin = z
 
 /** The content origin's variables (the gateway process and the single-node launcher read them). */
 export const ContentEnv = z.object({
-  /** Port of the content origin's listener; default PORT + 1. */
-  CONTENT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Port of the content origin's listener; default PORT + 1 (an empty value too, as .env.example has it). */
+  CONTENT_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   /** Public origin of course content, e.g. https://content.example.com; default the PUBLIC_URL's host (else localhost) on CONTENT_PORT. */
   CONTENT_ORIGIN: optionalOrigin,
   CONTENT_ALLOW_SCRIPTS: originList,
