@@ -168,7 +168,9 @@ export const ScormPlayer = ({ launch, contentOrigin, module, controller, edited,
         src={launch.playerUrl}
         sandbox={PLAYER_SANDBOX}
         allow="fullscreen; autoplay"
-        style={openItem ? FRAME_STYLE : { ...FRAME_STYLE, display: 'none' }}
+        // Hidden only while the learner is out of the lesson: a hidden frame's timers are throttled,
+        // and the player is at work while a SCO loads or unloads.
+        style={left ? { ...FRAME_STYLE, display: 'none' } : FRAME_STYLE}
       />
       {left ? <LeftLesson message={left.message} onResume={left.onResume} /> : null}
       {view && (view.previous.shown || view.continue.shown) ? (
