@@ -48,8 +48,9 @@ FROM base AS gateway
 COPY gateway ./gateway
 COPY --from=web /app/shell/dist ./shell/dist
 COPY --from=web /app/mf-learner/dist ./mf-learner/dist
+COPY --from=web /app/mf-learner/dist-player ./mf-learner/dist-player
 COPY --from=web /app/mf-exams/dist ./mf-exams/dist
 COPY --from=web /app/mf-admin/dist ./mf-admin/dist
 COPY --from=web /app/mf-certifications/dist ./mf-certifications/dist
-EXPOSE 8080
+EXPOSE 8080 8081
 CMD ["node", "gateway/src/server.ts"]

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Frame, FrameLocator, Locator, Page } from 'playwright-core'
 import yauzl from 'yauzl'
 import { ZipFile } from 'yazl'
 import type { Course, CourseWithProgress, ScormLaunch, ScormProgress } from '@portal/contracts'
@@ -212,11 +212,41 @@ export const readFixture = (zip: string): Promise<Buffer> => readFile(fixturePat
 
 // ---------- the content frames ----------
 
-/** The viewer's content frame (the package's launch page or the module's file, served under /api/content/). */
-export const contentFrame = (page: Page): FrameLocator => page.frameLocator('iframe[src*="/api/content/"]').first()
+/*
+ * Course content plays on its own origin (decision "content-origin"): the viewer frames the
+ * content player (/player/ on the content origin), which holds the SCORM runtime and frames the
+ * SCO (#sco, the package's launch page under /api/content/).
+ */
+
+/** The content player's frame, as a locator. */
+export const playerLocator = (page: Page): FrameLocator => page.frameLocator('iframe[src*="/player/"]').first()
+
+/** The SCO shown in the player (the package's launch page). */
+export const contentFrame = (page: Page): FrameLocator => playerLocator(page).frameLocator('#sco')
 
 /** The Golf examples' launch page shows each page of the SCO in its own `#contentFrame`. */
 export const golfPage = (page: Page): FrameLocator => contentFrame(page).frameLocator('#contentFrame')
+
+/** The content player's frame (the SCORM API objects live on its window), once there is one. */
+export async function playerFrame(page: Page, timeoutMs = 20_000): Promise<Frame> {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const frame = page.frames().find((f) => !f.isDetached() && /^https?:\/\/[^/]+\/player\/(index\.html)?([?#].*)?$/.test(f.url()))
+    if (frame) return frame
+    if (Date.now() > end) throw new Error(`no content player among ${page.frames().map((f) => f.url()).join(', ')}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** A value of the open SCO's data model, read from the runtime in the player (undefined while no session runs). */
+export async function runtimeValue(page: Page, element: string): Promise<string | undefined> {
+  return (await playerFrame(page)).evaluate((el) => {
+    const w = window as unknown as Record<string, any>
+    if (w.API_1484_11) return w.API_1484_11.GetValue(el) as string
+    if (w.API) return w.API.LMSGetValue(el) as string
+    return undefined
+  }, element)
+}
 
 // ---------- admin: Courses tab ----------
 
@@ -282,6 +312,16 @@ export async function openCourse(page: Page, title: string): Promise<void> {
   await page.getByRole('button', { name: 'Close Course' }).waitFor()
 }
 
+/**
+ * Close Course: the viewer first lets the content leave as on a page leave (its beforeunload and
+ * unload run, the last commit goes out), then shows My Courses again.
+ */
+export async function closeCourse(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Close Course' }).click()
+  await page.getByRole('region', { name: 'My Courses' }).waitFor()
+  await page.getByRole('button', { name: 'Close Course' }).waitFor({ state: 'detached' })
+}
+
 /** Leaves the viewer by loading another page: the content's unload handlers run and the last commit goes by beacon. */
 export async function leaveViewer(page: Page): Promise<void> {
   await page.goto('/user-dashboard')
@@ -292,7 +332,7 @@ export async function leaveViewer(page: Page): Promise<void> {
  * Initialize from its window's load event): leaving it earlier would rightly record nothing.
  */
 export async function scoInitialized(page: Page): Promise<void> {
-  await page.waitForFunction(
+  await (await playerFrame(page)).waitForFunction(
     () => {
       const w = window as unknown as Record<string, any>
       // Both statuses always have a value once initialized, and answer '' before.

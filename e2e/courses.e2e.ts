@@ -5,6 +5,7 @@ import {
   adminCourses,
   answerGolfQuiz,
   assignCourse,
+  closeCourse,
   cmiValue,
   contentFrame,
   courseCard,
@@ -23,6 +24,7 @@ import {
   openCourse,
   recordWebm,
   report,
+  runtimeValue,
   scoInitialized,
   scormLaunch,
   scormProgress,
@@ -225,8 +227,9 @@ describe('courses journey', () => {
       await contentFrame(page).getByRole('button', { name: 'Next ->' }).click()
       await golf.getByRole('heading', { name: h, exact: true }).waitFor()
     }
-    expect(await page.evaluate(() => (window as any).API.LMSGetValue('cmi.core.lesson_location'))).toBe('3')
-    await leaveViewer(page)
+    expect(await runtimeValue(page, 'cmi.core.lesson_location')).toBe('3')
+    // Close Course lets the content leave as a page leave does: Golf sets exit = suspend in its beforeunload (issue 17 item 4).
+    await closeCourse(page)
     const stored = await eventually(
       () => scormProgress(page, baseURL, moduleId),
       (p) => p.location === '3',
@@ -240,7 +243,7 @@ describe('courses journey', () => {
     await openCourse(page, COURSES.basic12.title)
     await golf.getByRole('heading', { name: 'Other Scoring Systems' }).waitFor()
     expect(learner.dialogs).toEqual(['confirm: Would you like to resume from where you previously left off?'])
-    expect(await page.evaluate(() => (window as any).API.LMSGetValue('cmi.core.entry'))).toBe('resume')
+    expect(await runtimeValue(page, 'cmi.core.entry')).toBe('resume')
 
     // To the end and through the knowledge check: completed, then passed with a score of 100.
     for (let i = 3; i < 14; i++) await contentFrame(page).getByRole('button', { name: 'Next ->' }).click()
@@ -306,7 +309,8 @@ describe('courses journey', () => {
       await contentFrame(page).getByRole('button', { name: 'Next ->' }).click()
       await golf.getByRole('heading', { name: h, exact: true }).waitFor()
     }
-    await leaveViewer(page)
+    // Close Course: the content's beforeunload sets exit = suspend, as on a page leave.
+    await closeCourse(page)
     const launch = await eventually(
       () => scormLaunch(page, baseURL, moduleId),
       (l) => cmiValue(l, 'item_1', 'cmi.location') === '2',
@@ -320,7 +324,7 @@ describe('courses journey', () => {
     await openCourse(page, COURSES.basic2004.title)
     await golf.getByRole('heading', { name: 'Scoring', exact: true }).waitFor()
     expect(learner.dialogs).toEqual(['confirm: Would you like to resume from where you previously left off?'])
-    expect(await page.evaluate(() => (window as any).API_1484_11.GetValue('cmi.entry'))).toBe('resume')
+    expect(await runtimeValue(page, 'cmi.entry')).toBe('resume')
 
     for (let i = 2; i < 14; i++) await contentFrame(page).getByRole('button', { name: 'Next ->' }).click()
     await golf.getByRole('heading', { name: 'Knowledge Check' }).waitFor()
@@ -384,7 +388,7 @@ describe('courses journey', () => {
     const confirmResume = 'confirm: Would you like to resume from where you previously left off?'
     const golf = golfPage(page)
     const launchPage = contentFrame(page)
-    const location = () => page.evaluate(() => (window as any).API_1484_11?.GetValue('cmi.location'))
+    const location = () => runtimeValue(page, 'cmi.location')
 
     await openCourse(page, COURSES.sequential2004.title)
     await golf.getByRole('heading', { name: 'Play of the game' }).waitFor()
@@ -397,14 +401,15 @@ describe('courses journey', () => {
     // A locked lesson cannot be opened, from the keyboard either; the SCO asks the engine and hears no too.
     await lessonButton(page, 'Etiquette').focus()
     await page.keyboard.press('Enter')
-    expect(await page.evaluate(() => (window as any).API_1484_11.GetValue('adl.nav.request_valid.choice.{target=etuqiette_item}'))).toBe('false')
+    expect(await runtimeValue(page, 'adl.nav.request_valid.choice.{target=etuqiette_item}')).toBe('false')
     await golf.getByRole('heading', { name: 'Play of the game' }).waitFor()
 
     // Playing to its last page: completed and passed (then Commit); Continue is offered.
     for (let i = 0; i < 4; i++) await launchPage.getByRole('button', { name: 'Next ->' }).click()
     await golf.getByRole('heading', { name: 'The Rules of Golf', exact: true }).waitFor()
     await expect.poll(() => lockedBecause(flowButton(page, 'Continue'))).toBeNull()
-    await leaveViewer(page)
+    // Close Course suspends the open SCO (its last commit carries the engine state).
+    await closeCourse(page)
     const first = await eventually(
       () => scormLaunch(page, baseURL, moduleId),
       (l) => l.state.playing_item?.entry === 'resume' && l.sequencing?.state !== null,
@@ -419,7 +424,7 @@ describe('courses journey', () => {
     await openCourse(page, COURSES.sequential2004.title)
     await golf.getByRole('heading', { name: 'The Rules of Golf', exact: true }).waitFor()
     expect(learner.dialogs).toEqual([confirmResume])
-    expect(await page.evaluate(() => (window as any).API_1484_11.GetValue('cmi.entry'))).toBe('resume')
+    expect(await runtimeValue(page, 'cmi.entry')).toBe('resume')
     await expect.poll(() => lockedBecause(lessonButton(page, 'Etiquette'))).toBeNull()
     expect(await lockedBecause(lessonButton(page, 'Handicapping'))).toBe('Available after “Etiquette”.')
     await launchPage.getByRole('button', { name: '<- Previous' }).click()
@@ -569,15 +574,15 @@ describe('courses journey', () => {
 
     await openCourse(page, COURSES.debugger12.title)
     await sco.getByRole('gridcell', { name: location, exact: true }).waitFor()
-    expect(await page.evaluate(() => (window as any).API.LMSGetValue('cmi.core.entry'))).toBe('resume')
-    expect(await page.evaluate(() => (window as any).API.LMSGetValue('cmi.suspend_data'))).toBe(suspend)
+    expect(await runtimeValue(page, 'cmi.core.entry')).toBe('resume')
+    expect(await runtimeValue(page, 'cmi.suspend_data')).toBe(suspend)
 
     // Another item (the same SCO file) and back: the first item's data are loaded again.
     await selectItem(page, 'The second content (one SCO too)')
-    await expect.poll(() => page.evaluate(() => (window as any).API?.LMSGetValue('cmi.core.lesson_location'))).toBe('')
+    await expect.poll(() => runtimeValue(page, 'cmi.core.lesson_location')).toBe('')
     await selectItem(page, 'The first content (one SCO)')
     await expect
-      .poll(() => page.evaluate(() => (window as any).API?.LMSGetValue('cmi.core.lesson_location')), {
+      .poll(() => runtimeValue(page, 'cmi.core.lesson_location'), {
         message: 'back on the first item in the same visit, its data are loaded',
       })
       .toBe(location)

@@ -4,6 +4,8 @@ import { startPortal } from './portal.ts'
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string
+    /** The content origin (course content plays there, never on baseURL's origin). */
+    contentURL: string
   }
 }
 
@@ -11,5 +13,6 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const portal = await startPortal('npm', ['start'])
   project.provide('baseURL', portal.baseURL)
+  project.provide('contentURL', portal.contentURL)
   return portal.stop
 }

@@ -24,10 +24,23 @@ export const freePort = () =>
  */
 export async function startPortal(command: string, args: string[], env: Record<string, string> = {}) {
   const port = await freePort()
+  let contentPort = await freePort()
+  while (contentPort === port) contentPort = await freePort()
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-e2e-'))
   const baseURL = `http://localhost:${port}`
-  const childEnv: Record<string, string | undefined> = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: baseURL, ...env }
-  for (const k of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL']) delete childEnv[k]
+  const contentURL = `http://localhost:${contentPort}`
+  const childEnv: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    CONTENT_PORT: String(contentPort),
+    // The Golf 4th edition package loads jQuery from this CDN (the journeys answer it from the fixtures).
+    CONTENT_ALLOW_SCRIPTS: 'https://ajax.googleapis.com',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: baseURL,
+  }
+  for (const k of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL', 'CONTENT_ORIGIN', 'CONTENT_ALLOW_FRAMES', 'CONTENT_ALLOW_CONNECT']) delete childEnv[k]
+  Object.assign(childEnv, env)
   const child = spawn(command, args, { cwd: root, env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout.on('data', (d) => (output += d))
@@ -58,5 +71,5 @@ export async function startPortal(command: string, args: string[], env: Record<s
     }
     await new Promise((r) => setTimeout(r, 300))
   }
-  return { baseURL, stop }
+  return { baseURL, contentURL, stop }
 }

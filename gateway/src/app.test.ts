@@ -34,7 +34,7 @@ describe('route table', () => {
     ])
       expect(resolveRoute(path)?.upstream, path).toBe('certs')
   })
-  it('sends every course, module, SCORM and content path to learning', () => {
+  it('sends every course, module and SCORM path to learning', () => {
     for (const path of [
       '/api/courses',
       '/api/courses/with-progress',
@@ -43,10 +43,12 @@ describe('route table', () => {
       '/api/scorm/7/launch',
       '/api/scorm/commit/eyJ.token.sig',
       '/api/scorm-editor/edit/7',
-      '/api/content/eyJ.token.sig/shared/launchpage.html',
     ])
       expect(resolveRoute(path), path).toMatchObject({ upstream: 'learning', strip: '/api' })
     expect(resolveRoute('/api/scormx')).toBeUndefined()
+  })
+  it('routes no course content on the portal (it has an origin of its own)', () => {
+    expect(resolveRoute('/api/content/eyJ.token.sig/shared/launchpage.html')).toBeUndefined()
   })
 })
 
@@ -81,6 +83,7 @@ describe('gateway', () => {
         upstreams: { identity: `http://127.0.0.1:${upstream.port}`, learning: `http://127.0.0.1:${learning.port}`, certs: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' },
         shellDir: join(dir, 'shell'),
         remotes: [{ name: 'mf_learner', dir: join(dir, 'learner') }],
+        contentOrigin: 'http://content.test:8081',
       }),
     )
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -151,12 +154,18 @@ describe('gateway', () => {
     expect((await gateway.request('/nope.js')).status).toBe(404)
   })
 
-  it('sends security headers that still allow same-origin frames, on pages and API answers', async () => {
+  it('sends security headers that let the portal frame only itself and the content origin, on pages and API answers', async () => {
     const api = await gateway.request('/api/auth/login')
     expect(api.headers.get('x-frame-options')).toBe('SAMEORIGIN')
+    expect(api.headers.get('content-security-policy')).toContain("frame-src 'self' blob: http://content.test:8081")
     const res = await gateway.request('/login')
-    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'self'")
-    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'")
+    const csp = res.headers.get('content-security-policy')!
+    expect(csp).toContain("frame-ancestors 'self'")
+    expect(csp).toContain("script-src 'self';")
+    expect(csp).toContain("frame-src 'self' blob: http://content.test:8081;")
+    // file modules' video and audio play from the content origin
+    expect(csp).toContain("media-src 'self' blob: http://content.test:8081;")
+    expect(csp).toContain("connect-src 'self';")
     expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN')
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
   })
@@ -193,6 +202,12 @@ describe('gateway', () => {
     expect((await gw.request('/metrics', { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401)
     const ok = await gw.request('/metrics', { headers: { authorization: `Bearer ${token}` } })
     expect([ok.status, (await ok.text()).includes('http_request_duration_seconds')]).toEqual([200, true])
+  })
+
+  it('does not serve course content: 404 on the portal, never reaching learning', async () => {
+    const res = await gateway.request('/api/content/eyJ.token.sig/shared/launchpage.html')
+    expect(res.status).toBe(404)
+    expect(await res.json()).toMatchObject({ code: 'route_not_found' })
   })
 
   it('reports degraded health when a service is unreachable', async () => {

@@ -32,45 +32,57 @@ export interface GatewayOptions {
   trustedProxies?: TrustedProxies
   /** Bearer token that opens /metrics; without one /metrics is not served (METRICS_TOKEN). */
   metricsToken?: string
+  /** The content origin (see content.ts): the portal may frame it and play its media. */
+  contentOrigin?: string
 }
 
 const STATS_PATH = /^\/api\/users\/[^/]+\/stats$/
 
-/** Sent with every answer; same-origin frames stay allowed (course content plays in frames). */
-export const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "media-src 'self' blob:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "frame-src 'self' blob:",
-    "frame-ancestors 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-  ].join('; '),
-  'x-frame-options': 'SAMEORIGIN',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'cross-origin-opener-policy': 'same-origin',
-  'strict-transport-security': 'max-age=15552000; includeSubDomains',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+/**
+ * Sent with every answer of the portal. Course content plays in frames of the content origin
+ * (decision "content-origin"): only that origin may be framed, and it serves the media of file modules.
+ */
+export function securityHeaders(contentOrigin?: string): Record<string, string> {
+  const content = contentOrigin ? ` ${contentOrigin}` : ''
+  return {
+    'content-security-policy': [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      `media-src 'self' blob:${content}`,
+      "font-src 'self' data:",
+      "connect-src 'self'",
+      `frame-src 'self' blob:${content}`,
+      "frame-ancestors 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+    ].join('; '),
+    'x-frame-options': 'SAMEORIGIN',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'cross-origin-opener-policy': 'same-origin',
+    'strict-transport-security': 'max-age=15552000; includeSubDomains',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  }
 }
+
+/** The portal's headers without a content origin. */
+export const SECURITY_HEADERS = securityHeaders()
 
 const folderOf = (r: RemoteConfig) => r.name.replace(/_/g, '-')
 
 /** The gateway: one route table to the services, the shell and remotes, a remote registry. */
 export function createGateway(opts: GatewayOptions) {
   const metrics = createMetrics('gateway')
+  const headers = securityHeaders(opts.contentOrigin)
   const app = new Hono<AppEnv>()
   app.use(requestContext(opts.logger, metrics))
   app.use(async (c, next) => {
     await next()
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(k, v)
+    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v)
   })
   app.onError(errorHandler(opts.logger))
 
@@ -110,7 +122,8 @@ export function createGateway(opts: GatewayOptions) {
     return c.json(registry)
   })
 
-  // Routed API paths never reach this app (see createGatewayHandler); the rest of /api is unknown.
+  // Routed API paths never reach this app (see createGatewayHandler); the rest of /api is unknown
+  // (course content among them: it is served on the content origin only).
   app.all('/api/*', notFoundHandler)
   app.all('/api', notFoundHandler)
 
@@ -169,7 +182,7 @@ export function createGatewayHandler(opts: GatewayOptions) {
   const proxy = createProxy({
     logger: opts.logger,
     upstreams: opts.upstreams,
-    responseHeaders: SECURITY_HEADERS,
+    responseHeaders: securityHeaders(opts.contentOrigin),
     timeouts: opts.timeouts,
     trustedProxies: opts.trustedProxies,
   })

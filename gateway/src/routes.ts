@@ -1,4 +1,7 @@
-/** Which service owns which public path: the one route table of the gateway. */
+/**
+ * Which service owns which public path of the portal. Course content (`/api/content`) is not one
+ * of them: it is served on the content origin only (content.ts).
+ */
 export type Upstream = 'identity' | 'learning' | 'certs' | 'notify'
 
 export interface RouteEntry {
@@ -20,7 +23,6 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/modules', upstream: 'learning', strip: '/api' },
   { prefix: '/api/scorm', upstream: 'learning', strip: '/api' },
   { prefix: '/api/scorm-editor', upstream: 'learning', strip: '/api' },
-  { prefix: '/api/content', upstream: 'learning', strip: '/api' },
   { prefix: '/api/technician', upstream: 'certs', strip: '/api' },
   { prefix: '/api/admin/certifications', upstream: 'certs', strip: '/api' },
   { prefix: '/api/manager', upstream: 'certs', strip: '/api' },

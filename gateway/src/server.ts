@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { PlatformEnv, UPLOAD_REQUEST_TIMEOUT_MS, closeOnSignal, createLogger, parseEnv, trustedProxies, type Logger } from '@portal/server-kit'
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createGatewayHandler } from './app.ts'
+import { createContentHandler, NO_EXTRA_ORIGINS, type ContentAllowList } from './content.ts'
 import type { Upstream } from './routes.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -16,6 +17,20 @@ export const defaultStatic = {
     { name: 'mf_admin', dir: `${root}mf-admin/dist` },
     { name: 'mf_certifications', dir: `${root}mf-certifications/dist` },
   ],
+  /** The content player (built by mf-learner, served on the content origin only). */
+  playerDir: `${root}mf-learner/dist-player`,
+}
+
+/** The content origin's listener (decision "content-origin"). */
+export interface ContentListener {
+  port: number
+  /** Default: the gateway's hostname. */
+  hostname?: string
+  /** Its public origin; default http://localhost:<its port>. */
+  origin?: string
+  /** The portal's public origins (who may frame content); default http://localhost:<port> and http://127.0.0.1:<port>. */
+  portalOrigins?: readonly string[]
+  allow?: ContentAllowList
 }
 
 export interface GatewayDeps {
@@ -27,27 +42,110 @@ export interface GatewayDeps {
   trustedProxies?: string
   /** METRICS_TOKEN: opens /metrics; without it /metrics is not served. */
   metricsToken?: string
+  content: ContentListener
 }
 
-/** Starts the gateway on `port`. */
+type Handler = (req: IncomingMessage, res: ServerResponse) => void
+
+const listenOn = (server: Server, port: number, hostname: string) =>
+  new Promise<number>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, hostname, () => {
+      server.off('error', reject)
+      resolve((server.address() as { port: number }).port)
+    })
+  })
+
+/** The portal's origins when PUBLIC_URL does not name it: both loopback names of the port. */
+export const loopbackOrigins = (port: number) => [`http://localhost:${port}`, `http://127.0.0.1:${port}`]
+
+/** Starts the portal on `port` and the content origin on `content.port`. */
 export async function start(deps: GatewayDeps) {
-  const handler = createGatewayHandler({
+  const hostname = deps.hostname ?? '0.0.0.0'
+  // Each listener's policy names the other's origin: the handlers are made once both ports are known.
+  let portalHandler: Handler = (_req, res) => void res.writeHead(503).end()
+  let contentHandler: Handler = portalHandler
+  // Course uploads stream through for up to 10 minutes: the request timeout must outlast them.
+  const options = { keepAliveTimeout: 65_000, requestTimeout: UPLOAD_REQUEST_TIMEOUT_MS }
+  const portal = createServer(options, (req, res) => portalHandler(req, res))
+  const content = createServer(options, (req, res) => contentHandler(req, res))
+  const port = await listenOn(portal, deps.port, hostname)
+  let contentPort: number
+  try {
+    contentPort = await listenOn(content, deps.content.port, deps.content.hostname ?? hostname)
+  } catch (err) {
+    portal.close()
+    throw err
+  }
+  const contentOrigin = deps.content.origin ?? `http://localhost:${contentPort}`
+  const portalOrigins = deps.content.portalOrigins ?? loopbackOrigins(port)
+  portalHandler = createGatewayHandler({
     logger: deps.logger,
     upstreams: deps.upstreams,
     trustedProxies: trustedProxies(deps.trustedProxies ?? 'loopback'),
     metricsToken: deps.metricsToken,
     ...defaultStatic,
+    contentOrigin,
   })
-  // Course uploads stream through for up to 10 minutes: the request timeout must outlast them.
-  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: UPLOAD_REQUEST_TIMEOUT_MS }, handler)
-  await new Promise<void>((r) => server.listen(deps.port, deps.hostname ?? '0.0.0.0', r))
-  const port = (server.address() as { port: number }).port
-  const close = () =>
+  contentHandler = createContentHandler({
+    logger: deps.logger.child({ origin: 'content' }),
+    upstreams: deps.upstreams,
+    playerDir: defaultStatic.playerDir,
+    portalOrigins,
+    allow: deps.content.allow,
+  })
+  const closeOne = (server: Server) =>
     new Promise<void>((r) => {
       server.close(() => r())
       server.closeAllConnections()
     })
-  return { port, close }
+  const close = async () => {
+    await Promise.all([closeOne(portal), closeOne(content)])
+  }
+  return { port, contentPort, contentOrigin, close }
+}
+
+/** `https://a.example, https://*.b.example`: origins (a wildcard host allowed) for the content allow-list. */
+const originList = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(/[\s,]+/).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^https?:\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i, 'must list origins such as https://cdn.example.com')))
+
+const optionalOrigin = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(z.url().optional())
+  .transform((v) => (v ? new URL(v).origin : undefined))
+
+/** The content origin's variables (the gateway process and the single-node launcher read them). */
+export const ContentEnv = z.object({
+  /** Port of the content origin's listener; default PORT + 1 (an empty value too, as .env.example has it). */
+  CONTENT_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  /** Public origin of course content, e.g. https://content.example.com; default the PUBLIC_URL's host (else localhost) on CONTENT_PORT. */
+  CONTENT_ORIGIN: optionalOrigin,
+  CONTENT_ALLOW_SCRIPTS: originList,
+  CONTENT_ALLOW_FRAMES: originList,
+  CONTENT_ALLOW_CONNECT: originList,
+})
+
+/**
+ * The content listener as the variables describe it. Its origin is left to `start` only when its
+ * port is chosen at start (port 0).
+ */
+export function contentListenerOf(env: z.infer<typeof ContentEnv> & { PORT: number; PUBLIC_URL?: string }): ContentListener {
+  const port = env.CONTENT_PORT ?? (env.PORT ? env.PORT + 1 : 0)
+  const publicUrl = env.PUBLIC_URL ? new URL(env.PUBLIC_URL) : null
+  const origin = env.CONTENT_ORIGIN ?? (port ? `${publicUrl?.protocol ?? 'http:'}//${publicUrl?.hostname ?? 'localhost'}:${port}` : undefined)
+  const allow = { scripts: env.CONTENT_ALLOW_SCRIPTS, frames: env.CONTENT_ALLOW_FRAMES, connect: env.CONTENT_ALLOW_CONNECT }
+  return {
+    port,
+    ...(origin ? { origin } : {}),
+    ...(publicUrl ? { portalOrigins: [publicUrl.origin] } : {}),
+    allow: allow.scripts.length || allow.frames.length || allow.connect.length ? allow : NO_EXTRA_ORIGINS,
+  }
 }
 
 const GatewayEnv = PlatformEnv.extend({
@@ -56,7 +154,7 @@ const GatewayEnv = PlatformEnv.extend({
   LEARNING_URL: z.url().default('http://127.0.0.1:4002'),
   CERTS_URL: z.url().default('http://127.0.0.1:4003'),
   NOTIFY_URL: z.url().default('http://127.0.0.1:4004'),
-})
+}).extend(ContentEnv.shape)
 
 if (import.meta.main) {
   const env = parseEnv(GatewayEnv)
@@ -73,7 +171,8 @@ if (import.meta.main) {
       certs: env.CERTS_URL.replace(/\/$/, ''),
       notify: env.NOTIFY_URL.replace(/\/$/, ''),
     },
+    content: contentListenerOf(env),
   })
-  logger.info('gateway listening', { port: gw.port })
+  logger.info('gateway listening', { port: gw.port, contentPort: gw.contentPort, contentOrigin: gw.contentOrigin })
   closeOnSignal(logger, gw.close)
 }

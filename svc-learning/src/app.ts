@@ -28,6 +28,8 @@ export interface AppDeps {
   storage: Storage
   launchTokens: LaunchTokens
   uploadLimits?: Partial<UploadLimits>
+  /** Where course content is served (see LearningContext.contentOrigin). */
+  contentOrigin?: string
 }
 
 /** Learning's Hono app (paths without the gateway's `/api`), and the attempt service the sweeper drives. */
@@ -44,6 +46,7 @@ export function createApp(deps: AppDeps) {
       maxRequestBytes: deps.uploadLimits?.maxRequestBytes ?? COURSE_UPLOAD.maxRequestBytes,
       maxFiles: deps.uploadLimits?.maxFiles ?? COURSE_UPLOAD.maxFiles,
     },
+    contentOrigin: (deps.contentOrigin ?? '').replace(/\/$/, ''),
   }
   // Every bearer route: tokens of deleted users, or older than the user's auth version, are refused.
   const verifier = withTokenCheck(deps.verifier, projectionTokenCheck(deps.orm))

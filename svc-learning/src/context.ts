@@ -19,4 +19,9 @@ export interface LearningContext {
   /** Signed per-launch tokens for content and commits. */
   launchTokens: LaunchTokens
   uploadLimits: UploadLimits
+  /**
+   * Origin the gateway serves course content from (`CONTENT_ORIGIN`), never the portal's own: the
+   * launch answers point there. '' in route tests (paths only).
+   */
+  contentOrigin: string
 }

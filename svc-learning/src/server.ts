@@ -66,6 +66,8 @@ export interface LearningDeps {
   storage?: Storage
   /** Launch-token secret (base64url, at least 32 bytes); default: generated into DATA_DIR. */
   launchSecret?: string
+  /** Origin the gateway serves course content from (`CONTENT_ORIGIN`); the launch answers point there. */
+  contentOrigin?: string
 }
 
 export interface LearningServer {
@@ -102,7 +104,7 @@ export async function start(deps: LearningDeps): Promise<LearningServer> {
     ? new Uint8Array(Buffer.from(deps.launchSecret, 'base64url'))
     : await loadOrCreateLaunchSecret(join(env.DATA_DIR, 'learning-launch.key'))
   const launchTokens = createLaunchTokens(secret, { now: deps.clock })
-  const { app, attempts, courses, ingest, garbage } = createApp({ orm: db.orm, verifier, clock: deps.clock, logger, storage, launchTokens })
+  const { app, attempts, courses, ingest, garbage } = createApp({ orm: db.orm, verifier, clock: deps.clock, logger, storage, launchTokens, contentOrigin: deps.contentOrigin })
   const sweeper = startAttemptSweeper(attempts, { intervalMs: deps.sweepIntervalMs, logger })
   // Packages waiting for extraction (also after a crash) and storage nothing refers to any more.
   ingest.start()
@@ -165,6 +167,8 @@ export const learningProcessEnv = (source: Record<string, string | undefined>) =
       .string({ error: 'is required to run svc-learning on its own' })
       .trim()
       .refine((v) => Buffer.from(v, 'base64url').length >= 32, 'must be base64url of at least 32 random bytes'),
+    /** Origin the gateway serves course content from: the same value as the gateway's CONTENT_ORIGIN. */
+    CONTENT_ORIGIN: z.url().default('http://localhost:8081').transform((v) => new URL(v).origin),
     /** Port when run alone; falls back to PORT, then 4002. */
     LEARNING_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     /** Interface to listen on: loopback unless told (a container sets 0.0.0.0); the gateway is the way in. */
@@ -182,15 +186,16 @@ export function loadLearningEnv(source: Record<string, string | undefined> = pro
     jwksUrl: env.IDENTITY_JWKS_URL,
     storageDir: env.STORAGE_DIR,
     launchSecret: env.LAUNCH_TOKEN_SECRET,
+    contentOrigin: env.CONTENT_ORIGIN,
   }
 }
 
 // The cluster deployable: its own process with PostgreSQL, NATS JetStream and identity's JWKS.
 if (import.meta.main) {
-  const { env, port, hostname, jwksUrl, storageDir, launchSecret } = loadLearningEnv()
+  const { env, port, hostname, jwksUrl, storageDir, launchSecret, contentOrigin } = loadLearningEnv()
   const logger = createLogger('learning', env.LOG_LEVEL)
   const bus = await createNatsBus({ url: env.NATS_URL!, logger })
   const storage = await openStorage({ ...env, STORAGE_DIR: storageDir }, 'learning', storageDir ?? '')
-  const server = await start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl), storage, launchSecret })
+  const server = await start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl), storage, launchSecret, contentOrigin })
   closeOnSignal(logger, () => server.close(), () => bus.close())
 }

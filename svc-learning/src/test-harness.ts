@@ -23,6 +23,9 @@ import { createLocalStorage } from '@portal/server-kit'
 import { migrationsList } from './migrations/index.ts'
 import { entities } from './server.ts'
 
+/** Where the gateway would serve course content in these tests. */
+export const CONTENT_ORIGIN = 'http://content.test'
+
 export async function createHarness(
   opts: {
     uploadLimits?: { maxFileBytes?: number; maxRequestBytes?: number; maxFiles?: number }
@@ -55,6 +58,7 @@ export async function createHarness(
     storage,
     launchTokens,
     uploadLimits: opts.uploadLimits,
+    contentOrigin: CONTENT_ORIGIN,
   })
 
   const caller = appCaller(app)

@@ -46,6 +46,23 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
   const [loadNo, setLoadNo] = useState(0)
   const [live, setLive] = useState<Record<number, number>>({})
   const headingRef = useRef<HTMLHeadingElement>(null)
+  // What the open module needs before it unmounts (its content leaves as on a page leave, its last commit goes out).
+  const closeModule = useRef<(() => Promise<void>) | null>(null)
+  const leaving = useRef(false)
+  const registerClose = useCallback((close: (() => Promise<void>) | null) => {
+    closeModule.current = close
+  }, [])
+  /** Runs `then` once the open module has let its content leave (never twice at once). */
+  const leaveModule = async (then: () => void) => {
+    if (leaving.current) return
+    leaving.current = true
+    try {
+      await closeModule.current?.()
+    } finally {
+      leaving.current = false
+    }
+    then()
+  }
 
   useEffect(() => headingRef.current?.focus(), [])
 
@@ -72,9 +89,12 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
 
   const select = (id: number) => {
     if (id === selectedId) return
-    setSelectedId(id)
-    setLoadNo((n) => n + 1)
+    void leaveModule(() => {
+      setSelectedId(id)
+      setLoadNo((n) => n + 1)
+    })
   }
+  const close = () => void leaveModule(onClose)
 
   const validCourse = Number.isInteger(courseId) && courseId > 0
   const selected = list.find((m) => m.id === selectedId) ?? null
@@ -96,7 +116,7 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
             </p>
           ) : null}
         </div>
-        <Button variant="secondary" onClick={onClose}>
+        <Button variant="secondary" onClick={close}>
           Close Course
         </Button>
       </div>
@@ -180,7 +200,8 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
                 courseId={courseId}
                 onProgress={onProgress}
                 onCompleted={onCompleted}
-                onGoBack={onClose}
+                onGoBack={close}
+                registerClose={registerClose}
               />
             ) : selectedId !== null ? (
               <div role="alert" className="pk-alert pk-alert--error">

@@ -8,19 +8,13 @@ import {
   type ScormLaunch,
 } from '@portal/contracts'
 import { Alert, Button, errorMessage, Spinner, useToast } from '@portal/ui-kit'
-import { useEffect, useRef, useState, type RefObject } from 'react'
-import type { NavRequest, ScormSession } from '../runtime/index.ts'
+import { useEffect, useRef, useState, type MutableRefObject } from 'react'
 import { completeModule, completeModuleOnExit, fetchHasEdits, fetchModuleLaunch, fetchScormLaunch, LaunchUrlMissing, saveModuleProgress } from './api.ts'
 import { moduleKind } from './course-view.ts'
-import { frameHref, frameUrls, fromFrame, watchInteractions } from './frame.ts'
-import { FRAME_STYLE, ScoFrame } from './ScoFrame.tsx'
-import { LeftLesson, ScormLayout } from './ScormLayout.tsx'
-import { countLaunchable, findItem, ScoTree } from './ScoTree.tsx'
-import { SequencedScorm } from './SequencedScorm.tsx'
-import { ModuleController, MODULE_TOASTS } from './module-controller.ts'
-import { contentSignal, finishWithoutCompletionProgress, scormCompletion } from './signals.ts'
-
-type Runtime = typeof import('../runtime/index.ts')
+import { ModuleController } from './module-controller.ts'
+import { FRAME_STYLE } from './ScormLayout.tsx'
+import { contentOriginOf } from './player-connection.ts'
+import { ScormPlayer } from './ScormPlayer.tsx'
 
 /** "Error Loading Course" with Go Back and Try Again (which reloads the page). */
 export const LoadError = ({ message, onGoBack }: { message: string; onGoBack: () => void }) => (
@@ -43,12 +37,18 @@ export interface ModulePlayerProps {
   onProgress: (moduleId: number, progress: number) => void
   onCompleted: (module: LearnerModule, result: CompleteModuleResponse, trigger: CompletionTrigger) => void
   onGoBack: () => void
+  /**
+   * Gets what the viewer calls before it unmounts this module (Close Course, another module): the
+   * content then leaves as on a page leave and its last commit goes out (null: nothing to wait for).
+   */
+  registerClose?: (close: (() => Promise<void>) | null) => void
 }
 
 /** One load of one module: its content, its progress tracking and its completion (learner §4). */
-export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBack }: ModulePlayerProps) => {
+export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBack, registerClose = () => undefined }: ModulePlayerProps) => {
   const toast = useToast()
-  const frameRef = useRef<HTMLIFrameElement | null>(null)
+  // The content's URLs as last seen (the SCO frame's, reported by the player; the file's).
+  const urls = useRef<readonly string[]>([])
   const latest = useRef({ onProgress, onCompleted })
   latest.current = { onProgress, onCompleted }
   const [completed, setCompleted] = useState(Boolean(module.completed_at))
@@ -63,7 +63,7 @@ export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBa
         completedAt: module.completed_at,
         calls: { saveProgress: saveModuleProgress, complete: completeModule, completeOnExit: completeModuleOnExit },
         toast,
-        readUrls: () => frameUrls(frameRef.current),
+        readUrls: () => urls.current,
         onProgress: (p) => latest.current.onProgress(module.id, p),
         onCompleted: (result, trigger) => {
           setCompleted(true)
@@ -73,30 +73,20 @@ export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBa
   )
   const kind = moduleKind(module)
 
-  // Page lifecycle and messages from the content, for as long as this module is open.
+  // Page lifecycle, for as long as this module is open (the content's own signals come from its player).
   useEffect(() => {
     const onVisibility = () => {
       if (document.visibilityState === 'hidden') controller.pageHidden()
     }
     const onPageHide = () => controller.pageExit()
     const onPageShow = () => controller.pageShown()
-    const onMessage = (e: MessageEvent) => {
-      if (e.origin !== window.location.origin || !fromFrame(e.source, frameRef.current)) return
-      const signal = contentSignal(e.data)
-      if (!signal) return
-      if (signal.kind === 'complete') void controller.complete('content-message')
-      else if (signal.kind === 'progress') controller.contentProgress(signal.progress)
-      else controller.realActivity()
-    }
     document.addEventListener('visibilitychange', onVisibility)
     window.addEventListener('pagehide', onPageHide)
     window.addEventListener('pageshow', onPageShow)
-    window.addEventListener('message', onMessage)
     return () => {
       document.removeEventListener('visibilitychange', onVisibility)
       window.removeEventListener('pagehide', onPageHide)
       window.removeEventListener('pageshow', onPageShow)
-      window.removeEventListener('message', onMessage)
       controller.close()
     }
   }, [controller])
@@ -125,9 +115,9 @@ export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBa
         ) : null}
       </div>
       {kind === 'scorm' ? (
-        <ScormContent module={module} controller={controller} frameRef={frameRef} onGoBack={onGoBack} />
+        <ScormContent module={module} controller={controller} urls={urls} onGoBack={onGoBack} registerClose={registerClose} />
       ) : (
-        <FileContent module={module} controller={controller} frameRef={frameRef} onGoBack={onGoBack} />
+        <FileContent module={module} controller={controller} urls={urls} onGoBack={onGoBack} />
       )}
     </div>
   )
@@ -136,29 +126,39 @@ export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBa
 interface ContentProps {
   module: LearnerModule
   controller: ModuleController
-  frameRef: RefObject<HTMLIFrameElement | null>
+  urls: MutableRefObject<readonly string[]>
   onGoBack: () => void
 }
 
-/** Video, audio, PDF and slides (GET /modules/{id}/launch: a signed same-origin URL). */
-const FileContent = ({ module, controller, frameRef, onGoBack }: ContentProps) => {
+interface ScormContentProps extends ContentProps {
+  registerClose: (close: (() => Promise<void>) | null) => void
+}
+
+/**
+ * Video, audio, PDF and slides (GET /modules/{id}/launch: a signed URL on the content origin). The
+ * PDF frame is of another origin: its loads count, what happens inside the PDF viewer does not
+ * reach the portal (it never reached a same-origin frame's document either).
+ */
+const FileContent = ({ module, controller, urls, onGoBack }: ContentProps) => {
   const [state, setState] = useState<{ phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; launch: ModuleLaunch }>({
     phase: 'loading',
   })
   const loads = useRef(0)
-  const unwatch = useRef<() => void>(() => undefined)
   const kind = moduleKind(module)
 
   useEffect(() => {
     let cancelled = false
     controller.open(false)
     fetchModuleLaunch(module.id).then(
-      (launch) => !cancelled && setState({ phase: 'ready', launch }),
+      (launch) => {
+        if (cancelled) return
+        urls.current = [launch.url]
+        setState({ phase: 'ready', launch })
+      },
       (err: unknown) => !cancelled && setState({ phase: 'error', message: errorMessage(err, 'Failed to load module') }),
     )
     return () => {
       cancelled = true
-      unwatch.current()
     }
   }, [controller, module.id])
 
@@ -191,15 +191,11 @@ const FileContent = ({ module, controller, frameRef, onGoBack }: ContentProps) =
   if (kind === 'pdf') {
     return (
       <iframe
-        ref={frameRef}
         title={module.title}
         src={url}
         style={FRAME_STYLE}
         onLoad={() => {
-          if (!frameHref(frameRef.current)) return
           loads.current += 1
-          unwatch.current()
-          unwatch.current = watchInteractions(frameRef.current, () => controller.interaction())
           if (loads.current === 1) controller.raise(T.nonScormFrameLoaded)
           else void controller.complete('frame-reload')
         }}
@@ -233,28 +229,15 @@ const FileContent = ({ module, controller, frameRef, onGoBack }: ContentProps) =
 
 type ScormPhase = { kind: 'loading' } | { kind: 'processing'; message: string } | { kind: 'error'; message: string } | { kind: 'ready' }
 
-/** A SCORM module: launch, runtime session per SCO, the SCO frame and the package's item tree. */
-const ScormContent = ({ module, controller, frameRef, onGoBack }: ContentProps) => {
+/** A SCORM module: the launch (retried while the package is processed), then its player. */
+const ScormContent = ({ module, controller, urls, onGoBack, registerClose }: ScormContentProps) => {
   const toast = useToast()
   const [phase, setPhase] = useState<ScormPhase>({ kind: 'loading' })
   const [attempt, setAttempt] = useState(0)
-  const [runtime, setRuntime] = useState<Runtime | null>(null)
-  const [launch, setLaunch] = useState<ScormLaunch | null>(null)
+  const [launch, setLaunch] = useState<{ launch: ScormLaunch; contentOrigin: string } | null>(null)
   const [edited, setEdited] = useState(false)
-  const [activeItem, setActiveItem] = useState<string | null>(null)
-  const [contentLoading, setContentLoading] = useState(true)
-  const activeRef = useRef<string | null>(null)
-  const lastItem = useRef<string | null>(null)
-  const sessionRef = useRef<ScormSession | null>(null)
-  const trackingIssueShown = useRef(false)
 
-  const go = (itemId: string | null) => {
-    activeRef.current = itemId
-    if (itemId) lastItem.current = itemId
-    setActiveItem(itemId)
-  }
-
-  // Launch (retried after 30 s while the package is processing), then the runtime build it needs.
+  // Launch (retried after 30 s while the package is processing).
   useEffect(() => {
     let cancelled = false
     let retry: ReturnType<typeof setTimeout> | null = null
@@ -276,21 +259,14 @@ const ScormContent = ({ module, controller, frameRef, onGoBack }: ContentProps) 
         retry = setTimeout(() => setAttempt((a) => a + 1), T.launchRetryMs)
         return
       }
-      let rt: Runtime
-      try {
-        rt = await import('../runtime/index.ts')
-        await rt.preloadRuntime(result.launch.version)
-      } catch {
-        if (!cancelled) setPhase({ kind: 'error', message: 'Failed to initialize SCORM' })
+      const contentOrigin = contentOriginOf(result.launch, window.location.origin)
+      if (!contentOrigin) {
+        setPhase({ kind: 'error', message: 'Failed to initialize SCORM' })
         return
       }
-      if (cancelled) return
       controller.open(hasEdits)
       setEdited(hasEdits)
-      setRuntime(rt)
-      setLaunch(result.launch)
-      // A sequenced package's engine picks the SCO to open (SequencedScorm).
-      if (!result.launch.sequencing) go(result.launch.startItem)
+      setLaunch({ launch: result.launch, contentOrigin })
       setPhase({ kind: 'ready' })
     })()
     return () => {
@@ -299,67 +275,6 @@ const ScormContent = ({ module, controller, frameRef, onGoBack }: ContentProps) 
     }
     // Deliberately keyed: one launch per module load and per retry.
   }, [module.id, attempt])
-
-  // Commits go out by beacon when the page is hidden or dismissed.
-  useEffect(() => (runtime ? runtime.flushOnPageHide(window, () => sessionRef.current) : undefined), [runtime])
-
-  // One runtime session per SCO: the API is installed before the frame's src is set. The frame has
-  // a key per SCO, so on a switch the old SCO unloads (and finishes) before its session is destroyed.
-  useEffect(() => {
-    const frame = frameRef.current
-    if (!runtime || !launch || !activeItem || !frame) return undefined
-    const itemId = activeItem
-    let active = false
-    const loaded = () => setContentLoading(false)
-    setContentLoading(true)
-    const fallback = setTimeout(loaded, T.contentLoadFallbackMs)
-    const navigate = (request: NavRequest) => {
-      if (request.kind === 'continue' || request.kind === 'previous' || request.kind === 'choice' || request.kind === 'jump') {
-        const next = runtime.itemAfter(launch.items, itemId, request)
-        if (next) return go(next.identifier)
-      }
-      go(null) // exit, exitAll, suspendAll, abandon...: back to the module view
-    }
-    const session = runtime.startScormSession({
-      launch,
-      itemId,
-      host: window,
-      events: {
-        onActivity: () => {
-          if (active) return
-          active = true
-          loaded()
-        },
-        onInitialize: () => {
-          loaded()
-          controller.raise(T.scormInitialized)
-        },
-        onChange: (_element, _value, status) => {
-          const trigger = scormCompletion(status)
-          if (trigger) controller.completeReported(trigger)
-          else if (status.progressMeasure !== null && status.progressMeasure > 0) controller.contentProgress(status.progressMeasure * 100)
-        },
-        onFinish: ({ status, navRequest }) => {
-          if (scormCompletion(status)) controller.completeReported('scorm-finish')
-          else controller.raise(finishWithoutCompletionProgress(status))
-          if (navRequest && activeRef.current === itemId) navigate(navRequest)
-        },
-        onCommitError: () => {
-          if (trackingIssueShown.current) return
-          trackingIssueShown.current = true
-          toast.error(MODULE_TOASTS.trackingIssue)
-        },
-      },
-    })
-    sessionRef.current = session
-    frame.src = findItem(launch.items, itemId)?.href ?? launch.url
-    return () => {
-      clearTimeout(fallback)
-      session.destroy()
-      if (sessionRef.current === session) sessionRef.current = null
-    }
-    // Deliberately keyed: one session per (launch, SCO).
-  }, [runtime, launch, activeItem])
 
   if (phase.kind === 'loading') return <Spinner label="Loading SCORM content..." />
   if (phase.kind === 'error') return <LoadError message={phase.message} onGoBack={onGoBack} />
@@ -375,25 +290,17 @@ const ScormContent = ({ module, controller, frameRef, onGoBack }: ContentProps) 
         </Button>
       </div>
     )
-  if (!launch || !runtime) return null
-  if (launch.sequencing)
-    return <SequencedScorm runtime={runtime} launch={launch} module={module} controller={controller} frameRef={frameRef} edited={edited} />
-
-  const multi = countLaunchable(launch.items) > 1
-  const activeTitle = activeItem ? (findItem(launch.items, activeItem)?.title ?? module.title) : module.title
+  if (!launch) return null
   return (
-    <ScormLayout title={launch.title} tree={multi ? <ScoTree items={launch.items} activeId={activeItem} onPick={(id) => go(id)} /> : null}>
-      {activeItem ? (
-        <>
-          {contentLoading ? <Spinner label="Loading SCORM content..." /> : null}
-          <ScoFrame key={activeItem} frameRef={frameRef} title={activeTitle} edited={edited} controller={controller} />
-        </>
-      ) : (
-        <LeftLesson
-          message={multi ? 'You have left the lesson. Choose a lesson to continue.' : 'You have left the lesson.'}
-          onResume={() => go(lastItem.current ?? launch.startItem)}
-        />
-      )}
-    </ScormLayout>
+    <ScormPlayer
+      launch={launch.launch}
+      contentOrigin={launch.contentOrigin}
+      module={module}
+      controller={controller}
+      edited={edited}
+      urls={urls}
+      registerClose={registerClose}
+      onFailed={(message) => setPhase({ kind: 'error', message })}
+    />
   )
 }

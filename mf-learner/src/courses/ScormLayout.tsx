@@ -1,6 +1,9 @@
 import { Button } from '@portal/ui-kit'
 import type { ReactNode } from 'react'
 
+/** How a content frame (the SCORM player, a PDF) sits in the viewer. */
+export const FRAME_STYLE = { width: '100%', height: '75vh', minHeight: 420, border: '1px solid var(--c-border)', borderRadius: 6, background: '#fff' } as const
+
 /** A SCORM module's layout: the lesson tree beside the content when the package has several SCOs. */
 export const ScormLayout = ({ title, tree, children }: { title: string; tree: ReactNode | null; children: ReactNode }) => (
   <div style={{ display: 'grid', gap: '1rem', gridTemplateColumns: tree ? 'minmax(150px, 200px) minmax(0, 1fr)' : 'minmax(0, 1fr)' }}>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { runtimeStatus } from '../runtime/test-support.ts'
 import { completionUrl, contentSignal, finishWithoutCompletionProgress, scormCompletion, scormScorePercent, urlSlideProgress, type ScormStatusLike } from './signals.ts'
 
 describe('completion URL keywords', () => {
@@ -94,15 +95,7 @@ describe('content messages', () => {
 })
 
 describe('SCORM status signals', () => {
-  const status = (over: Partial<ScormStatusLike>): ScormStatusLike => ({
-    lessonStatus: null,
-    completionStatus: null,
-    successStatus: null,
-    scoreRaw: null,
-    scoreScaled: null,
-    progressMeasure: null,
-    ...over,
-  })
+  const status = (over: Partial<ScormStatusLike>): ScormStatusLike => runtimeStatus(over)
 
   it('completes on a completed or passed lesson, completion or success status', () => {
     expect(scormCompletion(status({ lessonStatus: 'completed' }))).toBe('scorm-status')

@@ -1,6 +1,7 @@
 /**
- * The in-browser SCORM 1.2 / AICC / SCORM 2004 runtime of the course viewer (scorm-again 3).
- * Lazy-loaded by the viewer; nothing else imports it, so the dashboard bundle stays lean.
+ * The in-browser SCORM 1.2 / AICC / SCORM 2004 runtime (scorm-again 3). It runs in the content
+ * player (src/player), on the content origin beside the SCOs, never in the portal's page: the
+ * remote's bundle does not carry it (the viewer imports only its types and navigation.ts).
  *
  * Order of calls: `await preloadRuntime(launch.version)` → `startScormSession({launch, itemId, host: window})`
  * → set the SCO frame's src. On a SCO switch: `session.destroy()`, then start the next session.

@@ -1,12 +1,25 @@
 import { blankScormItem, ScormCommit, type ScormItem, type ScormLaunch } from '@portal/contracts'
 import { vi } from 'vitest'
+import type { RuntimeStatus } from './session.ts'
 
 /** A manifest item for tests (a cluster when `href` is null). */
 export const item = (identifier: string, href: string | null, children: ScormItem[] = [], over: Partial<ScormItem> = {}): ScormItem =>
   blankScormItem(identifier, { href, children, ...over })
 
+/** A SCO's status as the runtime reports it: nothing known but `over`. */
+export const runtimeStatus = (over: Partial<RuntimeStatus> = {}): RuntimeStatus => ({
+  lessonStatus: null,
+  completionStatus: null,
+  successStatus: null,
+  scoreRaw: null,
+  scoreScaled: null,
+  progressMeasure: null,
+  ...over,
+})
+
 /** A launch answer as GET /scorm/{moduleId}/launch gives it. */
 export const launchOf = (over: Partial<ScormLaunch> = {}): ScormLaunch => ({
+  playerUrl: 'http://content.test/player/',
   url: '/api/content/tok/shared/launchpage.html?content=playing',
   moduleId: 7,
   courseId: 3,

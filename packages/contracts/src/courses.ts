@@ -462,7 +462,7 @@ export type ScormOrganization = z.infer<typeof ScormOrganization>
 export interface ScormItem {
   identifier: string
   title: string
-  /** Absolute same-origin URL of the SCO (with its query string), or null for a cluster. */
+  /** Launch URL of the SCO (a path on the content origin, with its query string), or null for a cluster. */
   href: string | null
   isvisible: boolean
   /** `adlcp:datafromlms` (1.2) / `adlcp:dataFromLMS` (2004): cmi.launch_data. */
@@ -613,8 +613,17 @@ export const SequencingState = z.record(z.string(), z.unknown())
 export type SequencingState = z.infer<typeof SequencingState>
 
 /** GET /scorm/{moduleId}/launch → 200 (202 is `ScormProcessing`). */
+/** Path of the content player page on the content origin (served there by the gateway). */
+export const CONTENT_PLAYER_PATH = '/player/'
+
 export const ScormLaunch = z.object({
-  /** Launch URL of `startItem` (absolute path, same origin, with the item's query string). */
+  /**
+   * The content player page, on the content origin (never the portal's own: decision
+   * "content-origin"): it runs the SCORM runtime and shows the package's SCOs. Every other URL of
+   * the launch is a path on that origin.
+   */
+  playerUrl: z.string(),
+  /** Launch URL of `startItem` (a path on the content origin, with the item's query string). */
   url: z.string(),
   moduleId: z.number().int(),
   courseId: z.number().int(),
@@ -652,8 +661,9 @@ export type ScormLaunch = z.infer<typeof ScormLaunch>
 /** GET /scorm/{moduleId}/launch while the package is being ingested. */
 export const ScormProcessing = z.object({ status: z.literal('processing'), message: z.string() })
 
-/** GET /modules/{id}/launch (video, PDF, audio, slides): a signed same-origin URL of the file. */
+/** GET /modules/{id}/launch (video, PDF, audio, slides): a signed URL of the file. */
 export const ModuleLaunch = z.object({
+  /** On the content origin (an absolute URL when one is configured): the portal's own origin serves no uploaded file. */
   url: z.string(),
   moduleId: z.number().int(),
   content_type: z.string(),

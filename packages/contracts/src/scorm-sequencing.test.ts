@@ -178,6 +178,7 @@ describe('stored data from before sequencing was kept', () => {
     const old = item('a')
     expect(ScormItem.parse(old)).toEqual(old)
     const launch = {
+      playerUrl: 'http://localhost:8081/player/',
       url: '/api/content/t/a.html',
       moduleId: 1,
       courseId: 1,

@@ -9,13 +9,16 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { closeOnSignal } from '@portal/server-kit'
+import { closeOnSignal, parseEnv } from '@portal/server-kit'
+import { ContentEnv, contentListenerOf } from 'gateway/server'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
 export interface ClusterOptions {
   env: Record<string, string | undefined>
   gatewayPort: number
+  /** Port of the gateway's content origin (default CONTENT_PORT, else gatewayPort + 1). */
+  contentPort?: number
   /** Ports of the services (defaults 4001 identity, 4002 learning, 4003 certs, 4004 notify). */
   ports?: { identity?: number; learning?: number; certs?: number; notify?: number }
   quiet?: boolean
@@ -62,6 +65,15 @@ export async function startCluster(opts: ClusterOptions) {
   const learningPort = opts.ports?.learning ?? 4002
   const certsPort = opts.ports?.certs ?? 4003
   const s3 = await objectStorage(opts.env)
+  // Course content has an origin of its own (decision "content-origin"): the gateway listens for it
+  // on a second port, and learning's launch answers point there.
+  const content = contentListenerOf({
+    ...parseEnv(ContentEnv, opts.env),
+    ...(opts.contentPort !== undefined ? { CONTENT_PORT: opts.contentPort } : {}),
+    PORT: opts.gatewayPort,
+    PUBLIC_URL: opts.env.PUBLIC_URL || undefined,
+  })
+  const contentOrigin = content.origin ?? `http://localhost:${content.port}`
   const children: ChildProcess[] = []
   const run = (script: string, env: Record<string, string>) => {
     // CLUSTER_NODE_ARGS: extra Node flags for every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a benchmark.
@@ -85,6 +97,7 @@ export async function startCluster(opts: ClusterOptions) {
     PORT: String(learningPort),
     IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json`,
     LAUNCH_TOKEN_SECRET: opts.env.LAUNCH_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
+    CONTENT_ORIGIN: contentOrigin,
   })
   run('svc-certs/src/server.ts', { ...s3.vars, PORT: String(certsPort), IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` })
   await waitHealthy(`http://127.0.0.1:${learningPort}/healthz`)
@@ -95,10 +108,13 @@ export async function startCluster(opts: ClusterOptions) {
     LEARNING_URL: `http://127.0.0.1:${learningPort}`,
     CERTS_URL: `http://127.0.0.1:${certsPort}`,
     NOTIFY_URL: `http://127.0.0.1:${notifyPort}`,
+    CONTENT_PORT: String(content.port),
+    CONTENT_ORIGIN: contentOrigin,
   })
   await waitHealthy(`http://127.0.0.1:${opts.gatewayPort}/healthz`)
   return {
     url: `http://127.0.0.1:${opts.gatewayPort}`,
+    contentOrigin,
     async close() {
       await Promise.all(
         children.map(
@@ -118,6 +134,6 @@ export async function startCluster(opts: ClusterOptions) {
 
 if (import.meta.main) {
   const cluster = await startCluster({ env: process.env, gatewayPort: Number(process.env.PORT ?? 8080) })
-  process.stdout.write(`\n  Learning portal (cluster) at ${cluster.url}\n\n`)
+  process.stdout.write(`\n  Learning portal (cluster) at ${cluster.url}, course content at ${cluster.contentOrigin}\n\n`)
   closeOnSignal(undefined, cluster.close)
 }

@@ -4,22 +4,37 @@
  * service, the in-process bus, the dev mailbox. Data lives under DATA_DIR (.data by default).
  */
 import { mkdir } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { z } from 'zod'
 import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, parseEnv, type EventBus } from '@portal/server-kit'
 import { IdentitySettings, start as startIdentity, seedDemoData } from 'svc-identity/server'
 import { start as startLearning, seedDemoData as seedLearning } from 'svc-learning/server'
 import { start as startCerts, seedDemoData as seedCerts } from 'svc-certs/server'
 import { start as startNotify } from 'svc-notify/server'
-import { start as startGateway } from 'gateway/server'
+import { ContentEnv, contentListenerOf, start as startGateway } from 'gateway/server'
 
 // Identity's own settings (token lifetimes, limits) pass through to it.
-const Env = PlatformEnv.extend(IdentitySettings.shape).extend({ HOST: z.string().default('127.0.0.1'), DEMO_DATA: z.enum(['on', 'off']).default('on') })
+const Env = PlatformEnv.extend(IdentitySettings.shape).extend({ HOST: z.string().default('127.0.0.1'), DEMO_DATA: z.enum(['on', 'off']).default('on') }).extend(ContentEnv.shape)
+
+/** A port nobody listens on now (learning must know the content origin before the gateway listens). */
+const freePort = (host: string) =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, host, () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+  })
 
 export async function startSingleNode(source: Record<string, string | undefined> = process.env) {
   const env = parseEnv(Env, source)
   const logger = createLogger('portal', env.LOG_LEVEL)
   await mkdir(env.DATA_DIR, { recursive: true })
   const bus: EventBus = env.NATS_URL ? await createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger })
+  // Course content is served on an origin of its own (decision "content-origin"): a second port.
+  let content = contentListenerOf(env)
+  if (!content.origin) content = contentListenerOf({ ...env, CONTENT_PORT: await freePort(env.HOST) })
 
   // The services listen on loopback and are reached only by the gateway in this process: it is the
   // one proxy they trust (TRUSTED_PROXIES names the reverse proxies in front of the gateway).
@@ -27,7 +42,7 @@ export async function startSingleNode(source: Record<string, string | undefined>
   // Consumers first, so the identity outbox has someone to deliver to from the start.
   const notify = await startNotify({ env: serviceEnv, logger: logger.child({ service: 'notify' }), bus, port: 0 })
   const identity = await startIdentity({ env: serviceEnv, logger: logger.child({ service: 'identity' }), bus, port: 0 })
-  const learning = await startLearning({ env: serviceEnv, logger: logger.child({ service: 'learning' }), bus, port: 0, jwks: new URL(identity.jwksUrl) })
+  const learning = await startLearning({ env: serviceEnv, logger: logger.child({ service: 'learning' }), bus, port: 0, jwks: new URL(identity.jwksUrl), contentOrigin: content.origin })
   const certs = await startCerts({ env: serviceEnv, logger: logger.child({ service: 'certs' }), bus, port: 0, jwks: new URL(identity.jwksUrl) })
   const logins = env.DEMO_DATA === 'on' ? await seedDemoData(identity) : []
   if (env.DEMO_DATA === 'on') {
@@ -47,12 +62,14 @@ export async function startSingleNode(source: Record<string, string | undefined>
       certs: `http://127.0.0.1:${certs.port}`,
       notify: `http://127.0.0.1:${notify.port}`,
     },
+    content,
   })
 
   const url = env.PUBLIC_URL ?? `http://localhost:${gateway.port}`
   const lines = [
     '',
     `  Learning portal (single-node) at ${url}`,
+    `  course content at ${gateway.contentOrigin} (its own origin)`,
     `  database: ${env.DATABASE_URL ? 'PostgreSQL' : `embedded PGlite under ${env.DATA_DIR}/pg`}, events: ${bus.kind}, mail: ${env.SMTP_URL ? 'SMTP' : `dev mailbox at ${url}/mailbox`}`,
   ]
   if (logins.length) {
@@ -72,7 +89,7 @@ export async function startSingleNode(source: Record<string, string | undefined>
     await notify.close()
     await bus.close()
   }
-  return { port: gateway.port, url, close }
+  return { port: gateway.port, url, contentOrigin: gateway.contentOrigin, close }
 }
 
 if (import.meta.main) {

@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono'
 import { notFound, type AppEnv } from '@portal/server-kit'
 import type { LaunchTokens } from '../launch/launch-token.ts'
 import type { Storage } from '@portal/server-kit'
-import { CONTENT_CSP, type ContentService } from './content.service.ts'
+import type { ContentService } from './content.service.ts'
 
 /** A single byte range of a `size`-byte object, 'unsatisfiable', or null to send the whole object. */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
@@ -23,9 +23,15 @@ export function parseRange(header: string | undefined, size: number): { start: n
 
 const contentNotFound = () => notFound('Not found', 'content_not_found')
 
+/** `Content-Disposition: attachment` with the file's name (RFC 6266: an ASCII fallback and the UTF-8 name). */
+const attachment = (name: string) =>
+  `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`
+
 /**
  * `/content/{token}/*`: the files of a launch, with no bearer (frames and media elements cannot
  * send one): the launch token in the path is the credential and binds the learner and module.
+ * The gateway serves these paths on the content origin only and adds the content's security
+ * policy there (it knows the portal's and the content's origins).
  */
 export const contentRoutes = (svc: ContentService, launchTokens: LaunchTokens, storage: Storage) =>
   new Hono<AppEnv>().get('/:token/*', async (c: Context<AppEnv>) => {
@@ -47,9 +53,9 @@ export const contentRoutes = (svc: ContentService, launchTokens: LaunchTokens, s
       ETag: etag,
       'Last-Modified': info.modifiedAt.toUTCString(),
       'Cache-Control': 'private, max-age=3600',
-      'Content-Security-Policy': CONTENT_CSP,
       'X-Content-Type-Options': 'nosniff',
     }
+    if (found.download) headers['Content-Disposition'] = attachment(found.download)
     const inm = c.req.header('if-none-match')
     if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === '*')) {
       return new Response(null, { status: 304, headers })

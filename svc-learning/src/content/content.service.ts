@@ -10,14 +10,10 @@ import { ttlCache } from '../ttl-cache.ts'
 import { isSafeKey, type ObjectInfo } from '@portal/server-kit'
 
 /**
- * Lets packages run as authored — inline scripts, sometimes eval, libraries and fonts from HTTPS
- * CDNs (real packages load jQuery that way) — while they can only talk to this origin, be framed
- * by it, and embed no plugins.
+ * Path of a launch's content root. The gateway serves it only on the content origin (never the
+ * portal's: decision "content-origin"), with the content's security policy (its own, not this
+ * service's: the gateway knows the origins).
  */
-export const CONTENT_CSP =
-  "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' https:; style-src 'self' 'unsafe-inline' https:; img-src 'self' data: blob: https:; media-src 'self' blob: https:; font-src 'self' data: https:; connect-src 'self'; frame-ancestors 'self'; object-src 'none'; form-action 'self'; base-uri 'self'"
-
-/** Browser URL of a launch's content root (the gateway serves the service under `/api`). */
 export const contentBase = (token: string) => `/api/content/${token}/`
 
 /**
@@ -44,7 +40,10 @@ export function contentTypeOf(name: string, fallback = 'application/octet-stream
   return /^text\/|javascript|json|xml|svg/.test(type) && !type.includes('charset') ? `${type}; charset=utf-8` : type
 }
 
-type Located = { key: string; type: string; info: ObjectInfo }
+/** Types a browser shows itself (PDF viewer, media elements); any other module file is a download. */
+const SHOWN_INLINE = /^(application\/pdf|video\/|audio\/)/
+
+type Located = { key: string; type: string; info: ObjectInfo; download: string | null }
 
 type CachedModule = Pick<ModuleRow, 'id' | 'is_scorm' | 'content_prefix' | 'storage_key' | 'content_type' | 'original_name' | 'processing_status'>
 
@@ -68,7 +67,7 @@ export function createContentService(ctx: LearningContext) {
   const stillAssigned = async (claims: LaunchClaims) => claims.admin || assigned(`${claims.userId}:${claims.courseId}`, claims)
 
   return {
-    /** GET /modules/{id}/launch: a signed same-origin URL of a non-SCORM module's file; marks the module started. */
+    /** GET /modules/{id}/launch: a signed URL of a non-SCORM module's file on the content origin; marks the module started. */
     async launchFile(actor: Actor, moduleId: number): Promise<ModuleLaunch> {
       const em = orm.em.fork()
       const { module } = await requireModule(em, actor, moduleId)
@@ -76,7 +75,7 @@ export function createContentService(ctx: LearningContext) {
       const { token, claims } = await launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id, admin: actor.isAdmin })
       await touchProgress(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
       return {
-        url: `${contentBase(token)}${encodeURIComponent(module.original_name)}`,
+        url: `${ctx.contentOrigin}${contentBase(token)}${encodeURIComponent(module.original_name)}`,
         moduleId,
         content_type: module.content_type,
         expiresAt: claims.expiresAt.toISOString(),
@@ -94,6 +93,7 @@ export function createContentService(ctx: LearningContext) {
       if (!(await stillAssigned(claims))) throw courseNotAssigned()
       let key: string | null
       let type: string
+      let download: string | null = null
       if (module.is_scorm) {
         if (module.processing_status !== 'ready' || !module.content_prefix) return null
         key = contentKey(module.content_prefix, rest)
@@ -103,9 +103,10 @@ export function createContentService(ctx: LearningContext) {
         if (!rest) return null
         key = module.storage_key
         type = module.content_type || contentTypeOf(module.original_name)
+        if (!SHOWN_INLINE.test(type)) download = module.original_name
       }
       const info = await storage.stat(key)
-      return info ? { key, type, info } : null
+      return info ? { key, type, info, download } : null
     },
   }
 }

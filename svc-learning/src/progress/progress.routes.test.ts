@@ -200,20 +200,31 @@ describe('PUT /modules/{id}/complete', () => {
 })
 
 describe('GET /modules/{id}/launch', () => {
-  it('answers a signed content URL of the file and marks the module started', async () => {
+  it('answers a signed URL of the file on the content origin and marks the module started', async () => {
     const c = await course(1)
     const m = await insertModule(h, c.id, { title: 'Video', position: 2, originalName: 'Safety talk #1.mp4', contentType: 'video/mp4' })
     await putModuleFile(h, m, Buffer.from('0123456789'))
     const res = await h.call('GET', `/modules/${m}/launch`, { token: learner.token })
     expect(res.status).toBe(200)
     const launch = ModuleLaunch.parse(res.body)
-    expect(launch.url).toMatch(/^\/api\/content\/[^/]+\/Safety%20talk%20%231\.mp4$/)
+    expect(launch.url).toMatch(/^http:\/\/content\.test\/api\/content\/[^/]+\/Safety%20talk%20%231\.mp4$/)
     expect(launch).toMatchObject({ moduleId: m, content_type: 'video/mp4' })
     const [row] = await h.sql('select progress, started_at from module_progress where user_id = ? and module_id = ?', [learner.id, m])
     expect(row!.progress).toBe(1)
     expect(row!.started_at).not.toBeNull()
-    const file = await h.app.request(launch.url.replace(/^\/api/, ''))
+    const file = await h.app.request(new URL(launch.url).pathname.replace(/^\/api/, ''))
     expect([file.status, file.headers.get('content-type'), await file.text()]).toEqual([200, 'video/mp4', '0123456789'])
+    // Shown by the browser itself: no download disposition.
+    expect(file.headers.get('content-disposition')).toBeNull()
+  })
+  it('serves a slide deck as a download under its own name', async () => {
+    const c = await course(1)
+    const m = await insertModule(h, c.id, { title: 'Deck', position: 3, originalName: 'Rückblick "Q3".pptx', contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' })
+    await putModuleFile(h, m, Buffer.from('PK\x03\x04deck'))
+    const launch = ModuleLaunch.parse((await h.call('GET', `/modules/${m}/launch`, { token: learner.token })).body)
+    const file = await h.app.request(new URL(launch.url).pathname.replace(/^\/api/, ''))
+    expect(file.status).toBe(200)
+    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="R_ckblick _Q3_.pptx"; filename*=UTF-8''${encodeURIComponent('Rückblick "Q3".pptx')}`)
   })
   it('refuses strangers, missing modules and SCORM modules', async () => {
     const c = await course(1)

@@ -1,4 +1,5 @@
 import {
+  CONTENT_PLAYER_PATH,
   COURSE_MESSAGES,
   DEFAULT_SCORM_PROGRESS,
   launchableItems,
@@ -23,7 +24,7 @@ import { contentCompletion } from './content-completion.ts'
 import { sequencedOrganization, storedSequencingState, storeSequencingState } from './sequencing-state.ts'
 import { applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, totalTimePath } from './summary.ts'
 
-/** Browser URL of a launch's commit endpoint. */
+/** Path of a launch's commit endpoint (the content player posts to it on the content origin). */
 export const commitUrl = (token: string) => `/api/scorm/commit/${token}`
 
 interface StateRow {
@@ -180,8 +181,9 @@ export function createScormService(ctx: LearningContext) {
 
   return {
     /**
-     * GET /scorm/{moduleId}/launch: a launch token, the package's items under the launch's
-     * content root, the stored state per SCO and the shared data. Marks the module started.
+     * GET /scorm/{moduleId}/launch: the content player's URL, a launch token, the package's items
+     * under the launch's content root, the stored state per SCO and the shared data. Marks the
+     * module started.
      */
     async launch(actor: Actor, moduleId: number): Promise<ScormLaunch | { status: 'processing'; message: string }> {
       const em = orm.em.fork()
@@ -215,6 +217,7 @@ export function createScormService(ctx: LearningContext) {
       for (const s of states)
         state[s.item_id] = { cmi: json(s.cmi) as Record<string, unknown>, entry: s.exit === 'suspend' ? 'resume' : '', updated_at: iso(s.updated_at)! }
       return {
+        playerUrl: `${ctx.contentOrigin}${CONTENT_PLAYER_PATH}`,
         url: start.href!,
         moduleId,
         courseId: module.course_id,

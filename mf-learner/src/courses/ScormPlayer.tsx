@@ -1,0 +1,209 @@
+import { PROGRESS_TRACKER as T, type LearnerModule, type ScormLaunch } from '@portal/contracts'
+import { Alert, Button, Spinner, useToast } from '@portal/ui-kit'
+import { useEffect, useId, useRef, useState, type MutableRefObject } from 'react'
+import type { NavRequest } from '../runtime/navigation.ts'
+import { itemAfter } from '../runtime/navigation.ts'
+import type { FlowButton, SequencingView } from '../runtime/sequenced-session.ts'
+import { MODULE_TOASTS, type ModuleController } from './module-controller.ts'
+import { PlayerConnection } from './player-connection.ts'
+import { applyPlayerEvent } from './player-events.ts'
+import { FRAME_STYLE, LeftLesson, ScormLayout } from './ScormLayout.tsx'
+import { countLaunchable, findItem, LOCKED, ScoTree } from './ScoTree.tsx'
+
+/**
+ * `sandbox` of the player frame. Same origin for the player keeps it on the content origin (the
+ * SCO it frames then finds window.parent.API); that origin is not the portal's, so this gives
+ * content nothing of the portal. No top navigation, and no popups: a window the content opened
+ * could go to any origin (no policy of ours governs it), taking what the content knows along.
+ */
+export const PLAYER_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-modals allow-downloads'
+
+const LEFT: Record<NonNullable<SequencingView['idle']>, string> = {
+  exited: 'You have left the lesson.',
+  suspended: 'You have left the lesson. It resumes where you were.',
+  ended: 'You have left the lesson.',
+  unavailable: 'No lesson of this module can be opened now.',
+}
+
+export interface ScormPlayerProps {
+  launch: ScormLaunch
+  /** The origin of `launch.playerUrl` (checked by the caller: never the portal's). */
+  contentOrigin: string
+  module: LearnerModule
+  controller: ModuleController
+  edited: boolean
+  /** Where the tracker reads the content's URLs. */
+  urls: MutableRefObject<readonly string[]>
+  /** Lets the viewer end the SCO properly before it unmounts this (Close Course, another module). */
+  registerClose: (close: (() => Promise<void>) | null) => void
+  onFailed: (message: string) => void
+}
+
+/**
+ * A SCORM module's content: the content player's frame (on the content origin, where the runtime
+ * runs) and, around it, what the viewer shows of the package — its lesson tree, "you have left the
+ * lesson", and for sequenced packages the engine's Previous and Continue. The frame stays mounted
+ * for the whole launch; the player shows each SCO inside it.
+ */
+export const ScormPlayer = ({ launch, contentOrigin, module, controller, edited, urls, registerClose, onFailed }: ScormPlayerProps) => {
+  const toast = useToast()
+  const sequenced = Boolean(launch.sequencing)
+  const frameRef = useRef<HTMLIFrameElement | null>(null)
+  const connRef = useRef<PlayerConnection | null>(null)
+  const [activeItem, setActiveItem] = useState<string | null>(sequenced ? null : launch.startItem)
+  const [view, setView] = useState<SequencingView | null>(null)
+  const [contentLoading, setContentLoading] = useState(true)
+  const activeRef = useRef(activeItem)
+  const lastItem = useRef<string | null>(activeItem)
+  const trackingIssueShown = useRef(false)
+  const latest = useRef({ onFailed })
+  latest.current = { onFailed }
+
+  const go = (itemId: string | null) => {
+    activeRef.current = itemId
+    if (itemId) lastItem.current = itemId
+    setActiveItem(itemId)
+  }
+
+  // One player per launch; its events feed the module's progress rules.
+  useEffect(() => {
+    const conn = new PlayerConnection({
+      win: window,
+      frame: () => frameRef.current,
+      contentOrigin,
+      launch,
+      onFailed: (message) => latest.current.onFailed(message),
+      onEvent: (event) =>
+        applyPlayerEvent(event, {
+          controller,
+          sequenced,
+          edited,
+          urls,
+          loaded: () => setContentLoading(false),
+          view: setView,
+          finished: (itemId, navRequest) => {
+            if (navRequest && activeRef.current === itemId) follow(itemId, navRequest)
+          },
+          trackingIssue: () => {
+            if (trackingIssueShown.current) return
+            trackingIssueShown.current = true
+            toast.error(MODULE_TOASTS.trackingIssue)
+          },
+        }),
+    })
+    connRef.current = conn
+    registerClose(() => conn.close())
+    return () => {
+      registerClose(null)
+      conn.dispose()
+      if (connRef.current === conn) connRef.current = null
+    }
+    // Deliberately keyed: one player per launch.
+  }, [launch])
+
+  /** Packages without sequencing: the content's own navigation request, as far as the item list allows. */
+  const follow = (itemId: string, request: NavRequest) => {
+    if (request.kind === 'continue' || request.kind === 'previous' || request.kind === 'choice' || request.kind === 'jump') {
+      const next = itemAfter(launch.items, itemId, request)
+      if (next) return go(next.identifier)
+    }
+    go(null) // exit, exitAll, suspendAll, abandon...: back to the module view
+  }
+
+  // Packages without sequencing: the viewer picks the SCO; each one loads anew.
+  useEffect(() => {
+    if (sequenced) return undefined
+    connRef.current?.send({ t: 'open', itemId: activeItem })
+    if (!activeItem) return undefined
+    setContentLoading(true)
+    const fallback = setTimeout(() => setContentLoading(false), T.contentLoadFallbackMs)
+    return () => clearTimeout(fallback)
+  }, [activeItem])
+
+  // Sequenced packages: each delivered SCO loads anew.
+  const delivered = view?.current ? view.delivery : null
+  useEffect(() => {
+    if (delivered === null) return undefined
+    setContentLoading(true)
+    const fallback = setTimeout(() => setContentLoading(false), T.contentLoadFallbackMs)
+    return () => clearTimeout(fallback)
+  }, [delivered])
+
+  const multi = countLaunchable(launch.items) > 1
+  const openItem = sequenced ? (view?.current && view.href ? view.current : null) : activeItem
+  const title = openItem ? (findItem(launch.items, openItem)?.title ?? module.title) : module.title
+  const navigate = (request: NavRequest) => connRef.current?.send({ t: 'navigate', request })
+
+  const tree = !multi ? null : sequenced ? (
+    view ? (
+      <ScoTree
+        items={launch.items}
+        activeId={view.current}
+        access={view.access}
+        // the open lesson stays open (choosing it again would start it anew)
+        onPick={(id) => (id === view.current ? undefined : navigate({ kind: 'choice', target: id }))}
+      />
+    ) : null
+  ) : (
+    <ScoTree items={launch.items} activeId={activeItem} onPick={(id) => go(id)} />
+  )
+
+  let left: { message: string; onResume: (() => void) | null } | null = null
+  if (!sequenced && !activeItem)
+    left = { message: multi ? 'You have left the lesson. Choose a lesson to continue.' : 'You have left the lesson.', onResume: () => go(lastItem.current ?? launch.startItem) }
+  else if (sequenced && view && !openItem && !view.unloading && view.idle)
+    left = {
+      message: view.idle === 'exited' && multi ? `${LEFT.exited} Choose a lesson to continue.` : LEFT[view.idle],
+      onResume: view.idle === 'unavailable' ? null : () => connRef.current?.send({ t: 'resume' }),
+    }
+  const loading = openItem ? contentLoading : !left
+
+  return (
+    <ScormLayout title={launch.title} tree={tree}>
+      {view?.notice ? <Alert tone="info">{view.notice}</Alert> : null}
+      {loading ? <Spinner label="Loading SCORM content..." /> : null}
+      <iframe
+        ref={frameRef}
+        title={title}
+        src={launch.playerUrl}
+        sandbox={PLAYER_SANDBOX}
+        allow="fullscreen; autoplay"
+        // Hidden only while the learner is out of the lesson: a hidden frame's timers are throttled,
+        // and the player is at work while a SCO loads or unloads.
+        style={left ? { ...FRAME_STYLE, display: 'none' } : FRAME_STYLE}
+      />
+      {left ? <LeftLesson message={left.message} onResume={left.onResume} /> : null}
+      {view && (view.previous.shown || view.continue.shown) ? (
+        <div role="group" aria-label="Lesson navigation" className="pk-row" style={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
+          {view.previous.shown ? <FlowNav label="Previous" button={view.previous} onGo={() => navigate({ kind: 'previous' })} /> : <span />}
+          {view.continue.shown ? <FlowNav label="Continue" button={view.continue} onGo={() => navigate({ kind: 'continue' })} /> : null}
+        </div>
+      ) : null}
+    </ScormLayout>
+  )
+}
+
+/** The viewer's Previous or Continue: focusable when unavailable, marked aria-disabled and described by why. */
+const FlowNav = ({ label, button, onGo }: { label: string; button: FlowButton; onGo: () => void }) => {
+  const reasonId = useId()
+  return (
+    <div className="pk-stack" style={{ gap: '.25rem', alignItems: label === 'Continue' ? 'flex-end' : 'flex-start' }}>
+      <Button
+        variant="secondary"
+        aria-disabled={button.enabled ? undefined : 'true'}
+        aria-describedby={button.reason ? reasonId : undefined}
+        style={button.enabled ? undefined : LOCKED}
+        onClick={() => {
+          if (button.enabled) onGo()
+        }}
+      >
+        {label}
+      </Button>
+      {button.reason ? (
+        <span id={reasonId} className="pk-muted" style={{ fontSize: '.8125rem' }}>
+          {button.reason}
+        </span>
+      ) : null}
+    </div>
+  )
+}
