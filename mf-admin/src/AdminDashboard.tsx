@@ -1,3 +1,4 @@
+import { REMOTES } from '@portal/contracts'
 import { EmptyState, ensureStyles, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useRef, useState, type KeyboardEvent } from 'react'
@@ -84,5 +85,8 @@ const AdminDashboard = (props: RemoteProps) => {
     </QueryClientProvider>
   )
 }
+
+/** The contract this module was built against; the shell checks it when it loads the module. */
+export const contract = REMOTES.mf_admin.version
 
 export default AdminDashboard

@@ -1,4 +1,4 @@
-import { RemoteRegistry } from '@portal/contracts'
+import { RemoteRegistry, checkRemoteModule } from '@portal/contracts'
 import type { RemoteProps } from '@portal/ui-kit'
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime'
 import type { ComponentType } from 'react'
@@ -26,7 +26,7 @@ export const ensureRemotesRegistered = (): Promise<void> => {
 /** Loads an exposed component such as `mf_learner/UserDashboard`, in the shape React.lazy wants. */
 export const loadRemoteComponent = async (id: string): Promise<{ default: ComponentType<RemoteProps> }> => {
   await ensureRemotesRegistered()
-  const mod = await loadRemote<{ default?: ComponentType<RemoteProps> }>(id)
-  if (!mod?.default) throw new Error(`Remote module ${id} has no default export`)
-  return { default: mod.default }
+  const mod = await loadRemote<{ default?: ComponentType<RemoteProps>; contract?: unknown }>(id)
+  // A module outside the contract or of another major version shows the slot's fallback.
+  return { default: checkRemoteModule(id, mod ?? undefined) }
 }
