@@ -3,30 +3,27 @@ import { z } from 'zod'
 import { PlatformEnv, UPLOAD_REQUEST_TIMEOUT_MS, closeOnSignal, createLogger, parseEnv, type Logger } from '@portal/server-kit'
 import { createServer } from 'node:http'
 import { createGatewayHandler } from './app.ts'
+import { RemotesEnv, remotesFromEnv, type RemoteConfig } from './registry.ts'
 import type { Upstream } from './routes.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
-/** Where the static builds live (the workspaces' dist folders by default). */
-export const defaultStatic = {
-  shellDir: `${root}shell/dist`,
-  remotes: [
-    { name: 'mf_learner', dir: `${root}mf-learner/dist` },
-    { name: 'mf_exams', dir: `${root}mf-exams/dist` },
-    { name: 'mf_admin', dir: `${root}mf-admin/dist` },
-  ],
-}
+/** The shell's build, served by the gateway. */
+const shellDir = `${root}shell/dist`
 
 export interface GatewayDeps {
   logger: Logger
   upstreams: Record<Upstream, string>
   port: number
   hostname?: string
+  /** Where each remote comes from; default: its workspace's build folder, served by the gateway. */
+  remotes?: RemoteConfig[]
 }
 
 /** Starts the gateway on `port`. */
 export async function start(deps: GatewayDeps) {
-  const handler = createGatewayHandler({ logger: deps.logger, upstreams: deps.upstreams, ...defaultStatic })
+  const remotes = deps.remotes ?? remotesFromEnv({}, root)
+  const handler = createGatewayHandler({ logger: deps.logger, upstreams: deps.upstreams, shellDir, remotes })
   // Course uploads stream through for up to 10 minutes: the request timeout must outlast them.
   const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: UPLOAD_REQUEST_TIMEOUT_MS }, handler)
   await new Promise<void>((r) => server.listen(deps.port, deps.hostname ?? '0.0.0.0', r))
@@ -44,7 +41,7 @@ const GatewayEnv = PlatformEnv.extend({
   IDENTITY_URL: z.url().default('http://127.0.0.1:4001'),
   LEARNING_URL: z.url().default('http://127.0.0.1:4002'),
   NOTIFY_URL: z.url().default('http://127.0.0.1:4004'),
-})
+}).extend(RemotesEnv.shape)
 
 if (import.meta.main) {
   const env = parseEnv(GatewayEnv)
@@ -58,6 +55,7 @@ if (import.meta.main) {
       learning: env.LEARNING_URL.replace(/\/$/, ''),
       notify: env.NOTIFY_URL.replace(/\/$/, ''),
     },
+    remotes: remotesFromEnv(env, root),
   })
   logger.info('gateway listening', { port: gw.port })
   closeOnSignal(logger, gw.close)
