@@ -8,7 +8,8 @@ import type { TestProject } from 'vitest/node'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
-const freePort = () =>
+/** A TCP port free on 127.0.0.1 right now. */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const s = createServer()
     s.listen(0, '127.0.0.1', () => {
