@@ -35,6 +35,7 @@ let scratch: string
 let learner: { email: string; password: string }
 let examId: number
 let v2: string
+let examsServer: string
 const examName = `Ladder Safety (redeploy ${Date.now()})`
 
 beforeAll(async () => {
@@ -60,6 +61,7 @@ beforeAll(async () => {
     remotePorts: Object.fromEntries(REMOTE_NAMES.map((name, i) => [name, remotePorts[i]!])),
     quiet: true,
   })
+  examsServer = `http://127.0.0.1:${remotePorts[REMOTE_NAMES.indexOf('mf_exams')]}`
   const users = await registerUsers({ gatewayUrl: cluster.url, mails: smtp.mails, adminCode }, 1)
   learner = { email: users.emails[1]!, password: users.password }
   const res = await fetch(`${cluster.url}/api/exams`, {
@@ -227,6 +229,30 @@ describe('a remote deploys on its own (cluster mode)', () => {
     // Reloading picks up the new build whole.
     await page.goto(`/exam/${examId}`)
     await page.getByText('Version 2 of the exams remote').waitFor()
+    await page.context().close()
+  })
+
+  it('a remote moved to an origin of its own is a configuration change: the registry points there, the CSP lets it in, its server answers CORS', async () => {
+    await cluster.restart('mf-exams', { STATIC_DIR: examsDist, STATIC_PREVIOUS_DIRS: '', CORS_ORIGINS: cluster.url })
+    await cluster.restart('gateway', { REMOTE_MF_EXAMS_PUBLIC_URL: examsServer })
+    const registry = await fetch(`${cluster.url}/remote-registry.json`)
+    expect(((await registry.json()) as { remotes: Record<string, { entry: string }> }).remotes.mf_exams!.entry).toBe(`${examsServer}/mf-manifest.json`)
+    expect(registry.headers.get('content-security-policy')).toContain(`script-src 'self' ${examsServer}`)
+
+    const page = await signedIn()
+    const errors = watchErrors(page)
+    const fromExamsServer: string[] = []
+    page.on('response', (r) => {
+      if (r.url().startsWith(examsServer)) fromExamsServer.push(`${r.status()} ${new URL(r.url()).pathname}`)
+    })
+    const logged: string[] = []
+    page.on('console', (m) => logged.push(m.text()))
+    await page.goto(`/exam/${examId}`)
+    await page.getByRole('heading', { level: 1, name: examName }).waitFor()
+    expect(fromExamsServer).toContain('200 /mf-manifest.json')
+    expect(fromExamsServer.some((r) => /^200 \/assets\/__federation_expose_ExamPage\.[0-9a-f]+\.js$/.test(r))).toBe(true)
+    expect(logged.filter((l) => /Content Security Policy|CORS/.test(l))).toEqual([])
+    expect(errors).toEqual([])
     await page.context().close()
   })
 })
