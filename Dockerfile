@@ -18,11 +18,36 @@ ENV NODE_ENV=production
 
 FROM base AS web
 COPY shell ./shell
+RUN npm run build -w shell
+
+# Each remote deploys on its own: its build behind the static server (packages/static-server).
+FROM base AS mf-learner
 COPY mf-learner ./mf-learner
+RUN npm run build -w mf-learner
+ENV STATIC_DIR=mf-learner/dist PORT=8080
+EXPOSE 8080
+CMD ["node", "packages/static-server/src/server.ts"]
+
+FROM base AS mf-exams
 COPY mf-exams ./mf-exams
+RUN npm run build -w mf-exams
+ENV STATIC_DIR=mf-exams/dist PORT=8080
+EXPOSE 8080
+CMD ["node", "packages/static-server/src/server.ts"]
+
+FROM base AS mf-admin
 COPY mf-admin ./mf-admin
+RUN npm run build -w mf-admin
+ENV STATIC_DIR=mf-admin/dist PORT=8080
+EXPOSE 8080
+CMD ["node", "packages/static-server/src/server.ts"]
+
+FROM base AS mf-certifications
 COPY mf-certifications ./mf-certifications
-RUN npm run build
+RUN npm run build -w mf-certifications
+ENV STATIC_DIR=mf-certifications/dist PORT=8080
+EXPOSE 8080
+CMD ["node", "packages/static-server/src/server.ts"]
 
 FROM base AS svc-identity
 COPY svc-identity ./svc-identity
@@ -44,13 +69,11 @@ COPY svc-notify ./svc-notify
 EXPOSE 4004
 CMD ["node", "svc-notify/src/server.ts"]
 
+# The gateway serves the shell; the remotes come from their own servers (REMOTE_<NAME>_URL).
 FROM base AS gateway
 COPY gateway ./gateway
 COPY --from=web /app/shell/dist ./shell/dist
-COPY --from=web /app/mf-learner/dist ./mf-learner/dist
-COPY --from=web /app/mf-learner/dist-player ./mf-learner/dist-player
-COPY --from=web /app/mf-exams/dist ./mf-exams/dist
-COPY --from=web /app/mf-admin/dist ./mf-admin/dist
-COPY --from=web /app/mf-certifications/dist ./mf-certifications/dist
+# The content player is the content origin's own page (decision 0018): the gateway serves it.
+COPY --from=mf-learner /app/mf-learner/dist-player ./mf-learner/dist-player
 EXPOSE 8080 8081
 CMD ["node", "gateway/src/server.ts"]

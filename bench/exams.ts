@@ -205,7 +205,7 @@ async function spike(base: string, warmPath: string, requests: SpikeRequest[], o
 
 // ---- Users through the public API ----
 
-/** Registers an admin and `count` learners through the public API; resolves with their tokens. */
+/** Registers an admin and `count` learners through the public API; resolves with their tokens (and e-mails, admin first, and password). */
 export async function registerUsers(o: Pick<ExamsBenchOptions, 'gatewayUrl' | 'mails' | 'adminCode'>, count: number) {
   const api = makeApi(o.gatewayUrl)
   const stamp = Date.now()
@@ -232,7 +232,7 @@ export async function registerUsers(o: Pick<ExamsBenchOptions, 'gatewayUrl' | 'm
   const tokens = await mapLimit(registered, 16, async (r, i) =>
     (await api<{ token: string }>('POST', '/auth/verify-email', { userId: r.userId, verificationCode: codes[i] })).token,
   )
-  return { adminToken: tokens[0]!, learnerTokens: tokens.slice(1) }
+  return { adminToken: tokens[0]!, learnerTokens: tokens.slice(1), emails: people.map((p) => p.email), password }
 }
 
 // ---- The ceiling server ----

@@ -1,6 +1,7 @@
 /** What the benchmarks share: an SMTP sink for the real registration flow, and autocannon figures. */
 import type autocannon from 'autocannon'
 import { SMTPServer } from 'smtp-server'
+import { REMOTE_NAMES } from '@portal/contracts'
 
 /** An SMTP server on a free port keeping every message it receives (cluster mode needs SMTP). */
 export async function startSmtpSink(): Promise<{ mails: string[]; port: number; close(): void }> {
@@ -79,6 +80,7 @@ export async function startBenchCluster(smtpPort: number, adminCode: string) {
     },
     gatewayPort,
     ports: { identity: 14001, learning: BENCH_LEARNING_PORT, notify: 14004 },
+    remotePorts: Object.fromEntries(REMOTE_NAMES.map((name, i) => [name, 14101 + i])),
     quiet: true,
   })
 }

@@ -1,16 +1,8 @@
 import { rspack, type Configuration } from '@rspack/core'
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack'
-import { baseConfig } from '@portal/build-kit'
+import { baseConfig, hostShared } from '@portal/build-kit'
 
 const dir = import.meta.dirname
-
-/** Shared singletons: one copy in the page, provided by the shell (remotes reuse it). */
-export const shared = {
-  react: { singleton: true, requiredVersion: '^19.3.1' },
-  'react-dom': { singleton: true, requiredVersion: '^19.3.1' },
-  'react-router': { singleton: true, requiredVersion: '^7.18.5', treeShaking: { mode: 'runtime-infer' as const } },
-  '@tanstack/react-query': { singleton: true, requiredVersion: '^5.108.0' },
-}
 
 const config: Configuration = {
   ...baseConfig({ dir, publicPath: '/', uniqueName: 'shell' }),
@@ -23,7 +15,7 @@ const config: Configuration = {
     new ModuleFederationPlugin({
       name: 'shell',
       remotes: {},
-      shared,
+      shared: hostShared,
       dts: false,
       // Browser-only build: drops the Node loading paths from the MF runtime. The plugin that
       // turns a remote that is down into a fallback is registered by ui-kit's loader at run time.

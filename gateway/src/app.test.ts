@@ -55,6 +55,7 @@ describe('route table', () => {
 describe('gateway', () => {
   let upstream: Awaited<ReturnType<typeof listen>>
   let learning: Awaited<ReturnType<typeof listen>>
+  let examsRemote: Awaited<ReturnType<typeof listen>>
   let base: string
   let closeGateway: () => void
   const gateway = { request: (path: string, init?: RequestInit) => fetch(base + path, init) }
@@ -71,6 +72,12 @@ describe('gateway', () => {
     const learningSvc = new Hono()
     learningSvc.all('*', (c) => c.json({ service: 'learning', path: c.req.path }))
     learning = await listen(learningSvc, 0)
+    // mf-exams has a server of its own (as in cluster mode), under a path of that server.
+    const examsSvc = new Hono()
+    examsSvc.get('/builds/7/mf-manifest.json', (c) =>
+      c.req.header('if-none-match') === 'W/"m1"' ? c.body(null, 304, { ETag: 'W/"m1"' }) : c.json({ id: 'mf_exams' }, 200, { ETag: 'W/"m1"', 'Cache-Control': 'no-cache' }),
+    )
+    examsRemote = await listen(examsSvc, 0)
     const dir = await mkdtemp(join(tmpdir(), 'gw-'))
     await mkdir(join(dir, 'shell'))
     await mkdir(join(dir, 'learner'))
@@ -82,7 +89,11 @@ describe('gateway', () => {
         logger: silentLogger,
         upstreams: { identity: `http://127.0.0.1:${upstream.port}`, learning: `http://127.0.0.1:${learning.port}`, certs: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' },
         shellDir: join(dir, 'shell'),
-        remotes: [{ name: 'mf_learner', dir: join(dir, 'learner') }],
+        remotes: [
+          { name: 'mf_learner', dir: join(dir, 'learner') },
+          { name: 'mf_exams', url: `http://127.0.0.1:${examsRemote.port}/builds/7/` },
+          { name: 'mf_admin', url: 'http://127.0.0.1:1/' },
+        ],
         contentOrigin: 'http://content.test:8081',
       }),
     )
@@ -97,6 +108,7 @@ describe('gateway', () => {
     closeGateway()
     await upstream.close()
     await learning.close()
+    await examsRemote.close()
   })
 
   it('forwards /api calls to the owning service without the /api prefix, with body, query and a request id', async () => {
@@ -143,6 +155,21 @@ describe('gateway', () => {
     expect(doc.remotes.mf_learner.entry).toBe('/remotes/mf-learner/mf-manifest.json')
     expect((await gateway.request(doc.remotes.mf_learner.entry)).status).toBe(200)
     expect((await gateway.request('/remotes/mf-learner/missing.js')).status).toBe(404)
+  })
+
+  it("proxies a remote with a server of its own, same-origin, keeping its ETag and caching", async () => {
+    const doc = RemoteRegistry.parse(await (await gateway.request('/remote-registry.json')).json())
+    expect(doc.remotes.mf_exams!.entry).toBe('/remotes/mf-exams/mf-manifest.json')
+    const res = await gateway.request(doc.remotes.mf_exams!.entry)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ id: 'mf_exams' })
+    expect(res.headers.get('cache-control')).toBe('no-cache')
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN')
+    const again = await gateway.request(doc.remotes.mf_exams!.entry, { headers: { 'if-none-match': res.headers.get('etag')! } })
+    expect(again.status).toBe(304)
+    const down = await gateway.request('/remotes/mf-admin/mf-manifest.json')
+    expect(down.status).toBe(503)
+    expect((await down.json()).code).toBe('upstream_unavailable')
   })
 
   it('serves the shell for client-side routes and caches hashed files for good', async () => {

@@ -1,24 +1,16 @@
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { compress } from 'hono/compress'
 import { getRequestListener } from '@hono/node-server'
-import { serveStatic } from '@hono/node-server/serve-static'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { RemoteRegistry } from '@portal/contracts'
 import { timingSafeEqual } from 'node:crypto'
 import { errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger, createMetrics, type TrustedProxies } from '@portal/server-kit'
+import { sendFile, serveBuild } from '@portal/static-server'
 import { createProxy, type UpstreamTimeouts } from './proxy.ts'
+import { allowRemoteOrigins, registryOf, remotePath, resolveRemote, type RemoteConfig } from './registry.ts'
 import { ROUTE_TABLE, resolveRoute, type RouteEntry, type Upstream } from './routes.ts'
 
-export interface RemoteConfig {
-  /** Module Federation name, e.g. mf_learner. */
-  name: string
-  /** Folder of its production build, served under `/remotes/<name with dashes>/`. */
-  dir: string
-  /** Public URL of the build; defaults to this gateway's `/remotes/<folder>/`. */
-  publicBase?: string
-}
+export type { RemoteConfig }
 
 export interface GatewayOptions {
   logger: Logger
@@ -72,12 +64,10 @@ export function securityHeaders(contentOrigin?: string): Record<string, string> 
 /** The portal's headers without a content origin. */
 export const SECURITY_HEADERS = securityHeaders()
 
-const folderOf = (r: RemoteConfig) => r.name.replace(/_/g, '-')
-
 /** The gateway: one route table to the services, the shell and remotes, a remote registry. */
 export function createGateway(opts: GatewayOptions) {
   const metrics = createMetrics('gateway')
-  const headers = securityHeaders(opts.contentOrigin)
+  const headers = allowRemoteOrigins(securityHeaders(opts.contentOrigin), opts.remotes)
   const app = new Hono<AppEnv>()
   app.use(requestContext(opts.logger, metrics))
   app.use(async (c, next) => {
@@ -112,11 +102,7 @@ export function createGateway(opts: GatewayOptions) {
     return c.text(metrics.render())
   })
 
-  const registry: RemoteRegistry = {
-    remotes: Object.fromEntries(
-      opts.remotes.map((r) => [r.name, { entry: `${r.publicBase ?? `/remotes/${folderOf(r)}/`}mf-manifest.json` }]),
-    ),
-  }
+  const registry = registryOf(opts.remotes)
   app.get('/remote-registry.json', (c) => {
     c.header('Cache-Control', 'no-cache')
     return c.json(registry)
@@ -127,30 +113,22 @@ export function createGateway(opts: GatewayOptions) {
   app.all('/api/*', notFoundHandler)
   app.all('/api', notFoundHandler)
 
-  // Static builds are compressed (API answers pass through as the services sent them).
+  // Small answers of the app are compressed; static files come compressed (API answers pass
+  // through as the services sent them).
   app.use('*', compress())
-  // Static builds: hashed files are immutable; entry documents are revalidated.
-  const cacheHeaders = (path: string, c: Context) => {
-    const immutable = /\.[0-9a-f]{8,}\.(js|css|woff2?|png|svg|jpg)$/.test(path)
-    c.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
-  }
+  // Static builds (@portal/static-server): hashed files are immutable, entry files revalidated by ETag.
   for (const r of opts.remotes) {
-    const base = `/remotes/${folderOf(r)}`
-    app.use(
-      `${base}/*`,
-      serveStatic({ root: r.dir, rewriteRequestPath: (p) => p.slice(base.length), onFound: cacheHeaders }),
-    )
-    app.all(`${base}/*`, (c) => c.json({ message: 'Not found', code: 'not_found' }, 404))
+    if (!r.dir) continue // proxied to the remote's own server, or loaded from its own origin
+    const base = remotePath(r.name)
+    app.use(`${base}/*`, serveBuild({ root: r.dir, prefix: base }))
   }
-  app.use('/*', serveStatic({ root: opts.shellDir, onFound: cacheHeaders }))
+  app.all('/remotes/*', (c) => c.json({ message: 'Not found', code: 'not_found' }, 404))
+  app.use('/*', serveBuild({ root: opts.shellDir }))
   const indexFile = join(opts.shellDir, 'index.html')
   app.get('*', async (c) => {
-    if (!existsSync(indexFile)) return c.text('The shell has not been built: run npm run build', 503)
     // Client-side routes (e.g. /user-dashboard) get the shell's page.
     if (/\.[a-z0-9]{1,8}$/i.test(c.req.path)) return notFoundHandler(c)
-    c.header('Cache-Control', 'no-cache')
-    const { readFile } = await import('node:fs/promises')
-    return c.html(await readFile(indexFile, 'utf8'))
+    return (await sendFile(c, indexFile, 'no-cache')) ?? c.text('The shell has not been built: run npm run build', 503)
   })
   app.notFound(notFoundHandler)
   return app
@@ -179,10 +157,12 @@ export function createGatewayHandler(opts: GatewayOptions) {
   const routes = opts.routes ?? ROUTE_TABLE
   const app = createGateway(opts)
   const toApp = getRequestListener(app.fetch)
+  // The remotes with a server of their own are upstreams too (`/remotes/<folder>/` is theirs).
+  const remoteUpstreams = Object.fromEntries(opts.remotes.flatMap((r) => (r.url ? [[r.name, r.url]] : [])))
   const proxy = createProxy({
     logger: opts.logger,
-    upstreams: opts.upstreams,
-    responseHeaders: securityHeaders(opts.contentOrigin),
+    upstreams: { ...opts.upstreams, ...remoteUpstreams },
+    responseHeaders: allowRemoteOrigins(securityHeaders(opts.contentOrigin), opts.remotes),
     timeouts: opts.timeouts,
     trustedProxies: opts.trustedProxies,
   })
@@ -194,6 +174,8 @@ export function createGatewayHandler(opts: GatewayOptions) {
     // GET /users/{id}/stats belongs to learning (the rest of /users to identity).
     if (route?.upstream === 'identity' && STATS_PATH.test(path)) return proxy(req, res, { ...route, upstream: 'learning' }, url)
     if (route) return proxy(req, res, route, url)
+    const remote = resolveRemote(opts.remotes, url)
+    if (remote) return proxy(req, res, { upstream: remote.name, strip: '' }, remote.path)
     return toApp(req, res)
   }
 }

@@ -77,7 +77,7 @@ export function createProxy(opts: ProxyOptions) {
     res.end(body)
   }
 
-  return (req: IncomingMessage, res: ServerResponse, route: RouteEntry, path: string) => {
+  return (req: IncomingMessage, res: ServerResponse, route: Pick<RouteEntry, 'strip'> & { upstream: string }, path: string) => {
     const incomingId = req.headers['x-request-id']
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : crypto.randomUUID()
     const target = targets[route.upstream]!

@@ -4,24 +4,17 @@ import { PlatformEnv, UPLOAD_REQUEST_TIMEOUT_MS, closeOnSignal, createLogger, pa
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createGatewayHandler } from './app.ts'
 import { createContentHandler, NO_EXTRA_ORIGINS, type ContentAllowList } from './content.ts'
+import { RemotesEnv, remotesFromEnv, type RemoteConfig } from './registry.ts'
 import type { Upstream } from './routes.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
-/** Where the static builds live (the workspaces' dist folders by default). */
-export const defaultStatic = {
-  shellDir: `${root}shell/dist`,
-  remotes: [
-    { name: 'mf_learner', dir: `${root}mf-learner/dist` },
-    { name: 'mf_exams', dir: `${root}mf-exams/dist` },
-    { name: 'mf_admin', dir: `${root}mf-admin/dist` },
-    { name: 'mf_certifications', dir: `${root}mf-certifications/dist` },
-  ],
-  /** The content player (built by mf-learner, served on the content origin only). */
-  playerDir: `${root}mf-learner/dist-player`,
-}
+/** The shell's build, served by the gateway. */
+const shellDir = `${root}shell/dist`
+/** The content player (built by mf-learner, served on the content origin only). */
+const playerDir = `${root}mf-learner/dist-player`
 
-/** The content origin's listener (decision "content-origin"). */
+/** The content origin's listener (decision 0018). */
 export interface ContentListener {
   port: number
   /** Default: the gateway's hostname. */
@@ -43,6 +36,8 @@ export interface GatewayDeps {
   /** METRICS_TOKEN: opens /metrics; without it /metrics is not served. */
   metricsToken?: string
   content: ContentListener
+  /** Where each remote comes from; default: its workspace's build folder, served by the gateway. */
+  remotes?: RemoteConfig[]
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
@@ -65,6 +60,7 @@ export async function start(deps: GatewayDeps) {
   // Each listener's policy names the other's origin: the handlers are made once both ports are known.
   let portalHandler: Handler = (_req, res) => void res.writeHead(503).end()
   let contentHandler: Handler = portalHandler
+  const remotes = deps.remotes ?? remotesFromEnv({}, root)
   // Course uploads stream through for up to 10 minutes: the request timeout must outlast them.
   const options = { keepAliveTimeout: 65_000, requestTimeout: UPLOAD_REQUEST_TIMEOUT_MS }
   const portal = createServer(options, (req, res) => portalHandler(req, res))
@@ -84,13 +80,14 @@ export async function start(deps: GatewayDeps) {
     upstreams: deps.upstreams,
     trustedProxies: trustedProxies(deps.trustedProxies ?? 'loopback'),
     metricsToken: deps.metricsToken,
-    ...defaultStatic,
+    shellDir,
+    remotes,
     contentOrigin,
   })
   contentHandler = createContentHandler({
     logger: deps.logger.child({ origin: 'content' }),
     upstreams: deps.upstreams,
-    playerDir: defaultStatic.playerDir,
+    playerDir,
     portalOrigins,
     allow: deps.content.allow,
   })
@@ -154,7 +151,7 @@ const GatewayEnv = PlatformEnv.extend({
   LEARNING_URL: z.url().default('http://127.0.0.1:4002'),
   CERTS_URL: z.url().default('http://127.0.0.1:4003'),
   NOTIFY_URL: z.url().default('http://127.0.0.1:4004'),
-}).extend(ContentEnv.shape)
+}).extend(ContentEnv.shape).extend(RemotesEnv.shape)
 
 if (import.meta.main) {
   const env = parseEnv(GatewayEnv)
@@ -172,6 +169,7 @@ if (import.meta.main) {
       notify: env.NOTIFY_URL.replace(/\/$/, ''),
     },
     content: contentListenerOf(env),
+    remotes: remotesFromEnv(env, root),
   })
   logger.info('gateway listening', { port: gw.port, contentPort: gw.contentPort, contentOrigin: gw.contentOrigin })
   closeOnSignal(logger, gw.close)

@@ -1,3 +1,4 @@
+import { REMOTES } from '@portal/contracts'
 import { EmptyState, ensureStyles, RemoteSlot, Tabs, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState } from 'react'
@@ -58,5 +59,8 @@ const AdminDashboard = (props: RemoteProps) => {
     </QueryClientProvider>
   )
 }
+
+/** The contract this module was built against; the shell checks it when it loads the module. */
+export const contract = REMOTES.mf_admin.version
 
 export default AdminDashboard

@@ -1,3 +1,4 @@
+import { REMOTES } from '@portal/contracts'
 import { ensureStyles, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState } from 'react'
@@ -17,5 +18,8 @@ const ExamPage = ({ user, navigate, params }: RemoteProps) => {
     </QueryClientProvider>
   )
 }
+
+/** The contract this module was built against; the shell checks it when it loads the module. */
+export const contract = REMOTES.mf_exams.version
 
 export default ExamPage

@@ -1,3 +1,4 @@
+import { REMOTES } from '@portal/contracts'
 import { ensureStyles, type RemoteProps } from '@portal/ui-kit'
 import { useEffect } from 'react'
 import { dashboardPath } from './api.ts'
@@ -19,5 +20,8 @@ const ExamResultsPage = ({ user, navigate, locationState }: RemoteProps) => {
   if (!result) return null
   return <ResultsView result={result} onDone={() => navigate(home)} />
 }
+
+/** The contract this module was built against; the shell checks it when it loads the module. */
+export const contract = REMOTES.mf_exams.version
 
 export default ExamResultsPage

@@ -1,4 +1,4 @@
-import type { User } from '@portal/contracts'
+import { REMOTES, type User } from '@portal/contracts'
 import { Button, ensureStyles, RemoteSlot, Spinner, ToastProvider, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
@@ -79,5 +79,8 @@ const UserDashboard = (props: RemoteProps) => {
     </QueryClientProvider>
   )
 }
+
+/** The contract this module was built against; the shell checks it when it loads the module. */
+export const contract = REMOTES.mf_learner.version
 
 export default UserDashboard

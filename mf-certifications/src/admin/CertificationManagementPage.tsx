@@ -1,4 +1,4 @@
-import { CERT_DEPARTMENT_TABS, CERT_MESSAGES, TIER_LEVELS, type CertificationType, type TierLevel } from '@portal/contracts'
+import { REMOTES, CERT_DEPARTMENT_TABS, CERT_MESSAGES, TIER_LEVELS, type CertificationType, type TierLevel } from '@portal/contracts'
 import {
   Alert,
   Button,
@@ -142,3 +142,6 @@ export const CertificationManagementView = ({ navigate }: Pick<RemoteProps, 'nav
 }
 
 export default exposed(CertificationManagementView)
+
+/** The contract this module was built against; the shell checks it when it loads the module. */
+export const contract = REMOTES.mf_certifications.version

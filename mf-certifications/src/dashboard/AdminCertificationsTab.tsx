@@ -1,4 +1,4 @@
-import { CERT_MESSAGES } from '@portal/contracts'
+import { REMOTES, CERT_MESSAGES } from '@portal/contracts'
 import { Alert, Button, errorMessage, Spinner, type RemoteProps } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { exposed } from '../shared/exposed.tsx'
@@ -56,3 +56,6 @@ export const AdminCertificationsTabView = ({ navigate }: Pick<RemoteProps, 'navi
 
 /** mf_certifications/AdminCertificationsTab. */
 export default exposed(AdminCertificationsTabView)
+
+/** The contract this module was built against; the shell checks it when it loads the module. */
+export const contract = REMOTES.mf_certifications.version

@@ -2,7 +2,7 @@ import { Alert, Button, Spinner, type RemoteProps } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { ProgressBar } from '../shared/ProgressBar.tsx'
 import { exposed } from '../shared/exposed.tsx'
-import { tierLabel } from '@portal/contracts'
+import { REMOTES, tierLabel } from '@portal/contracts'
 import { fetchSummary, dashboardKeys } from './api.ts'
 import { myCertificationsLine, trackingFigures } from './cards.ts'
 import { Figures, RouteLink } from './Figures.tsx'
@@ -95,3 +95,6 @@ export const DashboardCardsView = ({ user, navigate }: Pick<RemoteProps, 'user' 
 
 /** mf_certifications/DashboardCards. */
 export default exposed(DashboardCardsView)
+
+/** The contract this module was built against; the shell checks it when it loads the module. */
+export const contract = REMOTES.mf_certifications.version

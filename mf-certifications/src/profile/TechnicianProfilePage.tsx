@@ -1,4 +1,4 @@
-import { CERT_MESSAGES, todayIso, type TechnicianProfile } from '@portal/contracts'
+import { REMOTES, CERT_MESSAGES, todayIso, type TechnicianProfile } from '@portal/contracts'
 import { Alert, ApiError, Button, errorMessage, Spinner, useAnnouncement, usePageHeading, type RemoteProps } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { exposed } from '../shared/exposed.tsx'
@@ -71,3 +71,6 @@ const TechnicianProfilePage = ({ user, params }: RemoteProps) => {
 }
 
 export default exposed(TechnicianProfilePage)
+
+/** The contract this module was built against; the shell checks it when it loads the module. */
+export const contract = REMOTES.mf_certifications.version

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { rspack, type Configuration, type RuleSetRule } from '@rspack/core'
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack'
+import { REMOTES, type RemoteName } from '@portal/contracts'
 
 /** Browsers the portal supports (modern evergreen). */
 const TARGETS = 'chrome >= 111, firefox >= 111, safari >= 16.4'
@@ -41,26 +42,42 @@ export function baseConfig(opts: { dir: string; publicPath: string; uniqueName: 
   }
 }
 
-/** The singletons a remote shares with the shell; the shell's copies win, the remote's are the fallback. */
-export const remoteShared = {
-  react: { singleton: true, requiredVersion: '^19.3.1' },
-  'react-dom': { singleton: true, requiredVersion: '^19.3.1' },
-  '@tanstack/react-query': { singleton: true, requiredVersion: '^5.108.0' },
+/**
+ * The singletons the shell provides and the remotes share, declared once. The ranges span the
+ * major, so a shell and a remote built a minor or patch apart share one copy (the shell's wins,
+ * a remote's own copy is the fallback when it runs alone).
+ */
+export const sharedSingletons = {
+  react: { singleton: true, requiredVersion: '^19.0.0' },
+  'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
+  '@tanstack/react-query': { singleton: true, requiredVersion: '^5.0.0' },
+}
+
+/** The shell's share: the singletons, plus react-router (tree-shaken: the remotes get navigation as a prop). */
+export const hostShared = {
+  ...sharedSingletons,
+  'react-router': { singleton: true, requiredVersion: '^7.0.0', treeShaking: { mode: 'runtime-infer' as const } },
 }
 
 /**
- * A remote's build: served at `/remotes/<name with dashes>/`, `mf-manifest.json` at its root, the
- * MF runtime taken from the shell (externalRuntime), browser-only.
+ * A remote's build: `mf-manifest.json` at its root, the MF runtime taken from the shell
+ * (externalRuntime), browser-only. Its public path is `auto`: chunks load from wherever its
+ * manifest was found, so one build serves behind the gateway or from an origin of its own.
+ * The exposed modules must be exactly those of its contract (`REMOTES` in @portal/contracts).
  */
-export function remoteConfig(opts: { dir: string; name: string; exposes: Record<string, string> }): Configuration {
+export function remoteConfig(opts: { dir: string; name: RemoteName; exposes: Record<string, string> }): Configuration {
+  const exposed = Object.keys(opts.exposes).map((k) => k.replace(/^\.\//, '')).sort()
+  const promised = [...REMOTES[opts.name].modules].sort()
+  if (exposed.join() !== promised.join())
+    throw new Error(`${opts.name} exposes ${exposed.join(', ')} but its contract names ${promised.join(', ')} (packages/contracts/src/remotes.ts)`)
   return {
-    ...baseConfig({ dir: opts.dir, publicPath: `/remotes/${opts.name.replace(/_/g, '-')}/`, uniqueName: opts.name }),
+    ...baseConfig({ dir: opts.dir, publicPath: 'auto', uniqueName: opts.name }),
     plugins: [
       new ModuleFederationPlugin({
         name: opts.name,
         filename: 'remoteEntry.js',
         exposes: opts.exposes,
-        shared: remoteShared,
+        shared: sharedSingletons,
         manifest: true,
         dts: false,
         experiments: { externalRuntime: true, optimization: { target: 'web' } },

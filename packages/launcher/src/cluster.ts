@@ -1,18 +1,20 @@
 /**
- * Cluster mode on one machine, for trying it out and for benchmarks: every service in its own
- * process on its own port, PostgreSQL, NATS JetStream and SMTP required (as in compose.yaml). Files
- * go to S3-compatible storage: the one S3_* names, else an s3rver this launcher starts (compose
- * has MinIO).
+ * Cluster mode on one machine, for trying it out and for benchmarks: every service and every
+ * remote's static server in its own process on its own port, PostgreSQL, NATS JetStream and SMTP
+ * required (as in compose.yaml). Files go to S3-compatible storage: the one S3_* names, else an
+ * s3rver this launcher starts (compose has MinIO).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { REMOTE_NAMES, remoteFolder, remoteUrlVar, type RemoteName } from '@portal/contracts'
 import { closeOnSignal, parseEnv } from '@portal/server-kit'
 import { ContentEnv, contentListenerOf } from 'gateway/server'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
+const staticServer = fileURLToPath(import.meta.resolve('@portal/static-server/server'))
 
 export interface ClusterOptions {
   env: Record<string, string | undefined>
@@ -21,12 +23,15 @@ export interface ClusterOptions {
   contentPort?: number
   /** Ports of the services (defaults 4001 identity, 4002 learning, 4003 certs, 4004 notify). */
   ports?: { identity?: number; learning?: number; certs?: number; notify?: number }
+  /** Ports of the remotes' static servers (default 4101, 4102, ... in the order of `REMOTES`). */
+  remotePorts?: Partial<Record<RemoteName, number>>
   quiet?: boolean
 }
 
-const waitHealthy = async (url: string, ms = 60_000) => {
+const waitHealthy = async (url: string, ms = 60_000, child?: ChildProcess) => {
   const end = Date.now() + ms
   for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`exited with code ${child.exitCode} before it was healthy: ${url}`)
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1_000) })
       if (res.ok) return
@@ -56,7 +61,7 @@ async function objectStorage(env: Record<string, string | undefined>): Promise<{
   }
 }
 
-/** Starts identity, learning, certs, notify and the gateway as separate processes; resolves once all are healthy. */
+/** Starts identity, learning, certs, notify, the remotes' servers and the gateway as separate processes; resolves once all are healthy. */
 export async function startCluster(opts: ClusterOptions) {
   for (const key of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL'] as const)
     if (!opts.env[key]) throw new Error(`cluster mode needs ${key}`)
@@ -65,8 +70,8 @@ export async function startCluster(opts: ClusterOptions) {
   const learningPort = opts.ports?.learning ?? 4002
   const certsPort = opts.ports?.certs ?? 4003
   const s3 = await objectStorage(opts.env)
-  // Course content has an origin of its own (decision "content-origin"): the gateway listens for it
-  // on a second port, and learning's launch answers point there.
+  // Course content has an origin of its own (decision 0018): the gateway listens for it on a
+  // second port, and learning's launch answers point there.
   const content = contentListenerOf({
     ...parseEnv(ContentEnv, opts.env),
     ...(opts.contentPort !== undefined ? { CONTENT_PORT: opts.contentPort } : {}),
@@ -74,8 +79,9 @@ export async function startCluster(opts: ClusterOptions) {
     PUBLIC_URL: opts.env.PUBLIC_URL || undefined,
   })
   const contentOrigin = content.origin ?? `http://localhost:${content.port}`
-  const children: ChildProcess[] = []
-  const run = (script: string, env: Record<string, string>) => {
+  // Each process by name (its folder): what ran it, so that one can be restarted alone.
+  const children = new Map<string, { child: ChildProcess; script: string; env: Record<string, string> }>()
+  const run = (script: string, env: Record<string, string>, name = script.split('/')[0]!) => {
     // CLUSTER_NODE_ARGS: extra Node flags for every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a benchmark.
     const nodeArgs = (opts.env.CLUSTER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)
     const child = spawn(process.execPath, [...nodeArgs, script], {
@@ -83,9 +89,16 @@ export async function startCluster(opts: ClusterOptions) {
       env: { ...process.env, ...opts.env, ...env },
       stdio: opts.quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
     })
-    children.push(child)
+    children.set(name, { child, script, env })
     return child
   }
+  const stop = (c: ChildProcess) =>
+    new Promise<void>((r) => {
+      if (c.exitCode !== null || c.signalCode !== null) return r()
+      c.once('exit', () => r())
+      c.kill('SIGTERM')
+      setTimeout(() => c.kill('SIGKILL'), 5_000).unref()
+    })
   run('svc-notify/src/server.ts', { PORT: String(notifyPort) })
   run('svc-identity/src/server.ts', { PORT: String(identityPort) })
   await waitHealthy(`http://127.0.0.1:${identityPort}/healthz`)
@@ -102,6 +115,17 @@ export async function startCluster(opts: ClusterOptions) {
   run('svc-certs/src/server.ts', { ...s3.vars, PORT: String(certsPort), IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` })
   await waitHealthy(`http://127.0.0.1:${learningPort}/healthz`)
   await waitHealthy(`http://127.0.0.1:${certsPort}/healthz`)
+  // Each remote's build from its own static server, proxied by the gateway as in compose.yaml.
+  const remoteUrls: Record<string, string> = {}
+  const remotesUp: Promise<void>[] = []
+  for (const [i, name] of REMOTE_NAMES.entries()) {
+    const port = opts.remotePorts?.[name] ?? 4101 + i
+    const folder = remoteFolder(name)
+    const child = run(staticServer, { PORT: String(port), STATIC_DIR: join(root, folder, 'dist') }, folder)
+    remoteUrls[remoteUrlVar(name)] = `http://127.0.0.1:${port}`
+    remotesUp.push(waitHealthy(`http://127.0.0.1:${port}/healthz`, 60_000, child))
+  }
+  await Promise.all(remotesUp)
   run('gateway/src/server.ts', {
     PORT: String(opts.gatewayPort),
     IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
@@ -110,23 +134,27 @@ export async function startCluster(opts: ClusterOptions) {
     NOTIFY_URL: `http://127.0.0.1:${notifyPort}`,
     CONTENT_PORT: String(content.port),
     CONTENT_ORIGIN: contentOrigin,
+    ...remoteUrls,
   })
   await waitHealthy(`http://127.0.0.1:${opts.gatewayPort}/healthz`)
   return {
     url: `http://127.0.0.1:${opts.gatewayPort}`,
     contentOrigin,
+    /** The process id of each process by name (`gateway`, `svc-learning`, `mf-exams`, ...). */
+    pids: () => Object.fromEntries([...children].map(([name, p]) => [name, p.child.pid!])),
+    /**
+     * Redeploys one process alone: stops it, starts it again with `env` over its environment
+     * (e.g. another `STATIC_DIR` for a remote), resolves once it is healthy.
+     */
+    async restart(name: string, env: Record<string, string> = {}) {
+      const p = children.get(name)
+      if (!p) throw new Error(`no process ${name} in this cluster`)
+      await stop(p.child)
+      const next = { ...p.env, ...env }
+      await waitHealthy(`http://127.0.0.1:${next.PORT}/healthz`, 60_000, run(p.script, next, name))
+    },
     async close() {
-      await Promise.all(
-        children.map(
-          (c) =>
-            new Promise<void>((r) => {
-              if (c.exitCode !== null) return r()
-              c.once('exit', () => r())
-              c.kill('SIGTERM')
-              setTimeout(() => c.kill('SIGKILL'), 5_000).unref()
-            }),
-        ),
-      )
+      await Promise.all([...children.values()].map((p) => stop(p.child)))
       await s3.close()
     },
   }
@@ -134,6 +162,6 @@ export async function startCluster(opts: ClusterOptions) {
 
 if (import.meta.main) {
   const cluster = await startCluster({ env: process.env, gatewayPort: Number(process.env.PORT ?? 8080) })
-  process.stdout.write(`\n  Learning portal (cluster) at ${cluster.url}, course content at ${cluster.contentOrigin}\n\n`)
+  process.stdout.write(`\n  Learning portal (cluster) at ${cluster.url}\n\n`)
   closeOnSignal(undefined, cluster.close)
 }

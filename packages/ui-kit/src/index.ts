@@ -34,17 +34,5 @@ export type { RemoteSlotProps } from './remotes/RemoteSlot.tsx'
 export { ensureRemotesRegistered, loadRemoteComponent } from './remotes/federation.ts'
 export { RemoteUnavailableError } from './remotes/error-load-remote.ts'
 
-/** Props the shell hands to every remote's top-level component. */
-export interface RemoteProps {
-  user: import('@portal/contracts').User
-  onUserUpdated: (user: import('@portal/contracts').User) => void
-  /**
-   * Navigation handed over by the shell, so remotes need no router of their own (the shell's
-   * shared react-router copy is tree-shaken to what the shell itself uses).
-   */
-  navigate: (to: string, options?: { replace?: boolean; state?: unknown }) => void
-  /** The route's parameters, e.g. `{ id }` on /exam/:id. */
-  params: Readonly<Record<string, string | undefined>>
-  /** State handed over with the navigation (e.g. an exam result). */
-  locationState: unknown
-}
+/** Props the shell hands to every remote's top-level component (the contract's `RemotePageProps`). */
+export type { RemotePageProps as RemoteProps } from '@portal/contracts'

@@ -54,6 +54,14 @@ describe('remote loader', () => {
     vi.stubGlobal('fetch', vi.fn<typeof fetch>().mockResolvedValue(ok()))
     runtime.loadRemote.mockResolvedValue({})
     const { loadRemoteComponent } = await import('./federation.ts')
-    await expect(loadRemoteComponent('mf_certifications/Nothing')).rejects.toThrow('has no default export')
+    await expect(loadRemoteComponent('mf_certifications/DashboardCards')).rejects.toThrow('no default export')
+  })
+
+  it('refuses a module outside the contract, or built against another major version of it', async () => {
+    vi.stubGlobal('fetch', vi.fn<typeof fetch>().mockResolvedValue(ok()))
+    runtime.loadRemote.mockResolvedValue({ default: () => null, contract: '2.0' })
+    const { loadRemoteComponent } = await import('./federation.ts')
+    await expect(loadRemoteComponent('mf_certifications/DashboardCards')).rejects.toThrow('built against contract 2.0')
+    await expect(loadRemoteComponent('mf_certifications/Nothing')).rejects.toThrow('not an exposed module of the contract')
   })
 })

@@ -1,4 +1,4 @@
-import { RemoteRegistry } from '@portal/contracts'
+import { RemoteRegistry, checkRemoteModule } from '@portal/contracts'
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime'
 import type { ComponentType } from 'react'
 import { errorLoadRemotePlugin } from './error-load-remote.ts'
@@ -47,7 +47,7 @@ export const ensureRemotesRegistered = (): Promise<void> => {
 /** Loads an exposed component such as `mf_learner/UserDashboard`, in the shape React.lazy wants. */
 export const loadRemoteComponent = async <P>(id: string): Promise<{ default: ComponentType<P> }> => {
   await ensureRemotesRegistered()
-  const mod = await loadRemote<{ default?: ComponentType<P> }>(id)
-  if (!mod?.default) throw new Error(`Remote module ${id} has no default export`)
-  return { default: mod.default }
+  const mod = await loadRemote<{ default?: ComponentType<P>; contract?: unknown }>(id)
+  // A module outside the contract or of another major version shows the slot's fallback.
+  return { default: checkRemoteModule(id, mod ?? undefined) }
 }
