@@ -28,7 +28,9 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const port = await freePort()
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-e2e-'))
-  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: `http://localhost:${port}` }
+  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' }
+  // No PUBLIC_URL: e-mailed links must follow the gateway's port by themselves (issue 15 item 10).
+  delete env.PUBLIC_URL
   for (const k of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL']) delete env[k]
   const child = spawn('npm', ['start'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { closeOnSignal } from '@portal/server-kit'
+import { closeOnSignal, publicUrl } from '@portal/server-kit'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -39,12 +39,14 @@ export async function startCluster(opts: ClusterOptions) {
   const notifyPort = opts.ports?.notify ?? 4004
   const learningPort = opts.ports?.learning ?? 4002
   const children: ChildProcess[] = []
+  // Every service's PORT is its own: e-mailed links need the gateway's address, handed down.
+  const PUBLIC_URL = publicUrl(opts.env, opts.gatewayPort)
   const run = (script: string, env: Record<string, string>) => {
     // CLUSTER_NODE_ARGS: extra Node flags for every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a benchmark.
     const nodeArgs = (opts.env.CLUSTER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)
     const child = spawn(process.execPath, [...nodeArgs, script], {
       cwd: root,
-      env: { ...process.env, ...opts.env, ...env },
+      env: { ...process.env, ...opts.env, PUBLIC_URL, ...env },
       stdio: opts.quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
     })
     children.push(child)

@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises'
 import { z } from 'zod'
-import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, parseEnv, type EventBus } from '@portal/server-kit'
+import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, parseEnv, publicUrl, type EventBus } from '@portal/server-kit'
 import { start as startIdentity, seedDemoData } from 'svc-identity/server'
 import { start as startLearning, seedDemoData as seedLearning } from 'svc-learning/server'
 import { start as startNotify } from 'svc-notify/server'
@@ -14,7 +14,10 @@ import { start as startGateway } from 'gateway/server'
 const Env = PlatformEnv.extend({ HOST: z.string().default('127.0.0.1'), DEMO_DATA: z.enum(['on', 'off']).default('on') })
 
 export async function startSingleNode(source: Record<string, string | undefined> = process.env) {
-  const env = parseEnv(Env, source)
+  const parsed = parseEnv(Env, source)
+  // E-mailed links follow the gateway's port unless PUBLIC_URL says otherwise. With PORT=0 the
+  // port is known once the gateway listens: the address is filled in then, before any request.
+  const env = { ...parsed, PUBLIC_URL: parsed.PORT ? publicUrl(parsed, parsed.PORT) : parsed.PUBLIC_URL }
   const logger = createLogger('portal', env.LOG_LEVEL)
   await mkdir(env.DATA_DIR, { recursive: true })
   const bus: EventBus = env.NATS_URL ? await createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger })
@@ -36,7 +39,8 @@ export async function startSingleNode(source: Record<string, string | undefined>
     },
   })
 
-  const url = env.PUBLIC_URL ?? `http://localhost:${gateway.port}`
+  env.PUBLIC_URL ??= publicUrl(env, gateway.port)
+  const url = env.PUBLIC_URL
   const lines = [
     '',
     `  Learning portal (single-node) at ${url}`,

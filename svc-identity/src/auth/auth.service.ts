@@ -7,7 +7,7 @@ import {
   type AuthSuccess,
   type PublicConfig,
 } from '@portal/contracts'
-import { AppError, badRequest, conflict, forbidden, notFound, recordEvent, tooManyRequests, unauthorized } from '@portal/server-kit'
+import { AppError, badRequest, conflict, forbidden, notFound, publicUrl, recordEvent, tooManyRequests, unauthorized } from '@portal/server-kit'
 import type { IdentityContext } from '../context.ts'
 import { UserEntity, toUserDto, userFacts } from '../users/user.entity.ts'
 import { userRepository } from '../users/user.repository.ts'
@@ -249,7 +249,8 @@ export function createAuthService(ctx: IdentityContext) {
             usedAt: null,
             createdAt: at,
           })
-          const base = (env.PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, '')
+          // The launchers set PUBLIC_URL from the gateway's port; run alone, the gateway's default port.
+          const base = publicUrl(env)
           recordEvent(tx, 'identity.password-reset.requested.v1', {
             userId: user.id,
             name: user.name,
