@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { z } from 'zod'
-import type { Exam, ExamInput, ExamSummary, LearnerExam } from '@portal/contracts'
+import type { Exam, ExamInput, ExamSummary, LearnerExam, OpenAttempt } from '@portal/contracts'
 import { badRequest, forbidden, notFound, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { requireAssignable } from '../users/user-access.ts'
@@ -56,6 +56,8 @@ const questionFields = (q: ExamData['questions'][number], position: number) => (
   categoryWeight: q.category_weight,
 })
 
+const isAnswered = (a: unknown) => (Array.isArray(a) ? a.length > 0 : typeof a === 'number' && a >= 0)
+
 export function createExamService(ctx: LearningContext) {
   const { orm, now } = ctx
 
@@ -80,14 +82,27 @@ export function createExamService(ctx: LearningContext) {
       return loadFull(em, await examRepository.listAll(em))
     },
 
-    /** Admins get the whole exam; a learner allowed to take it gets it without answers or weights. */
+    /**
+     * Admins get the whole exam; a learner allowed to take it gets it without answers or weights.
+     * Both get their own attempt under way (`open_attempt`), which the intro offers to resume.
+     */
     async get(actor: Actor, id: number): Promise<Exam | LearnerExam> {
       const em = orm.em.fork()
       const exam = await requireTakeable(em, actor, id)
-      if (actor.isAdmin) return getFull(em, id)
+      const at = now()
+      const open = await examRepository.openAttempt(em, id, actor.userId, at)
+      const open_attempt: OpenAttempt | null = open && {
+        attempt_number: open.attemptNumber,
+        started_at: open.startedAt.toISOString(),
+        deadline: open.deadline.toISOString(),
+        seconds_left: Math.max(0, Math.ceil((open.deadline.getTime() - at.getTime()) / 1000)),
+        answered: open.answers.filter(isAnswered).length,
+        questions: open.answers.length,
+      }
+      if (actor.isAdmin) return { ...(await getFull(em, id)), open_attempt }
       // The intro needs no questions; a learner sees the drawn ones only once an attempt starts.
       const used = (await examRepository.attemptCounts(em, actor.userId)).get(id) ?? 0
-      return { ...toExamSummary(exam, used), subject_categories: exam.subjectCategories, questions: [] }
+      return { ...toExamSummary(exam, used), subject_categories: exam.subjectCategories, questions: [], open_attempt }
     },
 
     async create(data: ExamData): Promise<Exam> {
