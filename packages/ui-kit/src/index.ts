@@ -36,4 +36,19 @@ export interface RemoteProps {
   params: Readonly<Record<string, string | undefined>>
   /** State handed over with the navigation (e.g. an exam result). */
   locationState: unknown
+  /**
+   * Asks the host to check with `guard` before the user leaves this page by any way the host
+   * controls (a link, browser Back, Logout); answers the function that withdraws it. Absent when
+   * the host has no such ways out (a component hosted inside another remote).
+   */
+  registerLeaveGuard?: (guard: LeaveGuard) => () => void
 }
+
+/** How the user is leaving: to another page of the portal (`to` is its path), or logging out. */
+export type LeaveIntent = { kind: 'navigate'; to: string } | { kind: 'logout' }
+
+/**
+ * Asked before the user leaves a page that holds something under way (a timed exam): it tells the
+ * user what really happens and resolves true to let them go, false to keep them on the page.
+ */
+export type LeaveGuard = (intent: LeaveIntent) => Promise<boolean>

@@ -5,6 +5,7 @@ import { useAuth, type AuthState } from '../auth/AuthProvider.tsx'
 import { LoginPage } from '../auth/LoginPage.tsx'
 import { ComingSoon } from '../layout/ComingSoon.tsx'
 import { Layout } from '../layout/Layout.tsx'
+import { useLeaveGuards } from '../leave/LeaveGuardProvider.tsx'
 import { RemoteSlot } from '../remotes/RemoteSlot.tsx'
 import { decideAccess, decideExamResults, decideRoot, type Access, type AuthSnapshot, type GuardDecision } from './guards.ts'
 
@@ -47,8 +48,9 @@ const ExamResults = () => {
 /** The remote for a dashboard, fed with the signed-in user. */
 const Remote = ({ id }: { id: string }) => {
   const { state, updateUser } = useAuth()
+  const { register } = useLeaveGuards()
   if (state.status !== 'authenticated') return null
-  return <RemoteSlot id={id} user={state.user} onUserUpdated={updateUser} />
+  return <RemoteSlot id={id} user={state.user} onUserUpdated={updateUser} registerLeaveGuard={register} />
 }
 
 /** The whole route table of spec §2. */
