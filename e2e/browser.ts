@@ -1,4 +1,6 @@
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 
 /** Debian's Chromium, headless, with the flags this machine needs. */
 export function launchBrowser(): Promise<Browser> {
@@ -78,3 +80,30 @@ export const descriptionOf = (target: Locator): Promise<string> =>
       .join(' ')
       .trim(),
   )
+
+// Accessibility: axe-core's rules on the page as it is now.
+
+// Read once; evaluated through the DevTools protocol, which the portal's CSP (script-src 'self') does not block.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** One axe violation as a line a test failure can show: impact, rule, and the first elements hit. */
+export interface AxeProblem {
+  impact: string
+  id: string
+  help: string
+  targets: string[]
+}
+
+/**
+ * Runs axe-core (WCAG 2.x A and AA rules and best practices) on the page, or on the part matching
+ * `include`; answers the serious and critical violations (a journey expects none).
+ */
+export async function axeSerious(page: Page, include?: string): Promise<AxeProblem[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
+  const problems = await page.evaluate(async (context) => {
+    const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { impact: string | null; id: string; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe
+    const result = await axe.run(context ? { include: [context] } : document, { resultTypes: ['violations'] })
+    return result.violations.map((v) => ({ impact: v.impact ?? 'unknown', id: v.id, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))
+  }, include ?? null)
+  return problems.filter((p) => p.impact === 'serious' || p.impact === 'critical')
+}

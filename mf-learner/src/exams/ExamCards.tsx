@@ -2,7 +2,7 @@ import { Alert, Button, EmptyState, Spinner } from '@portal/ui-kit'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, type ReactNode } from 'react'
 import { dashboardKeys, fetchAvailableExams, fetchUserStats } from './api.ts'
-import { attemptsText, attemptsUsedUp, dashboardError, scoreText } from './exam-cards.ts'
+import { attemptsText, attemptsUsedUp, dashboardError, openAttemptText, scoreText } from './exam-cards.ts'
 
 /** The dashboard refreshes when the window regains focus and when the page becomes visible (learner §2). */
 export const useRefreshOnReturn = () => {
@@ -37,6 +37,7 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
           {exams.data.map((exam) => {
             const attempts = attemptsText(exam)
             const usedUp = attemptsUsedUp(exam)
+            const underWay = openAttemptText(exam)
             const nameId = `exam-${exam.id}-name`
             return (
               <li key={exam.id} className="pk-stack" style={{ gap: '.5rem', border: '1px solid var(--c-border)', borderRadius: 8, padding: '1rem' }}>
@@ -48,9 +49,10 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
                   {exam.time_limit} minutes · {exam.total_questions} questions · pass {exam.pass_score}%
                 </p>
                 {attempts ? <p style={{ margin: 0 }}>{attempts}</p> : null}
+                {underWay ? <p style={{ margin: 0, fontWeight: 600 }}>{underWay}</p> : null}
                 <div>
                   <Button aria-describedby={nameId} disabled={usedUp} onClick={() => navigate(`/exam/${exam.id}`)}>
-                    Start Exam
+                    {underWay ? 'Resume Exam' : 'Start Exam'}
                   </Button>
                   {usedUp ? <p className="pk-muted" style={{ margin: '.25rem 0 0' }}>No attempts left</p> : null}
                 </div>
