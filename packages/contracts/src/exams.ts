@@ -104,8 +104,8 @@ export const Question = z.object({
 export type Question = z.infer<typeof Question>
 
 /**
- * The caller's attempt under way (GET /exams/{id}): it stays open on the server and its clock runs
- * until the deadline, so the intro offers Resume with the time left instead of Start Exam.
+ * The caller's attempt under way (GET /exams, GET /exams/{id}): it stays open on the server and its
+ * clock runs until the deadline, so the dashboard and the intro offer Resume with the time left.
  */
 export const OpenAttempt = z.object({
   attempt_number: z.number().int(),
@@ -149,7 +149,7 @@ export const ExamSummary = z.object({
   max_attempts: z.number().int().nullable(),
   attempts_used: z.number().int(),
   is_assigned_to_all: z.boolean(),
-  /** GET /exams/{id} only: the caller's open attempt, null when there is none. */
+  /** The caller's attempt under way, null when there is none (optional within v1). */
   open_attempt: OpenAttempt.nullable().optional(),
 })
 export type ExamSummary = z.infer<typeof ExamSummary>

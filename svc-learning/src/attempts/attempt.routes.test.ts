@@ -71,12 +71,17 @@ describe('POST /exams/{id}/attempts', () => {
     const q = attempt.questions[0]!
     await h.call('PUT', `/exams/attempts/${attempt.attemptId}/answers`, { token: tech.token, body: { questionIds: [q.id], answers: [q.question_type === 'multi_select' ? [0] : 0] } })
     h.advance(4 * 60_000)
-    expect(await intro(tech)).toEqual({ attempt_number: 1, started_at: attempt.startedAt, deadline: attempt.deadline, seconds_left: 6 * 60, answered: 1, questions: 3 })
+    const open = { attempt_number: 1, started_at: attempt.startedAt, deadline: attempt.deadline, seconds_left: 6 * 60, answered: 1, questions: 3 }
+    expect(await intro(tech)).toEqual(open)
+    // The dashboard's list says the same, so a final exam whose attempts are all started offers Resume.
+    const listed = (await h.call('GET', '/exams', { token: tech.token })).body.find((e: { id: number }) => e.id === exam.id)
+    expect(listed.open_attempt).toEqual(open)
     // Another learner, and the admin, have none of their own.
     expect(await intro(await h.user())).toBeNull()
     expect(await intro(admin)).toBeNull()
     h.advance(6 * 60_000 + 1)
     expect(await intro(tech)).toBeNull()
+    expect((await h.call('GET', '/exams', { token: tech.token })).body.find((e: { id: number }) => e.id === exam.id).open_attempt).toBeNull()
   })
   it('lets only callers the exam is assigned to start it', async () => {
     const exam = await create({ is_assigned_to_all: false })

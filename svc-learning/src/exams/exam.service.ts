@@ -58,6 +58,22 @@ const questionFields = (q: ExamData['questions'][number], position: number) => (
 
 const isAnswered = (a: unknown) => (Array.isArray(a) ? a.length > 0 : typeof a === 'number' && a >= 0)
 
+/** An attempt under way as the dashboard and the intro show it (time left by the server's clock). */
+const toOpenAttempt = (
+  open: { attemptNumber: number; startedAt: Date; deadline: Date; answers: unknown[] } | undefined,
+  at: Date,
+): OpenAttempt | null =>
+  open
+    ? {
+        attempt_number: open.attemptNumber,
+        started_at: open.startedAt.toISOString(),
+        deadline: open.deadline.toISOString(),
+        seconds_left: Math.max(0, Math.ceil((open.deadline.getTime() - at.getTime()) / 1000)),
+        answered: open.answers.filter(isAnswered).length,
+        questions: open.answers.length,
+      }
+    : null
+
 export function createExamService(ctx: LearningContext) {
   const { orm, now } = ctx
 
@@ -68,12 +84,13 @@ export function createExamService(ctx: LearningContext) {
   }
 
   return {
-    /** What the caller may take (admins: every exam), newest first. */
+    /** What the caller may take (admins: every exam), newest first, with the caller's attempts under way. */
     async listForCaller(actor: Actor): Promise<ExamSummary[]> {
       const em = orm.em.fork()
       const exams = actor.isAdmin ? await examRepository.listAll(em) : await examRepository.listTakeable(em, actor.userId)
-      const used = await examRepository.attemptCounts(em, actor.userId)
-      return exams.map((e) => toExamSummary(e, used.get(e.id) ?? 0))
+      const at = now()
+      const [used, open] = await Promise.all([examRepository.attemptCounts(em, actor.userId), examRepository.openAttempts(em, actor.userId, at)])
+      return exams.map((e) => ({ ...toExamSummary(e, used.get(e.id) ?? 0), open_attempt: toOpenAttempt(open.get(e.id), at) }))
     },
 
     /** Every exam with its pool and answers (admins). */
@@ -90,15 +107,7 @@ export function createExamService(ctx: LearningContext) {
       const em = orm.em.fork()
       const exam = await requireTakeable(em, actor, id)
       const at = now()
-      const open = await examRepository.openAttempt(em, id, actor.userId, at)
-      const open_attempt: OpenAttempt | null = open && {
-        attempt_number: open.attemptNumber,
-        started_at: open.startedAt.toISOString(),
-        deadline: open.deadline.toISOString(),
-        seconds_left: Math.max(0, Math.ceil((open.deadline.getTime() - at.getTime()) / 1000)),
-        answered: open.answers.filter(isAnswered).length,
-        questions: open.answers.length,
-      }
+      const open_attempt = toOpenAttempt((await examRepository.openAttempts(em, actor.userId, at, id)).get(id), at)
       if (actor.isAdmin) return { ...(await getFull(em, id)), open_attempt }
       // The intro needs no questions; a learner sees the drawn ones only once an attempt starts.
       const used = (await examRepository.attemptCounts(em, actor.userId)).get(id) ?? 0
