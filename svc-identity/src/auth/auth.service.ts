@@ -4,6 +4,7 @@ import {
   RESET_TOKEN_TTL_MINUTES,
   VERIFICATION_CODE_MAX_TRIES,
   VERIFICATION_CODE_TTL_MINUTES,
+  VERIFICATION_RESEND_SECONDS,
   type AuthSuccess,
   type PublicConfig,
 } from '@portal/contracts'
@@ -18,7 +19,7 @@ import { hashCode, hashToken, newResetToken, newSalt, newVerificationCode, safeE
 const MINUTE = 60_000
 /** Limits of the abuse-prone flows (kept together so they are easy to review). */
 export const LIMITS = {
-  resendMinIntervalMs: 30_000,
+  resendMinIntervalMs: VERIFICATION_RESEND_SECONDS * 1000,
   resendPerHour: 5,
   loginWindowMs: 15 * MINUTE,
   loginFailuresPerAccount: 5,
