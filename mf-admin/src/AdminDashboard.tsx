@@ -1,13 +1,17 @@
-import { EmptyState, ensureStyles, type RemoteProps } from '@portal/ui-kit'
+import { EmptyState, Spinner, ensureStyles, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { useRef, useState, type KeyboardEvent } from 'react'
-import { CoursesTab } from './courses/CoursesTab.tsx'
+import { Suspense, lazy, useRef, useState, type KeyboardEvent } from 'react'
 import { ExamsTab } from './exams/ExamsTab.tsx'
-import { GroupsTab } from './groups/GroupsTab.tsx'
 import { ADMIN_TABS, tabAfterKey, tabId, type AdminTab } from './tabs.ts'
-import { UsersTab } from './users/UsersTab.tsx'
+import { ensureAdminStyles } from './styles.ts'
 
 ensureStyles()
+ensureAdminStyles()
+
+// The first screen is the Exams tab: the others load when opened (the admin's first load stays small).
+const CoursesTab = lazy(() => import(/* webpackChunkName: "courses-tab" */ './courses/CoursesTab.tsx').then((m) => ({ default: m.CoursesTab })))
+const UsersTab = lazy(() => import(/* webpackChunkName: "users-tab" */ './users/UsersTab.tsx').then((m) => ({ default: m.UsersTab })))
+const GroupsTab = lazy(() => import(/* webpackChunkName: "groups-tab" */ './groups/GroupsTab.tsx').then((m) => ({ default: m.GroupsTab })))
 
 const NotYet = ({ what }: { what: string }) => <EmptyState>{what} is not available yet.</EmptyState>
 
@@ -68,7 +72,9 @@ const Dashboard = ({ user }: RemoteProps) => {
         ))}
       </div>
       <div role="tabpanel" id={`${tabId(tab)}-panel`} aria-labelledby={tabId(tab)} className="pk-card" tabIndex={0}>
-        <Panel tab={tab} user={user} />
+        <Suspense fallback={<Spinner label={`Loading ${tab}...`} />}>
+          <Panel tab={tab} user={user} />
+        </Suspense>
       </div>
     </div>
   )
