@@ -9,8 +9,8 @@ th[aria-sort=ascending] .pk-sort,th[aria-sort=descending] .pk-sort{color:var(--c
 .pk-file-picker label.pk-btn{font-size:1rem;display:inline-flex;align-items:center}
 .pk-question__head{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem .75rem;justify-content:space-between}
 .pk-question__toggle{font:inherit;font-weight:700;background:none;border:none;padding:.25rem 0;min-height:24px;cursor:pointer;color:var(--c-text);display:inline-flex;gap:.5rem;align-items:center;text-align:left}
-.pk-question__toggle::before{content:"▸";display:inline-block;transition:transform .15s}
-.pk-question__toggle[aria-expanded=true]::before{transform:rotate(90deg)}
+.pk-question__chevron{display:inline-block;transition:transform .15s}
+.pk-question__toggle[aria-expanded=true] .pk-question__chevron{transform:rotate(90deg)}
 .pk-question__summary{flex:1 1 16rem;min-width:0;color:var(--c-muted);font-size:.875rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .pk-dialog:has(.pk-import){max-width:min(920px,calc(100vw - 2rem))}
 .pk-import-table td,.pk-import-table th{font-size:.8125rem;padding:.375rem .5rem}

@@ -80,6 +80,10 @@ const QuestionEditor = ({
             aria-controls={expanded ? bodyId : undefined}
             onClick={() => actions.toggle(q)}
           >
+            {/* The arrow is drawn, not read: the name stays "Question 2", and aria-expanded says the rest. */}
+            <span aria-hidden="true" className="pk-question__chevron">
+              ▸
+            </span>
             Question {n}
           </button>
         </h4>

@@ -48,7 +48,9 @@ describe('admin table view', () => {
     const noun = { one: 'exam', many: 'exams' }
     expect(tableSummary(tableView(rows, columns, { search: '', sort: null, page: 2 }, 25), noun, '')).toBe('Showing 26–30 of 30 exams')
     expect(tableSummary(tableView(rows.slice(0, 3), columns, { search: '', sort: null, page: 1 }, 25), noun, '')).toBe('Showing 3 exams')
-    expect(tableSummary(tableView(rows, columns, { search: '7', sort: null, page: 1 }, 25), noun, '7')).toBe('Showing 3 of 30 exams matching “7”')
+    expect(tableSummary(tableView(rows, columns, { search: '7', sort: null, page: 1 }, 25), noun, '7')).toBe('Showing 3 exams matching “7”')
     expect(tableSummary(tableView(rows, columns, { search: 'zz', sort: null, page: 1 }, 25), noun, 'zz')).toBe('No exams match “zz”')
+    expect(tableSummary(tableView(rows, columns, { search: 'exam', sort: null, page: 1 }, 25), noun, 'exam')).toBe('Showing 1–25 of 30 exams matching “exam”')
+    expect(tableSummary(tableView(rows.slice(0, 1), columns, { search: '', sort: null, page: 1 }, 25), noun, '')).toBe('Showing 1 exam')
   })
 })

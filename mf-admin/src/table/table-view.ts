@@ -60,11 +60,11 @@ export function tableView<T, K extends string>(rows: readonly T[], columns: Tabl
 export const nextSort = <K extends string>(sort: TableState<K>['sort'], column: K): TableState<K>['sort'] =>
   sort?.column !== column ? { column, direction: 'ascending' } : sort.direction === 'ascending' ? { column, direction: 'descending' } : null
 
-/** "Showing 1–25 of 40 exams", "Showing 3 of 40 exams matching “ladder”", "No exams match “x”". */
+/** "Showing 1–25 of 40 exams", "Showing 3 exams matching “ladder”", "No exams match “x”". */
 export const tableSummary = (view: TableView<unknown>, noun: { one: string; many: string }, search: string): string => {
   const q = search.trim()
-  const of = (n: number) => `${n} ${n === 1 ? noun.one : noun.many}`
   if (q && view.matching === 0) return `No ${noun.many} match “${q}”`
-  const range = view.pages > 1 ? `${view.from}–${view.to} of ${view.matching}` : `${view.matching}`
-  return q ? `Showing ${range} of ${of(view.total)} matching “${q}”` : `Showing ${view.pages > 1 ? `${view.from}–${view.to} of ${of(view.total)}` : of(view.total)}`
+  const n = q ? view.matching : view.total
+  const range = view.pages > 1 ? `${view.from}–${view.to} of ${n}` : `${n}`
+  return `Showing ${range} ${n === 1 ? noun.one : noun.many}${q ? ` matching “${q}”` : ''}`
 }
