@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { axeSerious, focusedControl, launchBrowser, tabTo, watchErrors } from './browser.ts'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { axeSerious, focusedControl, logIn, openPage, suiteBrowser, tabTo, watchErrors } from './browser.ts'
 import { xlsx } from './xlsx.ts'
 
 // Issue 15 item 6: the admin side with more than a handful of exams, questions and users.
 const baseURL = inject('baseURL')
 const run = Date.now()
-let browser: Browser
+const browser = suiteBrowser()
 let admin: string
 
 const api = async (method: string, path: string, body?: unknown) => {
@@ -36,20 +36,12 @@ const examBody = (name: string, questions: number) => ({
 })
 
 beforeAll(async () => {
-  browser = await launchBrowser()
   admin = (await api('POST', '/auth/login', { email: 'admin@example.com', password: 'Admin123!' })).body.token
-})
-afterAll(async () => {
-  await browser?.close()
 })
 
 async function asAdmin(): Promise<Page> {
-  const page = await (await browser.newContext({ baseURL })).newPage()
-  page.setDefaultTimeout(15_000)
-  await page.goto('/login')
-  await page.getByLabel('Email').fill('admin@example.com')
-  await page.getByLabel('Password', { exact: true }).fill('Admin123!')
-  await page.getByRole('button', { name: 'Log In' }).click()
+  const page = await openPage(browser(), baseURL)
+  await logIn(page, 'admin@example.com', 'Admin123!')
   await page.waitForURL('**/admin-dashboard')
   return page
 }

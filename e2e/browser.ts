@@ -1,4 +1,5 @@
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
@@ -9,6 +10,33 @@ export function launchBrowser(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-dev-shm-usage'],
   })
+}
+
+/** One Chromium for the journeys of a file: launched before them, closed after; call it at the top of the file. */
+export function suiteBrowser(): () => Browser {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return () => browser!
+}
+
+/** A page in a context of its own (nothing stored shared with another journey), 15 s a step. */
+export async function openPage(browser: Browser, baseURL: string, viewport?: { width: number; height: number }): Promise<Page> {
+  const page = await (await browser.newContext({ baseURL, ...(viewport ? { viewport } : {}) })).newPage()
+  page.setDefaultTimeout(15_000)
+  return page
+}
+
+/** Signs in through the login form, as a person does (where it lands is for the journey to check). */
+export async function logIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Log In' }).click()
 }
 
 export interface MailboxMessage {

@@ -1,30 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { axeSerious, launchBrowser, watchErrors } from './browser.ts'
+import { describe, expect, inject, it } from 'vitest'
+import { axeSerious, logIn, openPage, suiteBrowser, watchErrors } from './browser.ts'
 
 // Issue 15 item 8: errors a person can act on, and scores they can follow.
 const baseURL = inject('baseURL')
-let browser: Browser
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
-
-async function newPage(): Promise<Page> {
-  const page = await (await browser.newContext({ baseURL })).newPage()
-  page.setDefaultTimeout(15_000)
-  return page
-}
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Log In' }).click()
-}
+const browser = suiteBrowser()
+const newPage = () => openPage(browser(), baseURL)
 
 const apiToken = async (email: string, password: string) => {
   const res = await fetch(`${baseURL}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) })

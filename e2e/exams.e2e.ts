@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { axeSerious, focusedControl, launchBrowser, tabTo, watchErrors } from './browser.ts'
+import { describe, expect, inject, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { axeSerious, focusedControl, logIn, openPage, suiteBrowser, tabTo, watchErrors } from './browser.ts'
 
 const baseURL = inject('baseURL')
-let browser: Browser
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = suiteBrowser()
 
 async function signedIn(email: string, password: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await (await browser.newContext({ baseURL, ...(viewport ? { viewport } : {}) })).newPage()
-  page.setDefaultTimeout(15_000)
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Log In' }).click()
+  const page = await openPage(browser(), baseURL, viewport)
+  await logIn(page, email, password)
   return page
 }
 

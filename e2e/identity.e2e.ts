@@ -1,30 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, waitForMail, watchErrors } from './browser.ts'
+import { describe, expect, inject, it } from 'vitest'
+import { logIn, openPage, suiteBrowser, waitForMail, watchErrors } from './browser.ts'
 
 const baseURL = inject('baseURL')
-let browser: Browser
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL })
-  const page = await context.newPage()
-  page.setDefaultTimeout(15_000)
-  return page
-}
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Log In' }).click()
-}
+const browser = suiteBrowser()
+const newPage = () => openPage(browser(), baseURL)
 
 describe('identity journeys', () => {
   it('refuses to register an address outside the company domain', async () => {

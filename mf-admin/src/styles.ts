@@ -1,3 +1,5 @@
+import { addStyleSheet } from '@portal/ui-kit'
+
 /** Styles of the admin screens only (kept out of the shared kit so the shell's first load stays small). */
 const CSS = `
 .pk-sort{font:inherit;font-weight:inherit;text-transform:inherit;letter-spacing:inherit;color:inherit;background:none;border:none;padding:.25rem 0;min-height:24px;cursor:pointer;display:inline-flex;gap:.375rem;align-items:center}
@@ -16,10 +18,4 @@ th[aria-sort=ascending] .pk-sort,th[aria-sort=descending] .pk-sort{color:var(--c
 .pk-import-table td,.pk-import-table th{font-size:.8125rem;padding:.375rem .5rem}
 `
 
-export const ensureAdminStyles = (): void => {
-  if (typeof document === 'undefined' || document.getElementById('portal-admin-styles')) return
-  const style = document.createElement('style')
-  style.id = 'portal-admin-styles'
-  style.textContent = CSS
-  document.head.append(style)
-}
+export const ensureAdminStyles = (): void => addStyleSheet('portal-admin-styles', CSS)

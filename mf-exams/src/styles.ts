@@ -1,3 +1,5 @@
+import { addStyleSheet } from '@portal/ui-kit'
+
 /** Styles of the exam screens only (kept out of the shared kit so the shell's first load stays small). */
 const CSS = `
 .pk-exam-facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(140px,1fr));gap:.75rem;margin:0}
@@ -41,10 +43,4 @@ const CSS = `
 .pk-review li.is-correct{border-left-color:#16a34a}.pk-review li.is-incorrect{border-left-color:#dc2626}
 `
 
-export const ensureExamStyles = (): void => {
-  if (typeof document === 'undefined' || document.getElementById('portal-exam-styles')) return
-  const style = document.createElement('style')
-  style.id = 'portal-exam-styles'
-  style.textContent = CSS
-  document.head.append(style)
-}
+export const ensureExamStyles = (): void => addStyleSheet('portal-exam-styles', CSS)

@@ -122,14 +122,7 @@ export type ExamFormAction =
   | { type: 'submitted' }
 
 /** A question read from an import file, checked already (see import/question-import.ts). */
-export interface ImportedQuestion {
-  question_type: QuestionType
-  question_text: string
-  options: string[]
-  correct_answer: number | number[]
-  subject_category: string
-  category_weight: number
-}
+export type ImportedQuestion = Omit<QuestionDraft, 'key' | 'id'>
 
 /** The correct answer after option `removed` is gone: indexes above it shift down; the removed one is dropped. */
 export const shiftCorrectAnswer = (answer: number | number[], removed: number): number | number[] => {

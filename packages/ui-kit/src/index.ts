@@ -4,7 +4,7 @@ export { uploadWithProgress, createUploader, UPLOAD_TIMEOUT_MS } from './upload.
 export type { UploadEnvironment, UploadOptions, UploadXhr } from './upload.ts'
 export { getToken, getStoredUser, readStoredUser, storeSession, clearSession, hasIdentity } from './session.ts'
 export type { StoredUser } from './session.ts'
-export { ensureStyles } from './styles.ts'
+export { addStyleSheet, ensureStyles } from './styles.ts'
 export { Button } from './components/Button.tsx'
 export type { ButtonProps } from './components/Button.tsx'
 export { TextField } from './components/TextField.tsx'
