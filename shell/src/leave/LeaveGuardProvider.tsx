@@ -1,7 +1,6 @@
 import type { LeaveGuard, LeaveIntent } from '@portal/ui-kit'
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react'
-import { useBlocker, type BlockerFunction } from 'react-router'
-import { createLeaveGuards } from './leave-guards.ts'
+import { createContext, useContext, useState, type ReactNode } from 'react'
+import type { LeaveGuards } from './leave-guards.ts'
 
 interface LeaveGuardContextValue {
   register: (guard: LeaveGuard) => () => void
@@ -12,29 +11,11 @@ interface LeaveGuardContextValue {
 const LeaveGuardContext = createContext<LeaveGuardContextValue | null>(null)
 
 /**
- * Holds every in-app navigation (links, browser Back and Forward, a remote's navigate) while a
- * page has registered a leave guard, and lets it through once the guards agree; the header's
- * Logout asks through `confirmLeave`. Tab close and reload stay with the page (beforeunload).
+ * Hands the leave guards to the pages (remotes register theirs) and to the header's Logout. In-app
+ * navigation is held by the guarded history the router runs on; tab close and reload stay with the
+ * page (beforeunload).
  */
-export const LeaveGuardProvider = ({ children }: { children: ReactNode }) => {
-  const [guards] = useState(createLeaveGuards)
-  const shouldBlock = useCallback<BlockerFunction>(
-    ({ currentLocation, nextLocation }) => guards.active() && currentLocation.pathname !== nextLocation.pathname,
-    [guards],
-  )
-  const blocker = useBlocker(shouldBlock)
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return
-    let current = true
-    void guards.ask({ kind: 'navigate', to: blocker.location.pathname }).then((ok) => {
-      if (!current) return
-      if (ok) blocker.proceed()
-      else blocker.reset()
-    })
-    return () => {
-      current = false
-    }
-  }, [blocker, guards])
+export const LeaveGuardProvider = ({ guards, children }: { guards: LeaveGuards; children: ReactNode }) => {
   const [value] = useState<LeaveGuardContextValue>(() => ({ register: guards.register, confirmLeave: guards.ask }))
   return <LeaveGuardContext.Provider value={value}>{children}</LeaveGuardContext.Provider>
 }
