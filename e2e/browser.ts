@@ -1,4 +1,7 @@
 import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 
 /** Debian's Chromium, headless, with the flags this machine needs. */
 export function launchBrowser(): Promise<Browser> {
@@ -13,12 +16,36 @@ export function launchBrowser(): Promise<Browser> {
 export async function signedInPage(browser: Browser, baseURL: string, email: string, password: string, context: BrowserContextOptions = {}): Promise<Page> {
   const page = await (await browser.newContext({ baseURL, ...context })).newPage()
   page.setDefaultTimeout(15_000)
+  await logIn(page, email, password)
+  await page.waitForURL(/dashboard$/)
+  return page
+}
+
+/** One Chromium for the journeys of a file: launched before them, closed after; call it at the top of the file. */
+export function suiteBrowser(): () => Browser {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return () => browser!
+}
+
+/** A page in a context of its own (nothing stored shared with another journey), 15 s a step. */
+export async function openPage(browser: Browser, baseURL: string, viewport?: { width: number; height: number }): Promise<Page> {
+  const page = await (await browser.newContext({ baseURL, ...(viewport ? { viewport } : {}) })).newPage()
+  page.setDefaultTimeout(15_000)
+  return page
+}
+
+/** Signs in through the login form, as a person does (where it lands is for the journey to check). */
+export async function logIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login')
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Log In' }).click()
-  await page.waitForURL(/dashboard$/)
-  return page
 }
 
 /** Signs in through the API: the user's id and the Authorization header for direct calls. */
@@ -56,13 +83,6 @@ export async function waitForMail(baseURL: string, to: string, pattern: RegExp, 
   }
 }
 
-/** Signs in through the login page as a person does (no wait for where it leads). */
-export async function logIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Log In' }).click()
-}
 
 /** Collects page errors so a journey can assert the page stayed healthy. */
 export function watchErrors(page: Page): string[] {
@@ -106,3 +126,30 @@ export const descriptionOf = (target: Locator): Promise<string> =>
       .join(' ')
       .trim(),
   )
+
+// Accessibility: axe-core's rules on the page as it is now.
+
+// Read once; evaluated through the DevTools protocol, which the portal's CSP (script-src 'self') does not block.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** One axe violation as a line a test failure can show: impact, rule, and the first elements hit. */
+export interface AxeProblem {
+  impact: string
+  id: string
+  help: string
+  targets: string[]
+}
+
+/**
+ * Runs axe-core (WCAG 2.x A and AA rules and best practices) on the page, or on the part matching
+ * `include`; answers the serious and critical violations (a journey expects none).
+ */
+export async function axeSerious(page: Page, include?: string): Promise<AxeProblem[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
+  const problems = await page.evaluate(async (context) => {
+    const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { impact: string | null; id: string; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe
+    const result = await axe.run(context ? { include: [context] } : document, { resultTypes: ['violations'] })
+    return result.violations.map((v) => ({ impact: v.impact ?? 'unknown', id: v.id, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))
+  }, include ?? null)
+  return problems.filter((p) => p.impact === 'serious' || p.impact === 'critical')
+}

@@ -733,6 +733,9 @@ describe('admin keyboard journey', () => {
     const demo = 'Field Safety Essentials'
     const lesson = 'Field Safety Essentials: interactive lesson'
     const edit = courseRow(page, demo).getByRole('button', { name: 'Edit' })
+    // The demo course is the oldest, far down a long list: a keyboard user searches for it first.
+    await tabTo(page, page.getByLabel('Search courses'))
+    await page.keyboard.type(demo)
     await tabTo(page, edit)
     await page.keyboard.press('Enter')
     const form = page.getByRole('form', { name: 'Edit Course' })

@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { focusedControl, launchBrowser, tabTo, watchErrors } from './browser.ts'
+import { describe, expect, inject, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { axeSerious, focusedControl, logIn, openPage, suiteBrowser, tabTo, watchErrors } from './browser.ts'
 
 const baseURL = inject('baseURL')
-let browser: Browser
+const browser = suiteBrowser()
 
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
-
-async function signedIn(email: string, password: string): Promise<Page> {
-  const page = await (await browser.newContext({ baseURL })).newPage()
-  page.setDefaultTimeout(15_000)
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Log In' }).click()
+async function signedIn(email: string, password: string, viewport?: { width: number; height: number }): Promise<Page> {
+  const page = await openPage(browser(), baseURL, viewport)
+  await logIn(page, email, password)
   return page
 }
 
@@ -79,18 +68,27 @@ describe('exams journey', () => {
     await page.context().close()
   })
 
-  it('a technician takes it with review marks and navigation, and sees results per category', async () => {
-    const page = await signedIn('tech.tricities@example.com', 'Tech1234!')
+  it('a technician takes it with the palette, is warned on every way out, resumes it with the time left, reviews and submits', async () => {
+    // A phone-sized window: the question and the palette scroll under the exam's bar.
+    const page = await signedIn('tech.tricities@example.com', 'Tech1234!', { width: 390, height: 700 })
     const errors = watchErrors(page)
+    const noSerious = async (state: string) => expect(await axeSerious(page), state).toEqual([])
     await page.waitForURL('**/user-dashboard')
-    const card = page.getByRole('listitem').filter({ hasText: examName }).last()
-    await card.getByRole('button', { name: 'Start Exam' }).click()
-    await page.waitForURL('**/exam/*')
-    await page.getByRole('heading', { level: 1, name: examName }).waitFor()
+    const openExam = async (button = 'Start Exam') => {
+      const card = page.getByRole('listitem').filter({ hasText: examName }).last()
+      await card.getByRole('button', { name: button }).click()
+      await page.getByRole('heading', { level: 1, name: examName }).waitFor()
+    }
+    await openExam()
+    await noSerious('exam intro')
     await page.getByRole('button', { name: 'Start Exam' }).click()
     await page.getByRole('timer').waitFor({ state: 'attached' })
+    // Focus follows the learner onto the first question.
+    await expect.poll(() => focusedControl(page)).toMatch(/^heading "Question 1 of 2/)
+    await noSerious('question 1')
 
     const current = page.getByRole('region', { name: 'Current question' })
+    const palette = page.getByRole('navigation', { name: 'Questions' })
     const answer = async () => {
       const heading = await current.getByRole('heading').first().textContent()
       if (heading?.includes('ladder')) await current.getByLabel('Three feet').check()
@@ -101,20 +99,78 @@ describe('exams journey', () => {
     }
     await answer()
     await current.getByRole('button', { name: 'Mark for Review' }).click()
-    await page.getByRole('navigation').getByRole('button', { name: 'Question 1' }).waitFor()
-    await current.getByRole('button', { name: 'Next' }).click()
+    await palette.getByRole('button', { name: 'Question 1, answered, marked for review', exact: true }).waitFor()
+    await palette.getByRole('button', { name: 'Question 2, unanswered', exact: true }).waitFor()
+
+    // The timer stays in view while the page scrolls.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
+    const clock = await page.getByText('Time Remaining').boundingBox()
+    expect(clock!.y).toBeGreaterThanOrEqual(0)
+    expect(clock!.y).toBeLessThan(700)
+
+    // Every way out warns and says what really happens; Continue Exam stays.
+    const leaveDialog = page.getByRole('dialog')
+    const warned = async (title: string) => {
+      await leaveDialog.getByRole('heading', { name: title }).waitFor()
+      expect(await leaveDialog.textContent()).toMatch(/stays open and its clock keeps running until/)
+      await noSerious(`${title} dialog`)
+      await leaveDialog.getByRole('button', { name: 'Continue Exam' }).click()
+      await leaveDialog.waitFor({ state: 'hidden' })
+      expect(page.url()).toMatch(/\/exam\/\d+$/)
+    }
+    await page.getByRole('link', { name: 'Learning Portal' }).click()
+    await warned('Leave the Exam?')
+    await page.goBack()
+    await warned('Leave the Exam?')
+    await page.getByRole('button', { name: 'Logout' }).click()
+    await warned('Log Out During the Exam?')
+    await page.getByRole('button', { name: 'Exit', exact: true }).click()
+    await warned('Exit Exam?')
+    // Reload and tab close: the browser's own warning is asked for.
+    expect(await page.evaluate(() => !window.dispatchEvent(new Event('beforeunload', { cancelable: true })))).toBe(true)
+
+    // Leaving for real keeps the attempt: the intro offers Resume with the time left, and the answers and marks are back.
+    await page.goBack()
+    await leaveDialog.getByRole('button', { name: 'Leave Exam' }).click()
+    await page.waitForURL('**/user-dashboard')
+    // The card says so too: this final exam's one attempt is not used up while it is under way.
+    await page.getByRole('listitem').filter({ hasText: examName }).last().getByText(/Attempt under way: (59|60) minutes left/).waitFor()
+    await openExam('Resume Exam')
+    await page.getByText('Attempt 1 is under way').waitFor()
+    expect(await page.getByText(/Time left: \d\d:\d\d/).textContent()).toMatch(/Time left: (59|60):\d\d/)
+    await noSerious('intro of an attempt under way')
+    await page.getByRole('button', { name: 'Resume Exam' }).click()
+    await palette.getByRole('button', { name: 'Question 1, answered, marked for review', exact: true }).waitFor()
+
+    // Review before the submit: what is unanswered and marked, each a way back; the confirm step names it.
+    await palette.getByRole('button', { name: 'Review and Submit' }).click()
+    const review = page.getByRole('region', { name: 'Review Your Answers' })
+    await expect.poll(() => focusedControl(page)).toBe('heading "Review Your Answers" [level=2]')
+    await review.getByRole('heading', { name: 'Unanswered (1)' }).waitFor()
+    await noSerious('review')
+    await review.getByRole('button', { name: 'Submit Exam' }).click()
+    await leaveDialog.getByRole('heading', { name: 'Submit Exam?' }).waitFor()
+    expect(await leaveDialog.textContent()).toContain('1 of 2 questions is unanswered: question 2. Unanswered questions count as wrong.')
+    expect(await leaveDialog.textContent()).toContain('This uses attempt 1 of 1.')
+    await noSerious('submit confirmation')
+    await leaveDialog.getByRole('button', { name: 'Keep Reviewing' }).click()
+    await review.getByRole('button', { name: 'Go to question 2' }).click()
+    await expect.poll(() => focusedControl(page)).toMatch(/^heading "Question 2 of 2/)
     await answer()
-    await current.getByRole('button', { name: 'Previous' }).click()
-    await current.getByText('Question 1 of 2').waitFor()
-    await page.getByRole('navigation').getByRole('button', { name: 'Question 1' }).click()
-    await current.getByRole('button', { name: 'Next' }).click()
-    await current.getByRole('button', { name: 'Submit Exam' }).click()
+    await current.getByRole('button', { name: 'Review and Submit' }).click()
+    await review.getByRole('heading', { name: 'Unanswered (0)' }).waitFor()
+    await review.getByRole('button', { name: 'Submit Exam' }).click()
+    expect(await leaveDialog.textContent()).toContain('All 2 questions are answered.')
+    expect(await leaveDialog.textContent()).toContain('1 question is marked for review: question 1.')
+    await leaveDialog.getByRole('button', { name: 'Submit Exam' }).click()
 
     await page.waitForURL('**/exam-results')
     await page.getByText('PASSED').first().waitFor()
     await page.getByText('100%').first().waitFor()
     await page.getByText('Ladders').first().waitFor()
     await page.getByText('Tools').first().waitFor()
+    await noSerious('results')
     expect(errors).toEqual([])
     await page.getByRole('button', { name: 'Return to Dashboard' }).or(page.getByRole('link', { name: 'Return to Dashboard' })).click()
     await page.waitForURL('**/user-dashboard')

@@ -37,8 +37,9 @@ export async function startPortal(command: string, args: string[], env: Record<s
     CONTENT_ALLOW_SCRIPTS: 'https://ajax.googleapis.com',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
-    PUBLIC_URL: baseURL,
   }
+  // No PUBLIC_URL: e-mailed links must follow the gateway's port by themselves (issue 15 item 10).
+  delete childEnv.PUBLIC_URL
   for (const k of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL', 'CONTENT_ORIGIN', 'CONTENT_ALLOW_FRAMES', 'CONTENT_ALLOW_CONNECT']) delete childEnv[k]
   Object.assign(childEnv, env)
   const child = spawn(command, args, { cwd: root, env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })

@@ -1,14 +1,18 @@
 import { REMOTES } from '@portal/contracts'
-import { EmptyState, ensureStyles, RemoteSlot, Tabs, type RemoteProps } from '@portal/ui-kit'
+import { EmptyState, RemoteSlot, Spinner, Tabs, ensureStyles, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { useState } from 'react'
-import { CoursesTab } from './courses/CoursesTab.tsx'
+import { Suspense, lazy, useState } from 'react'
 import { ExamsTab } from './exams/ExamsTab.tsx'
-import { GroupsTab } from './groups/GroupsTab.tsx'
 import { ADMIN_TABS, tabId, type AdminTab } from './tabs.ts'
-import { UsersTab } from './users/UsersTab.tsx'
+import { ensureAdminStyles } from './styles.ts'
 
 ensureStyles()
+ensureAdminStyles()
+
+// The first screen is the Exams tab: the others load when opened (the admin's first load stays small).
+const CoursesTab = lazy(() => import(/* webpackChunkName: "courses-tab" */ './courses/CoursesTab.tsx').then((m) => ({ default: m.CoursesTab })))
+const UsersTab = lazy(() => import(/* webpackChunkName: "users-tab" */ './users/UsersTab.tsx').then((m) => ({ default: m.UsersTab })))
+const GroupsTab = lazy(() => import(/* webpackChunkName: "groups-tab" */ './groups/GroupsTab.tsx').then((m) => ({ default: m.GroupsTab })))
 
 const NotYet = ({ what }: { what: string }) => <EmptyState>{what} is not available yet.</EmptyState>
 
@@ -43,7 +47,9 @@ const Dashboard = (remote: RemoteProps) => {
     <div className="pk-stack">
       <h1>Admin Dashboard</h1>
       <Tabs label="Admin sections" tabs={ADMIN_TABS} selected={tab} onSelect={setTab} idOf={tabId} panelClassName="pk-card">
-        <Panel tab={tab} remote={remote} />
+        <Suspense fallback={<Spinner label={`Loading ${tab}...`} />}>
+          <Panel tab={tab} remote={remote} />
+        </Suspense>
       </Tabs>
     </div>
   )

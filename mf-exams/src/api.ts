@@ -15,6 +15,7 @@ export const ExamIntro = ExamSummary.pick({
   total_questions: true,
   exam_type: true,
   max_attempts: true,
+  open_attempt: true,
 })
 export type ExamIntro = ReturnType<typeof ExamIntro.parse>
 

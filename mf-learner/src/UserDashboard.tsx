@@ -5,6 +5,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { MyCoursesCard } from './courses/MyCoursesCard.tsx'
 import { dashboardKeys } from './exams/api.ts'
 import { AvailableExamsCard, StatisticsCards, useRefreshOnReturn } from './exams/ExamCards.tsx'
+import { LoadFailure } from './LoadFailure.tsx'
 import { CompleteProfileModal } from './profile/CompleteProfileModal.tsx'
 import { needsProfile } from './profile/profile-form.ts'
 
@@ -39,6 +40,7 @@ const Dashboard = (remote: RemoteProps) => {
   return (
     <div className="pk-stack">
       <h1>Welcome, {user.name}</h1>
+      <LoadFailure />
       {missingProfile ? (
         <div className="pk-alert pk-alert--info pk-row" style={{ justifyContent: 'space-between' }}>
           <span>Certification features are locked until you choose your branch and department.</span>

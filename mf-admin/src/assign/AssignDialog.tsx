@@ -1,15 +1,19 @@
-import { COURSE_MESSAGES } from '@portal/contracts'
-import { Alert, Button, Modal, Spinner, TextField, errorMessage } from '@portal/ui-kit'
+import { BRANCHES, COURSE_MESSAGES, DEPARTMENTS } from '@portal/contracts'
+import { Alert, Button, Modal, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import { fetchUsers, userKeys } from '../users/api.ts'
-import { filterUsers, toggleIn } from '../users/filter.ts'
+import { fetchGroups, fetchUsers, groupKeys, userKeys } from '../users/api.ts'
+import { filterLearners, selectionSummary, toggleIn, type LearnerFilter } from '../users/filter.ts'
 
 export interface AssignDialogProps {
   /** "Assign Exam: {name}" / "Assign Course: {title}". */
   title: string
-  /** Users already assigned (ticked at the start). */
+  /** Users already assigned (ticked at the start, marked in the list). */
   initialSelected: readonly string[]
+  /** The exam or course is assigned to all users (Assign then only keeps a selection by name). */
+  assignedToAll: boolean
+  /** "exam" or "course", for the words of the dialog. */
+  what: string
   assign: (userIds: string[]) => Promise<unknown>
   /** Shown when the call fails without a server message ("Failed to assign exam"). */
   errorFallback: string
@@ -24,15 +28,24 @@ export interface AssignDialogProps {
 export const assignError = (tried: boolean, selectedCount: number, callError: string | null): string | null =>
   tried && selectedCount === 0 ? COURSE_MESSAGES.selectAtLeastOneUser : callError
 
-/** Assign an exam or a course to selected non-admin users: search, Select All / Deselect All (of those shown). */
-export const AssignDialog = ({ title, initialSelected, assign: assignTo, errorFallback, onClose, onAssigned }: AssignDialogProps) => {
+const ANY = { value: '', label: 'Any' }
+const NO_FILTER: LearnerFilter = { search: '', branch: '', department: '', group: '' }
+
+/**
+ * Assign an exam or a course to selected non-admin users: search, filters by branch, department and
+ * group, Select All / Deselect All (of those shown); who is assigned now is marked, and the count
+ * says what Assign changes.
+ */
+export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assign: assignTo, errorFallback, onClose, onAssigned }: AssignDialogProps) => {
   const users = useQuery({ queryKey: userKeys.list(), queryFn: fetchUsers })
-  const [search, setSearch] = useState('')
+  const groups = useQuery({ queryKey: groupKeys.list(), queryFn: fetchGroups })
+  const [filter, setFilter] = useState<LearnerFilter>(NO_FILTER)
   const [selected, setSelected] = useState<string[]>(() => [...initialSelected])
   const [tried, setTried] = useState(false)
   const assign = useMutation({ mutationFn: () => assignTo(selected), onSuccess: onAssigned })
   const learners = (users.data ?? []).filter((u) => !u.is_admin)
-  const shown = filterUsers(learners, search)
+  const shown = filterLearners(learners, filter)
+  const set = (key: keyof LearnerFilter) => (e: { target: { value: string } }) => setFilter((f) => ({ ...f, [key]: e.target.value }))
   const error = assignError(tried, selected.length, assign.isError ? errorMessage(assign.error, errorFallback) : null)
   const errorId = useId()
   const submit = () => {
@@ -49,15 +62,38 @@ export const AssignDialog = ({ title, initialSelected, assign: assignTo, errorFa
         <Alert>{errorMessage(users.error, 'Failed to fetch users')}</Alert>
       ) : (
         <div className="pk-stack">
+          {assignedToAll ? (
+            <Alert tone="info">
+              This {what} is assigned to all users: every learner has it, whoever is selected here. The selection below is kept for
+              when it is no longer assigned to all.
+            </Alert>
+          ) : null}
           <TextField
             label="Search users"
             type="search"
             placeholder="Search by name or email"
             // The dialog opens on Cancel while users load: move on to the search once it is there.
             autoFocus
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
+            value={filter.search}
+            onChange={set('search')}
           />
+          <div className="pk-grid" style={{ gridTemplateColumns: 'repeat(auto-fit,minmax(140px,1fr))', gap: '.5rem' }}>
+            <Select label="Branch" placeholder={ANY.label} options={BRANCHES.map((b) => ({ value: b, label: b }))} value={filter.branch} onChange={set('branch')} />
+            <Select
+              label="Department"
+              placeholder={ANY.label}
+              options={DEPARTMENTS.map((d) => ({ value: d, label: d }))}
+              value={filter.department}
+              onChange={set('department')}
+            />
+            <Select
+              label="User Group"
+              placeholder={ANY.label}
+              options={(groups.data ?? []).map((g) => ({ value: g.name, label: g.name }))}
+              value={filter.group}
+              onChange={set('group')}
+            />
+          </div>
           <div className="pk-row">
             <Button
               size="small"
@@ -74,7 +110,7 @@ export const AssignDialog = ({ title, initialSelected, assign: assignTo, errorFa
               Deselect All
             </Button>
             <span className="pk-muted" role="status">
-              {selected.length} selected
+              {selectionSummary(selected, initialSelected, assignedToAll)}
             </span>
           </div>
           <fieldset
@@ -90,7 +126,13 @@ export const AssignDialog = ({ title, initialSelected, assign: assignTo, errorFa
                   <input type="checkbox" checked={selected.includes(u.id)} onChange={() => setSelected((s) => toggleIn(s, u.id))} />
                   <span>
                     {u.name} <span className="pk-muted">({u.email})</span>
+                    {u.branch || u.department ? (
+                      <span className="pk-muted" style={{ display: 'block', fontWeight: 400, fontSize: '.8125rem' }}>
+                        {[u.branch, u.department, u.user_group].filter(Boolean).join(' · ')}
+                      </span>
+                    ) : null}
                   </span>
+                  {initialSelected.includes(u.id) ? <span className="pk-badge">Assigned</span> : null}
                 </label>
               ))
             )}

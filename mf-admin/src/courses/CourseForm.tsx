@@ -15,7 +15,7 @@ import {
   courseFormReducer,
   emptyCourseForm,
   FOCUS,
-  formatMb,
+  formatSize,
   formFromCourse,
   moduleTypeLabel,
   uploadErrorText,
@@ -45,7 +45,7 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
       <span className="pk-badge" style={{ marginLeft: 0 }}>
         {badge ?? moduleTypeLabel(row)}
       </span>
-      {row.kind === 'new' ? <span className="pk-badge">New</span> : null} {row.fileName} · {formatMb(row.size)}
+      {row.kind === 'new' ? <span className="pk-badge">New</span> : null} {row.fileName} · {formatSize(row.size)}
       {processing ? <> · {processing}</> : null}
     </span>
   )
@@ -192,32 +192,47 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
             Modules ({active.length})
           </h3>
           <div className="pk-field">
-            <label htmlFor="course-module-files">{course ? 'Add Module Files' : 'Module Files'}</label>
-            <input
-              ref={target(FOCUS.files)}
-              id="course-module-files"
-              type="file"
-              multiple
-              accept={ACCEPT}
-              aria-invalid={errors.modules ? true : undefined}
-              aria-describedby={[
-                'course-module-files-hint',
-                state.fileErrors.length > 0 ? filesErrorId : null,
-                errors.modules ? modulesErrorId : null,
-              ]
-                .filter(Boolean)
-                .join(' ')}
-              onChange={(e) => {
-                const files = [...(e.target.files ?? [])]
-                if (files.length > 0) {
-                  const message = addedMessage(state, courseFormReducer(state, { type: 'addFiles', files }))
-                  dispatch({ type: 'addFiles', files })
-                  if (message) announce(message)
-                }
-                // Let the same file be picked again later.
-                e.target.value = ''
-              }}
-            />
+            <span id="course-module-files-label" style={{ fontWeight: 600, fontSize: '.875rem' }}>
+              {course ? 'Add Module Files' : 'Module Files'}
+            </span>
+            {/*
+              The native picker stays the control (focusable, Enter or Space opens it, its name is the
+              field's); it is drawn as a button like the others by the label that follows it.
+            */}
+            <div className="pk-file-picker">
+              <input
+                ref={target(FOCUS.files)}
+                id="course-module-files"
+                type="file"
+                multiple
+                accept={ACCEPT}
+                aria-labelledby="course-module-files-label"
+                aria-invalid={errors.modules ? true : undefined}
+                aria-describedby={[
+                  'course-module-files-hint',
+                  state.fileErrors.length > 0 ? filesErrorId : null,
+                  errors.modules ? modulesErrorId : null,
+                ]
+                  .filter(Boolean)
+                  .join(' ')}
+                onChange={(e) => {
+                  const files = [...(e.target.files ?? [])]
+                  if (files.length > 0) {
+                    const message = addedMessage(state, courseFormReducer(state, { type: 'addFiles', files }))
+                    dispatch({ type: 'addFiles', files })
+                    if (message) announce(message)
+                  }
+                  // Let the same file be picked again later.
+                  e.target.value = ''
+                }}
+              />
+              <label htmlFor="course-module-files" className="pk-btn pk-btn--secondary" aria-hidden="true">
+                Choose Files…
+              </label>
+              <span className="pk-muted" aria-hidden="true" style={{ fontSize: '.875rem' }}>
+                {state.modules.some((r) => r.kind === 'new') ? `${state.modules.filter((r) => r.kind === 'new').length} new file(s) added below` : 'No files chosen yet'}
+              </span>
+            </div>
             <span id="course-module-files-hint" className="pk-hint">
               PDF, PowerPoint (pptx), video (mp4, webm), audio (mp3, wav) or a SCORM package (zip). Each file becomes a module.
             </span>

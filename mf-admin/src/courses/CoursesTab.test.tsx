@@ -47,7 +47,10 @@ const render = (node: ReactNode, courses?: Course[]) => {
 describe('Courses tab', () => {
   it('lists courses with their module states, SCORM badges, processing error and assignment', () => {
     const html = render(<CoursesTab />, [course])
-    for (const col of ['Title', 'Modules', 'Assignment', 'Actions']) expect(html).toContain(`<th scope="col">${col}</th>`)
+    // Title, Modules and Assignment sort the table (a button in the header); Actions does not.
+    for (const col of ['Title', 'Modules', 'Assignment']) expect(html).toContain(`<button type="button" class="pk-sort">${col}<`)
+    expect(html).toContain('<th scope="col">Actions</th>')
+    expect(html).toContain('Search courses')
     expect(html).toContain('3 modules · 1 processing · 1 failed')
     expect(html).toContain('SCORM 2004 4th Edition')
     expect(html).toContain('Failed: The package has no imsmanifest.xml at its root (not a SCORM package)')
@@ -76,7 +79,10 @@ describe('Course form', () => {
     expect(html.match(/autofocus=""/g)).toHaveLength(1)
     expect(html).toMatch(/<input[^>]*autofocus=""[^>]*value=""/)
     expect(html).toContain('Assign to all users')
-    expect(html).toContain('>Module Files</label>')
+    // The picker is named by the field's label and drawn as a button.
+    expect(html).toContain('aria-labelledby="course-module-files-label"')
+    expect(html).toContain('>Module Files</span>')
+    expect(html).toContain('class="pk-btn pk-btn--secondary" aria-hidden="true">Choose Files…</label>')
     expect(html).toContain('accept=".pdf,.pptx,.mp4,.webm,.mp3,.wav,.zip"')
     expect(html).toContain('multiple=""')
     expect(html).toMatch(/type="submit"[^>]*>Upload<\/button>/)
@@ -89,7 +95,7 @@ describe('Course form', () => {
     const html = render(<CourseForm course={course} onDone={noop} onCancel={noop} />)
     expect(html).toContain('>Edit Course</h2>')
     expect(html).toMatch(/<input[^>]*autofocus=""[^>]*value="Golf Basics"/)
-    expect(html).toContain('>Add Module Files</label>')
+    expect(html).toContain('>Add Module Files</span>')
     expect(html).toContain('>Module 1 title</label>')
     expect(html).toMatch(/aria-label="Move up Module 1" disabled=""/)
     expect(html).toMatch(/aria-label="Move down Module 3" disabled=""/)

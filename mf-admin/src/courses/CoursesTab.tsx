@@ -7,7 +7,8 @@ import { ADD_TARGET, deleteTarget, editTarget, useAuthoringTab } from '../author
 import { assignCourse, courseKeys, deleteCourse, fetchAdminCourses } from './api.ts'
 import { COURSE_ERRORS, moduleTypeLabel } from './course-form.ts'
 import { CourseForm } from './CourseForm.tsx'
-import { anyProcessing, courseAssignmentText, modulesSummary, processingText, scormBadge, sortedModules } from './course-table.ts'
+import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/AdminTable.tsx'
+import { COURSE_COLUMNS, anyProcessing, courseAssignmentText, modulesSummary, processingText, scormBadge, sortedModules } from './course-table.ts'
 
 /** While a SCORM package is being processed the list is fetched again this often. */
 const PROCESSING_POLL_MS = 3_000
@@ -48,12 +49,13 @@ export const CoursesTab = () => {
     // A package being processed turns ready (or failed) by itself: poll until none is left.
     refetchInterval: (query) => (anyProcessing(query.state.data) ? PROCESSING_POLL_MS : false),
   })
+  const table = useAdminTable(courses.data ?? [], COURSE_COLUMNS)
   const { queryClient, editing, openEditor, closeEditor, target, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, refresh, remove } =
     useAuthoringTab<Course>({
       allKey: courseKeys.all,
       remove: deleteCourse,
       deletedNotice: 'Course deleted.',
-      ids: courses.data?.map((c) => c.id) ?? [],
+      ids: table.view.rows.map((c) => c.id),
     })
 
   if (editing.mode !== 'closed') {
@@ -93,19 +95,21 @@ export const CoursesTab = () => {
       ) : courses.data.length === 0 ? (
         <EmptyState>No courses yet. Use Upload New Course to create one.</EmptyState>
       ) : (
+        <>
+        <TableSearch table={table} label="Search courses" placeholder="Search by title" noun={{ one: 'course', many: 'courses' }} />
         <div className="pk-table-wrap">
           <table className="pk-table">
             <caption className="pk-visually-hidden">Courses</caption>
             <thead>
               <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Modules</th>
-                <th scope="col">Assignment</th>
+                <SortHeader table={table} column="title">Title</SortHeader>
+                <SortHeader table={table} column="modules">Modules</SortHeader>
+                <SortHeader table={table} column="assignment">Assignment</SortHeader>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
-              {courses.data.map((c) => {
+              {table.view.rows.map((c) => {
                 const titleId = `admin-course-${c.id}-title`
                 return (
                   <tr key={c.id}>
@@ -150,6 +154,8 @@ export const CoursesTab = () => {
             </tbody>
           </table>
         </div>
+        <Pager table={table} label="Courses" />
+        </>
       )}
       {courses.isSuccess && anyProcessing(courses.data) ? (
         <p className="pk-muted" role="status" style={{ margin: 0 }}>
@@ -171,6 +177,8 @@ export const CoursesTab = () => {
         <AssignDialog
           title={`Assign Course: ${toAssign.title}`}
           initialSelected={toAssign.assigned_user_ids}
+          assignedToAll={toAssign.is_assigned_to_all}
+          what="course"
           assign={(userIds) => assignCourse(toAssign.id, userIds)}
           errorFallback={COURSE_ERRORS.assign}
           onClose={() => setToAssign(null)}

@@ -1,4 +1,5 @@
 import type { Course, CourseModule } from '@portal/contracts'
+import { byNumber, byText, type TableColumns } from '../table/table-view.ts'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
@@ -37,3 +38,13 @@ export const courseAssignmentText = (c: Pick<Course, 'is_assigned_to_all' | 'ass
 /** Modules by their order. */
 export const sortedModules = <M extends Pick<CourseModule, 'order'>>(modules: readonly M[]): M[] =>
   [...modules].sort((a, b) => a.order - b.order)
+
+/** Search and sort of the Courses table. */
+export const COURSE_COLUMNS: TableColumns<Course, 'title' | 'modules' | 'assignment'> = {
+  searchText: (c) => `${c.title} ${c.modules.map((m) => m.title).join(' ')}`,
+  compare: {
+    title: byText((c) => c.title),
+    modules: byNumber((c) => c.modules.length),
+    assignment: byNumber((c) => (c.is_assigned_to_all ? -1 : c.assigned_user_ids.length)),
+  },
+}

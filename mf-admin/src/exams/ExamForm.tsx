@@ -1,22 +1,30 @@
 import type { Exam, QuestionType } from '@portal/contracts'
-import { Alert, Button, LiveRegion, Select, TextField, errorMessage, focusFirstInvalid, useAnnouncement, useFocusTargets, type FocusTargets } from '@portal/ui-kit'
+import { Alert, Button, LiveRegion, Select, Spinner, TextField, errorMessage, focusFirstInvalid, useAnnouncement, useFocusTargets, type FocusTargets } from '@portal/ui-kit'
 import { useMutation } from '@tanstack/react-query'
-import { useReducer, useRef, type Dispatch } from 'react'
+import { Suspense, lazy, useReducer, useRef, useState, type Dispatch } from 'react'
 import { createExam, updateExam } from './api.ts'
 import {
+  afterMoveQuestion,
   afterRemoveCategory,
   afterRemoveOption,
   afterRemoveQuestion,
+  canMoveQuestion,
   EXAM_FOCUS,
   emptyForm,
   examFormReducer,
   formFromExam,
+  questionSummary,
   toExamInput,
   validateExamForm,
   type ExamFormAction,
+  type ExamFormState,
+  type ImportedQuestion,
   type QuestionDraft,
   type QuestionErrors,
 } from './exam-form.ts'
+
+// The import (and its CSV and Excel readers) loads only when Import Questions is pressed.
+const ImportQuestionsDialog = lazy(() => import(/* webpackChunkName: "question-import" */ './import/ImportQuestionsDialog.tsx'))
 
 const TYPE_OPTIONS = [
   { value: 'practice', label: 'Practice' },
@@ -34,36 +42,78 @@ interface QuestionActions {
   remove: (q: QuestionDraft) => void
   addOption: (q: QuestionDraft) => void
   removeOption: (q: QuestionDraft, index: number) => void
+  move: (q: QuestionDraft, direction: 'up' | 'down') => void
+  toggle: (q: QuestionDraft) => void
 }
 
 const QuestionEditor = ({
   q,
   n,
-  categories,
+  state,
+  expanded,
   errors,
   actions: { dispatch, target, ...actions },
 }: {
   q: QuestionDraft
   n: number
-  categories: readonly string[]
+  state: ExamFormState
+  /** Open for editing; else a one-line summary (a long pool stays short). */
+  expanded: boolean
   errors: QuestionErrors | undefined
   actions: QuestionActions
 }) => {
+  const categories = state.subject_categories
   const multi = q.question_type === 'multi_select'
   const correct = Array.isArray(q.correct_answer) ? q.correct_answer : [q.correct_answer]
   const titleId = `exam-q-${q.key}-title`
+  const bodyId = `exam-q-${q.key}-body`
   const correctErrorId = `exam-q-${q.key}-correct-error`
   return (
-    <li className="pk-stack" style={{ border: '1px solid var(--c-border)', borderRadius: 8, padding: '1rem', gap: '.75rem' }}>
-      <fieldset aria-labelledby={titleId} className="pk-stack" style={{ border: 'none', padding: 0, margin: 0, gap: '.75rem', minWidth: 0 }}>
-        <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-          <h4 id={titleId} style={{ margin: 0 }}>
+    <li className="pk-stack" style={{ border: '1px solid var(--c-border)', borderRadius: 8, padding: '.75rem 1rem', gap: '.75rem' }}>
+      <div className="pk-question__head">
+        <h4 id={titleId} style={{ margin: 0, fontSize: '1rem' }}>
+          <button
+            ref={target(EXAM_FOCUS.toggleQuestion(q.key))}
+            type="button"
+            className="pk-question__toggle"
+            aria-expanded={expanded}
+            aria-controls={expanded ? bodyId : undefined}
+            onClick={() => actions.toggle(q)}
+          >
+            {/* The arrow is drawn, not read: the name stays "Question 2", and aria-expanded says the rest. */}
+            <span aria-hidden="true" className="pk-question__chevron">
+              ▸
+            </span>
             Question {n}
-          </h4>
+          </button>
+        </h4>
+        {!expanded ? (
+          <span className="pk-question__summary" title={questionSummary(q)}>
+            {questionSummary(q)}
+          </span>
+        ) : null}
+        {errors ? <span className="pk-error" style={{ color: 'var(--c-danger)', fontSize: '.8125rem', fontWeight: 600 }}>Has errors</span> : null}
+        <div className="pk-row" style={{ gap: '.375rem' }}>
+          {(['up', 'down'] as const).map((direction) => (
+            <Button
+              key={direction}
+              ref={target(EXAM_FOCUS.moveQuestion(q.key, direction))}
+              size="small"
+              variant="secondary"
+              aria-label={`Move ${direction} Question ${n}`}
+              disabled={!canMoveQuestion(state, q.key, direction)}
+              onClick={() => actions.move(q, direction)}
+            >
+              {direction === 'up' ? 'Move Up' : 'Move Down'}
+            </Button>
+          ))}
           <Button ref={target(EXAM_FOCUS.removeQuestion(q.key))} size="small" variant="danger" onClick={() => actions.remove(q)}>
             Remove Question {n}
           </Button>
         </div>
+      </div>
+      {expanded ? (
+      <fieldset id={bodyId} aria-labelledby={titleId} className="pk-stack" style={{ border: 'none', padding: 0, margin: 0, gap: '.75rem', minWidth: 0 }}>
         <TextField
           ref={target(EXAM_FOCUS.questionText(q.key))}
           label="Question Text"
@@ -148,6 +198,7 @@ const QuestionEditor = ({
           </div>
         </fieldset>
       </fieldset>
+      ) : null}
     </li>
   )
 }
@@ -159,6 +210,18 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
   const [announcement, announce] = useAnnouncement()
   const { target, focusLater } = useFocusTargets()
   const formRef = useRef<HTMLFormElement>(null)
+  // Questions open for editing: new ones are; a stored exam's open collapsed, each a line.
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set())
+  const [importing, setImporting] = useState(false)
+  const expand = (keys: Iterable<number>, open = true) =>
+    setExpanded((e) => {
+      const next = new Set(e)
+      for (const k of keys) {
+        if (open) next.add(k)
+        else next.delete(k)
+      }
+      return next
+    })
   const save = useMutation({
     mutationFn: () => (exam ? updateExam(exam.id, toExamInput(state)) : createExam(toExamInput(state))),
     onSuccess: onDone,
@@ -169,6 +232,8 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
     dispatch({ type: 'submitted' })
     const all = validateExamForm(state, true)
     if (all.count > 0) {
+      // Questions in error open, so their fields can take focus and show what is wrong.
+      expand(Object.keys(all.questions).map(Number))
       // The first field in error says what is wrong; else the message area (once the errors show).
       requestAnimationFrame(() => focusFirstInvalid(formRef.current) || focusLater(EXAM_FOCUS.summary))
       return
@@ -190,6 +255,24 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
       dispatch({ type: 'addOption', key: q.key })
       focusLater(EXAM_FOCUS.option(q.key, q.options.length))
     },
+    move: (q, direction) => {
+      const after = afterMoveQuestion(state, q.key, direction)
+      if (!after) return
+      dispatch({ type: 'moveQuestion', key: q.key, direction })
+      focusLater(after.focus)
+      announce(after.message)
+    },
+    toggle: (q) => expand([q.key], !expanded.has(q.key)),
+  }
+  const importQuestions = (questions: ImportedQuestion[]) => {
+    const next = examFormReducer(state, { type: 'importQuestions', questions })
+    dispatch({ type: 'importQuestions', questions })
+    setImporting(false)
+    const added = next.subject_categories.length - state.subject_categories.length
+    announce(
+      `${questions.length} question${questions.length === 1 ? '' : 's'} imported; the pool has ${next.questions.length}.` +
+        (added > 0 ? ` ${added} categor${added === 1 ? 'y' : 'ies'} added.` : ''),
+    )
   }
   const addCategory = () => {
     const next = examFormReducer(state, { type: 'addCategory' })
@@ -328,9 +411,26 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
       </section>
 
       <section className="pk-stack" aria-labelledby="exam-questions-title">
-        <h3 id="exam-questions-title" style={{ margin: 0 }}>
-          Questions ({state.questions.length})
-        </h3>
+        <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+          <h3 id="exam-questions-title" style={{ margin: 0 }}>
+            Questions ({state.questions.length})
+          </h3>
+          <div className="pk-row" style={{ gap: '.5rem' }}>
+            {state.questions.length > 0 ? (
+              <>
+                <Button size="small" variant="secondary" onClick={() => expand(state.questions.map((q) => q.key))}>
+                  Expand All
+                </Button>
+                <Button size="small" variant="secondary" onClick={() => setExpanded(new Set())}>
+                  Collapse All
+                </Button>
+              </>
+            ) : null}
+            <Button ref={target(EXAM_FOCUS.importQuestions)} size="small" variant="secondary" onClick={() => setImporting(true)}>
+              Import Questions
+            </Button>
+          </div>
+        </div>
         {state.questions.length === 0 ? (
           <p className="pk-muted" style={{ margin: 0 }}>
             The question pool is empty. Add at least as many questions as are drawn per attempt.
@@ -342,7 +442,8 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
                 key={q.key}
                 q={q}
                 n={i + 1}
-                categories={state.subject_categories}
+                state={state}
+                expanded={expanded.has(q.key)}
                 errors={errors.questions[q.key]}
                 actions={questionActions}
               />
@@ -355,6 +456,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
             variant="secondary"
             onClick={() => {
               dispatch({ type: 'addQuestion' })
+              expand([state.nextKey])
               // Straight into the new question's text, as one would go on to type it.
               focusLater(EXAM_FOCUS.questionText(state.nextKey))
             }}
@@ -370,6 +472,11 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
         {save.isError ? <Alert>{errorMessage(save.error, fallback)}</Alert> : null}
       </div>
       <LiveRegion message={announcement} />
+      {importing ? (
+        <Suspense fallback={<Spinner label="Loading the import..." />}>
+          <ImportQuestionsDialog categories={state.subject_categories} poolSize={state.questions.length} onImport={importQuestions} onClose={() => setImporting(false)} />
+        </Suspense>
+      ) : null}
       <div className="pk-row">
         {/* aria-disabled, not disabled: a focused button that turns disabled drops focus to <body>. */}
         <Button type="submit" aria-disabled={save.isPending || undefined}>

@@ -1,26 +1,32 @@
 import type { Exam } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
+import { Suspense, lazy } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { AssignDialog } from '../assign/AssignDialog.tsx'
 import { AuthoringHeader } from '../authoring/AuthoringHeader.tsx'
 import { ADD_TARGET, deleteTarget, editTarget, useAuthoringTab } from '../authoring/useAuthoringTab.ts'
 import { assignExam, deleteExam, examKeys, fetchAdminExams } from './api.ts'
-import { ExamForm } from './ExamForm.tsx'
-import { assignmentText, typeText } from './exam-table.ts'
+import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/AdminTable.tsx'
+import { EXAM_COLUMNS, assignmentText, typeText } from './exam-table.ts'
+
+// The form (question editor, reorder, import) loads when Add New Exam or Edit opens it.
+const ExamForm = lazy(() => import(/* webpackChunkName: "exam-form" */ './ExamForm.tsx').then((m) => ({ default: m.ExamForm })))
 
 /** Exams tab: list with edit, delete (confirmed) and assign; Add New Exam / Edit Exam form. */
 export const ExamsTab = () => {
   const exams = useQuery({ queryKey: examKeys.list(), queryFn: fetchAdminExams })
+  const table = useAdminTable(exams.data ?? [], EXAM_COLUMNS)
   const { editing, openEditor, closeEditor, target, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, refresh, remove } = useAuthoringTab<Exam>({
     allKey: examKeys.all,
     remove: deleteExam,
     deletedNotice: 'Exam deleted.',
-    ids: exams.data?.map((e) => e.id) ?? [],
+    ids: table.view.rows.map((e) => e.id),
   })
 
   if (editing.mode !== 'closed') {
     const exam = editing.mode === 'edit' ? editing.item : null
     return (
+      <Suspense fallback={<Spinner label="Loading the exam form..." />}>
       <ExamForm
         key={exam?.id ?? 'new'}
         exam={exam}
@@ -31,6 +37,7 @@ export const ExamsTab = () => {
           void refresh()
         }}
       />
+      </Suspense>
     )
   }
 
@@ -51,21 +58,23 @@ export const ExamsTab = () => {
       ) : exams.data.length === 0 ? (
         <EmptyState>No exams yet. Use Add New Exam to create one.</EmptyState>
       ) : (
+        <>
+        <TableSearch table={table} label="Search exams" placeholder="Search by name" noun={{ one: 'exam', many: 'exams' }} />
         <div className="pk-table-wrap">
           <table className="pk-table">
             <caption className="pk-visually-hidden">Exams</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Time/Pass</th>
-                <th scope="col">Questions</th>
-                <th scope="col">Assignment</th>
+                <SortHeader table={table} column="name">Name</SortHeader>
+                <SortHeader table={table} column="type">Type</SortHeader>
+                <SortHeader table={table} column="time">Time/Pass</SortHeader>
+                <SortHeader table={table} column="questions">Questions</SortHeader>
+                <SortHeader table={table} column="assignment">Assignment</SortHeader>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
-              {exams.data.map((e) => {
+              {table.view.rows.map((e) => {
                 const nameId = `admin-exam-${e.id}-name`
                 return (
                   <tr key={e.id}>
@@ -102,6 +111,8 @@ export const ExamsTab = () => {
             </tbody>
           </table>
         </div>
+        <Pager table={table} label="Exams" />
+        </>
       )}
       <ConfirmDialog
         open={toDelete !== null}
@@ -118,6 +129,8 @@ export const ExamsTab = () => {
         <AssignDialog
           title={`Assign Exam: ${toAssign.name}`}
           initialSelected={toAssign.assigned_user_ids}
+          assignedToAll={toAssign.is_assigned_to_all}
+          what="exam"
           assign={(userIds) => assignExam(toAssign.id, userIds)}
           errorFallback="Failed to assign exam"
           onClose={() => setToAssign(null)}

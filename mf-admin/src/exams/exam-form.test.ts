@@ -1,6 +1,7 @@
 import { ExamInput } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
 import {
+  afterMoveQuestion,
   afterRemoveCategory,
   afterRemoveOption,
   afterRemoveQuestion,
@@ -9,6 +10,7 @@ import {
   examFormReducer as reduce,
   normalisePassScore,
   normaliseTimeLimit,
+  questionSummary,
   shiftCorrectAnswer,
   toExamInput,
   validateExamForm,
@@ -140,6 +142,59 @@ describe('exam form', () => {
     const input = toExamInput(s)
     expect(input.questions[0]).toMatchObject({ options: ['a', 'c'], correct_answer: [0, 1] })
     expect(ExamInput.safeParse(input).success).toBe(true)
+  })
+})
+
+describe('exam form at scale: reorder, summaries, import', () => {
+  const three = () => {
+    let s = run({ type: 'addQuestion' }, { type: 'addQuestion' }, { type: 'addQuestion' })
+    s.questions.forEach((x, i) => (s = reduce(s, { type: 'questionText', key: x.key, value: `Q${i + 1}` })))
+    return s
+  }
+
+  it('moves a question up or down; at either end nothing changes', () => {
+    const s = three()
+    expect(reduce(s, { type: 'moveQuestion', key: 3, direction: 'up' }).questions.map((x) => x.question_text)).toEqual(['Q1', 'Q3', 'Q2'])
+    expect(reduce(s, { type: 'moveQuestion', key: 1, direction: 'up' })).toBe(s)
+    expect(reduce(s, { type: 'moveQuestion', key: 3, direction: 'down' })).toBe(s)
+  })
+
+  it('keeps focus on the move button pressed while the question can go on, else on the other one, and says where it went', () => {
+    const s = three()
+    expect(afterMoveQuestion(s, 3, 'up')).toEqual({ focus: EXAM_FOCUS.moveQuestion(3, 'up'), message: 'Question 3 moved to position 2 of 3.' })
+    expect(afterMoveQuestion(s, 2, 'up')).toEqual({ focus: EXAM_FOCUS.moveQuestion(2, 'down'), message: 'Question 2 moved to position 1 of 3.' })
+    expect(afterMoveQuestion(s, 3, 'down')).toBeNull()
+  })
+
+  it('sums a collapsed question up in one line', () => {
+    let s = three()
+    s = reduce(s, { type: 'questionType', key: 1, value: 'multi_select' })
+    s = reduce(s, { type: 'optionText', key: 1, index: 0, value: 'a' })
+    expect(questionSummary(q(s))).toBe('Q1 · Multi-select · 1 choice')
+    expect(questionSummary({ ...q(s), question_text: ' ', subject_category: 'Ladders', category_weight: 2 })).toBe(
+      'No question text yet · Multi-select · 1 choice · Ladders · weight 2',
+    )
+  })
+
+  it('adds imported questions after the others, with their new categories (an existing one in any case is reused)', () => {
+    let s = run({ type: 'field', field: 'newCategory', value: 'Ladders' }, { type: 'addCategory' }, { type: 'addQuestion' })
+    const imported = (text: string, subject_category: string) => ({
+      question_type: 'multiple_choice' as const,
+      question_text: text,
+      options: ['a', 'b'],
+      correct_answer: 1,
+      subject_category,
+      category_weight: 2,
+    })
+    s = reduce(s, { type: 'importQuestions', questions: [imported('I1', 'ladders'), imported('I2', 'Tools'), imported('I3', '')] })
+    expect(s.subject_categories).toEqual(['Ladders', 'Tools'])
+    expect(s.questions.map((x) => [x.key, x.question_text, x.subject_category])).toEqual([
+      [1, '', ''],
+      [2, 'I1', 'Ladders'],
+      [3, 'I2', 'Tools'],
+      [4, 'I3', ''],
+    ])
+    expect(s.nextKey).toBe(5)
   })
 })
 

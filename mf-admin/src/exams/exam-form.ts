@@ -117,7 +117,12 @@ export type ExamFormAction =
   | { type: 'addOption'; key: number }
   | { type: 'removeOption'; key: number; index: number }
   | { type: 'correct'; key: number; index: number; checked: boolean }
+  | { type: 'moveQuestion'; key: number; direction: 'up' | 'down' }
+  | { type: 'importQuestions'; questions: ImportedQuestion[] }
   | { type: 'submitted' }
+
+/** A question read from an import file, checked already (see import/question-import.ts). */
+export type ImportedQuestion = Omit<QuestionDraft, 'key' | 'id'>
 
 /** The correct answer after option `removed` is gone: indexes above it shift down; the removed one is dropped. */
 export const shiftCorrectAnswer = (answer: number | number[], removed: number): number | number[] => {
@@ -193,9 +198,71 @@ export const examFormReducer = (s: ExamFormState, a: ExamFormAction): ExamFormSt
         const next = a.checked ? [...new Set([...current, a.index])] : current.filter((i) => i !== a.index)
         return { ...q, correct_answer: next.sort((x, y) => x - y) }
       })
+    case 'moveQuestion': {
+      const from = s.questions.findIndex((q) => q.key === a.key)
+      const to = from + (a.direction === 'up' ? -1 : 1)
+      if (from < 0 || to < 0 || to >= s.questions.length) return s
+      const questions = [...s.questions]
+      questions[from] = s.questions[to]!
+      questions[to] = s.questions[from]!
+      return { ...s, questions }
+    }
+    case 'importQuestions': {
+      // Their categories join the exam's (a question's category must be one of them).
+      const known = new Set(s.subject_categories.map((c) => c.toLowerCase()))
+      const added: string[] = []
+      for (const q of a.questions)
+        if (q.subject_category && !known.has(q.subject_category.toLowerCase())) {
+          known.add(q.subject_category.toLowerCase())
+          added.push(q.subject_category)
+        }
+      const categories = [...s.subject_categories, ...added]
+      // A category typed in another case is the exam's own.
+      const canonical = (c: string) => categories.find((x) => x.toLowerCase() === c.toLowerCase()) ?? ''
+      const questions = a.questions.map((q, i) => ({ ...q, key: s.nextKey + i, options: [...q.options], subject_category: q.subject_category ? canonical(q.subject_category) : '' }))
+      return { ...s, subject_categories: categories, questions: [...s.questions, ...questions], nextKey: s.nextKey + questions.length }
+    }
     case 'submitted':
       return { ...s, submitted: true }
   }
+}
+
+/** Whether a question can move up / down. */
+export const canMoveQuestion = (s: Pick<ExamFormState, 'questions'>, key: number, direction: 'up' | 'down'): boolean => {
+  const i = s.questions.findIndex((q) => q.key === key)
+  return i >= 0 && (direction === 'up' ? i > 0 : i < s.questions.length - 1)
+}
+
+/**
+ * After Move Up/Down (decision 0010): focus stays on the button pressed while the question can still
+ * go that way, else on its other move button; the message says where it went. Null when it cannot move.
+ */
+export const afterMoveQuestion = (s: ExamFormState, key: number, direction: 'up' | 'down'): { focus: string; message: string } | null => {
+  if (!canMoveQuestion(s, key, direction)) return null
+  const moved = examFormReducer(s, { type: 'moveQuestion', key, direction })
+  const position = moved.questions.findIndex((q) => q.key === key)
+  const again = canMoveQuestion(moved, key, direction) ? direction : direction === 'up' ? 'down' : 'up'
+  const from = s.questions.findIndex((q) => q.key === key)
+  return {
+    focus: EXAM_FOCUS.moveQuestion(key, again),
+    message: `Question ${from + 1} moved to position ${position + 1} of ${s.questions.length}.`,
+  }
+}
+
+const TYPE_WORDS: Record<QuestionType, string> = { multiple_choice: 'Multiple choice', multi_select: 'Multi-select' }
+
+/** A collapsed question's one-line summary: its text, type, choices, category and weight. */
+export const questionSummary = (q: QuestionDraft): string => {
+  const filled = q.options.filter((o) => o.trim()).length
+  return [
+    q.question_text.trim() || 'No question text yet',
+    TYPE_WORDS[q.question_type],
+    `${filled} choice${filled === 1 ? '' : 's'}`,
+    q.subject_category || null,
+    q.category_weight !== 1 ? `weight ${q.category_weight}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ')
 }
 
 /** Focus target names in the form: a question's controls, a category's remove button and the fixed fields. */
@@ -205,6 +272,9 @@ export const EXAM_FOCUS = {
   option: (key: number, index: number) => `question-${key}-option-${index}`,
   removeOption: (key: number, index: number) => `question-${key}-remove-option-${index}`,
   removeCategory: (name: string) => `category-${name}-remove`,
+  moveQuestion: (key: number, direction: 'up' | 'down') => `question-${key}-${direction}`,
+  toggleQuestion: (key: number) => `question-${key}-toggle`,
+  importQuestions: 'import-questions',
   newCategory: 'new-category',
   addQuestion: 'add-question',
   summary: 'summary',

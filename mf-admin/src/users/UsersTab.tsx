@@ -1,9 +1,10 @@
 import type { User, UserGroup } from '@portal/contracts'
-import { Alert, Button, ConfirmDialog, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
+import { Alert, Button, ConfirmDialog, Select, Spinner, errorMessage } from '@portal/ui-kit'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { deleteUser, fetchGroups, fetchUsers, groupKeys, updateUserGroup, userKeys } from './api.ts'
-import { filterUsers, roleLabel } from './filter.ts'
+import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/AdminTable.tsx'
+import { USER_COLUMNS, roleLabel } from './filter.ts'
 import { ManagerRoleDialog } from './ManagerRoleDialog.tsx'
 
 const GroupCell = ({ user, groups }: { user: User; groups: readonly UserGroup[] }) => {
@@ -67,7 +68,7 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
   const queryClient = useQueryClient()
   const users = useQuery({ queryKey: userKeys.list(), queryFn: fetchUsers })
   const groups = useQuery({ queryKey: groupKeys.list(), queryFn: fetchGroups })
-  const [search, setSearch] = useState('')
+  const table = useAdminTable(users.data ?? [], USER_COLUMNS)
   const [roleUser, setRoleUser] = useState<User | null>(null)
   const [toDelete, setToDelete] = useState<User | null>(null)
   const remove = useMutation({
@@ -81,18 +82,10 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
   if (users.isPending) return <Spinner label="Loading users..." />
   if (users.isError) return <Alert>{errorMessage(users.error, 'Failed to fetch users')}</Alert>
 
-  const shown = filterUsers(users.data, search)
+  const shown = table.view.rows
   return (
     <div className="pk-stack">
-      <div style={{ maxWidth: 360 }}>
-        <TextField
-          label="Search users"
-          type="search"
-          placeholder="Search by name or email"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-      </div>
+      <TableSearch table={table} label="Search users" placeholder="Search by name or email" noun={{ one: 'user', many: 'users' }} />
       {remove.isError ? <Alert>{errorMessage(remove.error, 'Failed to delete user')}</Alert> : null}
       {groups.isError ? <Alert>{errorMessage(groups.error, 'Failed to fetch data')}</Alert> : null}
       <div className="pk-table-wrap">
@@ -100,10 +93,12 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
           <caption className="pk-visually-hidden">Users</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">User Group</th>
+              <SortHeader table={table} column="name">Name</SortHeader>
+              <SortHeader table={table} column="email">Email</SortHeader>
+              <SortHeader table={table} column="role">Role</SortHeader>
+              <SortHeader table={table} column="branch">Branch</SortHeader>
+              <SortHeader table={table} column="department">Department</SortHeader>
+              <SortHeader table={table} column="group">User Group</SortHeader>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -116,6 +111,8 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
                   {roleLabel(u)}
                   {u.is_manager ? <span className="pk-badge">Manager</span> : null}
                 </td>
+                <td>{u.branch ?? <span className="pk-muted">None</span>}</td>
+                <td>{u.department ?? <span className="pk-muted">None</span>}</td>
                 <td>
                   <GroupCell user={u} groups={groups.data ?? []} />
                 </td>
@@ -140,7 +137,7 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
             ))}
             {shown.length === 0 ? (
               <tr>
-                <td colSpan={5} className="pk-muted">
+                <td colSpan={7} className="pk-muted">
                   No users found
                 </td>
               </tr>
@@ -148,6 +145,7 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
           </tbody>
         </table>
       </div>
+      <Pager table={table} label="Users" />
       {roleUser ? <ManagerRoleDialog user={roleUser} onClose={() => setRoleUser(null)} /> : null}
       <ConfirmDialog
         open={toDelete !== null}

@@ -1,6 +1,6 @@
 import type { User } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
-import { filterUsers, roleLabel, toggleIn } from './filter.ts'
+import { filterLearners, filterUsers, roleLabel, selectionSummary, toggleIn } from './filter.ts'
 
 const u = (name: string, email: string, is_admin = false): User => ({
   id: '0f8fad5b-d9cb-469f-a165-70867728950e',
@@ -36,5 +36,27 @@ describe('users tab', () => {
   it('toggles a value in a list', () => {
     expect(toggleIn(['a'], 'b')).toEqual(['a', 'b'])
     expect(toggleIn(['a', 'b'], 'a')).toEqual(['b'])
+  })
+})
+
+describe('assign dialog filters and count', () => {
+  const people = [
+    { ...u('Pat', 'pat@example.com'), id: '1', branch: 'Portland' as const, department: 'Service' as const, user_group: 'Crew A' },
+    { ...u('Sam', 'sam@example.com'), id: '2', branch: 'Seattle' as const, department: 'Service' as const, user_group: null },
+    { ...u('Ann', 'ann@example.com'), id: '3', branch: 'Portland' as const, department: 'Testing' as const, user_group: 'Crew A' },
+  ]
+  const none = { search: '', branch: '', department: '', group: '' }
+
+  it('filters by branch, department and group together with the search', () => {
+    expect(filterLearners(people, { ...none, branch: 'Portland' }).map((p) => p.name)).toEqual(['Pat', 'Ann'])
+    expect(filterLearners(people, { ...none, department: 'Service', group: 'Crew A' }).map((p) => p.name)).toEqual(['Pat'])
+    expect(filterLearners(people, { ...none, search: 'sam', branch: 'Portland' })).toEqual([])
+  })
+
+  it('says who is already assigned and what Assign changes', () => {
+    expect(selectionSummary([], [], false)).toBe('0 selected')
+    expect(selectionSummary(['1', '2', '4'], ['1', '2', '3'], false)).toBe('3 selected · 2 already assigned · 1 new · 1 to be unassigned')
+    expect(selectionSummary(['1'], [], false)).toBe('1 selected')
+    expect(selectionSummary([], [], true)).toBe('Assigned to all users · 0 selected')
   })
 })

@@ -8,25 +8,23 @@ interface Props {
   total: number
   draft: Draft
   onChange: (draft: Draft) => void
+  /** Grows with every move to a question (Previous, Next, the palette, the review): focus goes to its heading. */
+  focusKey: number
 }
 
 /** One question: a radio group (multiple_choice) or checkboxes (multi_select) in a fieldset. */
-export const QuestionView = ({ question, index, total, draft, onChange }: Props) => {
+export const QuestionView = ({ question, index, total, draft, onChange, focusKey }: Props) => {
   const headingRef = useRef<HTMLHeadingElement>(null)
-  // Moving between questions puts focus on the new question so keyboard and screen-reader users follow.
-  const first = useRef(true)
+  // Moving to a question puts focus on it so keyboard and screen-reader users follow (the sticky
+  // bar must not cover it: scroll-margin in the styles).
   useEffect(() => {
-    if (first.current) {
-      first.current = false
-      return
-    }
-    headingRef.current?.focus()
-  }, [index])
+    if (focusKey > 0) headingRef.current?.focus()
+  }, [focusKey])
   const multi = question.question_type === 'multi_select'
   const name = `question-${question.id}`
   return (
     <fieldset className="pk-stack" aria-labelledby={`${name}-title`} style={{ border: 'none', margin: 0, padding: 0, minWidth: 0 }}>
-      <h2 ref={headingRef} id={`${name}-title`} tabIndex={-1} style={{ fontSize: '1.0625rem' }}>
+      <h2 ref={headingRef} id={`${name}-title`} tabIndex={-1} className="pk-exam-question-title" style={{ fontSize: '1.0625rem' }}>
         <span className="pk-muted" style={{ display: 'block', fontSize: '.875rem', fontWeight: 600 }}>
           Question {index + 1} of {total}
           {question.subject_category ? ` · ${question.subject_category}` : ''}

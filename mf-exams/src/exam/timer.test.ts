@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatClock, isAnnouncement, localDeadline, secondsLeft, spokenTimeLeft } from './timer.ts'
+import { announcementBetween, durationText, formatClock, isAnnouncement, localDeadline, secondsLeft, spokenTimeLeft } from './timer.ts'
 
 describe('exam timer', () => {
   it('formats the time left as mm:ss, minutes past 59 included', () => {
@@ -26,11 +26,25 @@ describe('exam timer', () => {
     expect(localDeadline(deadline, started, browserAhead, true)).toBe(Date.parse(deadline))
   })
 
-  it('announces at intervals, not every second', () => {
+  it('announces 10, 5 and 1 minutes before the end, not every second', () => {
     const announced = Array.from({ length: 3601 }, (_, s) => s).filter(isAnnouncement)
-    expect(announced).toEqual([10, 30, 60, 120, 180, 240, 300, 600, 900, 1200, 1500, 1800, 2100, 2400, 2700, 3000, 3300, 3600])
+    expect(announced).toEqual([60, 300, 600])
+    expect(spokenTimeLeft(600)).toBe('10 minutes remaining')
     expect(spokenTimeLeft(300)).toBe('5 minutes remaining')
     expect(spokenTimeLeft(60)).toBe('1 minute remaining')
     expect(spokenTimeLeft(30)).toBe('30 seconds remaining')
+  })
+  it('announces a moment the clock jumped over (a sleeping tab), once, and none on the first reading', () => {
+    expect(announcementBetween(null, 600)).toBeNull()
+    expect(announcementBetween(601, 600)).toBe(600)
+    expect(announcementBetween(640, 590)).toBe(600)
+    expect(announcementBetween(600, 599)).toBeNull()
+    expect(announcementBetween(61, 0)).toBeNull()
+  })
+  it('says a time left in words, rounded up to whole minutes', () => {
+    expect(durationText(42 * 60 - 20)).toBe('42 minutes')
+    expect(durationText(61)).toBe('2 minutes')
+    expect(durationText(60)).toBe('1 minute')
+    expect(durationText(30)).toBe('30 seconds')
   })
 })

@@ -17,12 +17,22 @@ export const localDeadline = (deadline: string, startedAt: string, receivedAtMs:
   return Number.isFinite(skew) && Math.abs(skew) < 24 * 3600_000 ? deadlineMs - skew : deadlineMs
 }
 
-/** Whether the screen-reader announcement of the time left is due: each 5 minutes, each minute in the last 5, then 30 s and 10 s. */
-export const isAnnouncement = (seconds: number): boolean => {
-  if (seconds <= 0) return false
-  if (seconds === 30 || seconds === 10) return true
-  if (seconds % 60 !== 0) return false
-  return seconds <= 300 || seconds % 300 === 0
+/** The moments the time left is announced to screen readers: 10, 5 and 1 minutes before the end (not every second). */
+export const ANNOUNCED_SECONDS = [600, 300, 60] as const
+
+/** Whether the screen-reader announcement of the time left is due at `seconds` left. */
+export const isAnnouncement = (seconds: number): boolean => (ANNOUNCED_SECONDS as readonly number[]).includes(seconds)
+
+/** The announcement moment passed between two readings of the clock (a sleeping tab skips seconds), or null. */
+export const announcementBetween = (previous: number | null, current: number): number | null =>
+  previous === null ? null : (ANNOUNCED_SECONDS.find((t) => previous > t && current <= t && current > 0) ?? null)
+
+/** A span of time in words, rounded up to whole minutes past one minute: "42 minutes", "1 minute", "30 seconds". */
+export const durationText = (seconds: number): string => {
+  const s = Math.max(0, Math.ceil(seconds))
+  if (s < 60) return `${s} second${s === 1 ? '' : 's'}`
+  const m = Math.ceil(s / 60)
+  return `${m} minute${m === 1 ? '' : 's'}`
 }
 
 /** Words for the announcement, e.g. "5 minutes remaining", "30 seconds remaining". */

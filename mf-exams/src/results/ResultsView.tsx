@@ -1,7 +1,7 @@
 import type { ExamSubmissionResult } from '@portal/contracts'
 import { Button } from '@portal/ui-kit'
 import { useEffect, useRef } from 'react'
-import { answerText, formatPercent, sectionTone } from './results.ts'
+import { answerText, formatPercent, isWeighted, sectionTone, weightText, weightedScoreExplanation } from './results.ts'
 
 const MULTI_NOTE = 'Multi-select questions require all correct options and no incorrect ones.'
 
@@ -11,6 +11,8 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
   useEffect(() => headingRef.current?.focus(), [])
   const hasMulti = result.question_results.some((q) => q.question_type === 'multi_select')
   const verdict = result.passed ? 'PASSED' : 'FAILED'
+  const weighted = isWeighted(result)
+  const explanation = weightedScoreExplanation(result)
   return (
     <div className="pk-stack" style={{ maxWidth: 820, margin: '0 auto', width: '100%' }}>
       <section className="pk-card pk-stack" aria-labelledby="results-title">
@@ -42,6 +44,11 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
             <dd>{result.attempt_number}</dd>
           </div>
         </dl>
+        {explanation ? (
+          <p className="pk-alert pk-alert--info" style={{ margin: 0 }}>
+            {explanation}
+          </p>
+        ) : null}
         <div>
           <Button onClick={onDone}>Return to Dashboard</Button>
         </div>
@@ -92,6 +99,7 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
               <p style={{ margin: 0 }}>
                 <strong>{q.is_correct ? 'Correct' : 'Incorrect'}</strong>
                 {q.question_type === 'multi_select' ? <span className="pk-badge">Multi-select</span> : null}
+                {weighted ? <span className="pk-badge">{weightText(q.weight)}</span> : null}
               </p>
               <p style={{ margin: '.25rem 0 0' }}>Your answer: {answerText(q.user_answer, q.options)}</p>
               {!q.is_correct ? <p style={{ margin: '.25rem 0 0' }}>Correct answer: {answerText(q.correct_answer, q.options)}</p> : null}

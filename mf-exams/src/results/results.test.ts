@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { answerText, formatPercent, resultFromState, sectionTone } from './results.ts'
+import { answerText, formatPercent, isWeighted, resultFromState, sectionTone, weightText, weightedScoreExplanation } from './results.ts'
 
 describe('exam results', () => {
   it('colours sections green from 80, yellow from 70, else red, with words as well', () => {
@@ -39,5 +39,18 @@ describe('exam results', () => {
       submitted_at: '2026-01-01T10:00:00Z',
     }
     expect(resultFromState({ result })?.exam_name).toBe('Safety')
+  })
+  it('explains a weighted score by points, and says nothing when every question weighs the same', () => {
+    const q = (is_correct: boolean, weight?: number) => ({ is_correct, ...(weight === undefined ? {} : { weight }) })
+    const weighted = { score: 25, question_results: [q(true, 1), q(false, 2), q(false, 1)] }
+    expect(isWeighted(weighted as never)).toBe(true)
+    expect(weightedScoreExplanation(weighted as never)).toBe(
+      'Questions carry different weights, so your score counts points rather than questions: 1 of 3 questions correct earned 1 of 4 points, which is 25%. Category scores are weighted the same way.',
+    )
+    expect(weightedScoreExplanation({ score: 50, question_results: [q(true, 2), q(false, 2)] } as never)).toBeNull()
+    // Results stored before weights were reported count every question once.
+    expect(weightedScoreExplanation({ score: 50, question_results: [q(true), q(false)] } as never)).toBeNull()
+    expect(weightText(2.5)).toBe('Weight: 2.5 points')
+    expect(weightText(1)).toBe('Weight: 1 point')
   })
 })

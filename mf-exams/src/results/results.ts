@@ -24,3 +24,30 @@ export const answerText = (answer: Answer | number[] | number, options: readonly
   if (picked.length === 0) return 'Not answered'
   return picked.map((i) => options[i] ?? `Option ${i + 1}`).join(', ')
 }
+
+const points = (n: number) => `${Math.round(n * 100) / 100} point${n === 1 ? '' : 's'}`
+
+/** Whether the questions of the result weigh differently (then the score counts points, not questions). */
+export const isWeighted = (r: Pick<ExamSubmissionResult, 'question_results'>): boolean => {
+  const weights = r.question_results.map((q) => q.weight ?? 1)
+  return weights.some((w) => w !== weights[0])
+}
+
+/**
+ * How a weighted score came about, in words: the points earned of the points possible, beside the
+ * count of correct questions it differs from; null when every question weighs the same.
+ */
+export const weightedScoreExplanation = (r: Pick<ExamSubmissionResult, 'question_results' | 'score'>): string | null => {
+  if (!isWeighted(r)) return null
+  const total = r.question_results.reduce((sum, q) => sum + (q.weight ?? 1), 0)
+  const earned = r.question_results.reduce((sum, q) => sum + (q.is_correct ? (q.weight ?? 1) : 0), 0)
+  const correct = r.question_results.filter((q) => q.is_correct).length
+  return (
+    `Questions carry different weights, so your score counts points rather than questions: ` +
+    `${correct} of ${r.question_results.length} questions correct earned ${Math.round(earned * 100) / 100} of ${points(total)}, ` +
+    `which is ${formatPercent(r.score)}. Category scores are weighted the same way.`
+  )
+}
+
+/** A question's weight as the review shows it when the exam is weighted. */
+export const weightText = (weight: number | undefined): string => `Weight: ${points(weight ?? 1)}`

@@ -1,7 +1,7 @@
 import type { CourseWithProgress } from '@portal/contracts'
-import { Alert, Button, EmptyState, Spinner } from '@portal/ui-kit'
+import { Button, EmptyState, Spinner } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
-import { dashboardError } from '../exams/exam-cards.ts'
+import { NotLoaded } from '../LoadFailure.tsx'
 import { courseKeys, fetchCoursesWithProgress } from './api.ts'
 import { courseStatusLabel, moduleCountText, percent } from './course-view.ts'
 import { ProgressBar } from './ProgressBar.tsx'
@@ -21,7 +21,7 @@ export const MyCoursesCard = ({ onView }: { onView: (course: CourseWithProgress)
       {courses.isPending ? (
         <Spinner label="Loading courses..." />
       ) : courses.isError ? (
-        <Alert>{dashboardError(courses.error)}</Alert>
+        <NotLoaded />
       ) : courses.data.length === 0 ? (
         <EmptyState>No courses assigned yet</EmptyState>
       ) : (

@@ -1,8 +1,9 @@
-import { Alert, Button, EmptyState, Spinner } from '@portal/ui-kit'
+import { Button, EmptyState, Spinner } from '@portal/ui-kit'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, type ReactNode } from 'react'
 import { dashboardKeys, fetchAvailableExams, fetchUserStats } from './api.ts'
-import { attemptsText, attemptsUsedUp, dashboardError, scoreText } from './exam-cards.ts'
+import { NotLoaded } from '../LoadFailure.tsx'
+import { attemptsText, attemptsUsedUp, openAttemptText, scoreText } from './exam-cards.ts'
 
 /** The dashboard refreshes when the window regains focus and when the page becomes visible (learner §2). */
 export const useRefreshOnReturn = () => {
@@ -29,7 +30,7 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
       {exams.isPending ? (
         <Spinner label="Loading exams..." />
       ) : exams.isError ? (
-        <Alert>{dashboardError(exams.error)}</Alert>
+        <NotLoaded />
       ) : exams.data.length === 0 ? (
         <EmptyState>No exams assigned yet</EmptyState>
       ) : (
@@ -37,6 +38,7 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
           {exams.data.map((exam) => {
             const attempts = attemptsText(exam)
             const usedUp = attemptsUsedUp(exam)
+            const underWay = openAttemptText(exam)
             const nameId = `exam-${exam.id}-name`
             return (
               <li key={exam.id} className="pk-stack" style={{ gap: '.5rem', border: '1px solid var(--c-border)', borderRadius: 8, padding: '1rem' }}>
@@ -48,9 +50,10 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
                   {exam.time_limit} minutes · {exam.total_questions} questions · pass {exam.pass_score}%
                 </p>
                 {attempts ? <p style={{ margin: 0 }}>{attempts}</p> : null}
+                {underWay ? <p style={{ margin: 0, fontWeight: 600 }}>{underWay}</p> : null}
                 <div>
                   <Button aria-describedby={nameId} disabled={usedUp} onClick={() => navigate(`/exam/${exam.id}`)}>
-                    Start Exam
+                    {underWay ? 'Resume Exam' : 'Start Exam'}
                   </Button>
                   {usedUp ? <p className="pk-muted" style={{ margin: '.25rem 0 0' }}>No attempts left</p> : null}
                 </div>
@@ -77,7 +80,7 @@ export const StatisticsCards = ({ userId }: { userId: string }) => {
   const stats = useQuery({ queryKey: dashboardKeys.stats(userId), queryFn: () => fetchUserStats(userId), refetchOnWindowFocus: false })
   const grid = { display: 'grid', gap: '.75rem', gridTemplateColumns: 'repeat(auto-fill,minmax(130px,1fr))', margin: 0 }
   const body = (render: (s: NonNullable<typeof stats.data>) => ReactNode) =>
-    stats.isPending ? <Spinner label="Loading statistics..." /> : stats.isError ? <Alert>{dashboardError(stats.error)}</Alert> : render(stats.data)
+    stats.isPending ? <Spinner label="Loading statistics..." /> : stats.isError ? <NotLoaded /> : render(stats.data)
   return (
     <div className="pk-grid" style={{ gridTemplateColumns: 'repeat(auto-fit,minmax(300px,1fr))' }}>
       <section className="pk-card pk-stack" aria-labelledby="exam-stats-title">

@@ -1,7 +1,7 @@
 import type { ExamSummary } from '@portal/contracts'
 import { ApiError } from '@portal/ui-kit'
 import { describe, expect, it } from 'vitest'
-import { attemptsText, attemptsUsedUp, dashboardError, scoreText } from './exam-cards.ts'
+import { attemptsText, attemptsUsedUp, dashboardError, openAttemptText, scoreText } from './exam-cards.ts'
 
 const exam = (over: Partial<ExamSummary>): ExamSummary => ({
   id: 1,
@@ -26,6 +26,14 @@ describe('exam cards', () => {
     expect(attemptsUsedUp(exam({ exam_type: 'final', max_attempts: 2, attempts_used: 2 }))).toBe(true)
     expect(attemptsUsedUp(exam({ exam_type: 'final', max_attempts: 2, attempts_used: 1 }))).toBe(false)
     expect(attemptsUsedUp(exam({ attempts_used: 9 }))).toBe(false)
+  })
+
+  it('offers to resume an attempt under way, with its time left, even when it was the last one', () => {
+    const open = { attempt_number: 2, started_at: '', deadline: '', seconds_left: 41 * 60 + 5, answered: 3, questions: 10 }
+    const final = exam({ exam_type: 'final', max_attempts: 2, attempts_used: 2, open_attempt: open })
+    expect(attemptsUsedUp(final)).toBe(false)
+    expect(openAttemptText(final)).toBe('Attempt under way: 42 minutes left')
+    expect(openAttemptText(exam({ open_attempt: null }))).toBeNull()
   })
 
   it('uses the spec messages for dashboard load errors', () => {

@@ -5,9 +5,17 @@ import { ApiError } from '@portal/ui-kit'
 export const attemptsText = (exam: ExamSummary): string | null =>
   exam.exam_type === 'final' && exam.max_attempts !== null ? `Attempts: ${exam.attempts_used} / ${exam.max_attempts}` : null
 
-/** A final exam whose attempts are all used cannot be started again. */
+/** A final exam whose attempts are all used cannot be started again (an attempt under way can still be resumed). */
 export const attemptsUsedUp = (exam: ExamSummary): boolean =>
-  exam.exam_type === 'final' && exam.max_attempts !== null && exam.attempts_used >= exam.max_attempts
+  !exam.open_attempt && exam.exam_type === 'final' && exam.max_attempts !== null && exam.attempts_used >= exam.max_attempts
+
+/** "Attempt under way: 42 minutes left" (its clock runs on the server), or null. */
+export const openAttemptText = (exam: ExamSummary): string | null => {
+  const open = exam.open_attempt
+  if (!open) return null
+  const minutes = Math.ceil(open.seconds_left / 60)
+  return `Attempt under way: ${minutes} minute${minutes === 1 ? '' : 's'} left`
+}
 
 /** Dashboard load errors of learner §8 (the server's message wins when it sent one). */
 export const dashboardError = (err: unknown): string => {

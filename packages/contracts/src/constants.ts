@@ -15,6 +15,8 @@ export const departmentsOf = (
 export const PASSWORD_MIN = 8
 export const VERIFICATION_CODE_TTL_MINUTES = 15
 export const VERIFICATION_CODE_MAX_TRIES = 5
+/** A new verification code may be asked for this long after the last one was sent. */
+export const VERIFICATION_RESEND_SECONDS = 30
 export const RESET_TOKEN_TTL_MINUTES = 60
 export const STORAGE_KEYS = { token: 'token', user: 'user' } as const
 export const REQUEST_TIMEOUT_MS = 300_000

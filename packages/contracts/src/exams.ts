@@ -103,6 +103,22 @@ export const Question = z.object({
 })
 export type Question = z.infer<typeof Question>
 
+/**
+ * The caller's attempt under way (GET /exams, GET /exams/{id}): it stays open on the server and its
+ * clock runs until the deadline, so the dashboard and the intro offer Resume with the time left.
+ */
+export const OpenAttempt = z.object({
+  attempt_number: z.number().int(),
+  started_at: z.string(),
+  deadline: z.string(),
+  /** Whole seconds left when the server answered (the browser's clock may be off). */
+  seconds_left: z.number().int().min(0),
+  /** Questions with a saved answer, of `questions`. */
+  answered: z.number().int(),
+  questions: z.number().int(),
+})
+export type OpenAttempt = z.infer<typeof OpenAttempt>
+
 /** An exam with its pool, as admins see it. */
 export const Exam = z.object({
   id: z.number().int(),
@@ -117,6 +133,8 @@ export const Exam = z.object({
   assigned_user_ids: z.array(z.string()),
   questions: z.array(Question),
   created_at: z.string(),
+  /** GET /exams/{id} only: the caller's (an admin's) own open attempt, null when there is none. */
+  open_attempt: OpenAttempt.nullable().optional(),
 })
 export type Exam = z.infer<typeof Exam>
 
@@ -131,6 +149,8 @@ export const ExamSummary = z.object({
   max_attempts: z.number().int().nullable(),
   attempts_used: z.number().int(),
   is_assigned_to_all: z.boolean(),
+  /** The caller's attempt under way, null when there is none (optional within v1). */
+  open_attempt: OpenAttempt.nullable().optional(),
 })
 export type ExamSummary = z.infer<typeof ExamSummary>
 
@@ -194,6 +214,8 @@ export const QuestionResult = z.object({
   user_answer: Answer,
   correct_answer: z.union([z.number().int(), z.array(z.number().int())]),
   is_correct: z.boolean(),
+  /** The question's category_weight: the score is Σ weight of the correct ones / Σ weight (optional within v1). */
+  weight: z.number().optional(),
 })
 export const SectionScore = z.object({
   section_name: z.string(),

@@ -13,7 +13,22 @@ export interface RemotePageProps {
   params: Readonly<Record<string, string | undefined>>
   /** State handed over with the navigation (e.g. an exam result). */
   locationState: unknown
+  /**
+   * Asks the host to check with `guard` before the user leaves this page by any way the host
+   * controls (a link, browser Back, Logout); answers the function that withdraws it. Absent when
+   * the host has no such ways out (a component hosted inside another remote). Added in 1.1.
+   */
+  registerLeaveGuard?: (guard: LeaveGuard) => () => void
 }
+
+/** How the user is leaving: to another page of the portal (`to` is its path), or logging out. */
+export type LeaveIntent = { kind: 'navigate'; to: string } | { kind: 'logout' }
+
+/**
+ * Asked before the user leaves a page that holds something under way (a timed exam): it tells the
+ * user what really happens and resolves true to let them go, false to keep them on the page.
+ */
+export type LeaveGuard = (intent: LeaveIntent) => Promise<boolean>
 
 /** What a remote promises the shell: the pages it exposes (each takes `RemotePageProps`) and a version. */
 export interface RemoteContract {
@@ -32,7 +47,7 @@ export interface RemoteContract {
  */
 export const REMOTES = {
   mf_learner: { version: '1.0', modules: ['UserDashboard'] },
-  mf_exams: { version: '1.0', modules: ['ExamPage', 'ExamResultsPage'] },
+  mf_exams: { version: '1.1', modules: ['ExamPage', 'ExamResultsPage'] },
   mf_admin: { version: '1.0', modules: ['AdminDashboard'] },
   // Pages, and two components other remotes host (the dashboard's cards, the admin Certifications tab).
   mf_certifications: { version: '1.0', modules: ['TechnicianProfile', 'CertificationManagement', 'DashboardCards', 'AdminCertificationsTab'] },

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { REMOTE_NAMES, remoteFolder, remoteUrlVar, type RemoteName } from '@portal/contracts'
-import { closeOnSignal, parseEnv } from '@portal/server-kit'
+import { closeOnSignal, parseEnv, publicUrl } from '@portal/server-kit'
 import { ContentEnv, contentListenerOf } from 'gateway/server'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -70,13 +70,15 @@ export async function startCluster(opts: ClusterOptions) {
   const learningPort = opts.ports?.learning ?? 4002
   const certsPort = opts.ports?.certs ?? 4003
   const s3 = await objectStorage(opts.env)
+  // Every service's PORT is its own: e-mailed links need the gateway's address, handed down.
+  const PUBLIC_URL = publicUrl(opts.env, opts.gatewayPort)
   // Course content has an origin of its own (decision 0018): the gateway listens for it on a
   // second port, and learning's launch answers point there.
   const content = contentListenerOf({
     ...parseEnv(ContentEnv, opts.env),
     ...(opts.contentPort !== undefined ? { CONTENT_PORT: opts.contentPort } : {}),
     PORT: opts.gatewayPort,
-    PUBLIC_URL: opts.env.PUBLIC_URL || undefined,
+    PUBLIC_URL,
   })
   const contentOrigin = content.origin ?? `http://localhost:${content.port}`
   // Each process by name (its folder): what ran it, so that one can be restarted alone.
@@ -86,7 +88,7 @@ export async function startCluster(opts: ClusterOptions) {
     const nodeArgs = (opts.env.CLUSTER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)
     const child = spawn(process.execPath, [...nodeArgs, script], {
       cwd: root,
-      env: { ...process.env, ...opts.env, ...env },
+      env: { ...process.env, ...opts.env, PUBLIC_URL, ...env },
       stdio: opts.quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
     })
     children.set(name, { child, script, env })

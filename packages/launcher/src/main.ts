@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { z } from 'zod'
-import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, parseEnv, type EventBus } from '@portal/server-kit'
+import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, parseEnv, publicUrl, type EventBus } from '@portal/server-kit'
 import { IdentitySettings, start as startIdentity, seedDemoData } from 'svc-identity/server'
 import { start as startLearning, seedDemoData as seedLearning } from 'svc-learning/server'
 import { start as startCerts, seedDemoData as seedCerts } from 'svc-certs/server'
@@ -28,7 +28,10 @@ const freePort = (host: string) =>
   })
 
 export async function startSingleNode(source: Record<string, string | undefined> = process.env) {
-  const env = parseEnv(Env, source)
+  const parsed = parseEnv(Env, source)
+  // E-mailed links follow the gateway's port unless PUBLIC_URL says otherwise. With PORT=0 the
+  // port is known once the gateway listens: the address is filled in then, before any request.
+  const env = { ...parsed, PUBLIC_URL: parsed.PORT ? publicUrl(parsed, parsed.PORT) : parsed.PUBLIC_URL }
   const logger = createLogger('portal', env.LOG_LEVEL)
   await mkdir(env.DATA_DIR, { recursive: true })
   const bus: EventBus = env.NATS_URL ? await createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger })
@@ -65,7 +68,8 @@ export async function startSingleNode(source: Record<string, string | undefined>
     content,
   })
 
-  const url = env.PUBLIC_URL ?? `http://localhost:${gateway.port}`
+  env.PUBLIC_URL ??= publicUrl(env, gateway.port)
+  const url = env.PUBLIC_URL
   const lines = [
     '',
     `  Learning portal (single-node) at ${url}`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { PlatformEnv, parseEnv, serviceDatabaseUrl } from './env.ts'
+import { PlatformEnv, parseEnv, publicUrl, serviceDatabaseUrl } from './env.ts'
 
 describe('parseEnv', () => {
   it('applies the defaults of the platform variables', () => {
@@ -53,5 +53,16 @@ describe('serviceDatabaseUrl', () => {
   it('names the service database on the shared server', () => {
     expect(serviceDatabaseUrl('postgresql://u:p@db:5432/postgres', 'svc-identity')).toBe('postgresql://u:p@db:5432/svc_identity')
     expect(serviceDatabaseUrl('postgresql://db:5432', 'notify')).toBe('postgresql://db:5432/notify')
+  })
+})
+
+describe('publicUrl', () => {
+  it("follows the gateway's port when PUBLIC_URL is unset", () => {
+    expect(publicUrl({}, 9123)).toBe('http://localhost:9123')
+    expect(publicUrl({})).toBe('http://localhost:8080')
+  })
+
+  it('prefers PUBLIC_URL, without a trailing slash', () => {
+    expect(publicUrl({ PUBLIC_URL: 'https://learn.example.com/' }, 9123)).toBe('https://learn.example.com')
   })
 })

@@ -88,6 +88,17 @@ export const PlatformEnv = z.object({
 })
 export type PlatformEnv = z.infer<typeof PlatformEnv>
 
+/** The gateway's port when nothing says otherwise. */
+export const DEFAULT_GATEWAY_PORT = 8080
+
+/**
+ * The portal's public address for e-mailed links: PUBLIC_URL, else the gateway on this machine
+ * (`http://localhost:<gateway port>`), without a trailing slash. A service does not know the
+ * gateway's port (its own PORT is another), so the launchers resolve it and hand it down.
+ */
+export const publicUrl = (env: { PUBLIC_URL?: string | undefined }, gatewayPort: number = DEFAULT_GATEWAY_PORT): string =>
+  (env.PUBLIC_URL ?? `http://localhost:${gatewayPort}`).replace(/\/+$/, '')
+
 /** The database URL a service uses: its own database name on the shared server. */
 export function serviceDatabaseUrl(baseUrl: string, service: string): string {
   const url = new URL(baseUrl)

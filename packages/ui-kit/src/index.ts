@@ -6,7 +6,7 @@ export { SESSION_REFRESHED_EVENT, endServerSession, expiresSoon, refreshSession,
 export type { RefreshOutcome } from './refresh.ts'
 export { getToken, getStoredUser, readStoredUser, storeSession, clearSession, hasIdentity } from './session.ts'
 export type { StoredUser } from './session.ts'
-export { ensureStyles } from './styles.ts'
+export { addStyleSheet, ensureStyles } from './styles.ts'
 export { documentTitle, usePageHeading, PRODUCT_TITLE } from './page.ts'
 export { Button } from './components/Button.tsx'
 export type { ButtonProps } from './components/Button.tsx'
@@ -35,4 +35,4 @@ export { ensureRemotesRegistered, loadRemoteComponent } from './remotes/federati
 export { RemoteUnavailableError } from './remotes/error-load-remote.ts'
 
 /** Props the shell hands to every remote's top-level component (the contract's `RemotePageProps`). */
-export type { RemotePageProps as RemoteProps } from '@portal/contracts'
+export type { RemotePageProps as RemoteProps, LeaveGuard, LeaveIntent } from '@portal/contracts'

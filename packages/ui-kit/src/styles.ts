@@ -63,11 +63,14 @@ h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
 @media (max-width:600px){.pk-main{padding:1rem}.pk-card{padding:1rem}.pk-header{padding:.75rem 1rem}}
 `
 
-/** Adds the stylesheet to the document once. */
-export const ensureStyles = (): void => {
-  if (typeof document === 'undefined' || document.getElementById('portal-ui-kit-styles')) return
+/** Adds a stylesheet to the document once, by its element id (a remote's own styles too). */
+export const addStyleSheet = (id: string, css: string): void => {
+  if (typeof document === 'undefined' || document.getElementById(id)) return
   const style = document.createElement('style')
-  style.id = 'portal-ui-kit-styles'
-  style.textContent = CSS
+  style.id = id
+  style.textContent = css
   document.head.append(style)
 }
+
+/** Adds the portal's stylesheet to the document once. */
+export const ensureStyles = (): void => addStyleSheet('portal-ui-kit-styles', CSS)

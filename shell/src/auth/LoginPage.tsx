@@ -53,6 +53,8 @@ export const LoginPage = () => {
     return (
       <VerificationPanel
         userId={pendingUserId}
+        email={email.trim()}
+        codeJustSent={false}
         onVerified={finish}
         onBack={() => {
           setPendingUserId(null)

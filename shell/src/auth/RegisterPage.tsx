@@ -80,7 +80,9 @@ export const RegisterPage = () => {
   }
 
   if (pendingUserId) {
-    return <VerificationPanel userId={pendingUserId} onVerified={finish} onBack={() => setPendingUserId(null)} />
+    return (
+      <VerificationPanel userId={pendingUserId} email={email.trim()} codeJustSent onVerified={finish} onBack={() => setPendingUserId(null)} />
+    )
   }
 
   return (

@@ -1,20 +1,39 @@
-import { AuthSuccess, MessageResponse, VERIFICATION_CODE_TTL_MINUTES } from '@portal/contracts'
+import { AuthSuccess, MessageResponse, VERIFICATION_CODE_TTL_MINUTES, VERIFICATION_RESEND_SECONDS } from '@portal/contracts'
 import { Alert, Button, TextField, api, errorMessage } from '@portal/ui-kit'
-import { useState, type FormEvent } from 'react'
-import { isCompleteVerificationCode, sanitizeVerificationCode } from './validation.ts'
+import { useEffect, useState, type FormEvent } from 'react'
+import { isCompleteVerificationCode, resendHint, sanitizeVerificationCode } from './validation.ts'
 
 export interface VerificationPanelProps {
   userId: string
+  /** The address the code goes to, named on the screen. */
+  email: string
+  /** A code was sent just now (registration): Resend Code waits until the server would take it. */
+  codeJustSent: boolean
   onVerified: (auth: AuthSuccess) => void
   onBack: () => void
 }
 
+/** Seconds until `untilMs`, ticking each second; 0 once passed. */
+const useCountdown = (untilMs: number) => {
+  const left = () => Math.max(0, Math.ceil((untilMs - Date.now()) / 1000))
+  const [seconds, setSeconds] = useState(left)
+  useEffect(() => {
+    setSeconds(left())
+    const t = setInterval(() => setSeconds(left()), 1000)
+    return () => clearInterval(t)
+  }, [untilMs])
+  return seconds
+}
+
 /** Enter the 6-digit e-mail code; a correct code signs the user in (spec §2 Verification). */
-export const VerificationPanel = ({ userId, onVerified, onBack }: VerificationPanelProps) => {
+export const VerificationPanel = ({ userId, email, codeJustSent, onVerified, onBack }: VerificationPanelProps) => {
   const [code, setCode] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [info, setInfo] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  // The server takes a new request this long after the last code was sent.
+  const [resendAt, setResendAt] = useState(() => (codeJustSent ? Date.now() + VERIFICATION_RESEND_SECONDS * 1000 : 0))
+  const wait = useCountdown(resendAt)
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
@@ -31,11 +50,13 @@ export const VerificationPanel = ({ userId, onVerified, onBack }: VerificationPa
   }
 
   const resend = async () => {
+    if (wait > 0) return
     setError(null)
     setInfo(null)
+    setResendAt(Date.now() + VERIFICATION_RESEND_SECONDS * 1000)
     try {
       const res = await api.post('/auth/resend-verification', { userId }, MessageResponse)
-      setInfo(res.message || 'A new verification code has been sent to your email.')
+      setInfo(res.message || `A new verification code has been sent to ${email}.`)
     } catch (err) {
       setError(errorMessage(err, 'Failed to resend verification code.'))
     }
@@ -45,8 +66,9 @@ export const VerificationPanel = ({ userId, onVerified, onBack }: VerificationPa
     <section className="pk-card pk-auth pk-stack" aria-labelledby="verify-title">
       <h1 id="verify-title">Verify Your Email</h1>
       <p className="pk-muted">
-        We sent a 6-digit verification code to your email address. The code expires in {VERIFICATION_CODE_TTL_MINUTES}{' '}
-        minutes.
+        {codeJustSent ? 'We sent a 6-digit verification code to ' : 'Enter the 6-digit verification code we sent to '}
+        <strong style={{ color: 'var(--c-text)', overflowWrap: 'anywhere' }}>{email}</strong>. The code expires in{' '}
+        {VERIFICATION_CODE_TTL_MINUTES} minutes.
       </p>
       {error ? <Alert>{error}</Alert> : null}
       {info ? <Alert tone="success">{info}</Alert> : null}
@@ -65,13 +87,19 @@ export const VerificationPanel = ({ userId, onVerified, onBack }: VerificationPa
           {busy ? 'Verifying...' : 'Verify Email'}
         </Button>
       </form>
-      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-        <Button variant="secondary" onClick={resend}>
-          Resend Code
-        </Button>
-        <Button variant="link" onClick={onBack}>
-          Back to Registration
-        </Button>
+      <div className="pk-stack" style={{ gap: '.375rem' }}>
+        <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+          {/* aria-disabled, not disabled: it stays focusable and its hint is read while it waits. */}
+          <Button variant="secondary" onClick={resend} aria-disabled={wait > 0 || undefined} aria-describedby="verify-resend-hint">
+            Resend Code
+          </Button>
+          <Button variant="link" onClick={onBack}>
+            Back to Registration
+          </Button>
+        </div>
+        <span id="verify-resend-hint" className="pk-muted" style={{ fontSize: '.875rem' }}>
+          {resendHint(wait)}
+        </span>
       </div>
     </section>
   )

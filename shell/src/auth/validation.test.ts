@@ -6,6 +6,7 @@ import {
   liveCompanyEmailError,
   newPasswordError,
   registrationPasswordError,
+  resendHint,
   sanitizeVerificationCode,
 } from './validation.ts'
 
@@ -57,5 +58,13 @@ describe('verification code', () => {
     expect(isCompleteVerificationCode('1234567')).toBe(false)
     expect(isCompleteVerificationCode('12345')).toBe(false)
     expect(isCompleteVerificationCode('123456')).toBe(true)
+  })
+})
+
+describe('resend hint', () => {
+  it('counts down to when a new code can be asked for, then says how', () => {
+    expect(resendHint(30)).toBe('You can ask for a new code in 30 seconds.')
+    expect(resendHint(1)).toBe('You can ask for a new code in 1 second.')
+    expect(resendHint(0)).toBe('No code? Check your spam folder, or ask for a new one.')
   })
 })

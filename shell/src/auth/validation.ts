@@ -33,3 +33,9 @@ export const confirmPasswordError = (password: string, confirm: string): string 
 export const sanitizeVerificationCode = (raw: string): string => raw.replace(/\D/g, '').slice(0, 6)
 
 export const isCompleteVerificationCode = (code: string): boolean => /^\d{6}$/.test(code)
+
+/** Under the verification screen's Resend Code: when a new code can be asked for. */
+export const resendHint = (secondsLeft: number): string =>
+  secondsLeft > 0
+    ? `You can ask for a new code in ${secondsLeft} second${secondsLeft === 1 ? '' : 's'}.`
+    : 'No code? Check your spam folder, or ask for a new one.'

@@ -1,6 +1,7 @@
 import { Button } from '@portal/ui-kit'
 import { Link, Outlet, useNavigate } from 'react-router'
 import { useAuth } from '../auth/AuthProvider.tsx'
+import { useLeaveGuards } from '../leave/LeaveGuardProvider.tsx'
 
 export const PRODUCT_NAME = 'Learning Portal'
 
@@ -8,6 +9,13 @@ export const PRODUCT_NAME = 'Learning Portal'
 export const Layout = () => {
   const { state, signOut } = useAuth()
   const navigate = useNavigate()
+  const { confirmLeave } = useLeaveGuards()
+  const logOut = async () => {
+    // A page with something under way (a running exam) says what happens first, and may keep the user.
+    if (!(await confirmLeave({ kind: 'logout' }))) return
+    signOut()
+    navigate('/login', { replace: true })
+  }
   return (
     <>
       <header className="pk-header">
@@ -18,10 +26,7 @@ export const Layout = () => {
             <Button
               variant="secondary"
               size="small"
-              onClick={() => {
-                signOut()
-                navigate('/login', { replace: true })
-              }}
+              onClick={() => void logOut()}
             >
               Logout
             </Button>

@@ -5,6 +5,7 @@ import { useAuth, type AuthState } from '../auth/AuthProvider.tsx'
 import { LoginPage } from '../auth/LoginPage.tsx'
 import { ComingSoon } from '../layout/ComingSoon.tsx'
 import { Layout } from '../layout/Layout.tsx'
+import { useLeaveGuards } from '../leave/LeaveGuardProvider.tsx'
 import { decideAccess, decideExamResults, decideRoot, type Access, type AuthSnapshot, type GuardDecision } from './guards.ts'
 
 // Pages off the first-load path are split out to keep the login page light.
@@ -49,9 +50,10 @@ const Remote = ({ id }: { id: string }) => {
   const navigate = useNavigate()
   const params = useParams()
   const location = useLocation()
+  const { register } = useLeaveGuards()
   if (state.status !== 'authenticated') return null
   return (
-    <RemoteSlot id={id} user={state.user} onUserUpdated={updateUser} navigate={navigate} params={params} locationState={location.state} />
+    <RemoteSlot id={id} user={state.user} onUserUpdated={updateUser} navigate={navigate} params={params} locationState={location.state} registerLeaveGuard={register} />
   )
 }
 

@@ -4,10 +4,11 @@ import {
   RESET_TOKEN_TTL_MINUTES,
   VERIFICATION_CODE_MAX_TRIES,
   VERIFICATION_CODE_TTL_MINUTES,
+  VERIFICATION_RESEND_SECONDS,
   type AuthSuccess,
   type PublicConfig,
 } from '@portal/contracts'
-import { AppError, badRequest, forbidden, recordEvent, tooManyRequests, unauthorized } from '@portal/server-kit'
+import { AppError, badRequest, forbidden, publicUrl, recordEvent, tooManyRequests, unauthorized } from '@portal/server-kit'
 import type { IdentityContext } from '../context.ts'
 import { UserEntity, toUserDto, userFacts } from '../users/user.entity.ts'
 import { userRepository } from '../users/user.repository.ts'
@@ -22,7 +23,7 @@ const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 /** Limits of the abuse-prone flows that are not settings (kept together so they are easy to review). */
 export const LIMITS = {
-  resendMinIntervalMs: 30_000,
+  resendMinIntervalMs: VERIFICATION_RESEND_SECONDS * 1000,
   resendPerHour: 5,
   loginWindowMs: 15 * MINUTE,
   /** First lockout of an account-and-address pair; each further one lasts twice as long, at most maxMs. */
@@ -215,7 +216,7 @@ export function createAuthService(ctx: IdentityContext) {
       const at = now()
       em.create(VerificationDecoyEntity, { userId: decoyId, ...sentNow(null, at), codeHash: '', createdAt: at })
       if (notify) {
-        const base = (env.PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, '')
+        const base = publicUrl(env) // the launchers set PUBLIC_URL from the gateway's port
         recordEvent(em, 'identity.registration.attempted.v1', {
           userId: owner.id,
           name: owner.name,
@@ -243,7 +244,7 @@ export function createAuthService(ctx: IdentityContext) {
       const token = newSecretToken()
       const expiresAt = new Date(at.getTime() + RESET_TOKEN_TTL_MINUTES * MINUTE)
       tx.create(PasswordResetTokenEntity, { id: crypto.randomUUID(), userId: user.id, tokenHash: hashToken(token), expiresAt, usedAt: null, createdAt: at })
-      const base = (env.PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, '')
+      const base = publicUrl(env) // the launchers set PUBLIC_URL from the gateway's port
       recordEvent(tx, 'identity.password-reset.requested.v1', {
         userId: user.id,
         name: user.name,

@@ -62,6 +62,27 @@ describe('POST /exams/{id}/attempts', () => {
     expect(again.answers).toEqual([answer, -1, -1])
     expect(await h.sql('select id from exam_attempts where exam_id = ?', [exam.id])).toHaveLength(1)
   })
+  it('tells the intro about the attempt under way: time left and answers saved, none once it is over', async () => {
+    const exam = await create({ time_limit: 10 })
+    const tech = await h.user()
+    const intro = async (user: TestUser) => (await h.call('GET', `/exams/${exam.id}`, { token: user.token })).body.open_attempt
+    expect(await intro(tech)).toBeNull()
+    const attempt = await startAttempt(tech, exam.id)
+    const q = attempt.questions[0]!
+    await h.call('PUT', `/exams/attempts/${attempt.attemptId}/answers`, { token: tech.token, body: { questionIds: [q.id], answers: [q.question_type === 'multi_select' ? [0] : 0] } })
+    h.advance(4 * 60_000)
+    const open = { attempt_number: 1, started_at: attempt.startedAt, deadline: attempt.deadline, seconds_left: 6 * 60, answered: 1, questions: 3 }
+    expect(await intro(tech)).toEqual(open)
+    // The dashboard's list says the same, so a final exam whose attempts are all started offers Resume.
+    const listed = (await h.call('GET', '/exams', { token: tech.token })).body.find((e: { id: number }) => e.id === exam.id)
+    expect(listed.open_attempt).toEqual(open)
+    // Another learner, and the admin, have none of their own.
+    expect(await intro(await h.user())).toBeNull()
+    expect(await intro(admin)).toBeNull()
+    h.advance(6 * 60_000 + 1)
+    expect(await intro(tech)).toBeNull()
+    expect((await h.call('GET', '/exams', { token: tech.token })).body.find((e: { id: number }) => e.id === exam.id).open_attempt).toBeNull()
+  })
   it('lets only callers the exam is assigned to start it', async () => {
     const exam = await create({ is_assigned_to_all: false })
     const assigned = await h.user()

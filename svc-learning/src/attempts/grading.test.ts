@@ -64,6 +64,10 @@ describe('gradeAttempt', () => {
     expect(grade(qs, [0, 1, 1]).score).toBe(16.67)
     expect(grade([mc(1, 0), mc(2, 0), mc(3, 0)], [0, 0, 1]).score).toBe(66.67)
   })
+  it("gives each question's weight with its result, so the results can explain a weighted score", () => {
+    const result = grade([mc(1, 0, 'A', 1), mc(2, 0, 'A', 2.5), mc(3, 0, 'B', 0)], [0, 1, 0])
+    expect(result.question_results.map((r) => r.weight)).toEqual([1, 2.5, 1])
+  })
   it('passes at exactly the pass score', () => {
     const qs = [mc(1, 0), mc(2, 0), mc(3, 0), mc(4, 0)]
     expect(grade(qs, [0, 0, 0, 1], 75)).toMatchObject({ score: 75, passed: true, correct_answers: 3, total_questions: 4 })

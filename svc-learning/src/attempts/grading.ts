@@ -87,6 +87,7 @@ export function gradeAttempt(input: GradeInput): ExamSubmissionResult {
       user_answer: answer,
       correct_answer: q.correct_answer,
       is_correct: correct,
+      weight: w,
     }
   })
   const score = weightTotal > 0 ? roundScore((weightCorrect / weightTotal) * 100) : 0

@@ -28,4 +28,18 @@ export const examRepository = {
     }[]
     return new Map(rows.map((r) => [Number(r.exam_id), Number(r.n)]))
   },
+  /** The user's attempts still under way (status in_progress, deadline not passed), by exam; of one exam when `examId` is given. */
+  async openAttempts(em: EntityManager, userId: string, now: Date, examId?: number) {
+    const rows = (await em.execute(
+      `select exam_id, attempt_number, started_at, deadline, answers from exam_attempts
+       where user_id = ? and status = 'in_progress' and deadline > ?${examId === undefined ? '' : ' and exam_id = ?'}`,
+      examId === undefined ? [userId, now] : [userId, now, examId],
+    )) as { exam_id: number; attempt_number: number; started_at: Date | string; deadline: Date | string; answers: unknown[] }[]
+    return new Map(
+      rows.map((r) => [
+        Number(r.exam_id),
+        { attemptNumber: Number(r.attempt_number), startedAt: new Date(r.started_at), deadline: new Date(r.deadline), answers: r.answers },
+      ]),
+    )
+  },
 }

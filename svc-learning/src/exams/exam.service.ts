@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { z } from 'zod'
-import type { Exam, ExamInput, ExamSummary, LearnerExam } from '@portal/contracts'
+import type { Exam, ExamInput, ExamSummary, LearnerExam, OpenAttempt } from '@portal/contracts'
 import { badRequest, forbidden, notFound, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { requireAssignable } from '../users/user-access.ts'
@@ -56,6 +56,24 @@ const questionFields = (q: ExamData['questions'][number], position: number) => (
   categoryWeight: q.category_weight,
 })
 
+const isAnswered = (a: unknown) => (Array.isArray(a) ? a.length > 0 : typeof a === 'number' && a >= 0)
+
+/** An attempt under way as the dashboard and the intro show it (time left by the server's clock). */
+const toOpenAttempt = (
+  open: { attemptNumber: number; startedAt: Date; deadline: Date; answers: unknown[] } | undefined,
+  at: Date,
+): OpenAttempt | null =>
+  open
+    ? {
+        attempt_number: open.attemptNumber,
+        started_at: open.startedAt.toISOString(),
+        deadline: open.deadline.toISOString(),
+        seconds_left: Math.max(0, Math.ceil((open.deadline.getTime() - at.getTime()) / 1000)),
+        answered: open.answers.filter(isAnswered).length,
+        questions: open.answers.length,
+      }
+    : null
+
 export function createExamService(ctx: LearningContext) {
   const { orm, now } = ctx
 
@@ -66,12 +84,13 @@ export function createExamService(ctx: LearningContext) {
   }
 
   return {
-    /** What the caller may take (admins: every exam), newest first. */
+    /** What the caller may take (admins: every exam), newest first, with the caller's attempts under way. */
     async listForCaller(actor: Actor): Promise<ExamSummary[]> {
       const em = orm.em.fork()
       const exams = actor.isAdmin ? await examRepository.listAll(em) : await examRepository.listTakeable(em, actor.userId)
-      const used = await examRepository.attemptCounts(em, actor.userId)
-      return exams.map((e) => toExamSummary(e, used.get(e.id) ?? 0))
+      const at = now()
+      const [used, open] = await Promise.all([examRepository.attemptCounts(em, actor.userId), examRepository.openAttempts(em, actor.userId, at)])
+      return exams.map((e) => ({ ...toExamSummary(e, used.get(e.id) ?? 0), open_attempt: toOpenAttempt(open.get(e.id), at) }))
     },
 
     /** Every exam with its pool and answers (admins). */
@@ -80,14 +99,19 @@ export function createExamService(ctx: LearningContext) {
       return loadFull(em, await examRepository.listAll(em))
     },
 
-    /** Admins get the whole exam; a learner allowed to take it gets it without answers or weights. */
+    /**
+     * Admins get the whole exam; a learner allowed to take it gets it without answers or weights.
+     * Both get their own attempt under way (`open_attempt`), which the intro offers to resume.
+     */
     async get(actor: Actor, id: number): Promise<Exam | LearnerExam> {
       const em = orm.em.fork()
       const exam = await requireTakeable(em, actor, id)
-      if (actor.isAdmin) return getFull(em, id)
+      const at = now()
+      const open_attempt = toOpenAttempt((await examRepository.openAttempts(em, actor.userId, at, id)).get(id), at)
+      if (actor.isAdmin) return { ...(await getFull(em, id)), open_attempt }
       // The intro needs no questions; a learner sees the drawn ones only once an attempt starts.
       const used = (await examRepository.attemptCounts(em, actor.userId)).get(id) ?? 0
-      return { ...toExamSummary(exam, used), subject_categories: exam.subjectCategories, questions: [] }
+      return { ...toExamSummary(exam, used), subject_categories: exam.subjectCategories, questions: [], open_attempt }
     },
 
     async create(data: ExamData): Promise<Exam> {

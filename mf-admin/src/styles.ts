@@ -1,0 +1,21 @@
+import { addStyleSheet } from '@portal/ui-kit'
+
+/** Styles of the admin screens only (kept out of the shared kit so the shell's first load stays small). */
+const CSS = `
+.pk-sort{font:inherit;font-weight:inherit;text-transform:inherit;letter-spacing:inherit;color:inherit;background:none;border:none;padding:.25rem 0;min-height:24px;cursor:pointer;display:inline-flex;gap:.375rem;align-items:center}
+.pk-sort__arrow{font-size:.75em;color:var(--c-muted)}
+th[aria-sort=ascending] .pk-sort,th[aria-sort=descending] .pk-sort{color:var(--c-primary)}
+.pk-file-picker{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem}
+.pk-file-picker input[type=file]{position:absolute;width:1px;height:1px;opacity:0;overflow:hidden}
+.pk-file-picker input[type=file]:focus-visible+label{outline:3px solid var(--c-focus);outline-offset:2px}
+.pk-file-picker label.pk-btn{font-size:1rem;display:inline-flex;align-items:center}
+.pk-question__head{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem .75rem;justify-content:space-between}
+.pk-question__toggle{font:inherit;font-weight:700;background:none;border:none;padding:.25rem 0;min-height:24px;cursor:pointer;color:var(--c-text);display:inline-flex;gap:.5rem;align-items:center;text-align:left}
+.pk-question__chevron{display:inline-block;transition:transform .15s}
+.pk-question__toggle[aria-expanded=true] .pk-question__chevron{transform:rotate(90deg)}
+.pk-question__summary{flex:1 1 16rem;min-width:0;color:var(--c-muted);font-size:.875rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.pk-dialog:has(.pk-import){max-width:min(920px,calc(100vw - 2rem))}
+.pk-import-table td,.pk-import-table th{font-size:.8125rem;padding:.375rem .5rem}
+`
+
+export const ensureAdminStyles = (): void => addStyleSheet('portal-admin-styles', CSS)
