@@ -24,6 +24,7 @@ import {
   type ModuleRow,
 } from './course-form.ts'
 import { processingText, scormBadge } from './course-table.ts'
+import { ScormPreUploadEditor } from './scorm-editor/ScormPreUploadEditor.tsx'
 
 /** What a module row can ask of the form; the form also moves focus and says what happened. */
 interface ModuleRowActions {
@@ -32,6 +33,8 @@ interface ModuleRowActions {
   /** Remove a new row; ask to delete a stored one. */
   remove: (row: ModuleRow) => void
   undo: (row: ModuleRow) => void
+  /** Open a new SCORM package in the pre-upload editor. */
+  editScorm: (row: ModuleRow) => void
   target: FocusTargets['target']
 }
 
@@ -45,7 +48,8 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
       <span className="pk-badge" style={{ marginLeft: 0 }}>
         {badge ?? moduleTypeLabel(row)}
       </span>
-      {row.kind === 'new' ? <span className="pk-badge">New</span> : null} {row.fileName} · {formatSize(row.size)}
+      {row.kind === 'new' ? <span className="pk-badge">New</span> : null}
+      {row.preEdited ? <span className="pk-badge">Pre-edited</span> : null} {row.fileName} · {formatSize(row.size)}
       {processing ? <> · {processing}</> : null}
     </span>
   )
@@ -85,6 +89,11 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
               {direction === 'up' ? 'Move Up' : 'Move Down'}
             </Button>
           ))}
+          {row.kind === 'new' && row.isScorm && row.file ? (
+            <Button size="small" variant="secondary" aria-label={`Edit SCORM package ${name}`} onClick={() => actions.editScorm(row)}>
+              Edit SCORM
+            </Button>
+          ) : null}
           <Button ref={actions.target(FOCUS.remove(row.key))} size="small" variant="danger" aria-label={`${row.kind === 'new' ? 'Remove' : 'Delete'} ${name}`} onClick={() => actions.remove(row)}>
             {row.kind === 'new' ? 'Remove' : 'Delete'}
           </Button>
@@ -99,6 +108,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
   const [state, dispatch] = useReducer(courseFormReducer, course, (c) => (c ? formFromCourse(c) : emptyCourseForm()))
   const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null)
   const [toDelete, setToDelete] = useState<ModuleRow | null>(null)
+  const [preEditing, setPreEditing] = useState<{ key: number; file: File } | null>(null)
   const [announcement, announce] = useAnnouncement()
   const { target, focusLater } = useFocusTargets()
   const abortRef = useRef<AbortController | null>(null)
@@ -142,6 +152,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
       announce(after.message)
     },
     remove: (row) => (row.kind === 'new' ? removeRow(row) : setToDelete(row)),
+    editScorm: (row) => row.file && setPreEditing({ key: row.key, file: row.file }),
     undo: (row) => {
       const after = afterUndo(state.modules, row.key)
       dispatch({ type: 'undoRemove', key: row.key })
@@ -286,6 +297,17 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
           </>
         )}
       </div>
+      {preEditing ? (
+        <ScormPreUploadEditor
+          file={preEditing.file}
+          onCancel={() => setPreEditing(null)}
+          onSaved={(file, message, close) => {
+            dispatch({ type: 'preEdited', key: preEditing.key, file })
+            announce(message)
+            if (close) setPreEditing(null)
+          }}
+        />
+      ) : null}
       <ConfirmDialog
         open={toDelete !== null}
         title="Delete Module"

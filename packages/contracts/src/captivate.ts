@@ -18,6 +18,28 @@ export const LIKELY_PROBLEM_SLIDE_SECONDS = 1800
 /** Where the two files sit in a package, relative to the folder of the launch page. */
 export const CAPTIVATE_FILES = { projectTxt: 'project.txt', projectJs: 'assets/js/project.js' } as const
 
+/**
+ * Where the project files of a package sit among its file paths: the shallowest project.js, and
+ * the project.txt beside its folder (else the shallowest one). Null for a file it does not have.
+ */
+export function projectFilePaths(paths: readonly string[]): { projectTxt: string | null; projectJs: string | null } {
+  const depth = (p: string) => p.split('/').length
+  const shallowest = (suffix: string) =>
+    paths.filter((p) => p === suffix || p.endsWith(`/${suffix}`)).sort((a, b) => depth(a) - depth(b) || a.localeCompare(b))[0] ?? null
+  const js = shallowest(CAPTIVATE_FILES.projectJs)
+  const root = js === null ? null : js.slice(0, js.length - CAPTIVATE_FILES.projectJs.length)
+  const besideJs = root === null ? null : `${root}${CAPTIVATE_FILES.projectTxt}`
+  return { projectTxt: besideJs !== null && paths.includes(besideJs) ? besideJs : shallowest(CAPTIVATE_FILES.projectTxt), projectJs: js }
+}
+
+/** The folder of the package the project data sits in ('' at the root, else ending in '/'). */
+export const projectRoot = (paths: { projectTxt: string | null; projectJs: string | null }) =>
+  paths.projectJs !== null
+    ? paths.projectJs.slice(0, paths.projectJs.length - CAPTIVATE_FILES.projectJs.length)
+    : paths.projectTxt !== null
+      ? paths.projectTxt.slice(0, paths.projectTxt.length - CAPTIVATE_FILES.projectTxt.length)
+      : ''
+
 export const CAPTIVATE_MESSAGES = {
   unreadable: 'Could not find or parse project configuration files',
   unknownSlide: 'Slide not found in the project configuration',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { CAPTIVATE_FILES } from '@portal/contracts/captivate'
+import { projectFilePaths } from '@portal/contracts/captivate'
 import type { Storage } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { sqlWithParams } from '../sql.ts'
@@ -48,18 +48,9 @@ export function createEditedFiles(ctx: LearningContext) {
 }
 export type EditedFiles = ReturnType<typeof createEditedFiles>
 
-/** Where the project files of an extracted package sit (the shallowest project.js, else project.txt). */
+/** Where the project files of an extracted package sit (`projectFilePaths` over its files and the edited ones). */
 export async function locateProjectFiles(storage: Storage, prefix: string, edited: FileMap): Promise<{ projectTxt: string | null; projectJs: string | null }> {
-  const paths = [...new Set([...(await storage.list(prefix)).map((k) => k.slice(prefix.length + 1)), ...Object.keys(edited)])]
-  const depth = (p: string) => p.split('/').length
-  const shallowest = (suffix: string) =>
-    paths
-      .filter((p) => p === suffix || p.endsWith(`/${suffix}`))
-      .sort((a, b) => depth(a) - depth(b) || a.localeCompare(b))[0] ?? null
-  const js = shallowest(CAPTIVATE_FILES.projectJs)
-  const root = js ? js.slice(0, js.length - CAPTIVATE_FILES.projectJs.length) : null
-  const txt = root !== null && paths.includes(`${root}${CAPTIVATE_FILES.projectTxt}`) ? `${root}${CAPTIVATE_FILES.projectTxt}` : shallowest(CAPTIVATE_FILES.projectTxt)
-  return { projectTxt: txt, projectJs: js }
+  return projectFilePaths([...new Set([...(await storage.list(prefix)).map((k) => k.slice(prefix.length + 1)), ...Object.keys(edited)])])
 }
 
 export async function readAll(stream: Readable, max = 64 * 1024 * 1024): Promise<Buffer> {

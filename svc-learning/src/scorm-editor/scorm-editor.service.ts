@@ -18,6 +18,7 @@ import {
   mp4DurationSeconds,
   parseCaptivateProject,
   parseDuration,
+  projectRoot,
   type CaptivateFiles,
   type CaptivateProject,
 } from '@portal/contracts/captivate'
@@ -184,7 +185,7 @@ export function createScormEditorService(ctx: LearningContext) {
         throw err
       }
       const project = parse(files.text)
-      const root = (files.paths.projectJs ?? files.paths.projectTxt ?? '').replace(/(assets\/js\/)?project\.(js|txt)$/, '')
+      const root = projectRoot(files.paths)
       const sources = [...new Set(project.slides.flatMap((s) => (s.video ? [s.video.src] : [])))]
       const videos = await Promise.all(
         sources.map(async (src) => {
@@ -247,7 +248,7 @@ export function createScormEditorService(ctx: LearningContext) {
           if (!nameOnly) {
             if (!slide.video) throw badRequest(M.noVideo, 'no_video')
             if (video) {
-              const root = (current.paths.projectJs ?? current.paths.projectTxt ?? '').replace(/(assets\/js\/)?project\.(js|txt)$/, '')
+              const root = projectRoot(current.paths)
               const key = await put(`${root}${slide.video.src}`, await storage.get(video.key))
               files[`${root}${slide.video.src}`] = key
               videoReplaced = true
