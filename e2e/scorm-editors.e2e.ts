@@ -52,6 +52,8 @@ describe('SCORM editors journey', () => {
       'Field walk-through (long)',
     ])
     expect(await pre.getByLabel('Slide 3 duration').inputValue()).toBe('00:32:00')
+    // The archive is read (and later written) by a Web Worker, off the page's thread.
+    expect(page.workers().map((w) => new URL(w.url()).pathname)).toEqual([expect.stringMatching(/\/assets\/scorm-package-worker\.\w+\.js$/)])
     await expect.poll(() => pre.getByText('Likely Problem Slide').count()).toBe(1)
     expect(await axeSerious(page, '.pk-dialog[open]')).toEqual([])
     // A malformed duration is refused before anything is written; Reset brings the analysed values back.

@@ -28,7 +28,10 @@ export interface PackageEditor {
 export function createPackageEditor(): PackageEditor {
   let worker: Worker | null = null
   try {
-    worker = typeof Worker === 'undefined' ? null : new Worker(new URL('./package-worker.ts', import.meta.url))
+    // Built on its own and shipped as an asset (mf-admin/worker.config.ts): the URL is not inside
+    // `new Worker(...)`, so the remote's build does not make a federated worker chunk of it.
+    const url = typeof Worker === 'undefined' ? null : new URL('../../../.worker-build/scorm-package-worker.js', import.meta.url)
+    worker = url ? new Worker(url) : null
   } catch {
     worker = null
   }
