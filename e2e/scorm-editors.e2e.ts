@@ -108,6 +108,22 @@ describe('SCORM editors journey', () => {
     expect(await timing.getByRole('list', { name: 'Verification' }).textContent()).toContain('reads as project data, edited')
     await timing.getByRole('button', { name: 'Close' }).first().click()
     await timing.waitFor({ state: 'hidden' })
+
+    // Edit Course offers the timing editor for the stored package too; Enter there saves a name-only
+    // update and leaves the course form alone.
+    await row.getByRole('button', { name: 'Edit', exact: true }).click()
+    const editForm = page.getByRole('form', { name: 'Edit Course' })
+    await editForm.getByRole('button', { name: 'Edit SCORM package Module 1' }).click()
+    const fromForm = page.getByRole('dialog', { name: 'SCORM Timing Editor: pump-station-safety' })
+    await fromForm.getByLabel('Slide', { exact: true }).selectOption({ label: 'Field walk-through (long) (00:32:00) – Likely Problem Slide' })
+    await fromForm.getByLabel('New Slide Name (optional)').fill('Field walk-through')
+    await fromForm.getByLabel('New Slide Name (optional)').press('Enter')
+    await fromForm.getByText('Changes saved successfully!').waitFor()
+    await fromForm.getByRole('button', { name: 'Close' }).first().click()
+    await fromForm.waitFor({ state: 'hidden' })
+    expect(await editForm.getByLabel('Course Title').inputValue()).toBe(title)
+    await editForm.getByRole('button', { name: 'Cancel', exact: true }).click()
+    await row.waitFor()
     const moduleId = (await adminCourses(page, baseURL)).find((c) => c.title === title)!.modules[0]!.id
     expect(admin.errors, report(admin)).toEqual([])
 
@@ -122,7 +138,7 @@ describe('SCORM editors journey', () => {
       'Welcome (5 s)',
       'Pump overview (40 s)',
       'Lockout procedure (45 s)',
-      'Field walk-through (long) (1920 s)',
+      'Field walk-through (1920 s)',
       'Knowledge check (20 s)',
       'Summary (8 s)',
     ])

@@ -25,6 +25,7 @@ import {
 } from './course-form.ts'
 import { processingText, scormBadge } from './course-table.ts'
 import { ScormPreUploadEditor } from './scorm-editor/ScormPreUploadEditor.tsx'
+import { ScormTimingEditor } from './scorm-editor/ScormTimingEditor.tsx'
 
 /** What a module row can ask of the form; the form also moves focus and says what happened. */
 interface ModuleRowActions {
@@ -33,7 +34,7 @@ interface ModuleRowActions {
   /** Remove a new row; ask to delete a stored one. */
   remove: (row: ModuleRow) => void
   undo: (row: ModuleRow) => void
-  /** Open a new SCORM package in the pre-upload editor. */
+  /** Open a new SCORM package in the pre-upload editor, a stored one in the timing editor. */
   editScorm: (row: ModuleRow) => void
   target: FocusTargets['target']
 }
@@ -89,7 +90,7 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
               {direction === 'up' ? 'Move Up' : 'Move Down'}
             </Button>
           ))}
-          {row.kind === 'new' && row.isScorm && row.file ? (
+          {row.isScorm && ((row.kind === 'new' && row.file) || (row.kind === 'existing' && row.stored?.processing_status === 'ready')) ? (
             <Button size="small" variant="secondary" aria-label={`Edit SCORM package ${name}`} onClick={() => actions.editScorm(row)}>
               Edit SCORM
             </Button>
@@ -109,6 +110,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
   const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null)
   const [toDelete, setToDelete] = useState<ModuleRow | null>(null)
   const [preEditing, setPreEditing] = useState<{ key: number; file: File } | null>(null)
+  const [timingModule, setTimingModule] = useState<{ id: number; title: string } | null>(null)
   const [announcement, announce] = useAnnouncement()
   const { target, focusLater } = useFocusTargets()
   const abortRef = useRef<AbortController | null>(null)
@@ -152,7 +154,10 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
       announce(after.message)
     },
     remove: (row) => (row.kind === 'new' ? removeRow(row) : setToDelete(row)),
-    editScorm: (row) => row.file && setPreEditing({ key: row.key, file: row.file }),
+    editScorm: (row) => {
+      if (row.kind === 'new' && row.file) setPreEditing({ key: row.key, file: row.file })
+      else if (row.id !== undefined) setTimingModule({ id: row.id, title: row.title || row.fileName })
+    },
     undo: (row) => {
       const after = afterUndo(state.modules, row.key)
       dispatch({ type: 'undoRemove', key: row.key })
@@ -297,6 +302,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
           </>
         )}
       </div>
+      {timingModule ? <ScormTimingEditor module={timingModule} onClose={() => setTimingModule(null)} /> : null}
       {preEditing ? (
         <ScormPreUploadEditor
           file={preEditing.file}

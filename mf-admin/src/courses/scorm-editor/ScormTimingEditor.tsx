@@ -3,6 +3,7 @@ import { isLikelyProblemSlide } from '@portal/contracts/captivate'
 import { Alert, Button, Modal, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
+import { createPortal } from 'react-dom'
 import { analyzeModule, editTiming, fetchBackups, restoreBackup, scormEditorKeys, verifyModule } from './api.ts'
 import { canSave, isNameOnly, slideLabel, successMessage, timingProblem, type TimingForm } from './timing-editor.ts'
 
@@ -64,7 +65,8 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
   }
   const saveFailed = save.isError ? errorMessage(save.error, isNameOnly(form, videoFile !== null) ? M.renameFailed : M.timingFailed) : null
 
-  return (
+  // In document.body: from the Edit Course form it must not sit inside that form's element.
+  return createPortal(
     <Modal open title={`SCORM Timing Editor: ${module.title}`} onClose={onClose}>
       <section aria-labelledby={`${videoId}-status`} className="pk-stack" style={{ gap: '.5rem' }}>
         <h3 id={`${videoId}-status`} style={{ margin: 0 }}>
@@ -89,6 +91,8 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
           noValidate
           onSubmit={(e) => {
             e.preventDefault()
+            // Opened from the Edit Course form too: its submit must not reach that form.
+            e.stopPropagation()
             if (canSave(form) && !save.isPending) submit()
           }}
         >
@@ -223,6 +227,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
           </pre>
         </details>
       </section>
-    </Modal>
+    </Modal>,
+    document.body,
   )
 }
