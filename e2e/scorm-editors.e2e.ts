@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { axeSerious, launchBrowser } from './browser.ts'
 import { captivateFixturePath } from '../packages/contracts/src/test-support/captivate-fixture.ts'
-import { adminCourses, contentFrame, courseRow, DEMO, eventually, myCourses, openCourse, report, signIn, type Session } from './courses-support.ts'
+import { adminCourses, contentFrame, courseRow, DEMO, eventually, myCourses, openCourse, report, signIn, zipOf, type Session } from './courses-support.ts'
 
 /*
  * The SCORM authoring tools on the Captivate fixture (shared/fixtures/captivate): six slides, three
@@ -37,6 +37,14 @@ describe('SCORM editors journey', () => {
     const form = page.getByRole('form', { name: 'Upload New Course' })
     await form.getByLabel('Course Title').fill(title)
     await form.getByLabel('Assign to all users').check()
+    // A zip without Captivate project data: the editor says so and changes nothing.
+    await form.getByLabel('Module Files').setInputFiles({ name: 'plain.zip', mimeType: 'application/zip', buffer: await zipOf({ 'index.html': '<p>hi</p>' }) })
+    await form.getByRole('button', { name: 'Edit SCORM package Module 1' }).click()
+    const failed = page.getByRole('dialog', { name: 'Edit SCORM Package' })
+    await failed.getByText('Could not find or parse project configuration files').waitFor()
+    await failed.getByRole('button', { name: 'Cancel' }).click()
+    await failed.waitFor({ state: 'hidden' })
+    await form.getByRole('button', { name: 'Remove Module 1' }).click()
     await form.getByLabel('Module Files').setInputFiles({
       name: 'pump-station-safety.zip',
       mimeType: 'application/zip',
