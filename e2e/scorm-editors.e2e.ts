@@ -74,6 +74,7 @@ describe('SCORM editors journey', () => {
     await pre.getByRole('button', { name: 'Save & Continue' }).click()
     await pre.waitFor({ state: 'hidden' })
     await form.getByText('Pre-edited').waitFor()
+    await form.getByRole('status').filter({ hasText: 'SCORM content edited successfully!' }).waitFor()
     await form.getByRole('button', { name: 'Upload', exact: true }).click()
     const row = courseRow(page, title)
     await row.waitFor({ timeout: 60_000 })

@@ -111,6 +111,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
   const [toDelete, setToDelete] = useState<ModuleRow | null>(null)
   const [preEditing, setPreEditing] = useState<{ key: number; file: File } | null>(null)
   const [timingModule, setTimingModule] = useState<{ id: number; title: string } | null>(null)
+  const [scormNotice, setScormNotice] = useState<string | null>(null)
   const [announcement, announce] = useAnnouncement()
   const { target, focusLater } = useFocusTargets()
   const abortRef = useRef<AbortController | null>(null)
@@ -266,6 +267,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
               )}
             </Alert>
           ) : null}
+          {scormNotice ? <Alert tone="success">{scormNotice}</Alert> : null}
           {state.modules.length === 0 ? (
             <p className="pk-muted" style={{ margin: 0 }}>
               No modules yet. Choose files to add modules.
@@ -309,7 +311,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
           onCancel={() => setPreEditing(null)}
           onSaved={(file, message, close) => {
             dispatch({ type: 'preEdited', key: preEditing.key, file })
-            announce(message)
+            setScormNotice(message)
             if (close) setPreEditing(null)
           }}
         />

@@ -202,6 +202,29 @@ describe('POST /scorm-editor/edit-timing', () => {
   })
 })
 
+describe('edits at the same moment', () => {
+  it('are applied one after the other: no change is lost', async () => {
+    const id = await captivateModule()
+    const answers = await Promise.all([
+      edit({ moduleId: id, slideId: 'Slide1002', duration: '00:40' }),
+      edit({ moduleId: id, slideId: 'Slide1004', slideName: 'Walk-through' }),
+      edit({ moduleId: id, slideId: 'Slide1003', duration: '00:50' }),
+    ])
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200])
+    h.advance(1000)
+    const project = await servedProject(await launch(id))
+    expect(project.slides.map((s) => [s.name, s.from, s.to])).toEqual([
+      ['Welcome', 1, 150],
+      ['Pump overview', 151, 1350],
+      ['Lockout procedure', 1351, 2850],
+      ['Walk-through', 2851, 60450],
+      ['Knowledge check', 60451, 61050],
+      ['Summary', 61051, 61290],
+    ])
+    expect(ScormBackupsResponse.parse((await h.call('GET', `/scorm-editor/backups/${id}`, { token: admin.token })).body).backups).toHaveLength(3)
+  })
+})
+
 describe('learners during an edit', () => {
   it('a launch reads one revision: issued before the edit it keeps the old files, after it the new ones', async () => {
     const id = await captivateModule()
