@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { axeSerious, launchBrowser } from './browser.ts'
 import { captivateFixturePath } from '../packages/contracts/src/test-support/captivate-fixture.ts'
-import { adminCourses, contentFrame, courseRow, DEMO, eventually, myCourses, openCourse, report, signIn, zipOf, type Session } from './courses-support.ts'
+import { adminCourses, apiAs, contentFrame, courseRow, DEMO, eventually, myCourses, openCourse, report, signIn, zipOf, type Session } from './courses-support.ts'
 
 /*
  * The SCORM authoring tools on the Captivate fixture (shared/fixtures/captivate): six slides, three
@@ -141,6 +141,8 @@ describe('SCORM editors journey', () => {
     await tech.page.goto('/user-dashboard')
     await tech.page.getByRole('region', { name: 'My Courses' }).getByText(title).waitFor()
     expect(await axeSerious(tech.page)).toEqual([])
+    // The viewer learns the package was edited (its tracker then starts 2 s after load, learner §9).
+    expect((await apiAs(tech.page, baseURL, `/scorm-editor/edit/${moduleId}`)).body).toEqual({ hasEdits: true })
     await openCourse(tech.page, title)
     const sco = contentFrame(tech.page)
     await expect.poll(() => sco.getByRole('listitem').allTextContents(), { timeout: 20_000 }).toEqual([
