@@ -8,7 +8,7 @@ import { listen } from '@portal/server-kit'
 import { silentLogger } from '@portal/server-kit/testing'
 import { createServer, request as httpRequest } from 'node:http'
 import { createGateway, createGatewayHandler } from './app.ts'
-import { resolveRoute } from './routes.ts'
+import { isUpload, resolveRoute } from './routes.ts'
 
 describe('route table', () => {
   it('matches whole path segments and prefers the longest prefix', () => {
@@ -46,6 +46,13 @@ describe('route table', () => {
     ])
       expect(resolveRoute(path), path).toMatchObject({ upstream: 'learning', strip: '/api' })
     expect(resolveRoute('/api/scormx')).toBeUndefined()
+  })
+  it('gives uploads (courses, a timing edit with a replacement video) the long timeout', () => {
+    expect(isUpload('POST', '/api/courses')).toBe(true)
+    expect(isUpload('PUT', '/api/courses/3')).toBe(true)
+    expect(isUpload('POST', '/api/scorm-editor/edit-timing')).toBe(true)
+    expect(isUpload('POST', '/api/scorm-editor/analyze')).toBe(false)
+    expect(isUpload('GET', '/api/scorm-editor/edit-timing')).toBe(false)
   })
   it('routes no course content on the portal (it has an origin of its own)', () => {
     expect(resolveRoute('/api/content/eyJ.token.sig/shared/launchpage.html')).toBeUndefined()

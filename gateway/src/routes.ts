@@ -43,8 +43,10 @@ export function resolveRoute(path: string, table: readonly RouteEntry[] = ROUTE_
 }
 
 /**
- * Course uploads (POST /api/courses, PUT /api/courses/{id}): learning answers them once the whole
+ * Course uploads (POST /api/courses, PUT /api/courses/{id}) and the timing editor's edit with a
+ * replacement video (POST /api/scorm-editor/edit-timing): learning answers them once the whole
  * upload is in, so they alone get the long upstream timeout.
  */
 export const isUpload = (method: string | undefined, path: string) =>
-  (method === 'POST' && /^\/api\/courses\/?(?:\?|$)/.test(path)) || (method === 'PUT' && /^\/api\/courses\/[^/?]+\/?(?:\?|$)/.test(path))
+  (method === 'POST' && /^\/api\/(?:courses|scorm-editor\/edit-timing)\/?(?:\?|$)/.test(path)) ||
+  (method === 'PUT' && /^\/api\/courses\/[^/?]+\/?(?:\?|$)/.test(path))

@@ -18,6 +18,8 @@ import { createScormService } from './scorm/scorm.service.ts'
 import { adminCourseRoutes, courseRoutes, isCourseUpload } from './courses/course.routes.ts'
 import { createCourseService } from './courses/course.service.ts'
 import { createIngestWorker } from './ingest/ingest-worker.ts'
+import { isScormEditorUpload, scormEditorAdminRoutes } from './scorm-editor/scorm-editor.routes.ts'
+import { createScormEditorService } from './scorm-editor/scorm-editor.service.ts'
 
 export interface AppDeps {
   orm: MikroORM
@@ -61,7 +63,7 @@ export function createApp(deps: AppDeps) {
     service: 'learning',
     logger,
     maxBodyBytes: 1024 * 1024,
-    ownBodyLimit: (method, path) => isCourseUpload(method, path) || isScormCommit(method, path),
+    ownBodyLimit: (method, path) => isCourseUpload(method, path) || isScormCommit(method, path) || isScormEditorUpload(method, path),
     ready: async () => {
       await deps.orm.em.getConnection().execute('select 1')
     },
@@ -74,6 +76,7 @@ export function createApp(deps: AppDeps) {
   app.route('/modules', moduleRoutes(progress, content, verifier))
   app.route('/scorm', scormRoutes(scorm, verifier, deps.launchTokens))
   app.route('/scorm-editor', scormEditorRoutes(scorm, verifier))
+  app.route('/scorm-editor', scormEditorAdminRoutes(createScormEditorService(ctx), ctx, verifier))
   app.route('/content', contentRoutes(content, deps.launchTokens, deps.storage))
   app.route('/exams', attemptRoutes(attempts, verifier))
   app.route('/exams', examRoutes(exams, verifier))
