@@ -3,6 +3,7 @@ import { renderEmail } from '../render.ts'
 import { passwordResetEmail } from './password-reset.ts'
 import { registrationAttemptEmail } from './registration-attempt.ts'
 import { verificationEmail } from './verification.ts'
+import { courseCompletedEmail, examCompletedEmail } from './admin-completion.ts'
 
 describe('verification e-mail', () => {
   it('carries the code in the HTML and the text part and says it expires in 15 minutes', async () => {
@@ -65,5 +66,25 @@ describe('registration attempt e-mail', () => {
     const mail = await renderEmail(registrationAttemptEmail({ name: '<b>Eve</b>', ...links }))
     expect(mail.html).not.toContain('<b>Eve')
     expect(() => registrationAttemptEmail({ name: 'Grace', ...links, loginUrl: 'javascript:alert(1)' })).toThrow(/http/)
+  })
+})
+
+describe('admin completion e-mails', () => {
+  it('names learner, exam, score and result, and escapes what users typed', async () => {
+    const mail = await renderEmail(
+      examCompletedEmail({ learner: { name: '<b>Eve</b>', email: 'eve@acme.test' }, examName: 'Safety & "Rules"', score: 55.5, passed: false, attemptNumber: 1, submittedAt: '2026-11-20T10:00:00.000Z' }),
+    )
+    expect(mail.subject).toBe('Exam completed: <b>Eve</b> – Safety & "Rules" (Failed)')
+    expect(mail.html).not.toContain('<b>Eve</b>')
+    expect(mail.html).toContain('&lt;b&gt;Eve&lt;/b&gt;')
+    expect(mail.text).toContain('Score: 55.5%')
+    expect(mail.text).toContain('Result: Failed')
+    expect(mail.text).toContain('an administrator of the Learning Portal added your address')
+  })
+
+  it('gives the completion date of a course', async () => {
+    const mail = await renderEmail(courseCompletedEmail({ learner: { name: 'Eve', email: null }, courseTitle: 'Ladders', completedAt: '2026-01-02T23:30:00.000Z' }))
+    expect(mail.text).toContain('Eve completed the course "Ladders".')
+    expect(mail.text).toContain('Completed on: January 2, 2026')
   })
 })
