@@ -16,6 +16,14 @@ th[aria-sort=ascending] .pk-sort,th[aria-sort=descending] .pk-sort{color:var(--c
 .pk-question__summary{flex:1 1 16rem;min-width:0;color:var(--c-muted);font-size:.875rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .pk-dialog:has(.pk-import){max-width:min(920px,calc(100vw - 2rem))}
 .pk-import-table td,.pk-import-table th{font-size:.8125rem;padding:.375rem .5rem}
+.pk-switch{display:inline-flex;align-items:center;gap:.5rem;font:inherit;background:none;border:1px solid #9aa5b1;border-radius:999px;padding:.25rem .75rem .25rem .25rem;min-height:2.25rem;cursor:pointer;color:inherit}
+.pk-switch[aria-disabled=true]{opacity:.6;cursor:progress}
+.pk-switch__track{position:relative;width:2.75rem;height:1.5rem;border-radius:999px;background:#64748b;flex:none}
+.pk-switch__track::after{content:"";position:absolute;top:.1875rem;left:.1875rem;width:1.125rem;height:1.125rem;border-radius:50%;background:#fff;transition:left .15s}
+.pk-switch[aria-checked=true] .pk-switch__track{background:#15803d}
+.pk-switch[aria-checked=true] .pk-switch__track::after{left:1.4375rem}
+.pk-dialog:has(.pk-wide){max-width:min(920px,calc(100vw - 2rem))}
+@media (prefers-reduced-motion:reduce){.pk-switch__track::after{transition:none}}
 `
 
 export const ensureAdminStyles = (): void => addStyleSheet('portal-admin-styles', CSS)
