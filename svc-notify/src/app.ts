@@ -4,6 +4,9 @@ import { createServiceApp, projectionTokenCheck, withTokenCheck, type AppEnv, ty
 import { adminEmailRoutes } from './admin-emails/admin-email.routes.ts'
 import { createAdminEmailService } from './admin-emails/admin-email.service.ts'
 import type { NotifyContext } from './context.ts'
+import type { DeliveryRepository } from './deliveries/delivery.repository.ts'
+import { emailReportRoutes, notificationRuleRoutes } from './group-reports/rule.routes.ts'
+import { createRuleService, type RuleService } from './group-reports/rule.service.ts'
 import { mailboxRoutes } from './mailbox/mailbox.routes.ts'
 import type { MailboxStore } from './mailbox/mailbox.repository.ts'
 
@@ -13,13 +16,16 @@ export interface AppDeps {
   logger: Logger
   /** The dev mailbox, or null when mail goes out by SMTP (the mailbox routes then answer 404). */
   mailbox: MailboxStore | null
+  deliveries: DeliveryRepository
+  /** Tells the sender that mails were queued. */
+  kick?: () => void
   /** Current time (tests move it). */
   clock?: () => Date
 }
 
-/** svc-notify's HTTP app: health, readiness, metrics, the dev mailbox and the admins' e-mail settings. */
-export function createApp(deps: AppDeps): { app: Hono<AppEnv>; ctx: NotifyContext } {
-  const ctx: NotifyContext = { orm: deps.orm, logger: deps.logger, now: deps.clock ?? (() => new Date()) }
+/** svc-notify's HTTP app (health, readiness, metrics, the dev mailbox, admin e-mails, group rules) and its rule service. */
+export function createApp(deps: AppDeps): { app: Hono<AppEnv>; ctx: NotifyContext; rules: RuleService } {
+  const ctx: NotifyContext = { orm: deps.orm, logger: deps.logger, now: deps.clock ?? (() => new Date()), deliveries: deps.deliveries, kick: deps.kick ?? (() => undefined) }
   const app = createServiceApp({
     service: 'notify',
     logger: deps.logger,
@@ -29,7 +35,10 @@ export function createApp(deps: AppDeps): { app: Hono<AppEnv>; ctx: NotifyContex
   })
   // Every bearer route: tokens of deleted users, or older than the user's auth version, are refused.
   const verifier = withTokenCheck(deps.verifier, projectionTokenCheck(deps.orm))
+  const rules = createRuleService(ctx)
   app.route('/', mailboxRoutes(deps.mailbox))
   app.route('/admin/emails', adminEmailRoutes(createAdminEmailService(ctx), verifier))
-  return { app, ctx }
+  app.route('/admin/notification-rules', notificationRuleRoutes(rules, verifier))
+  app.route('/email-reports', emailReportRoutes(rules, verifier))
+  return { app, ctx, rules }
 }

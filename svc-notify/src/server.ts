@@ -21,7 +21,10 @@ import {
 } from '@portal/server-kit'
 import { createApp } from './app.ts'
 import { createIdentityMailHandler, subscribeIdentityMail } from './consumers/identity.consumer.ts'
+import { createGroupsHandler, subscribeGroups } from './consumers/groups.consumer.ts'
 import { createLearningHandler, subscribeLearning } from './consumers/learning.consumer.ts'
+import { startReportScheduler } from './group-reports/report-scheduler.ts'
+import type { RuleService } from './group-reports/rule.service.ts'
 import { learningFacts } from './group-reports/learning-facts.repository.ts'
 import { EmailDelivery } from './deliveries/delivery.entity.ts'
 import { createDeliveryRepository } from './deliveries/delivery.repository.ts'
@@ -60,7 +63,7 @@ export const entities = [EmailDelivery, MailboxEntry, ProjectedUser]
  * identity's mail and user events and to learning's events, and the HTTP app. `close()` stops all
  * of it but not the bus (the caller owns it).
  */
-export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono<AppEnv>; orm: MikroORM; close(): Promise<void> }> {
+export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono<AppEnv>; orm: MikroORM; rules: RuleService; close(): Promise<void> }> {
   const { env, logger } = deps
   const db = await openDatabase({
     service: 'notify',
@@ -77,9 +80,13 @@ export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono
   sender.kick() // whatever was pending when the last process stopped
   const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
   const users = createUserProjection({ orm: db.orm, logger, consumer: USERS_CONSUMER, onDeleted: learningFacts.dropUser })
+  const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
+  const { app, rules } = createApp({ orm: db.orm, verifier, logger, mailbox, deliveries, kick: sender.kick, clock: deps.clock })
+  const scheduler = startReportScheduler({ rules, logger })
   const subscriptions: Subscription[] = []
   let server: Awaited<ReturnType<typeof listen>> | undefined
   const stopAll = async () => {
+    scheduler.stop()
     for (const s of subscriptions) await s.stop()
     await relay.stop()
     await sender.stop()
@@ -89,11 +96,10 @@ export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono
   try {
     subscriptions.push(await subscribeIdentityMail(deps.bus, createIdentityMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick })))
     subscriptions.push(await users.subscribe(deps.bus))
-    subscriptions.push(await subscribeLearning(deps.bus, createLearningHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick })))
+    subscriptions.push(await subscribeGroups(deps.bus, createGroupsHandler({ orm: db.orm, logger })))
+    subscriptions.push(await subscribeLearning(deps.bus, createLearningHandler({ orm: db.orm, deliveries, rules, logger, onQueued: sender.kick })))
     await users.requestBackfill()
     relay.kick()
-    const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
-    const { app } = createApp({ orm: db.orm, verifier, logger, mailbox, clock: deps.clock })
     server = await listen(app, deps.port, deps.hostname, { trustedProxies: trustedProxies(env.TRUSTED_PROXIES) })
     logger.info('svc-notify listening', { port: server.port, transport: transport.kind })
     const running = server
@@ -101,6 +107,7 @@ export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono
       port: running.port,
       app,
       orm: db.orm,
+      rules,
       async close() {
         await running.close()
         await stopAll()

@@ -4,6 +4,7 @@
 import { PlatformEnv, createInProcessBus, createTokenIssuer, createTokenVerifier, createUserProjection, loadOrCreateSigningKey, openDatabase, type Actor } from '@portal/server-kit'
 import { appCaller, createTestDatabase, silentLogger, sqlOf } from '@portal/server-kit/testing'
 import { createApp } from './app.ts'
+import { createGroupsHandler, subscribeGroups } from './consumers/groups.consumer.ts'
 import { createLearningHandler, subscribeLearning } from './consumers/learning.consumer.ts'
 import { createDeliveryRepository } from './deliveries/delivery.repository.ts'
 import { learningFacts } from './group-reports/learning-facts.repository.ts'
@@ -21,11 +22,15 @@ export async function createHarness() {
   const bus = createInProcessBus()
   let offsetMs = 0
   const clock = () => new Date(Date.now() + offsetMs)
-  const { app, ctx } = createApp({ orm: db.orm, verifier, logger: silentLogger, mailbox: null, clock })
+  const deliveries = createDeliveryRepository(db.orm)
+  const { app, ctx, rules } = createApp({ orm: db.orm, verifier, logger: silentLogger, mailbox: null, deliveries, clock })
   // As in server.ts: identity's user events fill the projection, learning's events the facts.
   const users = createUserProjection({ orm: db.orm, logger: silentLogger, consumer: USERS_CONSUMER, onDeleted: learningFacts.dropUser })
-  const deliveries = createDeliveryRepository(db.orm)
-  const subscriptions = [await users.subscribe(bus), await subscribeLearning(bus, createLearningHandler({ orm: db.orm, deliveries, logger: silentLogger }))]
+  const subscriptions = [
+    await users.subscribe(bus),
+    await subscribeGroups(bus, createGroupsHandler({ orm: db.orm, logger: silentLogger })),
+    await subscribeLearning(bus, createLearningHandler({ orm: db.orm, deliveries, rules, logger: silentLogger })),
+  ]
   const call = appCaller(app)
   const sql = sqlOf(db.orm)
 
@@ -59,9 +64,24 @@ export async function createHarness() {
       event_id: string
     }[]
 
+  /** A group as identity announces it (notify makes its rule). */
+  const group = async (name: string) => {
+    await bus.publish({ id: crypto.randomUUID(), type: 'identity.group.created.v1', occurredAt: new Date().toISOString(), data: { groupId: crypto.randomUUID(), name, createdAt: new Date().toISOString() } })
+    const [rule] = await sql<{ id: number }>('select id from notification_rules where user_group = ?', [name])
+    if (!rule) throw new Error(`no rule made for ${name}`)
+    return rule.id
+  }
+
+  /** An event of learning, as its outbox publishes it. */
+  const learningEvent = (type: 'learning.exam.submitted.v1' | 'learning.course.completed.v1' | 'learning.course.progressed.v1', data: Record<string, unknown>) =>
+    bus.publish({ id: crypto.randomUUID(), type, occurredAt: clock().toISOString(), data })
+
   return {
     app,
     ctx,
+    rules,
+    group,
+    learningEvent,
     orm: db.orm,
     bus,
     issuer,

@@ -30,6 +30,8 @@ export class AdminEmailsAndGroupReports extends UserProjectionTables {
       report_frequency text not null default 'weekly' check (report_frequency in ('immediate', 'daily', 'weekly', 'monthly')),
       report_day_of_week smallint check (report_day_of_week between 0 and 6),
       last_report_sent timestamptz,
+      -- the latest scheduled slot handled (sent, or skipped as empty): a slot is handled once
+      report_slot_done timestamptz,
       created_at timestamptz not null,
       updated_at timestamptz not null,
       constraint day_of_week_weekly_only check ((report_frequency = 'weekly') = (report_day_of_week is not null)))`)

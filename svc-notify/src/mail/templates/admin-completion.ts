@@ -1,5 +1,5 @@
 import { escapeHtml, type EmailTemplate } from '../render.ts'
-import { ADMIN_FOOTER, adminTextFooter, layout } from './layout.ts'
+import { ADMIN_FOOTER, adminTextFooter, formatDay, layout } from './layout.ts'
 
 /** A learner as the admin e-mails name them: name and address, or only what the projection knows. */
 export interface Learner {
@@ -7,7 +7,6 @@ export interface Learner {
   email: string | null
 }
 const who = (l: Learner) => (l.email ? `${l.name} (${l.email})` : l.name)
-const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
 
 /** A two-column fact table (label, value), user data escaped. */
 export const factTable = (rows: [string, string][]) =>
@@ -40,7 +39,7 @@ export function examCompletedEmail(input: { learner: Learner; examName: string; 
     ['Score', `${input.score}%`],
     ['Result', result],
     ['Attempt', String(input.attemptNumber)],
-    ['Completed on', day(input.submittedAt)],
+    ['Completed on', formatDay(input.submittedAt)],
   ])
 }
 
@@ -49,6 +48,6 @@ export function courseCompletedEmail(input: { learner: Learner; courseTitle: str
   return completionEmail(`Course completed: ${input.learner.name} – ${input.courseTitle}`, `${who(input.learner)} completed the course "${input.courseTitle}".`, [
     ['Learner', who(input.learner)],
     ['Course', input.courseTitle],
-    ['Completed on', day(input.completedAt)],
+    ['Completed on', formatDay(input.completedAt)],
   ])
 }

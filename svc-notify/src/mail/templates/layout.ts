@@ -36,6 +36,9 @@ ${opts.body}
   </mj-body>
 </mjml>`
 
+/** A date as the e-mails write it (November 20, 2026), in UTC. */
+export const formatDay = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
+
 /** Plain-text footer matching the HTML one. */
 export const textFooter = `\n--\n${PRODUCT_NAME}\n${ACCOUNT_FOOTER}\n`
 export const adminTextFooter = `\n--\n${PRODUCT_NAME}\n${ADMIN_FOOTER}\n`
