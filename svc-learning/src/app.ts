@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { createGarbageCleaner, createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
+import { auditAdminChanges, auditTrailRoutes, createGarbageCleaner, createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { attemptRoutes } from './attempts/attempt.routes.ts'
 import { createAttemptService, type AttemptService } from './attempts/attempt.service.ts'
 import { COURSE_UPLOAD } from '@portal/contracts'
@@ -18,6 +18,7 @@ import { createScormService } from './scorm/scorm.service.ts'
 import { adminCourseRoutes, courseRoutes, isCourseUpload } from './courses/course.routes.ts'
 import { createCourseService } from './courses/course.service.ts'
 import { createIngestWorker } from './ingest/ingest-worker.ts'
+import { LEARNING_AUDITED } from './audit.ts'
 
 export interface AppDeps {
   orm: MikroORM
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps) {
     },
   })
   // Learner-side course runtime; `/courses/with-progress` before the courses routes (`/courses/:id`).
+  app.use(auditAdminChanges(deps.orm, LEARNING_AUDITED))
   const progress = createProgressService(ctx)
   const content = createContentService(ctx)
   const scorm = createScormService(ctx)
@@ -81,5 +83,6 @@ export function createApp(deps: AppDeps) {
   app.route('/users', statsRoutes(stats, verifier))
   app.route('/courses', courseRoutes(courses, verifier))
   app.route('/admin/courses', adminCourseRoutes(courses, verifier))
+  app.route('/admin/audit/learning', auditTrailRoutes(deps.orm, 'learning', verifier))
   return { app, attempts, ctx, courses, ingest, garbage }
 }

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { createServiceApp, projectionTokenCheck, withTokenCheck, type AppEnv, type Logger, type TokenVerifier } from '@portal/server-kit'
+import { auditTrailRoutes, createServiceApp, projectionTokenCheck, withTokenCheck, type AppEnv, type Logger, type TokenVerifier } from '@portal/server-kit'
 import { adminEmailRoutes } from './admin-emails/admin-email.routes.ts'
 import { createAdminEmailService } from './admin-emails/admin-email.service.ts'
 import type { NotifyContext } from './context.ts'
@@ -40,5 +40,6 @@ export function createApp(deps: AppDeps): { app: Hono<AppEnv>; ctx: NotifyContex
   app.route('/admin/emails', adminEmailRoutes(createAdminEmailService(ctx), verifier))
   app.route('/admin/notification-rules', notificationRuleRoutes(rules, verifier))
   app.route('/email-reports', emailReportRoutes(rules, verifier))
+  app.route('/admin/audit/notify', auditTrailRoutes(deps.orm, 'notify', verifier))
   return { app, ctx, rules }
 }

@@ -142,3 +142,27 @@ export const SaveTrackingBody = z
 /** POST /email-reports/groups/{group}/send-report (§7): a test report now. */
 export const SendReportBody = z.object({ reportType: ReportFrequency.or(z.literal('test')).default('test') })
 export const SendReportResponse = z.object({ message: z.string(), recipients: z.array(z.string()) })
+
+/** One admin change of the audit trail (issue 13): who, what, when; each service keeps its own. */
+export const AuditEntry = z.object({
+  id: z.number().int(),
+  service: z.string(),
+  at: z.string(),
+  actor_id: z.string(),
+  actor_name: z.string(),
+  action: z.string(),
+  target: z.string(),
+  details: z.record(z.string(), z.unknown()),
+})
+export type AuditEntry = z.infer<typeof AuditEntry>
+export const AuditEntriesResponse = z.array(AuditEntry)
+/** The services that keep an audit trail, each at `/admin/audit/{service}`. */
+export const AUDITED_SERVICES = ['identity', 'learning', 'notify'] as const
+/** GET /admin/audit/{service}: by who (name or id), what (action or target), when (from, to). */
+export const AuditQuery = z.object({
+  actor: z.string().trim().max(200).optional(),
+  action: z.string().trim().max(200).optional(),
+  from: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  to: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(200),
+})

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AdminEmail, AdminEmailsResponse, NOTIFY_MESSAGES } from '@portal/contracts'
+import { AdminEmail, AdminEmailsResponse, AuditEntriesResponse, NOTIFY_MESSAGES } from '@portal/contracts'
 import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
 
 let h: Harness
@@ -66,16 +66,19 @@ describe('admin e-mails (admin §2 Email Notification Management, §3, §5, §7)
     expect(await h.call('PATCH', `/admin/emails/${e.id}/toggle`, { token: admin.token })).toMatchObject({ status: 404 })
   })
 
-  it('records who changed what in the audit trail', async () => {
+  it('records who changed what in the audit trail, readable by admins only', async () => {
     const e = AdminEmail.parse((await add({ email: 'audited@acme.test' })).body)
     await h.call('PATCH', `/admin/emails/${e.id}/toggle`, { token: admin.token })
     await h.call('DELETE', `/admin/emails/${e.id}`, { token: admin.token })
-    const rows = await h.sql("select actor_id, actor_name, action from audit_log where target = 'audited@acme.test' order by id")
-    expect(rows).toEqual([
-      { actor_id: admin.id, actor_name: 'Ada Admin', action: 'admin_email.added' },
-      { actor_id: admin.id, actor_name: 'Ada Admin', action: 'admin_email.deactivated' },
-      { actor_id: admin.id, actor_name: 'Ada Admin', action: 'admin_email.deleted' },
+    const trail = await h.call('GET', '/admin/audit/notify?action=audited%40acme', { token: admin.token })
+    expect(trail.status).toBe(200)
+    expect(AuditEntriesResponse.parse(trail.body).map((e) => [e.service, e.actor_id, e.actor_name, e.action, e.target])).toEqual([
+      ['notify', admin.id, 'Ada Admin', 'admin_email.deleted', 'audited@acme.test'],
+      ['notify', admin.id, 'Ada Admin', 'admin_email.deactivated', 'audited@acme.test'],
+      ['notify', admin.id, 'Ada Admin', 'admin_email.added', 'audited@acme.test'],
     ])
+    expect((await h.call('GET', '/admin/audit/notify', { token: tech.token })).status).toBe(403)
+    expect((await h.call('GET', '/admin/audit/notify')).status).toBe(401)
   })
 
   it('is for admins only: 401 without a token, 403 for a technician, on every call', async () => {

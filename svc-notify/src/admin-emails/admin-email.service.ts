@@ -1,8 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/postgresql'
 import { AdminEmailInput, NOTIFY_MESSAGES, type AdminEmail } from '@portal/contracts'
-import { conflict, notFound, type Actor } from '@portal/server-kit'
+import { auditTrail, conflict, notFound, type Actor } from '@portal/server-kit'
 import type { z } from 'zod'
-import { auditRepository } from '../audit/audit.repository.ts'
 import type { NotifyContext } from '../context.ts'
 import { adminEmailRepository as repo } from './admin-email.repository.ts'
 
@@ -30,7 +29,7 @@ export function createAdminEmailService(ctx: NotifyContext) {
       change(async (em) => {
         if (await repo.emailTaken(em, input.email)) throw emailTaken()
         const created = await repo.insert(em, { email: input.email, name: input.name, types: input.notification_types })
-        await auditRepository.record(em, actor, 'admin_email.added', created.email, facts(created))
+        await auditTrail.record(em, actor, 'admin_email.added', created.email, facts(created))
         return created
       }),
 
@@ -40,7 +39,7 @@ export function createAdminEmailService(ctx: NotifyContext) {
         if (!before) throw emailNotFound()
         if (await repo.emailTaken(em, input.email, id)) throw emailTaken()
         const updated = (await repo.update(em, id, { email: input.email, name: input.name, types: input.notification_types }))!
-        await auditRepository.record(em, actor, 'admin_email.updated', updated.email, { before: facts(before), after: facts(updated) })
+        await auditTrail.record(em, actor, 'admin_email.updated', updated.email, { before: facts(before), after: facts(updated) })
         return updated
       }),
 
@@ -48,7 +47,7 @@ export function createAdminEmailService(ctx: NotifyContext) {
       change(async (em) => {
         const toggled = await repo.toggle(em, id)
         if (!toggled) throw emailNotFound()
-        await auditRepository.record(em, actor, toggled.is_active ? 'admin_email.activated' : 'admin_email.deactivated', toggled.email)
+        await auditTrail.record(em, actor, toggled.is_active ? 'admin_email.activated' : 'admin_email.deactivated', toggled.email)
         return toggled
       }),
 
@@ -56,7 +55,7 @@ export function createAdminEmailService(ctx: NotifyContext) {
       change(async (em) => {
         const removed = await repo.remove(em, id)
         if (!removed) throw emailNotFound()
-        await auditRepository.record(em, actor, 'admin_email.deleted', removed.email, facts(removed))
+        await auditTrail.record(em, actor, 'admin_email.deleted', removed.email, facts(removed))
         return { message: 'Admin email deleted' }
       }),
   }

@@ -1,9 +1,8 @@
 import { Cron } from 'croner'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { NOTIFY_MESSAGES, SaveTrackingBody, UpdateNotificationRuleBody, type NotificationRule, type TrackingConfig } from '@portal/contracts'
-import { AppError, badRequest, notFound, type Actor } from '@portal/server-kit'
+import { AppError, auditTrail, badRequest, notFound, type Actor } from '@portal/server-kit'
 import type { z } from 'zod'
-import { auditRepository } from '../audit/audit.repository.ts'
 import type { NotifyContext } from '../context.ts'
 import { deliveryId } from '../deliveries/delivery.repository.ts'
 import type { RenderedEmail } from '../mail/message.ts'
@@ -66,7 +65,7 @@ export function createRuleService(ctx: NotifyContext) {
         const before = await repo.find(em, id, true)
         if (!before) throw ruleNotFound()
         const after = (await repo.update(em, id, { isActive: body.is_active, recipients: body.recipient_emails }))!
-        await auditRepository.record(em, actor, 'notification_rule.updated', after.user_group, {
+        await auditTrail.record(em, actor, 'notification_rule.updated', after.user_group, {
           ...(body.is_active === undefined ? {} : { is_active: after.is_active }),
           ...(body.recipient_emails === undefined ? {} : { recipient_emails: after.recipient_emails }),
         })
@@ -85,7 +84,7 @@ export function createRuleService(ctx: NotifyContext) {
         const rule = await byGroup(em, group)
         if (rule.id !== body.ruleId) throw badRequest('The rule does not belong to this group', 'rule_group_mismatch')
         await repo.saveTracking(em, rule.id, body.trackingItems, body.reportFrequency, body.reportDayOfWeek)
-        await auditRepository.record(em, actor, 'notification_rule.tracking_saved', group, {
+        await auditTrail.record(em, actor, 'notification_rule.tracking_saved', group, {
           report_frequency: body.reportFrequency,
           report_day_of_week: body.reportDayOfWeek,
           tracking_items: body.trackingItems.map((i) => `${i.type} ${i.id} ${i.name}`),
@@ -105,7 +104,7 @@ export function createRuleService(ctx: NotifyContext) {
       const mail = await renderEmail(groupReportEmail(report, { frequency: reportType, at: ctx.now(), test: reportType === 'test' }))
       await orm.em.fork().transactional(async (tx) => {
         queueReport(tx, rule.recipient_emails, mail)
-        await auditRepository.record(tx, actor, 'notification_rule.report_sent', group, { recipients: rule.recipient_emails, report_type: reportType })
+        await auditTrail.record(tx, actor, 'notification_rule.report_sent', group, { recipients: rule.recipient_emails, report_type: reportType })
       })
       ctx.kick()
       return { message: NOTIFY_MESSAGES.reportSent, recipients: rule.recipient_emails }

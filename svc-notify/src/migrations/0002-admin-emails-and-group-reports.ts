@@ -1,4 +1,4 @@
-import { UserProjectionTables } from '@portal/server-kit'
+import { AUDIT_TRAIL_SQL, UserProjectionTables } from '@portal/server-kit'
 
 /**
  * Admin e-mails, group notification rules with their tracked items, notify's projections of
@@ -58,14 +58,6 @@ export class AdminEmailsAndGroupReports extends UserProjectionTables {
       completed_at timestamptz,
       last_activity_at timestamptz not null,
       primary key (user_id, course_id))`)
-    this.addSql(`create table if not exists audit_log (
-      id bigserial primary key,
-      at timestamptz not null,
-      actor_id uuid not null,
-      actor_name text not null,
-      action text not null,
-      target text not null,
-      details jsonb not null default '{}')`)
-    this.addSql('create index if not exists audit_log_at on audit_log (at desc)')
+    for (const sql of AUDIT_TRAIL_SQL) this.addSql(sql)
   }
 }
