@@ -13,6 +13,7 @@ ensureAdminStyles()
 const CoursesTab = lazy(() => import(/* webpackChunkName: "courses-tab" */ './courses/CoursesTab.tsx').then((m) => ({ default: m.CoursesTab })))
 const UsersTab = lazy(() => import(/* webpackChunkName: "users-tab" */ './users/UsersTab.tsx').then((m) => ({ default: m.UsersTab })))
 const EmailSettingsTab = lazy(() => import(/* webpackChunkName: "email-settings-tab" */ './email-settings/EmailSettingsTab.tsx').then((m) => ({ default: m.EmailSettingsTab })))
+const AuditTrailTab = lazy(() => import(/* webpackChunkName: "audit-trail-tab" */ './audit/AuditTrailTab.tsx').then((m) => ({ default: m.AuditTrailTab })))
 const GroupsTab = lazy(() => import(/* webpackChunkName: "groups-tab" */ './groups/GroupsTab.tsx').then((m) => ({ default: m.GroupsTab })))
 
 const Panel = ({ tab, remote }: { tab: AdminTab; remote: RemoteProps }) => {
@@ -28,6 +29,8 @@ const Panel = ({ tab, remote }: { tab: AdminTab; remote: RemoteProps }) => {
       return <ExamsTab />
     case 'Courses':
       return <CoursesTab />
+    case 'Audit Trail':
+      return <AuditTrailTab />
     case 'Certifications':
       // The certification slice's own tab (admin §2 cards), loaded at run time.
       return <RemoteSlot id="mf_certifications/AdminCertificationsTab" {...remote} loadingLabel="Loading certifications..." />

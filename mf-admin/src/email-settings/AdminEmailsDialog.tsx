@@ -124,7 +124,7 @@ export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
                     <td>{e.name ?? <span className="pk-muted">None</span>}</td>
                     <td>{e.notification_types.map((t) => NOTIFICATION_TYPE_LABELS[t]).join(', ')}</td>
                     <td>
-                      <Switch label={`Active: ${e.email}`} checked={e.is_active} busy={toggle.isPending && toggle.variables?.id === e.id} onToggle={() => toggle.mutate(e)} />
+                      <Switch text="Active" label={`Active: ${e.email}`} checked={e.is_active} busy={toggle.isPending && toggle.variables?.id === e.id} onToggle={() => toggle.mutate(e)} />
                     </td>
                     <td>
                       <div className="pk-row">

@@ -36,7 +36,7 @@ export const GroupRuleCard = ({ rule, onNotice }: { rule: NotificationRule; onNo
         <h3 id={`${recipientsId}-title`} style={{ margin: 0 }}>
           {rule.user_group}
         </h3>
-        <Switch label={`Notifications for ${rule.user_group}`} checked={rule.is_active} busy={toggle.isPending} onToggle={() => toggle.mutate()} />
+        <Switch text="Notifications" label={`Notifications for ${rule.user_group}`} checked={rule.is_active} busy={toggle.isPending} onToggle={() => toggle.mutate()} />
       </div>
       {toggle.isError ? <Alert>{errorMessage(toggle.error, 'Failed to toggle notification rule')}</Alert> : null}
       <dl className="pk-stack" style={{ margin: 0, gap: '.25rem' }}>
@@ -97,7 +97,7 @@ export const GroupRuleCard = ({ rule, onNotice }: { rule: NotificationRule; onNo
           Configure Tracking
         </Button>
         <Button size="small" aria-label={`Send test report of ${rule.user_group}`} disabled={report.isPending} onClick={() => report.mutate()}>
-          {report.isPending ? 'Sending...' : 'Send Test Report'}
+          Send Test Report
         </Button>
       </div>
       {tracking ? (

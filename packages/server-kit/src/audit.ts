@@ -29,11 +29,13 @@ export class AuditTrailTable extends Migration {
 
 const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
-/** The audit trail's queries (any service's `audit_log`). */
+/** The audit trail's queries (any service's `audit_log`; names come from its `users` table). */
 export const auditTrail = {
   /** Records an admin change through `em` (in the change's transaction when there is one). */
   record: (em: EntityManager, actor: Actor, action: string, target: string, details: Record<string, unknown> = {}) =>
-    em.execute('insert into audit_log (at, actor_id, actor_name, action, target, details) values (now(), ?, ?, ?, ?, ?::jsonb)', [
+    // The name the service's users table knows (tokens may carry none), else the token's.
+    em.execute('insert into audit_log (at, actor_id, actor_name, action, target, details) values (now(), ?, coalesce((select name from users where id = ?), ?), ?, ?, ?::jsonb)', [
+      actor.userId,
       actor.userId,
       actor.name || actor.email || actor.userId,
       action,
