@@ -34,14 +34,14 @@ export async function createHarness() {
   const call = appCaller(app)
   const sql = sqlOf(db.orm)
 
-  /** A signed-in caller with a fresh id, announced the way identity does; `group` puts them in a user group. */
-  const user = async (o: { admin?: boolean; name?: string; group?: string | null; known?: boolean } = {}) => {
+  /** A signed-in caller with a fresh id, announced the way identity does; `group` puts them in a user group, `manager` makes them a manager of everything. */
+  const user = async (o: { admin?: boolean; manager?: boolean; name?: string; group?: string | null; known?: boolean } = {}) => {
     const actor: Actor = {
       userId: crypto.randomUUID(),
       email: `${Math.random().toString(36).slice(2, 8)}@acme.test`,
       name: o.name ?? 'Test User',
       isAdmin: Boolean(o.admin),
-      isManager: false,
+      isManager: Boolean(o.manager),
       managerScope: { branches: [], departments: [] },
     }
     if (o.known !== false)

@@ -5,10 +5,12 @@ import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
 let h: Harness
 let admin: TestUser
 let tech: TestUser
+let manager: TestUser
 beforeAll(async () => {
   h = await createHarness()
   admin = await h.user({ admin: true, name: 'Ada Admin' })
   tech = await h.user()
+  manager = await h.user({ manager: true })
 })
 afterAll(async () => {
   await h?.close()
@@ -81,7 +83,7 @@ describe('admin e-mails (admin §2 Email Notification Management, §3, §5, §7)
     expect((await h.call('GET', '/admin/audit/notify')).status).toBe(401)
   })
 
-  it('is for admins only: 401 without a token, 403 for a technician, on every call', async () => {
+  it('is for admins only: 401 without a token, 403 for a manager or a technician, on every call', async () => {
     const e = AdminEmail.parse((await add({ email: 'matrix@acme.test' })).body)
     const calls: [string, string, unknown?][] = [
       ['GET', '/admin/emails'],
@@ -92,6 +94,7 @@ describe('admin e-mails (admin §2 Email Notification Management, §3, §5, §7)
     ]
     for (const [method, path, body] of calls) {
       expect((await h.call(method, path, { body })).status, `${method} ${path} anonymous`).toBe(401)
+      expect((await h.call(method, path, { token: manager.token, body })).status, `${method} ${path} manager`).toBe(403)
       expect(await h.call(method, path, { token: tech.token, body }), `${method} ${path} technician`).toMatchObject({ status: 403 })
     }
     // Nothing changed.

@@ -5,10 +5,12 @@ import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
 let h: Harness
 let admin: TestUser
 let tech: TestUser
+let manager: TestUser
 beforeAll(async () => {
   h = await createHarness()
   admin = await h.user({ admin: true, name: 'Ada Admin' })
   tech = await h.user()
+  manager = await h.user({ manager: true })
 })
 afterAll(async () => {
   await h?.close()
@@ -175,7 +177,7 @@ describe('scheduled reports', () => {
 })
 
 describe('admin only', () => {
-  it('answers 401 without a token and 403 to a technician on every call', async () => {
+  it('answers 401 without a token and 403 to a manager or a technician on every call', async () => {
     const id = await h.group('Matrix Crew')
     const calls: [string, string, unknown?][] = [
       ['GET', '/admin/notification-rules'],
@@ -186,6 +188,7 @@ describe('admin only', () => {
     ]
     for (const [method, path, body] of calls) {
       expect((await h.call(method, path, { body })).status, `${method} ${path} anonymous`).toBe(401)
+      expect((await h.call(method, path, { token: manager.token, body })).status, `${method} ${path} manager`).toBe(403)
       expect((await h.call(method, path, { token: tech.token, body })).status, `${method} ${path} technician`).toBe(403)
     }
     expect(await ruleOf('Matrix Crew')).toMatchObject({ is_active: true, report_frequency: 'weekly' })
