@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { createGarbageCleaner, createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
+import { auditAdminChanges, auditTrailRoutes, createGarbageCleaner, createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { attemptRoutes } from './attempts/attempt.routes.ts'
 import { createAttemptService, type AttemptService } from './attempts/attempt.service.ts'
 import { COURSE_UPLOAD } from '@portal/contracts'
@@ -20,6 +20,7 @@ import { createCourseService } from './courses/course.service.ts'
 import { createIngestWorker } from './ingest/ingest-worker.ts'
 import { isScormEditorUpload, scormEditorAdminRoutes } from './scorm-editor/scorm-editor.routes.ts'
 import { createScormEditorService } from './scorm-editor/scorm-editor.service.ts'
+import { LEARNING_AUDITED } from './audit.ts'
 
 export interface AppDeps {
   orm: MikroORM
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps) {
     },
   })
   // Learner-side course runtime; `/courses/with-progress` before the courses routes (`/courses/:id`).
+  app.use(auditAdminChanges(deps.orm, LEARNING_AUDITED))
   const progress = createProgressService(ctx)
   const content = createContentService(ctx)
   const scorm = createScormService(ctx)
@@ -84,5 +86,6 @@ export function createApp(deps: AppDeps) {
   app.route('/users', statsRoutes(stats, verifier))
   app.route('/courses', courseRoutes(courses, verifier))
   app.route('/admin/courses', adminCourseRoutes(courses, verifier))
+  app.route('/admin/audit/learning', auditTrailRoutes(deps.orm, 'learning', verifier))
   return { app, attempts, ctx, courses, ingest, garbage }
 }

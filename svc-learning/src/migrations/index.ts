@@ -1,4 +1,4 @@
-import { UserProjectionTables, type MigrationEntry } from '@portal/server-kit'
+import { AuditTrailTable, UserProjectionTables, type MigrationEntry } from '@portal/server-kit'
 import { ExamTables } from './0001-exam-tables.ts'
 import { CourseTables } from './0002-course-tables.ts'
 import { ScormSequencing } from './0003-scorm-sequencing.ts'
@@ -15,5 +15,7 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0005_user_projection', class: UserProjection },
   // The server kit's projection: manager scope, employee id, hire date, auth version, backfill requests.
   { name: '0006_user_projection_kit', class: UserProjectionTables },
+  // The server kit's audit trail of admin changes (decision 0030).
+  { name: '0007_audit_trail', class: AuditTrailTable },
   { name: '0009_scorm_editor', class: ScormEditor },
 ]
