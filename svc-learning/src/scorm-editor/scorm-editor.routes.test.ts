@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import { strFromU8, unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EditTimingResponse, ScormAnalyzeResponse, ScormBackupsResponse, ScormLaunch, ScormVerification, SCORM_EDITOR_MESSAGES as M } from '@portal/contracts'
+import { AuditEntriesResponse, EditTimingResponse, ScormAnalyzeResponse, ScormBackupsResponse, ScormLaunch, ScormVerification, SCORM_EDITOR_MESSAGES as M } from '@portal/contracts'
 import { CAPTIVATE_MESSAGES, parseCaptivateProject } from '@portal/contracts/captivate'
 import { captivateFixture } from '../../../packages/contracts/src/test-support/captivate-fixture.ts'
 import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
@@ -273,6 +273,13 @@ describe('backups, restore and verification', () => {
     // Another module's backup, or none: 404.
     const other = await captivateModule()
     expect((await h.call('POST', '/scorm-editor/restore', { token: admin.token, body: { moduleId: other, backupId: first.id } })).status).toBe(404)
+
+    // Each edit and restore is in learning's audit trail, with who did it (decision 0030).
+    const trail = AuditEntriesResponse.parse((await h.call('GET', '/admin/audit/learning?action=scorm.', { token: admin.token })).body)
+    const restored = trail.filter((e) => e.action === 'scorm.restored').map((e) => [e.actor_name, e.target, e.details])
+    expect(restored).toContainEqual(['Ada Admin', first.backup_name, { backupId: first.id }])
+    const edits = trail.filter((e) => e.action === 'scorm.timing_edited' && [backups[0]!.id, backups[1]!.id].includes(e.details.backupId as number))
+    expect(edits).toHaveLength(2)
   })
 
   it('verify reports the files a launch reads, their sizes, hashes and whether they parse', async () => {
