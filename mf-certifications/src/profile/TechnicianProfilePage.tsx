@@ -1,5 +1,5 @@
 import { REMOTES, CERT_MESSAGES, todayIso, type TechnicianProfile } from '@portal/contracts'
-import { Alert, ApiError, Button, errorMessage, Spinner, useAnnouncement, usePageHeading, type RemoteProps } from '@portal/ui-kit'
+import { ApiError, errorMessage, Spinner, useAnnouncement, usePageHeading, type RemoteProps } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { exposed } from '../shared/exposed.tsx'
 import { Notice } from '../shared/Notice.tsx'
@@ -7,6 +7,7 @@ import { fetchProfile, profileKeys } from './api.ts'
 import { CertificationsSection } from './CertificationsSection.tsx'
 import { ProfileHeader } from './ProfileHeader.tsx'
 import { RevenueCards, TierProgressPanel, UpcomingExpirations } from './ProfileOverview.tsx'
+import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 /** The text of a profile that could not be loaded (learner §8). */
 export const profileLoadError = (error: unknown): string =>
@@ -57,12 +58,7 @@ const TechnicianProfilePage = ({ user, params }: RemoteProps) => {
       {profile.isPending ? (
         <Spinner label="Loading profile..." />
       ) : profile.isError ? (
-        <div className="pk-stack" style={{ alignItems: 'flex-start' }}>
-          <Alert>{profileLoadError(profile.error)}</Alert>
-          {profile.error instanceof ApiError && (profile.error.status === 404 || profile.error.status === 403) ? null : (
-            <Button onClick={() => void profile.refetch()}>Try Again</Button>
-          )}
-        </div>
+        <LoadFailure error={profile.error} text={profileLoadError(profile.error)} onRetry={() => void profile.refetch()} />
       ) : (
         <ProfileBody profile={profile.data} isOwn={isOwn} />
       )}
