@@ -1,0 +1,52 @@
+import { PassThrough, Readable } from 'node:stream'
+import ExcelJS from 'exceljs'
+import type { Logger } from '@portal/server-kit'
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+export const USD_FORMAT = '"$"#,##0.00'
+
+export type WorkbookWriter = ExcelJS.stream.xlsx.WorkbookWriter
+export type Column = { header: string; key: string; width: number; numFmt?: string }
+
+/** A downloadable workbook: its name and its bytes as they are written. */
+export interface WorkbookDownload {
+  filename: string
+  body: ReadableStream<Uint8Array>
+}
+
+/**
+ * A worksheet written row by row (exceljs' streaming writer: each committed row leaves memory),
+ * its header row bold and frozen.
+ */
+export function addSheet(wb: WorkbookWriter, name: string, columns: Column[]) {
+  const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] })
+  ws.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width, style: c.numFmt ? { numFmt: c.numFmt } : {} }))
+  ws.getRow(1).font = { bold: true }
+  let rows = 0
+  return {
+    /** Adds and commits a row; every 500 rows lets the response stream drain. */
+    async add(values: Record<string, unknown>) {
+      ws.addRow(values).commit()
+      if (++rows % 500 === 0) await new Promise((resolve) => setImmediate(resolve))
+    },
+    done: () => ws.commit(),
+  }
+}
+
+/**
+ * Streams an .xlsx as `fill` writes it (nothing is held whole in memory). A failure half-way
+ * aborts the download (the client sees a broken transfer, never a truncated file that opens) and
+ * is logged.
+ */
+export function streamWorkbook(logger: Logger, what: string, fill: (wb: WorkbookWriter) => Promise<void>): ReadableStream<Uint8Array> {
+  const out = new PassThrough()
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false })
+  void (async () => {
+    await fill(wb)
+    await wb.commit()
+  })().catch((err: unknown) => {
+    logger.error('workbook not written', { what, err: err as Error })
+    out.destroy(err as Error)
+  })
+  return Readable.toWeb(out) as ReadableStream<Uint8Array>
+}
