@@ -181,15 +181,15 @@ export const ManagerControls = ({ detail, announce }: { detail: TeamMemberDetail
   const pending = detail.promotion_requests.find((r) => r.status === 'pending')
   const reminder = useQuickAction(
     async () => {
-      await sendReminder(user.id)
-      return `Reminder sent to ${user.name}.`
+      const sent = await sendReminder(user.id)
+      return `Reminder sent to ${user.name}: ${sent.open_requirements} open ${sent.open_requirements === 1 ? 'requirement' : 'requirements'}.`
     },
     REMINDER_FAILED,
     announce,
   )
   const report = useQuickAction(
     async () => {
-      const name = `technician-report-${fileSafe(user.name)}-${todayIso()}.xlsx`
+      const name = `technician-report-${fileSafe(user.employee_id ?? user.name)}-${todayIso()}.xlsx`
       saveBlob(await fetchMemberReport(user.id), name)
       return `Report ${name} downloaded.`
     },

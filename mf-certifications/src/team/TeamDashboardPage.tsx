@@ -136,13 +136,13 @@ const useSettled = (value: string, ms = 300) => {
 }
 
 /** Export: the filtered team as team-certifications-{date}.xlsx, with a progress state and the §8 message on failure. */
-const ExportButton = ({ filters }: { filters: TeamFilters }) => {
+const ExportButton = ({ filters, order }: { filters: TeamFilters; order: TeamOrder }) => {
   const [state, setState] = useState<{ busy: boolean; error: string | null; done: string | null }>({ busy: false, error: null, done: null })
   const run = async () => {
     if (state.busy) return
     setState({ busy: true, error: null, done: null })
     try {
-      const blob = await exportTeam({ branch: filters.branch, department: filters.department, search: filters.search.trim() })
+      const blob = await exportTeam({ branch: filters.branch, department: filters.department, search: filters.search.trim(), ...order })
       const name = `team-certifications-${todayIso()}.xlsx`
       saveBlob(blob, name)
       setState({ busy: false, error: null, done: `Exported ${name}.` })
@@ -190,7 +190,7 @@ const TeamDashboardPage = ({ user, navigate }: RemoteProps) => {
         <h1 ref={headingRef} tabIndex={-1}>
           Team Dashboard
         </h1>
-        <ExportButton filters={filters} />
+        <ExportButton filters={filters} order={order} />
       </div>
       {user.is_admin ? <PendingPromotions /> : null}
       {data ? <SummaryCards summary={data.summary} /> : null}
