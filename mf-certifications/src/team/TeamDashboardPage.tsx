@@ -25,6 +25,10 @@ import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 export const PAGE_SIZE = 50
 
+/** What the table holds, read after each change of the filters. */
+export const teamCount = (total: number, filtered: boolean): string =>
+  filtered ? `${total} ${total === 1 ? 'member matches' : 'members match'} the filters` : `${total} ${total === 1 ? 'member' : 'members'}`
+
 export interface TeamFilters {
   search: string
   branch: string
@@ -223,7 +227,7 @@ const TeamDashboardPage = ({ user, navigate }: RemoteProps) => {
           </div>
         </div>
         <p role="status" className="pk-muted" style={{ margin: 0, fontSize: '.875rem' }}>
-          {data ? `${data.total} ${data.total === 1 ? 'member' : 'members'}${filtered ? ' match the filters' : ''}` : ''}
+          {data ? teamCount(data.total, filtered) : ''}
         </p>
         {team.isError ? (
           <LoadFailure error={team.error} text={errorMessage(team.error, TEAM_MESSAGES.loadTeam)} onRetry={() => void team.refetch()} />
