@@ -52,6 +52,7 @@ describe('team compliance and revenue journey', () => {
     const byName = page.getByRole('columnheader', { name: /Technician/ })
     expect(await byName.getAttribute('aria-sort')).toBe('ascending')
     const ascending = await technicianColumn(page)
+    expect(ascending.length).toBeGreaterThan(1)
     expect(ascending).toEqual([...ascending].sort((a, b) => a.localeCompare(b)))
     await byName.getByRole('button').click()
     await expect.poll(() => byName.getAttribute('aria-sort')).toBe('descending')
@@ -148,6 +149,7 @@ describe('team compliance and revenue journey', () => {
     await dialog.waitFor({ state: 'hidden' })
     await page.getByRole('status').getByText(`Promotion approved: Pat Portland is now ${promotedTo}.`).waitFor()
     await request.waitFor({ state: 'detached' })
+    expect(await focusedControl(page)).toBe('heading "Pending Promotion Requests" [level=2]')
 
     // The table shows the new tier; an admin's View goes to the admin route.
     await page.getByLabel('Search', { exact: true }).fill('Pat Portland')

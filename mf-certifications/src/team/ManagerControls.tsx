@@ -95,7 +95,7 @@ const PromotionDialog = ({
     onSuccess: async () => {
       setJustification('')
       onSubmitted(TEAM_MESSAGES.promotionSubmitted)
-      await queryClient.invalidateQueries({ queryKey: teamKeys.all })
+      await Promise.all([teamKeys.all, teamKeys.member(userId)].map((queryKey) => queryClient.invalidateQueries({ queryKey })))
     },
   })
   const close = () => {

@@ -1,7 +1,7 @@
 import { tierLabel, type PromotionRequest } from '@portal/contracts'
 import { Alert, Button, EmptyState, errorMessage, Modal, Spinner, useAnnouncement } from '@portal/ui-kit'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useRef, useState, type FormEvent } from 'react'
 import { formatDate } from '../shared/format.ts'
 import { Notice } from '../shared/Notice.tsx'
 import { decidePromotion, fetchPendingPromotions, teamKeys } from './api.ts'
@@ -102,10 +102,13 @@ export const PendingPromotions = () => {
   const pending = useQuery({ queryKey: teamKeys.promotions(), queryFn: fetchPendingPromotions })
   const [deciding, setDeciding] = useState<Deciding | null>(null)
   const [notice, announce] = useAnnouncement()
+  const headingRef = useRef<HTMLHeadingElement>(null)
   const requests = pending.data?.requests ?? []
   return (
     <section className="pk-card pk-stack" aria-labelledby="promotions-title">
-      <h2 id="promotions-title">Pending Promotion Requests</h2>
+      <h2 id="promotions-title" ref={headingRef} tabIndex={-1}>
+        Pending Promotion Requests
+      </h2>
       <Notice notice={notice} />
       {pending.isPending ? (
         <Spinner label="Loading promotion requests..." />
@@ -126,6 +129,8 @@ export const PendingPromotions = () => {
         onDone={(text) => {
           setDeciding(null)
           announce(text)
+          // The decided request leaves the list with the button that had focus: the heading takes it.
+          requestAnimationFrame(() => headingRef.current?.focus())
         }}
       />
     </section>

@@ -1,7 +1,8 @@
 import { formatRatio, formatUsd, ratioColour, type LeaderboardResponse, type TeamMemberDetail } from '@portal/contracts'
 import { EmptyState } from '@portal/ui-kit'
 import { Badge } from '../shared/Badges.tsx'
-import { monthLabel, trendPoints } from './team-view.ts'
+import { monthLabel } from '../shared/format.ts'
+import { trendPoints } from './team-view.ts'
 import { TrendChart } from './TrendChart.tsx'
 
 const PERIOD_LABEL = { monthly: 'This Month', quarterly: 'This Quarter', yearly: 'This Year' } as const

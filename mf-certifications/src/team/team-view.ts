@@ -1,5 +1,6 @@
 import { IsoMonth, progressColour, TEAM, tierLabel, TIER_LEVELS, type RevenueRecord, type TeamMemberRow, type TeamSort, type TierLevel } from '@portal/contracts'
 import type { Tone } from '../shared/cert-view.ts'
+import { monthLabel } from '../shared/format.ts'
 
 /** The table's order: a column and a direction, as the server sorts. */
 export interface TeamOrder {
@@ -49,9 +50,6 @@ export function monthsEnding(lastMonth: string, count: number = TEAM.trendMonths
   })
 }
 
-const MONTH = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' })
-/** `2026-11` as "Nov 2026". */
-export const monthLabel = (month: string): string => MONTH.format(new Date(`${month}-01T00:00:00Z`))
 
 /** One month of the trend chart: its record's figures, or nothing recorded. */
 export interface TrendPoint {
