@@ -34,6 +34,14 @@ let promotedTo = ''
 describe('team compliance and revenue journey', () => {
   it('a manager filters, sorts and exports the team, opens a member, edits the ratio and requests a promotion', async () => {
     patId = (await apiLogIn(baseURL, 'tech.portland@example.com', 'Tech1234!')).id
+    // The admin widens the demo manager's scope from Portland to Portland and Seattle (Users tab, 0004).
+    const [admin, morgan] = await Promise.all([apiLogIn(baseURL, 'admin@example.com', 'Admin123!'), apiLogIn(baseURL, 'manager@example.com', 'Manager123!')])
+    const scope = await fetch(`${baseURL}/api/users/${morgan.id}/roles`, {
+      method: 'PUT',
+      headers: { ...admin.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ is_manager: true, manager_scope: { branches: ['Portland', 'Seattle'], departments: [] } }),
+    })
+    expect(scope.status).toBe(200)
     const page = await signedIn('manager@example.com', 'Manager123!')
     const errors = watchErrors(page)
 
@@ -45,8 +53,9 @@ describe('team compliance and revenue journey', () => {
     const summary = page.getByRole('region', { name: 'Team summary' })
     for (const card of ['Total Team', 'Compliant', 'Avg Progress', 'Expired', 'Expiring Soon']) await summary.getByText(card, { exact: true }).waitFor()
     await memberRow(page, 'Pat Portland').waitFor()
-    // The manager watches Portland: nobody from another branch shows.
-    expect(await technicianColumn(page)).not.toContain('Sam Seattle')
+    // The manager watches Portland and Seattle: nobody from another branch shows.
+    await memberRow(page, 'Sam Seattle').waitFor()
+    expect(await technicianColumn(page)).not.toContain('Avery Anchorage')
 
     // Sort by Technician both ways; the header says the order.
     const byName = page.getByRole('columnheader', { name: /Technician/ })
