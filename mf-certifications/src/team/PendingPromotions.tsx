@@ -1,7 +1,7 @@
 import { tierLabel, type PromotionRequest } from '@portal/contracts'
 import { Alert, Button, EmptyState, errorMessage, Modal, Spinner, useAnnouncement } from '@portal/ui-kit'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useId, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { formatDate } from '../shared/format.ts'
 import { Notice } from '../shared/Notice.tsx'
 import { decidePromotion, fetchPendingPromotions, teamKeys } from './api.ts'
@@ -103,7 +103,16 @@ export const PendingPromotions = () => {
   const [deciding, setDeciding] = useState<Deciding | null>(null)
   const [notice, announce] = useAnnouncement()
   const headingRef = useRef<HTMLHeadingElement>(null)
+  const [decided, setDecided] = useState<number | null>(null)
   const requests = pending.data?.requests ?? []
+  // The decided request leaves the list with the button that had focus (the dialog hands focus back
+  // to it on closing): once it is gone, the heading takes focus.
+  const gone = decided !== null && !requests.some((r) => r.id === decided)
+  useEffect(() => {
+    if (!gone) return
+    setDecided(null)
+    headingRef.current?.focus()
+  }, [gone])
   return (
     <section className="pk-card pk-stack" aria-labelledby="promotions-title">
       <h2 id="promotions-title" ref={headingRef} tabIndex={-1}>
@@ -127,10 +136,9 @@ export const PendingPromotions = () => {
         deciding={deciding}
         onClose={() => setDeciding(null)}
         onDone={(text) => {
+          setDecided(deciding?.request.id ?? null)
           setDeciding(null)
           announce(text)
-          // The decided request leaves the list with the button that had focus: the heading takes it.
-          requestAnimationFrame(() => headingRef.current?.focus())
         }}
       />
     </section>
