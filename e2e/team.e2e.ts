@@ -29,11 +29,13 @@ const technicianColumn = async (page: Page) =>
 const memberRow = (page: Page, name: string) => page.getByRole('table', { name: 'Team members' }).getByRole('row').filter({ hasText: name })
 
 let patId = ''
+let samId = ''
 let promotedTo = ''
 
 describe('team compliance and revenue journey', () => {
   it('a manager filters, sorts and exports the team, opens a member, edits the ratio and requests a promotion', async () => {
     patId = (await apiLogIn(baseURL, 'tech.portland@example.com', 'Tech1234!')).id
+    samId = (await apiLogIn(baseURL, 'tech.seattle@example.com', 'Tech1234!')).id
     // The admin widens the demo manager's scope from Portland to Portland and Seattle (Users tab, 0004).
     const [admin, morgan] = await Promise.all([apiLogIn(baseURL, 'admin@example.com', 'Admin123!'), apiLogIn(baseURL, 'manager@example.com', 'Manager123!')])
     const scope = await fetch(`${baseURL}/api/users/${morgan.id}/roles`, {
@@ -84,7 +86,6 @@ describe('team compliance and revenue journey', () => {
     await page.getByRole('status').getByText('1 member matches the filters').waitFor()
     const row = memberRow(page, 'Pat Portland')
     await row.getByText('Portland · Service').waitFor()
-    const tierBefore = (await row.getByRole('cell').nth(4).textContent())!.trim()
     expect(await axeSerious(page)).toEqual([])
 
     // Export the filtered team: a real workbook with Pat and their certifications.
@@ -105,6 +106,9 @@ describe('team compliance and revenue journey', () => {
     await page.getByRole('region', { name: 'Revenue Overview' }).getByRole('img', { name: /^Gross revenue of Pat Portland, last 6 months/ }).waitFor()
     await page.getByRole('region', { name: 'Revenue', exact: true }).getByText('Rev/Pay Ratio').waitFor()
     expect(await page.getByRole('button', { name: 'Add Certification' }).count()).toBe(0)
+    // The demo's pending request for Pat: no second one can be asked for.
+    await controls.getByText(/^Pending: Tier 2 requested by Morgan Manager/).waitFor()
+    expect(await controls.getByRole('button', { name: 'Request Tier Promotion' }).count()).toBe(0)
 
     // The ratio: empty is refused with the §5 message, a number is saved.
     const ratio = controls.getByRole('spinbutton', { name: 'Rev/Pay Ratio' })
@@ -116,7 +120,14 @@ describe('team compliance and revenue journey', () => {
     await page.getByRole('status').getByText('Rev/pay ratio updated to 33.25.').waitFor()
     await expect.poll(() => ratio.inputValue()).toBe('33.25')
 
-    // A promotion: only tiers above the current one, a justification required.
+    // Back to the team for Sam; a promotion: only tiers above the current one, a justification required.
+    await page.getByRole('link', { name: 'Back to Team Dashboard' }).click()
+    await page.waitForURL('**/manager/dashboard')
+    await page.getByLabel('Search', { exact: true }).fill('Sam Seattle')
+    const sam = memberRow(page, 'Sam Seattle')
+    const tierBefore = (await sam.getByRole('cell').nth(4).textContent())!.trim()
+    await sam.getByRole('link', { name: 'View Sam Seattle' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Team Member: Sam Seattle' }).waitFor()
     await controls.getByRole('button', { name: 'Request Tier Promotion' }).click()
     const dialog = page.getByRole('dialog', { name: 'Request Tier Promotion' })
     await dialog.waitFor()
@@ -127,7 +138,7 @@ describe('team compliance and revenue journey', () => {
     await dialog.getByRole('button', { name: 'Submit Request' }).click()
     await dialog.getByText('Justification is required').waitFor()
     expect(await focusedControl(page)).toMatch(/^textbox "Justification"/)
-    await dialog.getByLabel('Justification').fill('Leads the Portland service calls and trains the new hires.')
+    await dialog.getByLabel('Justification').fill('Leads the Seattle electrical crew and trains the new hires.')
     expect(await axeSerious(page)).toEqual([])
     await dialog.getByRole('button', { name: 'Submit Request' }).click()
     await dialog.waitFor({ state: 'hidden' })
@@ -146,31 +157,33 @@ describe('team compliance and revenue journey', () => {
     await page.getByRole('tabpanel').getByRole('link', { name: 'Open Team Dashboard' }).click()
     await page.waitForURL('**/manager/dashboard')
     const pending = page.getByRole('region', { name: 'Pending Promotion Requests' })
-    const request = pending.getByRole('listitem').filter({ hasText: 'Pat Portland' })
-    await request.getByText('Leads the Portland service calls and trains the new hires.').waitFor()
+    // The demo's request for Pat and the manager's for Sam.
+    await pending.getByRole('listitem').filter({ hasText: 'Pat Portland' }).waitFor()
+    const request = pending.getByRole('listitem').filter({ hasText: 'Sam Seattle' })
+    await request.getByText('Leads the Seattle electrical crew and trains the new hires.').waitFor()
     await request.getByText(/Requested by Morgan Manager/).waitFor()
     expect(await axeSerious(page)).toEqual([])
 
-    await request.getByRole('button', { name: 'Approve promotion of Pat Portland' }).click()
-    const dialog = page.getByRole('dialog', { name: 'Approve Promotion of Pat Portland' })
+    await request.getByRole('button', { name: 'Approve promotion of Sam Seattle' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Approve Promotion of Sam Seattle' })
     await dialog.getByLabel('Note (optional)').fill('Well earned.')
     await dialog.getByRole('button', { name: 'Approve' }).click()
     await dialog.waitFor({ state: 'hidden' })
-    await page.getByRole('status').getByText(`Promotion approved: Pat Portland is now ${promotedTo}.`).waitFor()
+    await page.getByRole('status').getByText(`Promotion approved: Sam Seattle is now ${promotedTo}.`).waitFor()
     await request.waitFor({ state: 'detached' })
     expect(await focusedControl(page)).toBe('heading "Pending Promotion Requests" [level=2]')
 
     // The table shows the new tier; an admin's View goes to the admin route.
-    await page.getByLabel('Search', { exact: true }).fill('Pat Portland')
-    const row = memberRow(page, 'Pat Portland')
+    await page.getByLabel('Search', { exact: true }).fill('Sam Seattle')
+    const row = memberRow(page, 'Sam Seattle')
     await expect.poll(async () => (await row.getByRole('cell').nth(4).textContent())?.trim()).toBe(promotedTo)
-    expect(await row.getByRole('link', { name: 'View Pat Portland' }).getAttribute('href')).toBe(`/admin/technician/${patId}`)
+    expect(await row.getByRole('link', { name: 'View Sam Seattle' }).getAttribute('href')).toBe(`/admin/technician/${samId}`)
     expect(errors).toEqual([])
     await page.context().close()
 
     // The manager who asked sees the outcome on the member's page.
     const manager = await signedIn('manager@example.com', 'Manager123!')
-    await manager.goto(`/manager/technician/${patId}`)
+    await manager.goto(`/manager/technician/${samId}`)
     await manager.getByText(`Last request: ${promotedTo} approved by Alex Admin: Well earned.`).waitFor()
     await manager.getByRole('region', { name: 'Manager Controls' }).getByText(`Current tier: ${promotedTo}`).waitFor()
     await manager.context().close()
@@ -194,46 +207,44 @@ describe('team compliance and revenue journey', () => {
     await expect.poll(async () => (await technician.locator('option').allTextContents()).some((o) => o.includes('Sam Seattle'))).toBe(false)
     await technician.selectOption({ label: 'Pat Portland (Portland)' })
 
-    // Required fields, then the pay rule from January 2025, then the live ratio.
+    // Required fields; a month before 2025 needs no pay. It is new: saved, and the message clears after 3 s.
     await page.getByRole('button', { name: 'Save Revenue' }).click()
     await page.getByText('Please fill in all required fields').waitFor()
-    await page.getByRole('textbox', { name: 'Month' }).fill(thisMonth)
-    await page.getByRole('spinbutton', { name: 'Gross Revenue' }).fill('15000')
     await page.getByText('Pay data entry will be required starting January 2025').waitFor()
-    await page.getByRole('button', { name: 'Save Revenue' }).click()
-    await page.getByText('Pay amount is required from January 2025 on').waitFor()
-    await page.getByRole('spinbutton', { name: /^Pay Amount/ }).fill('400')
-    await page.getByText('Rev/Pay Ratio: 37.50').waitFor()
+    await page.getByRole('textbox', { name: 'Month' }).fill('2024-06')
+    await page.getByRole('spinbutton', { name: 'Gross Revenue' }).fill('5000')
     expect(await axeSerious(page)).toEqual([])
     await page.getByRole('button', { name: 'Save Revenue' }).click()
-
-    // The success message clears after 3 s; the entry heads Recent Entries and the trend.
     const saved = page.getByRole('status').getByText('Revenue data saved successfully!')
     await saved.waitFor()
     await saved.waitFor({ state: 'detached', timeout: 6_000 })
     const recent = page.getByRole('table', { name: 'Recent Entries' })
-    const entry = recent.getByRole('row').nth(1)
-    await entry.getByText('Pat Portland').waitFor()
-    for (const cell of [monthName, '$15,000.00', '$400.00', '37.50']) await entry.getByRole('cell', { name: cell }).waitFor()
+    const first = recent.getByRole('row').nth(1)
+    await first.getByText('Pat Portland').waitFor()
+    for (const cell of ['Jun 2024', '$5,000.00', 'Not entered', 'No pay data']) await first.getByRole('cell', { name: cell }).waitFor()
+
+    // This month (the demo recorded it): pay is required now, the ratio shows live, saving updates the month.
+    await page.getByRole('textbox', { name: 'Month' }).fill(thisMonth)
+    await page.getByRole('spinbutton', { name: 'Gross Revenue' }).fill('15000')
+    await page.getByRole('button', { name: 'Save Revenue' }).click()
+    await page.getByText('Pay amount is required from January 2025 on').waitFor()
+    await page.getByRole('spinbutton', { name: /^Pay Amount/ }).fill('400')
+    await page.getByText('Rev/Pay Ratio: 37.50').waitFor()
+    await page.getByRole('button', { name: 'Save Revenue' }).click()
+    await page.getByRole('status').getByText('Revenue data for this month was updated').waitFor()
+    for (const cell of [monthName, '$15,000.00', '$400.00', '37.50']) await recent.getByRole('row').nth(1).getByRole('cell', { name: cell }).waitFor()
+    expect(await recent.getByRole('row').filter({ hasText: 'Pat Portland' }).filter({ hasText: monthName }).count()).toBe(1)
     await page
       .getByRole('region', { name: 'Revenue Trend: Pat Portland' })
       .getByRole('img', { name: new RegExp(`${monthName}: \\$15,000\\.00, ratio 37\\.50`) })
       .waitFor()
-
-    // The same month again updates it and says so.
-    await page.getByRole('spinbutton', { name: 'Gross Revenue' }).fill('16000')
-    await page.getByRole('spinbutton', { name: /^Pay Amount/ }).fill('400')
-    await page.getByRole('button', { name: 'Save Revenue' }).click()
-    await page.getByRole('status').getByText('Revenue data for this month was updated').waitFor()
-    await recent.getByRole('row').nth(1).getByRole('cell', { name: '$16,000.00' }).waitFor()
-    expect(await recent.getByRole('row').filter({ hasText: '$15,000.00' }).count()).toBe(0)
     expect(await axeSerious(page)).toEqual([])
 
     // The member detail's trend shows the month too.
     await page.goto(`/manager/technician/${patId}`)
     await page
       .getByRole('region', { name: 'Revenue Overview' })
-      .getByRole('img', { name: new RegExp(`${monthName}: \\$16,000\\.00, ratio 40\\.00`) })
+      .getByRole('img', { name: new RegExp(`${monthName}: \\$15,000\\.00, ratio 37\\.50`) })
       .waitFor()
     await page.getByText(/^Pat Portland is number \d+ on this month's leaderboard\.$/).waitFor()
     expect(await axeSerious(page)).toEqual([])
