@@ -110,7 +110,7 @@ async function peakRss(pid: number, reset = false): Promise<number> {
 }
 
 export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number; connections?: number }): Promise<TeamBenchResult> {
-  const connections = opts.connections ?? 8
+  const connections = opts.connections ?? 4
   const db = new URL(opts.pgUrl ?? BENCH_PG)
   db.pathname = '/bench_team'
   const admin = new pg.Client({ connectionString: opts.pgUrl ?? BENCH_PG })
