@@ -96,7 +96,7 @@ async function seed(client: pg.Client) {
     select u.id, t.id, 'N-' || u.employee_id || '-' || k, current_date - ((u.i * 7 + k * 13) % 760), current_date - ((u.i * 7 + k * 13) % 760) + 730,
       case when (u.i + k) % 2 = 0 then 'proofs/bench' end, case when (u.i + k) % 2 = 0 then 'proof.pdf' end, case when (u.i + k) % 2 = 0 then 1000 end,
       case when (u.i + k) % 2 = 0 then 'application/pdf' end, case when (u.i + k) % 2 = 0 then now() end, now(), now()
-    from (select id, substr(employee_id, 2)::int as i from users where employee_id like 'B%') u
+    from (select id, employee_id, substr(employee_id, 2)::int as i from users where employee_id like 'B%') u
     cross join generate_series(0, ${TEAM_BENCH.certificationsEach - 1}) k
     join (select id, row_number() over (order by id) - 1 as idx from certification_types) t on t.idx = (u.i + k) % ${TEAM_BENCH.types}`)
   await client.query('analyze')
@@ -110,7 +110,7 @@ async function peakRss(pid: number, reset = false): Promise<number> {
 }
 
 export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number; connections?: number }): Promise<TeamBenchResult> {
-  const connections = opts.connections ?? 8
+  const connections = opts.connections ?? 4
   const db = new URL(opts.pgUrl ?? BENCH_PG)
   db.pathname = '/bench_team'
   const admin = new pg.Client({ connectionString: opts.pgUrl ?? BENCH_PG })
@@ -126,7 +126,10 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
   await client.connect()
   let ceiling: Awaited<ReturnType<typeof child>> | undefined
   try {
+    const step = (what: string) => process.stderr.write(`[team bench] ${what}\n`)
+    step('seeding')
     await seed(client)
+    step('seeded')
     const [adminId, managerId] = [crypto.randomUUID(), crypto.randomUUID()]
     const scope = { branches: [TEAM_BENCH.managerBranch], departments: [] }
     await client.query(`insert into users (id, name, email, is_admin, is_manager, manager_scope, occurred_at) values ($1, 'Bench Admin', 'admin@bench.test', true, false, '{"branches":[],"departments":[]}', now()), ($2, 'Bench Manager', 'manager@bench.test', false, true, $3, now())`, [
@@ -139,6 +142,7 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
     const managerAuth = { authorization: `Bearer ${await issuer.sign({ userId: managerId, email: 'manager@bench.test', name: 'Bench Manager', isAdmin: false, isManager: true, managerScope: scope })}` }
     const base = `http://127.0.0.1:${certs.port}`
 
+    step('export')
     // The export first, on a fresh process, its peak RSS counted from just before it.
     await peakRss(certs.proc.pid!, true)
     const t0 = performance.now()
@@ -150,11 +154,14 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
     const exportSeconds = (performance.now() - t0) / 1000
     const exportPeak = await peakRss(certs.proc.pid!)
 
+    step(`export done in ${exportSeconds.toFixed(2)} s`)
     const teamUrl = `${base}/manager/team`
     const first = (await (await fetch(teamUrl, { headers: managerAuth })).json()) as { total: number }
+    step(`manager sees ${first.total}`)
     // Warm both up, then measure: the ceiling first (alone), then ours.
     ceiling = await child('bench/team-ceiling-server.ts', { DATABASE_URL: db.toString(), BENCH_MANAGER_BRANCH: TEAM_BENCH.managerBranch })
     const cBase = `http://127.0.0.1:${ceiling.port}`
+    step('ceiling up')
     await measure(`${cBase}/team/admin`, {}, 1, connections)
     const ceilingAdmin = await measure(`${cBase}/team/admin`, {}, opts.durationSeconds, connections)
     const ceilingManager = await measure(`${cBase}/team/manager`, {}, opts.durationSeconds, connections)

@@ -52,30 +52,31 @@ function scoredMembers(viewer: TeamViewer, f: TeamFilter, today: string): { sql:
       select tr.tier_level, tr.certification_id, ct.department, ct.upload_required
       from tier_requirements tr join certification_types ct on ct.id = tr.certification_id
       where tr.is_required and ct.is_active),
-    required as (
-      select m.id, count(q.certification_id)::int as total
-      from members m left join reqs q on q.tier_level <= m.current_tier and (q.department is null or q.department = m.department)
-      group by m.id),
-    met as (
-      select m.id, count(*)::int as met
-      from members m
-      join technician_certifications tc on tc.user_id = m.id
-      join reqs q on q.certification_id = tc.certification_id and q.tier_level <= m.current_tier and (q.department is null or q.department = m.department)
-      where (tc.expiration_date is null or tc.expiration_date >= ?::date) and (not q.upload_required or tc.file_name is not null)
-      group by m.id),
-    issues as (
-      select m.id,
+    -- Per type: how many of its requirements count for a member of tier 0, 1, 2, 3 (tiers are cumulative).
+    req_types as (
+      select certification_id, department, upload_required,
+        count(*) filter (where tier_level <= 0) as n0, count(*) filter (where tier_level <= 1) as n1,
+        count(*) filter (where tier_level <= 2) as n2, count(*) as n3
+      from reqs group by certification_id, department, upload_required),
+    -- One pass over the members' certifications: requirements met, expired and expiring soon.
+    figures as (
+      select tc.user_id,
+        sum(case when rt.certification_id is not null and (rt.department is null or rt.department = m.department)
+              and (tc.expiration_date is null or tc.expiration_date >= ?::date) and (not rt.upload_required or tc.file_name is not null)
+            then case m.current_tier when 0 then rt.n0 when 1 then rt.n1 when 2 then rt.n2 else rt.n3 end else 0 end)::int as met,
         count(*) filter (where tc.expiration_date < ?::date)::int as expired,
-        count(*) filter (where tc.expiration_date >= ?::date)::int as soon
+        count(*) filter (where tc.expiration_date >= ?::date and tc.expiration_date <= ?::date)::int as soon
       from members m join technician_certifications tc on tc.user_id = m.id
-      where tc.expiration_date <= ?::date
-      group by m.id),
+      left join req_types rt on rt.certification_id = tc.certification_id
+      group by tc.user_id),
     scored as (
       select m.*,
-        case when r.total = 0 then 100 else coalesce(x.met, 0) * 100 / r.total end as completion_percentage,
-        coalesce(i.expired, 0) as expired_certifications,
-        coalesce(i.soon, 0) as expiring_soon
-      from members m join required r on r.id = m.id left join met x on x.id = m.id left join issues i on i.id = m.id)`
+        case when m.total = 0 then 100 else coalesce(f.met, 0) * 100 / m.total end as completion_percentage,
+        coalesce(f.expired, 0) as expired_certifications,
+        coalesce(f.soon, 0) as expiring_soon
+      from (select m.*, (select count(*) from reqs q where q.tier_level <= m.current_tier and (q.department is null or q.department = m.department))::int as total
+            from members m) m
+      left join figures f on f.user_id = m.id)`
   params.push(today, today, today, plusDays(today, EXPIRY_BANDS.warning))
   return { sql, params }
 }

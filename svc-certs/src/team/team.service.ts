@@ -147,7 +147,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
           for (const m of batch) for (const c of held.get(m.id) ?? []) await certs.add({ name: m.name, employee_id: m.employee_id ?? '', ...certificationCells(c, day) })
         }
         certs.done()
-      })
+      }, { styles: false })
       return { filename: `team-certifications-${day}.xlsx`, body }
     },
 

@@ -38,9 +38,15 @@ export function addSheet(wb: WorkbookWriter, name: string, columns: Column[]) {
  * aborts the download (the client sees a broken transfer, never a truncated file that opens) and
  * is logged.
  */
-export function streamWorkbook(logger: Logger, what: string, fill: (wb: WorkbookWriter) => Promise<void>): ReadableStream<Uint8Array> {
+export function streamWorkbook(
+  logger: Logger,
+  what: string,
+  fill: (wb: WorkbookWriter) => Promise<void>,
+  opts: { styles?: boolean } = {},
+): ReadableStream<Uint8Array> {
   const out = new PassThrough()
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false })
+  // Styles (bold headers, money formats) cost time per cell: large exports go without.
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: opts.styles ?? true, useSharedStrings: false })
   void (async () => {
     await fill(wb)
     await wb.commit()
