@@ -2,7 +2,7 @@ import { REMOTES, TEAM_MESSAGES, todayIso, type TeamMemberDetail } from '@portal
 import { ApiError, errorMessage, Spinner, useAnnouncement, usePageHeading, type RemoteProps } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { RouteLink } from '../dashboard/Figures.tsx'
-import { ProfileBody } from '../profile/TechnicianProfilePage.tsx'
+import { ProfileBody } from '../profile/ProfileBody.tsx'
 import { exposed } from '../shared/exposed.tsx'
 import { Notice } from '../shared/Notice.tsx'
 import { fetchMember, teamKeys } from './api.ts'
