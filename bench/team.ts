@@ -46,7 +46,14 @@ async function child(script: string, env: Record<string, string>): Promise<{ pro
   })
   return { proc, port }
 }
-const stop = (proc: ChildProcess) => new Promise<void>((resolve) => (proc.exitCode !== null ? resolve() : (proc.once('exit', () => resolve()), proc.kill())))
+/** Stops a bench child: SIGTERM, then SIGKILL when it still waits on open connections after 3 s. */
+const stop = (proc: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve()
+    const force = setTimeout(() => proc.kill('SIGKILL'), 3000)
+    proc.once('exit', () => (clearTimeout(force), resolve()))
+    proc.kill()
+  })
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
 const round1 = (n: number) => Math.round(n * 10) / 10
@@ -61,9 +68,14 @@ async function measure(url: string, headers: Record<string, string>, seconds: nu
     Array.from({ length: connections }, async () => {
       while (performance.now() < until) {
         const t0 = performance.now()
-        const res = await fetch(url, { headers })
-        await res.arrayBuffer()
-        if (!res.ok) failures++
+        try {
+          const res = await fetch(url, { headers })
+          await res.arrayBuffer()
+          if (!res.ok) failures++
+        } catch (err) {
+          failures++
+          process.stderr.write(`[team bench] ${url}: ${(err as Error).message}\n`)
+        }
         latencies.push(performance.now() - t0)
       }
     }),
@@ -167,6 +179,7 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
     const ceilingManager = await measure(`${cBase}/team/manager`, {}, opts.durationSeconds, connections)
     await stop(ceiling.proc)
     await measure(teamUrl, adminAuth, 1, connections)
+    step('measuring svc-certs')
     const oursAdmin = await measure(teamUrl, adminAuth, opts.durationSeconds, connections)
     const oursManager = await measure(teamUrl, managerAuth, opts.durationSeconds, connections)
     const ratio = (o: LatencyFigures, c: LatencyFigures) => Number((o.rps / c.rps).toFixed(3))
@@ -199,7 +212,7 @@ export const formatTeam = (r: TeamBenchResult) => {
 }
 
 if (import.meta.main) {
-  const result = await benchTeam({ durationSeconds: Number(process.env.BENCH_SECONDS ?? 10) })
+  const result = await benchTeam({ durationSeconds: Number(process.env.BENCH_SECONDS ?? 10), connections: process.env.BENCH_TEAM_CONNECTIONS ? Number(process.env.BENCH_TEAM_CONNECTIONS) : undefined })
   console.log(JSON.stringify(result, null, 2))
   console.log(formatTeam(result))
 }

@@ -108,7 +108,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
       const viewer = await requireTeamViewer(em, actor)
       const day = today()
       const members = await teamRepository.all(em, viewer, filterOf(q), day)
-      const body = streamWorkbook(logger, 'team export', async (wb) => {
+      const body = streamWorkbook(logger, 'team export', async (wb, pace) => {
         const team = addSheet(wb, 'Team', [
           { header: 'Technician', key: 'name', width: 28 },
           { header: 'Email', key: 'email', width: 32 },
@@ -120,7 +120,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
           { header: 'Expired', key: 'expired', width: 10 },
           { header: 'Expiring Soon', key: 'soon', width: 14 },
           { header: 'Compliant', key: 'compliant', width: 11 },
-        ])
+        ], pace)
         for (const m of members)
           await team.add({
             name: m.name,
@@ -139,7 +139,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
           { header: 'Technician', key: 'name', width: 28 },
           { header: 'Employee ID', key: 'employee_id', width: 14 },
           ...CERTIFICATION_COLUMNS,
-        ])
+        ], pace)
         const reader = orm.em.fork()
         for (let i = 0; i < members.length; i += EXPORT_BATCH) {
           const batch = members.slice(i, i + EXPORT_BATCH)
@@ -232,11 +232,11 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
       ])
       const tech = await em.findOne(TechnicianEntity, { userId })
       const day = today()
-      const body = streamWorkbook(logger, 'member report', async (wb) => {
+      const body = streamWorkbook(logger, 'member report', async (wb, pace) => {
         const facts = addSheet(wb, 'Technician', [
           { header: 'Field', key: 'field', width: 24 },
           { header: 'Value', key: 'value', width: 40 },
-        ])
+        ], pace)
         const compliance = profile.required_total === 0 ? 100 : Math.floor((profile.required_met * 100) / profile.required_total)
         for (const [field, value] of [
           ['Name', user.name ?? ''],
@@ -254,7 +254,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
         ] as const)
           await facts.add({ field, value })
         facts.done()
-        const certs = addSheet(wb, 'Certifications', CERTIFICATION_COLUMNS)
+        const certs = addSheet(wb, 'Certifications', CERTIFICATION_COLUMNS, pace)
         for (const c of held.get(userId) ?? []) await certs.add(certificationCells(c, day))
         certs.done()
         const months = addSheet(wb, 'Revenue', [
@@ -262,7 +262,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
           { header: 'Gross Revenue', key: 'gross', width: 16, numFmt: USD_FORMAT },
           { header: 'Pay Amount', key: 'pay', width: 14, numFmt: USD_FORMAT },
           { header: 'Rev/Pay Ratio', key: 'ratio', width: 14, numFmt: '0.00' },
-        ])
+        ], pace)
         for (const r of revenue) await months.add({ month: r.month, gross: r.gross_revenue, pay: r.pay_amount ?? '', ratio: r.rev_pay_ratio ?? '' })
         months.done()
       })
