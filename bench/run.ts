@@ -12,6 +12,7 @@ import { benchExams, examsSummary, registerUsers } from './exams.ts'
 import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, verificationCode } from './support.ts'
 import { benchScormCommit, formatCommit } from './scorm-commit.ts'
 import { benchIngest, formatIngest } from './scorm-ingest.ts'
+import { benchTeam, formatTeam } from './team.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const PG = BENCH_PG
@@ -122,6 +123,9 @@ smtp.close()
 // Package ingest (issue 3): with the cluster stopped, so it competes with unzip alone.
 const ingest = await benchIngest()
 
+// Team dashboard and export (issue 11): svc-certs on 10,000 technicians, beside the same statement run bare.
+const team = await benchTeam({ pgUrl: PG, durationSeconds: DURATION })
+
 const result = {
   at: new Date().toISOString(),
   machine: { cores: (await import('node:os')).cpus().length, node: process.version },
@@ -138,6 +142,7 @@ const result = {
   exams,
   scormCommit,
   ingest,
+  team,
 }
 await mkdir(`${root}bench/results`, { recursive: true })
 const file = `${root}bench/results/identity-${result.at.replace(/[:.]/g, '-')}.json`
@@ -154,6 +159,7 @@ mf-learner addition (gz)          ${kb(learnerBytes)} (goal <= 80 KB)
 ${examsSummary(exams)}
 ${formatCommit(scormCommit)}
 ${formatIngest(ingest)}
+${formatTeam(team)}
 written to ${file}
 `)
 process.exit(0)

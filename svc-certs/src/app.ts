@@ -5,6 +5,11 @@ import { createCertificationTypeService } from './certification-types/certificat
 import { certificationRoutes, isProofUpload } from './certifications/certification.routes.ts'
 import { createCertificationService } from './certifications/certification.service.ts'
 import type { CertsContext } from './context.ts'
+import { createPromotionService } from './promotions/promotion.service.ts'
+import { revenueRoutes } from './revenue/revenue.routes.ts'
+import { createRevenueService } from './revenue/revenue.service.ts'
+import { managerRoutes, reportRoutes } from './team/team.routes.ts'
+import { createTeamService } from './team/team.service.ts'
 import { technicianRoutes } from './technicians/technician.routes.ts'
 import { createTechnicianService } from './technicians/technician.service.ts'
 
@@ -25,6 +30,9 @@ export function createApp(deps: AppDeps) {
   const types = createCertificationTypeService(ctx)
   const certifications = createCertificationService(ctx)
   const technicians = createTechnicianService(ctx)
+  const revenue = createRevenueService(ctx)
+  const promotions = createPromotionService(ctx)
+  const team = createTeamService(ctx, { technicians, revenue, promotions })
   const app = createServiceApp({
     service: 'certs',
     logger,
@@ -38,5 +46,8 @@ export function createApp(deps: AppDeps) {
   app.route('/admin/certifications', adminCertificationRoutes(types, technicians, verifier))
   app.route('/technician', certificationRoutes(certifications, verifier))
   app.route('/technician', technicianRoutes(technicians, verifier))
-  return { app, ctx, types, certifications, technicians }
+  app.route('/manager', managerRoutes(team, promotions, verifier))
+  app.route('/reports', reportRoutes(team, verifier))
+  app.route('/revenue', revenueRoutes(revenue, verifier))
+  return { app, ctx, types, certifications, technicians, revenue, promotions, team }
 }

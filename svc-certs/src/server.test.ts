@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { TechnicianProfile, type EventEnvelope } from '@portal/contracts'
+import { LeaderboardResponse, RevenueHistoryResponse, TeamMemberDetail, TechnicianProfile, type EventEnvelope } from '@portal/contracts'
 import { PlatformEnv, createInProcessBus, createTokenIssuer, loadOrCreateSigningKey, type Actor } from '@portal/server-kit'
 import { createS3Storage } from '@portal/server-kit/s3'
 import { createTestDatabase, silentLogger, startTestS3 } from '@portal/server-kit/testing'
@@ -88,6 +88,18 @@ describe('start()', () => {
     const overview = (await (await get('/admin/certifications/overview', await token('admin'))).json()) as { technicians: number; expired: number }
     expect(overview.technicians).toBe(6)
     expect(overview.expired).toBeGreaterThanOrEqual(3)
+
+    // Six months of revenue per demo technician, a leaderboard and the revenue cards at once; one pending promotion.
+    const manager = await token('manager', { isManager: true, managerScope: { branches: ['Portland'], departments: [] } })
+    const history = RevenueHistoryResponse.parse(await (await get(`/revenue/user/${ids.get('tech.seattle')}`, await token('tech.seattle'))).json())
+    expect(history.revenue_history).toHaveLength(6)
+    expect(history.revenue_history.every((r) => r.pay_amount !== null && r.rev_pay_ratio !== null)).toBe(true)
+    const board = LeaderboardResponse.parse(await (await get('/revenue/leaderboard', await token('admin'))).json())
+    expect(board.rows).toHaveLength(5)
+    expect(portland.revenue_data).toMatchObject({ tier_pay_rate: 25, monthly_revenue: expect.any(Number) })
+    const detail = TeamMemberDetail.parse(await (await get(`/manager/team/${ids.get('tech.portland')}`, manager)).json())
+    expect(detail.revenue_trend).toHaveLength(6)
+    expect(detail.promotion_requests).toMatchObject([{ status: 'pending', from_tier: 1, to_tier: 2, requested_by: { name: 'manager' } }])
     expect((await fetch(`${base}/readyz`)).status).toBe(200)
     expect((await fetch(`${base}/metrics`)).status).toBe(200)
   })

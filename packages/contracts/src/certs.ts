@@ -352,14 +352,20 @@ export const TierProgress = z.object({
   percent: z.number().int().min(0).max(100),
 })
 
-/** Revenue cards of the profile (learner §2); filled by the revenue issue, null until revenue is recorded. */
+/**
+ * Revenue cards of the profile (learner §2), null until revenue is recorded: the latest month with a
+ * record up to this one (`month`, `YYYY-MM`), its revenue, pay and ratio, and this year's revenue so far.
+ */
 export const RevenueData = z.object({
   monthly_revenue: z.number().nullable(),
   monthly_pay: z.number().nullable(),
   rev_pay_ratio: z.number().nullable(),
   yearly_revenue_ytd: z.number(),
   month: z.string().nullable(),
+  /** Pay rate of the technician's tier (learner §9: tier 1 25, tier 2 30, tier 3 35); null at tier 0. Always sent (optional for older readers). */
+  tier_pay_rate: z.number().nullable().optional(),
 })
+export type RevenueData = z.infer<typeof RevenueData>
 
 export const TechnicianProfile = z.object({
   user: ProfileUser,

@@ -131,6 +131,38 @@ export const Events = {
     userId: z.uuid(),
     certificationTypeId: z.number().int(),
   }),
+  /** An admin approved a promotion request: the technician's tier changed. */
+  'certs.tier.promoted.v1': z.object({
+    userId: z.uuid(),
+    requestId: z.number().int(),
+    fromTier: z.number().int().min(0).max(3),
+    toTier: z.number().int().min(0).max(3),
+    requestedBy: z.uuid(),
+    approvedBy: z.uuid(),
+  }),
+  /**
+   * A manager (or admin) asked that a technician be reminded of their open requirements: svc-notify
+   * e-mails them, with a link to their profile (`/technician/profile`) on its own PUBLIC_URL.
+   */
+  'certs.reminder.requested.v1': z.object({
+    userId: z.uuid(),
+    name: z.string(),
+    email: z.email(),
+    requestedByName: z.string(),
+    /** The requirements that count for their tier and are not met (manager view), with why. */
+    openRequirements: z
+      .array(
+        z.object({
+          name: z.string(),
+          code: z.string(),
+          tierLevel: z.number().int().min(0).max(3),
+          reason: z.enum(['missing', 'expired', 'not_uploaded']),
+          expirationDate: z.string().nullable(),
+          trainingLink: z.string().nullable(),
+        }),
+      )
+      .max(200),
+  }),
 } as const
 export type EventType = keyof typeof Events
 export type EventData<T extends EventType> = z.infer<(typeof Events)[T]>

@@ -41,6 +41,15 @@ export const TEAM_MESSAGES = {
   payHint: 'Pay data entry will be required starting January 2025',
   payRequired: 'Pay amount is required from January 2025 on',
   notATechnician: 'Revenue is recorded for technicians only',
+  amountsAreNumbers: 'Amounts must be numbers',
+  revPayUpdated: 'Rev/pay ratio updated',
+  promotionApproved: 'Tier promotion approved',
+  promotionDenied: 'Tier promotion denied',
+  promotionNotPending: 'This promotion request has already been decided',
+  promotionAtTop: 'Tier 3 is the highest tier',
+  reminderSent: 'Reminder sent',
+  nothingToRemind: 'Every requirement is met: there is nothing to remind about',
+  managersOnly: 'Only managers and admins can see team data',
 } as const
 
 export type ScaleColour = 'green' | 'yellow' | 'orange' | 'red'
@@ -74,6 +83,15 @@ export const TeamQuery = z.object({
   offset: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(0)),
 })
 export type TeamQuery = z.input<typeof TeamQuery>
+
+/**
+ * GET /reports/certifications/export: the same filters as the screen, every matching member (no
+ * paging), as `team-certifications-{YYYY-MM-DD}.xlsx`.
+ */
+export const TeamExportQuery = TeamQuery.pick({ branch: true, department: true, search: true, sort: true, order: true }).extend({
+  format: z.preprocess(emptyToUndefined, z.literal('excel', 'Only format=excel is offered').default('excel')),
+})
+export type TeamExportQuery = z.input<typeof TeamExportQuery>
 
 export const TeamMemberRow = z.object({
   id: z.uuid(),
@@ -114,15 +132,23 @@ export type TeamResponse = z.infer<typeof TeamResponse>
 /** `YYYY-MM`. */
 export const IsoMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Use a month in the form YYYY-MM')
 
-const money = z.number().min(0, 'Amounts cannot be negative').max(1_000_000_000).multipleOf(0.01, 'Use at most two decimals')
+const money = z
+  .number({ error: (issue) => (issue.input === undefined ? TEAM_MESSAGES.requiredFields : TEAM_MESSAGES.amountsAreNumbers) })
+  .min(0, 'Amounts cannot be negative').max(1_000_000_000).multipleOf(0.01, 'Use at most two decimals')
 
 /** POST /revenue/manual-entry (admin; learner §5): one record per technician and month, a second entry updates it. */
 export const ManualRevenueBody = z
   .object({
     user_id: z.uuid(TEAM_MESSAGES.requiredFields),
-    month: IsoMonth,
+    month: z.string({ error: TEAM_MESSAGES.requiredFields }).pipe(IsoMonth),
     gross_revenue: money,
-    pay_amount: money.nullish().transform((p) => p ?? null),
+    pay_amount: z
+      .number({ error: TEAM_MESSAGES.amountsAreNumbers })
+      .min(0, 'Amounts cannot be negative')
+      .max(1_000_000_000)
+      .multipleOf(0.01, 'Use at most two decimals')
+      .nullish()
+      .transform((p) => p ?? null),
   })
   .refine((b) => b.month < TEAM.payRequiredFrom || b.pay_amount !== null, { message: TEAM_MESSAGES.payRequired, path: ['pay_amount'] })
 export type ManualRevenueBody = z.input<typeof ManualRevenueBody>
@@ -141,9 +167,11 @@ export const RevenueRecord = z.object({
 })
 export type RevenueRecord = z.infer<typeof RevenueRecord>
 
+/** 201 when the month was new, 200 with `updated` and TEAM_MESSAGES.revenueUpdated when it replaced that month's record. */
 export const ManualRevenueResponse = z.object({ message: z.string(), updated: z.boolean(), record: RevenueRecord })
 export const RecentEntriesQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(TEAM.recentEntriesLimit) })
 export const RecentEntriesResponse = z.object({ entries: z.array(RevenueRecord) })
+/** GET /revenue/user/{id}: every month recorded, newest first. */
 export const RevenueHistoryResponse = z.object({ revenue_history: z.array(RevenueRecord) })
 
 export const LeaderboardPeriod = z.enum(['monthly', 'quarterly', 'yearly'])
@@ -206,6 +234,23 @@ export const PromotionDecisionBody = z.object({
   approve: z.boolean(),
   note: z.string().trim().max(4000).nullish().transform((n) => (n ? n : null)),
 })
+/** GET /manager/tier-promotions?status: admins see every request, managers the ones they made (newest first). */
+export const PromotionRequestsQuery = z.object({ status: z.preprocess(emptyToUndefined, PromotionStatus.optional()) })
+/** POST /manager/tier-promotion → 201; the decision → 200. */
+export const PromotionRequestResponse = z.object({ message: z.string(), request: PromotionRequest })
+/** PUT /manager/rev-pay/{userId}. */
+export const RevPayResponse = z.object({ message: z.string(), rev_pay_ratio: z.number() })
+
+// ---------------------------------------------------------------------------------------------
+// Quick Actions of the member detail (learner §2, made real by issue 11)
+
+/**
+ * POST /manager/team/{userId}/reminder → 202: the technician is e-mailed the requirements that
+ * count for their tier and are not met (409 `nothing_to_remind` when there are none).
+ */
+export const SendReminderResponse = z.object({ message: z.string(), open_requirements: z.number().int() })
+/** GET /manager/team/{userId}/report: an .xlsx of the member's certifications and revenue (`technician-report-{employee id or name}-{date}.xlsx`). */
+export const memberReportPath = (userId: string) => `/manager/team/${userId}/report`
 
 /** GET /manager/team/{userId}: the member detail. */
 export const TeamMemberDetail = z.object({

@@ -30,6 +30,7 @@ import { toCertificationBrief, type CertificationTypeEntity } from '../certifica
 import { certificationTypeRepository } from '../certification-types/certification-type.repository.ts'
 import { typeNotFound } from '../certification-types/certification-type.service.ts'
 import type { CertsContext } from '../context.ts'
+import { revenueRepository } from '../revenue/revenue.repository.ts'
 import { appliesToDepartment } from '../technicians/compliance.ts'
 import { requireEdit, requireEditableUser, requireReadableCertification, requireReadableUser } from '../technicians/access.ts'
 import { TechnicianCertificationEntity } from './certification.entity.ts'
@@ -306,6 +307,7 @@ export function createCertificationService(ctx: CertsContext) {
       }
       await em.execute('delete from technician_certifications where user_id = ?', [userId])
       await em.execute('delete from technicians where user_id = ?', [userId])
+      await revenueRepository.dropUser(em, userId)
     },
   }
 }

@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream'
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { computeExpiration, todayIso, type CertificationTypeInput, type Department, type TierLevel } from '@portal/contracts'
+import { TEAM, computeExpiration, todayIso, type CertificationTypeInput, type Department, type TierLevel } from '@portal/contracts'
 import { recordEvent, type Storage } from '@portal/server-kit'
 import { buildPdf, buildPng } from '@portal/server-kit/demo'
 import { CertificationTypeEntity, TierRequirementEntity } from '../certification-types/certification-type.entity.ts'
 import { TechnicianCertificationEntity } from '../certifications/certification.entity.ts'
 import { certificationFacts } from '../certifications/certification.repository.ts'
+import { addMonths } from '../revenue/revenue.service.ts'
 import { TechnicianEntity } from '../technicians/technician.entity.ts'
 import type { CertsUsers } from '../users.ts'
 
@@ -133,8 +134,29 @@ const DEMO_TECHNICIANS: DemoTechnician[] = [
   },
 ]
 
-/** The demo users that must have reached the projection first (`new.hire` holds nothing yet). */
-const DEMO_LOCALS = [...DEMO_TECHNICIANS.map((t) => t.local), 'new.hire']
+/** The demo users that must have reached the projection first (`new.hire` holds nothing yet; `admin` enters revenue). */
+const DEMO_LOCALS = [...DEMO_TECHNICIANS.map((t) => t.local), 'new.hire', 'admin']
+
+/**
+ * Six months of revenue (up to this one) per demo technician: monthly pay around `pay` and a
+ * rev/pay ratio around `ratio`, so every ratio colour and a leaderboard show at once.
+ */
+const DEMO_REVENUE: { local: string; pay: number; ratio: number }[] = [
+  { local: 'tech.portland', pay: 5200, ratio: 36.4 },
+  { local: 'tech.seattle', pay: 6100, ratio: 31.8 },
+  { local: 'tech.anchorage', pay: 4300, ratio: 27.1 },
+  { local: 'tech.tricities', pay: 4700, ratio: 22.6 },
+  { local: 'manager', pay: 6900, ratio: 33.2 },
+  { local: 'new.hire', pay: 3600, ratio: 18.5 },
+]
+
+/** The pending promotion request the demo starts with: the manager asks for Pat Portland's Tier 2. */
+const DEMO_PROMOTION = {
+  local: 'tech.portland',
+  requestedBy: 'manager',
+  toTier: 2 as TierLevel,
+  justification: 'Pat has led the Portland service crew for six months and keeps a rev/pay ratio above 35.',
+}
 
 const DAY_MS = 86_400_000
 const isoDaysFrom = (today: string, days: number) => new Date(Date.parse(`${today}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)
@@ -150,8 +172,8 @@ const proofPdf = (name: string, code: string, number: string, holder: string) =>
 const proofPng = (hue: number) => buildPng(120, 80, (_x, y) => (y < 20 ? [hue, 90, 160] : [240, 244, 248]))
 
 /**
- * Seeds the demo certification types, tier requirements and the demo technicians' certifications
- * (with proof files) once, when there are no types yet. The technicians arrive through identity's
+ * Seeds the demo certification types, tier requirements, the demo technicians' certifications
+ * (with proof files), six months of their revenue and one pending promotion request once, when there are no types yet. The technicians arrive through identity's
  * events, so it first waits until the projection holds them. Resolves with the number of types made.
  */
 export async function seedDemoData(target: SeedTarget, opts: { companyEmailDomain?: string; now?: Date; timeoutMs?: number } = {}): Promise<number> {
@@ -231,6 +253,27 @@ export async function seedDemoData(target: SeedTarget, opts: { companyEmailDomai
         recordEvent(em, 'certs.certification.added.v1', certificationFacts(cert, type))
       }
     }
+    const admin = byLocal.get('admin')!
+    const month = today.slice(0, 7)
+    for (const [i, r] of DEMO_REVENUE.entries()) {
+      const user = byLocal.get(r.local)!
+      for (let back = TEAM.trendMonths - 1; back >= 0; back--) {
+        // A small, fixed wobble per month, so the trend is not a flat line.
+        const wobble = ((i * 7 + back * 3) % 5) - 2
+        const pay = r.pay + wobble * 40
+        const gross = Math.round(pay * (r.ratio + wobble * 0.6) * 100) / 100
+        await em.execute(
+          'insert into revenue_records (user_id, month, gross_revenue, pay_amount, entered_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)',
+          [user.id, addMonths(month, -back), gross, pay, admin.id, at, at],
+        )
+      }
+    }
+    const promoted = byLocal.get(DEMO_PROMOTION.local)!
+    const requester = byLocal.get(DEMO_PROMOTION.requestedBy)!
+    await em.execute(
+      `insert into promotion_requests (user_id, from_tier, to_tier, justification, status, requested_by, requested_by_name, requested_at) values (?, ?, ?, ?, 'pending', ?, ?, ?)`,
+      [promoted.id, DEMO_TECHNICIANS.find((t) => t.local === DEMO_PROMOTION.local)!.tier, DEMO_PROMOTION.toTier, DEMO_PROMOTION.justification, requester.id, requester.name, at],
+    )
     // The files first, inside the transaction: a failure rolls the rows back (the files are then
     // garbage under `proofs/demo-*`, harmless and removed with `.data`).
     for (const f of files) await target.storage.put(f.key, Readable.from([f.body]))

@@ -18,6 +18,7 @@ import type { CertsContext } from '../context.ts'
 import { requireEditableUser, requireReadableUser } from './access.ts'
 import { complianceRequirements, progressOf, requirementsFor, tierProgress } from './compliance.ts'
 import { TechnicianEntity } from './technician.entity.ts'
+import { revenueCards } from '../revenue/revenue.service.ts'
 
 const DAY_MS = 86_400_000
 
@@ -94,8 +95,7 @@ export function createTechnicianService(ctx: CertsContext) {
         upcoming_expirations: b.certifications
           .filter((c) => c.expiration_badge !== null)
           .sort((x, y) => x.days_until_expiry! - y.days_until_expiry! || x.id - y.id),
-        // Revenue arrives with the revenue slice (issue 11).
-        revenue_data: null,
+        revenue_data: await revenueCards(em, userId, b.tier.current_tier, b.today),
         current_tier_progress: tierProgress(b.shown, b.facts, b.tier.current_tier, b.today),
         next_tier_progress: next === null ? null : tierProgress(b.shown, b.facts, next, b.today),
         // Whoever may read the profile may delete its proof files: the owner, admins, managers in scope (learner §6).

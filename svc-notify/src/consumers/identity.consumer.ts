@@ -17,8 +17,11 @@ export const IDENTITY_MAIL_SUBJECTS = [
 ] as const
 type MailEvent = (typeof IDENTITY_MAIL_SUBJECTS)[number]
 
+/** The mail an event asks for: its kind, recipient and template. */
+export type MailRequest = { kind: string; to: string; template: () => EmailTemplate }
+
 /** The mail an identity event asks for, or null when the event is not one notify mails for. */
-function mailFor(event: EventEnvelope): { kind: string; to: string; template: () => EmailTemplate } | null {
+function mailFor(event: EventEnvelope): MailRequest | null {
   switch (event.type as MailEvent) {
     case 'identity.verification.requested.v1': {
       const data = Events['identity.verification.requested.v1'].parse(event.data)
@@ -37,20 +40,25 @@ function mailFor(event: EventEnvelope): { kind: string; to: string; template: ()
   }
 }
 
-/**
- * Handles identity's mail events exactly once: the delivery row commits with the inbox row, so a
- * redelivered event queues nothing, and the sender sends the row later even after a crash.
- * Malformed data is logged and dropped: retrying it could never succeed.
- */
-export function createIdentityMailHandler(deps: {
+export interface MailHandlerDeps {
   orm: MikroORM
   deliveries: DeliveryRepository
   logger: Logger
   /** Called after a delivery was queued (kicks the sender). */
   onQueued?: () => void
-}) {
+}
+
+/** Handles identity's mail events exactly once (see `createMailHandler`). */
+export const createIdentityMailHandler = (deps: MailHandlerDeps) => createMailHandler(deps, mailFor)
+
+/**
+ * Handles mail events exactly once: the delivery row commits with the inbox row, so a
+ * redelivered event queues nothing, and the sender sends the row later even after a crash.
+ * Malformed data is logged and dropped: retrying it could never succeed.
+ */
+export function createMailHandler(deps: MailHandlerDeps, mailFor: (event: EventEnvelope) => MailRequest | null) {
   return async (event: EventEnvelope): Promise<void> => {
-    let mail: ReturnType<typeof mailFor>
+    let mail: MailRequest | null
     let template: EmailTemplate
     try {
       mail = mailFor(event)

@@ -6,6 +6,7 @@ import { verificationEmail } from './verification.ts'
 import { courseCompletedEmail, examCompletedEmail } from './admin-completion.ts'
 import { groupReportEmail } from './group-report.ts'
 import type { GroupReport } from '../../group-reports/report.ts'
+import { certificationReminderEmail } from './certification-reminder.ts'
 
 describe('verification e-mail', () => {
   it('carries the code in the HTML and the text part and says it expires in 15 minutes', async () => {
@@ -113,5 +114,33 @@ describe('group report e-mail', () => {
     expect(mail.html).toContain('&lt;i&gt;Eve&lt;/i&gt;')
     expect(mail.html).toContain('&lt;Crew &amp; Co&gt;')
     expect(mail.html).not.toContain('<i>Eve</i>')
+  })
+})
+
+describe('certification reminder e-mail', () => {
+  const reminder = {
+    userId: '0b7c1c56-3f47-4c0f-9d59-8f1d8f1f6a11',
+    name: 'Ada <Lovelace>',
+    email: 'ada@example.com',
+    requestedByName: 'Pat Manager',
+    openRequirements: [
+      { name: 'First Aid / CPR', code: 'CPR', tierLevel: 0, reason: 'expired' as const, expirationDate: '2026-01-31', trainingLink: 'https://train.example.com/cpr' },
+      { name: 'Lockout/Tagout', code: 'LOTO', tierLevel: 1, reason: 'missing' as const, expirationDate: null, trainingLink: 'javascript:alert(1)' },
+      { name: 'NFPA 70E', code: 'NFPA', tierLevel: 1, reason: 'not_uploaded' as const, expirationDate: null, trainingLink: null },
+    ],
+    profileUrl: 'https://portal.example.com/technician/profile',
+  }
+
+  it('lists every open requirement with why, in HTML and text, with the profile link', async () => {
+    const mail = await renderEmail(certificationReminderEmail(reminder))
+    expect(mail.subject).toBe('Reminder: certifications to complete')
+    expect(mail.text).toContain('Pat Manager asks you')
+    expect(mail.text).toContain('- First Aid / CPR (CPR, New Hire): expired on 2026-01-31 (training: https://train.example.com/cpr)')
+    expect(mail.text).toContain('- Lockout/Tagout (LOTO, Tier 1): not on file yet')
+    expect(mail.text).toContain('- NFPA 70E (NFPA, Tier 1): proof not uploaded')
+    expect(mail.html).toContain('href="https://portal.example.com/technician/profile"')
+    expect(mail.html).toContain('Ada &lt;Lovelace&gt;')
+    // Only http(s) training links become links.
+    expect(mail.html).not.toContain('javascript:')
   })
 })

@@ -1,0 +1,83 @@
+import type { z } from 'zod'
+import { TEAM_MESSAGES, type PromotionDecisionBody, type PromotionRequest, type PromotionStatus, type TierLevel, type TierPromotionBody } from '@portal/contracts'
+import { badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
+import type { CertsContext } from '../context.ts'
+import { requireTeamMember, requireTeamViewer } from '../team/team-access.ts'
+import { promotionRepository } from './promotion.repository.ts'
+
+const requestNotFound = () => notFound('Promotion request not found', 'promotion_request_not_found')
+
+/** The technician's tier (0 without a row), locked for the caller's transaction. */
+const lockedTier = async (em: import('@mikro-orm/postgresql').EntityManager, userId: string): Promise<TierLevel> => {
+  await em.execute(`insert into technicians (user_id, current_tier, updated_at) values (?, 0, now()) on conflict (user_id) do nothing`, [userId])
+  const rows = (await em.execute('select current_tier from technicians where user_id = ? for update', [userId])) as { current_tier: number }[]
+  return Number(rows[0]!.current_tier) as TierLevel
+}
+
+/**
+ * Tier promotions (learner §4, §5): a manager (for their team) or an admin asks for a tier above
+ * the current one with a justification; the request waits until an admin approves it (the tier
+ * changes, `certs.tier.promoted.v1` goes out through the outbox) or denies it, with a note. The
+ * requester sees the outcome in their list and on the member detail.
+ */
+export function createPromotionService(ctx: CertsContext) {
+  const { orm, now } = ctx
+  return {
+    /** POST /manager/tier-promotion. */
+    async request(actor: Actor, body: z.output<typeof TierPromotionBody>): Promise<PromotionRequest> {
+      return orm.em.fork().transactional(async (em) => {
+        const viewer = await requireTeamViewer(em, actor)
+        await requireTeamMember(em, viewer, body.userId)
+        const current = await lockedTier(em, body.userId)
+        if (current >= 3) throw badRequest(TEAM_MESSAGES.promotionAtTop, 'tier_at_top')
+        if (body.newTier <= current) throw badRequest(TEAM_MESSAGES.promotionNotAbove, 'tier_not_above')
+        const id = await promotionRepository.insertPending(em, {
+          userId: body.userId,
+          fromTier: current,
+          toTier: body.newTier,
+          justification: body.justification,
+          requestedBy: actor.userId,
+          requestedByName: actor.name,
+          at: now(),
+        })
+        if (id === null) throw conflict(TEAM_MESSAGES.promotionPending, 'promotion_pending')
+        return (await promotionRepository.byId(em, id))!
+      })
+    },
+    /** GET /manager/tier-promotions: admins see every request, managers those they made. */
+    async list(actor: Actor, status?: z.infer<typeof PromotionStatus>): Promise<PromotionRequest[]> {
+      const em = orm.em.fork()
+      const viewer = await requireTeamViewer(em, actor)
+      return promotionRepository.list(em, { status, ...(viewer.scope === null ? {} : { requestedBy: actor.userId }) })
+    },
+    /** The requests about one member (the member detail), newest first. */
+    about: (em: import('@mikro-orm/postgresql').EntityManager, userId: string) => promotionRepository.list(em, { userId }),
+    /** POST /manager/tier-promotions/{id}/decision (admins). */
+    async decide(actor: Actor, id: number, body: z.output<typeof PromotionDecisionBody>): Promise<PromotionRequest> {
+      return orm.em.fork().transactional(async (em) => {
+        const req = await promotionRepository.byId(em, id, true)
+        if (!req) throw requestNotFound()
+        if (req.status !== 'pending') throw conflict(TEAM_MESSAGES.promotionNotPending, 'promotion_decided')
+        const at = now()
+        if (body.approve) {
+          const current = await lockedTier(em, req.user.id)
+          // Promoted some other way meanwhile: approving would not raise the tier.
+          if (req.to_tier <= current) throw conflict(TEAM_MESSAGES.promotionNotAbove, 'tier_not_above')
+          await em.execute('update technicians set current_tier = ?, updated_at = ? where user_id = ?', [req.to_tier, at, req.user.id])
+          recordEvent(em, 'certs.tier.promoted.v1', {
+            userId: req.user.id,
+            requestId: req.id,
+            fromTier: current,
+            toTier: req.to_tier,
+            requestedBy: req.requested_by.id,
+            approvedBy: actor.userId,
+          })
+        }
+        await promotionRepository.decide(em, id, { status: body.approve ? 'approved' : 'denied', by: actor.userId, byName: actor.name, at, note: body.note })
+        await em.flush()
+        return (await promotionRepository.byId(em, id))!
+      })
+    },
+  }
+}
+export type PromotionService = ReturnType<typeof createPromotionService>

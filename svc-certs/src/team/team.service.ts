@@ -1,0 +1,274 @@
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { z } from 'zod'
+import {
+  TEAM_MESSAGES,
+  TIER_LABELS,
+  certificationStatus,
+  daysUntil,
+  todayIso,
+  type EventData,
+  type TeamExportQuery,
+  type TeamMemberDetail,
+  type TeamQuery,
+  type TeamResponse,
+  type TierLevel,
+} from '@portal/contracts'
+import { conflict, recordEvent, type Actor } from '@portal/server-kit'
+import { certificationTypeRepository } from '../certification-types/certification-type.repository.ts'
+import { certificationRepository, statusFacts } from '../certifications/certification.repository.ts'
+import type { CertsContext } from '../context.ts'
+import type { PromotionService } from '../promotions/promotion.service.ts'
+import { revenueRepository } from '../revenue/revenue.repository.ts'
+import type { RevenueService } from '../revenue/revenue.service.ts'
+import { complianceRequirements } from '../technicians/compliance.ts'
+import { TechnicianEntity } from '../technicians/technician.entity.ts'
+import type { TechnicianService } from '../technicians/technician.service.ts'
+import { requireTeamMember, requireTeamViewer } from './team-access.ts'
+import { teamRepository, type TeamFilter } from './team.repository.ts'
+import { USD_FORMAT, addSheet, streamWorkbook, type WorkbookDownload } from './workbook.ts'
+
+type OpenRequirement = EventData<'certs.reminder.requested.v1'>['openRequirements'][number]
+
+/** How many members' certifications the export reads at a time. */
+const EXPORT_BATCH = 500
+
+const CERTIFICATION_COLUMNS = [
+  { header: 'Certification', key: 'certification', width: 36 },
+  { header: 'Code', key: 'code', width: 14 },
+  { header: 'Tier', key: 'tier', width: 10 },
+  { header: 'Status', key: 'status', width: 14 },
+  { header: 'Obtained', key: 'obtained', width: 12 },
+  { header: 'Expiration', key: 'expiration', width: 12 },
+  { header: 'Days Until Expiry', key: 'days', width: 16 },
+]
+
+interface HeldSql {
+  user_id: string
+  name: string
+  code: string
+  tier_level: number
+  upload_required: boolean
+  obtained: string | null
+  expiration: string | null
+  verified_at: Date | null
+  file_name: string | null
+}
+
+/** The held certifications of these users with their types, by user, each user's by tier and name. */
+async function heldByUser(em: EntityManager, userIds: string[]): Promise<Map<string, HeldSql[]>> {
+  const rows = (await em.execute(
+    `select tc.user_id, ct.name, ct.code, ct.tier_level, ct.upload_required, to_char(tc.obtained_date, 'YYYY-MM-DD') as obtained,
+       to_char(tc.expiration_date, 'YYYY-MM-DD') as expiration, tc.verified_at, tc.file_name
+     from technician_certifications tc join certification_types ct on ct.id = tc.certification_id
+     where tc.user_id in (?) order by tc.user_id, ct.tier_level, ct.name, tc.id`,
+    [userIds],
+  )) as HeldSql[]
+  const by = new Map<string, HeldSql[]>()
+  for (const r of rows) by.set(r.user_id, [...(by.get(r.user_id) ?? []), r])
+  return by
+}
+
+/** A held certification as a spreadsheet row, its status by the contracts' rule. */
+const certificationCells = (c: HeldSql, today: string) => ({
+  certification: c.name,
+  code: c.code,
+  tier: TIER_LABELS[Number(c.tier_level) as TierLevel],
+  status: certificationStatus(
+    { expiration_date: c.expiration, verified_at: c.verified_at ? new Date(c.verified_at).toISOString() : null, file_name: c.file_name, certification: { upload_required: c.upload_required } },
+    today,
+  ),
+  obtained: c.obtained ?? '',
+  expiration: c.expiration ?? 'Never',
+  days: c.expiration ? daysUntil(c.expiration, today) : '',
+})
+
+const filterOf = (q: Omit<z.output<typeof TeamExportQuery>, 'format'>): TeamFilter => ({ branch: q.branch, department: q.department, search: q.search, sort: q.sort, order: q.order })
+
+/**
+ * The team of a manager (their scope) or an admin (everyone) (learner §2 Team dashboard, Team
+ * member detail; §7 `/manager/...`, `/reports/...`): the dashboard and its export, the member
+ * detail, the rev/pay target, and the Quick Actions Send Reminder and Generate Report.
+ */
+export function createTeamService(ctx: CertsContext, deps: { technicians: TechnicianService; revenue: RevenueService; promotions: PromotionService }) {
+  const { orm, now, logger } = ctx
+  const today = () => todayIso(now())
+
+  return {
+    /** GET /manager/team: a page of the filtered team and the summary of all of it. */
+    async team(actor: Actor, q: z.output<typeof TeamQuery>): Promise<TeamResponse> {
+      const em = orm.em.fork()
+      const viewer = await requireTeamViewer(em, actor)
+      const { summary, rows } = await teamRepository.page(em, viewer, filterOf(q), today(), { limit: q.limit, offset: q.offset })
+      return { teamMembers: rows, summary, total: summary.total_team }
+    },
+
+    /** GET /reports/certifications/export: every matching member, then each one's certifications, streamed. */
+    async exportTeam(actor: Actor, q: z.output<typeof TeamExportQuery>): Promise<WorkbookDownload> {
+      const em = orm.em.fork()
+      const viewer = await requireTeamViewer(em, actor)
+      const day = today()
+      const members = await teamRepository.all(em, viewer, filterOf(q), day)
+      const body = streamWorkbook(logger, 'team export', async (wb, pace) => {
+        const team = addSheet(wb, 'Team', [
+          { header: 'Technician', key: 'name', width: 28 },
+          { header: 'Email', key: 'email', width: 32 },
+          { header: 'Employee ID', key: 'employee_id', width: 14 },
+          { header: 'Branch', key: 'branch', width: 14 },
+          { header: 'Department', key: 'department', width: 14 },
+          { header: 'Tier', key: 'tier', width: 10 },
+          { header: 'Progress (%)', key: 'progress', width: 12 },
+          { header: 'Expired', key: 'expired', width: 10 },
+          { header: 'Expiring Soon', key: 'soon', width: 14 },
+          { header: 'Compliant', key: 'compliant', width: 11 },
+        ], pace)
+        for (const m of members)
+          await team.add({
+            name: m.name,
+            email: m.email,
+            employee_id: m.employee_id ?? '',
+            branch: m.branch ?? '',
+            department: m.department ?? '',
+            tier: TIER_LABELS[m.tier.current_tier],
+            progress: m.completion_percentage,
+            expired: m.expired_certifications,
+            soon: m.expiring_soon,
+            compliant: m.completion_percentage >= 100 ? 'Yes' : 'No',
+          })
+        team.done()
+        const certs = addSheet(wb, 'Certifications', [
+          { header: 'Technician', key: 'name', width: 28 },
+          { header: 'Employee ID', key: 'employee_id', width: 14 },
+          ...CERTIFICATION_COLUMNS,
+        ], pace)
+        const reader = orm.em.fork()
+        for (let i = 0; i < members.length; i += EXPORT_BATCH) {
+          const batch = members.slice(i, i + EXPORT_BATCH)
+          const held = await heldByUser(reader, batch.map((m) => m.id))
+          for (const m of batch) for (const c of held.get(m.id) ?? []) await certs.add({ name: m.name, employee_id: m.employee_id ?? '', ...certificationCells(c, day) })
+        }
+        certs.done()
+      }, { styles: false })
+      return { filename: `team-certifications-${day}.xlsx`, body }
+    },
+
+    /** GET /manager/team/{userId}: the profile, the revenue overview with the leaderboard, the promotion requests. */
+    async detail(actor: Actor, userId: string): Promise<TeamMemberDetail> {
+      const em = orm.em.fork()
+      const viewer = await requireTeamViewer(em, actor)
+      await requireTeamMember(em, viewer, userId)
+      const [profile, overview, promotion_requests] = await Promise.all([
+        deps.technicians.profile(actor, userId),
+        deps.revenue.overview(orm.em.fork(), viewer, userId),
+        deps.promotions.about(orm.em.fork(), userId),
+      ])
+      return { profile, ...overview, promotion_requests }
+    },
+
+    /** PUT /manager/rev-pay/{userId}: the member's rev/pay ratio target. */
+    async setRevPay(actor: Actor, userId: string, ratio: number) {
+      const em = orm.em.fork()
+      const viewer = await requireTeamViewer(em, actor)
+      await requireTeamMember(em, viewer, userId)
+      await em.execute(
+        `insert into technicians (user_id, current_tier, rev_pay_ratio, updated_at) values (?, 0, ?, ?)
+         on conflict (user_id) do update set rev_pay_ratio = excluded.rev_pay_ratio, updated_at = excluded.updated_at`,
+        [userId, ratio, now()],
+      )
+      return { message: TEAM_MESSAGES.revPayUpdated, rev_pay_ratio: ratio }
+    },
+
+    /**
+     * POST /manager/team/{userId}/reminder: e-mails the member (svc-notify, through the outbox) the
+     * requirements that count for their tier and are not met in the manager view.
+     */
+    async remind(actor: Actor, userId: string) {
+      return orm.em.fork().transactional(async (em) => {
+        const viewer = await requireTeamViewer(em, actor)
+        const user = await requireTeamMember(em, viewer, userId)
+        const [tech, requirements, held] = await Promise.all([
+          em.findOne(TechnicianEntity, { userId }),
+          certificationTypeRepository.requirements(em),
+          certificationRepository.listWithTypes(em, userId),
+        ])
+        const day = today()
+        const byType = new Map(held.map((h) => [h.cert.certificationId, h]))
+        const open: OpenRequirement[] = []
+        for (const r of complianceRequirements(requirements, { currentTier: (tech?.currentTier ?? 0) as TierLevel, department: user.department ?? null })) {
+          const h = byType.get(r.certification_id)
+          const facts = h ? statusFacts(h.cert, h.type) : null
+          const reason = !facts
+            ? 'missing'
+            : facts.expiration_date !== null && daysUntil(facts.expiration_date, day) < 0
+              ? 'expired'
+              : r.certification.upload_required && facts.file_name === null
+                ? 'not_uploaded'
+                : null
+          if (reason)
+            open.push({
+              name: r.certification.name,
+              code: r.certification.code,
+              tierLevel: r.tier_level,
+              reason,
+              expirationDate: facts?.expiration_date ?? null,
+              trainingLink: r.certification.training_link ?? null,
+            })
+        }
+        if (open.length === 0) throw conflict(TEAM_MESSAGES.nothingToRemind, 'nothing_to_remind')
+        recordEvent(em, 'certs.reminder.requested.v1', { userId, name: user.name ?? '', email: user.email ?? '', requestedByName: actor.name, openRequirements: open })
+        await em.flush()
+        return { message: TEAM_MESSAGES.reminderSent, open_requirements: open.length }
+      })
+    },
+
+    /** GET /manager/team/{userId}/report: the member's profile facts, certifications and revenue as an .xlsx. */
+    async report(actor: Actor, userId: string): Promise<WorkbookDownload> {
+      const em = orm.em.fork()
+      const viewer = await requireTeamViewer(em, actor)
+      const user = await requireTeamMember(em, viewer, userId)
+      const [profile, held, revenue] = await Promise.all([
+        deps.technicians.summary(actor, userId),
+        heldByUser(orm.em.fork(), [userId]),
+        revenueRepository.ofUser(orm.em.fork(), userId),
+      ])
+      const tech = await em.findOne(TechnicianEntity, { userId })
+      const day = today()
+      const body = streamWorkbook(logger, 'member report', async (wb, pace) => {
+        const facts = addSheet(wb, 'Technician', [
+          { header: 'Field', key: 'field', width: 24 },
+          { header: 'Value', key: 'value', width: 40 },
+        ], pace)
+        const compliance = profile.required_total === 0 ? 100 : Math.floor((profile.required_met * 100) / profile.required_total)
+        for (const [field, value] of [
+          ['Name', user.name ?? ''],
+          ['Email', user.email ?? ''],
+          ['Employee ID', user.employeeId ?? ''],
+          ['Branch', user.branch ?? ''],
+          ['Department', user.department ?? ''],
+          ['Hire Date', user.hireDate ?? ''],
+          ['Tier', TIER_LABELS[profile.current_tier]],
+          ['Rev/Pay Ratio', tech?.revPayRatio ?? ''],
+          ['Required Certifications Met', `${profile.required_met} of ${profile.required_total} (${compliance}%)`],
+          ['Expired', profile.expired],
+          ['Expiring Soon', profile.expiring_soon],
+          ['Report Date', day],
+        ] as const)
+          await facts.add({ field, value })
+        facts.done()
+        const certs = addSheet(wb, 'Certifications', CERTIFICATION_COLUMNS, pace)
+        for (const c of held.get(userId) ?? []) await certs.add(certificationCells(c, day))
+        certs.done()
+        const months = addSheet(wb, 'Revenue', [
+          { header: 'Month', key: 'month', width: 10 },
+          { header: 'Gross Revenue', key: 'gross', width: 16, numFmt: USD_FORMAT },
+          { header: 'Pay Amount', key: 'pay', width: 14, numFmt: USD_FORMAT },
+          { header: 'Rev/Pay Ratio', key: 'ratio', width: 14, numFmt: '0.00' },
+        ], pace)
+        for (const r of revenue) await months.add({ month: r.month, gross: r.gross_revenue, pay: r.pay_amount ?? '', ratio: r.rev_pay_ratio ?? '' })
+        months.done()
+      })
+      const who = (user.employeeId ?? user.name ?? userId).replace(/[^A-Za-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase()
+      return { filename: `technician-report-${who || 'member'}-${day}.xlsx`, body }
+    },
+  }
+}
+export type TeamService = ReturnType<typeof createTeamService>
