@@ -38,7 +38,7 @@ describe('admin e-mails and group rules on learning’s events, on NATS JetStrea
   beforeAll(async () => {
     smtp = await startSmtpReceiver()
     testDb = await createTestDatabase('notify')
-    bus = await createNatsBus({ url: TEST_NATS_URL, stream, subjects: ['identity.>', 'learning.>'], subjectPrefix: prefix, logger: silentLogger, nakDelayMs: 100 })
+    bus = await createNatsBus({ url: TEST_NATS_URL, stream, subjects: ['identity.>', 'learning.>', 'certs.>'], subjectPrefix: prefix, logger: silentLogger, nakDelayMs: 100 })
     const env = PlatformEnv.parse({ SMTP_URL: smtp.url, MAIL_FROM: 'Learning Portal <no-reply@portal.test>', NODE_ENV: 'test' })
     const issuer = createTokenIssuer(await loadOrCreateSigningKey(undefined), { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: 3600 })
     service = await start({ env, logger: silentLogger, bus, port: 0, jwks: issuer.jwks(), databaseUrl: testDb.url, sender: { intervalMs: 100, retryBaseMs: 50 } })
