@@ -4,6 +4,7 @@ import { CourseTables } from './0002-course-tables.ts'
 import { ScormSequencing } from './0003-scorm-sequencing.ts'
 import { ScormStateFromCmi } from './0004-scorm-state-from-cmi.ts'
 import { UserProjection } from './0005-user-projection.ts'
+import { ScormAttemptsAndRevisions } from './0008-scorm-attempts-and-revisions.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -14,4 +15,5 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0005_user_projection', class: UserProjection },
   // The server kit's projection: manager scope, employee id, hire date, auth version, backfill requests.
   { name: '0006_user_projection_kit', class: UserProjectionTables },
+  { name: '0008_scorm_attempts_and_revisions', class: ScormAttemptsAndRevisions },
 ]
