@@ -339,6 +339,36 @@ describe('SCORM 1.2 session', () => {
     expect(onCommitError).not.toHaveBeenCalled()
   })
 
+  it('after LMSFinish, LMSGetValue, LMSSetValue and LMSCommit fail with 101 and nothing more is sent', async () => {
+    const c = captureCommits()
+    const { api } = start12()
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_location', 'before')
+    expect(api.LMSFinish('')).toBe('true')
+    await c.settle()
+    const sent = c.sent.length
+    expect(api.LMSSetValue('cmi.core.lesson_location', 'after')).toBe('false')
+    expect(api.LMSGetLastError()).toBe('101')
+    expect(api.LMSGetValue('cmi.core.lesson_location')).toBe('')
+    expect(api.LMSGetLastError()).toBe('101')
+    expect(api.LMSCommit('')).toBe('false')
+    expect(api.LMSGetLastError()).toBe('101')
+    await c.settle()
+    expect(c.sent).toHaveLength(sent)
+    expect(c.sent.map((s) => JSON.stringify(s.body)).join()).not.toContain('after')
+  })
+
+  it('sends the launch’s revision with every commit', async () => {
+    const c = captureCommits()
+    const { api } = start12({ revision: 12 })
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_location', 'x')
+    api.LMSCommit('')
+    api.LMSFinish('')
+    await c.settle()
+    expect(c.sent.map((s) => s.body.revision)).toEqual([12, 12])
+  })
+
   it('reports a refused commit as "Failed to save progress"', async () => {
     const c = captureCommits({ answer: () => Response.json({ result: false, errorCode: 101 }, { status: 409 }) })
     const onCommitError = vi.fn()
@@ -614,6 +644,26 @@ describe('SCORM 2004 session', () => {
     // each session sends the stores it changed itself, so an unchanged store is not sent again
     expect(c.sent.filter((s) => s.body.adlData).map((s) => s.body.adlData)).toEqual([[{ id, store: 'new notes' }]])
     expect(c.sent.at(-1)!.body).toMatchObject({ itemId: 'playing_item', runtimeData: { cmi: { location: '4' } } })
+  })
+
+  it('starts a new attempt of a SCO that ended with a normal exit when it is opened again in the same visit (RTE 4.2.9)', async () => {
+    const c = captureCommits()
+    const launch = launchOf({ version: '2004', edition: '2004 4th Edition', items: golf2004Items, startItem: 'playing_item' })
+    const open = () => {
+      const host = hostWindow()
+      return { session: startScormSession({ launch, itemId: 'playing_item', host, logLevel: 5 }), api: host.API_1484_11 }
+    }
+    const first = open()
+    first.api.Initialize('')
+    first.api.SetValue('cmi.location', '3')
+    first.api.SetValue('cmi.suspend_data', 'old')
+    first.api.SetValue('cmi.exit', 'normal')
+    first.api.Terminate('')
+    await c.settle()
+    first.session.destroy()
+    const again = open()
+    again.api.Initialize('')
+    expect([again.api.GetValue('cmi.entry'), again.api.GetValue('cmi.location'), again.api.GetValue('cmi.suspend_data')]).toEqual(['ab-initio', '', ''])
   })
 
   it('resumes interactions and objectives from a stored 2004 commit', async () => {

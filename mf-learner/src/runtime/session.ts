@@ -110,6 +110,8 @@ type StringKeyMap = Record<string, unknown>
 
 const TRUE = 'true'
 const FALSE = 'false'
+/** SCORM 1.2 "General Exception": what LMSGetValue, LMSSetValue and LMSCommit answer after LMSFinish. */
+const AFTER_TERMINATION_12 = 101
 
 function findItem(items: ScormItem[], id: string): ScormItem | null {
   for (const i of items) {
@@ -356,7 +358,14 @@ export class Session implements ScormSession, CommitTarget {
     if (this.aicc && isObj(runtimeData.cmi)) runtimeData.cmi = mergeAicc(runtimeData.cmi, this.aicc.toJSON())
     const body = commitBody(
       { ...rendered, runtimeData },
-      { itemId: this.itemId, seq: nextSeq(this.launch.launchToken), terminated: final, adlData: this.changedSharedData(rendered) },
+      {
+        itemId: this.itemId,
+        seq: nextSeq(this.launch.launchToken),
+        terminated: final,
+        adlData: this.changedSharedData(rendered),
+        // the server stores it only while no other launch (tab) stored newer work since this one began
+        revision: this.launch.revision,
+      },
     )
     this.remember(body)
     if (this.holding && final) return new Promise((done) => this.held.push({ body, done }))
@@ -380,7 +389,10 @@ export class Session implements ScormSession, CommitTarget {
   private remember(body: ScormCommit): void {
     const cmi = isObj(body.runtimeData.cmi) ? body.runtimeData.cmi : {}
     const exit = this.version === '2004' ? cmi.exit : isObj(cmi.core) ? cmi.core.exit : undefined
-    this.launch.state[this.itemId] = { cmi: body.runtimeData, entry: exit === 'suspend' ? 'resume' : '', updated_at: new Date().toISOString() }
+    // SCORM 2004 RTE 4.2.9: an attempt that ended with any exit but suspend is not resumed; the
+    // SCO's next session in this visit starts a new one from nothing, as the next launch does.
+    if (this.version === '2004' && body.terminated && exit !== 'suspend') delete this.launch.state[this.itemId]
+    else this.launch.state[this.itemId] = { cmi: body.runtimeData, entry: exit === 'suspend' ? 'resume' : '', updated_at: new Date().toISOString() }
     for (const { id, store } of body.adlData ?? []) this.launch.sharedData[id] = store
   }
 
@@ -438,6 +450,8 @@ export class Session implements ScormSession, CommitTarget {
 
   private setValue(element: string, value: unknown, call: () => string): string {
     this.activity()
+    const finished = this.afterFinish12(element, FALSE)
+    if (finished !== null) return finished
     const v = value === undefined || value === null ? '' : String(value)
     let result: string
     if (this.aicc && (this.aicc.handles(element) || AICC_IDENTIFIER_ELEMENTS.test(element))) {
@@ -480,8 +494,21 @@ export class Session implements ScormSession, CommitTarget {
     return TRUE
   }
 
+  /**
+   * SCORM 1.2 after LMSFinish: LMSGetValue, LMSSetValue and LMSCommit fail with 101 and change
+   * nothing (scorm-again's 1.2 API does not check termination for them: it answers and stores).
+   * Answers the call's failure value, or null to let the call run.
+   */
+  private afterFinish12(element: string, failure: string): string | null {
+    if (this.version === '2004' || !this.isFinished) return null
+    ;(this.api as Scorm12API).throwSCORMError(element, AFTER_TERMINATION_12)
+    return failure
+  }
+
   private getValue(element: string, call: () => string): string {
     this.activity()
+    const finished = this.afterFinish12(element, '')
+    if (finished !== null) return finished
     const aicc = this.aicc
     if (!aicc || !aicc.handles(element)) return call()
     const api = this.api as Scorm12API
@@ -515,8 +542,7 @@ export class Session implements ScormSession, CommitTarget {
       LMSSetValue: (el: string, v: unknown) => this.setValue(String(el), v, () => api.lmsSetValue(navAlias(String(el)), v)),
       LMSCommit: (p?: unknown) => {
         this.activity()
-        const r = api.lmsCommit(param(p))
-        return r
+        return this.afterFinish12('', FALSE) ?? api.lmsCommit(param(p))
       },
       LMSGetLastError: this.wrap(() => api.lmsGetLastError()),
       LMSGetErrorString: this.wrap((code: string) => api.lmsGetErrorString(String(code))),
