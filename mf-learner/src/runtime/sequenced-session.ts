@@ -270,6 +270,7 @@ export class SequencedSession {
       this.delivered = next
       this.delivery += 1
       this.idle = null
+      if (item.asset) this.current.assetLaunched()
     } else {
       this.current?.destroy()
       this.current = null

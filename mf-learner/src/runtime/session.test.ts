@@ -358,6 +358,17 @@ describe('SCORM 1.2 session', () => {
     expect(c.sent.map((s) => JSON.stringify(s.body)).join()).not.toContain('after')
   })
 
+  it('an asset counts as done once launched: the session reports it completed (1.2 and 2004)', async () => {
+    const c = captureCommits()
+    start12({}, 'playing').session.assetLaunched()
+    start2004({}, 'etiquette_item').session.assetLaunched()
+    await c.settle()
+    expect(c.sent.map((s) => [s.body.itemId, s.body.runtimeData])).toMatchObject([
+      ['playing', { cmi: { core: { lesson_status: 'completed' } } }],
+      ['etiquette_item', { cmi: { completion_status: 'completed' } }],
+    ])
+  })
+
   it('sends the launch’s revision with every commit', async () => {
     const c = captureCommits()
     const { api } = start12({ revision: 12 })

@@ -39,6 +39,11 @@ export interface ScormSession {
   flush(): void
   /** Flushes if needed and removes the API object(s) from the host window. */
   destroy(): void
+  /**
+   * The item is an asset (`scormtype="asset"`), which never talks to the runtime: it counts as
+   * done once launched (as SCORM Cloud does). Initializes the session, reports it completed and commits.
+   */
+  assetLaunched(): void
 }
 
 export interface StartScormSessionOptions {
@@ -267,6 +272,19 @@ export class Session implements ScormSession, CommitTarget {
     if (this.engine) this.detached = true
     const h = this.host as unknown as Record<string, unknown>
     if (h[this.globalName] === this.facade) delete h[this.globalName]
+  }
+
+  assetLaunched(): void {
+    const api = this.facade as Record<string, (...args: string[]) => string>
+    if (this.version === '2004') {
+      api.Initialize!('')
+      api.SetValue!('cmi.completion_status', 'completed')
+      api.Commit!('')
+    } else {
+      api.LMSInitialize!('')
+      api.LMSSetValue!('cmi.core.lesson_status', 'completed')
+      api.LMSCommit!('')
+    }
   }
 
   // ---------- loading ----------
