@@ -42,6 +42,8 @@ export const COURSE_MESSAGES = {
   launchExpired: 'This content session has expired. Please reopen the module.',
   /** A commit of a launch (tab) another launch of the same module has stored newer work over. */
   staleCommit: 'Newer progress of this module was saved in another window. Please reopen the module.',
+  /** A completion asked for a SCORM module whose content talks to the runtime and has not reported completion. */
+  contentDecides: 'This lesson records its own completion. Finish it in the lesson to complete the module.',
 } as const
 
 /** Minimum engagement before a completion not reported by the content counts (learner §5). */
@@ -147,6 +149,11 @@ export const LearnerModule = CourseModule.extend({
   is_unlocked: z.boolean(),
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
+  /**
+   * What completed the module (the completion trigger: the lesson's own SCORM status, a video
+   * watched to its end, the learner's click, a fallback rule...), shown to the learner; null before.
+   */
+  completed_by: z.string().nullable().optional(),
   progress: z.number().int().min(0).max(100),
   last_accessed: z.string().nullable(),
 })

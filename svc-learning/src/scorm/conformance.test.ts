@@ -172,3 +172,37 @@ describe('a deleted learner (issue 9)', () => {
     expect(await h.sql("select 1 from scorm_states where user_id = ? and module_id = ? and location = 'after'", [gone.id, moduleId])).toEqual([])
   })
 })
+
+describe('completion that can be trusted (issue 15 item 1)', () => {
+  const complete = (moduleId: number, trigger: string) =>
+    h.call('PUT', `/modules/${moduleId}/complete`, { token: learner.token, body: { courseId, trigger } })
+
+  it('a package that talks to the runtime is completed by its own status only, and the learner is shown what completed it', async () => {
+    const moduleId = await probeModule()
+    const l = await launch(moduleId)
+    await commit(l, { seq: 1, runtimeData: cmi({ completion_status: 'incomplete', location: 'page-1' }) })
+    // Long enough for the engagement rule: still no fallback completes content that says incomplete.
+    h.advance(30 * 60_000)
+    for (const trigger of ['tracker', 'module-close', 'frame-reload', 'completion-url', 'manual']) {
+      const res = await complete(moduleId, trigger)
+      expect([res.status, res.body.code, res.body.message], trigger).toEqual([422, 'content_decides', COURSE_MESSAGES.contentDecides])
+    }
+    expect(await completedAt(moduleId)).toBeNull()
+    const done = await commit(l, { seq: 2, runtimeData: cmi({ completion_status: 'completed' }) })
+    expect(done.body).toMatchObject({ moduleCompleted: true })
+    const list = await h.call('GET', `/modules/course/${courseId}/progress`, { token: learner.token })
+    const mod = (list.body.data.modules as { id: number; completed_by: string | null }[]).find((m) => m.id === moduleId)
+    expect(mod?.completed_by).toBe('scorm-commit')
+  })
+
+  it('silent content (nothing committed by a runtime) keeps the fallback rules', async () => {
+    const moduleId = await probeModule()
+    await launch(moduleId)
+    h.advance(30 * 60_000)
+    expect((await h.call('PUT', `/modules/${moduleId}/progress`, { token: learner.token, body: { courseId, progress: 90 } })).status).toBe(200)
+    const res = await complete(moduleId, 'tracker')
+    expect(res.body).toMatchObject({ newly_completed: true })
+    const list = await h.call('GET', `/modules/course/${courseId}/progress`, { token: learner.token })
+    expect((list.body.data.modules as { id: number; completed_by: string | null }[]).find((m) => m.id === moduleId)?.completed_by).toBe('tracker')
+  })
+})
