@@ -175,6 +175,19 @@ describe('a sequenced visit', () => {
     v.seq.destroy()
   })
 
+  it('a suspend all keeps the SCO’s attempt (stored with an exit of suspend) when the content left cmi.exit empty', async () => {
+    const c = captureCommits()
+    const v = visit()
+    const playing = v.api()
+    playing.Initialize('')
+    playing.SetValue('cmi.location', '7')
+    v.host.dispatchEvent(new Event('beforeunload'))
+    playing.Terminate('')
+    await c.settle()
+    expect(c.sent.filter((s) => s.body.terminated).at(-1)!.body).toMatchObject({ itemId: 'playing', runtimeData: { cmi: { location: '7', exit: 'suspend' } } })
+    v.seq.destroy()
+  })
+
   it('reports the root rollup once when the course is done, and sends changed engine state with ordinary commits only', async () => {
     vi.useFakeTimers()
     const c = captureCommits()

@@ -181,6 +181,8 @@ export class Session implements ScormSession, CommitTarget {
   /** Destroyed on the engine: the facade answers nothing any more (see destroy). */
   private detached = false
   private statusSetByContent = false
+  /** The engine suspends the activity at this Terminate (suspendAll): the attempt carries over whatever cmi.exit says. */
+  private suspendedByNav = false
   /** 1.2 `cmi.core.exit` as last set by the content (the element is write-only). */
   private exit12 = ''
   /** Successful Sets so far, and how many there were at the last flush (-1: never flushed). */
@@ -374,6 +376,8 @@ export class Session implements ScormSession, CommitTarget {
   private send(rendered: RenderedCommit, final: boolean): Promise<void> {
     const runtimeData = isObj(rendered.runtimeData) ? { ...rendered.runtimeData } : {}
     if (this.aicc && isObj(runtimeData.cmi)) runtimeData.cmi = mergeAicc(runtimeData.cmi, this.aicc.toJSON())
+    // SN: a suspendAll suspends the SCO's attempt; stored as an exit of suspend (unless the content set another exit)
+    if (final && this.suspendedByNav && isObj(runtimeData.cmi) && !runtimeData.cmi.exit) runtimeData.cmi = { ...runtimeData.cmi, exit: 'suspend' }
     const body = commitBody(
       { ...rendered, runtimeData },
       {
@@ -449,6 +453,7 @@ export class Session implements ScormSession, CommitTarget {
       if (!this.statusSetByContent && api.cmi.core.lesson_status === 'not attempted') api.statusSetByModule = false
     }
     const request = this.api.isInitialized() ? navRequest() : null
+    if (this.engine && request?.kind === 'suspendAll') this.suspendedByNav = true
     // On the engine, Terminate's commit is rendered before the navigation it carries out: it goes
     // out after, with the engine state that navigation left (a suspended activity, the next SCO).
     this.holding = this.engine !== null
