@@ -48,6 +48,8 @@ export interface Api12 extends BaseApi {
       score: Score12
     }
     student_data: { mastery_score: string; max_time_allowed: string; time_limit_action: string }
+    /** The element is write-only in 1.2: its value is read from the field behind it. */
+    interactions?: { childArray: { _type?: string }[] }
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ScormCommit, ScormItem, ScormLaunch, ScormVersion } from '@portal/contracts'
 import { AICC_ERRORS, AICC_IDENTIFIER, AICC_IDENTIFIER_ELEMENTS, AiccError, AiccModel } from './aicc.ts'
+import { refusal12, refusal2004, timespan12, TIMESPAN_READS_12, zonedTime2004 } from './data-model.ts'
 import { COMMIT_FAILED, commitBody, nextSeq, sendCommit, type CommitAnswer, type RenderedCommit } from './commit.ts'
 import { scorm12Class, scorm2004Class } from './loader.ts'
 import type { Api12 as Scorm12API, Api2004 as Scorm2004API, Api2004Sequenced as Scorm2004Sequenced } from './scorm-again-types.ts'
@@ -471,23 +472,51 @@ export class Session implements ScormSession, CommitTarget {
     return result
   }
 
-  private setValue(element: string, value: unknown, call: () => string): string {
+  private setValue(element: string, value: unknown, set: (value: unknown) => string): string {
     this.activity()
     const finished = this.afterFinish12(element, FALSE)
     if (finished !== null) return finished
     const v = value === undefined || value === null ? '' : String(value)
+    const call = () => set(value)
     let result: string
     if (this.aicc && (this.aicc.handles(element) || AICC_IDENTIFIER_ELEMENTS.test(element))) {
       result = this.aiccSet(element, v, call)
+    } else if (this.api.isInitialized() && this.refuses(element, v)) {
+      result = FALSE
     } else {
       if (element === 'cmi.core.lesson_status') this.statusSetByContent = true
-      result = call()
+      const zoned = this.version === '2004' ? zonedTime2004(element, v) : null
+      result = zoned ? this.setZonedTime(element, zoned, set) : call()
     }
     if (result === TRUE) {
       if (element === 'cmi.core.exit') this.exit12 = v
       this.changes++
       this.events.onChange?.(element, v, this.status())
     }
+    return result
+  }
+
+  /** A value the data model refuses though scorm-again would take it (data-model.ts): the error is recorded. */
+  private refuses(element: string, value: string): boolean {
+    const code =
+      this.version === '1.2'
+        ? refusal12(element, value, { interactionType: (n) => (this.api as Scorm12API).cmi.interactions?.childArray[n]?._type ?? '' })
+        : this.version === '2004'
+          ? refusal2004(element, value)
+          : null
+    if (code === null) return false
+    this.api.throwSCORMError(element, code)
+    return true
+  }
+
+  /** A 2004 time with a time zone designator: scorm-again checks the time, the element keeps the whole value. */
+  private setZonedTime(element: string, zoned: { check: string; keep: string }, set: (value: unknown) => string): string {
+    const result = set(zoned.check)
+    if (result !== TRUE) return result
+    const [, list, index] = /^cmi\.(interactions|comments_from_learner)\.(\d+)\./.exec(element) ?? []
+    const cmi = (this.api as Scorm2004API).cmi as unknown as Record<string, { childArray: Record<string, unknown>[] }>
+    const entry = list ? cmi[list]?.childArray[Number(index)] : undefined
+    if (entry) entry._timestamp = zoned.keep
     return result
   }
 
@@ -533,7 +562,7 @@ export class Session implements ScormSession, CommitTarget {
     const finished = this.afterFinish12(element, '')
     if (finished !== null) return finished
     const aicc = this.aicc
-    if (!aicc || !aicc.handles(element)) return call()
+    if (!aicc || !aicc.handles(element)) return this.read(element, call)
     const api = this.api as Scorm12API
     if (api.isNotInitialized()) {
       api.throwSCORMError(element, AICC_ERRORS.notInitialized)
@@ -549,6 +578,18 @@ export class Session implements ScormSession, CommitTarget {
     }
   }
 
+  /** A read through scorm-again, with the data model's own format where it differs (data-model.ts). */
+  private read(element: string, call: () => string): string {
+    if (this.version === '2004' && element === 'adl.nav.request' && this.api.isInitialized()) {
+      this.api.lastErrorCode = '0'
+      return (this.api as Scorm2004API).adl.nav.request
+    }
+    const value = call()
+    const empty = this.version === '2004' ? undefined : TIMESPAN_READS_12[element]
+    if (empty === undefined || this.api.lastErrorCode !== '0') return value
+    return value === '' ? empty : timespan12(value)
+  }
+
   private wrap<F extends Fn>(f: F): F {
     return ((...args: never[]) => {
       this.activity()
@@ -562,7 +603,7 @@ export class Session implements ScormSession, CommitTarget {
       LMSInitialize: (p?: unknown) => this.initialize(() => api.lmsInitialize(param(p))),
       LMSFinish: (p?: unknown) => this.finish(() => api.lmsFinish(param(p)), () => this.navRequest12(api)),
       LMSGetValue: (el: string) => this.getValue(String(el), () => api.lmsGetValue(navAlias(String(el)))),
-      LMSSetValue: (el: string, v: unknown) => this.setValue(String(el), v, () => api.lmsSetValue(navAlias(String(el)), v)),
+      LMSSetValue: (el: string, v: unknown) => this.setValue(String(el), v, (value) => api.lmsSetValue(navAlias(String(el)), value)),
       LMSCommit: (p?: unknown) => {
         this.activity()
         return this.afterFinish12('', FALSE) ?? api.lmsCommit(param(p))
@@ -581,7 +622,7 @@ export class Session implements ScormSession, CommitTarget {
       Initialize: live((p?: unknown) => this.initialize(() => api.lmsInitialize(param(p))), FALSE),
       Terminate: live((p?: unknown) => this.terminate(param(p)), FALSE),
       GetValue: live((el: string) => this.getValue(String(el), () => api.lmsGetValue(String(el))), ''),
-      SetValue: live((el: string, v: unknown) => this.setValue(String(el), v, () => api.lmsSetValue(String(el), v)), FALSE),
+      SetValue: live((el: string, v: unknown) => this.setValue(String(el), v, (value) => api.lmsSetValue(String(el), value)), FALSE),
       Commit: live((p?: unknown) => {
         this.activity()
         return api.lmsCommit(param(p))
