@@ -155,7 +155,11 @@ export const ScormPlayer = ({ launch, contentOrigin, module, controller, edited,
         activeId={view.current}
         access={view.access}
         // the open lesson stays open (choosing it again would start it anew)
-        onPick={(id) => (id === view.current ? undefined : navigate({ kind: 'choice', target: id }))}
+        onPick={(id) => {
+          if (id === view.current) return
+          const access = view.access[id]
+          navigate(access?.kind === 'available' && access.via === 'continue' ? { kind: 'continue' } : { kind: 'choice', target: id })
+        }}
       />
     ) : null
   ) : (

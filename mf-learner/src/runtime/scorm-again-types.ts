@@ -120,7 +120,7 @@ export interface EngineProcess {
 export interface Api2004Sequenced extends Api2004 {
   reset(): void
   processNavigationRequest(request: string, targetActivityId?: string): boolean
-  previewNavigationRequest(request: 'continue' | 'previous'): { outcome: 'allowed' | 'blocked' | 'unknown' }
+  previewNavigationRequest(request: 'continue' | 'previous'): { outcome: 'allowed' | 'blocked' | 'unknown'; targetActivityId?: string | null }
   serializeSequencingState(): string
   deserializeSequencingState(state: string): boolean
   restoreGlobalObjectiveSnapshot(snapshot: Record<string, unknown>): void
