@@ -266,6 +266,69 @@ describe('SCORM conformance probes', () => {
     expect(learner.errors, report(learner)).toEqual([])
   })
 
+  it('the learner sees what completed a module, and talking content that finished incomplete is not pushed to 95 % (issue 15)', async () => {
+    const page = learner.page
+    await openCourse(page, PROBES.threshold)
+    const modules = page.getByRole('navigation', { name: 'Course modules' })
+    await modules.getByText(/^Completed .+ · The lesson reported it complete$/).waitFor()
+    await closeCourse(page)
+
+    await openCourse(page, PROBES.attempts)
+    const sco = await scoFrame(page, 'sco.html')
+    await call(sco, 'api2004', [
+      ['Initialize', ''],
+      ['SetValue', 'cmi.completion_status', 'incomplete'],
+      ['SetValue', 'cmi.progress_measure', '0.25'],
+      ['SetValue', 'cmi.exit', 'suspend'],
+      ['Terminate', ''],
+    ])
+    await eventually(() => moduleDone(page, PROBES.attempts), (p) => p === 25, 'progress as the content measures it')
+    await closeCourse(page)
+    const [module] = (await myCourses(page, baseURL)).find((c) => c.title === PROBES.attempts)!.modules
+    expect([module!.progress, module!.completed_at]).toEqual([25, null])
+    expect(learner.errors, report(learner)).toEqual([])
+  })
+
+  it('the data model as the standard has it: 1.2 refuses malformed values with 405; 2004 keeps zoned timestamps and refuses P1H (406)', async () => {
+    const page = learner.page
+    await openCourse(page, PROBES.finish)
+    const one = await scoFrame(page, 'one.html')
+    expect(
+      await call(one, 'api12', [
+        ['LMSInitialize', ''],
+        ['LMSSetValue', 'cmi.core.session_time', '1:00:00'],
+        ['LMSGetLastError'],
+        ['LMSSetValue', 'cmi.core.exit', 'normal'],
+        ['LMSGetLastError'],
+        ['LMSSetValue', 'cmi.interactions.0.id', 'q 1'],
+        ['LMSGetLastError'],
+        ['LMSGetValue', 'cmi.core.total_time'],
+      ]),
+    ).toEqual(['true', 'false', '405', 'false', '405', 'false', '405', '0000:00:00'])
+    await closeCourse(page)
+
+    const moduleId = moduleOf.get(PROBES.threshold)!
+    await openCourse(page, PROBES.threshold)
+    const sco = await scoFrame(page, 'sco.html')
+    expect(
+      await call(sco, 'api2004', [
+        ['Initialize', ''],
+        ['SetValue', 'cmi.session_time', 'P1H'],
+        ['GetLastError'],
+        ['SetValue', 'cmi.interactions.0.id', 'zoned'],
+        ['SetValue', 'cmi.interactions.0.type', 'true-false'],
+        ['SetValue', 'cmi.interactions.0.timestamp', '2026-11-25T10:00:00+02:00'],
+        ['SetValue', 'adl.nav.request', 'exit'],
+        ['GetValue', 'adl.nav.request'],
+        ['Commit', ''],
+      ]),
+    ).toEqual(['true', 'false', '406', 'true', 'true', 'true', 'true', 'exit', 'true'])
+    const stored = await eventually(() => progressOf(page, moduleId), (p) => p.interactions.some((i) => i.id === 'zoned'), 'the zoned interaction stored')
+    expect(stored.interactions.find((i) => i.id === 'zoned')?.timestamp).toBe('2026-11-25T10:00:00+02:00')
+    await closeCourse(page)
+    expect(learner.errors, report(learner)).toEqual([])
+  })
+
   it('1.2: after LMSFinish, get, set and commit fail with 101 and nothing is stored', async () => {
     const page = learner.page
     const moduleId = moduleOf.get(PROBES.finish)!
