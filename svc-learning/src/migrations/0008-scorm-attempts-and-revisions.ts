@@ -15,6 +15,9 @@ export class ScormAttemptsAndRevisions extends Migration {
       module_id int not null references course_modules (id) on delete cascade,
       revision bigint not null,
       launch_id text not null,
+      -- the writer's launch time, and whether its last stored commit was its final one
+      launch_at bigint not null,
+      final boolean not null,
       primary key (user_id, module_id))`)
     this.addSql(`create table scorm_attempts (
       id bigserial primary key,

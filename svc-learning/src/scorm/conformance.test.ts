@@ -96,6 +96,23 @@ describe('two tabs of one module (issue 17 item 3)', () => {
   })
 })
 
+describe('reopening in the same tab', () => {
+  it('a closed viewer’s last beacon arriving after the module was opened again does not make the new launch stale', async () => {
+    const moduleId = await probeModule()
+    const first = await launch(moduleId)
+    await commit(first, { seq: 1, runtimeData: cmi({ location: 'p1', exit: 'suspend' }) })
+    const again = await launch(moduleId)
+    // The first launch's dismissal beacon is processed only now.
+    expect((await commit(first, { seq: 2, terminated: true, runtimeData: cmi({ location: 'p1', exit: 'suspend' }) })).status).toBe(200)
+    expect((await commit(again, { seq: 1, runtimeData: cmi({ location: 'p2', exit: 'suspend' }) })).status).toBe(200)
+    expect(await stored(moduleId)).toMatchObject({ location: 'p2' })
+    // …but a later launch's commit after an earlier one's ordinary commit is still refused.
+    const late = await launch(moduleId)
+    expect((await commit(again, { seq: 2, runtimeData: cmi({ location: 'p3', exit: 'suspend' }) })).status).toBe(200)
+    expect((await commit(late, { seq: 1, terminated: true, runtimeData: cmi({ location: 'p2', exit: 'suspend' }) })).status).toBe(409)
+  })
+})
+
 describe('attempts (issue 17 item 1, RTE 4.2.9)', () => {
   it('after a normal exit the next launch starts a new attempt (ab-initio, no data); the ended attempt is kept for history', async () => {
     const moduleId = await probeModule()

@@ -81,7 +81,9 @@ const toProgress = (r: StateRow): ScormProgress => {
 /*
  * One statement per commit. A commit carrying the launch's revision is stored only when no other
  * launch stored anything for this learner and module since that revision, or this launch stored
- * last (its own commits are then ordered by seq): an idle tab opened later cannot overwrite newer
+ * last (its own commits are then ordered by seq), or what was stored since is the final commit of
+ * an earlier launch (a viewer closed just before it was reopened, whose last beacon arrived after
+ * the new launch): an idle tab opened later cannot overwrite newer
  * work from an earlier one, and is refused (`fresh` false) instead of being told it saved. A
  * commit without a revision is ordered by (launch_at, seq) alone. 2004 commits before Terminate
  * carry no cmi.total_time, so the stored one is kept (column and tree) — unless the stored state
@@ -96,10 +98,10 @@ const COMMIT_SQL = `with allowed as (
   select 1 where not exists (select 1 from users u where u.id = $1::uuid and u.deleted_at is not null)
     and ($18::boolean or ${stillAssignedSql('$1', '$16')})
 ), rev as (
-  insert into scorm_revisions as r (user_id, module_id, revision, launch_id)
-  select $1::uuid, $2::int, 1, $20::text where exists (select 1 from allowed)
-  on conflict (user_id, module_id) do update set revision = r.revision + 1, launch_id = excluded.launch_id
-  where $19::bigint is null or r.launch_id = excluded.launch_id or r.revision = $19::bigint
+  insert into scorm_revisions as r (user_id, module_id, revision, launch_id, launch_at, final)
+  select $1::uuid, $2::int, 1, $20::text, $4::bigint, $22::boolean where exists (select 1 from allowed)
+  on conflict (user_id, module_id) do update set revision = r.revision + 1, launch_id = excluded.launch_id, launch_at = excluded.launch_at, final = excluded.final
+  where $19::bigint is null or r.launch_id = excluded.launch_id or r.revision = $19::bigint or (r.final and r.launch_at < excluded.launch_at)
   returning r.revision
 ), ended as (
   insert into scorm_attempts (user_id, module_id, item_id, cmi, lesson_status, score, total_time, exit, ended_at)
@@ -321,6 +323,7 @@ export function createScormService(ctx: LearningContext) {
         commit.revision ?? null,
         claims.launchId,
         summary.model === '2004',
+        commit.terminated,
       ]
       let row: CommitRow | undefined
       try {
