@@ -77,6 +77,27 @@ describe('SCORM 2004 data model', () => {
     })
   })
 
+  it('lets the completion threshold decide the completion status when a progress measure is set (RTE 4.2.4.1)', () => {
+    captureCommits()
+    const host = hostWindow()
+    const onChange = vi.fn()
+    startScormSession({
+      launch: launchOf({ version: '2004', items: [item('playing', '/p.html', [], { completion_threshold: 0.6 })] }),
+      itemId: 'playing',
+      host,
+      logLevel: 5,
+      events: { onChange },
+    })
+    const api = host.API_1484_11
+    api.Initialize('')
+    api.SetValue('cmi.progress_measure', '0.5')
+    api.SetValue('cmi.completion_status', 'completed')
+    expect(api.GetValue('cmi.completion_status')).toBe('incomplete')
+    expect(onChange.mock.calls.at(-1)![2]).toMatchObject({ completionStatus: 'incomplete' })
+    api.SetValue('cmi.progress_measure', '0.6')
+    expect(api.GetValue('cmi.completion_status')).toBe('completed')
+  })
+
   it('refuses a session time without T before its hours (406), and lets adl.nav.request be read', () => {
     captureCommits()
     const { api, set } = open2004()

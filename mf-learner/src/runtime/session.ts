@@ -236,7 +236,7 @@ export class Session implements ScormSession, CommitTarget {
       const cmi = (this.api as Scorm2004API).cmi
       return {
         lessonStatus: null,
-        completionStatus: text(cmi.completion_status),
+        completionStatus: this.completionStatus2004() ?? text(cmi.completion_status),
         successStatus: text(cmi.success_status),
         scoreRaw: num(cmi.score.raw),
         scoreScaled: num(cmi.score.scaled),
@@ -578,8 +578,23 @@ export class Session implements ScormSession, CommitTarget {
     }
   }
 
+  /**
+   * RTE 4.2.4.1: with a completion threshold and a progress measure, the measure decides the
+   * completion status, whatever the content set (null: the stored status stands).
+   */
+  private completionStatus2004(): string | null {
+    const cmi = (this.api as Scorm2004API).cmi as unknown as { completion_threshold?: unknown; progress_measure?: unknown }
+    const threshold = num(cmi.completion_threshold)
+    const measure = num(cmi.progress_measure)
+    return threshold === null || measure === null ? null : measure >= threshold ? 'completed' : 'incomplete'
+  }
+
   /** A read through scorm-again, with the data model's own format where it differs (data-model.ts). */
   private read(element: string, call: () => string): string {
+    if (this.version === '2004' && element === 'cmi.completion_status') {
+      const value = call()
+      return this.api.lastErrorCode === '0' ? (this.completionStatus2004() ?? value) : value
+    }
     if (this.version === '2004' && element === 'adl.nav.request' && this.api.isInitialized()) {
       this.api.lastErrorCode = '0'
       return (this.api as Scorm2004API).adl.nav.request
