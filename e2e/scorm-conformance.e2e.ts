@@ -7,6 +7,7 @@ import {
   closeCourse,
   DEMO,
   eventually,
+  flowButton,
   lessonButton,
   lockedBecause,
   myCourses,
@@ -62,11 +63,48 @@ const manifest12 = (title: string, items: [string, string, 'sco' | 'asset', stri
   </resources>
 </manifest>`
 
+/** SCORM 2004 4th edition forced sequential: Etiquette is disabled until Playing's objective (a global one) is satisfied. */
+const forcedSequential4th = (title: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="fs4-${run}" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
+  xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
+  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
+  <organizations default="org"><organization identifier="org" adlseq:objectivesGlobalToSystem="false"><title>${title}</title>
+    <item identifier="playing" identifierref="r-playing"><title>Playing the Game</title>
+      <imsss:sequencing>
+        <imsss:objectives><imsss:primaryObjective objectiveID="playing_satisfied"><imsss:mapInfo targetObjectiveID="g.playing" readSatisfiedStatus="true" writeSatisfiedStatus="true"/></imsss:primaryObjective></imsss:objectives>
+        <imsss:deliveryControls completionSetByContent="true" objectiveSetByContent="true"/>
+      </imsss:sequencing>
+    </item>
+    <item identifier="etiquette" identifierref="r-etiquette"><title>Etiquette</title>
+      <imsss:sequencing>
+        <imsss:sequencingRules><imsss:preConditionRule>
+          <imsss:ruleConditions conditionCombination="any">
+            <imsss:ruleCondition referencedObjective="previous" operator="not" condition="satisfied"/>
+            <imsss:ruleCondition referencedObjective="previous" operator="not" condition="objectiveStatusKnown"/>
+          </imsss:ruleConditions>
+          <imsss:ruleAction action="disabled"/>
+        </imsss:preConditionRule></imsss:sequencingRules>
+        <imsss:objectives>
+          <imsss:primaryObjective objectiveID="etiquette_satisfied"/>
+          <imsss:objective objectiveID="previous"><imsss:mapInfo targetObjectiveID="g.playing" readSatisfiedStatus="true"/></imsss:objective>
+        </imsss:objectives>
+        <imsss:deliveryControls completionSetByContent="true" objectiveSetByContent="true"/>
+      </imsss:sequencing>
+    </item>
+    <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
+  </organization></organizations>
+  <resources>
+    <resource identifier="r-playing" type="webcontent" adlcp:scormType="sco" href="playing.html"><file href="playing.html"/></resource>
+    <resource identifier="r-etiquette" type="webcontent" adlcp:scormType="sco" href="etiquette.html"><file href="etiquette.html"/></resource>
+  </resources>
+</manifest>`
+
 const PROBES = {
   attempts: `Probe 2004 attempts ${run}`,
   threshold: `Probe 2004 threshold ${run}`,
   finish: `Probe 1.2 finish ${run}`,
   order: `Probe 1.2 prerequisites and asset ${run}`,
+  sequential: `Probe 2004 4th forced sequential ${run}`,
 } as const
 const moduleOf = new Map<string, number>()
 
@@ -84,6 +122,11 @@ async function packages(): Promise<Record<keyof typeof PROBES, Buffer>> {
       'intro.html': probePage('Introduction'),
       'handout.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Handout</title></head><body><h1>Handout</h1></body></html>',
       'quiz.html': probePage('Quiz'),
+    }),
+    sequential: await zipOf({
+      'imsmanifest.xml': forcedSequential4th(PROBES.sequential),
+      'playing.html': probePage('Playing the Game'),
+      'etiquette.html': probePage('Etiquette'),
     }),
   }
 }
@@ -325,6 +368,25 @@ describe('SCORM conformance probes', () => {
     ).toEqual(['true', 'false', '406', 'true', 'true', 'true', 'true', 'exit', 'true'])
     const stored = await eventually(() => progressOf(page, moduleId), (p) => p.interactions.some((i) => i.id === 'zoned'), 'the zoned interaction stored')
     expect(stored.interactions.find((i) => i.id === 'zoned')?.timestamp).toBe('2026-11-25T10:00:00+02:00')
+    await closeCourse(page)
+    expect(learner.errors, report(learner)).toEqual([])
+  })
+
+  it('2004 4th forced sequential: once Playing is completed and passed, the lesson tree offers Etiquette as Continue does', async () => {
+    const page = learner.page
+    await openCourse(page, PROBES.sequential)
+    const playing = await scoFrame(page, 'playing.html')
+    const etiquette = lessonButton(page, 'Etiquette')
+    expect(await lockedBecause(etiquette)).toBe('Available after “Playing the Game”.')
+    await call(playing, 'api2004', [
+      ['Initialize', ''],
+      ['SetValue', 'cmi.completion_status', 'completed'],
+      ['SetValue', 'cmi.success_status', 'passed'],
+    ])
+    await eventually(() => lockedBecause(etiquette), (r) => r === null, 'Etiquette offered in the tree')
+    expect(await lockedBecause(flowButton(page, 'Continue'))).toBeNull()
+    await etiquette.click()
+    await scoFrame(page, 'etiquette.html')
     await closeCourse(page)
     expect(learner.errors, report(learner)).toEqual([])
   })
