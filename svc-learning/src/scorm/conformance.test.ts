@@ -223,3 +223,16 @@ describe('completion that can be trusted (issue 15 item 1)', () => {
     expect((list.body.data.modules as { id: number; completed_by: string | null }[]).find((m) => m.id === moduleId)?.completed_by).toBe('tracker')
   })
 })
+
+describe('the progress record’s times (issue 17 item 10)', () => {
+  it('shows a 2004 total time of PT1H30M as 0001:30:00, also when a later commit before Terminate carries none', async () => {
+    const moduleId = await probeModule()
+    const l = await launch(moduleId)
+    await commit(l, { seq: 1, terminated: true, runtimeData: cmi({ session_time: 'PT1H30M', total_time: 'PT1H30M', exit: 'suspend' }) })
+    const record = async () => (await h.call('GET', `/scorm/progress/${moduleId}`, { token: learner.token })).body as { totalTime: string; sessionTime: string }
+    expect(await record()).toMatchObject({ totalTime: '0001:30:00', sessionTime: '0001:30:00' })
+    const next = await launch(moduleId)
+    await commit(next, { seq: 1, runtimeData: cmi({ session_time: 'PT5M', exit: 'suspend' }) })
+    expect(await record()).toMatchObject({ totalTime: '0001:30:00', sessionTime: '0000:05:00' })
+  })
+})
