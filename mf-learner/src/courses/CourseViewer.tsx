@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { dashboardKeys } from '../exams/api.ts'
 import { courseKeys, fetchCourseModules } from './api.ts'
 import {
+  completedByText,
   completedOnText,
   completedText,
   initialModule,
@@ -148,6 +149,7 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
                 const status = moduleStatusLabel(m, selectedId)
                 const progress = shownProgress(m)
                 const done = completedOnText(m.completed_at)
+                const by = done ? completedByText(m.completed_by) : null
                 return (
                   <li key={m.id}>
                     <button
@@ -180,7 +182,11 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
                       </span>
                       <span style={{ fontSize: '.8125rem', fontWeight: 600, color: STATUS_COLOR[status] }}>{status}</span>
                       <ProgressBar value={progress} label={`${m.title} progress`} />
-                      {done ? <span className="pk-muted" style={{ fontSize: '.8125rem' }}>{done}</span> : null}
+                      {done ? (
+                        <span className="pk-muted" style={{ fontSize: '.8125rem' }}>
+                          {by ? `${done} · ${by}` : done}
+                        </span>
+                      ) : null}
                     </button>
                   </li>
                 )

@@ -3,7 +3,8 @@ import { Alert, Button, Spinner, useToast } from '@portal/ui-kit'
 import { useEffect, useId, useRef, useState, type MutableRefObject } from 'react'
 import type { NavRequest } from '../runtime/navigation.ts'
 import { itemAfter } from '../runtime/navigation.ts'
-import type { FlowButton, SequencingView } from '../runtime/sequenced-session.ts'
+import { prerequisiteAccess } from '../runtime/prerequisites.ts'
+import type { FlowButton, ItemAccess, SequencingView } from '../runtime/sequenced-session.ts'
 import { MODULE_TOASTS, type ModuleController } from './module-controller.ts'
 import { PlayerConnection } from './player-connection.ts'
 import { applyPlayerEvent } from './player-events.ts'
@@ -56,6 +57,12 @@ export const ScormPlayer = ({ launch, contentOrigin, module, controller, edited,
   const activeRef = useRef(activeItem)
   const lastItem = useRef<string | null>(activeItem)
   const trackingIssueShown = useRef(false)
+  // SCORM 1.2 prerequisites: each SCO's lesson_status as stored, then as the content reports it.
+  const [statuses, setStatuses] = useState<Record<string, string>>(() => storedStatuses(launch))
+  const lockedRef = useRef<Record<string, ItemAccess>>({})
+  const reported = (itemId: string | null, status: string | null) => {
+    if (itemId && status) setStatuses((s) => (s[itemId] === status ? s : { ...s, [itemId]: status }))
+  }
   const latest = useRef({ onFailed })
   latest.current = { onFailed }
 
@@ -73,7 +80,9 @@ export const ScormPlayer = ({ launch, contentOrigin, module, controller, edited,
       contentOrigin,
       launch,
       onFailed: (message) => latest.current.onFailed(message),
-      onEvent: (event) =>
+      onEvent: (event) => {
+        if (event.t === 'status') reported(activeRef.current, event.status.lessonStatus)
+        if (event.t === 'finish') reported(event.itemId, event.status.lessonStatus)
         applyPlayerEvent(event, {
           controller,
           sequenced,
@@ -87,9 +96,11 @@ export const ScormPlayer = ({ launch, contentOrigin, module, controller, edited,
           trackingIssue: () => {
             if (trackingIssueShown.current) return
             trackingIssueShown.current = true
-            toast.error(MODULE_TOASTS.trackingIssue)
+            // A commit the server did not store (failed, or refused because another tab saved newer work): say so.
+            toast.error(MODULE_TOASTS.saveFailed)
           },
-        }),
+        })
+      },
     })
     connRef.current = conn
     registerClose(() => conn.close())
@@ -105,7 +116,8 @@ export const ScormPlayer = ({ launch, contentOrigin, module, controller, edited,
   const follow = (itemId: string, request: NavRequest) => {
     if (request.kind === 'continue' || request.kind === 'previous' || request.kind === 'choice' || request.kind === 'jump') {
       const next = itemAfter(launch.items, itemId, request)
-      if (next) return go(next.identifier)
+      // the events' handlers outlive renders: the lock as of now
+      if (next && !lockedRef.current[next.identifier]) return go(next.identifier)
     }
     go(null) // exit, exitAll, suspendAll, abandon...: back to the module view
   }
@@ -130,6 +142,8 @@ export const ScormPlayer = ({ launch, contentOrigin, module, controller, edited,
   }, [delivered])
 
   const multi = countLaunchable(launch.items) > 1
+  const locked = sequenced || launch.version === '2004' ? {} : prerequisiteAccess(launch.items, (id) => statuses[id])
+  lockedRef.current = locked
   const openItem = sequenced ? (view?.current && view.href ? view.current : null) : activeItem
   const title = openItem ? (findItem(launch.items, openItem)?.title ?? module.title) : module.title
   const navigate = (request: NavRequest) => connRef.current?.send({ t: 'navigate', request })
@@ -141,11 +155,15 @@ export const ScormPlayer = ({ launch, contentOrigin, module, controller, edited,
         activeId={view.current}
         access={view.access}
         // the open lesson stays open (choosing it again would start it anew)
-        onPick={(id) => (id === view.current ? undefined : navigate({ kind: 'choice', target: id }))}
+        onPick={(id) => {
+          if (id === view.current) return
+          const access = view.access[id]
+          navigate(access?.kind === 'available' && access.via === 'continue' ? { kind: 'continue' } : { kind: 'choice', target: id })
+        }}
       />
     ) : null
   ) : (
-    <ScoTree items={launch.items} activeId={activeItem} onPick={(id) => go(id)} />
+    <ScoTree items={launch.items} activeId={activeItem} access={locked} onPick={(id) => go(id)} />
   )
 
   let left: { message: string; onResume: (() => void) | null } | null = null
@@ -206,4 +224,14 @@ const FlowNav = ({ label, button, onGo }: { label: string; button: FlowButton; o
       ) : null}
     </div>
   )
+}
+
+/** SCORM 1.2 / AICC: each SCO's stored lesson_status (cmi.core.lesson_status of its stored tree). */
+function storedStatuses(launch: ScormLaunch): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [id, state] of Object.entries(launch.state)) {
+    const cmi = state.cmi.cmi as { core?: { lesson_status?: unknown } } | undefined
+    if (typeof cmi?.core?.lesson_status === 'string') out[id] = cmi.core.lesson_status
+  }
+  return out
 }

@@ -1,6 +1,7 @@
 import type { LearnerModule } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
 import {
+  completedByText,
   completedOnText,
   completedText,
   courseStatusLabel,
@@ -111,5 +112,13 @@ describe('course and module labels', () => {
     expect(completedOnText('2026-11-22T10:00:00Z', 'en-GB')).toBe('Completed 22 Nov 2026')
     expect(completedOnText(null)).toBeNull()
     expect(completedOnText('not a date')).toBeNull()
+  })
+
+  it('says which rule completed a module (issue 15)', () => {
+    expect(completedByText('scorm-commit')).toBe('The lesson reported it complete')
+    expect(completedByText('tracker')).toBe('Time and activity in the module')
+    expect(completedByText('manual')).toBe('You marked it complete')
+    expect(completedByText(null)).toBeNull()
+    expect(completedByText('something new')).toBeNull()
   })
 })

@@ -72,6 +72,24 @@ export const modulePositionText = (modules: readonly Pick<LearnerModule, 'id' | 
 }
 
 /** A completion date as shown in the sidebar ("Completed 22 Nov 2026"), in the viewer's locale. */
+/** What completed a module, as the learner reads it (issue 15: say which rule did). */
+const COMPLETED_BY: Record<string, string> = {
+  'scorm-commit': 'The lesson reported it complete',
+  'scorm-rollup': 'The lesson reported it complete',
+  'scorm-status': 'The lesson reported it complete',
+  'scorm-score': 'The lesson reported it complete',
+  'scorm-finish': 'The lesson reported it complete',
+  manual: 'You marked it complete',
+  'media-ended': 'Watched to the end',
+  'content-message': 'The content reported it complete',
+  'completion-url': 'The content reached its completion page',
+  'module-close': 'Time spent before closing it',
+  'frame-reload': 'The content was viewed again',
+  tracker: 'Time and activity in the module',
+}
+
+export const completedByText = (trigger: string | null | undefined): string | null => (trigger ? (COMPLETED_BY[trigger] ?? null) : null)
+
 export const completedOnText = (iso: string | null, locale?: string): string | null => {
   if (!iso) return null
   const d = new Date(iso)

@@ -93,6 +93,15 @@ export class ModuleController {
     this.tracker.start(edited)
   }
 
+  /** The content talks to the SCORM runtime: its own status decides from now on (tracker.contentTalks). */
+  contentTalks(): void {
+    this.tracker.contentTalks()
+  }
+
+  get contentDecides(): boolean {
+    return this.tracker.contentDecides
+  }
+
   /** Raises progress (SCORM initialize 5, frame load 50, finish 95...). */
   raise(value: number): void {
     this.tracker.raise(value)

@@ -93,6 +93,20 @@ describe('the viewer’s channel to the content player', () => {
     await t.emit({ t: 'status', status })
     await t.emit({ t: 'finish', itemId: 'playing', status, navRequest: { kind: 'choice', target: 'etiquette' } })
     await t.emit({ t: 'frame-load', count: 2 })
+    const flow = { shown: true, enabled: true, reason: null }
+    const view = {
+      delivery: 1,
+      current: 'playing',
+      href: '/api/content/tok/playing.html',
+      idle: null,
+      unloading: false,
+      notice: null,
+      // the lesson Continue opens is offered in the tree as a continue (issue 17 item 8)
+      access: { playing: { kind: 'open' }, etiquette: { kind: 'available', via: 'continue' } },
+      previous: flow,
+      continue: flow,
+    }
+    await t.emit({ t: 'view', view })
     for (const bad of [
       { t: 'status', status: { lessonStatus: 'completed' } },
       { t: 'frame-load', count: 'two' },
@@ -107,6 +121,7 @@ describe('the viewer’s channel to the content player', () => {
       { t: 'status', status },
       { t: 'finish', itemId: 'playing', status, navRequest: { kind: 'choice', target: 'etiquette' } },
       { t: 'frame-load', count: 2 },
+      { t: 'view', view },
     ])
   })
 

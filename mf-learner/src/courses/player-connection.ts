@@ -24,7 +24,8 @@ const StatusSchema = z.object({
 })
 const FlowButtonSchema = z.object({ shown: z.boolean(), enabled: z.boolean(), reason: nullableText(500) })
 const ItemAccessSchema = z.union([
-  z.object({ kind: z.enum(['open', 'available', 'hidden']) }),
+  z.object({ kind: z.enum(['open', 'hidden']) }),
+  z.object({ kind: z.literal('available'), via: z.literal('continue').optional() }),
   z.object({ kind: z.literal('disabled'), reason: text(500) }),
 ])
 const ViewSchema = z.object({

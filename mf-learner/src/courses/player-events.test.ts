@@ -7,8 +7,16 @@ import { applyPlayerEvent, type PlayerEventContext } from './player-events.ts'
 /** Records what the viewer's progress rules were told. */
 function context(over: Partial<Pick<PlayerEventContext, 'sequenced' | 'edited'>> = {}) {
   const calls: string[] = []
+  let talks = false
   const ctx: PlayerEventContext = {
     controller: {
+      contentTalks: () => {
+        talks = true
+        calls.push('content talks')
+      },
+      get contentDecides() {
+        return talks
+      },
       raise: (v) => void calls.push(`raise ${v}`),
       completeReported: (t) => void calls.push(`reported ${t}`),
       contentProgress: (v) => void calls.push(`progress ${v}`),
@@ -35,7 +43,18 @@ describe('the player’s events in the viewer (learner §4, §9)', () => {
   it('SCO start: loaded, and 5 % at Initialize', () => {
     const t = context()
     t.apply({ t: 'activity' }, { t: 'initialize' })
-    expect(t.calls).toEqual(['loaded', 'loaded', `raise ${T.scormInitialized}`])
+    expect(t.calls).toEqual(['loaded', 'loaded', 'content talks', `raise ${T.scormInitialized}`])
+  })
+
+  it('once the content talks to the runtime, neither a second frame load nor its messages complete it (issue 15)', () => {
+    const t = context()
+    t.apply(
+      { t: 'initialize' },
+      { t: 'frame-load', count: 2 },
+      { t: 'content-message', data: { type: 'complete' } },
+      { t: 'finish', itemId: 'a', status: status({ lessonStatus: 'incomplete' }), navRequest: null },
+    )
+    expect(t.calls).toEqual(['loaded', 'content talks', `raise ${T.scormInitialized}`, 'finished a -'])
   })
 
   it('a status of completed or passed, or a score of 100, asks for completion; a progress measure raises progress', () => {
@@ -54,13 +73,14 @@ describe('the player’s events in the viewer (learner §4, §9)', () => {
     expect(t.calls).toEqual(['progress 50', 'reported scorm-status', 'reported scorm-finish'])
   })
 
-  it('finish: completed asks for completion, else 95 % (or the score); the viewer follows the navigation', () => {
+  it('finish: completed asks for completion, else progress goes no further than the content’s measure; the viewer follows the navigation', () => {
     const t = context()
     t.apply(
       { t: 'finish', itemId: 'a', status: status({ lessonStatus: 'completed' }), navRequest: { kind: 'continue' } },
       { t: 'finish', itemId: 'b', status: status({ lessonStatus: 'incomplete', scoreRaw: 97 }), navRequest: null },
+      { t: 'finish', itemId: 'c', status: status({ completionStatus: 'incomplete', progressMeasure: 0.25 }), navRequest: null },
     )
-    expect(t.calls).toEqual(['reported scorm-finish', 'finished a continue', 'raise 97', 'finished b -'])
+    expect(t.calls).toEqual(['reported scorm-finish', 'finished a continue', 'finished b -', 'progress 25', 'finished c -'])
   })
 
   it('a second load of the SCO frame completes an unedited package only', () => {

@@ -3,11 +3,11 @@ import type { PlayerEvent } from '../player/protocol.ts'
 import type { NavRequest } from '../runtime/navigation.ts'
 import type { SequencingView } from '../runtime/sequenced-session.ts'
 import type { ModuleController } from './module-controller.ts'
-import { contentSignal, finishWithoutCompletionProgress, scormCompletion } from './signals.ts'
+import { contentSignal, scormCompletion } from './signals.ts'
 
 /** What the viewer does with the player's events (learner §4 and §9, as when the runtime ran in the viewer). */
 export interface PlayerEventContext {
-  controller: Pick<ModuleController, 'raise' | 'completeReported' | 'contentProgress' | 'complete' | 'interaction' | 'realActivity'>
+  controller: Pick<ModuleController, 'raise' | 'completeReported' | 'contentProgress' | 'complete' | 'interaction' | 'realActivity' | 'contentTalks' | 'contentDecides'>
   /** The launch is sequenced: the package's rollup completes it, the engine navigates. */
   sequenced: boolean
   /** The package has editor changes (a second load of its frame then does not complete it). */
@@ -31,6 +31,8 @@ export function applyPlayerEvent(e: PlayerEvent, ctx: PlayerEventContext): void 
       return ctx.loaded()
     case 'initialize':
       ctx.loaded()
+      // Content that talks to the runtime decides its own completion (issue 15): fallbacks stop.
+      controller.contentTalks()
       return controller.raise(T.scormInitialized)
     case 'status': {
       // Sequenced packages complete by their rollup; a SCO's own status only raises the progress shown.
@@ -41,7 +43,8 @@ export function applyPlayerEvent(e: PlayerEvent, ctx: PlayerEventContext): void 
     }
     case 'finish':
       if (scormCompletion(e.status)) controller.completeReported('scorm-finish')
-      else controller.raise(finishWithoutCompletionProgress(e.status))
+      // Finished without completion: progress goes no further than the content's own measure.
+      else if (e.status.progressMeasure !== null && e.status.progressMeasure > 0) controller.contentProgress(e.status.progressMeasure * 100)
       return ctx.finished(e.itemId, e.navRequest)
     case 'root-done':
       // The package's own rollup says the module is done (the commit carrying it completes it on the server).
@@ -52,7 +55,7 @@ export function applyPlayerEvent(e: PlayerEvent, ctx: PlayerEventContext): void 
       return ctx.trackingIssue()
     case 'frame-load':
       // learner §4: for unedited modules a second load of the content frame completes it
-      if (e.count >= 2 && !ctx.edited) void controller.complete('frame-reload')
+      if (e.count >= 2 && !ctx.edited && !controller.contentDecides) void controller.complete('frame-reload')
       return
     case 'interaction':
       return controller.interaction()
@@ -62,6 +65,7 @@ export function applyPlayerEvent(e: PlayerEvent, ctx: PlayerEventContext): void 
     case 'content-message': {
       const signal = contentSignal(e.data)
       if (!signal) return
+      if (controller.contentDecides) return
       if (signal.kind === 'complete') void controller.complete('content-message')
       else if (signal.kind === 'progress') controller.contentProgress(signal.progress)
       else controller.realActivity()

@@ -220,6 +220,23 @@ describe('progress tracker', () => {
     expect(completions).toEqual(['completion-url'])
   })
 
+  it('once the content talks to the SCORM runtime, no fallback completes it or raises its progress; the content’s own measure still does (issue 15)', () => {
+    const { clock, tracker, progress, completions, urls } = setup({ initialProgress: 80 })
+    tracker.start()
+    clock.advance(1_500)
+    tracker.contentTalks()
+    urls.push('https://content.test/course/finished.html?slide=14')
+    for (let i = 0; i < 40; i++) tracker.interaction()
+    tracker.realActivity()
+    for (let i = 0; i < 3; i++) tracker.pageHidden()
+    clock.advance(25 * MIN)
+    expect(tracker.unload()).toBe(false)
+    expect(completions).toEqual([])
+    expect(progress).toEqual([])
+    tracker.messageProgress(90)
+    expect(progress).toEqual([90])
+  })
+
   it('checks nothing before it has started', () => {
     const { clock, tracker, completions, progress } = setup({ urls: ['/x/goodbye.html'] })
     clock.advance(10 * MIN)

@@ -64,6 +64,8 @@ export class ProgressTracker {
   private hiddenAbove = 0
   private completed = false
   private stopped = false
+  /** The content talks to the SCORM runtime: its own status decides (see contentTalks). */
+  private talking = false
   private readonly asked = new Set<string>()
 
   constructor(opts: ProgressTrackerOptions) {
@@ -104,6 +106,20 @@ export class ProgressTracker {
     if (this.opts.readUrls) this.intervals.push(this.clock.setInterval(() => this.checkUrls(), T.urlCheckMs))
   }
 
+  /**
+   * The content talks to the SCORM runtime (issue 15): from now on its own reports decide. The
+   * fallback rules for silent content — time, interactions, page hide, unload, completion pages,
+   * slide numbers in URLs — neither complete the module nor raise its progress any more; what the
+   * content reports (`messageProgress`, and the viewer's SCORM milestones) still does.
+   */
+  contentTalks(): void {
+    this.talking = true
+  }
+
+  get contentDecides(): boolean {
+    return this.talking
+  }
+
   /** Stops every timer; the tracker then ignores everything. */
   stop(): void {
     this.stopped = true
@@ -135,7 +151,7 @@ export class ProgressTracker {
 
   /** A user interaction with the content (click, key, scroll...). */
   interaction(): void {
-    if (this.completed || this.stopped) return
+    if (this.completed || this.stopped || this.talking) return
     this.interactions += 1
     this.burst += 1
     this.lastInteractionAt = this.clock.now()
@@ -144,25 +160,26 @@ export class ProgressTracker {
 
   /** A real-user-activity signal: lifts progress below 50 to 60. */
   realActivity(): void {
+    if (this.talking) return
     if (this.value < T.realActivityBelow) this.raise(T.realActivityFloor)
   }
 
   /** The page was hidden: the third time above 60 % completes the module. */
   pageHidden(): void {
-    if (this.completed || this.stopped || this.value <= T.hiddenMinProgress) return
+    if (this.completed || this.stopped || this.talking || this.value <= T.hiddenMinProgress) return
     this.hiddenAbove += 1
     if (this.hiddenAbove >= T.hiddenTimesToComplete) this.ask('hidden', 'module-close')
   }
 
   /** The module is being closed (page unload, Close Course, another module): above 70 % that completes it. */
   unload(): boolean {
-    if (this.completed || this.stopped || this.value <= T.unloadMinProgress) return false
+    if (this.completed || this.stopped || this.talking || this.value <= T.unloadMinProgress) return false
     return this.ask('unload', 'module-close')
   }
 
   /** Every 15 s: time-based progress; after 20 minutes the module completes. */
   checkTime(): void {
-    if (this.startedAt === null || this.completed || this.stopped) return
+    if (this.startedAt === null || this.completed || this.stopped || this.talking) return
     const elapsed = this.clock.now() - this.startedAt
     if (elapsed >= T.autoCompleteMinutes * 60_000) {
       this.raise(T.cap5To10)
@@ -177,7 +194,7 @@ export class ProgressTracker {
    * the third such pattern, with progress above 50, completes the module.
    */
   checkActivity(): void {
-    if (this.startedAt === null || this.completed || this.stopped) return
+    if (this.startedAt === null || this.completed || this.stopped || this.talking) return
     const idle = this.clock.now() - this.lastInteractionAt
     if (this.burst > T.activityPatternInteractions && idle >= T.activityPatternIdleMs) {
       this.patterns += 1
@@ -188,7 +205,7 @@ export class ProgressTracker {
 
   /** Every 3 s: a completion page completes the module; slide and page numbers raise progress. */
   checkUrls(): void {
-    if (this.startedAt === null || this.completed || this.stopped || !this.opts.readUrls) return
+    if (this.startedAt === null || this.completed || this.stopped || this.talking || !this.opts.readUrls) return
     for (const url of this.opts.readUrls()) {
       if (completionUrl(url)) {
         this.ask(`url:${url}`, 'completion-url')

@@ -157,6 +157,7 @@ export class Player {
     })
     // The API is installed before the SCO loads.
     this.deps.frame.show(item.href, item.title || launch.title)
+    if (item.asset) this.session.assetLaunched()
   }
 
   private async endSession(): Promise<void> {

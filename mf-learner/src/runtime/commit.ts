@@ -32,11 +32,12 @@ const finite = (v: unknown): number | undefined => {
 /** The `ScormCommit` body of a rendered commit: only the contract's fields, runtimeData a plain object. */
 export function commitBody(
   rendered: RenderedCommit,
-  extra: { itemId: string; seq: number; terminated: boolean; adlData?: { id: string; store: string }[] },
+  extra: { itemId: string; seq: number; terminated: boolean; adlData?: { id: string; store: string }[]; revision?: number },
 ): ScormCommit {
   const body: ScormCommit = {
     itemId: extra.itemId,
     seq: extra.seq,
+    ...(extra.revision !== undefined ? { revision: extra.revision } : {}),
     terminated: extra.terminated,
     runtimeData: JSON.parse(JSON.stringify(rendered.runtimeData ?? {})) as Record<string, unknown>,
   }

@@ -48,6 +48,8 @@ export interface Api12 extends BaseApi {
       score: Score12
     }
     student_data: { mastery_score: string; max_time_allowed: string; time_limit_action: string }
+    /** The element is write-only in 1.2: its value is read from the field behind it. */
+    interactions?: { childArray: { _type?: string }[] }
   }
 }
 
@@ -118,7 +120,7 @@ export interface EngineProcess {
 export interface Api2004Sequenced extends Api2004 {
   reset(): void
   processNavigationRequest(request: string, targetActivityId?: string): boolean
-  previewNavigationRequest(request: 'continue' | 'previous'): { outcome: 'allowed' | 'blocked' | 'unknown' }
+  previewNavigationRequest(request: 'continue' | 'previous'): { outcome: 'allowed' | 'blocked' | 'unknown'; targetActivityId?: string | null }
   serializeSequencingState(): string
   deserializeSequencingState(state: string): boolean
   restoreGlobalObjectiveSnapshot(snapshot: Record<string, unknown>): void

@@ -98,7 +98,14 @@ describe('a sequenced visit', () => {
     expect(view.continue).toEqual({ shown: true, enabled: false, reason: 'Finish this lesson to continue.' })
     expect(view.previous).toMatchObject({ shown: true, enabled: false })
     DONE(api)
-    expect((await v.view()).continue).toEqual({ shown: true, enabled: true, reason: null })
+    view = await v.view()
+    expect(view.continue).toEqual({ shown: true, enabled: true, reason: null })
+    // Tree and flow agree after the rollup (issue 17 item 8): the next lesson is offered, as a continue.
+    expect(view.access).toEqual({
+      playing: { kind: 'open' },
+      etiquette: { kind: 'available', via: 'continue' },
+      handicapping: { kind: 'disabled', reason: 'Available after “Etiquette”.' },
+    })
   })
 
   it('follows the content’s continue to the next lesson, whose lock is lifted, and sends the engine state with the last commit', async () => {
@@ -172,6 +179,19 @@ describe('a sequenced visit', () => {
     const next = visit({ state })
     expect(await next.view()).toMatchObject({ current: 'etiquette' })
     expect((await next.view()).access).toMatchObject({ playing: { kind: 'available' }, etiquette: { kind: 'open' }, handicapping: { kind: 'disabled' } })
+    v.seq.destroy()
+  })
+
+  it('a suspend all keeps the SCO’s attempt (stored with an exit of suspend) when the content left cmi.exit empty', async () => {
+    const c = captureCommits()
+    const v = visit()
+    const playing = v.api()
+    playing.Initialize('')
+    playing.SetValue('cmi.location', '7')
+    v.host.dispatchEvent(new Event('beforeunload'))
+    playing.Terminate('')
+    await c.settle()
+    expect(c.sent.filter((s) => s.body.terminated).at(-1)!.body).toMatchObject({ itemId: 'playing', runtimeData: { cmi: { location: '7', exit: 'suspend' } } })
     v.seq.destroy()
   })
 

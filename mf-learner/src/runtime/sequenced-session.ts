@@ -14,7 +14,8 @@ import { commitService, runtimeSettings, Session, type ScormSessionEvents } from
  */
 
 /** How the lesson tree shows an item. */
-export type ItemAccess = { kind: 'open' } | { kind: 'available' } | { kind: 'disabled'; reason: string } | { kind: 'hidden' }
+/** `via: 'continue'`: the lesson Continue goes to, opened by a continue request (choice may not be allowed yet). */
+export type ItemAccess = { kind: 'open' } | { kind: 'available'; via?: 'continue' } | { kind: 'disabled'; reason: string } | { kind: 'hidden' }
 
 /** The viewer's own Previous or Continue button. */
 export interface FlowButton {
@@ -270,6 +271,7 @@ export class SequencedSession {
       this.delivered = next
       this.delivery += 1
       this.idle = null
+      if (item.asset) this.current.assetLaunched()
     } else {
       this.current?.destroy()
       this.current = null
@@ -358,8 +360,16 @@ export class SequencedSession {
     const process = this.process()
     const { currentActivity, rootActivity } = this.api.getSequencingState()
     const open = this.delivered !== null && !this.unloading
+    // With a SCO open, the engine previews the requests on what the SCO reported so far.
+    const live = Boolean(this.current?.initialized && !this.current.finished)
+    const preview = (which: 'previous' | 'continue') => (live ? this.api.previewNavigationRequest(which) : null)
+    const next = this.api.adl.nav.request_valid.continue === 'true' ? preview('continue') : null
+    // The tree agrees with the flow after each rollup (issue 17 item 8): the lesson Continue would
+    // open is open to the learner too, though choosing it may wait for the objective written when
+    // this attempt ends (it is then asked for as a continue).
+    const flowTarget = next?.outcome === 'allowed' ? (next.targetActivityId ?? null) : null
     const access: Record<string, ItemAccess> = {}
-    for (const a of activities(rootActivity)) access[a.id] = this.accessOf(a, process)
+    for (const a of activities(rootActivity)) access[a.id] = this.accessOf(a, process, flowTarget)
     const hide = process?.getEffectiveHideLmsUi(currentActivity) ?? []
     const flows = this.multi && currentActivity?.parent?.sequencingControls.flow === true
     const button = (which: 'previous' | 'continue'): FlowButton => {
@@ -367,8 +377,7 @@ export class SequencedSession {
       if (!shown || this.unloading) return { shown, enabled: false, reason: null }
       if (this.api.adl.nav.request_valid[which] !== 'true')
         return { shown, enabled: false, reason: which === 'continue' ? 'There is no next lesson to continue to.' : 'There is no earlier lesson to go back to.' }
-      // With a SCO open, the engine previews the request on what the SCO reported so far.
-      if (this.current?.initialized && !this.current.finished && this.api.previewNavigationRequest(which).outcome === 'blocked')
+      if ((which === 'continue' ? next : preview(which))?.outcome === 'blocked')
         return { shown, enabled: false, reason: which === 'continue' ? 'Finish this lesson to continue.' : 'The lesson before is not available.' }
       return { shown, enabled: true, reason: null }
     }
@@ -385,12 +394,13 @@ export class SequencedSession {
     }
   }
 
-  private accessOf(a: EngineActivity, process: EngineProcess | null): ItemAccess {
+  private accessOf(a: EngineActivity, process: EngineProcess | null, flowTarget: string | null): ItemAccess {
     const hidden = !a.isVisible || a.isHiddenFromChoice || a.sequencingRules.preConditionRules.some((r) => r.action === 'hiddenFromChoice' && r.evaluate(a))
     if (hidden) return { kind: 'hidden' }
     if (a.id === this.delivered) return { kind: 'open' }
     if (this.idle === 'suspended' || this.idle === 'ended') return { kind: 'disabled', reason: 'Resume the lesson first.' }
     if (process?.predictChoiceEnabled(a.id)) return { kind: 'available' }
+    if (a.id === flowTarget) return { kind: 'available', via: 'continue' }
     const before = prerequisitesOf(this.launch.items, a.id).map((i) => i.title)
     if (before.length) return { kind: 'disabled', reason: `Available after ${quoted(before)}.` }
     if (a.parent && !a.parent.sequencingControls.choice) return { kind: 'disabled', reason: 'Reached with Continue and Previous only.' }

@@ -60,14 +60,14 @@ describe('SCORM 1.2 session', () => {
     expect(api.LMSGetValue('cmi.core.lesson_location')).toBe('p4')
     expect(api.LMSGetValue('cmi.core.lesson_status')).toBe('incomplete')
     expect(api.LMSGetValue('cmi.suspend_data')).toBe('page=4')
-    expect(api.LMSGetValue('cmi.core.total_time')).toBe('01:00:00')
+    expect(api.LMSGetValue('cmi.core.total_time')).toBe('0001:00:00')
     expect(api.LMSGetValue('cmi.core.student_id')).toBe('u-42')
     expect(api.LMSGetValue('cmi.core.student_name')).toBe('Doe, Jane')
     expect(api.LMSGetValue('cmi.core.credit')).toBe('credit')
     expect(api.LMSGetValue('cmi.core.lesson_mode')).toBe('normal')
     expect(api.LMSGetValue('cmi.launch_data')).toBe('chapter=2')
     expect(api.LMSGetValue('cmi.student_data.mastery_score')).toBe('80')
-    expect(api.LMSGetValue('cmi.student_data.max_time_allowed')).toBe('00:30:00')
+    expect(api.LMSGetValue('cmi.student_data.max_time_allowed')).toBe('0000:30:00')
     expect(api.LMSGetValue('cmi.student_data.time_limit_action')).toBe('exit,message')
     expect(session.status()).toMatchObject({ lessonStatus: 'incomplete', scoreRaw: 55 })
     session.flush()
@@ -109,7 +109,7 @@ describe('SCORM 1.2 session', () => {
     // the server stores that runtimeData; the next session resumes from it
     const second = start12({ state: { playing: { cmi: final.runtimeData, entry: 'resume', updated_at: '' } } })
     second.api.LMSInitialize('')
-    expect(second.api.LMSGetValue('cmi.core.total_time')).toBe('01:05:00')
+    expect(second.api.LMSGetValue('cmi.core.total_time')).toBe('0001:05:00')
     second.api.LMSSetValue('cmi.core.session_time', '00:01:00')
     second.api.LMSFinish('')
     await c.settle()
@@ -337,6 +337,47 @@ describe('SCORM 1.2 session', () => {
     expect(refusingKeepalive).toHaveBeenCalledTimes(2)
     expect(c.sent).toMatchObject([{ via: 'fetch', body: { terminated: false } }])
     expect(onCommitError).not.toHaveBeenCalled()
+  })
+
+  it('after LMSFinish, LMSGetValue, LMSSetValue and LMSCommit fail with 101 and nothing more is sent', async () => {
+    const c = captureCommits()
+    const { api } = start12()
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_location', 'before')
+    expect(api.LMSFinish('')).toBe('true')
+    await c.settle()
+    const sent = c.sent.length
+    expect(api.LMSSetValue('cmi.core.lesson_location', 'after')).toBe('false')
+    expect(api.LMSGetLastError()).toBe('101')
+    expect(api.LMSGetValue('cmi.core.lesson_location')).toBe('')
+    expect(api.LMSGetLastError()).toBe('101')
+    expect(api.LMSCommit('')).toBe('false')
+    expect(api.LMSGetLastError()).toBe('101')
+    await c.settle()
+    expect(c.sent).toHaveLength(sent)
+    expect(c.sent.map((s) => JSON.stringify(s.body)).join()).not.toContain('after')
+  })
+
+  it('an asset counts as done once launched: the session reports it completed (1.2 and 2004)', async () => {
+    const c = captureCommits()
+    start12({}, 'playing').session.assetLaunched()
+    start2004({}, 'etiquette_item').session.assetLaunched()
+    await c.settle()
+    expect(c.sent.map((s) => [s.body.itemId, s.body.runtimeData])).toMatchObject([
+      ['playing', { cmi: { core: { lesson_status: 'completed' } } }],
+      ['etiquette_item', { cmi: { completion_status: 'completed' } }],
+    ])
+  })
+
+  it('sends the launch’s revision with every commit', async () => {
+    const c = captureCommits()
+    const { api } = start12({ revision: 12 })
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_location', 'x')
+    api.LMSCommit('')
+    api.LMSFinish('')
+    await c.settle()
+    expect(c.sent.map((s) => s.body.revision)).toEqual([12, 12])
   })
 
   it('reports a refused commit as "Failed to save progress"', async () => {
@@ -614,6 +655,26 @@ describe('SCORM 2004 session', () => {
     // each session sends the stores it changed itself, so an unchanged store is not sent again
     expect(c.sent.filter((s) => s.body.adlData).map((s) => s.body.adlData)).toEqual([[{ id, store: 'new notes' }]])
     expect(c.sent.at(-1)!.body).toMatchObject({ itemId: 'playing_item', runtimeData: { cmi: { location: '4' } } })
+  })
+
+  it('starts a new attempt of a SCO that ended with a normal exit when it is opened again in the same visit (RTE 4.2.9)', async () => {
+    const c = captureCommits()
+    const launch = launchOf({ version: '2004', edition: '2004 4th Edition', items: golf2004Items, startItem: 'playing_item' })
+    const open = () => {
+      const host = hostWindow()
+      return { session: startScormSession({ launch, itemId: 'playing_item', host, logLevel: 5 }), api: host.API_1484_11 }
+    }
+    const first = open()
+    first.api.Initialize('')
+    first.api.SetValue('cmi.location', '3')
+    first.api.SetValue('cmi.suspend_data', 'old')
+    first.api.SetValue('cmi.exit', 'normal')
+    first.api.Terminate('')
+    await c.settle()
+    first.session.destroy()
+    const again = open()
+    again.api.Initialize('')
+    expect([again.api.GetValue('cmi.entry'), again.api.GetValue('cmi.location'), again.api.GetValue('cmi.suspend_data')]).toEqual(['ab-initio', '', ''])
   })
 
   it('resumes interactions and objectives from a stored 2004 commit', async () => {

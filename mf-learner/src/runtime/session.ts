@@ -1,5 +1,6 @@
 import type { ScormCommit, ScormItem, ScormLaunch, ScormVersion } from '@portal/contracts'
 import { AICC_ERRORS, AICC_IDENTIFIER, AICC_IDENTIFIER_ELEMENTS, AiccError, AiccModel } from './aicc.ts'
+import { refusal12, refusal2004, timespan12, TIMESPAN_READS_12, zonedTime2004 } from './data-model.ts'
 import { COMMIT_FAILED, commitBody, nextSeq, sendCommit, type CommitAnswer, type RenderedCommit } from './commit.ts'
 import { scorm12Class, scorm2004Class } from './loader.ts'
 import type { Api12 as Scorm12API, Api2004 as Scorm2004API, Api2004Sequenced as Scorm2004Sequenced } from './scorm-again-types.ts'
@@ -39,6 +40,11 @@ export interface ScormSession {
   flush(): void
   /** Flushes if needed and removes the API object(s) from the host window. */
   destroy(): void
+  /**
+   * The item is an asset (`scormtype="asset"`), which never talks to the runtime: it counts as
+   * done once launched (as SCORM Cloud does). Initializes the session, reports it completed and commits.
+   */
+  assetLaunched(): void
 }
 
 export interface StartScormSessionOptions {
@@ -110,6 +116,8 @@ type StringKeyMap = Record<string, unknown>
 
 const TRUE = 'true'
 const FALSE = 'false'
+/** SCORM 1.2 "General Exception": what LMSGetValue, LMSSetValue and LMSCommit answer after LMSFinish. */
+const AFTER_TERMINATION_12 = 101
 
 function findItem(items: ScormItem[], id: string): ScormItem | null {
   for (const i of items) {
@@ -174,6 +182,8 @@ export class Session implements ScormSession, CommitTarget {
   /** Destroyed on the engine: the facade answers nothing any more (see destroy). */
   private detached = false
   private statusSetByContent = false
+  /** The engine suspends the activity at this Terminate (suspendAll): the attempt carries over whatever cmi.exit says. */
+  private suspendedByNav = false
   /** 1.2 `cmi.core.exit` as last set by the content (the element is write-only). */
   private exit12 = ''
   /** Successful Sets so far, and how many there were at the last flush (-1: never flushed). */
@@ -226,7 +236,7 @@ export class Session implements ScormSession, CommitTarget {
       const cmi = (this.api as Scorm2004API).cmi
       return {
         lessonStatus: null,
-        completionStatus: text(cmi.completion_status),
+        completionStatus: this.completionStatus2004() ?? text(cmi.completion_status),
         successStatus: text(cmi.success_status),
         scoreRaw: num(cmi.score.raw),
         scoreScaled: num(cmi.score.scaled),
@@ -265,6 +275,19 @@ export class Session implements ScormSession, CommitTarget {
     if (this.engine) this.detached = true
     const h = this.host as unknown as Record<string, unknown>
     if (h[this.globalName] === this.facade) delete h[this.globalName]
+  }
+
+  assetLaunched(): void {
+    const api = this.facade as Record<string, (...args: string[]) => string>
+    if (this.version === '2004') {
+      api.Initialize!('')
+      api.SetValue!('cmi.completion_status', 'completed')
+      api.Commit!('')
+    } else {
+      api.LMSInitialize!('')
+      api.LMSSetValue!('cmi.core.lesson_status', 'completed')
+      api.LMSCommit!('')
+    }
   }
 
   // ---------- loading ----------
@@ -354,9 +377,18 @@ export class Session implements ScormSession, CommitTarget {
   private send(rendered: RenderedCommit, final: boolean): Promise<void> {
     const runtimeData = isObj(rendered.runtimeData) ? { ...rendered.runtimeData } : {}
     if (this.aicc && isObj(runtimeData.cmi)) runtimeData.cmi = mergeAicc(runtimeData.cmi, this.aicc.toJSON())
+    // SN: a suspendAll suspends the SCO's attempt; stored as an exit of suspend (unless the content set another exit)
+    if (final && this.suspendedByNav && isObj(runtimeData.cmi) && !runtimeData.cmi.exit) runtimeData.cmi = { ...runtimeData.cmi, exit: 'suspend' }
     const body = commitBody(
       { ...rendered, runtimeData },
-      { itemId: this.itemId, seq: nextSeq(this.launch.launchToken), terminated: final, adlData: this.changedSharedData(rendered) },
+      {
+        itemId: this.itemId,
+        seq: nextSeq(this.launch.launchToken),
+        terminated: final,
+        adlData: this.changedSharedData(rendered),
+        // the server stores it only while no other launch (tab) stored newer work since this one began
+        revision: this.launch.revision,
+      },
     )
     this.remember(body)
     if (this.holding && final) return new Promise((done) => this.held.push({ body, done }))
@@ -380,7 +412,10 @@ export class Session implements ScormSession, CommitTarget {
   private remember(body: ScormCommit): void {
     const cmi = isObj(body.runtimeData.cmi) ? body.runtimeData.cmi : {}
     const exit = this.version === '2004' ? cmi.exit : isObj(cmi.core) ? cmi.core.exit : undefined
-    this.launch.state[this.itemId] = { cmi: body.runtimeData, entry: exit === 'suspend' ? 'resume' : '', updated_at: new Date().toISOString() }
+    // SCORM 2004 RTE 4.2.9: an attempt that ended with any exit but suspend is not resumed; the
+    // SCO's next session in this visit starts a new one from nothing, as the next launch does.
+    if (this.version === '2004' && body.terminated && exit !== 'suspend') delete this.launch.state[this.itemId]
+    else this.launch.state[this.itemId] = { cmi: body.runtimeData, entry: exit === 'suspend' ? 'resume' : '', updated_at: new Date().toISOString() }
     for (const { id, store } of body.adlData ?? []) this.launch.sharedData[id] = store
   }
 
@@ -419,6 +454,7 @@ export class Session implements ScormSession, CommitTarget {
       if (!this.statusSetByContent && api.cmi.core.lesson_status === 'not attempted') api.statusSetByModule = false
     }
     const request = this.api.isInitialized() ? navRequest() : null
+    if (this.engine && request?.kind === 'suspendAll') this.suspendedByNav = true
     // On the engine, Terminate's commit is rendered before the navigation it carries out: it goes
     // out after, with the engine state that navigation left (a suspended activity, the next SCO).
     this.holding = this.engine !== null
@@ -436,21 +472,51 @@ export class Session implements ScormSession, CommitTarget {
     return result
   }
 
-  private setValue(element: string, value: unknown, call: () => string): string {
+  private setValue(element: string, value: unknown, set: (value: unknown) => string): string {
     this.activity()
+    const finished = this.afterFinish12(element, FALSE)
+    if (finished !== null) return finished
     const v = value === undefined || value === null ? '' : String(value)
+    const call = () => set(value)
     let result: string
     if (this.aicc && (this.aicc.handles(element) || AICC_IDENTIFIER_ELEMENTS.test(element))) {
       result = this.aiccSet(element, v, call)
+    } else if (this.api.isInitialized() && this.refuses(element, v)) {
+      result = FALSE
     } else {
       if (element === 'cmi.core.lesson_status') this.statusSetByContent = true
-      result = call()
+      const zoned = this.version === '2004' ? zonedTime2004(element, v) : null
+      result = zoned ? this.setZonedTime(element, zoned, set) : call()
     }
     if (result === TRUE) {
       if (element === 'cmi.core.exit') this.exit12 = v
       this.changes++
       this.events.onChange?.(element, v, this.status())
     }
+    return result
+  }
+
+  /** A value the data model refuses though scorm-again would take it (data-model.ts): the error is recorded. */
+  private refuses(element: string, value: string): boolean {
+    const code =
+      this.version === '1.2'
+        ? refusal12(element, value, { interactionType: (n) => (this.api as Scorm12API).cmi.interactions?.childArray[n]?._type ?? '' })
+        : this.version === '2004'
+          ? refusal2004(element, value)
+          : null
+    if (code === null) return false
+    this.api.throwSCORMError(element, code)
+    return true
+  }
+
+  /** A 2004 time with a time zone designator: scorm-again checks the time, the element keeps the whole value. */
+  private setZonedTime(element: string, zoned: { check: string; keep: string }, set: (value: unknown) => string): string {
+    const result = set(zoned.check)
+    if (result !== TRUE) return result
+    const [, list, index] = /^cmi\.(interactions|comments_from_learner)\.(\d+)\./.exec(element) ?? []
+    const cmi = (this.api as Scorm2004API).cmi as unknown as Record<string, { childArray: Record<string, unknown>[] }>
+    const entry = list ? cmi[list]?.childArray[Number(index)] : undefined
+    if (entry) entry._timestamp = zoned.keep
     return result
   }
 
@@ -480,10 +546,23 @@ export class Session implements ScormSession, CommitTarget {
     return TRUE
   }
 
+  /**
+   * SCORM 1.2 after LMSFinish: LMSGetValue, LMSSetValue and LMSCommit fail with 101 and change
+   * nothing (scorm-again's 1.2 API does not check termination for them: it answers and stores).
+   * Answers the call's failure value, or null to let the call run.
+   */
+  private afterFinish12(element: string, failure: string): string | null {
+    if (this.version === '2004' || !this.isFinished) return null
+    ;(this.api as Scorm12API).throwSCORMError(element, AFTER_TERMINATION_12)
+    return failure
+  }
+
   private getValue(element: string, call: () => string): string {
     this.activity()
+    const finished = this.afterFinish12(element, '')
+    if (finished !== null) return finished
     const aicc = this.aicc
-    if (!aicc || !aicc.handles(element)) return call()
+    if (!aicc || !aicc.handles(element)) return this.read(element, call)
     const api = this.api as Scorm12API
     if (api.isNotInitialized()) {
       api.throwSCORMError(element, AICC_ERRORS.notInitialized)
@@ -499,6 +578,33 @@ export class Session implements ScormSession, CommitTarget {
     }
   }
 
+  /**
+   * RTE 4.2.4.1: with a completion threshold and a progress measure, the measure decides the
+   * completion status, whatever the content set (null: the stored status stands).
+   */
+  private completionStatus2004(): string | null {
+    const cmi = (this.api as Scorm2004API).cmi as unknown as { completion_threshold?: unknown; progress_measure?: unknown }
+    const threshold = num(cmi.completion_threshold)
+    const measure = num(cmi.progress_measure)
+    return threshold === null || measure === null ? null : measure >= threshold ? 'completed' : 'incomplete'
+  }
+
+  /** A read through scorm-again, with the data model's own format where it differs (data-model.ts). */
+  private read(element: string, call: () => string): string {
+    if (this.version === '2004' && element === 'cmi.completion_status') {
+      const value = call()
+      return this.api.lastErrorCode === '0' ? (this.completionStatus2004() ?? value) : value
+    }
+    if (this.version === '2004' && element === 'adl.nav.request' && this.api.isInitialized()) {
+      this.api.lastErrorCode = '0'
+      return (this.api as Scorm2004API).adl.nav.request
+    }
+    const value = call()
+    const empty = this.version === '2004' ? undefined : TIMESPAN_READS_12[element]
+    if (empty === undefined || this.api.lastErrorCode !== '0') return value
+    return value === '' ? empty : timespan12(value)
+  }
+
   private wrap<F extends Fn>(f: F): F {
     return ((...args: never[]) => {
       this.activity()
@@ -512,11 +618,10 @@ export class Session implements ScormSession, CommitTarget {
       LMSInitialize: (p?: unknown) => this.initialize(() => api.lmsInitialize(param(p))),
       LMSFinish: (p?: unknown) => this.finish(() => api.lmsFinish(param(p)), () => this.navRequest12(api)),
       LMSGetValue: (el: string) => this.getValue(String(el), () => api.lmsGetValue(navAlias(String(el)))),
-      LMSSetValue: (el: string, v: unknown) => this.setValue(String(el), v, () => api.lmsSetValue(navAlias(String(el)), v)),
+      LMSSetValue: (el: string, v: unknown) => this.setValue(String(el), v, (value) => api.lmsSetValue(navAlias(String(el)), value)),
       LMSCommit: (p?: unknown) => {
         this.activity()
-        const r = api.lmsCommit(param(p))
-        return r
+        return this.afterFinish12('', FALSE) ?? api.lmsCommit(param(p))
       },
       LMSGetLastError: this.wrap(() => api.lmsGetLastError()),
       LMSGetErrorString: this.wrap((code: string) => api.lmsGetErrorString(String(code))),
@@ -532,7 +637,7 @@ export class Session implements ScormSession, CommitTarget {
       Initialize: live((p?: unknown) => this.initialize(() => api.lmsInitialize(param(p))), FALSE),
       Terminate: live((p?: unknown) => this.terminate(param(p)), FALSE),
       GetValue: live((el: string) => this.getValue(String(el), () => api.lmsGetValue(String(el))), ''),
-      SetValue: live((el: string, v: unknown) => this.setValue(String(el), v, () => api.lmsSetValue(String(el), v)), FALSE),
+      SetValue: live((el: string, v: unknown) => this.setValue(String(el), v, (value) => api.lmsSetValue(String(el), value)), FALSE),
       Commit: live((p?: unknown) => {
         this.activity()
         return api.lmsCommit(param(p))

@@ -40,6 +40,10 @@ export const COURSE_MESSAGES = {
   /** Other completion triggers blocked by the engagement rule (learner §8). */
   engageMore: 'Please spend more time reviewing the course content before marking as complete.',
   launchExpired: 'This content session has expired. Please reopen the module.',
+  /** A commit of a launch (tab) another launch of the same module has stored newer work over. */
+  staleCommit: 'Newer progress of this module was saved in another window. Please reopen the module.',
+  /** A completion asked for a SCORM module whose content talks to the runtime and has not reported completion. */
+  contentDecides: 'This lesson records its own completion. Finish it in the lesson to complete the module.',
 } as const
 
 /** Minimum engagement before a completion not reported by the content counts (learner §5). */
@@ -145,6 +149,11 @@ export const LearnerModule = CourseModule.extend({
   is_unlocked: z.boolean(),
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
+  /**
+   * What completed the module (the completion trigger: the lesson's own SCORM status, a video
+   * watched to its end, the learner's click, a fallback rule...), shown to the learner; null before.
+   */
+  completed_by: z.string().nullable().optional(),
   progress: z.number().int().min(0).max(100),
   last_accessed: z.string().nullable(),
 })
@@ -488,6 +497,8 @@ export interface ScormItem {
   completion?: ScormCompletionThreshold
   /** 2004 `adlnav:presentation` hideLMSUI: LMS navigation controls to hide while this SCO is open. */
   hide_lms_ui?: HideLmsUi[]
+  /** The item launches an asset (`scormtype="asset"`): it never talks to the runtime and counts as done once launched. */
+  asset?: boolean
   children: ScormItem[]
 }
 export const ScormItem: z.ZodType<ScormItem> = z.lazy(() =>
@@ -508,6 +519,7 @@ export const ScormItem: z.ZodType<ScormItem> = z.lazy(() =>
     sequencing: ScormSequencing.optional(),
     completion: ScormCompletionThreshold.optional(),
     hide_lms_ui: z.array(HideLmsUi).optional(),
+    asset: z.boolean().optional(),
     children: z.array(ScormItem),
   }),
 )
@@ -654,6 +666,12 @@ export const ScormLaunch = z.object({
    * `startItem` is only the server's guess.
    */
   sequencing: z.object({ organization: ScormOrganization, state: SequencingState.nullable() }).optional(),
+  /**
+   * The learner's revision of this module's runtime data when launched (0 before any commit). The
+   * launch's commits carry it: once another launch stored something newer, they are refused (409)
+   * instead of overwriting it (docs/decisions/0031-scorm-attempts-and-revisions.md).
+   */
+  revision: z.number().int().min(0).optional(),
 })
 export type ScormLaunch = z.infer<typeof ScormLaunch>
 
@@ -691,6 +709,11 @@ export const ScormCommit = z.object({
   itemId: z.string().min(1).max(255),
   /** Increases with every commit of one launch (stored as a 32-bit integer). */
   seq: z.number().int().min(0).max(2_147_483_647),
+  /**
+   * The launch's `revision`: the commit is stored only if no other launch stored anything since
+   * (or this launch stored last); else 409 `stale_commit`. Absent: ordered by (launch, seq) alone.
+   */
+  revision: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   /** True for the commit sent by Terminate/LMSFinish or at page dismissal. */
   terminated: z.boolean().default(false),
   successStatus: z.string().max(50).optional(),

@@ -4,6 +4,7 @@ import { CourseTables } from './0002-course-tables.ts'
 import { ScormSequencing } from './0003-scorm-sequencing.ts'
 import { ScormStateFromCmi } from './0004-scorm-state-from-cmi.ts'
 import { UserProjection } from './0005-user-projection.ts'
+import { ScormAttemptsAndRevisions } from './0008-scorm-attempts-and-revisions.ts'
 import { ScormEditor } from './0009-scorm-editor.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
@@ -17,5 +18,6 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0006_user_projection_kit', class: UserProjectionTables },
   // The server kit's audit trail of admin changes (decision 0030).
   { name: '0007_audit_trail', class: AuditTrailTable },
+  { name: '0008_scorm_attempts_and_revisions', class: ScormAttemptsAndRevisions },
   { name: '0009_scorm_editor', class: ScormEditor },
 ]

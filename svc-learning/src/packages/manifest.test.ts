@@ -141,6 +141,8 @@ describe('parseManifest on the real packages', () => {
     const all = [...walkItems(info.items)]
     expect(all.filter((i) => !i.isvisible).map((i) => i.title)).toEqual(['SCO not visible'])
     expect(all.find((i) => i.identifier === id('08'))?.prerequisites).toBe(`${id('01')} & ${id('02')}`)
+    // adlcp:scormtype="asset": done once launched (issue 17 item 6)
+    expect(all.filter((i) => i.asset).map((i) => i.title)).toEqual(['Third content (this is an asset)'])
   })
 })
 

@@ -96,6 +96,8 @@ function normalizeHref(href: string): string {
 
 interface Resource {
   href: string | null
+  /** `adlcp:scormType="asset"` (1.2 `adlcp:scormtype`): content that never talks to the runtime. */
+  asset: boolean
 }
 
 interface Context {
@@ -187,6 +189,7 @@ function toItem(node: XmlNode, ctx: Context): ScormItem {
     ...(sequencing ? { sequencing } : {}),
     ...(completion ? { completion } : {}),
     ...(hideLmsUi ? { hide_lms_ui: hideLmsUi } : {}),
+    ...(href && resource?.asset ? { asset: true } : {}),
     children: asArray(node.item).map((c) => toItem(c, ctx)),
   }
 }
@@ -214,7 +217,10 @@ export function parseManifest(xml: string): Omit<PackageInfo, 'fileCount' | 'tot
     const id = attr(r, 'identifier')
     if (!id) continue
     const href = attr(r, 'href')?.trim()
-    resources.set(id, { href: href ? joinBases([attr(manifest, 'base'), attr(resourcesNode, 'base'), attr(r, 'base')], href) : null })
+    resources.set(id, {
+      href: href ? joinBases([attr(manifest, 'base'), attr(resourcesNode, 'base'), attr(r, 'base')], href) : null,
+      asset: attr(r, 'scormtype')?.trim().toLowerCase() === 'asset',
+    })
   }
   const sequencingById = new Map<string, XmlNode>()
   for (const seq of asArray(child(manifest, 'sequencingcollection')?.sequencing)) {

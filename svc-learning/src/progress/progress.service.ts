@@ -20,7 +20,16 @@ interface ProgressRow {
   progress: number
   started_at: Date | string | null
   completed_at: Date | string | null
+  completion_trigger?: string | null
   last_accessed: Date | string | null
+}
+
+export const contentDecides = () => new AppError(422, 'content_decides', COURSE_MESSAGES.contentDecides)
+
+/** The learner's runtime has committed for this SCORM module (a state other than a saved progress record, launch 0). */
+async function contentTalks(tx: EntityManager, userId: string, moduleId: number): Promise<boolean> {
+  const rows = await tx.execute('select 1 from scorm_states where user_id = ? and module_id = ? and launch_at <> 0 limit 1', [userId, moduleId])
+  return rows.length > 0
 }
 
 export const engagementTooShort = (trigger: string) =>
@@ -83,6 +92,9 @@ export async function completeModule(
   if (p.checkEngagement) {
     // The package's own content reports the module complete: the engagement rule does not apply then.
     const reported = p.module.is_scorm && (await contentCompletion(tx, p.userId, p.module)).done
+    // Content that talks to the SCORM runtime decides its completion itself (issue 15): no other
+    // rule (time, closing, reloads, completion pages, a click) completes it while it says otherwise.
+    if (!reported && p.module.is_scorm && (await contentTalks(tx, p.userId, p.module.id))) throw contentDecides()
     if (!reported) {
       const rule = p.trigger === 'manual' ? COMPLETION_RULES.manual : COMPLETION_RULES.other
       const startedAt = row?.started_at ? new Date(row.started_at).getTime() : null
@@ -136,6 +148,7 @@ const learnerModule = (m: ModuleRow, p: ProgressRow | undefined): LearnerModule 
   is_unlocked: true,
   started_at: iso(p?.started_at),
   completed_at: iso(p?.completed_at),
+  completed_by: p?.completed_at ? (p.completion_trigger ?? null) : null,
   progress: p ? (p.completed_at ? 100 : p.progress) : 0,
   last_accessed: iso(p?.last_accessed),
 })
@@ -167,7 +180,7 @@ export function createProgressService(ctx: LearningContext) {
     const conn = em.getConnection()
     const [modules, progress, completions] = await Promise.all([
       conn.execute(`select ${MODULE_COLUMNS} from course_modules m where m.course_id = any(?::int[]) order by m.position, m.id`, [ids]) as Promise<ModuleRow[]>,
-      conn.execute('select module_id, progress, started_at, completed_at, last_accessed from module_progress where user_id = ? and course_id = any(?::int[])', [
+      conn.execute('select module_id, progress, started_at, completed_at, completion_trigger, last_accessed from module_progress where user_id = ? and course_id = any(?::int[])', [
         userId,
         ids,
       ]) as Promise<ProgressRow[]>,

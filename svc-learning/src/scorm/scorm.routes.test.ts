@@ -361,7 +361,8 @@ describe('POST /scorm/commit/{token}', () => {
     expect(next.state.assessment_item).toMatchObject({ entry: 'resume', cmi: { cmi: { location: 'q7', exit: 'suspend' } } })
     h.advance(1000)
     await commit(next, { itemId: 'assessment_item', seq: 1, runtimeData: cmi2004({ location: 'q8', exit: 'normal' }) })
-    expect((await launch()).state.assessment_item!.entry).toBe('')
+    // A normal exit ends the attempt: the next one starts from nothing (conformance.test.ts).
+    expect((await launch()).state.assessment_item).toBeUndefined()
   })
 })
 
@@ -417,11 +418,11 @@ describe('completion reported by the content', () => {
     const item = ScormLaunch.parse((await h.call('GET', `/scorm/${single}/launch`, { token: stranger.token })).body).startItem
     await sco(single, item, { cmi: { core: { lesson_status: 'passed' } } })
     expect((await complete(single)).body).toMatchObject({ newly_completed: true })
-    // A sequenced package: one lesson done is not the package (the engagement rule applies)…
+    // A sequenced package: one lesson done is not the package (content that talks decides: no other rule completes it)…
     const sequenced = await insertModule(h, c, { isScorm: true, position: 2 })
     await installFixture(h, sequenced, FIXTURE)
     await sco(sequenced, 'playing_item', cmi2004({ completion_status: 'completed' }))
-    expect([(await complete(sequenced)).status, (await complete(sequenced)).body.code]).toEqual([422, 'engagement_too_short'])
+    expect([(await complete(sequenced)).status, (await complete(sequenced)).body.code]).toEqual([422, 'content_decides'])
     // …its root rollup is.
     await h.sql(
       `insert into scorm_sequencing_states (user_id, module_id, launch_at, seq, state, root_completion, root_success, updated_at) values (?, ?, 1, 1, '{}'::jsonb, 'completed', 'unknown', now())`,

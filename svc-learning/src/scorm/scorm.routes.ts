@@ -25,7 +25,7 @@ export const scormRoutes = (svc: ScormService, verifier: TokenVerifier, launchTo
   const auth = authenticate(verifier)
   return new Hono<AppEnv>()
     .post('/commit/:token', async (c) => {
-      const fail = (status: 400 | 401 | 403 | 404 | 413 | 415, code: string, message: string) => c.json({ result: false, errorCode: GENERAL_EXCEPTION, message, code }, status)
+      const fail = (status: 400 | 401 | 403 | 404 | 409 | 413 | 415, code: string, message: string) => c.json({ result: false, errorCode: GENERAL_EXCEPTION, message, code }, status)
       let claims
       try {
         claims = await launchTokens.verify(c.req.param('token'))

@@ -22,13 +22,14 @@ import { iso, manifestOf, requireModule, stillAssignedSql, type CourseRow, type 
 import { completeModule, touchProgress } from '../progress/progress.service.ts'
 import { contentCompletion } from './content-completion.ts'
 import { sequencedOrganization, storedSequencingState, storeSequencingState } from './sequencing-state.ts'
-import { applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, totalTimePath } from './summary.ts'
+import { applyCompletionThreshold, applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, totalTimePath } from './summary.ts'
 
 /** Path of a launch's commit endpoint (the content player posts to it on the content origin). */
 export const commitUrl = (token: string) => `/api/scorm/commit/${token}`
 
 interface StateRow {
   item_id: string
+  launch_at: string | number
   cmi: Record<string, unknown> | string
   exit: string
   lesson_status: string
@@ -50,9 +51,9 @@ const packageFailed = (actor: Actor, module: Pick<ModuleRow, 'processing_error'>
 
 /** A commit the endpoint answers with `{result: false}`. */
 export class CommitError extends Error {
-  readonly status: 400 | 403 | 404 | 415
+  readonly status: 400 | 403 | 404 | 409 | 415
   readonly code: string
-  constructor(status: 400 | 403 | 404 | 415, code: string, message: string) {
+  constructor(status: 400 | 403 | 404 | 409 | 415, code: string, message: string) {
     super(message)
     this.status = status
     this.code = code
@@ -78,35 +79,67 @@ const toProgress = (r: StateRow): ScormProgress => {
 }
 
 /*
- * One statement per commit: the state upsert is applied only when (launch_at, seq) is newer than
- * the stored one; 2004 commits before Terminate carry no cmi.total_time, so the stored one is
- * kept (column and tree). The module's progress row is touched in the same statement when the
- * caller asks (first commit of a learner and module in a while). Nothing is written once the
- * course is no longer assigned to the launch's learner (admins' launches excepted).
+ * One statement per commit. A commit carrying the launch's revision is stored only when no other
+ * launch stored anything for this learner and module since that revision, or this launch stored
+ * last (its own commits are then ordered by seq), or what was stored since is the final commit of
+ * an earlier launch (a viewer closed just before it was reopened, whose last beacon arrived after
+ * the new launch): an idle tab opened later cannot overwrite newer
+ * work from an earlier one, and is refused (`fresh` false) instead of being told it saved. A
+ * commit without a revision is ordered by (launch_at, seq) alone. 2004 commits before Terminate
+ * carry no cmi.total_time, so the stored one is kept (column and tree) — unless the stored state
+ * is an attempt that ended (2004, another launch, an exit other than suspend): its results go to
+ * `scorm_attempts` and this launch's attempt starts from nothing. The module's progress row is
+ * touched in the same statement when the caller asks (first commit of a learner and module in a
+ * while). Nothing is written once the course is no longer assigned to the launch's learner
+ * (admins' launches excepted) or the learner was deleted.
  */
+const ENDED = `($21::boolean and s.launch_at <> $4::bigint and s.launch_at <> 0 and s.exit <> 'suspend')`
 const COMMIT_SQL = `with allowed as (
-  select 1 where $18::boolean or ${stillAssignedSql('$1', '$16')}
+  select 1 where not exists (select 1 from users u where u.id = $1::uuid and u.deleted_at is not null)
+    and ($18::boolean or ${stillAssignedSql('$1', '$16')})
+), rev as (
+  insert into scorm_revisions as r (user_id, module_id, revision, launch_id, launch_at, final)
+  select $1::uuid, $2::int, 1, $20::text, $4::bigint, $22::boolean where exists (select 1 from allowed)
+  on conflict (user_id, module_id) do update set revision = r.revision + 1, launch_id = excluded.launch_id, launch_at = excluded.launch_at, final = excluded.final
+  where $19::bigint is null or r.launch_id = excluded.launch_id or r.revision = $19::bigint or (r.final and r.launch_at < excluded.launch_at)
+  returning r.revision
+), ended as (
+  insert into scorm_attempts (user_id, module_id, item_id, cmi, lesson_status, score, total_time, exit, ended_at)
+  select s.user_id, s.module_id, s.item_id, s.cmi, s.lesson_status, s.score, s.total_time, s.exit, s.updated_at from scorm_states s
+  where s.user_id = $1::uuid and s.module_id = $2::int and s.item_id = $3::text and ${ENDED}
+    and ($19::bigint is not null or s.launch_at < $4::bigint) and exists (select 1 from rev)
+  returning 1
 ), up as (
   insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, total_time, session_time, exit, updated_at)
   select $1::uuid, $2::int, $3::text, $4::bigint, $5::int, $6::jsonb, $7::text, $8::double precision, $9::text, coalesce($10::text, $11::text), $12::text, $13::text, $14::timestamptz
-  where exists (select 1 from allowed)
+  where exists (select 1 from rev)
   on conflict (user_id, module_id, item_id) do update set
     launch_at = excluded.launch_at, seq = excluded.seq,
-    cmi = case when $10::text is null and $15::text[] is not null and s.total_time like 'P%'
+    cmi = case when $10::text is null and $15::text[] is not null and s.total_time like 'P%' and not ${ENDED}
       then jsonb_set(excluded.cmi, $15::text[], to_jsonb(s.total_time)) else excluded.cmi end,
     lesson_status = excluded.lesson_status, score = excluded.score, location = excluded.location,
-    total_time = case when $10::text is null then s.total_time else excluded.total_time end,
+    total_time = case when $10::text is null and not ${ENDED} then s.total_time else excluded.total_time end,
     session_time = excluded.session_time, exit = excluded.exit, updated_at = excluded.updated_at
-  where (s.launch_at, s.seq) < (excluded.launch_at, excluded.seq)
+  where case when $19::bigint is null then (s.launch_at, s.seq) < (excluded.launch_at, excluded.seq)
+    else s.launch_at <> excluded.launch_at or s.seq < excluded.seq end
   returning 1
 ), mp as (
   insert into module_progress as m (user_id, module_id, course_id, progress, started_at, last_accessed)
-  select $1, $2, $16, ${PROGRESS_TRACKER.scormInitialized}, $14, $14 where $17::boolean and exists (select 1 from allowed)
+  select $1, $2, $16, ${PROGRESS_TRACKER.scormInitialized}, $14, $14 where $17::boolean and exists (select 1 from rev)
   on conflict (user_id, module_id) do update set
     progress = greatest(m.progress, excluded.progress), started_at = coalesce(m.started_at, excluded.started_at), last_accessed = excluded.last_accessed
   returning m.completed_at
 )
-select exists (select 1 from allowed) as allowed, (select count(*) from up)::int as applied, (select completed_at from mp) as completed_at`
+select exists (select 1 from allowed) as allowed, exists (select 1 from rev) as fresh, (select count(*) from up)::int as applied,
+  (select count(*) from ended)::int as ended, (select completed_at from mp) as completed_at`
+
+interface CommitRow {
+  allowed: boolean
+  fresh: boolean
+  applied: number
+  ended: number
+  completed_at: Date | null
+}
 
 export function createScormService(ctx: LearningContext) {
   const { orm, now, launchTokens } = ctx
@@ -122,7 +155,7 @@ export function createScormService(ctx: LearningContext) {
   const TOUCH_EVERY_MS = 60_000
   // The SCOs (launchable items) of each package, to check a commit's item without a query each
   // time; null: not a ready SCORM package (a file module's launch cannot commit); undefined: gone.
-  const scosOf = ttlCache({ ttlMs: 60_000, max: 5000 }, async (id: number): Promise<Set<string> | null | undefined> => {
+  const scosOf = ttlCache({ ttlMs: 60_000, max: 5000 }, async (id: number): Promise<Map<string, ScormItem> | null | undefined> => {
     const [row] = (await orm.em
       .fork()
       .getConnection()
@@ -132,11 +165,11 @@ export function createScormService(ctx: LearningContext) {
     >[]
     if (!row) return undefined
     const manifest = row.is_scorm && row.processing_status === 'ready' ? manifestOf(row as ModuleRow) : null
-    return manifest ? new Set(launchableItems(manifest.items).map((i) => i.identifier)) : null
+    return manifest ? new Map(launchableItems(manifest.items).map((i) => [i.identifier, i])) : null
   })
 
   // The hottest statement of the service (every open SCO commits every 5 s): prepared once per connection.
-  const commitStatement = preparedStatement<{ allowed: boolean; applied: number; completed_at: Date | null }>(orm, 'scorm_commit', COMMIT_SQL)
+  const commitStatement = preparedStatement<CommitRow>(orm, 'scorm_commit', COMMIT_SQL)
 
   /** The state row the progress record is about: the most recently updated SCO of the module. */
   async function latestState(userId: string, moduleId: number): Promise<StateRow | undefined> {
@@ -195,9 +228,9 @@ export function createScormService(ctx: LearningContext) {
         throw packageFailed(actor, module)
       const conn = em.getConnection()
       const organization = sequencedOrganization(module.scorm_version, manifest)
-      const [{ token, claims }, states, shared, sequencingState] = await Promise.all([
+      const [{ token, claims }, states, shared, sequencingState, [revision]] = await Promise.all([
         launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id, admin: actor.isAdmin }),
-        conn.execute('select item_id, cmi, exit, updated_at from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc', [
+        conn.execute('select item_id, cmi, exit, launch_at, updated_at from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc', [
           actor.userId,
           moduleId,
         ]) as Promise<StateRow[]>,
@@ -205,6 +238,7 @@ export function createScormService(ctx: LearningContext) {
           { store_id: string; store: string }[]
         >,
         organization ? storedSequencingState(em, actor.userId, moduleId) : null,
+        conn.execute('select revision from scorm_revisions where user_id = ? and module_id = ?', [actor.userId, moduleId]) as Promise<{ revision: string | number }[]>,
       ])
       await touchProgress(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
       const base = contentBase(token)
@@ -214,8 +248,14 @@ export function createScormService(ctx: LearningContext) {
       const byId = new Map(launchable.map((i) => [i.identifier, i]))
       const start = states.map((s) => byId.get(s.item_id)).find((i) => i !== undefined) ?? launchable[0]!
       const state: Record<string, ScoState> = {}
-      for (const s of states)
+      for (const s of states) {
+        // SCORM 2004 RTE 4.2.9: only a suspended attempt carries over; after any other exit the SCO
+        // starts a new attempt from nothing (ab-initio). The ended one stays stored until the new
+        // attempt's first commit moves it to scorm_attempts (and the progress record shows it).
+        // A record saved through POST /scorm/progress (launch 0) is resumed as it is.
+        if (module.scorm_version === '2004' && s.exit !== 'suspend' && Number(s.launch_at) !== 0) continue
         state[s.item_id] = { cmi: json(s.cmi) as Record<string, unknown>, entry: s.exit === 'suspend' ? 'resume' : '', updated_at: iso(s.updated_at)! }
+      }
       return {
         playerUrl: `${ctx.contentOrigin}${CONTENT_PLAYER_PATH}`,
         url: start.href!,
@@ -234,6 +274,7 @@ export function createScormService(ctx: LearningContext) {
         sharedData: Object.fromEntries(shared.map((s) => [s.store_id, s.store])),
         learner: { id: actor.userId, name: actor.name },
         ...(organization ? { sequencing: { organization, state: sequencingState } } : {}),
+        revision: Number(revision?.revision ?? 0),
       }
     },
 
@@ -254,7 +295,8 @@ export function createScormService(ctx: LearningContext) {
       if (scos === undefined) throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
       if (scos === null) throw new CommitError(400, 'not_scorm', COURSE_MESSAGES.notScorm)
       if (!scos.has(commit.itemId)) throw new CommitError(400, 'unknown_item', 'itemId is not a SCO of this package')
-      const summary = summarize(commit.runtimeData, commit)
+      const runtimeData = applyCompletionThreshold(commit.runtimeData, scos.get(commit.itemId)!)
+      const summary = summarize(runtimeData, commit)
       const key = `${claims.userId}:${claims.moduleId}`
       const at = now()
       const last = touched.get(key)
@@ -265,7 +307,7 @@ export function createScormService(ctx: LearningContext) {
         commit.itemId,
         claims.issuedAt,
         commit.seq,
-        JSON.stringify(commit.runtimeData),
+        JSON.stringify(runtimeData),
         summary.lessonStatus.slice(0, 100),
         summary.score,
         summary.location.slice(0, 4000),
@@ -274,12 +316,16 @@ export function createScormService(ctx: LearningContext) {
         summary.sessionTime.slice(0, 100),
         summary.exit.slice(0, 100),
         at,
-        summary.model === '2004' && summary.totalTime === null ? `{${totalTimePath(commit.runtimeData).join(',')}}` : null,
+        summary.model === '2004' && summary.totalTime === null ? `{${totalTimePath(runtimeData).join(',')}}` : null,
         claims.courseId,
         touch,
         claims.admin,
+        commit.revision ?? null,
+        claims.launchId,
+        summary.model === '2004',
+        commit.terminated,
       ]
-      let row: { allowed: boolean; applied: number; completed_at: Date | null } | undefined
+      let row: CommitRow | undefined
       try {
         ;[row] = await commitStatement(params)
       } catch (err) {
@@ -293,6 +339,8 @@ export function createScormService(ctx: LearningContext) {
         if (!module) throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
         throw new CommitError(403, 'course_not_assigned', COURSE_MESSAGES.courseNotAssigned)
       }
+      // Another launch (another tab) stored newer work: this one must not overwrite it, nor be told it saved.
+      if (row && !row.fresh) throw new CommitError(409, 'stale_commit', COURSE_MESSAGES.staleCommit)
       if (touch) {
         if (touched.size > 100_000) touched.clear()
         touched.set(key, at.getTime())
@@ -329,7 +377,8 @@ export function createScormService(ctx: LearningContext) {
      * POST /scorm/progress: writes the record into the caller's cmi tree of the module's most
      * recent (else first) SCO, in that SCO's data model, so the runtime resumes with it too; the
      * status never goes back from completed/passed; completed/passed completes the module. The
-     * stored (launch, seq) is kept: a session still under way goes on committing over it.
+     * state is then the record's (launch 0, seq 0): a session still under way goes on committing
+     * over it, and the next launch resumes it whatever the exit (2004 attempts: see `launch`).
      */
     async saveProgress(actor: Actor, body: z.output<typeof ScormProgressBody>) {
       const em = orm.em.fork()
@@ -359,7 +408,7 @@ export function createScormService(ctx: LearningContext) {
           tx,
           `insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, total_time, session_time, exit, updated_at)
            values ($1, $2, $3, 0, 0, $4::jsonb, $5, $6, $7, $8, $9, $10, $11)
-           on conflict (user_id, module_id, item_id) do update set cmi = excluded.cmi, lesson_status = excluded.lesson_status,
+           on conflict (user_id, module_id, item_id) do update set launch_at = 0, seq = 0, cmi = excluded.cmi, lesson_status = excluded.lesson_status,
              score = excluded.score, location = excluded.location, total_time = excluded.total_time,
              session_time = excluded.session_time, updated_at = excluded.updated_at`,
           [

@@ -1,4 +1,4 @@
-import type { ScormInteraction } from '@portal/contracts'
+import type { ScormInteraction, ScormItem } from '@portal/contracts'
 
 /**
  * The summary columns of `scorm_states` drawn from a commit's `runtimeData` (the cmi tree as
@@ -258,4 +258,30 @@ export function applyProgressRecord(runtimeData: Obj, model: '1.2' | '2004', rec
   if (record.totalTime !== undefined) cmi.total_time = timespanTo2004(record.totalTime)
   if (record.sessionTime !== undefined) cmi.session_time = timespanTo2004(record.sessionTime)
   return tree
+}
+
+/** The completion threshold the runtime applies to an item (2004; a 4th edition one only when it completes by measure), or null. */
+export function completionThresholdOf(item: Pick<ScormItem, 'completion_threshold' | 'completion'>): number | null {
+  if (item.completion_threshold === null || item.completion?.completedByMeasure === false) return null
+  return item.completion_threshold
+}
+
+/**
+ * SCORM 2004 RTE 4.2.4.1: with a completion threshold (from the manifest, not from the commit) and
+ * a progress measure, the measure decides the completion status — `completed` at or above the
+ * threshold, `incomplete` below it — whatever the content set. Other commits are returned as
+ * they are; a corrected one is a copy with the status rewritten in the tree.
+ */
+export function applyCompletionThreshold(runtimeData: Obj, item: Pick<ScormItem, 'completion_threshold' | 'completion'>): Obj {
+  const threshold = completionThresholdOf(item)
+  if (threshold === null) return runtimeData
+  const cmi = cmiRoot(runtimeData)
+  if (isObj(cmi.core)) return runtimeData
+  const measure = num(cmi.progress_measure)
+  if (measure === null) return runtimeData
+  const status = measure >= threshold ? 'completed' : 'incomplete'
+  if (cmi.completion_status === status) return runtimeData
+  if (isObj(runtimeData.cmi)) return { ...runtimeData, cmi: { ...runtimeData.cmi, completion_status: status } }
+  if ('cmi.completion_status' in runtimeData || 'cmi.progress_measure' in runtimeData) return { ...runtimeData, 'cmi.completion_status': status }
+  return { ...runtimeData, completion_status: status }
 }
