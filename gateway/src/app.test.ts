@@ -8,7 +8,7 @@ import { listen } from '@portal/server-kit'
 import { silentLogger } from '@portal/server-kit/testing'
 import { createServer, request as httpRequest } from 'node:http'
 import { createGateway, createGatewayHandler } from './app.ts'
-import { resolveRoute } from './routes.ts'
+import { isUpload, resolveRoute } from './routes.ts'
 
 describe('route table', () => {
   it('matches whole path segments and prefers the longest prefix', () => {
@@ -16,6 +16,12 @@ describe('route table', () => {
     expect(resolveRoute('/api/authx')).toBeUndefined()
     expect(resolveRoute('/api/admin/user-groups')?.upstream).toBe('identity')
     expect(resolveRoute('/api/dev/mailbox')?.upstream).toBe('notify')
+    expect(resolveRoute('/api/admin/emails/3/toggle')?.upstream).toBe('notify')
+    expect(resolveRoute('/api/admin/notification-rules')?.upstream).toBe('notify')
+    expect(resolveRoute('/api/admin/audit/identity')?.upstream).toBe('identity')
+    expect(resolveRoute('/api/admin/audit/learning')?.upstream).toBe('learning')
+    expect(resolveRoute('/api/admin/audit/notify')?.upstream).toBe('notify')
+    expect(resolveRoute('/api/email-reports/groups/Crew%20A/tracking')?.upstream).toBe('notify')
     expect(resolveRoute('/mailbox')?.strip).toBe('')
     expect(resolveRoute('/user-dashboard')).toBeUndefined()
     expect(resolveRoute('/api/exams/3/attempts')?.upstream).toBe('learning')
@@ -46,6 +52,13 @@ describe('route table', () => {
     ])
       expect(resolveRoute(path), path).toMatchObject({ upstream: 'learning', strip: '/api' })
     expect(resolveRoute('/api/scormx')).toBeUndefined()
+  })
+  it('gives uploads (courses, a timing edit with a replacement video) the long timeout', () => {
+    expect(isUpload('POST', '/api/courses')).toBe(true)
+    expect(isUpload('PUT', '/api/courses/3')).toBe(true)
+    expect(isUpload('POST', '/api/scorm-editor/edit-timing')).toBe(true)
+    expect(isUpload('POST', '/api/scorm-editor/analyze')).toBe(false)
+    expect(isUpload('GET', '/api/scorm-editor/edit-timing')).toBe(false)
   })
   it('routes no course content on the portal (it has an origin of its own)', () => {
     expect(resolveRoute('/api/content/eyJ.token.sig/shared/launchpage.html')).toBeUndefined()

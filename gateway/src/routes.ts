@@ -29,6 +29,12 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/reports', upstream: 'certs', strip: '/api' },
   { prefix: '/api/revenue', upstream: 'certs', strip: '/api' },
   { prefix: '/api/certification-notifications', upstream: 'certs', strip: '/api' },
+  { prefix: '/api/admin/audit/identity', upstream: 'identity', strip: '/api' },
+  { prefix: '/api/admin/audit/learning', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/admin/audit/notify', upstream: 'notify', strip: '/api' },
+  { prefix: '/api/admin/emails', upstream: 'notify', strip: '/api' },
+  { prefix: '/api/admin/notification-rules', upstream: 'notify', strip: '/api' },
+  { prefix: '/api/email-reports', upstream: 'notify', strip: '/api' },
   { prefix: '/api/dev/mailbox', upstream: 'notify', strip: '/api' },
   { prefix: '/mailbox', upstream: 'notify', strip: '' },
 ]
@@ -43,8 +49,10 @@ export function resolveRoute(path: string, table: readonly RouteEntry[] = ROUTE_
 }
 
 /**
- * Course uploads (POST /api/courses, PUT /api/courses/{id}): learning answers them once the whole
+ * Course uploads (POST /api/courses, PUT /api/courses/{id}) and the timing editor's edit with a
+ * replacement video (POST /api/scorm-editor/edit-timing): learning answers them once the whole
  * upload is in, so they alone get the long upstream timeout.
  */
 export const isUpload = (method: string | undefined, path: string) =>
-  (method === 'POST' && /^\/api\/courses\/?(?:\?|$)/.test(path)) || (method === 'PUT' && /^\/api\/courses\/[^/?]+\/?(?:\?|$)/.test(path))
+  (method === 'POST' && /^\/api\/(?:courses|scorm-editor\/edit-timing)\/?(?:\?|$)/.test(path)) ||
+  (method === 'PUT' && /^\/api\/courses\/[^/?]+\/?(?:\?|$)/.test(path))

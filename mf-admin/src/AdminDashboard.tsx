@@ -1,5 +1,5 @@
 import { REMOTES } from '@portal/contracts'
-import { EmptyState, RemoteSlot, Spinner, Tabs, ensureStyles, type RemoteProps } from '@portal/ui-kit'
+import { RemoteSlot, Spinner, Tabs, ensureStyles, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { Suspense, lazy, useState } from 'react'
 import { ExamsTab } from './exams/ExamsTab.tsx'
@@ -12,9 +12,9 @@ ensureAdminStyles()
 // The first screen is the Exams tab: the others load when opened (the admin's first load stays small).
 const CoursesTab = lazy(() => import(/* webpackChunkName: "courses-tab" */ './courses/CoursesTab.tsx').then((m) => ({ default: m.CoursesTab })))
 const UsersTab = lazy(() => import(/* webpackChunkName: "users-tab" */ './users/UsersTab.tsx').then((m) => ({ default: m.UsersTab })))
+const EmailSettingsTab = lazy(() => import(/* webpackChunkName: "email-settings-tab" */ './email-settings/EmailSettingsTab.tsx').then((m) => ({ default: m.EmailSettingsTab })))
+const AuditTrailTab = lazy(() => import(/* webpackChunkName: "audit-trail-tab" */ './audit/AuditTrailTab.tsx').then((m) => ({ default: m.AuditTrailTab })))
 const GroupsTab = lazy(() => import(/* webpackChunkName: "groups-tab" */ './groups/GroupsTab.tsx').then((m) => ({ default: m.GroupsTab })))
-
-const NotYet = ({ what }: { what: string }) => <EmptyState>{what} is not available yet.</EmptyState>
 
 const Panel = ({ tab, remote }: { tab: AdminTab; remote: RemoteProps }) => {
   const { user } = remote
@@ -24,17 +24,13 @@ const Panel = ({ tab, remote }: { tab: AdminTab; remote: RemoteProps }) => {
     case 'Groups':
       return <GroupsTab />
     case 'Email Settings':
-      return (
-        <div className="pk-stack">
-          <h2>Email Settings</h2>
-          <NotYet what="Managing global admin emails" />
-          <p className="pk-muted">Group-specific emails are configured in the Groups tab.</p>
-        </div>
-      )
+      return <EmailSettingsTab />
     case 'Exams':
       return <ExamsTab />
     case 'Courses':
       return <CoursesTab />
+    case 'Audit Trail':
+      return <AuditTrailTab />
     case 'Certifications':
       // The certification slice's own tab (admin §2 cards), loaded at run time.
       return <RemoteSlot id="mf_certifications/AdminCertificationsTab" {...remote} loadingLabel="Loading certifications..." />

@@ -16,6 +16,24 @@ th[aria-sort=ascending] .pk-sort,th[aria-sort=descending] .pk-sort{color:var(--c
 .pk-question__summary{flex:1 1 16rem;min-width:0;color:var(--c-muted);font-size:.875rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .pk-dialog:has(.pk-import){max-width:min(920px,calc(100vw - 2rem))}
 .pk-import-table td,.pk-import-table th{font-size:.8125rem;padding:.375rem .5rem}
+.pk-switch{display:inline-flex;align-items:center;gap:.5rem;font:inherit;background:none;border:1px solid #9aa5b1;border-radius:999px;padding:.25rem .75rem .25rem .25rem;min-height:2.25rem;cursor:pointer;color:inherit}
+.pk-switch[aria-disabled=true]{opacity:.6;cursor:progress}
+.pk-switch__track{position:relative;width:2.75rem;height:1.5rem;border-radius:999px;background:#64748b;flex:none}
+.pk-switch__track::after{content:"";position:absolute;top:.1875rem;left:.1875rem;width:1.125rem;height:1.125rem;border-radius:50%;background:#fff;transition:left .15s}
+.pk-switch[aria-checked=true] .pk-switch__track{background:#15803d}
+.pk-switch[aria-checked=true] .pk-switch__track::after{left:1.4375rem}
+.pk-dialog:has(.pk-wide){max-width:min(920px,calc(100vw - 2rem))}
+.pk-tone{display:inline-block;padding:.125rem .5rem;border-radius:999px;font-size:.8125rem;font-weight:600;border:1px solid transparent}
+.pk-tone--green{background:#dcfce7;color:#14532d;border-color:#86efac}
+.pk-tone--yellow{background:#fef9c3;color:#713f12;border-color:#fde047}
+.pk-tone--red{background:#fee2e2;color:#7f1d1d;border-color:#fca5a5}
+.pk-tone--blue{background:#dbeafe;color:#1e3a8a;border-color:#93c5fd}
+.pk-tone--grey{background:#f1f5f9;color:#334155;border-color:#cbd5e1}
+.pk-figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:.75rem;margin:0}
+.pk-figure{border:1px solid var(--c-border);border-radius:var(--radius);padding:.5rem .75rem}
+.pk-figure dt{font-size:.8125rem;color:var(--c-muted)}
+.pk-figure dd{margin:0;font-size:1.375rem;font-weight:700}
+@media (prefers-reduced-motion:reduce){.pk-switch__track::after{transition:none}}
 `
 
 export const ensureAdminStyles = (): void => addStyleSheet('portal-admin-styles', CSS)

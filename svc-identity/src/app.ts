@@ -1,5 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import {
+  auditAdminChanges,
+  auditTrailRoutes,
   createLogger,
   createServiceApp,
   createTokenCheck,
@@ -12,6 +14,7 @@ import {
 import { authRoutes } from './auth/auth.routes.ts'
 import { createAuthService } from './auth/auth.service.ts'
 import { createPasswordHasher, DEFAULT_KDF, gateKdf, type KdfParams, type PasswordHasher } from './auth/password.ts'
+import { IDENTITY_AUDITED } from './audit.ts'
 import { createBackgroundTasks, type BackgroundTasks } from './background.ts'
 import type { IdentityContext, IdentityEnv } from './context.ts'
 import { groupRoutes } from './groups/group.routes.ts'
@@ -73,8 +76,10 @@ export function createApp(deps: AppDeps) {
     },
   })
   const secureCookie = (deps.env.PUBLIC_URL ?? '').startsWith('https:')
+  app.use(auditAdminChanges(deps.orm, IDENTITY_AUDITED))
   app.route('/auth', authRoutes(createAuthService(ctx), deps.issuer, { secureCookie }))
   app.route('/users', userRoutes(createUserService(ctx), verifier))
   app.route('/admin/user-groups', groupRoutes(createGroupService(ctx), verifier))
+  app.route('/admin/audit/identity', auditTrailRoutes(deps.orm, 'identity', verifier))
   return app
 }

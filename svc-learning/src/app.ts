@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { createGarbageCleaner, createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
+import { auditAdminChanges, auditTrailRoutes, createGarbageCleaner, createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { attemptRoutes } from './attempts/attempt.routes.ts'
 import { createAttemptService, type AttemptService } from './attempts/attempt.service.ts'
 import { COURSE_UPLOAD } from '@portal/contracts'
@@ -18,6 +18,9 @@ import { createScormService } from './scorm/scorm.service.ts'
 import { adminCourseRoutes, courseRoutes, isCourseUpload } from './courses/course.routes.ts'
 import { createCourseService } from './courses/course.service.ts'
 import { createIngestWorker } from './ingest/ingest-worker.ts'
+import { isScormEditorUpload, scormEditorAdminRoutes } from './scorm-editor/scorm-editor.routes.ts'
+import { createScormEditorService } from './scorm-editor/scorm-editor.service.ts'
+import { LEARNING_AUDITED } from './audit.ts'
 
 export interface AppDeps {
   orm: MikroORM
@@ -61,12 +64,13 @@ export function createApp(deps: AppDeps) {
     service: 'learning',
     logger,
     maxBodyBytes: 1024 * 1024,
-    ownBodyLimit: (method, path) => isCourseUpload(method, path) || isScormCommit(method, path),
+    ownBodyLimit: (method, path) => isCourseUpload(method, path) || isScormCommit(method, path) || isScormEditorUpload(method, path),
     ready: async () => {
       await deps.orm.em.getConnection().execute('select 1')
     },
   })
   // Learner-side course runtime; `/courses/with-progress` before the courses routes (`/courses/:id`).
+  app.use(auditAdminChanges(deps.orm, LEARNING_AUDITED))
   const progress = createProgressService(ctx)
   const content = createContentService(ctx)
   const scorm = createScormService(ctx)
@@ -74,6 +78,7 @@ export function createApp(deps: AppDeps) {
   app.route('/modules', moduleRoutes(progress, content, verifier))
   app.route('/scorm', scormRoutes(scorm, verifier, deps.launchTokens))
   app.route('/scorm-editor', scormEditorRoutes(scorm, verifier))
+  app.route('/scorm-editor', scormEditorAdminRoutes(createScormEditorService(ctx), ctx, verifier))
   app.route('/content', contentRoutes(content, deps.launchTokens, deps.storage))
   app.route('/exams', attemptRoutes(attempts, verifier))
   app.route('/exams', examRoutes(exams, verifier))
@@ -81,5 +86,6 @@ export function createApp(deps: AppDeps) {
   app.route('/users', statsRoutes(stats, verifier))
   app.route('/courses', courseRoutes(courses, verifier))
   app.route('/admin/courses', adminCourseRoutes(courses, verifier))
+  app.route('/admin/audit/learning', auditTrailRoutes(deps.orm, 'learning', verifier))
   return { app, attempts, ctx, courses, ingest, garbage }
 }

@@ -1,19 +1,45 @@
 import type { Hono } from 'hono'
-import { createServiceApp, type AppEnv, type Logger } from '@portal/server-kit'
+import type { MikroORM } from '@mikro-orm/postgresql'
+import { auditTrailRoutes, createServiceApp, projectionTokenCheck, withTokenCheck, type AppEnv, type Logger, type TokenVerifier } from '@portal/server-kit'
+import { adminEmailRoutes } from './admin-emails/admin-email.routes.ts'
+import { createAdminEmailService } from './admin-emails/admin-email.service.ts'
+import type { NotifyContext } from './context.ts'
+import type { DeliveryRepository } from './deliveries/delivery.repository.ts'
+import { emailReportRoutes, notificationRuleRoutes } from './group-reports/rule.routes.ts'
+import { createRuleService, type RuleService } from './group-reports/rule.service.ts'
 import { mailboxRoutes } from './mailbox/mailbox.routes.ts'
 import type { MailboxStore } from './mailbox/mailbox.repository.ts'
 
 export interface AppDeps {
+  orm: MikroORM
+  verifier: TokenVerifier
   logger: Logger
   /** The dev mailbox, or null when mail goes out by SMTP (the mailbox routes then answer 404). */
   mailbox: MailboxStore | null
-  /** Readiness check (database ping). */
-  ready?: () => Promise<void>
+  deliveries: DeliveryRepository
+  /** Tells the sender that mails were queued. */
+  kick?: () => void
+  /** Current time (tests move it). */
+  clock?: () => Date
 }
 
-/** svc-notify's HTTP app: health, readiness, metrics and the dev mailbox. */
-export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const app = createServiceApp({ service: 'notify', logger: deps.logger, ready: deps.ready })
+/** svc-notify's HTTP app (health, readiness, metrics, the dev mailbox, admin e-mails, group rules) and its rule service. */
+export function createApp(deps: AppDeps): { app: Hono<AppEnv>; ctx: NotifyContext; rules: RuleService } {
+  const ctx: NotifyContext = { orm: deps.orm, logger: deps.logger, now: deps.clock ?? (() => new Date()), deliveries: deps.deliveries, kick: deps.kick ?? (() => undefined) }
+  const app = createServiceApp({
+    service: 'notify',
+    logger: deps.logger,
+    ready: async () => {
+      await deps.orm.em.getConnection().execute('select 1')
+    },
+  })
+  // Every bearer route: tokens of deleted users, or older than the user's auth version, are refused.
+  const verifier = withTokenCheck(deps.verifier, projectionTokenCheck(deps.orm))
+  const rules = createRuleService(ctx)
   app.route('/', mailboxRoutes(deps.mailbox))
-  return app
+  app.route('/admin/emails', adminEmailRoutes(createAdminEmailService(ctx), verifier))
+  app.route('/admin/notification-rules', notificationRuleRoutes(rules, verifier))
+  app.route('/email-reports', emailReportRoutes(rules, verifier))
+  app.route('/admin/audit/notify', auditTrailRoutes(deps.orm, 'notify', verifier))
+  return { app, ctx, rules }
 }

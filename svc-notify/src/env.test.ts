@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { loadNotifyEnv } from './env.ts'
 
-const cluster = { DATABASE_URL: 'postgresql://db:5432/portal', NATS_URL: 'nats://nats:4222', SMTP_URL: 'smtp://mail:25' }
+const cluster = { DATABASE_URL: 'postgresql://db:5432/portal', NATS_URL: 'nats://nats:4222', SMTP_URL: 'smtp://mail:25', IDENTITY_JWKS_URL: 'http://identity:4001/auth/jwks.json' }
 
 describe('svc-notify configuration', () => {
   it('listens on 4004 unless NOTIFY_PORT or PORT says otherwise', () => {
@@ -17,6 +17,6 @@ describe('svc-notify configuration', () => {
   })
 
   it('fails listing every missing engine when run on its own', () => {
-    expect(() => loadNotifyEnv({ NATS_URL: 'not a url' })).toThrow(/DATABASE_URL[\s\S]*NATS_URL[\s\S]*SMTP_URL/)
+    expect(() => loadNotifyEnv({ NATS_URL: 'not a url' })).toThrow(/DATABASE_URL[\s\S]*NATS_URL[\s\S]*SMTP_URL[\s\S]*IDENTITY_JWKS_URL/)
   })
 })

@@ -14,6 +14,7 @@ const NotifyEnv = PlatformEnv.extend({
   DATABASE_URL: required,
   NATS_URL: required,
   SMTP_URL: required,
+  IDENTITY_JWKS_URL: required,
   /** Port of svc-notify when run alone; falls back to PORT, then 4004. */
   NOTIFY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Interface to listen on when run alone: NOTIFY_HOST, else HOST, else loopback (a container sets 0.0.0.0). */
@@ -25,5 +26,5 @@ const NotifyEnv = PlatformEnv.extend({
 export function loadNotifyEnv(source: Record<string, string | undefined> = process.env) {
   const env = parseEnv(NotifyEnv, source)
   const port = env.NOTIFY_PORT ?? (source.PORT ? env.PORT : DEFAULT_NOTIFY_PORT)
-  return { env: env satisfies PlatformEnv as PlatformEnv, port, hostname: env.NOTIFY_HOST ?? env.HOST }
+  return { env: env satisfies PlatformEnv as PlatformEnv, port, hostname: env.NOTIFY_HOST ?? env.HOST, jwksUrl: env.IDENTITY_JWKS_URL }
 }

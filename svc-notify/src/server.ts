@@ -1,8 +1,33 @@
 import type { Hono } from 'hono'
-import { closeOnSignal, createLogger, createNatsBus, listen, openDatabase, publicUrl, serviceDatabaseUrl, trustedProxies, type AppEnv, type EventBus, type Logger, type PlatformEnv } from '@portal/server-kit'
+import type { MikroORM } from '@mikro-orm/postgresql'
+import {
+  ProjectedUser,
+  closeOnSignal,
+  createLogger,
+  createNatsBus,
+  createTokenVerifier,
+  createUserProjection,
+  listen,
+  openDatabase,
+  publicUrl,
+  serviceDatabaseUrl,
+  startOutboxRelay,
+  trustedProxies,
+  type AppEnv,
+  type EventBus,
+  type KeySource,
+  type Logger,
+  type PlatformEnv,
+  type Subscription,
+} from '@portal/server-kit'
 import { createApp } from './app.ts'
 import { createCertsMailHandler, subscribeCertsMail } from './consumers/certs.consumer.ts'
 import { createIdentityMailHandler, subscribeIdentityMail } from './consumers/identity.consumer.ts'
+import { createGroupsHandler, subscribeGroups } from './consumers/groups.consumer.ts'
+import { createLearningHandler, subscribeLearning } from './consumers/learning.consumer.ts'
+import { startReportScheduler } from './group-reports/report-scheduler.ts'
+import type { RuleService } from './group-reports/rule.service.ts'
+import { learningFacts } from './group-reports/learning-facts.repository.ts'
 import { EmailDelivery } from './deliveries/delivery.entity.ts'
 import { createDeliveryRepository } from './deliveries/delivery.repository.ts'
 import { startDeliverySender, type SenderOptions } from './deliveries/delivery.sender.ts'
@@ -19,23 +44,34 @@ export interface NotifyDeps {
   bus: EventBus
   port: number
   hostname?: string
+  /** Identity's public keys: its JWKS URL in cluster mode, a document or getter in single-node. */
+  jwks: KeySource
   /** Full URL of notify's own database; default: its database on env.DATABASE_URL's server (tests pass a fresh one). */
   databaseUrl?: string
   /** Tuning of the delivery sender (tests use short retry delays). */
   sender?: Partial<SenderOptions>
+  /** Current time (tests move it). */
+  clock?: () => Date
 }
 
+/** Durable consumer name of notify's projection of identity's users (and its inbox key). */
+export const USERS_CONSUMER = 'notify-users'
+
+/** Every entity of notify's database. */
+export const entities = [EmailDelivery, MailboxEntry, ProjectedUser]
+
 /**
- * Starts svc-notify: its database, the sender, the durable subscriptions to identity's and
- * certs' mail events and the HTTP app. `close()` stops all of it but not the bus (the caller owns it).
+ * Starts svc-notify: its database, the sender, the outbox relay, the durable subscriptions to
+ * identity's mail and user events, to learning's events and to certs' mail events, and the HTTP
+ * app. `close()` stops all of it but not the bus (the caller owns it).
  */
-export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono<AppEnv>; close(): Promise<void> }> {
+export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono<AppEnv>; orm: MikroORM; rules: RuleService; close(): Promise<void> }> {
   const { env, logger } = deps
   const db = await openDatabase({
     service: 'notify',
     url: deps.databaseUrl ?? (env.DATABASE_URL ? serviceDatabaseUrl(env.DATABASE_URL, 'notify') : undefined),
     dataDir: env.DATA_DIR,
-    entities: [EmailDelivery, MailboxEntry],
+    entities,
     migrations: migrationsList,
     logger,
   })
@@ -44,55 +80,55 @@ export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono
   const deliveries = createDeliveryRepository(db.orm)
   const sender = startDeliverySender({ deliveries, transport, logger, options: deps.sender })
   sender.kick() // whatever was pending when the last process stopped
-  let subscription: Awaited<ReturnType<typeof subscribeIdentityMail>> | undefined
-  let certsSubscription: Awaited<ReturnType<typeof subscribeCertsMail>> | undefined
+  const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
+  const users = createUserProjection({ orm: db.orm, logger, consumer: USERS_CONSUMER, onDeleted: learningFacts.dropUser })
+  const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
+  const { app, rules } = createApp({ orm: db.orm, verifier, logger, mailbox, deliveries, kick: sender.kick, clock: deps.clock })
+  const scheduler = startReportScheduler({ rules, logger })
+  const subscriptions: Subscription[] = []
   let server: Awaited<ReturnType<typeof listen>> | undefined
+  const stopAll = async () => {
+    scheduler.stop()
+    for (const s of subscriptions) await s.stop()
+    await relay.stop()
+    await sender.stop()
+    await transport.close()
+    await db.close()
+  }
   try {
-    const handler = createIdentityMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick })
-    subscription = await subscribeIdentityMail(deps.bus, handler)
-    // The launchers set PUBLIC_URL from the gateway's port.
-    const certsHandler = createCertsMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick, portalUrl: publicUrl(env) })
-    certsSubscription = await subscribeCertsMail(deps.bus, certsHandler)
-    const app = createApp({
-      logger,
-      mailbox,
-      ready: async () => {
-        await db.orm.em.getConnection().execute('select 1')
-      },
-    })
+    subscriptions.push(await subscribeIdentityMail(deps.bus, createIdentityMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick })))
+    subscriptions.push(await users.subscribe(deps.bus))
+    subscriptions.push(await subscribeGroups(deps.bus, createGroupsHandler({ orm: db.orm, logger })))
+    subscriptions.push(await subscribeLearning(deps.bus, createLearningHandler({ orm: db.orm, deliveries, rules, logger, onQueued: sender.kick })))
+    // Send Reminder; links on the portal's address (the launchers set PUBLIC_URL from the gateway's port).
+    subscriptions.push(await subscribeCertsMail(deps.bus, createCertsMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick, portalUrl: publicUrl(env) })))
+    await users.requestBackfill()
+    relay.kick()
     server = await listen(app, deps.port, deps.hostname, { trustedProxies: trustedProxies(env.TRUSTED_PROXIES) })
     logger.info('svc-notify listening', { port: server.port, transport: transport.kind })
     const running = server
-    const sub = subscription
-    const certsSub = certsSubscription
     return {
       port: running.port,
       app,
+      orm: db.orm,
+      rules,
       async close() {
         await running.close()
-        await sub.stop()
-        await certsSub.stop()
-        await sender.stop()
-        await transport.close()
-        await db.close()
+        await stopAll()
       },
     }
   } catch (err) {
     await server?.close()
-    await subscription?.stop()
-    await certsSubscription?.stop()
-    await sender.stop()
-    await transport.close()
-    await db.close()
+    await stopAll()
     throw err
   }
 }
 
 // The cluster deployable: its own process with PostgreSQL, NATS JetStream and SMTP.
 if (import.meta.main) {
-  const { env, port, hostname } = loadNotifyEnv()
+  const { env, port, hostname, jwksUrl } = loadNotifyEnv()
   const logger = createLogger('notify', env.LOG_LEVEL)
   const bus = await createNatsBus({ url: env.NATS_URL!, logger })
-  const service = await start({ env, logger, bus, port, hostname })
+  const service = await start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl) })
   closeOnSignal(logger, () => service.close(), () => bus.close())
 }

@@ -24,6 +24,8 @@ import {
   type ModuleRow,
 } from './course-form.ts'
 import { processingText, scormBadge } from './course-table.ts'
+import { ScormPreUploadEditor } from './scorm-editor/ScormPreUploadEditor.tsx'
+import { ScormTimingEditor } from './scorm-editor/ScormTimingEditor.tsx'
 
 /** What a module row can ask of the form; the form also moves focus and says what happened. */
 interface ModuleRowActions {
@@ -32,6 +34,8 @@ interface ModuleRowActions {
   /** Remove a new row; ask to delete a stored one. */
   remove: (row: ModuleRow) => void
   undo: (row: ModuleRow) => void
+  /** Open a new SCORM package in the pre-upload editor, a stored one in the timing editor. */
+  editScorm: (row: ModuleRow) => void
   target: FocusTargets['target']
 }
 
@@ -45,7 +49,8 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
       <span className="pk-badge" style={{ marginLeft: 0 }}>
         {badge ?? moduleTypeLabel(row)}
       </span>
-      {row.kind === 'new' ? <span className="pk-badge">New</span> : null} {row.fileName} · {formatSize(row.size)}
+      {row.kind === 'new' ? <span className="pk-badge">New</span> : null}
+      {row.preEdited ? <span className="pk-badge">Pre-edited</span> : null} {row.fileName} · {formatSize(row.size)}
       {processing ? <> · {processing}</> : null}
     </span>
   )
@@ -85,6 +90,11 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
               {direction === 'up' ? 'Move Up' : 'Move Down'}
             </Button>
           ))}
+          {row.isScorm && ((row.kind === 'new' && row.file) || (row.kind === 'existing' && row.stored?.processing_status === 'ready')) ? (
+            <Button size="small" variant="secondary" aria-label={`Edit SCORM package ${name}`} onClick={() => actions.editScorm(row)}>
+              Edit SCORM
+            </Button>
+          ) : null}
           <Button ref={actions.target(FOCUS.remove(row.key))} size="small" variant="danger" aria-label={`${row.kind === 'new' ? 'Remove' : 'Delete'} ${name}`} onClick={() => actions.remove(row)}>
             {row.kind === 'new' ? 'Remove' : 'Delete'}
           </Button>
@@ -99,6 +109,9 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
   const [state, dispatch] = useReducer(courseFormReducer, course, (c) => (c ? formFromCourse(c) : emptyCourseForm()))
   const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null)
   const [toDelete, setToDelete] = useState<ModuleRow | null>(null)
+  const [preEditing, setPreEditing] = useState<{ key: number; file: File } | null>(null)
+  const [timingModule, setTimingModule] = useState<{ id: number; title: string } | null>(null)
+  const [scormNotice, setScormNotice] = useState<string | null>(null)
   const [announcement, announce] = useAnnouncement()
   const { target, focusLater } = useFocusTargets()
   const abortRef = useRef<AbortController | null>(null)
@@ -142,6 +155,10 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
       announce(after.message)
     },
     remove: (row) => (row.kind === 'new' ? removeRow(row) : setToDelete(row)),
+    editScorm: (row) => {
+      if (row.kind === 'new' && row.file) setPreEditing({ key: row.key, file: row.file })
+      else if (row.id !== undefined) setTimingModule({ id: row.id, title: row.title || row.fileName })
+    },
     undo: (row) => {
       const after = afterUndo(state.modules, row.key)
       dispatch({ type: 'undoRemove', key: row.key })
@@ -250,6 +267,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
               )}
             </Alert>
           ) : null}
+          {scormNotice ? <Alert tone="success">{scormNotice}</Alert> : null}
           {state.modules.length === 0 ? (
             <p className="pk-muted" style={{ margin: 0 }}>
               No modules yet. Choose files to add modules.
@@ -286,6 +304,18 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
           </>
         )}
       </div>
+      {timingModule ? <ScormTimingEditor module={timingModule} onClose={() => setTimingModule(null)} /> : null}
+      {preEditing ? (
+        <ScormPreUploadEditor
+          file={preEditing.file}
+          onCancel={() => setPreEditing(null)}
+          onSaved={(file, message, close) => {
+            dispatch({ type: 'preEdited', key: preEditing.key, file })
+            setScormNotice(message)
+            if (close) setPreEditing(null)
+          }}
+        />
+      ) : null}
       <ConfirmDialog
         open={toDelete !== null}
         title="Delete Module"

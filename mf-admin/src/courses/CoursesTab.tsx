@@ -9,11 +9,14 @@ import { COURSE_ERRORS, moduleTypeLabel } from './course-form.ts'
 import { CourseForm } from './CourseForm.tsx'
 import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/AdminTable.tsx'
 import { COURSE_COLUMNS, anyProcessing, courseAssignmentText, modulesSummary, processingText, scormBadge, sortedModules } from './course-table.ts'
+import { useState } from 'react'
+import type { CourseModule } from '@portal/contracts'
+import { ScormTimingEditor } from './scorm-editor/ScormTimingEditor.tsx'
 
 /** While a SCORM package is being processed the list is fetched again this often. */
 const PROCESSING_POLL_MS = 3_000
 
-const ModulesCell = ({ course }: { course: Course }) => (
+const ModulesCell = ({ course, onEditScorm }: { course: Course; onEditScorm: (m: CourseModule) => void }) => (
   <div className="pk-stack" style={{ gap: '.25rem' }}>
     <span>{modulesSummary(course)}</span>
     {course.modules.length > 0 ? (
@@ -25,6 +28,11 @@ const ModulesCell = ({ course }: { course: Course }) => (
             <li key={m.id}>
               {m.title}
               {badge ? <span className="pk-badge">{badge}</span> : null}
+              {m.is_scorm && m.processing_status === 'ready' ? (
+                <Button size="small" variant="link" aria-label={`Edit SCORM module ${m.title}`} onClick={() => onEditScorm(m)}>
+                  Edit SCORM
+                </Button>
+              ) : null}
               {state ? (
                 <span
                   className={m.processing_status === 'failed' ? undefined : 'pk-muted'}
@@ -50,6 +58,7 @@ export const CoursesTab = () => {
     refetchInterval: (query) => (anyProcessing(query.state.data) ? PROCESSING_POLL_MS : false),
   })
   const table = useAdminTable(courses.data ?? [], COURSE_COLUMNS)
+  const [scormModule, setScormModule] = useState<CourseModule | null>(null)
   const { queryClient, editing, openEditor, closeEditor, target, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, refresh, remove } =
     useAuthoringTab<Course>({
       allKey: courseKeys.all,
@@ -117,7 +126,7 @@ export const CoursesTab = () => {
                       {c.title}
                     </th>
                     <td>
-                      <ModulesCell course={c} />
+                      <ModulesCell course={c} onEditScorm={setScormModule} />
                     </td>
                     <td>{courseAssignmentText(c)}</td>
                     <td>
@@ -173,6 +182,7 @@ export const CoursesTab = () => {
         <p style={{ margin: 0 }}>Are you sure you want to delete {toDelete?.title}? This cannot be undone.</p>
         {remove.isError ? <Alert>{errorMessage(remove.error, COURSE_ERRORS.delete)}</Alert> : null}
       </ConfirmDialog>
+      {scormModule ? <ScormTimingEditor module={scormModule} onClose={() => setScormModule(null)} /> : null}
       {toAssign ? (
         <AssignDialog
           title={`Assign Course: ${toAssign.title}`}

@@ -322,3 +322,17 @@ describe('course form: upload feedback', () => {
     expect(uploadErrorText(new Error('boom'), 'update')).toBe('Failed to update course. Please try again.')
   })
 })
+
+describe('course form: pre-edited SCORM packages', () => {
+  it('a rewritten package replaces the new row’s file, marks it Pre-edited and is what is sent', async () => {
+    const state = withFiles(emptyCourseForm(), 'lesson.zip')
+    const key = state.modules[0]!.key
+    const rewritten = new File([new Uint8Array(42)], 'lesson.zip', { type: 'application/zip' })
+    const after = courseFormReducer({ ...state, title: 'Pumps' }, { type: 'preEdited', key, file: rewritten })
+    expect(after.modules[0]).toMatchObject({ preEdited: true, size: 42, fileName: 'lesson.zip', title: 'lesson' })
+    expect(buildCreateForm(after).getAll('moduleFiles')).toEqual([rewritten])
+    // Stored modules have no file to replace.
+    const stored = formFromCourse(course)
+    expect(courseFormReducer(stored, { type: 'preEdited', key: stored.modules[2]!.key, file: rewritten }).modules[2]!.preEdited).toBeUndefined()
+  })
+})

@@ -21,6 +21,8 @@ export interface ModuleRow {
   size: number
   isScorm: boolean
   markedForDeletion: boolean
+  /** A new SCORM package whose file the pre-upload editor rewrote (shows "Pre-edited"). */
+  preEdited?: boolean
   /** What the server says about a stored module (processing, SCORM version). */
   stored?: Pick<CourseModule, 'processing_status' | 'processing_error' | 'scorm_version' | 'scorm_edition'>
 }
@@ -249,6 +251,8 @@ export type CourseFormAction =
   | { type: 'undoRemove'; key: number }
   | { type: 'dismissFileErrors' }
   | { type: 'submitted' }
+  /** The pre-upload editor saved a rewritten package: it replaces the new row's file. */
+  | { type: 'preEdited'; key: number; file: File }
 
 export const courseFormReducer = (state: CourseFormState, action: CourseFormAction): CourseFormState => {
   switch (action.type) {
@@ -292,6 +296,11 @@ export const courseFormReducer = (state: CourseFormState, action: CourseFormActi
       return { ...state, fileErrors: [] }
     case 'submitted':
       return { ...state, submitted: true }
+    case 'preEdited':
+      return {
+        ...state,
+        modules: state.modules.map((r) => (r.key === action.key && r.kind === 'new' ? { ...r, file: action.file, size: action.file.size, preEdited: true } : r)),
+      }
   }
 }
 

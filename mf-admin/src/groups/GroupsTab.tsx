@@ -3,11 +3,20 @@ import { Alert, ApiError, Button, EmptyState, Spinner, TextField, errorMessage }
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { createGroup, fetchGroups, groupKeys } from '../users/api.ts'
+import { fetchRules, ruleKeys } from './api.ts'
+import { GroupRuleCard } from './GroupRuleCard.tsx'
 
-/** Groups tab ("User Groups & Notifications"): create and list groups. */
+/** Groups tab ("User Groups & Notifications"): create groups; each group's notification rule, tracking and test report. */
 export const GroupsTab = () => {
   const queryClient = useQueryClient()
   const groups = useQuery({ queryKey: groupKeys.list(), queryFn: fetchGroups })
+  // A new group's rule is made by notify from identity's event: ask again until it is there.
+  const rules = useQuery({
+    queryKey: ruleKeys.list(),
+    queryFn: fetchRules,
+    refetchInterval: (q) => (groups.data?.some((g) => !q.state.data?.some((r) => r.user_group === g.name)) ? 2_000 : false),
+  })
+  const [notice, setNotice] = useState<string | null>(null)
   const [name, setName] = useState('')
   const [fieldError, setFieldError] = useState<string | null>(null)
   const [created, setCreated] = useState<string | null>(null)
@@ -17,6 +26,7 @@ export const GroupsTab = () => {
       setName('')
       setCreated(`Group "${group.name}" created.`)
       await queryClient.invalidateQueries({ queryKey: groupKeys.all })
+      await queryClient.invalidateQueries({ queryKey: ruleKeys.all })
     },
   })
 
@@ -54,17 +64,24 @@ export const GroupsTab = () => {
       {groups.isPending ? <Spinner label="Loading groups..." /> : null}
       {groups.isError ? <Alert>{errorMessage(groups.error, 'Failed to fetch data')}</Alert> : null}
       {groups.data && groups.data.length === 0 ? <EmptyState>No user groups yet</EmptyState> : null}
+      {rules.isError ? <Alert>{errorMessage(rules.error, 'Failed to fetch data')}</Alert> : null}
+      <div role="status" className="pk-live">
+        {notice}
+      </div>
       {groups.data && groups.data.length > 0 ? (
-        <ul className="pk-stack" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="User groups">
-          {groups.data.map((g) => (
-            <li key={g.id} className="pk-card" style={{ padding: '.75rem 1rem' }}>
-              <strong>{g.name}</strong>{' '}
-              <span className="pk-muted">created {new Date(g.created_at).toLocaleDateString()}</span>
-            </li>
-          ))}
-        </ul>
+        <div className="pk-stack">
+          {groups.data.map((g) => {
+            const rule = rules.data?.find((r) => r.user_group === g.name)
+            if (rule) return <GroupRuleCard key={g.id} rule={rule} onNotice={setNotice} />
+            return (
+              <section key={g.id} className="pk-card" style={{ padding: '1rem' }} aria-label={g.name}>
+                <h3 style={{ margin: 0 }}>{g.name}</h3>
+                <p className="pk-muted">{rules.isPending ? 'Loading notification rule...' : 'Setting up the notification rule...'}</p>
+              </section>
+            )
+          })}
+        </div>
       ) : null}
-      <p className="pk-muted">Per-group notification rules and reports are not available yet.</p>
     </div>
   )
 }

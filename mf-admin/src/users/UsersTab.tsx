@@ -6,6 +6,7 @@ import { deleteUser, fetchGroups, fetchUsers, groupKeys, updateUserGroup, userKe
 import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/AdminTable.tsx'
 import { USER_COLUMNS, roleLabel } from './filter.ts'
 import { ManagerRoleDialog } from './ManagerRoleDialog.tsx'
+import { UserStatsDialog } from './stats/UserStatsDialog.tsx'
 
 const GroupCell = ({ user, groups }: { user: User; groups: readonly UserGroup[] }) => {
   const queryClient = useQueryClient()
@@ -63,13 +64,14 @@ const GroupCell = ({ user, groups }: { user: User; groups: readonly UserGroup[] 
   )
 }
 
-/** Users tab: search, role, inline group edit, manager role, delete with confirmation. */
+/** Users tab: search, role, inline group edit, stats, manager role, delete with confirmation. */
 export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
   const queryClient = useQueryClient()
   const users = useQuery({ queryKey: userKeys.list(), queryFn: fetchUsers })
   const groups = useQuery({ queryKey: groupKeys.list(), queryFn: fetchGroups })
   const table = useAdminTable(users.data ?? [], USER_COLUMNS)
   const [roleUser, setRoleUser] = useState<User | null>(null)
+  const [statsUser, setStatsUser] = useState<User | null>(null)
   const [toDelete, setToDelete] = useState<User | null>(null)
   const remove = useMutation({
     mutationFn: (id: string) => deleteUser(id),
@@ -118,6 +120,9 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
                 </td>
                 <td>
                   <div className="pk-row">
+                    <Button size="small" variant="secondary" aria-label={`Stats of ${u.name}`} onClick={() => setStatsUser(u)}>
+                      Stats
+                    </Button>
                     <Button size="small" variant="secondary" aria-label={`Manager role of ${u.name}`} onClick={() => setRoleUser(u)}>
                       Manager Role
                     </Button>
@@ -146,6 +151,7 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
         </table>
       </div>
       <Pager table={table} label="Users" />
+      {statsUser ? <UserStatsDialog user={statsUser} onClose={() => setStatsUser(null)} /> : null}
       {roleUser ? <ManagerRoleDialog user={roleUser} onClose={() => setRoleUser(null)} /> : null}
       <ConfirmDialog
         open={toDelete !== null}

@@ -57,6 +57,8 @@ export const Events = {
   'identity.user.updated.v1': UserFacts,
   'identity.user.deleted.v1': z.object({ userId: z.uuid() }),
   'identity.users.backfill-requested.v1': UserBackfillRequest,
+  /** A user group was created (admin §7 POST /admin/user-groups); also announced again on a users backfill request. */
+  'identity.group.created.v1': z.object({ groupId: z.uuid(), name: z.string(), createdAt: z.iso.datetime() }),
   'identity.verification.requested.v1': z.object({
     userId: z.uuid(),
     name: z.string(),
@@ -97,6 +99,17 @@ export const Events = {
     completedAt: z.iso.datetime(),
     /** What completed it: a CompletionTrigger, `scorm-commit` when the content reported it, `scorm-rollup` when a sequenced package's root rollup did. */
     trigger: z.string(),
+  }),
+  /**
+   * A learner's progress on a course after a module was completed without completing the course:
+   * the mean of its modules' progress in whole percent (the admin stats' course progress).
+   */
+  'learning.course.progressed.v1': z.object({
+    userId: z.uuid(),
+    courseId: z.number().int(),
+    courseTitle: z.string(),
+    progress: z.number().min(0).max(100),
+    at: z.iso.datetime(),
   }),
   'learning.course.completed.v1': z.object({
     userId: z.uuid(),

@@ -101,7 +101,7 @@ export async function startCluster(opts: ClusterOptions) {
       c.kill('SIGTERM')
       setTimeout(() => c.kill('SIGKILL'), 5_000).unref()
     })
-  run('svc-notify/src/server.ts', { PORT: String(notifyPort) })
+  run('svc-notify/src/server.ts', { PORT: String(notifyPort), IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` })
   run('svc-identity/src/server.ts', { PORT: String(identityPort) })
   await waitHealthy(`http://127.0.0.1:${identityPort}/healthz`)
   await waitHealthy(`http://127.0.0.1:${notifyPort}/healthz`)

@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { z } from 'zod'
-import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, parseEnv, publicUrl, type EventBus } from '@portal/server-kit'
+import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, parseEnv, publicUrl, type EventBus, type KeySource } from '@portal/server-kit'
 import { IdentitySettings, start as startIdentity, seedDemoData } from 'svc-identity/server'
 import { start as startLearning, seedDemoData as seedLearning } from 'svc-learning/server'
 import { start as startCerts, seedDemoData as seedCerts } from 'svc-certs/server'
@@ -43,8 +43,11 @@ export async function startSingleNode(source: Record<string, string | undefined>
   // one proxy they trust (TRUSTED_PROXIES names the reverse proxies in front of the gateway).
   const serviceEnv = { ...env, TRUSTED_PROXIES: 'loopback' }
   // Consumers first, so the identity outbox has someone to deliver to from the start.
-  const notify = await startNotify({ env: serviceEnv, logger: logger.child({ service: 'notify' }), bus, port: 0 })
+  // Notify verifies admins' tokens with identity's keys, known once identity has started (same process, no rotation meanwhile).
+  let identityKeys: Exclude<KeySource, URL | (() => unknown)> = { keys: [] }
+  const notify = await startNotify({ env: serviceEnv, logger: logger.child({ service: 'notify' }), bus, port: 0, jwks: () => identityKeys })
   const identity = await startIdentity({ env: serviceEnv, logger: logger.child({ service: 'identity' }), bus, port: 0 })
+  identityKeys = await (await fetch(identity.jwksUrl)).json()
   const learning = await startLearning({ env: serviceEnv, logger: logger.child({ service: 'learning' }), bus, port: 0, jwks: new URL(identity.jwksUrl), contentOrigin: content.origin })
   const certs = await startCerts({ env: serviceEnv, logger: logger.child({ service: 'certs' }), bus, port: 0, jwks: new URL(identity.jwksUrl) })
   const logins = env.DEMO_DATA === 'on' ? await seedDemoData(identity) : []

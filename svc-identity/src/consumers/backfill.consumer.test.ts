@@ -17,6 +17,9 @@ describe('identity.users.backfill-requested.v1', () => {
   it('announces every user once more with their current facts, once per request', async () => {
     await h.signUp({ name: 'First' })
     await h.signUp({ name: 'Second' })
+    const admin = await h.signUp({ admin: true })
+    expect((await h.call('POST', '/admin/user-groups', { token: admin.token, body: { groupName: 'Backfill Crew' } })).status).toBe(201)
+    const groupsBefore = (await h.events('identity.group.created.v1')).length
     const handle = createBackfillHandler({ orm: h.orm, logger: silentLogger })
     const before = (await h.events('identity.user.updated.v1')).length
     const request = { id: crypto.randomUUID(), type: 'identity.users.backfill-requested.v1', occurredAt: new Date().toISOString(), data: { consumer: 'certs-users' } }
@@ -29,5 +32,8 @@ describe('identity.users.backfill-requested.v1', () => {
       const facts = Events['identity.user.updated.v1'].parse(e.data)
       expect(facts).toEqual(userFacts(users.find((u) => u.id === facts.userId)!))
     }
+    // Every group once more too (notify's rules are made from them).
+    const groups = (await h.events('identity.group.created.v1')).slice(groupsBefore).map((e) => Events['identity.group.created.v1'].parse(e.data))
+    expect(groups.map((g) => g.name)).toEqual(['Backfill Crew'])
   })
 })

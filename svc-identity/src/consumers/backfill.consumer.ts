@@ -1,6 +1,7 @@
 import { LockMode, type MikroORM } from '@mikro-orm/postgresql'
 import { Events, type EventEnvelope } from '@portal/contracts'
 import { handleOnce, recordEvent, type EventBus, type Logger, type Subscription } from '@portal/server-kit'
+import { UserGroupEntity, groupFacts } from '../groups/group.entity.ts'
 import { UserEntity, userFacts } from '../users/user.entity.ts'
 
 /** Identity's durable consumer of backfill requests (and its inbox key). */
@@ -9,7 +10,7 @@ const PAGE = 500
 
 /**
  * Answers `identity.users.backfill-requested.v1`: announces every user once more as
- * `identity.user.updated.v1` with their current facts, through the outbox in one transaction, so a
+ * `identity.user.updated.v1` with their current facts, and every group as `identity.group.created.v1`, through the outbox in one transaction, so a
  * projection started late (a new service, or one that gained fields) fills up without an identity
  * migration per consumer. Users are share-locked while they are read, so an update cannot commit
  * between the read and the announcement with older facts winning; every projection receives the
@@ -33,8 +34,10 @@ export function createBackfillHandler(deps: { orm: MikroORM; logger: Logger }) {
         em.clear()
         if (users.length < PAGE) break
       }
+      // The groups too: a projection of them (notify's rules) starts the same way.
+      for (const group of await em.find(UserGroupEntity, {}, { orderBy: { createdAt: 'asc', id: 'asc' } })) recordEvent(em, 'identity.group.created.v1', groupFacts(group))
     })
-    deps.logger.info('announced every user again', { consumer: request.data.consumer, users: announced })
+    deps.logger.info('announced every user and group again', { consumer: request.data.consumer, users: announced })
   }
 }
 

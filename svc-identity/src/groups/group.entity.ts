@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
-import type { UserGroup } from '@portal/contracts'
+import type { EventData, UserGroup } from '@portal/contracts'
 
 /** A named group of users (names unique case-insensitively). */
 export const UserGroupEntity = defineEntity({
@@ -14,3 +14,6 @@ export const UserGroupEntity = defineEntity({
 export type UserGroupEntity = InferEntity<typeof UserGroupEntity>
 
 export const toUserGroupDto = (g: UserGroupEntity): UserGroup => ({ id: g.id, name: g.name, created_at: g.createdAt.toISOString() })
+
+/** The group as `identity.group.created.v1` announces it. */
+export const groupFacts = (g: UserGroupEntity): EventData<'identity.group.created.v1'> => ({ groupId: g.id, name: g.name, createdAt: g.createdAt.toISOString() })

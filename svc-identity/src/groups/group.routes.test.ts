@@ -23,6 +23,8 @@ describe('/admin/user-groups', () => {
     expect(created.status).toBe(201)
     expect(created.body).toMatchObject({ name: 'Seattle Crew' })
     expect(created.body.id).toMatch(/^[0-9a-f-]{36}$/)
+    // Announced, so notify makes the group's notification rule.
+    expect((await h.events('identity.group.created.v1')).map((e) => e.data)).toContainEqual({ groupId: created.body.id, name: 'Seattle Crew', createdAt: created.body.created_at })
     await h.call('POST', '/admin/user-groups', { token: admin.token, body: { groupName: 'Anchorage Crew' } })
     const list = await h.call('GET', '/admin/user-groups', { token: admin.token })
     expect(list.status).toBe(200)

@@ -1,8 +1,8 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/postgresql'
 import type { UserGroup } from '@portal/contracts'
-import { conflict } from '@portal/server-kit'
+import { conflict, recordEvent } from '@portal/server-kit'
 import type { IdentityContext } from '../context.ts'
-import { UserGroupEntity, toUserGroupDto } from './group.entity.ts'
+import { UserGroupEntity, groupFacts, toUserGroupDto } from './group.entity.ts'
 import { groupRepository } from './group.repository.ts'
 
 const GROUP_EXISTS = 'A group with this name already exists'
@@ -17,7 +17,10 @@ export function createGroupService(ctx: IdentityContext) {
       try {
         const group = await orm.em.fork().transactional(async (em) => {
           if (await groupRepository.findByName(em, name)) throw conflict(GROUP_EXISTS, 'group_exists')
-          return em.create(UserGroupEntity, { id: crypto.randomUUID(), name, createdAt: ctx.now() })
+          const group = em.create(UserGroupEntity, { id: crypto.randomUUID(), name, createdAt: ctx.now() })
+          // Notify makes the group's notification rule from it (admin §3: a rule per group).
+          recordEvent(em, 'identity.group.created.v1', groupFacts(group))
+          return group
         })
         return toUserGroupDto(group)
       } catch (err) {

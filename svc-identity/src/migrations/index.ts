@@ -1,4 +1,4 @@
-import type { MigrationEntry } from '@portal/server-kit'
+import { AuditTrailTable, type MigrationEntry } from '@portal/server-kit'
 import { IdentityTables } from './0001-identity-tables.ts'
 import { AnnounceUsers } from './0002-announce-users.ts'
 import { SessionsAndLimits } from './0003-sessions-and-limits.ts'
@@ -8,4 +8,6 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0001_identity_tables', class: IdentityTables },
   { name: '0002_announce_users', class: AnnounceUsers },
   { name: '0003_sessions_and_limits', class: SessionsAndLimits },
+  // The server kit's audit trail of admin changes (decision 0030).
+  { name: '0004_audit_trail', class: AuditTrailTable },
 ]

@@ -8,6 +8,7 @@ import { touchProgress } from '../progress/progress.service.ts'
 import { sqlWithParams } from '../sql.ts'
 import { ttlCache } from '../ttl-cache.ts'
 import { isSafeKey, type ObjectInfo } from '@portal/server-kit'
+import { createEditedFiles } from '../scorm-editor/package-files.ts'
 
 /**
  * Path of a launch's content root. The gateway serves it only on the content origin (never the
@@ -65,6 +66,8 @@ export function createContentService(ctx: LearningContext) {
     return row!.ok
   })
   const stillAssigned = async (claims: LaunchClaims) => claims.admin || assigned(`${claims.userId}:${claims.courseId}`, claims)
+  // Files the SCORM timing editor replaced, as of the launch (every file of a launch from one revision).
+  const edited = createEditedFiles(ctx)
 
   return {
     /** GET /modules/{id}/launch: a signed URL of a non-SCORM module's file on the content origin; marks the module started. */
@@ -98,6 +101,7 @@ export function createContentService(ctx: LearningContext) {
         if (module.processing_status !== 'ready' || !module.content_prefix) return null
         key = contentKey(module.content_prefix, rest)
         if (!key) return null
+        key = (await edited.keyOf(module.id, key.slice(module.content_prefix.length + 1), claims.issuedAt)) ?? key
         type = contentTypeOf(key)
       } else {
         if (!rest) return null

@@ -1,9 +1,10 @@
-import { UserProjectionTables, type MigrationEntry } from '@portal/server-kit'
+import { AuditTrailTable, UserProjectionTables, type MigrationEntry } from '@portal/server-kit'
 import { ExamTables } from './0001-exam-tables.ts'
 import { CourseTables } from './0002-course-tables.ts'
 import { ScormSequencing } from './0003-scorm-sequencing.ts'
 import { ScormStateFromCmi } from './0004-scorm-state-from-cmi.ts'
 import { UserProjection } from './0005-user-projection.ts'
+import { ScormEditor } from './0009-scorm-editor.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -14,4 +15,7 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0005_user_projection', class: UserProjection },
   // The server kit's projection: manager scope, employee id, hire date, auth version, backfill requests.
   { name: '0006_user_projection_kit', class: UserProjectionTables },
+  // The server kit's audit trail of admin changes (decision 0030).
+  { name: '0007_audit_trail', class: AuditTrailTable },
+  { name: '0009_scorm_editor', class: ScormEditor },
 ]

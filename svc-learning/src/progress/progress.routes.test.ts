@@ -156,6 +156,9 @@ describe('PUT /modules/{id}/complete', () => {
     expect(courseEvents.map((e) => e.data)).toEqual([
       { userId: learner.id, courseId: c.id, courseTitle: expect.any(String), completedAt: last.body.course_completed_at },
     ])
+    // The first completion left the course half done: its progress (the mean of its modules') is announced once.
+    const progressed = (await h.events('learning.course.progressed.v1')).filter((e) => e.data.courseId === c.id)
+    expect(progressed.map((e) => [e.data.userId, e.data.progress, e.data.at])).toEqual([[learner.id, 75, first.body.completed_at]])
     // progress after completion stays 100
     expect((await put(learner, `/modules/${c.modules[0]}/progress`, { progress: 10, courseId: c.id })).body.progress).toBe(100)
     const list = CourseWithProgress.array().parse((await h.call('GET', '/courses/with-progress', { token: learner.token })).body)

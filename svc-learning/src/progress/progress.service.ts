@@ -108,10 +108,10 @@ export async function completeModule(
   })
   // The course was not complete before (this module was not): it is now if every other module is.
   const [counts] = (await tx.execute(
-    `select count(*)::int as total, count(mp.completed_at)::int as done from course_modules cm
+    `select count(*)::int as total, count(mp.completed_at)::int as done, coalesce(sum(mp.progress), 0)::int as progress_sum from course_modules cm
      left join module_progress mp on mp.module_id = cm.id and mp.user_id = ? where cm.course_id = ?`,
     [p.userId, p.course.id],
-  )) as { total: number; done: number }[]
+  )) as { total: number; done: number; progress_sum: number }[]
   let courseAt: string | null = null
   if (counts && counts.total > 0 && counts.done === counts.total) {
     // Completed again after modules were added: the completion is of the course as it is now.
@@ -121,6 +121,10 @@ export async function completeModule(
     )
     recordEvent(tx, 'learning.course.completed.v1', { userId: p.userId, courseId: p.course.id, courseTitle: p.course.title, completedAt: p.at.toISOString() })
     courseAt = p.at.toISOString()
+  } else if (counts && counts.total > 0) {
+    // Group reports follow course progress from events (decision 0029): one per module completed.
+    const progress = Math.round(counts.progress_sum / counts.total)
+    recordEvent(tx, 'learning.course.progressed.v1', { userId: p.userId, courseId: p.course.id, courseTitle: p.course.title, progress, at: p.at.toISOString() })
   }
   return { moduleId: p.module.id, completed_at: p.at.toISOString(), newly_completed: true, course_completed: courseAt !== null, course_completed_at: courseAt }
 }

@@ -77,6 +77,12 @@ export async function installFixture(h: Harness, moduleId: number, fixture: stri
   } finally {
     zip.close()
   }
+  return markInstalled(h, moduleId, manifest)
+}
+
+/** Fills a module's manifest columns for a package already extracted into `modules/{id}/content`. */
+export async function markInstalled(h: Harness, moduleId: number, manifest: string) {
+  const prefix = `modules/${moduleId}/content`
   const info = parseManifest(manifest)
   await h.sql(
     `update course_modules set is_scorm = true, processing_status = 'ready', manifest = ?::jsonb, content_prefix = ?, scorm_version = ?, scorm_edition = ?, sco_count = ? where id = ?`,

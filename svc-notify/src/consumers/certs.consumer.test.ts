@@ -22,9 +22,9 @@ describe('Send Reminder: svc-notify e-mails certs.reminder.requested.v1 over NAT
     smtp = await startSmtpReceiver()
     testDb = await createTestDatabase('notify_reminder')
     dataDir = await mkdtemp(join(tmpdir(), 'notify-reminder-'))
-    bus = await createNatsBus({ url: TEST_NATS_URL, stream, subjects: ['identity.>', 'certs.>'], subjectPrefix: prefix, logger: silentLogger, nakDelayMs: 100 })
+    bus = await createNatsBus({ url: TEST_NATS_URL, stream, subjects: ['identity.>', 'learning.>', 'certs.>'], subjectPrefix: prefix, logger: silentLogger, nakDelayMs: 100 })
     const env = PlatformEnv.parse({ SMTP_URL: smtp.url, MAIL_FROM: 'Learning Portal <no-reply@portal.test>', DATA_DIR: dataDir, NODE_ENV: 'test', PUBLIC_URL: 'https://portal.example.com/' })
-    service = await start({ env, logger: silentLogger, bus, port: 0, databaseUrl: testDb.url, sender: { intervalMs: 100, retryBaseMs: 50 } })
+    service = await start({ env, logger: silentLogger, bus, port: 0, jwks: { keys: [] }, databaseUrl: testDb.url, sender: { intervalMs: 100, retryBaseMs: 50 } })
   })
 
   afterAll(async () => {

@@ -40,7 +40,7 @@ describe.each([
     testDb = realPostgres ? await createTestDatabase('notify_mailbox') : undefined
     bus = createInProcessBus({ logger: silentLogger })
     const env = PlatformEnv.parse({ DATA_DIR: dataDir, NODE_ENV: 'test' })
-    service = await start({ env, logger: silentLogger, bus, port: 0, databaseUrl: testDb?.url, sender: { intervalMs: 50 } })
+    service = await start({ env, logger: silentLogger, bus, port: 0, jwks: { keys: [] }, databaseUrl: testDb?.url, sender: { intervalMs: 50 } })
     base = `http://127.0.0.1:${service.port}`
   })
   afterAll(async () => {

@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ErrorBody, MailboxMessage } from '@portal/contracts'
 import { silentLogger } from '@portal/server-kit/testing'
-import { createApp } from '../app.ts'
+import { createServiceApp } from '@portal/server-kit'
 import type { MailboxStore } from './mailbox.repository.ts'
+import { mailboxRoutes } from './mailbox.routes.ts'
+
+/** Notify's service frame with only the mailbox routes (what app.ts mounts at `/`). */
+const mailboxApp = (mailbox: MailboxStore | null) => createServiceApp({ service: 'notify', logger: silentLogger }).route('/', mailboxRoutes(mailbox))
 
 const messages: MailboxMessage[] = [
   { id: '2', to: 'Ada@Example.com', subject: 'Reset your password', text: 'Go to https://portal.example.com/reset-password?token=abc&x=1 now', html: '<html><head></head><body><a href="https://portal.example.com/reset-password?token=abc">Reset</a></body></html>', sentAt: '2026-11-22T10:00:02.000Z' },
@@ -25,7 +29,7 @@ const memoryStore = (): MailboxStore & { calls: { to?: string; limit: number }[]
 describe('mailbox routes', () => {
   it('lists messages newest first in the MailboxMessage shape', async () => {
     const store = memoryStore()
-    const res = await createApp({ logger: silentLogger, mailbox: store }).request('/dev/mailbox')
+    const res = await mailboxApp(store).request('/dev/mailbox')
     expect(res.status).toBe(200)
     const body = z.array(MailboxMessage).parse(await res.json())
     expect(body.map((m) => m.id)).toEqual(['2', '1'])
@@ -34,7 +38,7 @@ describe('mailbox routes', () => {
 
   it('filters by recipient', async () => {
     const store = memoryStore()
-    const res = await createApp({ logger: silentLogger, mailbox: store }).request('/dev/mailbox?to=%20ADA@example.COM%20&limit=5')
+    const res = await mailboxApp(store).request('/dev/mailbox?to=%20ADA@example.COM%20&limit=5')
     expect(res.status).toBe(200)
     expect((await res.json()).map((m: MailboxMessage) => m.id)).toEqual(['2'])
     expect(store.calls).toEqual([{ to: 'ADA@example.COM', limit: 5 }])
@@ -47,7 +51,7 @@ describe('mailbox routes', () => {
     ['/dev/mailbox?limit=100000', undefined],
     [`/dev/mailbox?to=${'a'.repeat(400)}@example.com`, 'to is too long'],
   ])('rejects the bad query %s with 400', async (path, message) => {
-    const res = await createApp({ logger: silentLogger, mailbox: memoryStore() }).request(path)
+    const res = await mailboxApp(memoryStore()).request(path)
     expect(res.status).toBe(400)
     const body = ErrorBody.parse(await res.json())
     expect(body.code).toBe('validation_failed')
@@ -55,7 +59,7 @@ describe('mailbox routes', () => {
   })
 
   it('answers unknown routes with 404 in the error shape', async () => {
-    const app = createApp({ logger: silentLogger, mailbox: memoryStore() })
+    const app = mailboxApp(memoryStore())
     for (const path of ['/nope', '/dev/mailbox/1', '/api/dev/mailbox']) {
       const res = await app.request(path)
       expect(res.status).toBe(404)
@@ -67,7 +71,7 @@ describe('mailbox routes', () => {
   })
 
   it('is off (404) when mail goes out by SMTP', async () => {
-    const app = createApp({ logger: silentLogger, mailbox: null })
+    const app = mailboxApp(null)
     for (const path of ['/dev/mailbox', '/dev/mailbox?to=bad', '/mailbox']) {
       const res = await app.request(path)
       expect(res.status).toBe(404)
@@ -77,7 +81,7 @@ describe('mailbox routes', () => {
   })
 
   it('renders a page with each message, escaped, and its HTML in a sandboxed iframe', async () => {
-    const res = await createApp({ logger: silentLogger, mailbox: memoryStore() }).request('/mailbox')
+    const res = await mailboxApp(memoryStore()).request('/mailbox')
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^text\/html/)
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'")
@@ -94,7 +98,7 @@ describe('mailbox routes', () => {
   })
 
   it('filters the page by address and keeps the address in the form', async () => {
-    const res = await createApp({ logger: silentLogger, mailbox: memoryStore() }).request('/mailbox?to=bob%40example.com')
+    const res = await mailboxApp(memoryStore()).request('/mailbox?to=bob%40example.com')
     const page = await res.text()
     expect(page).toContain('value="bob@example.com"')
     expect(page).toContain('1 message ')
@@ -102,7 +106,7 @@ describe('mailbox routes', () => {
   })
 
   it('shows a bad address on the page with 400', async () => {
-    const res = await createApp({ logger: silentLogger, mailbox: memoryStore() }).request('/mailbox?to=%3Cx%3E')
+    const res = await mailboxApp(memoryStore()).request('/mailbox?to=%3Cx%3E')
     expect(res.status).toBe(400)
     const page = await res.text()
     expect(page).toContain('role="alert"')

@@ -1,5 +1,9 @@
 import type { MigrationEntry } from '@portal/server-kit'
 import { EmailDeliveries } from './0001-email-deliveries.ts'
+import { AdminEmailsAndGroupReports } from './0002-admin-emails-and-group-reports.ts'
 
 /** Notify's migrations, applied in order after the kit's platform tables. */
-export const migrationsList: MigrationEntry[] = [{ name: '0001_email_deliveries', class: EmailDeliveries }]
+export const migrationsList: MigrationEntry[] = [
+  { name: '0001_email_deliveries', class: EmailDeliveries },
+  { name: '0002_admin_emails_and_group_reports', class: AdminEmailsAndGroupReports },
+]

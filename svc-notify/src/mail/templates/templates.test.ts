@@ -3,6 +3,9 @@ import { renderEmail } from '../render.ts'
 import { passwordResetEmail } from './password-reset.ts'
 import { registrationAttemptEmail } from './registration-attempt.ts'
 import { verificationEmail } from './verification.ts'
+import { courseCompletedEmail, examCompletedEmail } from './admin-completion.ts'
+import { groupReportEmail } from './group-report.ts'
+import type { GroupReport } from '../../group-reports/report.ts'
 import { certificationReminderEmail } from './certification-reminder.ts'
 
 describe('verification e-mail', () => {
@@ -66,6 +69,51 @@ describe('registration attempt e-mail', () => {
     const mail = await renderEmail(registrationAttemptEmail({ name: '<b>Eve</b>', ...links }))
     expect(mail.html).not.toContain('<b>Eve')
     expect(() => registrationAttemptEmail({ name: 'Grace', ...links, loginUrl: 'javascript:alert(1)' })).toThrow(/http/)
+  })
+})
+
+describe('admin completion e-mails', () => {
+  it('names learner, exam, score and result, and escapes what users typed', async () => {
+    const mail = await renderEmail(
+      examCompletedEmail({ learner: { name: '<b>Eve</b>', email: 'eve@acme.test' }, examName: 'Safety & "Rules"', score: 55.5, passed: false, attemptNumber: 1, submittedAt: '2026-11-20T10:00:00.000Z' }),
+    )
+    expect(mail.subject).toBe('Exam completed: <b>Eve</b> – Safety & "Rules" (Failed)')
+    expect(mail.html).not.toContain('<b>Eve</b>')
+    expect(mail.html).toContain('&lt;b&gt;Eve&lt;/b&gt;')
+    expect(mail.text).toContain('Score: 55.5%')
+    expect(mail.text).toContain('Result: Failed')
+    expect(mail.text).toContain('an administrator of the Learning Portal added your address')
+  })
+
+  it('gives the completion date of a course', async () => {
+    const mail = await renderEmail(courseCompletedEmail({ learner: { name: 'Eve', email: null }, courseTitle: 'Ladders', completedAt: '2026-01-02T23:30:00.000Z' }))
+    expect(mail.text).toContain('Eve completed the course "Ladders".')
+    expect(mail.text).toContain('Completed on: January 2, 2026')
+  })
+})
+
+describe('group report e-mail', () => {
+  const report: GroupReport = {
+    group: '<Crew & Co>',
+    members: [
+      {
+        member: { id: 'u1', name: '<i>Eve</i>', email: 'eve@acme.test' },
+        exams: [{ examId: 1, name: 'Safety', attempts: 3, bestScore: 92.5, passed: true }],
+        courses: [{ courseId: 2, name: 'Ladders', progress: 100, completedAt: '2026-11-02T10:00:00.000Z' }],
+      },
+    ],
+    totals: { members: 1, examsTracked: 1, coursesTracked: 1, examsPassed: 1, coursesCompleted: 1 },
+  }
+
+  it('lists each member’s tracked exams and courses with totals, and escapes names', async () => {
+    const mail = await renderEmail(groupReportEmail(report, { frequency: 'monthly', at: new Date('2026-12-01T07:00:00.000Z') }))
+    expect(mail.subject).toBe('Monthly report: <Crew & Co> – December 1, 2026')
+    expect(mail.text).toContain('1 member; exams passed: 1 of 1; courses completed: 1 of 1')
+    expect(mail.text).toContain('  Exam Safety: Passed, attempts 3, best score 92.5%')
+    expect(mail.text).toContain('  Course Ladders: Completed (completed on November 2, 2026)')
+    expect(mail.html).toContain('&lt;i&gt;Eve&lt;/i&gt;')
+    expect(mail.html).toContain('&lt;Crew &amp; Co&gt;')
+    expect(mail.html).not.toContain('<i>Eve</i>')
   })
 })
 

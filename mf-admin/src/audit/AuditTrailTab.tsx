@@ -1,0 +1,91 @@
+import { AUDITED_SERVICES, AuditEntriesResponse } from '@portal/contracts'
+import { Alert, Button, EmptyState, Spinner, TextField, api, errorMessage } from '@portal/ui-kit'
+import { useQueries } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import { auditQuery, detailsText, emptyFilter, mergeTrails, type AuditFilter } from './audit-view.ts'
+
+const SERVICE_LABELS: Record<(typeof AUDITED_SERVICES)[number], string> = { identity: 'Users & groups', learning: 'Exams & courses', notify: 'E-mail settings' }
+
+/** Audit Trail tab: every service's admin changes in one list, filtered by who, what and when (decision 0030). */
+export const AuditTrailTab = () => {
+  const [draft, setDraft] = useState<AuditFilter>(emptyFilter)
+  const [filter, setFilter] = useState<AuditFilter>(emptyFilter)
+  const query = auditQuery(filter)
+  const trails = useQueries({
+    queries: AUDITED_SERVICES.map((service) => ({
+      queryKey: ['audit-trail', service, query],
+      queryFn: () => api.get(`/admin/audit/${service}${query}`, AuditEntriesResponse),
+    })),
+  })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    setFilter(draft)
+  }
+  const field = (key: keyof AuditFilter) => ({ value: draft[key], onChange: (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value })) })
+  const failed = AUDITED_SERVICES.filter((_, i) => trails[i]!.isError)
+  const entries = mergeTrails(trails.map((t) => t.data ?? []))
+  return (
+    <div className="pk-stack">
+      <h2>Audit Trail</h2>
+      <form className="pk-row" style={{ alignItems: 'flex-end' }} onSubmit={submit} aria-label="Filter the audit trail">
+        <div style={{ flex: '1 1 180px' }}>
+          <TextField label="Who" placeholder="Name" {...field('actor')} />
+        </div>
+        <div style={{ flex: '1 1 180px' }}>
+          <TextField label="What" placeholder="Action or target" {...field('action')} />
+        </div>
+        <div style={{ flex: '0 1 170px' }}>
+          <TextField label="From" type="date" {...field('from')} />
+        </div>
+        <div style={{ flex: '0 1 170px' }}>
+          <TextField label="To" type="date" {...field('to')} />
+        </div>
+        <Button type="submit">Apply Filters</Button>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            setDraft(emptyFilter())
+            setFilter(emptyFilter())
+          }}
+        >
+          Clear
+        </Button>
+      </form>
+      {failed.map((s) => (
+        <Alert key={s}>{`${SERVICE_LABELS[s]}: ${errorMessage(trails[AUDITED_SERVICES.indexOf(s)]!.error, 'Failed to fetch data')}`}</Alert>
+      ))}
+      {trails.some((t) => t.isPending) ? <Spinner label="Loading the audit trail..." /> : null}
+      {!trails.some((t) => t.isPending) && entries.length === 0 ? <EmptyState>No changes recorded for these filters</EmptyState> : null}
+      {entries.length > 0 ? (
+        // Focusable: the table scrolls sideways on narrow screens and has no controls of its own.
+        <div className="pk-table-wrap" role="region" aria-label="Audit trail" tabIndex={0}>
+          <table className="pk-table">
+            <caption className="pk-visually-hidden">Admin changes, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">Area</th>
+                <th scope="col">Action</th>
+                <th scope="col">Target</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={`${e.service}-${e.id}`}>
+                  <td>{new Date(e.at).toLocaleString()}</td>
+                  <td>{e.actor_name}</td>
+                  <td>{SERVICE_LABELS[e.service as keyof typeof SERVICE_LABELS] ?? e.service}</td>
+                  <td>{e.action}</td>
+                  <td>{e.target}</td>
+                  <td className="pk-muted">{detailsText(e.details)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </div>
+  )
+}

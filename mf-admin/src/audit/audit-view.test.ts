@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest'
+import { auditQuery, detailsText, emptyFilter, mergeTrails } from './audit-view.ts'
+
+const entry = (service: string, id: number, at: string) => ({ id, service, at, actor_id: 'a', actor_name: 'Ada', action: 'x', target: 't', details: {} })
+
+describe('audit trail view', () => {
+  it('asks only for the filters given', () => {
+    expect(auditQuery(emptyFilter())).toBe('')
+    expect(auditQuery({ actor: ' Ada ', action: '', from: '2026-11-01', to: '' })).toBe('?actor=Ada&from=2026-11-01')
+  })
+
+  it('merges the services’ trails newest first', () => {
+    const merged = mergeTrails([[entry('identity', 1, '2026-11-02T00:00:00.000Z')], [entry('notify', 5, '2026-11-03T00:00:00.000Z'), entry('notify', 4, '2026-11-01T00:00:00.000Z')]])
+    expect(merged.map((e) => `${e.service}${e.id}`)).toEqual(['notify5', 'identity1', 'notify4'])
+  })
+
+  it('writes details as one line', () => {
+    expect(detailsText({ is_active: false, recipient_emails: ['a@x', 'b@x'], scope: { branches: [] }, gone: undefined })).toBe('is_active: false; recipient_emails: a@x, b@x; scope: {"branches":[]}')
+  })
+})

@@ -1,0 +1,28 @@
+import type { AuditEntry } from '@portal/contracts'
+
+export interface AuditFilter {
+  actor: string
+  action: string
+  from: string
+  to: string
+}
+export const emptyFilter = (): AuditFilter => ({ actor: '', action: '', from: '', to: '' })
+
+/** The query string of a filter (blank fields left out). */
+export const auditQuery = (f: AuditFilter): string => {
+  const q = new URLSearchParams()
+  for (const [k, v] of Object.entries(f)) if (v.trim()) q.set(k, v.trim())
+  const s = q.toString()
+  return s ? `?${s}` : ''
+}
+
+/** The services' trails as one list, newest first. */
+export const mergeTrails = (lists: readonly (readonly AuditEntry[])[]): AuditEntry[] =>
+  lists.flat().sort((a, b) => b.at.localeCompare(a.at) || a.service.localeCompare(b.service) || b.id - a.id)
+
+/** Details as one line: `key: value` pairs, lists joined. */
+export const detailsText = (d: Record<string, unknown>): string =>
+  Object.entries(d)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
+    .join('; ')

@@ -1,0 +1,233 @@
+import { SCORM_EDITOR_MESSAGES as M, type CourseModule } from '@portal/contracts'
+import { isLikelyProblemSlide } from '@portal/contracts/captivate'
+import { Alert, Button, Modal, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useId, useState } from 'react'
+import { createPortal } from 'react-dom'
+import { analyzeModule, editTiming, fetchBackups, restoreBackup, scormEditorKeys, verifyModule } from './api.ts'
+import { canSave, isNameOnly, slideLabel, successMessage, timingProblem, type TimingForm } from './timing-editor.ts'
+
+const when = (iso: string) => new Date(iso).toLocaleString()
+
+/**
+ * SCORM Timing Editor (admin §2, §4, §5, §8) of a stored module: status, slide selection, new
+ * duration, optional new name and replacement video, backups with restore, storage file
+ * verification and debug info.
+ */
+export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModule, 'id' | 'title'>; onClose: () => void }) => {
+  const queryClient = useQueryClient()
+  const analysis = useQuery({ queryKey: scormEditorKeys.analysis(module.id), queryFn: () => analyzeModule(module.id), retry: false })
+  const backups = useQuery({ queryKey: scormEditorKeys.backups(module.id), queryFn: () => fetchBackups(module.id), retry: false })
+  const [form, setForm] = useState<TimingForm>({ slideId: '', duration: '', name: '' })
+  const [videoFile, setVideoFile] = useState<File | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [success, setSuccess] = useState<string | null>(null)
+  const videoId = useId()
+  const slides = analysis.data?.analysis.videoSlides ?? []
+  const frameRate = analysis.data?.analysis.frameRate ?? 30
+  const slide = slides.find((s) => s.id === form.slideId)
+  const refresh = async () => {
+    await queryClient.invalidateQueries({ queryKey: scormEditorKeys.all })
+  }
+
+  const save = useMutation({
+    mutationFn: () =>
+      editTiming({
+        moduleId: module.id,
+        slideId: form.slideId,
+        ...(form.name.trim() && { slideName: form.name.trim() }),
+        ...(form.duration.trim() && { duration: form.duration.trim() }),
+        videoFile,
+      }),
+    onSuccess: async (r) => {
+      setSuccess(successMessage(r))
+      setForm((f) => ({ ...f, duration: '', name: '' }))
+      setVideoFile(null)
+      await refresh()
+    },
+  })
+  const restore = useMutation({
+    mutationFn: (backupId: number) => restoreBackup(module.id, backupId),
+    onSuccess: async (r) => {
+      setSuccess(M.restored(r.restoredFrom.backup_name))
+      await refresh()
+    },
+  })
+  const verify = useMutation({ mutationFn: () => verifyModule(module.id) })
+
+  const submit = () => {
+    setSuccess(null)
+    save.reset()
+    restore.reset()
+    const why = timingProblem(form, slide, videoFile !== null)
+    setProblem(why)
+    if (!why) save.mutate()
+  }
+  const saveFailed = save.isError ? errorMessage(save.error, isNameOnly(form, videoFile !== null) ? M.renameFailed : M.timingFailed) : null
+
+  // In document.body: from the Edit Course form it must not sit inside that form's element.
+  return createPortal(
+    <Modal open title={`SCORM Timing Editor: ${module.title}`} onClose={onClose}>
+      <section aria-labelledby={`${videoId}-status`} className="pk-stack" style={{ gap: '.5rem' }}>
+        <h3 id={`${videoId}-status`} style={{ margin: 0 }}>
+          Status
+        </h3>
+        {analysis.isPending ? (
+          <Spinner label="Analyzing SCORM module..." />
+        ) : analysis.isError ? (
+          <Alert>{errorMessage(analysis.error, M.analyzeModuleFailed)}</Alert>
+        ) : (
+          <p role="status" style={{ margin: 0 }}>
+            {slides.length} video slide{slides.length === 1 ? '' : 's'} at {frameRate} fps
+            {analysis.data.analysis.referencedVideo ? <> · referenced video {analysis.data.analysis.referencedVideo}</> : null}
+          </p>
+        )}
+      </section>
+
+      {analysis.isSuccess ? (
+        <form
+          className="pk-stack"
+          aria-label="Edit slide timing"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault()
+            // Opened from the Edit Course form too: its submit must not reach that form.
+            e.stopPropagation()
+            if (canSave(form) && !save.isPending) submit()
+          }}
+        >
+          <Select
+            label="Slide"
+            placeholder="Select a slide"
+            value={form.slideId}
+            options={slides.map((s) => ({ value: s.id, label: slideLabel(s, frameRate) }))}
+            onChange={(e) => setForm((f) => ({ ...f, slideId: e.target.value }))}
+          />
+          {slide ? (
+            <p className="pk-muted" style={{ margin: 0 }}>
+              Current duration {slide.durationFormatted} ({slide.durationInFrames} frames){slide.video ? ` · video ${slide.video}` : ''}
+              {isLikelyProblemSlide(slide, frameRate) ? (
+<span className="pk-badge">{M.likelyProblem}</span>
+              ) : null}
+            </p>
+          ) : null}
+          <TextField
+            label="New Duration"
+            hint="MM:SS or HH:MM:SS"
+            value={form.duration}
+            placeholder="MM:SS"
+            onChange={(e) => setForm((f) => ({ ...f, duration: e.target.value }))}
+          />
+          <TextField label="New Slide Name (optional)" value={form.name} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
+          <div className="pk-field">
+            <label htmlFor={videoId}>Replacement Video (optional)</label>
+            <input id={videoId} type="file" accept=".mp4,.webm" onChange={(e) => setVideoFile(e.target.files?.[0] ?? null)} />
+          </div>
+          {problem ? <Alert>{problem}</Alert> : null}
+          {saveFailed ? <Alert>{saveFailed}</Alert> : null}
+          {success ? <Alert tone="success">{success}</Alert> : null}
+          <div className="pk-row">
+            <Button type="submit" disabled={!canSave(form) || save.isPending}>
+              {save.isPending ? 'Saving...' : 'Save Changes'}
+            </Button>
+            <Button variant="secondary" onClick={onClose}>
+              Close
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <div className="pk-row">
+          <Button variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+      )}
+
+      <section aria-labelledby={`${videoId}-backups`} className="pk-stack" style={{ gap: '.5rem' }}>
+        <h3 id={`${videoId}-backups`} style={{ margin: 0 }}>
+          Backups
+        </h3>
+        {restore.isError ? <Alert>{errorMessage(restore.error, M.restoreFailed)}</Alert> : null}
+        {backups.isPending ? (
+          <Spinner label="Loading backups..." />
+        ) : backups.isError ? (
+          <Alert>{errorMessage(backups.error, M.analyzeModuleFailed)}</Alert>
+        ) : backups.data.backups.length === 0 ? (
+          <p className="pk-muted" style={{ margin: 0 }}>
+            No backups yet. Every change makes one first.
+          </p>
+        ) : (
+          <div className="pk-table-wrap">
+            <table className="pk-table">
+              <caption className="pk-visually-hidden">Backups</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Backup</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">By</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {backups.data.backups.map((b) => (
+                  <tr key={b.id}>
+                    <td>{b.backup_name}</td>
+                    <td>{when(b.created_at)}</td>
+                    <td>{b.creator?.username ?? '—'}</td>
+                    <td>
+                      <Button
+                        size="small"
+                        variant="secondary"
+                        aria-label={`Restore ${b.backup_name}`}
+                        disabled={restore.isPending}
+                        onClick={() => {
+                          setSuccess(null)
+                          restore.mutate(b.id)
+                        }}
+                      >
+                        Restore
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby={`${videoId}-verify`} className="pk-stack" style={{ gap: '.5rem' }}>
+        <h3 id={`${videoId}-verify`} style={{ margin: 0 }}>
+          Storage Files
+        </h3>
+        <div className="pk-row">
+          <Button variant="secondary" size="small" disabled={verify.isPending} onClick={() => verify.mutate()}>
+            Verify Storage Files
+          </Button>
+        </div>
+        {verify.isError ? <Alert>{errorMessage(verify.error, M.analyzeModuleFailed)}</Alert> : null}
+        {verify.data ? (
+          <ul style={{ margin: 0, paddingLeft: '1.25rem' }} aria-label="Verification">
+            {(['projectTxt', 'projectJs'] as const).map((k) => {
+              const f = verify.data.files[k]
+              return (
+                <li key={k}>
+                  {f.path ?? k}: {f.exists ? `${f.size} bytes` : 'missing'}, {f.parses ? 'reads as project data' : 'does not read as project data'}
+                  {f.edited ? ', edited' : ''}
+                </li>
+              )
+            })}
+            {verify.data.error ? <li>{verify.data.error}</li> : null}
+          </ul>
+        ) : null}
+        <details>
+          <summary>Debug Info</summary>
+          <pre style={{ whiteSpace: 'pre-wrap', fontSize: '.75rem', maxHeight: '16rem', overflow: 'auto' }}>
+            {JSON.stringify({ moduleId: module.id, analysis: analysis.data?.analysis ?? null, verification: verify.data ?? null }, null, 2)}
+          </pre>
+        </details>
+      </section>
+    </Modal>,
+    document.body,
+  )
+}

@@ -1,0 +1,173 @@
+import { NOTIFICATION_TYPES, NOTIFICATION_TYPE_LABELS, type AdminEmail } from '@portal/contracts'
+import { Alert, Button, ConfirmDialog, EmptyState, Modal, Spinner, TextField, errorMessage } from '@portal/ui-kit'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import { Switch } from '../notifications/Switch.tsx'
+import { checkForm, emptyForm, formOf, type AdminEmailForm } from './admin-email-form.ts'
+import { addAdminEmail, adminEmailKeys, deleteAdminEmail, fetchAdminEmails, toggleAdminEmail, updateAdminEmail } from './api.ts'
+
+/** The Email Notification Management dialog (admin §2): add, edit, toggle active, delete with confirmation. */
+export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
+  const queryClient = useQueryClient()
+  const emails = useQuery({ queryKey: adminEmailKeys.list(), queryFn: fetchAdminEmails })
+  const [form, setForm] = useState<AdminEmailForm>(emptyForm)
+  const [editing, setEditing] = useState<AdminEmail | null>(null)
+  const [fieldError, setFieldError] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const [toDelete, setToDelete] = useState<AdminEmail | null>(null)
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminEmailKeys.all })
+  const reset = () => {
+    setForm(emptyForm())
+    setEditing(null)
+    setFieldError(null)
+  }
+
+  const save = useMutation({
+    mutationFn: (body: Parameters<typeof addAdminEmail>[0]) => (editing ? updateAdminEmail(editing.id, body) : addAdminEmail(body)),
+    onSuccess: async (saved) => {
+      setNotice(editing ? `Updated ${saved.email}.` : `Added ${saved.email}.`)
+      reset()
+      await refresh()
+    },
+  })
+  const toggle = useMutation({
+    mutationFn: (e: AdminEmail) => toggleAdminEmail(e.id),
+    onSuccess: async (e) => {
+      setNotice(`${e.email} is now ${e.is_active ? 'active' : 'inactive'}.`)
+      await refresh()
+    },
+  })
+  const remove = useMutation({
+    mutationFn: (e: AdminEmail) => deleteAdminEmail(e.id),
+    onSuccess: async (_r, e) => {
+      setToDelete(null)
+      if (editing?.id === e.id) reset()
+      setNotice(`Deleted ${e.email}.`)
+      await refresh()
+    },
+  })
+
+  const submit = (ev: FormEvent) => {
+    ev.preventDefault()
+    setNotice(null)
+    save.reset()
+    const checked = checkForm(form)
+    if (!checked.ok) {
+      setFieldError(checked.message)
+      return
+    }
+    setFieldError(null)
+    save.mutate(checked.body)
+  }
+  const setType = (type: (typeof NOTIFICATION_TYPES)[number], on: boolean) =>
+    setForm((f) => ({ ...f, types: NOTIFICATION_TYPES.filter((t) => (t === type ? on : f.types.includes(t))) }))
+
+  return (
+    <Modal open title="Email Notification Management" onClose={onClose}>
+      <div className="pk-stack pk-wide">
+        <form className="pk-stack" onSubmit={submit} noValidate aria-label={editing ? 'Edit admin email' : 'Add admin email'}>
+          <h3 style={{ margin: 0 }}>{editing ? `Edit ${editing.email}` : 'Add Admin Email'}</h3>
+          <div className="pk-row" style={{ alignItems: 'flex-start' }}>
+            <div style={{ flex: '1 1 240px' }}>
+              <TextField label="Email" type="email" required autoComplete="off" value={form.email} error={fieldError} onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))} />
+            </div>
+            <div style={{ flex: '1 1 200px' }}>
+              <TextField label="Name (optional)" value={form.name} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
+            </div>
+          </div>
+          <fieldset className="pk-row" style={{ border: 0, padding: 0, margin: 0 }}>
+            <legend style={{ fontWeight: 600 }}>Notification types</legend>
+            {NOTIFICATION_TYPES.map((t) => (
+              <label key={t} className="pk-check">
+                <input type="checkbox" checked={form.types.includes(t)} onChange={(e) => setType(t, e.target.checked)} />
+                {NOTIFICATION_TYPE_LABELS[t]}
+              </label>
+            ))}
+          </fieldset>
+          {save.isError ? <Alert>{errorMessage(save.error, editing ? 'Failed to update email' : 'Failed to add email')}</Alert> : null}
+          <div className="pk-row">
+            <Button type="submit" disabled={save.isPending}>
+              {editing ? 'Update Email' : 'Add Email'}
+            </Button>
+            {editing ? (
+              <Button variant="secondary" onClick={reset}>
+                Cancel Edit
+              </Button>
+            ) : null}
+          </div>
+        </form>
+        <div role="status" className="pk-live">
+          {notice}
+        </div>
+        {toggle.isError ? <Alert>{errorMessage(toggle.error, 'Failed to toggle email status')}</Alert> : null}
+        {remove.isError ? <Alert>{errorMessage(remove.error, 'Failed to delete email')}</Alert> : null}
+        {emails.isPending ? <Spinner label="Loading admin emails..." /> : null}
+        {emails.isError ? <Alert>{errorMessage(emails.error, 'Failed to fetch admin emails')}</Alert> : null}
+        {emails.data && emails.data.length === 0 ? <EmptyState>No admin emails configured yet</EmptyState> : null}
+        {emails.data && emails.data.length > 0 ? (
+          <div className="pk-table-wrap">
+            <table className="pk-table">
+              <caption className="pk-visually-hidden">Admin emails</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Notifications</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {emails.data.map((e) => (
+                  <tr key={e.id}>
+                    <td>{e.email}</td>
+                    <td>{e.name ?? <span className="pk-muted">None</span>}</td>
+                    <td>{e.notification_types.map((t) => NOTIFICATION_TYPE_LABELS[t]).join(', ')}</td>
+                    <td>
+                      <Switch text="Active" label={`Active: ${e.email}`} checked={e.is_active} busy={toggle.isPending && toggle.variables?.id === e.id} onToggle={() => toggle.mutate(e)} />
+                    </td>
+                    <td>
+                      <div className="pk-row">
+                        <Button
+                          size="small"
+                          variant="secondary"
+                          aria-label={`Edit ${e.email}`}
+                          onClick={() => {
+                            setEditing(e)
+                            setForm(formOf(e))
+                            setFieldError(null)
+                            setNotice(null)
+                          }}
+                        >
+                          Edit
+                        </Button>
+                        <Button size="small" variant="danger" aria-label={`Delete ${e.email}`} onClick={() => setToDelete(e)}>
+                          Delete
+                        </Button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+          <Button variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+      </div>
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete Admin Email"
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onCancel={() => setToDelete(null)}
+        onConfirm={() => toDelete && remove.mutate(toDelete)}
+      >
+        Are you sure you want to delete {toDelete?.email}? It will no longer receive notifications.
+      </ConfirmDialog>
+    </Modal>
+  )
+}

@@ -1,0 +1,19 @@
+import { Button } from '@portal/ui-kit'
+import { useState } from 'react'
+import { AdminEmailsDialog } from './AdminEmailsDialog.tsx'
+
+/** Email Settings tab (admin §2): Manage Global Admin Emails, and where group e-mails live. */
+export const EmailSettingsTab = () => {
+  const [open, setOpen] = useState(false)
+  return (
+    <div className="pk-stack">
+      <h2>Email Settings</h2>
+      <p>Global admin emails are told when a learner completes an exam or a course.</p>
+      <div>
+        <Button onClick={() => setOpen(true)}>Manage Global Admin Emails</Button>
+      </div>
+      <p className="pk-muted">Group-specific emails are configured in the Groups tab.</p>
+      {open ? <AdminEmailsDialog onClose={() => setOpen(false)} /> : null}
+    </div>
+  )
+}

@@ -1,0 +1,115 @@
+import type { NotificationRule } from '@portal/contracts'
+import { Alert, Button, errorMessage } from '@portal/ui-kit'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useId, useState, type FormEvent } from 'react'
+import { Switch } from '../notifications/Switch.tsx'
+import { ruleKeys, sendTestReport, updateRule } from './api.ts'
+import { parseRecipients, scheduleLabel, trackedItemsOf } from './rule-view.ts'
+import { TrackingDialog } from './TrackingDialog.tsx'
+
+/** One group's notification rule: active switch, recipients, schedule, tracked items, tracking dialog and test report. */
+export const GroupRuleCard = ({ rule, onNotice }: { rule: NotificationRule; onNotice: (message: string) => void }) => {
+  const queryClient = useQueryClient()
+  const recipientsId = useId()
+  const [editing, setEditing] = useState(false)
+  const [recipients, setRecipients] = useState('')
+  const [tracking, setTracking] = useState(false)
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ruleKeys.all })
+  const toggle = useMutation({ mutationFn: () => updateRule(rule.id, { is_active: !rule.is_active }), onSuccess: refresh })
+  const saveRecipients = useMutation({
+    mutationFn: (list: string[]) => updateRule(rule.id, { recipient_emails: list }),
+    onSuccess: async () => {
+      setEditing(false)
+      onNotice(`Recipients of ${rule.user_group} saved.`)
+      await refresh()
+    },
+  })
+  const report = useMutation({ mutationFn: () => sendTestReport(rule.user_group), onSuccess: (r) => onNotice(r.message) })
+  const items = trackedItemsOf(rule)
+  const submitRecipients = (e: FormEvent) => {
+    e.preventDefault()
+    saveRecipients.mutate(parseRecipients(recipients))
+  }
+  return (
+    <section className="pk-card pk-stack" aria-labelledby={`${recipientsId}-title`} style={{ padding: '1rem' }}>
+      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+        <h3 id={`${recipientsId}-title`} style={{ margin: 0 }}>
+          {rule.user_group}
+        </h3>
+        <Switch text="Notifications" label={`Notifications for ${rule.user_group}`} checked={rule.is_active} busy={toggle.isPending} onToggle={() => toggle.mutate()} />
+      </div>
+      {toggle.isError ? <Alert>{errorMessage(toggle.error, 'Failed to toggle notification rule')}</Alert> : null}
+      <dl className="pk-stack" style={{ margin: 0, gap: '.25rem' }}>
+        <div>
+          <dt style={{ display: 'inline', fontWeight: 600 }}>Report: </dt>
+          <dd style={{ display: 'inline', margin: 0 }}>
+            {scheduleLabel(rule)}
+            {rule.last_report_sent ? `, last sent ${new Date(rule.last_report_sent).toLocaleString()}` : ', not sent yet'}
+          </dd>
+        </div>
+        <div>
+          <dt style={{ display: 'inline', fontWeight: 600 }}>Recipients: </dt>
+          <dd style={{ display: 'inline', margin: 0 }}>{rule.recipient_emails.length ? rule.recipient_emails.join(', ') : <span className="pk-muted">None yet</span>}</dd>
+        </div>
+        <div>
+          <dt style={{ display: 'inline', fontWeight: 600 }}>Tracking: </dt>
+          <dd style={{ display: 'inline', margin: 0 }}>
+            {items.length ? items.map((i) => `${i.name} (${i.type === 'exam' ? 'Exam' : 'Course'})`).join(', ') : <span className="pk-muted">Nothing tracked yet</span>}
+          </dd>
+        </div>
+      </dl>
+      {editing ? (
+        <form className="pk-stack" onSubmit={submitRecipients} noValidate>
+          <div className="pk-field">
+            <label htmlFor={recipientsId}>Recipient emails of {rule.user_group}</label>
+            <textarea id={recipientsId} rows={3} value={recipients} onChange={(e) => setRecipients(e.target.value)} aria-describedby={`${recipientsId}-hint`} autoFocus />
+            <span id={`${recipientsId}-hint`} className="pk-hint">
+              Separate addresses with commas or new lines.
+            </span>
+          </div>
+          {saveRecipients.isError ? <Alert>{errorMessage(saveRecipients.error, 'Failed to update notification rule')}</Alert> : null}
+          <div className="pk-row">
+            <Button size="small" type="submit" disabled={saveRecipients.isPending}>
+              Save Recipients
+            </Button>
+            <Button size="small" variant="secondary" onClick={() => setEditing(false)}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      ) : null}
+      {report.isError ? <Alert>{`Error sending test report: ${errorMessage(report.error, 'Failed to send the report')}`}</Alert> : null}
+      <div className="pk-row">
+        {!editing ? (
+          <Button
+            size="small"
+            variant="secondary"
+            aria-label={`Edit recipients of ${rule.user_group}`}
+            onClick={() => {
+              setRecipients(rule.recipient_emails.join(', '))
+              setEditing(true)
+            }}
+          >
+            Edit Recipients
+          </Button>
+        ) : null}
+        <Button size="small" variant="secondary" aria-label={`Configure tracking of ${rule.user_group}`} onClick={() => setTracking(true)}>
+          Configure Tracking
+        </Button>
+        <Button size="small" aria-label={`Send test report of ${rule.user_group}`} disabled={report.isPending} onClick={() => report.mutate()}>
+          Send Test Report
+        </Button>
+      </div>
+      {tracking ? (
+        <TrackingDialog
+          rule={rule}
+          onClose={() => setTracking(false)}
+          onSaved={(m) => {
+            setTracking(false)
+            onNotice(m)
+          }}
+        />
+      ) : null}
+    </section>
+  )
+}

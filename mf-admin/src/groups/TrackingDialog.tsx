@@ -1,0 +1,104 @@
+import { DAYS_OF_WEEK, DEFAULT_REPORT, REPORT_FREQUENCIES, REPORT_FREQUENCY_LABELS, type NotificationRule, type ReportFrequency, type TrackingItem } from '@portal/contracts'
+import { Alert, Button, EmptyState, Modal, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
+import { courseKeys, fetchAdminCourses } from '../courses/api.ts'
+import { examKeys, fetchAdminExams } from '../exams/api.ts'
+import { fetchTracking, ruleKeys, saveTracking } from './api.ts'
+import { filterItems, itemKey } from './rule-view.ts'
+
+const ItemList = ({ legend, items, selected, onToggle }: { legend: string; items: TrackingItem[]; selected: Map<string, TrackingItem>; onToggle: (i: TrackingItem) => void }) => (
+  <fieldset className="pk-stack" style={{ border: 0, padding: 0, margin: 0, gap: '.25rem' }}>
+    <legend style={{ fontWeight: 600 }}>{legend}</legend>
+    {items.length === 0 ? <p className="pk-muted">None found</p> : null}
+    {items.map((i) => (
+      <label key={itemKey(i)} className="pk-check">
+        <input type="checkbox" checked={selected.has(itemKey(i))} onChange={() => onToggle(i)} />
+        {i.name}
+      </label>
+    ))}
+  </fieldset>
+)
+
+/** The configure-tracking dialog (admin §2): report frequency, day of week for weekly only, and the tracked exams and courses, searchable. */
+export const TrackingDialog = ({ rule, onClose, onSaved }: { rule: NotificationRule; onClose: () => void; onSaved: (message: string) => void }) => {
+  const group = rule.user_group
+  const queryClient = useQueryClient()
+  const tracking = useQuery({ queryKey: ruleKeys.tracking(group), queryFn: () => fetchTracking(group) })
+  const exams = useQuery({ queryKey: examKeys.list(), queryFn: fetchAdminExams })
+  const courses = useQuery({ queryKey: courseKeys.list(), queryFn: fetchAdminCourses })
+  const [frequency, setFrequency] = useState<ReportFrequency>(rule.report_frequency)
+  const [day, setDay] = useState<number>(rule.report_day_of_week ?? DEFAULT_REPORT.dayOfWeek)
+  const [selected, setSelected] = useState<Map<string, TrackingItem> | null>(null)
+  const [search, setSearch] = useState('')
+  useEffect(() => {
+    if (tracking.data && selected === null) setSelected(new Map(tracking.data.trackingItems.map((i) => [itemKey(i), i])))
+  }, [tracking.data, selected])
+  const save = useMutation({
+    mutationFn: () => saveTracking(group, { ruleId: rule.id, trackingItems: [...(selected ?? new Map()).values()], reportFrequency: frequency, reportDayOfWeek: frequency === 'weekly' ? day : null }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ruleKeys.all })
+      onSaved('Changes saved successfully!')
+    },
+  })
+  const toggle = (i: TrackingItem) =>
+    setSelected((m) => {
+      const next = new Map(m ?? [])
+      if (next.has(itemKey(i))) next.delete(itemKey(i))
+      else next.set(itemKey(i), i)
+      return next
+    })
+  const examItems: TrackingItem[] = (exams.data ?? []).map((e) => ({ type: 'exam', id: e.id, name: e.name }))
+  const courseItems: TrackingItem[] = (courses.data ?? []).map((c) => ({ type: 'course', id: c.id, name: c.title }))
+  const loadError = tracking.error ?? exams.error ?? courses.error
+  return (
+    <Modal open title={`Configure Tracking: ${group}`} onClose={onClose}>
+      <div className="pk-stack pk-wide">
+        {loadError ? <Alert>{`Error loading tracking configuration: ${errorMessage(loadError, 'Failed to fetch data')}`}</Alert> : null}
+        <div className="pk-row" style={{ alignItems: 'flex-end' }}>
+          <div style={{ flex: '1 1 200px' }}>
+            <Select
+              label="Report Frequency"
+              options={REPORT_FREQUENCIES.map((f) => ({ value: f, label: REPORT_FREQUENCY_LABELS[f] }))}
+              value={frequency}
+              onChange={(e) => setFrequency(e.target.value as ReportFrequency)}
+            />
+          </div>
+          {frequency === 'weekly' ? (
+            <div style={{ flex: '1 1 200px' }}>
+              <Select label="Day of Week" options={DAYS_OF_WEEK.map((d, i) => ({ value: String(i), label: d }))} value={String(day)} onChange={(e) => setDay(Number(e.target.value))} />
+            </div>
+          ) : null}
+        </div>
+        <TextField label="Search exams and courses" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+        {tracking.isPending || exams.isPending || courses.isPending ? <Spinner label="Loading exams and courses..." /> : null}
+        {selected && exams.data && courses.data ? (
+          examItems.length + courseItems.length === 0 ? (
+            <EmptyState>No exams or courses yet</EmptyState>
+          ) : (
+            <div className="pk-row" style={{ alignItems: 'flex-start' }}>
+              <div style={{ flex: '1 1 240px' }}>
+                <ItemList legend="Exams" items={filterItems(examItems, search)} selected={selected} onToggle={toggle} />
+              </div>
+              <div style={{ flex: '1 1 240px' }}>
+                <ItemList legend="Courses" items={filterItems(courseItems, search)} selected={selected} onToggle={toggle} />
+              </div>
+            </div>
+          )
+        ) : null}
+        <p className="pk-muted" aria-live="polite">
+          {selected ? `${selected.size} item${selected.size === 1 ? '' : 's'} tracked` : ''}
+        </p>
+        {save.isError ? <Alert>{`Error saving configuration: ${errorMessage(save.error, 'Failed to update notification rule')}`}</Alert> : null}
+        <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={() => save.mutate()} disabled={save.isPending || selected === null}>
+            {save.isPending ? 'Saving...' : 'Save Configuration'}
+          </Button>
+        </div>
+      </div>
+    </Modal>
+  )
+}

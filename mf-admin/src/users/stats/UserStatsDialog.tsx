@@ -1,0 +1,116 @@
+import { UserStats, type User } from '@portal/contracts'
+import { Alert, Button, EmptyState, Modal, Spinner, api, errorMessage } from '@portal/ui-kit'
+import { useQuery } from '@tanstack/react-query'
+import { courseProgressBadge, formatDate, formatPercent, scoreBadge, type Tone } from './user-stats-view.ts'
+
+/** Query keys of the user stats feature. */
+export const statsKeys = {
+  all: ['user-stats'] as const,
+  user: (id: string) => [...statsKeys.all, id] as const,
+}
+export const fetchUserStats = (id: string) => api.get(`/users/${encodeURIComponent(id)}/stats`, UserStats)
+
+const Badge = ({ tone, children }: { tone: Tone; children: string }) => <span className={`pk-tone pk-tone--${tone}`}>{children}</span>
+
+const Figure = ({ label, value }: { label: string; value: string }) => (
+  <div className="pk-figure">
+    <dt>{label}</dt>
+    <dd>{value}</dd>
+  </div>
+)
+
+/** The user statistics dialog (admin §2, §3): totals, score range, exam and course history with badges (§4). */
+export const UserStatsDialog = ({ user, onClose }: { user: User; onClose: () => void }) => {
+  const stats = useQuery({ queryKey: statsKeys.user(user.id), queryFn: () => fetchUserStats(user.id) })
+  const s = stats.data
+  return (
+    <Modal open title={`User Statistics: ${user.name}`} onClose={onClose}>
+      <div className="pk-stack pk-wide">
+        {stats.isPending ? <Spinner label="Loading statistics..." /> : null}
+        {stats.isError ? <Alert>{errorMessage(stats.error, 'Failed to fetch user statistics')}</Alert> : null}
+        {s ? (
+          <>
+            <dl className="pk-figures" aria-label="Summary">
+              <Figure label="Exams Taken" value={String(s.examsTaken)} />
+              <Figure label="Average Score" value={formatPercent(s.averageScore)} />
+              <Figure label="Highest Score" value={formatPercent(s.highestScore)} />
+              <Figure label="Lowest Score" value={formatPercent(s.lowestScore)} />
+              <Figure label="Courses Started" value={String(s.coursesStarted)} />
+              <Figure label="Courses Completed" value={String(s.coursesCompleted)} />
+              <Figure label="Average Course Progress" value={formatPercent(s.averageCourseProgress)} />
+            </dl>
+            <h3>Exam History</h3>
+            {s.examHistory.length === 0 ? (
+              <EmptyState>No exams taken yet</EmptyState>
+            ) : (
+              <div className="pk-table-wrap">
+                <table className="pk-table">
+                  <caption className="pk-visually-hidden">Exam history</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Exam</th>
+                      <th scope="col">Score</th>
+                      <th scope="col">Completed</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {s.examHistory.map((e, i) => {
+                      const badge = scoreBadge(e.score)
+                      return (
+                        <tr key={`${e.examId}-${i}`}>
+                          <td>{e.examName}</td>
+                          <td>
+                            <Badge tone={badge.tone}>{badge.label}</Badge> {e.passed ? 'Passed' : 'Failed'}
+                          </td>
+                          <td>{formatDate(e.completedAt)}</td>
+                        </tr>
+                      )
+                    })}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            <h3>Course History</h3>
+            {s.courseHistory.length === 0 ? (
+              <EmptyState>No courses yet</EmptyState>
+            ) : (
+              <div className="pk-table-wrap">
+                <table className="pk-table">
+                  <caption className="pk-visually-hidden">Course history</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Course</th>
+                      <th scope="col">Progress</th>
+                      <th scope="col">Completed</th>
+                      <th scope="col">Last Accessed</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {s.courseHistory.map((c) => {
+                      const badge = courseProgressBadge(c)
+                      return (
+                        <tr key={c.courseId}>
+                          <td>{c.courseName}</td>
+                          <td>
+                            <Badge tone={badge.tone}>{badge.label}</Badge>
+                          </td>
+                          <td>{formatDate(c.completedAt)}</td>
+                          <td>{formatDate(c.lastAccessed)}</td>
+                        </tr>
+                      )
+                    })}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </>
+        ) : null}
+        <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+          <Button variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+      </div>
+    </Modal>
+  )
+}

@@ -1,0 +1,118 @@
+import { Hono } from 'hono'
+import { createMiddleware } from 'hono/factory'
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
+import { Migration } from '@mikro-orm/migrations'
+import { AuditQuery, type AuditEntry } from '@portal/contracts'
+import { authenticate, requireAdmin, type Actor, type TokenVerifier } from './auth.ts'
+import { validate } from './errors.ts'
+import type { AppEnv } from './http.ts'
+
+/** The audit trail's table: one row per admin change (decision 0030). */
+export const AUDIT_TRAIL_SQL = [
+  `create table if not exists audit_log (
+    id bigserial primary key,
+    at timestamptz not null,
+    actor_id uuid not null,
+    actor_name text not null,
+    action text not null,
+    target text not null,
+    details jsonb not null default '{}')`,
+  'create index if not exists audit_log_at on audit_log (at desc)',
+]
+
+/** The audit trail's table as a migration of its own (a service lists it under its own number). */
+export class AuditTrailTable extends Migration {
+  override async up() {
+    for (const sql of AUDIT_TRAIL_SQL) this.addSql(sql)
+  }
+}
+
+const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** The audit trail's queries (any service's `audit_log`; names come from its `users` table). */
+export const auditTrail = {
+  /** Records an admin change through `em` (in the change's transaction when there is one). */
+  record: (em: EntityManager, actor: Actor, action: string, target: string, details: Record<string, unknown> = {}) =>
+    // The name the service's users table knows (tokens may carry none), else the token's.
+    em.execute('insert into audit_log (at, actor_id, actor_name, action, target, details) values (now(), ?, coalesce((select name from users where id = ?), ?), ?, ?, ?::jsonb)', [
+      actor.userId,
+      actor.userId,
+      actor.name || actor.email || actor.userId,
+      action,
+      target,
+      JSON.stringify(details),
+    ]),
+
+  /** The latest changes, newest first, filtered by who (name or id), what (action or target) and when. */
+  async list(em: EntityManager, service: string, f: { actor?: string; action?: string; from?: string; to?: string; limit: number }): Promise<AuditEntry[]> {
+    const where: string[] = []
+    const params: unknown[] = []
+    if (f.actor) {
+      where.push("(actor_name ilike ? escape '\\' or actor_id::text = ?)")
+      params.push(likeOf(f.actor), f.actor)
+    }
+    if (f.action) {
+      where.push("(action ilike ? escape '\\' or target ilike ? escape '\\')")
+      params.push(likeOf(f.action), likeOf(f.action))
+    }
+    if (f.from) {
+      where.push('at >= ?::timestamptz')
+      params.push(f.from)
+    }
+    if (f.to) {
+      // A bare date means the whole day.
+      where.push(/^\d{4}-\d{2}-\d{2}$/.test(f.to) ? "at < ?::date + interval '1 day'" : 'at <= ?::timestamptz')
+      params.push(f.to)
+    }
+    const rows = (await em.execute(
+      `select id, at, actor_id, actor_name, action, target, details from audit_log ${where.length ? `where ${where.join(' and ')}` : ''} order by at desc, id desc limit ?`,
+      [...params, f.limit],
+    )) as { id: string | number; at: Date | string; actor_id: string; actor_name: string; action: string; target: string; details: Record<string, unknown> | string }[]
+    return rows.map((r) => ({
+      ...r,
+      id: Number(r.id),
+      service,
+      at: new Date(r.at).toISOString(),
+      details: typeof r.details === 'string' ? (JSON.parse(r.details) as Record<string, unknown>) : r.details,
+    }))
+  },
+}
+
+/** `GET /admin/audit/{service}`: the service's audit trail, admins only. */
+export const auditTrailRoutes = (orm: MikroORM, service: string, verifier: TokenVerifier) =>
+  new Hono<AppEnv>()
+    .use(authenticate(verifier), requireAdmin)
+    .get('/', validate('query', AuditQuery), async (c) => c.json(await auditTrail.list(orm.em.fork(), service, c.req.valid('query'))))
+
+/** An admin change a route makes: method and path, the action's name, and what it changed. */
+export interface AuditedRoute {
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** Whole path (without the gateway's `/api`). */
+  path: RegExp
+  action: string
+  /** The target named from the path's match and the JSON answer (e.g. a name or title). */
+  target: (match: RegExpExecArray, body: Record<string, any> | null) => string
+  /** Facts worth keeping from the answer. */
+  details?: (body: Record<string, any> | null) => Record<string, unknown>
+}
+
+/**
+ * Records the admin changes of routes whose services do not record them themselves: after a
+ * successful answer to an admin's request matching a route, one audit row (its own statement, just
+ * after the change committed). A failure to record is logged, never turned into an error answer.
+ */
+export const auditAdminChanges = (orm: MikroORM, routes: readonly AuditedRoute[]) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    await next()
+    if (!c.res.ok) return
+    const route = routes.find((r) => r.method === c.req.method && r.path.test(c.req.path))
+    const actor = c.get('actor') as Actor | undefined
+    if (!route || !actor?.isAdmin) return
+    try {
+      const body = c.res.headers.get('content-type')?.includes('application/json') ? ((await c.res.clone().json()) as Record<string, any>) : null
+      const match = route.path.exec(c.req.path)!
+      await auditTrail.record(orm.em.fork(), actor, route.action, route.target(match, body), route.details?.(body) ?? {})
+    } catch (err) {
+      c.get('logger')?.error('audit record failed', { err: err as Error, action: route.action })
+    }
+  })

@@ -1,0 +1,21 @@
+import type { AuditedRoute } from '@portal/server-kit'
+
+/** Identity's admin changes in the audit trail (decision 0030): users, roles and groups. */
+export const IDENTITY_AUDITED: readonly AuditedRoute[] = [
+  {
+    method: 'PATCH',
+    path: /^\/users\/([^/]+)\/group$/,
+    action: 'user.group_changed',
+    target: (m, b) => b?.user?.email ?? `user ${m[1]}`,
+    details: (b) => ({ user_group: b?.user?.user_group ?? null }),
+  },
+  {
+    method: 'PUT',
+    path: /^\/users\/([^/]+)\/roles$/,
+    action: 'user.roles_changed',
+    target: (m, b) => b?.user?.email ?? `user ${m[1]}`,
+    details: (b) => ({ is_manager: b?.user?.is_manager, manager_scope: b?.user?.manager_scope }),
+  },
+  { method: 'DELETE', path: /^\/users\/([^/]+)$/, action: 'user.deleted', target: (m) => `user ${m[1]}` },
+  { method: 'POST', path: /^\/admin\/user-groups\/?$/, action: 'group.created', target: (_m, b) => b?.name ?? 'group' },
+]

@@ -1,0 +1,18 @@
+import type { AuditedRoute } from '@portal/server-kit'
+
+const name = (kind: string) => (m: RegExpExecArray, b: Record<string, any> | null) => b?.name ?? b?.title ?? `${kind} ${m[1] ?? ''}`.trim()
+const assigned = (b: Record<string, any> | null) => (b && typeof b === 'object' ? Object.fromEntries(Object.entries(b).filter(([k]) => /assign|count|user/i.test(k))) : {})
+
+/** Learning's admin changes in the audit trail (decision 0030): exams, courses and SCORM edits. */
+export const LEARNING_AUDITED: readonly AuditedRoute[] = [
+  { method: 'POST', path: /^\/exams\/?$/, action: 'exam.created', target: name('exam') },
+  { method: 'PUT', path: /^\/exams\/(\d+)$/, action: 'exam.updated', target: name('exam') },
+  { method: 'DELETE', path: /^\/exams\/(\d+)$/, action: 'exam.deleted', target: (m) => `exam ${m[1]}` },
+  { method: 'POST', path: /^\/exams\/(\d+)\/assign$/, action: 'exam.assigned', target: (m) => `exam ${m[1]}`, details: assigned },
+  { method: 'POST', path: /^\/courses\/?$/, action: 'course.created', target: name('course') },
+  { method: 'PUT', path: /^\/courses\/(\d+)$/, action: 'course.updated', target: name('course') },
+  { method: 'DELETE', path: /^\/courses\/(\d+)$/, action: 'course.deleted', target: (m) => `course ${m[1]}` },
+  { method: 'POST', path: /^\/courses\/(\d+)\/assign$/, action: 'course.assigned', target: (m) => `course ${m[1]}`, details: assigned },
+  { method: 'POST', path: /^\/scorm-editor\/edit-timing$/, action: 'scorm.timing_edited', target: (_m, b) => b?.message ?? 'SCORM timing', details: (b) => ({ backupId: b?.backupId, changes: b?.changes }) },
+  { method: 'POST', path: /^\/scorm-editor\/restore$/, action: 'scorm.restored', target: (_m, b) => b?.restoredFrom?.backup_name ?? 'SCORM backup', details: (b) => ({ backupId: b?.restoredFrom?.id }) },
+]
