@@ -1,4 +1,4 @@
-import { strToU8, zipSync } from 'fflate'
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate'
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 const col = (i: number) => String.fromCharCode(65 + i)
@@ -23,4 +23,31 @@ export function xlsx(rows: (string | number)[][]): Buffer {
     'xl/worksheets/sheet1.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetRows}</sheetData></worksheet>`,
   }
   return Buffer.from(zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)]))))
+}
+
+const unesc = (s: string) =>
+  s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&')
+const texts = (xml: string) => [...xml.matchAll(/<t(?:\s[^>]*)?>([^<]*)<\/t>/g)].map((m) => unesc(m[1]!)).join('')
+
+/** A downloaded .xlsx read back: each sheet by name, as rows of cell texts (shared, inline or plain strings and numbers). */
+export function readXlsx(file: Uint8Array): Map<string, string[][]> {
+  const files = unzipSync(file)
+  const text = (path: string) => (files[path] ? strFromU8(files[path]) : '')
+  const shared = [...text('xl/sharedStrings.xml').matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) => texts(m[1]!))
+  const rels = new Map([...text('xl/_rels/workbook.xml.rels').matchAll(/<Relationship [^>]*?Id="([^"]+)"[^>]*?Target="([^"]+)"/g)].map((m) => [m[1]!, m[2]!]))
+  const sheets = new Map<string, string[][]>()
+  for (const [, name, rid] of text('xl/workbook.xml').matchAll(/<sheet [^>]*?name="([^"]+)"[^>]*?r:id="([^"]+)"/g)) {
+    const target = rels.get(rid!)!.replace(/^\/?(xl\/)?/, '')
+    const rows = [...text(`xl/${target}`).matchAll(/<row[^>]*>([\s\S]*?)<\/row>/g)].map((row) =>
+      [...row[1]!.matchAll(/<c r="([A-Z]+)\d+"([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)].reduce<string[]>((cells, [, ref, attrs, body]) => {
+        const col = [...ref!].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1
+        const type = /t="([^"]+)"/.exec(attrs!)?.[1]
+        const v = /<v>([^<]*)<\/v>/.exec(body ?? '')?.[1]
+        cells[col] = type === 's' ? shared[Number(v)]! : type === 'inlineStr' ? texts(body ?? '') : unesc(v ?? '')
+        return cells
+      }, []),
+    )
+    sheets.set(unesc(name!), rows.map((r) => Array.from(r, (c) => c ?? '')))
+  }
+  return sheets
 }

@@ -8,5 +8,8 @@ export default remoteConfig({
     './CertificationManagement': './src/admin/CertificationManagementPage.tsx',
     './DashboardCards': './src/dashboard/DashboardCards.tsx',
     './AdminCertificationsTab': './src/dashboard/AdminCertificationsTab.tsx',
+    './TeamDashboard': './src/team/TeamDashboardPage.tsx',
+    './TeamMember': './src/team/TeamMemberPage.tsx',
+    './RevenueEntry': './src/revenue/RevenueEntryPage.tsx',
   },
 })

@@ -62,8 +62,8 @@ export const entities = [EmailDelivery, MailboxEntry, ProjectedUser]
 
 /**
  * Starts svc-notify: its database, the sender, the outbox relay, the durable subscriptions to
- * identity's mail and user events, to learning's events and to certs' mail events, and the HTTP
- * app. `close()` stops all of it but not the bus (the caller owns it).
+ * identity's mail and user events, certs' mail events and learning's events, and the HTTP app.
+ * `close()` stops all of it but not the bus (the caller owns it).
  */
 export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono<AppEnv>; orm: MikroORM; rules: RuleService; close(): Promise<void> }> {
   const { env, logger } = deps
@@ -98,10 +98,10 @@ export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono
   try {
     subscriptions.push(await subscribeIdentityMail(deps.bus, createIdentityMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick })))
     subscriptions.push(await users.subscribe(deps.bus))
+    // The launchers set PUBLIC_URL from the gateway's port.
+    subscriptions.push(await subscribeCertsMail(deps.bus, createCertsMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick, portalUrl: publicUrl(env) })))
     subscriptions.push(await subscribeGroups(deps.bus, createGroupsHandler({ orm: db.orm, logger })))
     subscriptions.push(await subscribeLearning(deps.bus, createLearningHandler({ orm: db.orm, deliveries, rules, logger, onQueued: sender.kick })))
-    // Send Reminder; links on the portal's address (the launchers set PUBLIC_URL from the gateway's port).
-    subscriptions.push(await subscribeCertsMail(deps.bus, createCertsMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick, portalUrl: publicUrl(env) })))
     await users.requestBackfill()
     relay.kick()
     server = await listen(app, deps.port, deps.hostname, { trustedProxies: trustedProxies(env.TRUSTED_PROXIES) })

@@ -1,10 +1,11 @@
 import { REMOTES, CERT_MESSAGES } from '@portal/contracts'
-import { Alert, Button, errorMessage, Spinner, type RemoteProps } from '@portal/ui-kit'
+import { errorMessage, Spinner, type RemoteProps } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { exposed } from '../shared/exposed.tsx'
 import { dashboardKeys, fetchOverview } from './api.ts'
 import { adminCards, NOTIFICATIONS_LATER } from './cards.ts'
 import { Figures, RouteLink } from './Figures.tsx'
+import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 /**
  * The admin dashboard's Certifications tab (admin §2): Team Management, Certification Admin,
@@ -17,12 +18,7 @@ export const AdminCertificationsTabView = ({ navigate }: Pick<RemoteProps, 'navi
     <div className="pk-stack">
       <h2>Certifications</h2>
       {overview.isError ? (
-        <div className="pk-stack" style={{ alignItems: 'flex-start' }}>
-          <Alert>{errorMessage(overview.error, CERT_MESSAGES.loadTypes)}</Alert>
-          <Button size="small" onClick={() => void overview.refetch()}>
-            Try Again
-          </Button>
-        </div>
+        <LoadFailure error={overview.error} text={errorMessage(overview.error, CERT_MESSAGES.loadTypes)} onRetry={() => void overview.refetch()} size="small" />
       ) : null}
       <ul className="ct-cards">
         {adminCards(overview.data).map((card) => (

@@ -43,9 +43,13 @@ describe('user dashboard certification cards', () => {
     expect(html).not.toContain('Team Management')
   })
 
-  it('adds Team Management for admins', () => {
-    const html = render(<DashboardCardsView user={user({ is_admin: true })} navigate={noop} />, (c) => c.setQueryData(dashboardKeys.summary(USER_ID), summary))
-    expect(html).toContain('<a href="/manager/dashboard" class="pk-btn">Open Team Dashboard</a>')
+  it('adds Team Management for admins and managers, not for technicians', () => {
+    for (const roles of [{ is_admin: true }, { is_manager: true }]) {
+      const html = render(<DashboardCardsView user={user(roles)} navigate={noop} />, (c) => c.setQueryData(dashboardKeys.summary(USER_ID), summary))
+      expect(html).toContain('<a href="/manager/dashboard" class="pk-btn">Open Team Dashboard</a>')
+    }
+    const technician = render(<DashboardCardsView user={user()} navigate={noop} />, (c) => c.setQueryData(dashboardKeys.summary(USER_ID), summary))
+    expect(technician).not.toContain('Open Team Dashboard')
   })
 
   it('waits for branch and department before certification features (learner §2)', () => {

@@ -29,7 +29,7 @@ export const LOCKED_TEXT = 'Certification tracking starts once you choose your b
 
 /**
  * The user dashboard's certification cards (learner §2): Certification Tracking with the figures of
- * GET /technician/summary, My Certifications (to /technician/profile) and, for admins, Team
+ * GET /technician/summary, My Certifications (to /technician/profile) and, for admins and managers, Team
  * Management (to /manager/dashboard). Hosted by mf-learner through ui-kit's RemoteSlot.
  */
 export const DashboardCardsView = ({ user, navigate }: Pick<RemoteProps, 'user' | 'navigate'>) => {
@@ -79,7 +79,7 @@ export const DashboardCardsView = ({ user, navigate }: Pick<RemoteProps, 'user' 
           link={locked ? null : { to: '/technician/profile', label: 'View My Certifications' }}
           navigate={navigate}
         />
-        {user.is_admin ? (
+        {user.is_admin || user.is_manager ? (
           <LinkCard
             id="team-mgmt-title"
             title="Team Management"

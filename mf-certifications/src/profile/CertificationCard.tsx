@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'react'
 import { ExpiryBadge, StatusBadge } from '../shared/Badges.tsx'
 import type { CertView } from '../shared/cert-view.ts'
 import { formatDate, formatSize } from '../shared/format.ts'
+import { saveBlob } from '../shared/save-blob.ts'
 import { fetchProof } from './api.ts'
 import { FOCUS } from './profile-view.ts'
 
@@ -19,18 +20,6 @@ export interface CardActions {
 }
 
 const isImage = (type: string) => type.startsWith('image/')
-
-/** Saves a blob under `name` through a temporary link. */
-const saveBlob = (blob: Blob, name: string) => {
-  const url = URL.createObjectURL(blob)
-  const a = document.createElement('a')
-  a.href = url
-  a.download = name
-  document.body.append(a)
-  a.click()
-  a.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
 
 /** The proof shown in the page (View is a disclosure: it keeps focus and says whether the proof is open). */
 const useInlineProof = (cert: UserCertification) => {

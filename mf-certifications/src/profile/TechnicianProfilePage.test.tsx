@@ -5,7 +5,8 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { profile, TODAY } from '../test/fixtures.ts'
 import { AddCertificationDialog } from './AddCertificationDialog.tsx'
-import { ProfileBody, profileLoadError } from './TechnicianProfilePage.tsx'
+import { ProfileBody } from './ProfileBody.tsx'
+import { profileLoadError } from './TechnicianProfilePage.tsx'
 import { UploadProofDialog } from './UploadProofDialog.tsx'
 
 const render = (node: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>)

@@ -1,43 +1,14 @@
-import { REMOTES, CERT_MESSAGES, todayIso, type TechnicianProfile } from '@portal/contracts'
-import { Alert, ApiError, Button, errorMessage, Spinner, useAnnouncement, usePageHeading, type RemoteProps } from '@portal/ui-kit'
+import { REMOTES, CERT_MESSAGES } from '@portal/contracts'
+import { ApiError, errorMessage, Spinner, usePageHeading, type RemoteProps } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { exposed } from '../shared/exposed.tsx'
-import { Notice } from '../shared/Notice.tsx'
 import { fetchProfile, profileKeys } from './api.ts'
-import { CertificationsSection } from './CertificationsSection.tsx'
-import { ProfileHeader } from './ProfileHeader.tsx'
-import { RevenueCards, TierProgressPanel, UpcomingExpirations } from './ProfileOverview.tsx'
+import { ProfileBody } from './ProfileBody.tsx'
+import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 /** The text of a profile that could not be loaded (learner §8). */
 export const profileLoadError = (error: unknown): string =>
   error instanceof ApiError && error.status === 404 ? errorMessage(error, CERT_MESSAGES.profileNotFound) : errorMessage(error, CERT_MESSAGES.loadProfile)
-
-/** The profile's sections; what the viewer may change comes from the answer's `permissions`. */
-export const ProfileBody = ({ profile, isOwn, today = todayIso() }: { profile: TechnicianProfile; isOwn: boolean; today?: string }) => {
-  const [notice, announce] = useAnnouncement()
-  const locked = isOwn && (profile.user.branch === null || profile.user.department === null)
-  return (
-    <>
-      <Notice notice={notice} />
-      <ProfileHeader
-        profile={profile}
-        canToggleNotifications={isOwn && profile.permissions.can_toggle_notifications}
-        onNotificationsChanged={announce}
-      />
-      <RevenueCards data={profile.revenue_data} />
-      <UpcomingExpirations profile={profile} today={today} />
-      <TierProgressPanel profile={profile} />
-      <CertificationsSection
-        profile={profile}
-        forOther={!isOwn}
-        locked={locked}
-        permissions={{ canEdit: profile.permissions.can_edit, canDeleteFiles: profile.permissions.can_delete_files }}
-        announce={announce}
-        today={today}
-      />
-    </>
-  )
-}
 
 /**
  * mf_certifications/TechnicianProfile: /technician/profile (one's own) and /admin/technician/{userId}
@@ -57,12 +28,7 @@ const TechnicianProfilePage = ({ user, params }: RemoteProps) => {
       {profile.isPending ? (
         <Spinner label="Loading profile..." />
       ) : profile.isError ? (
-        <div className="pk-stack" style={{ alignItems: 'flex-start' }}>
-          <Alert>{profileLoadError(profile.error)}</Alert>
-          {profile.error instanceof ApiError && (profile.error.status === 404 || profile.error.status === 403) ? null : (
-            <Button onClick={() => void profile.refetch()}>Try Again</Button>
-          )}
-        </div>
+        <LoadFailure error={profile.error} text={profileLoadError(profile.error)} onRetry={() => void profile.refetch()} />
       ) : (
         <ProfileBody profile={profile.data} isOwn={isOwn} />
       )}

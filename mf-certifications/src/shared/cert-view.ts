@@ -2,7 +2,7 @@ import { certificationStatus, daysUntil, expirationBadge, type CertificationStat
 import { relativeDays } from './format.ts'
 
 /** Colour families of the badges; every badge also says its meaning in words (never colour alone). */
-export type Tone = 'red' | 'yellow' | 'blue' | 'green' | 'grey'
+export type Tone = 'red' | 'orange' | 'yellow' | 'blue' | 'green' | 'grey'
 
 /** Expiration badge colours of learner §4: expired and critical red, warning yellow, notice blue. */
 export const BADGE_TONE: Record<ExpirationBadge, Tone> = { expired: 'red', critical: 'red', warning: 'yellow', notice: 'blue' }

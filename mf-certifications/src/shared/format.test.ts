@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDate, formatSize, relativeDays } from './format.ts'
+import { formatDate, formatSize, monthLabel, relativeDays } from './format.ts'
 
 describe('formats', () => {
   it('shows calendar dates as the same day wherever the browser is', () => {
@@ -11,6 +11,10 @@ describe('formats', () => {
 
   it('says how far a date is in words', () => {
     expect([5, 1, 0, -1, -3].map(relativeDays)).toEqual(['in 5 days', 'in 1 day', 'today', '1 day ago', '3 days ago'])
+  })
+
+  it('shows months as the short month and year', () => {
+    expect(['2026-11', '2025-01'].map(monthLabel)).toEqual(['Nov 2026', 'Jan 2025'])
   })
 
   it('shows file sizes', () => {

@@ -18,3 +18,7 @@ export const relativeDays = (days: number): string => {
 /** Bytes as "1.4 MB" / "820 KB". */
 export const formatSize = (bytes: number): string =>
   bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
+
+const MONTH = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' })
+/** A month (`2026-11`) as "Nov 2026". */
+export const monthLabel = (month: string): string => MONTH.format(new Date(`${month}-01T00:00:00Z`))

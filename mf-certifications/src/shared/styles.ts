@@ -37,6 +37,12 @@ const CSS = `
 .ct-tier-toggle::after{content:"▸";font-size:1rem}
 .ct-tier-toggle[aria-expanded=true]::after{content:"▾"}
 .ct-textarea{font:inherit;padding:.5rem .625rem;border:1px solid #9aa5b1;border-radius:6px;min-height:5rem;resize:vertical}
+.ct-sort{font:inherit;font-weight:inherit;text-transform:inherit;letter-spacing:inherit;color:inherit;background:none;border:none;padding:.25rem 0;min-height:24px;cursor:pointer;display:inline-flex;gap:.375rem;align-items:center}
+th[aria-sort=ascending] .ct-sort,th[aria-sort=descending] .ct-sort{color:var(--c-primary)}
+.ct-filters{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));align-items:end}
+.ct-chart{margin:0;display:flex;flex-direction:column;gap:.5rem}
+.ct-chart svg{width:100%;max-width:760px;height:auto}
+.ct-mine td{background:#eff6ff;font-weight:700}
 @media (prefers-reduced-motion:reduce){.ct-switch__track::after{transition:none}}
 `
 

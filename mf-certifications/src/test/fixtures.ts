@@ -1,4 +1,14 @@
-import { CertificationType, TechnicianProfile, TierRequirement, UserCertification, type CertificationBrief } from '@portal/contracts'
+import {
+  CertificationType,
+  PromotionRequest,
+  RevenueRecord,
+  TeamMemberDetail,
+  TeamMemberRow,
+  TechnicianProfile,
+  TierRequirement,
+  UserCertification,
+  type CertificationBrief,
+} from '@portal/contracts'
 
 /** Test data shaped (and checked) by the contracts. */
 export const TODAY = '2026-11-25'
@@ -63,17 +73,19 @@ export const requirement = (id: number, tier: 0 | 1 | 2 | 3, cert: Certification
   user_certification_id: held,
 })
 
+/** The technician of the fixtures. */
+const PAT = {
+  id: USER_ID,
+  name: 'Pat Portland',
+  email: 'tech.portland@example.com',
+  employee_id: 'E-1001',
+  branch: 'Portland',
+  department: 'Service',
+} as const
+
 export const profile = (over: Partial<TechnicianProfile> = {}): TechnicianProfile =>
   TechnicianProfile.parse({
-    user: {
-      id: USER_ID,
-      name: 'Pat Portland',
-      email: 'tech.portland@example.com',
-      employee_id: 'E-1001',
-      branch: 'Portland',
-      department: 'Service',
-      hire_date: '2021-03-15',
-    },
+    user: { ...PAT, hire_date: '2021-03-15' },
     tier: { current_tier: 1, notifications_paused: false, notifications_paused_until: null, rev_pay_ratio: null },
     tier_requirements: [
       requirement(10, 2, certifications[3]!.certification, true, true, 4),
@@ -105,5 +117,67 @@ export const certType = (id: number, over: Partial<CertificationType> = {}): Cer
     holders: 0,
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
+    ...over,
+  })
+
+const OTHER_ID = '2c1f7a0e-6b3d-4c8e-9f21-5a4b3c2d1e0f'
+const MANAGER = { id: '9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a', name: 'Morgan Manager' }
+
+export const revenueRecord = (month: string, gross: number, pay: number | null, over: Partial<RevenueRecord> = {}): RevenueRecord =>
+  RevenueRecord.parse({
+    id: Number(month.replace('-', '')),
+    user_id: USER_ID,
+    month,
+    gross_revenue: gross,
+    pay_amount: pay,
+    rev_pay_ratio: pay ? Math.round((gross / pay) * 100) / 100 : null,
+    created_at: `${month}-28T12:00:00.000Z`,
+    updated_at: `${month}-28T12:00:00.000Z`,
+    user: { id: USER_ID, name: 'Pat Portland', branch: 'Portland', department: 'Service' },
+    ...over,
+  })
+
+export const teamRow = (over: Partial<TeamMemberRow> = {}): TeamMemberRow =>
+  TeamMemberRow.parse({
+    ...PAT,
+    tier: { current_tier: 1 },
+    completion_percentage: 100,
+    expired_certifications: 0,
+    expiring_soon: 0,
+    ...over,
+  })
+
+export const promotionRequest = (over: Partial<PromotionRequest> = {}): PromotionRequest =>
+  PromotionRequest.parse({
+    id: 7,
+    user: { id: USER_ID, name: 'Pat Portland', branch: 'Portland', department: 'Service' },
+    from_tier: 1,
+    to_tier: 2,
+    justification: 'Leads the Portland service crew.',
+    status: 'pending',
+    requested_by: MANAGER,
+    requested_at: '2026-11-20T09:00:00.000Z',
+    decided_by: null,
+    decided_at: null,
+    decision_note: null,
+    ...over,
+  })
+
+/** Pat's member detail: three months of revenue, second on November's leaderboard. */
+export const memberDetail = (over: Partial<TeamMemberDetail> = {}): TeamMemberDetail =>
+  TeamMemberDetail.parse({
+    profile: profile({ permissions: { can_edit: false, can_toggle_notifications: false, can_delete_files: true }, tier: { current_tier: 1, notifications_paused: false, notifications_paused_until: null, rev_pay_ratio: 32.5 } }),
+    revenue_trend: [revenueRecord('2026-08', 9000, 300), revenueRecord('2026-10', 12000, 400), revenueRecord('2026-11', 8000, 400)],
+    leaderboard: {
+      period: 'monthly',
+      from: '2026-11',
+      to: '2026-11',
+      rows: [
+        { rank: 1, user_id: OTHER_ID, name: 'Sam Seattle', gross_revenue: 15000, rev_pay_ratio: 37.5 },
+        { rank: 2, user_id: USER_ID, name: 'Pat Portland', gross_revenue: 8000, rev_pay_ratio: 20 },
+      ],
+    },
+    leaderboard_place: 2,
+    promotion_requests: [],
     ...over,
   })

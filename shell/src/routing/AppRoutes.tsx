@@ -3,7 +3,6 @@ import { Suspense, lazy, type ReactNode } from 'react'
 import { Navigate, Route, Routes, useLocation, useNavigate, useParams } from 'react-router'
 import { useAuth, type AuthState } from '../auth/AuthProvider.tsx'
 import { LoginPage } from '../auth/LoginPage.tsx'
-import { ComingSoon } from '../layout/ComingSoon.tsx'
 import { Layout } from '../layout/Layout.tsx'
 import { useLeaveGuards } from '../leave/LeaveGuardProvider.tsx'
 import { decideAccess, decideExamResults, decideRoot, type Access, type AuthSnapshot, type GuardDecision } from './guards.ts'
@@ -18,7 +17,7 @@ const ResetPasswordPage = lazy(() =>
 )
 
 const snapshot = (s: AuthState): AuthSnapshot =>
-  s.status === 'authenticated' ? { status: s.status, isAdmin: s.user.is_admin } : { status: s.status }
+  s.status === 'authenticated' ? { status: s.status, isAdmin: s.user.is_admin, isManager: s.user.is_manager } : { status: s.status }
 
 const Decision = ({ decision, children }: { decision: GuardDecision; children?: ReactNode }) => {
   if (decision.kind === 'spinner') return <Spinner />
@@ -85,11 +84,11 @@ export const AppRoutes = () => (
       <Route path="exam/:id" element={<Guard access="signed-in"><Remote id="mf_exams/ExamPage" /></Guard>} />
       <Route path="exam-results" element={<Guard access="signed-in"><ExamResults /></Guard>} />
       <Route path="technician/profile" element={<Guard access="signed-in"><Remote id="mf_certifications/TechnicianProfile" /></Guard>} />
-      <Route path="manager/dashboard" element={<Guard access="signed-in"><ComingSoon title="Team Dashboard" /></Guard>} />
-      <Route path="manager/technician/:userId" element={<Guard access="signed-in"><ComingSoon title="Team Member" /></Guard>} />
+      <Route path="manager/dashboard" element={<Guard access="manager"><Remote id="mf_certifications/TeamDashboard" /></Guard>} />
+      <Route path="manager/technician/:userId" element={<Guard access="manager"><Remote id="mf_certifications/TeamMember" /></Guard>} />
       <Route path="admin/technician/:userId" element={<Guard access="admin"><Remote id="mf_certifications/TechnicianProfile" /></Guard>} />
       <Route path="admin/certifications" element={<Guard access="admin"><Remote id="mf_certifications/CertificationManagement" /></Guard>} />
-      <Route path="admin/revenue-entry" element={<Guard access="admin"><ComingSoon title="Revenue Entry" /></Guard>} />
+      <Route path="admin/revenue-entry" element={<Guard access="admin"><Remote id="mf_certifications/RevenueEntry" /></Guard>} />
       <Route path="*" element={<NotFound />} />
     </Route>
   </Routes>

@@ -25,6 +25,12 @@ describe('route guards', () => {
     expect(decideAccess('admin', { status: 'authenticated', isAdmin: true })).toEqual({ kind: 'render' })
   })
 
+  it('lets managers and admins onto the team pages and sends technicians to /user-dashboard', () => {
+    expect(decideAccess('manager', { status: 'authenticated', isAdmin: false, isManager: false })).toEqual({ kind: 'redirect', to: '/user-dashboard' })
+    expect(decideAccess('manager', { status: 'authenticated', isAdmin: false, isManager: true })).toEqual({ kind: 'render' })
+    expect(decideAccess('manager', { status: 'authenticated', isAdmin: true, isManager: false })).toEqual({ kind: 'render' })
+  })
+
   it('redirects / by role', () => {
     expect(decideRoot({ status: 'anonymous' })).toEqual({ kind: 'redirect', to: '/login' })
     expect(decideRoot({ status: 'authenticated', isAdmin: true })).toEqual({ kind: 'redirect', to: '/admin-dashboard' })

@@ -1,19 +1,21 @@
-/** Who may open a route (spec §2). */
-export type Access = 'public' | 'signed-in' | 'admin'
+/** Who may open a route (spec §2; `manager`: managers and admins, decision 0004). */
+export type Access = 'public' | 'signed-in' | 'manager' | 'admin'
 
 export interface AuthSnapshot {
   status: 'loading' | 'anonymous' | 'authenticated'
   isAdmin?: boolean
+  isManager?: boolean
 }
 
 export type GuardDecision = { kind: 'render' } | { kind: 'spinner' } | { kind: 'redirect'; to: string }
 
-/** The guard of every route: spinner while auth resolves, /login if signed out, /user-dashboard if not admin. */
+/** The guard of every route: spinner while auth resolves, /login if signed out, /user-dashboard if not allowed. */
 export const decideAccess = (access: Access, auth: AuthSnapshot): GuardDecision => {
   if (access === 'public') return { kind: 'render' }
   if (auth.status === 'loading') return { kind: 'spinner' }
   if (auth.status === 'anonymous') return { kind: 'redirect', to: '/login' }
   if (access === 'admin' && !auth.isAdmin) return { kind: 'redirect', to: '/user-dashboard' }
+  if (access === 'manager' && !auth.isAdmin && !auth.isManager) return { kind: 'redirect', to: '/user-dashboard' }
   return { kind: 'render' }
 }
 

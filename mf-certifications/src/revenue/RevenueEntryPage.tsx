@@ -1,0 +1,207 @@
+import { BRANCHES, DEPARTMENTS, formatRatio, formatUsd, ratioColour, REMOTES, TEAM_MESSAGES, todayIso, type RevenueRecord, type User } from '@portal/contracts'
+import { Alert, Button, EmptyState, errorMessage, Select, Spinner, TextField, usePageHeading, type Announcement, type RemoteProps } from '@portal/ui-kit'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState, type FormEvent } from 'react'
+import { Badge } from '../shared/Badges.tsx'
+import { exposed } from '../shared/exposed.tsx'
+import { formatDate, monthLabel } from '../shared/format.ts'
+import { Notice } from '../shared/Notice.tsx'
+import { trendPoints } from '../team/team-view.ts'
+import { TrendChart } from '../team/TrendChart.tsx'
+import { fetchRecentEntries, fetchRevenueHistory, fetchTechnicians, revenueKeys, saveRevenue } from './api.ts'
+import { checkRevenueForm, EMPTY_FORM, liveRatio, payRequired, SUCCESS_MS, type RevenueForm } from './revenue-form.ts'
+import { LoadFailure } from '../shared/LoadFailure.tsx'
+
+interface TechnicianFilters {
+  search: string
+  branch: string
+  department: string
+}
+
+/** Technicians matching the filters (name or e-mail contains the search). */
+export const filterTechnicians = (users: readonly User[], f: TechnicianFilters): User[] => {
+  const q = f.search.trim().toLowerCase()
+  return users.filter(
+    (u) =>
+      (!f.branch || u.branch === f.branch) &&
+      (!f.department || u.department === f.department) &&
+      (!q || u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q)),
+  )
+}
+
+const RatioBadge = ({ ratio }: { ratio: number | null }) =>
+  ratio === null ? <span className="pk-muted">No pay data</span> : <Badge tone={ratioColour(ratio)}>{formatRatio(ratio)}</Badge>
+
+/** Recent Entries: the last 10 records entered or updated, newest first. */
+export const RecentEntriesTable = ({ entries }: { entries: readonly RevenueRecord[] }) =>
+  entries.length === 0 ? (
+    <EmptyState>No revenue has been entered yet.</EmptyState>
+  ) : (
+    <div className="pk-table-wrap">
+      <table className="pk-table" aria-labelledby="recent-title">
+        <thead>
+          <tr>
+            <th scope="col">Technician</th>
+            <th scope="col">Month</th>
+            <th scope="col">Gross Revenue</th>
+            <th scope="col">Pay Amount</th>
+            <th scope="col">Rev/Pay Ratio</th>
+            <th scope="col">Entered</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <tr key={e.id}>
+              <td>
+                {e.user.name}
+                <br />
+                <span className="pk-muted">
+                  {e.user.branch ?? 'Branch not set'} · {e.user.department ?? 'Department not set'}
+                </span>
+              </td>
+              <td>{monthLabel(e.month)}</td>
+              <td>{formatUsd(e.gross_revenue)}</td>
+              <td>{e.pay_amount === null ? <span className="pk-muted">Not entered</span> : formatUsd(e.pay_amount)}</td>
+              <td>
+                <RatioBadge ratio={e.rev_pay_ratio} />
+              </td>
+              <td>{formatDate(e.updated_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+
+/** The chosen technician's last six months, drawn. */
+const TechnicianTrend = ({ user, thisMonth }: { user: User; thisMonth: string }) => {
+  const history = useQuery({ queryKey: revenueKeys.history(user.id), queryFn: () => fetchRevenueHistory(user.id) })
+  return (
+    <section className="pk-card pk-stack" aria-labelledby="trend-title">
+      <h2 id="trend-title">Revenue Trend: {user.name}</h2>
+      {history.isPending ? (
+        <Spinner label="Loading revenue..." />
+      ) : history.isError ? (
+        <Alert>{errorMessage(history.error, TEAM_MESSAGES.loadRevenue)}</Alert>
+      ) : (
+        <TrendChart points={trendPoints(history.data, thisMonth)} title={`Gross revenue of ${user.name}, last 6 months`} />
+      )}
+    </section>
+  )
+}
+
+/** mf_certifications/RevenueEntry: /admin/revenue-entry (learner §2 Revenue entry, §5, §8). */
+const RevenueEntryPage = (_props: RemoteProps) => {
+  const headingRef = usePageHeading('Revenue Entry')
+  const queryClient = useQueryClient()
+  const technicians = useQuery({ queryKey: revenueKeys.technicians(), queryFn: fetchTechnicians })
+  const recent = useQuery({ queryKey: revenueKeys.recent(), queryFn: fetchRecentEntries })
+  const [filters, setFilters] = useState<TechnicianFilters>({ search: '', branch: '', department: '' })
+  const [form, setForm] = useState<RevenueForm>(EMPTY_FORM)
+  const [error, setError] = useState<string | null>(null)
+  const [success, setSuccess] = useState<Announcement | null>(null)
+  const save = useMutation({ mutationFn: saveRevenue })
+
+  // The success message clears after 3 s (learner §8).
+  useEffect(() => {
+    if (!success) return undefined
+    const t = setTimeout(() => setSuccess(null), SUCCESS_MS)
+    return () => clearTimeout(t)
+  }, [success])
+
+  const shown = filterTechnicians(technicians.data ?? [], filters)
+  const chosen = technicians.data?.find((u) => u.id === form.user_id) ?? null
+  const ratio = liveRatio(form)
+  const set = (key: keyof RevenueForm) => (value: string) => {
+    setForm((f) => ({ ...f, [key]: value }))
+    setError(null)
+  }
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (save.isPending) return
+    const checked = checkRevenueForm(form)
+    if ('error' in checked) return setError(checked.error)
+    setError(null)
+    save.mutate(checked.body, {
+      onSuccess: async (answer) => {
+        setSuccess((s) => ({ text: answer.updated ? TEAM_MESSAGES.revenueUpdated : TEAM_MESSAGES.revenueSaved, id: (s?.id ?? 0) + 1 }))
+        setForm((f) => ({ ...f, gross_revenue: '', pay_amount: '' }))
+        await queryClient.invalidateQueries({ queryKey: revenueKeys.all })
+      },
+    })
+  }
+  return (
+    <div className="pk-stack">
+      <h1 ref={headingRef} tabIndex={-1}>
+        Revenue Entry
+      </h1>
+      <section className="pk-card pk-stack" aria-labelledby="entry-title">
+        <h2 id="entry-title">Enter Monthly Revenue</h2>
+        {technicians.isError ? <Alert>{errorMessage(technicians.error, TEAM_MESSAGES.fetchUsers)}</Alert> : null}
+        <div className="ct-filters" role="search" aria-label="Filter technicians">
+          <TextField label="Search Technicians" type="search" placeholder="Name or e-mail" value={filters.search} onChange={(e) => setFilters((f) => ({ ...f, search: e.target.value }))} />
+          <Select label="Filter by Branch" placeholder="All Branches" options={BRANCHES.map((b) => ({ value: b, label: b }))} value={filters.branch} onChange={(e) => setFilters((f) => ({ ...f, branch: e.target.value }))} />
+          <Select
+            label="Filter by Department"
+            placeholder="All Departments"
+            options={DEPARTMENTS.map((d) => ({ value: d, label: d }))}
+            value={filters.department}
+            onChange={(e) => setFilters((f) => ({ ...f, department: e.target.value }))}
+          />
+        </div>
+        <form className="pk-stack" onSubmit={submit} noValidate>
+          <div className="ct-filters">
+            <Select
+              label="Technician"
+              placeholder={technicians.isPending ? 'Loading technicians...' : `Select a technician (${shown.length})`}
+              options={shown.map((u) => ({ value: u.id, label: `${u.name}${u.branch ? ` (${u.branch})` : ''}` }))}
+              value={shown.some((u) => u.id === form.user_id) ? form.user_id : ''}
+              onChange={(e) => set('user_id')(e.target.value)}
+              required
+            />
+            <TextField label="Month" type="month" required max={todayIso().slice(0, 7)} value={form.month} onChange={(e) => set('month')(e.target.value)} />
+            <TextField label="Gross Revenue" type="number" inputMode="decimal" min="0" step="0.01" required value={form.gross_revenue} onChange={(e) => set('gross_revenue')(e.target.value)} />
+            <TextField
+              label={payRequired(form.month) ? 'Pay Amount' : 'Pay Amount (optional)'}
+              type="number"
+              inputMode="decimal"
+              min="0"
+              step="0.01"
+              required={payRequired(form.month)}
+              hint={TEAM_MESSAGES.payHint}
+              value={form.pay_amount}
+              onChange={(e) => set('pay_amount')(e.target.value)}
+            />
+          </div>
+          <p style={{ margin: 0 }} aria-live="polite">
+            Rev/Pay Ratio: {ratio === null ? <span className="pk-muted">shown when revenue and pay are both above 0</span> : <RatioBadge ratio={ratio} />}
+          </p>
+          {error ? <Alert>{error}</Alert> : null}
+          {save.isError ? <Alert>{errorMessage(save.error, TEAM_MESSAGES.saveRevenueFailed)}</Alert> : null}
+          <Notice notice={success} />
+          <div>
+            <Button type="submit" aria-disabled={save.isPending || undefined}>
+              {save.isPending ? 'Saving...' : 'Save Revenue'}
+            </Button>
+          </div>
+        </form>
+      </section>
+      {chosen ? <TechnicianTrend user={chosen} thisMonth={todayIso().slice(0, 7)} /> : null}
+      <section className="pk-card pk-stack" aria-labelledby="recent-title">
+        <h2 id="recent-title">Recent Entries</h2>
+        {recent.isPending ? (
+          <Spinner label="Loading recent entries..." />
+        ) : recent.isError ? (
+          <LoadFailure error={recent.error} text={errorMessage(recent.error, TEAM_MESSAGES.loadRevenue)} onRetry={() => void recent.refetch()} size="small" />
+        ) : (
+          <RecentEntriesTable entries={recent.data} />
+        )}
+      </section>
+    </div>
+  )
+}
+
+export default exposed(RevenueEntryPage)
+
+/** The contract this module was built against; the shell checks it when it loads the module. */
+export const contract = REMOTES.mf_certifications.version

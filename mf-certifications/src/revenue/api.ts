@@ -1,0 +1,18 @@
+import { ManualRevenueResponse, RecentEntriesResponse, RevenueHistoryResponse, TEAM, UsersResponse, type ManualRevenueBody } from '@portal/contracts'
+import { api } from '@portal/ui-kit'
+
+/** Query keys of revenue entry. */
+export const revenueKeys = {
+  all: ['revenue'] as const,
+  technicians: () => [...revenueKeys.all, 'technicians'] as const,
+  recent: () => [...revenueKeys.all, 'recent'] as const,
+  history: (userId: string) => [...revenueKeys.all, 'history', userId] as const,
+}
+
+/** Everyone who is not an admin (learner §6: the revenue user list excludes admins), by name. */
+export const fetchTechnicians = () =>
+  api.get('/users', UsersResponse).then((users) => users.filter((u) => !u.is_admin).sort((a, b) => a.name.localeCompare(b.name)))
+export const saveRevenue = (body: ManualRevenueBody) => api.post('/revenue/manual-entry', body, ManualRevenueResponse)
+export const fetchRecentEntries = () => api.get(`/revenue/recent-entries?limit=${TEAM.recentEntriesLimit}`, RecentEntriesResponse).then((r) => r.entries)
+export const fetchRevenueHistory = (userId: string) =>
+  api.get(`/revenue/user/${encodeURIComponent(userId)}`, RevenueHistoryResponse).then((r) => r.revenue_history)

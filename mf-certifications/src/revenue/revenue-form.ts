@@ -1,0 +1,41 @@
+import { TEAM, TEAM_MESSAGES, type ManualRevenueBody } from '@portal/contracts'
+
+/** The entry form as typed. */
+export interface RevenueForm {
+  user_id: string
+  month: string
+  gross_revenue: string
+  pay_amount: string
+}
+
+export const EMPTY_FORM: RevenueForm = { user_id: '', month: '', gross_revenue: '', pay_amount: '' }
+
+const AMOUNT = /^\d+(\.\d{1,2})?$/
+
+/** The live ratio (learner §5): gross / pay when both are above 0, else null. */
+export function liveRatio(form: Pick<RevenueForm, 'gross_revenue' | 'pay_amount'>): number | null {
+  const gross = Number(form.gross_revenue)
+  const pay = Number(form.pay_amount)
+  if (form.gross_revenue.trim() === '' || form.pay_amount.trim() === '' || !(gross > 0) || !(pay > 0)) return null
+  return gross / pay
+}
+
+/** Whether the month needs a pay amount (from January 2025 on). */
+export const payRequired = (month: string): boolean => month !== '' && month >= TEAM.payRequiredFrom
+
+/**
+ * The body of POST /revenue/manual-entry, or the message the form shows: technician, month and
+ * gross revenue required (learner §5), amounts of 0 or more with at most two decimals, pay from 2025-01.
+ */
+export function checkRevenueForm(form: RevenueForm): { body: ManualRevenueBody } | { error: string } {
+  const gross = form.gross_revenue.trim()
+  const pay = form.pay_amount.trim()
+  if (!form.user_id || !form.month || gross === '') return { error: TEAM_MESSAGES.requiredFields }
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(form.month)) return { error: 'Use a month in the form YYYY-MM' }
+  if (!AMOUNT.test(gross) || (pay !== '' && !AMOUNT.test(pay))) return { error: 'Amounts are numbers of 0 or more with at most two decimals' }
+  if (pay === '' && payRequired(form.month)) return { error: TEAM_MESSAGES.payRequired }
+  return { body: { user_id: form.user_id, month: form.month, gross_revenue: Number(gross), pay_amount: pay === '' ? null : Number(pay) } }
+}
+
+/** How long the success message stays (learner §8: it clears after 3 s). */
+export const SUCCESS_MS = 3000

@@ -1,0 +1,278 @@
+import {
+  BRANCHES,
+  DEPARTMENTS,
+  departmentsOf,
+  REMOTES,
+  TEAM_MESSAGES,
+  tierLabel,
+  todayIso,
+  type Branch,
+  type TeamMemberRow,
+  type TeamSort,
+  type TeamSummary,
+} from '@portal/contracts'
+import { Alert, Button, EmptyState, errorMessage, Select, Spinner, TextField, usePageHeading, type RemoteProps } from '@portal/ui-kit'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useEffect, useState, type ReactNode } from 'react'
+import { Badge } from '../shared/Badges.tsx'
+import { exposed } from '../shared/exposed.tsx'
+import { saveBlob } from '../shared/save-blob.ts'
+import { RouteLink } from '../dashboard/Figures.tsx'
+import { exportTeam, fetchTeam, teamKeys } from './api.ts'
+import { PendingPromotions } from './PendingPromotions.tsx'
+import { ariaSort, issuesView, locationText, nextOrder, progressView, type TeamOrder } from './team-view.ts'
+import { LoadFailure } from '../shared/LoadFailure.tsx'
+
+export const PAGE_SIZE = 50
+
+/** What the table holds, read after each change of the filters. */
+export const teamCount = (total: number, filtered: boolean): string =>
+  filtered ? `${total} ${total === 1 ? 'member matches' : 'members match'} the filters` : `${total} ${total === 1 ? 'member' : 'members'}`
+
+export interface TeamFilters {
+  search: string
+  branch: string
+  department: string
+}
+const NO_FILTERS: TeamFilters = { search: '', branch: '', department: '' }
+
+/** Total Team, Compliant, Avg Progress, Expired, Expiring Soon (learner §2), from the same query as the table. */
+export const SummaryCards = ({ summary }: { summary: TeamSummary }) => {
+  const cards: [string, ReactNode][] = [
+    ['Total Team', summary.total_team],
+    ['Compliant', summary.compliant],
+    ['Avg Progress', summary.avg_progress === null ? 'No members' : `${summary.avg_progress}%`],
+    ['Expired', summary.expired > 0 ? <Badge tone="red">{String(summary.expired)}</Badge> : 0],
+    ['Expiring Soon', summary.expiring_soon > 0 ? <Badge tone="yellow">{String(summary.expiring_soon)}</Badge> : 0],
+  ]
+  return (
+    <section aria-label="Team summary">
+      <dl className="ct-figures">
+        {cards.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  )
+}
+
+const SortHeader = ({ order, column, onSort, children }: { order: TeamOrder; column: TeamSort; onSort: (c: TeamSort) => void; children: string }) => {
+  const sort = ariaSort(order, column)
+  return (
+    <th scope="col" aria-sort={sort}>
+      <button type="button" className="ct-sort" onClick={() => onSort(column)}>
+        {children}
+        <span aria-hidden="true">{sort === 'ascending' ? '▲' : sort === 'descending' ? '▼' : '↕'}</span>
+      </button>
+    </th>
+  )
+}
+
+/** The team table: Technician, Location, Progress, Issues, Tier and View (learner §2, §9 colours). */
+export const TeamTable = ({
+  rows,
+  order,
+  onSort,
+  viewPath,
+  navigate,
+}: {
+  rows: readonly TeamMemberRow[]
+  order: TeamOrder
+  onSort: (column: TeamSort) => void
+  viewPath: (id: string) => string
+  navigate: (to: string) => void
+}) => (
+  <div className="pk-table-wrap">
+    <table className="pk-table">
+      <caption className="pk-visually-hidden">Team members</caption>
+      <thead>
+        <tr>
+          <SortHeader order={order} column="name" onSort={onSort}>Technician</SortHeader>
+          <SortHeader order={order} column="location" onSort={onSort}>Location</SortHeader>
+          <SortHeader order={order} column="progress" onSort={onSort}>Progress</SortHeader>
+          <SortHeader order={order} column="issues" onSort={onSort}>Issues</SortHeader>
+          <SortHeader order={order} column="tier" onSort={onSort}>Tier</SortHeader>
+          <th scope="col">Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((m) => {
+          const progress = progressView(m.completion_percentage)
+          const issues = issuesView(m)
+          return (
+            <tr key={m.id}>
+              <td>
+                <strong>{m.name}</strong>
+                <br />
+                <span className="pk-muted">{m.email}</span>
+                {m.employee_id ? <span className="pk-muted"> · {m.employee_id}</span> : null}
+              </td>
+              <td>{locationText(m)}</td>
+              <td>
+                <Badge tone={progress.tone}>{progress.compliant ? `${progress.text} Compliant` : progress.text}</Badge>
+              </td>
+              <td>{issues.tone ? <Badge tone={issues.tone}>{issues.text}</Badge> : <span className="pk-muted">{issues.text}</span>}</td>
+              <td>{tierLabel(m.tier.current_tier)}</td>
+              <td>
+                <RouteLink to={viewPath(m.id)} navigate={navigate} className="pk-btn pk-btn--secondary pk-btn--small" label={`View ${m.name}`}>
+                  View
+                </RouteLink>
+              </td>
+            </tr>
+          )
+        })}
+      </tbody>
+    </table>
+  </div>
+)
+
+/** The search text once typing pauses, so each keystroke does not cost a query. */
+const useSettled = (value: string, ms = 300) => {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms)
+    return () => clearTimeout(t)
+  }, [value, ms])
+  return settled
+}
+
+/** Export: the filtered team as team-certifications-{date}.xlsx, with a progress state and the §8 message on failure. */
+const ExportButton = ({ filters, order }: { filters: TeamFilters; order: TeamOrder }) => {
+  const [state, setState] = useState<{ busy: boolean; error: string | null; done: string | null }>({ busy: false, error: null, done: null })
+  const run = async () => {
+    if (state.busy) return
+    setState({ busy: true, error: null, done: null })
+    try {
+      const blob = await exportTeam({ branch: filters.branch, department: filters.department, search: filters.search.trim(), ...order })
+      const name = `team-certifications-${todayIso()}.xlsx`
+      saveBlob(blob, name)
+      setState({ busy: false, error: null, done: `Exported ${name}.` })
+    } catch (e) {
+      setState({ busy: false, error: errorMessage(e, TEAM_MESSAGES.exportFailed), done: null })
+    }
+  }
+  return (
+    <div className="pk-stack" style={{ gap: '.375rem', alignItems: 'flex-end' }}>
+      {/* aria-disabled, not disabled, while exporting: the pressed button keeps focus. */}
+      <Button variant="secondary" aria-disabled={state.busy || undefined} onClick={() => void run()}>
+        {state.busy ? 'Exporting...' : 'Export'}
+      </Button>
+      <div role="status" className="pk-muted" style={{ fontSize: '.875rem' }}>
+        {state.busy ? 'Preparing the spreadsheet...' : state.done}
+      </div>
+      {state.error ? <Alert>{state.error}</Alert> : null}
+    </div>
+  )
+}
+
+/**
+ * mf_certifications/TeamDashboard: /manager/dashboard (learner §2 Team dashboard). A manager sees
+ * their scope, an admin everyone (the service decides); admins also decide pending promotions here.
+ */
+const TeamDashboardPage = ({ user, navigate }: RemoteProps) => {
+  const headingRef = usePageHeading('Team Dashboard')
+  const [filters, setFilters] = useState<TeamFilters>(NO_FILTERS)
+  const [order, setOrder] = useState<TeamOrder>({ sort: 'name', order: 'asc' })
+  const [offset, setOffset] = useState(0)
+  const search = useSettled(filters.search.trim())
+  const query = { branch: filters.branch, department: filters.department, search, sort: order.sort, order: order.order, limit: PAGE_SIZE, offset }
+  const team = useQuery({ queryKey: teamKeys.list(query), queryFn: () => fetchTeam(query), placeholderData: keepPreviousData })
+  const change = (next: Partial<TeamFilters>) => {
+    setFilters((f) => ({ ...f, ...next }))
+    setOffset(0)
+  }
+  const departments = filters.branch ? departmentsOf(filters.branch as Branch) : DEPARTMENTS
+  const filtered = filters.search !== '' || filters.branch !== '' || filters.department !== ''
+  const data = team.data
+  const viewPath = (id: string) => (user.is_admin ? `/admin/technician/${id}` : `/manager/technician/${id}`)
+  return (
+    <div className="pk-stack">
+      <div className="pk-row" style={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
+        <h1 ref={headingRef} tabIndex={-1}>
+          Team Dashboard
+        </h1>
+        <ExportButton filters={filters} order={order} />
+      </div>
+      {user.is_admin ? <PendingPromotions /> : null}
+      {data ? <SummaryCards summary={data.summary} /> : null}
+      <section className="pk-card pk-stack" aria-labelledby="team-title">
+        <h2 id="team-title">Team Members</h2>
+        <div className="ct-filters" role="search" aria-label="Filter the team">
+          <TextField label="Search" type="search" placeholder="Name, e-mail or employee ID" value={filters.search} onChange={(e) => change({ search: e.target.value })} />
+          <Select
+            label="Branch"
+            placeholder="All Branches"
+            options={BRANCHES.map((b) => ({ value: b, label: b }))}
+            value={filters.branch}
+            onChange={(e) => {
+              const branch = e.target.value
+              const keep = !branch || departmentsOf(branch as Branch).includes(filters.department as never)
+              change({ branch, department: keep ? filters.department : '' })
+            }}
+          />
+          <Select
+            label="Department"
+            placeholder="All Departments"
+            options={departments.map((d) => ({ value: d, label: d }))}
+            value={filters.department}
+            onChange={(e) => change({ department: e.target.value })}
+          />
+          <div>
+            <Button variant="secondary" aria-disabled={!filtered || undefined} onClick={() => filtered && change(NO_FILTERS)}>
+              Clear Filters
+            </Button>
+          </div>
+        </div>
+        <p role="status" className="pk-muted" style={{ margin: 0, fontSize: '.875rem' }}>
+          {data ? teamCount(data.total, filtered) : ''}
+        </p>
+        {team.isError ? (
+          <LoadFailure error={team.error} text={errorMessage(team.error, TEAM_MESSAGES.loadTeam)} onRetry={() => void team.refetch()} />
+        ) : !data ? (
+          <Spinner label="Loading team..." />
+        ) : data.teamMembers.length === 0 ? (
+          <EmptyState>{filtered ? 'No team members match these filters.' : 'No team members yet.'}</EmptyState>
+        ) : (
+          <>
+            <TeamTable
+              rows={data.teamMembers}
+              order={order}
+              onSort={(column) => {
+                setOrder((o) => nextOrder(o, column))
+                setOffset(0)
+              }}
+              viewPath={viewPath}
+              navigate={navigate}
+            />
+            {data.total > PAGE_SIZE ? (
+              <nav className="pk-row" aria-label="Team pages" style={{ justifyContent: 'flex-end' }}>
+                <Button size="small" variant="secondary" aria-disabled={offset === 0 || undefined} onClick={() => offset > 0 && setOffset(offset - PAGE_SIZE)}>
+                  Previous Page
+                </Button>
+                <span aria-current="page">
+                  {offset + 1}-{Math.min(offset + PAGE_SIZE, data.total)} of {data.total}
+                </span>
+                <Button
+                  size="small"
+                  variant="secondary"
+                  aria-disabled={offset + PAGE_SIZE >= data.total || undefined}
+                  onClick={() => offset + PAGE_SIZE < data.total && setOffset(offset + PAGE_SIZE)}
+                >
+                  Next Page
+                </Button>
+              </nav>
+            ) : null}
+          </>
+        )}
+      </section>
+    </div>
+  )
+}
+
+export default exposed(TeamDashboardPage)
+
+/** The contract this module was built against; the shell checks it when it loads the module. */
+export const contract = REMOTES.mf_certifications.version

@@ -1,0 +1,99 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { RevenueCards } from '../profile/ProfileOverview.tsx'
+import { RecentEntriesTable } from '../revenue/RevenueEntryPage.tsx'
+import { memberDetail, promotionRequest, revenueRecord, teamRow, TODAY } from '../test/fixtures.ts'
+import { PromotionItem } from './PendingPromotions.tsx'
+import { SummaryCards, TeamTable } from './TeamDashboardPage.tsx'
+import { TeamMemberBody } from './TeamMemberPage.tsx'
+import { ManagerControls, parseRatio } from './ManagerControls.tsx'
+
+const render = (node: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>)
+const noop = () => undefined
+
+describe('team dashboard', () => {
+  it('shows the five summary cards', () => {
+    const html = render(<SummaryCards summary={{ total_team: 12, compliant: 7, avg_progress: 83, expired: 2, expiring_soon: 0 }} />)
+    for (const label of ['Total Team', 'Compliant', 'Avg Progress', 'Expired', 'Expiring Soon']) expect(html).toContain(`<dt>${label}</dt>`)
+    expect(html).toContain('83%')
+    expect(html).toContain('ct-tone--red">2</span>')
+  })
+
+  it('lists members with sortable headers, coloured progress and issues, tier and a View link to the right route', () => {
+    const rows = [teamRow(), teamRow({ id: '2c1f7a0e-6b3d-4c8e-9f21-5a4b3c2d1e0f', name: 'Sam Seattle', completion_percentage: 60, expired_certifications: 1, tier: { current_tier: 2 } })]
+    const html = render(<TeamTable rows={rows} order={{ sort: 'progress', order: 'desc' }} onSort={noop} viewPath={(id) => `/admin/technician/${id}`} navigate={noop} />)
+    for (const h of ['Technician', 'Location', 'Progress', 'Issues', 'Tier']) expect(html).toMatch(new RegExp(`<th scope="col" aria-sort="[a-z]+"><button type="button" class="ct-sort">${h}`))
+    expect(html).toContain('aria-sort="descending"><button type="button" class="ct-sort">Progress')
+    expect(html).toContain('ct-tone--green">100% Compliant')
+    expect(html).toContain('ct-tone--orange">60%')
+    expect(html).toContain('ct-tone--red">1 expired')
+    expect(html).toContain('Portland · Service')
+    expect(html).toContain('<td>Tier 2</td>')
+    expect(html).toContain('href="/admin/technician/2c1f7a0e-6b3d-4c8e-9f21-5a4b3c2d1e0f"')
+    expect(html).toContain('aria-label="View Sam Seattle"')
+  })
+
+  it('gives an admin a pending request with Approve and Deny', () => {
+    const html = render(<PromotionItem request={promotionRequest()} onDecide={noop} />)
+    expect(html).toContain('Tier 1 to <strong>Tier 2</strong>')
+    expect(html).toContain('Leads the Portland service crew.')
+    expect(html).toContain('Requested by Morgan Manager on Nov 20, 2026')
+    expect(html).toContain('>Approve</button>')
+    expect(html).toContain('>Deny</button>')
+  })
+})
+
+describe('team member detail', () => {
+  it('puts Manager Controls before the profile and a drawn trend with the leaderboard after it', () => {
+    const html = render(<TeamMemberBody detail={memberDetail()} today={TODAY} />)
+    const order = ['Manager Controls', 'Pat Portland</h2>', 'Revenue Overview'].map((t) => html.indexOf(t))
+    expect(order).toEqual([...order].sort((a, b) => a - b))
+    expect(order[0]).toBeGreaterThan(-1)
+    expect(html).toContain('value="32.50"')
+    for (const b of ['Update Ratio', 'Request Tier Promotion', 'Send Reminder', 'Generate Report']) expect(html).toContain(`>${b}</button>`)
+    expect(html).toMatch(/<svg[^>]*role="img"[^>]*aria-label="Gross revenue of Pat Portland, last 6 months\. Jun 2026: no revenue recorded; Jul 2026: no revenue recorded; Aug 2026: \$9,000.00, ratio 30.00/)
+    expect(html.match(/<rect /g)).toHaveLength(3)
+    expect(html).toContain('Pat Portland is number 2 on this month')
+    expect(html).toMatch(/<tr class="ct-mine" aria-current="true"><td>2<\/td><td>Pat Portland<\/td><td>\$8,000.00<\/td><td><span class="ct-badge ct-tone--red">20.00/)
+    expect(html).not.toContain('>Add Certification</button>')
+  })
+
+  it('shows a pending request instead of the promotion button, and nothing to promote at Tier 3', () => {
+    const pending = render(<ManagerControls detail={memberDetail({ promotion_requests: [promotionRequest()] })} announce={noop} />)
+    expect(pending).toContain('Pending: Tier 2 requested by Morgan Manager on Nov 20, 2026.')
+    expect(pending).not.toContain('>Request Tier Promotion</button>')
+    const top = memberDetail()
+    top.profile.tier.current_tier = 3
+    expect(render(<ManagerControls detail={top} announce={noop} />)).toContain('Tier 3 is the highest tier.')
+  })
+
+  it('checks the ratio typed', () => {
+    expect(parseRatio(' ')).toEqual({ error: 'Please enter a rev/pay ratio' })
+    expect(parseRatio('31.255')).toHaveProperty('error')
+    expect(parseRatio('31.25')).toEqual({ ratio: 31.25 })
+  })
+})
+
+describe('profile revenue cards', () => {
+  it('show the latest month’s revenue, pay and coloured ratio, the year so far and the tier’s pay rate', () => {
+    const html = render(
+      <RevenueCards data={{ monthly_revenue: 12000, monthly_pay: 400, rev_pay_ratio: 30, yearly_revenue_ytd: 98500.5, month: '2026-10', tier_pay_rate: 30 }} />,
+    )
+    for (const text of ['Monthly Revenue', '$12,000.00', 'Monthly Pay', '$400.00', 'Yearly Revenue YTD', '$98,500.50', 'Latest month: Oct 2026', 'Pay rate of the current tier: 30'])
+      expect(html).toContain(text)
+    expect(html).toContain('ct-tone--yellow">30.00')
+  })
+})
+
+describe('revenue entry', () => {
+  it('lists recent entries with money in USD and the ratio coloured', () => {
+    const html = render(<RecentEntriesTable entries={[revenueRecord('2026-10', 12000, 400), revenueRecord('2024-06', 5000, null)]} />)
+    for (const h of ['Technician', 'Month', 'Gross Revenue', 'Pay Amount', 'Rev/Pay Ratio', 'Entered']) expect(html).toContain(`<th scope="col">${h}</th>`)
+    expect(html).toContain('$12,000.00')
+    expect(html).toContain('ct-tone--yellow">30.00')
+    expect(html).toContain('Not entered')
+    expect(html).toContain('Oct 2026')
+  })
+})
