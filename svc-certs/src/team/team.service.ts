@@ -30,7 +30,7 @@ import { USD_FORMAT, addSheet, streamWorkbook, type WorkbookDownload } from './w
 type OpenRequirement = EventData<'certs.reminder.requested.v1'>['openRequirements'][number]
 
 /** How many members' certifications the export reads at a time. */
-const EXPORT_BATCH = 500
+const EXPORT_BATCH = 100
 
 const CERTIFICATION_COLUMNS = [
   { header: 'Certification', key: 'certification', width: 36 },
