@@ -389,6 +389,18 @@ describe('recertification window', () => {
     const oldExpiry = daysFromToday(25)
     const expected = `${Number(oldExpiry.slice(0, 4)) + 1}${oldExpiry.slice(4)}`
     expect(inside.body.certification.expiration_date).toBe(expected)
+
+    // Renewed 90 days before its expiry (outside the window): from the renewal day.
+    const early = await h.call('POST', '/technician/certifications/add', {
+      token: tech.token,
+      body: { certification_id: (await h.type(admin, { validity_period: 12 })).id, certification_number: 'R-2', obtained_date: daysFromToday(-300), expiration_date: daysFromToday(90) },
+    })
+    const renewed = await h.call('PUT', `/technician/certifications/${early.body.certification.id}`, {
+      token: tech.token,
+      body: { certification_number: 'R-2', obtained_date: daysFromToday(0), expiration_date: null },
+    })
+    const todayDate = daysFromToday(0)
+    expect(renewed.body.certification.expiration_date).toBe(`${Number(todayDate.slice(0, 4)) + 1}${todayDate.slice(4)}`)
   })
 })
 
