@@ -425,6 +425,26 @@ describe('runs once across instances and on schedule', () => {
     }
   })
 
+  it('a scheduled run that stopped midway (its instance died) goes on at the next start', async () => {
+    const runs = await h.sql(
+      "insert into notification_runs (kind, trigger, run_date, started_at) values ('daily', 'schedule', ?, now()) returning id",
+      [h.daysFromToday(-1)],
+    )
+    // Yesterday's unfinished run is left alone; today's is resumed.
+    const today = await h.sql(
+      "insert into notification_runs (kind, trigger, run_date, started_at) values ('daily', 'schedule', ?, now()) on conflict do nothing returning id",
+      [h.daysFromToday(0)],
+    )
+    const x = await holder(13, { branch: 'Anchorage', department: 'Testing' })
+    await h.runner.resumeUnfinished()
+    expect((await expiryEvents([x.tech.id])).map((e) => e.data.band)).toEqual([14])
+    const state = await h.sql('select id, finished_at from notification_runs where id in (?, ?) order by id', [runs[0]!.id, today[0]!.id])
+    expect(state.map((r) => r.finished_at !== null)).toEqual([false, true])
+    // Its schedule then finds the day done.
+    expect(await h.runner.scheduled('daily')).toBeNull()
+    await h.sql('delete from notification_runs where id in (?, ?)', [runs[0]!.id, today[0]!.id])
+  })
+
   it('a scheduled run happens once a day however many instances fire; the schedule follows the configured hour and time zone', async () => {
     expect(() => loadNotifySchedule({ CERT_NOTIFY_TIME_ZONE: 'Mars/Olympus' })).toThrow(/IANA time zone/)
     const schedule = loadNotifySchedule({ CERT_NOTIFY_DAILY_HOUR: '5', CERT_NOTIFY_WEEKLY_DAY: '2', CERT_NOTIFY_WEEKLY_HOUR: '8', CERT_NOTIFY_TIME_ZONE: 'America/Anchorage' })
