@@ -13,6 +13,7 @@ import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmt
 import { benchScormCommit, formatCommit } from './scorm-commit.ts'
 import { benchIngest, formatIngest } from './scorm-ingest.ts'
 import { benchTeam, formatTeam } from './team.ts'
+import { benchCertExpiry, formatCertExpiry } from './cert-expiry.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const PG = BENCH_PG
@@ -125,6 +126,8 @@ const ingest = await benchIngest()
 
 // Team dashboard and export (issue 11): svc-certs on 10,000 technicians, beside the same statement run bare.
 const team = await benchTeam({ pgUrl: PG, durationSeconds: DURATION })
+// Certification expiry check (issue 12): 1,000,000 technician certifications beside a bare scan.
+const certExpiry = await benchCertExpiry(PG)
 
 const result = {
   at: new Date().toISOString(),
@@ -143,6 +146,7 @@ const result = {
   scormCommit,
   ingest,
   team,
+  certExpiry,
 }
 await mkdir(`${root}bench/results`, { recursive: true })
 const file = `${root}bench/results/identity-${result.at.replace(/[:.]/g, '-')}.json`
@@ -160,6 +164,7 @@ ${examsSummary(exams)}
 ${formatCommit(scormCommit)}
 ${formatIngest(ingest)}
 ${formatTeam(team)}
+${formatCertExpiry(certExpiry)}
 written to ${file}
 `)
 process.exit(0)

@@ -22,6 +22,7 @@ import {
 } from '@portal/server-kit'
 import { createApp } from './app.ts'
 import { createCertsMailHandler, subscribeCertsMail } from './consumers/certs.consumer.ts'
+import { createTeamReminderMailHandler, subscribeTeamReminderMail } from './consumers/team-reminder.consumer.ts'
 import { createIdentityMailHandler, subscribeIdentityMail } from './consumers/identity.consumer.ts'
 import { createGroupsHandler, subscribeGroups } from './consumers/groups.consumer.ts'
 import { createLearningHandler, subscribeLearning } from './consumers/learning.consumer.ts'
@@ -61,9 +62,10 @@ export const USERS_CONSUMER = 'notify-users'
 export const entities = [EmailDelivery, MailboxEntry, ProjectedUser]
 
 /**
- * Starts svc-notify: its database, the sender, the outbox relay, the durable subscriptions to
- * identity's mail and user events, certs' mail events and learning's events, and the HTTP app.
- * `close()` stops all of it but not the bus (the caller owns it).
+ * Starts svc-notify: its database, the sender, the outbox relay (delivery outcomes of
+ * certification notices), the durable subscriptions to identity's mail and user events, certs'
+ * notices and reminders and learning's events, and the HTTP app. `close()` stops all of it but not
+ * the bus (the caller owns it).
  */
 export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono<AppEnv>; orm: MikroORM; rules: RuleService; close(): Promise<void> }> {
   const { env, logger } = deps
@@ -99,7 +101,8 @@ export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono
     subscriptions.push(await subscribeIdentityMail(deps.bus, createIdentityMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick })))
     subscriptions.push(await users.subscribe(deps.bus))
     // The launchers set PUBLIC_URL from the gateway's port.
-    subscriptions.push(await subscribeCertsMail(deps.bus, createCertsMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick, portalUrl: publicUrl(env) })))
+    subscriptions.push(await subscribeTeamReminderMail(deps.bus, createTeamReminderMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick, portalUrl: publicUrl(env) })))
+    subscriptions.push(await subscribeCertsMail(deps.bus, createCertsMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick })))
     subscriptions.push(await subscribeGroups(deps.bus, createGroupsHandler({ orm: db.orm, logger })))
     subscriptions.push(await subscribeLearning(deps.bus, createLearningHandler({ orm: db.orm, deliveries, rules, logger, onQueued: sender.kick })))
     await users.requestBackfill()

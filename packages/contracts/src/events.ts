@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { Branch, Department, ManagerScope } from './identity.ts'
+import { CertNotificationEvents } from './cert-notifications.ts'
 
 /** Envelope of every event on the bus: `<domain>.<aggregate>.<past-tense-verb>.v1`. */
 export const EventEnvelope = z.object({
@@ -163,6 +164,8 @@ export const Events = {
       )
       .max(200),
   }),
+  /** Expiry notices, reminders, weekly reports and their delivery outcomes (cert-notifications.ts). */
+  ...CertNotificationEvents,
 } as const
 export type EventType = keyof typeof Events
 export type EventData<T extends EventType> = z.infer<(typeof Events)[T]>

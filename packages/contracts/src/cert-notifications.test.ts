@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import {
+  complianceColour,
+  compliancePercentage,
+  NotificationConfigInput,
+  noticeBand,
+  renewedExpiration,
+  StatsQuery,
+} from './cert-notifications.ts'
+
+describe('certification notification rules', () => {
+  it('puts days left into the 30/14/7/expired bands', () => {
+    expect([45, 31, 30, 15, 14, 8, 7, 1, 0, -3].map(noticeBand)).toEqual([null, null, 30, 30, 14, 14, 7, 7, 0, 0])
+  })
+
+  it('colours and rounds compliance as admin §9 says', () => {
+    expect(compliancePercentage(0, 0)).toBe(100)
+    expect(compliancePercentage(2, 3)).toBe(67)
+    expect([90, 89, 75, 74].map(complianceColour)).toEqual(['green', 'yellow', 'yellow', 'red'])
+  })
+
+  it('turns blank e-mails into null, keeps absent ones absent and refuses bad ones', () => {
+    expect(NotificationConfigInput.parse({ manager_email: ' ', operations_manager_email: 'Ops@Example.com' })).toEqual({
+      manager_email: null,
+      operations_manager_email: 'ops@example.com',
+    })
+    const bad = NotificationConfigInput.safeParse({ additional_email_1: 'not-an-email' })
+    expect(bad.success).toBe(false)
+    expect(bad.error?.issues[0]?.message).toBe('Please enter a valid email address')
+  })
+
+  it('renews from the old expiry inside the 60-day window only', () => {
+    expect(renewedExpiration('2026-03-01', '2026-01-15', 12)).toBe('2027-03-01')
+    expect(renewedExpiration('2026-03-01', '2025-12-01', 12)).toBe('2026-12-01')
+    expect(renewedExpiration('2026-03-01', '2026-03-10', 12)).toBe('2027-03-10')
+    expect(renewedExpiration('2026-03-01', '2026-01-15', null)).toBeNull()
+  })
+
+  it('refuses a stats range that runs backwards', () => {
+    expect(StatsQuery.safeParse({ start_date: '2026-02-01', end_date: '2026-01-01' }).success).toBe(false)
+  })
+})
