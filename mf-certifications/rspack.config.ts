@@ -8,5 +8,6 @@ export default remoteConfig({
     './CertificationManagement': './src/admin/CertificationManagementPage.tsx',
     './DashboardCards': './src/dashboard/DashboardCards.tsx',
     './AdminCertificationsTab': './src/dashboard/AdminCertificationsTab.tsx',
+    './CertificationNotifications': './src/notifications/NotificationManagementPage.tsx',
   },
 })

@@ -1,4 +1,4 @@
-import { tierLabel, type CertificationSummary, type CertificationsOverview } from '@portal/contracts'
+import { complianceColour, compliancePercentage, tierLabel, type CertificationSummary, type CertificationsOverview } from '@portal/contracts'
 
 /** A figure of a dashboard card. */
 export interface Figure {
@@ -35,8 +35,8 @@ export function myCertificationsLine(s: CertificationSummary): string {
  * technicians, rounded; 100 when there are none. Colours: ≥ 90 green, ≥ 75 yellow, else red.
  */
 export function compliance(o: Pick<CertificationsOverview, 'technicians' | 'compliant'>): { percent: number; tone: 'green' | 'yellow' | 'red' } {
-  const percent = o.technicians === 0 ? 100 : Math.round((o.compliant / o.technicians) * 100)
-  return { percent, tone: percent >= 90 ? 'green' : percent >= 75 ? 'yellow' : 'red' }
+  const percent = compliancePercentage(o.compliant, o.technicians)
+  return { percent, tone: complianceColour(percent) }
 }
 
 /** The four cards of the admin dashboard's Certifications tab (admin §2), with the overview's figures where they mean something. */
@@ -71,7 +71,7 @@ export function adminCards(o: CertificationsOverview | undefined) {
         { label: 'Expiring Soon', value: String(o.expiring_soon), tone: o.expiring_soon > 0 ? 'yellow' : undefined },
         { label: 'Expired', value: String(o.expired), tone: o.expired > 0 ? 'red' : undefined },
       ] satisfies Figure[] : [],
-      action: null,
+      action: { label: 'Open Notification Settings', to: '/admin/certification-notifications' },
     },
     {
       key: 'revenue',
@@ -82,6 +82,3 @@ export function adminCards(o: CertificationsOverview | undefined) {
     },
   ]
 }
-
-/** What the Notification Settings card says instead of a link until its screen ships. */
-export const NOTIFICATIONS_LATER = 'The notification settings screen is coming in a later release.'

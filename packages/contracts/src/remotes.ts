@@ -50,7 +50,8 @@ export const REMOTES = {
   mf_exams: { version: '1.1', modules: ['ExamPage', 'ExamResultsPage'] },
   mf_admin: { version: '1.0', modules: ['AdminDashboard'] },
   // Pages, and two components other remotes host (the dashboard's cards, the admin Certifications tab).
-  mf_certifications: { version: '1.0', modules: ['TechnicianProfile', 'CertificationManagement', 'DashboardCards', 'AdminCertificationsTab'] },
+  // 1.1: Certification Notification Management.
+  mf_certifications: { version: '1.1', modules: ['TechnicianProfile', 'CertificationManagement', 'DashboardCards', 'AdminCertificationsTab', 'CertificationNotifications'] },
 } as const satisfies Record<string, RemoteContract>
 
 export type RemoteName = keyof typeof REMOTES
