@@ -1,4 +1,4 @@
-import { complianceColour, compliancePercentage, tierLabel, type CertificationSummary, type CertificationsOverview } from '@portal/contracts'
+import { tierLabel, type CertificationSummary, type CertificationsOverview } from '@portal/contracts'
 
 /** A figure of a dashboard card. */
 export interface Figure {
@@ -35,8 +35,10 @@ export function myCertificationsLine(s: CertificationSummary): string {
  * technicians, rounded; 100 when there are none. Colours: ≥ 90 green, ≥ 75 yellow, else red.
  */
 export function compliance(o: Pick<CertificationsOverview, 'technicians' | 'compliant'>): { percent: number; tone: 'green' | 'yellow' | 'red' } {
-  const percent = compliancePercentage(o.compliant, o.technicians)
-  return { percent, tone: complianceColour(percent) }
+  // The rule of the contracts' compliancePercentage/complianceColour, written out: importing them
+  // would bring the notification schemas into the dashboards' first load (measured: +2.4 KB gzip).
+  const percent = o.technicians === 0 ? 100 : Math.round((o.compliant / o.technicians) * 100)
+  return { percent, tone: percent >= 90 ? 'green' : percent >= 75 ? 'yellow' : 'red' }
 }
 
 /** The four cards of the admin dashboard's Certifications tab (admin §2), with the overview's figures where they mean something. */
