@@ -1,10 +1,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
+import { createLogger, createServiceApp, projectionTokenCheck, publicUrl, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { adminCertificationRoutes } from './certification-types/certification-type.routes.ts'
 import { createCertificationTypeService } from './certification-types/certification-type.service.ts'
 import { certificationRoutes, isProofUpload } from './certifications/certification.routes.ts'
 import { createCertificationService } from './certifications/certification.service.ts'
 import type { CertsContext } from './context.ts'
+import { createAckSigner } from './notifications/acknowledgement.ts'
+import { acknowledgementRoutes, notificationRoutes } from './notifications/notification.routes.ts'
+import { DEFAULT_SCHEDULE, createNotificationRunner, type NotificationSchedule, type RunnerDeps } from './notifications/notification.runner.ts'
+import { createNotificationService } from './notifications/notification.service.ts'
 import { technicianRoutes } from './technicians/technician.routes.ts'
 import { createTechnicianService } from './technicians/technician.service.ts'
 
@@ -16,6 +20,12 @@ export interface AppDeps {
   logger?: Logger
   /** Current time (tests move it). */
   clock?: () => Date
+  /** The portal's public address for e-mailed links (default: the local gateway). */
+  publicUrl?: string
+  /** When the expiry notifications run on their own (default: never; the server passes CERT_NOTIFY_*). */
+  schedule?: NotificationSchedule
+  /** Tuning of the notification runs (tests). */
+  runs?: Pick<RunnerDeps, 'leaseMs' | 'batchSize' | 'afterBatch'>
 }
 
 /** Certs' Hono app (paths without the gateway's `/api`) and its services. */
@@ -25,6 +35,11 @@ export function createApp(deps: AppDeps) {
   const types = createCertificationTypeService(ctx)
   const certifications = createCertificationService(ctx)
   const technicians = createTechnicianService(ctx)
+  const base = deps.publicUrl ?? publicUrl({})
+  const schedule = deps.schedule ?? { ...DEFAULT_SCHEDULE, enabled: false }
+  const signer = createAckSigner(deps.orm)
+  const runner = createNotificationRunner({ orm: deps.orm, logger, now: ctx.now, base, signer, schedule, ...deps.runs })
+  const notifications = createNotificationService({ orm: deps.orm, now: ctx.now, base, timeZone: schedule.timeZone, signer, runner })
   const app = createServiceApp({
     service: 'certs',
     logger,
@@ -38,5 +53,8 @@ export function createApp(deps: AppDeps) {
   app.route('/admin/certifications', adminCertificationRoutes(types, technicians, verifier))
   app.route('/technician', certificationRoutes(certifications, verifier))
   app.route('/technician', technicianRoutes(technicians, verifier))
-  return { app, ctx, types, certifications, technicians }
+  // The acknowledgement link is public (its signed token is the credential); the rest is for admins.
+  app.route('/certification-notifications', acknowledgementRoutes(notifications))
+  app.route('/certification-notifications', notificationRoutes(notifications, verifier))
+  return { app, ctx, types, certifications, technicians, notifications, runner }
 }

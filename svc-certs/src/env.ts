@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { PlatformEnv, parseEnv, storageDirVariable } from '@portal/server-kit'
+import type { NotificationSchedule } from './notifications/notification.runner.ts'
 
 const NEEDED = 'is required to run svc-certs on its own'
 const required = z.string({ error: NEEDED }).trim().min(1, NEEDED).pipe(z.url())
@@ -17,6 +18,42 @@ export const certsProcessEnv = (source: Record<string, string | undefined>) =>
     /** Interface to listen on: loopback unless told (a container sets 0.0.0.0); the gateway is the way in. */
     HOST: z.string().trim().min(1).default('127.0.0.1'),
   })
+
+/**
+ * When the certification expiry notifications run (every deployable of svc-certs, single-node
+ * included): CERT_NOTIFY_SCHEDULE=off turns the schedule off (the manual triggers still work).
+ */
+export const NotifyScheduleEnv = z.object({
+  CERT_NOTIFY_SCHEDULE: z.enum(['on', 'off']).default('on'),
+  CERT_NOTIFY_DAILY_HOUR: z.coerce.number().int().min(0).max(23).default(6),
+  /** 0 Sunday to 6 Saturday (admin §9 numbering). */
+  CERT_NOTIFY_WEEKLY_DAY: z.coerce.number().int().min(0).max(6).default(1),
+  CERT_NOTIFY_WEEKLY_HOUR: z.coerce.number().int().min(0).max(23).default(7),
+  CERT_NOTIFY_TIME_ZONE: z
+    .string()
+    .trim()
+    .default('America/Los_Angeles')
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: tz })
+        return true
+      } catch {
+        return false
+      }
+    }, 'must be an IANA time zone such as America/Los_Angeles'),
+})
+
+/** The notification schedule from the environment. */
+export function loadNotifySchedule(source: Record<string, string | undefined> = process.env): NotificationSchedule {
+  const env = parseEnv(NotifyScheduleEnv, source)
+  return {
+    enabled: env.CERT_NOTIFY_SCHEDULE === 'on',
+    dailyHour: env.CERT_NOTIFY_DAILY_HOUR,
+    weeklyDay: env.CERT_NOTIFY_WEEKLY_DAY,
+    weeklyHour: env.CERT_NOTIFY_WEEKLY_HOUR,
+    timeZone: env.CERT_NOTIFY_TIME_ZONE,
+  }
+}
 
 /** Parses the configuration of svc-certs run on its own. */
 export function loadCertsEnv(source: Record<string, string | undefined> = process.env) {

@@ -11,6 +11,7 @@ import {
   listen,
   openDatabase,
   openStorage,
+  publicUrl,
   serviceDatabaseUrl,
   startOutboxRelay,
   trustedProxies,
@@ -25,7 +26,9 @@ import {
 import { createApp } from './app.ts'
 import { CertificationTypeEntity, TierRequirementEntity } from './certification-types/certification-type.entity.ts'
 import { TechnicianCertificationEntity } from './certifications/certification.entity.ts'
-import { loadCertsEnv } from './env.ts'
+import { loadCertsEnv, loadNotifySchedule } from './env.ts'
+import type { NotificationSchedule } from './notifications/notification.runner.ts'
+import { createOutcomeHandler, subscribeOutcomes } from './notifications/outcome.consumer.ts'
 import { migrationsList } from './migrations/index.ts'
 import { TechnicianEntity } from './technicians/technician.entity.ts'
 import { createCertsUsers, type CertsUsers } from './users.ts'
@@ -50,6 +53,8 @@ export interface CertsDeps {
   storage?: Storage
   /** Current time (tests move it). */
   clock?: () => Date
+  /** When the expiry notifications run; default: from CERT_NOTIFY_* (daily 06:00, Mondays 07:00, America/Los_Angeles). */
+  schedule?: NotificationSchedule
 }
 
 export interface CertsServer {
@@ -83,17 +88,23 @@ export async function start(deps: CertsDeps): Promise<CertsServer> {
   const now = deps.clock ?? (() => new Date())
   const garbage = createGarbageCleaner({ orm: db.orm, storage, logger, now })
   const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
-  const { app, certifications } = createApp({ orm: db.orm, verifier, storage, garbage, logger, clock: deps.clock })
+  const schedule = deps.schedule ?? loadNotifySchedule()
+  const { app, certifications, runner } = createApp({ orm: db.orm, verifier, storage, garbage, logger, clock: deps.clock, publicUrl: publicUrl(env), schedule })
   const users = createCertsUsers({ orm: db.orm, logger, certifications })
   garbage.start()
   let subscription: Awaited<ReturnType<typeof users.subscribe>> | undefined
+  let outcomes: Awaited<ReturnType<typeof subscribeOutcomes>> | undefined
   try {
     subscription = await users.subscribe(deps.bus)
+    outcomes = await subscribeOutcomes(deps.bus, createOutcomeHandler({ orm: db.orm, logger }))
     await users.requestBackfill()
     const server = await listen(app, deps.port, deps.hostname ?? '127.0.0.1', { trustedProxies: trustedProxies(env.TRUSTED_PROXIES) })
     relay.kick()
-    logger.info('certs listening', { port: server.port, storage: storage.kind })
+    logger.info('certs listening', { port: server.port, storage: storage.kind, notificationRuns: runner.nextRuns() })
+    // A scheduled run of today that stopped midway (this or another instance died) goes on.
+    void runner.resumeUnfinished().catch((err) => logger.error('resuming the notification run failed', { err: err as Error }))
     const sub = subscription
+    const outcomeSub = outcomes
     return {
       port: server.port,
       app,
@@ -103,6 +114,8 @@ export async function start(deps: CertsDeps): Promise<CertsServer> {
       users,
       async close() {
         await server.close()
+        await runner.stop()
+        await outcomeSub.stop()
         await sub.stop()
         await garbage.stop()
         await relay.stop()
@@ -110,6 +123,8 @@ export async function start(deps: CertsDeps): Promise<CertsServer> {
       },
     }
   } catch (err) {
+    await runner.stop()
+    await outcomes?.stop()
     await subscription?.stop()
     await garbage.stop()
     await relay.stop()

@@ -19,12 +19,14 @@ import {
   type Storage,
 } from '@portal/server-kit'
 import { appCaller, createTestDatabase, outboxEvents, silentLogger, sqlOf } from '@portal/server-kit/testing'
-import { createApp } from './app.ts'
+import { createApp, type AppDeps } from './app.ts'
+import { DEFAULT_SCHEDULE } from './notifications/notification.runner.ts'
+import { createOutcomeHandler, subscribeOutcomes } from './notifications/outcome.consumer.ts'
 import { migrationsList } from './migrations/index.ts'
 import { entities } from './server.ts'
 import { createCertsUsers } from './users.ts'
 
-export async function createHarness(opts: { storage?: Storage } = {}) {
+export async function createHarness(opts: { storage?: Storage; runs?: AppDeps['runs'] } = {}) {
   const testDb = await createTestDatabase('certs')
   const env = PlatformEnv.parse({ LOG_LEVEL: 'silent' })
   const db = await openDatabase({ service: 'certs', url: testDb.url, dataDir: '/tmp/unused', entities, migrations: migrationsList, logger: silentLogger })
@@ -39,10 +41,22 @@ export async function createHarness(opts: { storage?: Storage } = {}) {
   const storageDir = await mkdtemp(join(tmpdir(), 'certs-storage-'))
   const storage = opts.storage ?? createLocalStorage(storageDir)
   const garbage = createGarbageCleaner({ orm: db.orm, storage, logger: silentLogger, now: clock })
-  const { app, ctx, certifications } = createApp({ orm: db.orm, verifier, storage, garbage, logger: silentLogger, clock })
-  // As in server.ts: identity's user events fill the users projection.
+  const { app, ctx, certifications, runner } = createApp({
+    orm: db.orm,
+    verifier,
+    storage,
+    garbage,
+    logger: silentLogger,
+    clock,
+    publicUrl: 'http://portal.test',
+    // "Today" of the notification runs is the UTC date the tests compute with.
+    schedule: { ...DEFAULT_SCHEDULE, enabled: false, timeZone: 'UTC' },
+    runs: opts.runs,
+  })
+  // As in server.ts: identity's user events fill the users projection; notify's outcomes the log.
   const users = createCertsUsers({ orm: db.orm, logger: silentLogger, certifications })
   const subscription = await users.subscribe(bus)
+  const outcomes = await subscribeOutcomes(bus, createOutcomeHandler({ orm: db.orm, logger: silentLogger }))
 
   const call = appCaller(app)
   const parse = (text: string) => {
@@ -142,9 +156,14 @@ export async function createHarness(opts: { storage?: Storage } = {}) {
     user,
     type,
     now: clock,
+    /** The date `days` from the service's today (UTC), `YYYY-MM-DD`. */
+    daysFromToday: (days: number) => new Date(Date.parse(`${clock().toISOString().slice(0, 10)}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10),
     /** Moves the service's clock forward. */
     advance: (ms: number) => void (offsetMs += ms),
+    runner,
     async close() {
+      await runner.stop()
+      await outcomes.stop()
       await subscription.stop()
       await garbage.stop()
       await relay.stop()

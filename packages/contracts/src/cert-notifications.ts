@@ -375,7 +375,10 @@ const NoticeTechnician = z.object({
   email: z.email(),
   branch: Branch.nullable(),
   department: Department.nullable(),
+  /** The technician's own profile (their mails). */
   profileUrl: z.url(),
+  /** The technician's page for managers and operations (escalations, reports). */
+  teamProfileUrl: z.url(),
 })
 const NoticeCertification = z.object({
   userCertificationId: z.number().int(),

@@ -8,6 +8,7 @@ import {
   UpdateCertificationBody,
   UploadCertificationFields,
   computeExpiration,
+  renewedExpiration,
   todayIso,
   type AvailableCertificationsResponse,
   type UserCertification,
@@ -80,9 +81,17 @@ export function createCertificationService(ctx: CertsContext) {
     return type
   }
 
-  /** The expiration given, else the obtained date plus the type's validity (null without an obtained date or for lifetime types). */
-  const expirationOf = (given: string | null, obtained: string | null, type: CertificationTypeEntity) =>
-    given ?? (obtained ? computeExpiration(obtained, type.validityPeriod ?? null) : null)
+  /**
+   * The expiration given, else the obtained date plus the type's validity (null without an obtained
+   * date or for lifetime types). A renewal (a later obtained date on a held certification) from 60
+   * days before the old expiry runs from the old expiry instead (the recertification window).
+   */
+  const expirationOf = (given: string | null, obtained: string | null, type: CertificationTypeEntity, held?: TechnicianCertificationEntity | null) => {
+    if (given !== null) return given
+    if (!obtained) return null
+    const renewal = held?.obtainedDate && held.expirationDate && obtained > held.obtainedDate
+    return renewal ? renewedExpiration(held.expirationDate!, obtained, type.validityPeriod ?? null) : computeExpiration(obtained, type.validityPeriod ?? null)
+  }
 
   const typeOf = async (em: EntityManager, cert: TechnicianCertificationEntity) => (await certificationTypeRepository.findById(em, cert.certificationId))!
 
@@ -177,8 +186,8 @@ export function createCertificationService(ctx: CertsContext) {
               createdAt: at,
               updatedAt: at,
             })
+          cert.expirationDate = expirationOf(body.expiration_date, body.obtained_date, type, held)
           cert.obtainedDate = body.obtained_date
-          cert.expirationDate = expirationOf(body.expiration_date, body.obtained_date, type)
           if (body.certification_number !== null) cert.certificationNumber = body.certification_number
           if (body.notes !== null) cert.notes = body.notes
           replaced = await attachProof(em, cert, proof, at)
@@ -200,8 +209,8 @@ export function createCertificationService(ctx: CertsContext) {
         const { cert } = access
         const type = await typeOf(em, cert)
         if (body.certification_number !== undefined) cert.certificationNumber = body.certification_number
+        cert.expirationDate = expirationOf(body.expiration_date, body.obtained_date, type, cert)
         cert.obtainedDate = body.obtained_date
-        cert.expirationDate = expirationOf(body.expiration_date, body.obtained_date, type)
         cert.notes = body.notes
         cert.updatedAt = now()
         await em.flush()

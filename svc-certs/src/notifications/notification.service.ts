@@ -1,0 +1,266 @@
+import {
+  BRANCHES,
+  CERT_NOTIFICATIONS,
+  CERT_NOTIFICATION_MESSAGES as M,
+  DASHBOARD_GROUPS,
+  DEPARTMENTS,
+  compliancePercentage,
+  expirationBadge,
+  type Branch,
+  type CertificationDashboard,
+  type ComplianceForecast,
+  type DashboardItem,
+  type Department,
+  type NotificationConfig,
+  type NotificationLog,
+  type NotificationStats,
+} from '@portal/contracts'
+import type { MikroORM } from '@mikro-orm/postgresql'
+import { AppError, badRequest, conflict, notFound, recordEvent } from '@portal/server-kit'
+import type { z } from 'zod'
+import type { DashboardQuery, NotificationConfigInput, NotificationLogsQuery, StatsQuery } from '@portal/contracts'
+import type { AckSigner } from './acknowledgement.ts'
+import { complianceFigures, technicianExpiries } from './compliance-queries.ts'
+import { FACTS_FROM, logOf, type ActiveConfig, noticeCertification, noticeTechnician, type NoticeFacts } from './expiry-check.ts'
+import { LOG_SELECT, insertLogs, toNotificationLog, type LogRecord } from './notice-store.ts'
+import { dateIn, type NotificationRunner, type RunKind } from './notification.runner.ts'
+
+export interface NotificationServiceDeps {
+  orm: MikroORM
+  now: () => Date
+  base: string
+  timeZone: string
+  signer: AckSigner
+  runner: NotificationRunner
+}
+
+interface ConfigRow extends ActiveConfig {
+  is_active: boolean
+  created_at: Date
+  updated_at: Date
+}
+const CONFIG_SELECT = 'id, branch, department, manager_email, operations_manager_email, additional_email_1, additional_email_2, is_active, created_at, updated_at'
+const toConfig = (r: ConfigRow): NotificationConfig => ({
+  ...r,
+  created_at: new Date(r.created_at).toISOString(),
+  updated_at: new Date(r.updated_at).toISOString(),
+})
+/** The spec's order: branches, then departments as listed. */
+const configOrder = (a: NotificationConfig, b: NotificationConfig) =>
+  BRANCHES.indexOf(a.branch) - BRANCHES.indexOf(b.branch) || DEPARTMENTS.indexOf(a.department) - DEPARTMENTS.indexOf(b.department)
+
+const configNotFound = () => notFound(M.configNotFound, 'config_not_found')
+const DAY_MS = 86_400_000
+const shiftDate = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)
+
+/**
+ * Certification expiry notifications (admin §7 `/certification-notifications/...`): configurations,
+ * log, dashboard, stats, manual triggers and reminders, plus the acknowledgement of escalations and
+ * the compliance forecast.
+ */
+export function createNotificationService(deps: NotificationServiceDeps) {
+  const { orm, now } = deps
+  const conn = () => orm.em.getConnection()
+  const today = () => dateIn(now(), deps.timeZone)
+
+  return {
+    async configs(): Promise<NotificationConfig[]> {
+      const rows = (await conn().execute(`select ${CONFIG_SELECT} from notification_configs`)) as ConfigRow[]
+      return rows.map(toConfig).sort(configOrder)
+    },
+
+    async config(branch: Branch, department: Department): Promise<NotificationConfig> {
+      const rows = (await conn().execute(`select ${CONFIG_SELECT} from notification_configs where branch = ? and department = ?`, [branch, department])) as ConfigRow[]
+      if (!rows[0]) throw configNotFound()
+      return toConfig(rows[0])
+    },
+
+    /** PUT configs/{id}: the given fields; activating needs a manager or operations manager e-mail. */
+    async updateConfig(id: number, input: z.output<typeof NotificationConfigInput>): Promise<NotificationConfig> {
+      return orm.em.fork().transactional(async (em) => {
+        const rows = (await em.execute(`select ${CONFIG_SELECT} from notification_configs where id = ? for update`, [id])) as ConfigRow[]
+        const current = rows[0]
+        if (!current) throw configNotFound()
+        const next = { ...current }
+        for (const key of ['manager_email', 'operations_manager_email', 'additional_email_1', 'additional_email_2', 'is_active'] as const)
+          if (input[key] !== undefined) (next as Record<string, unknown>)[key] = input[key]
+        if (next.is_active && !next.manager_email && !next.operations_manager_email) throw badRequest(M.activateWithoutEmail, 'config_empty')
+        const updated = (await em.execute(
+          `update notification_configs set manager_email = ?, operations_manager_email = ?, additional_email_1 = ?, additional_email_2 = ?,
+                  is_active = ?, updated_at = ? where id = ? returning ${CONFIG_SELECT}`,
+          [next.manager_email, next.operations_manager_email, next.additional_email_1, next.additional_email_2, next.is_active, now(), id],
+        )) as ConfigRow[]
+        return toConfig(updated[0]!)
+      })
+    },
+
+    async logs(q: z.output<typeof NotificationLogsQuery>): Promise<NotificationLog[]> {
+      const where: string[] = []
+      const params: unknown[] = []
+      if (q.branch) where.push('branch = ?'), params.push(q.branch)
+      if (q.notification_type) where.push('notification_type = ?'), params.push(q.notification_type)
+      if (q.status) where.push('status = ?'), params.push(q.status)
+      const rows = (await conn().execute(
+        `select ${LOG_SELECT} from notification_logs ${where.length ? `where ${where.join(' and ')}` : ''} order by sent_at desc, id desc limit ?`,
+        [...params, q.limit],
+      )) as LogRecord[]
+      return rows.map(toNotificationLog)
+    },
+
+    /** GET dashboard: certifications expiring within `days` (and expired ones), grouped by band, with compliance. */
+    async dashboard(q: z.output<typeof DashboardQuery>): Promise<CertificationDashboard> {
+      const day = today()
+      const em = orm.em.fork()
+      const params: unknown[] = [day, now(), day, q.days]
+      let filter = ''
+      if (!q.include_expired) (filter += ' and tc.expiration_date >= ?::date'), params.push(day)
+      if (q.branch) (filter += ' and u.branch = ?'), params.push(q.branch)
+      const rows = (await em.execute(
+        `${FACTS_FROM} where not u.is_admin and tc.expiration_date <= ?::date + ?::int${filter}
+          order by tc.expiration_date, tc.id`,
+        params,
+      )) as NoticeFacts[]
+      const groups: Record<(typeof DASHBOARD_GROUPS)[number], DashboardItem[]> = { expired: [], critical: [], warning: [], notice: [] }
+      for (const r of rows) {
+        const days = Number(r.days_left)
+        const group = expirationBadge(days)
+        if (!group) continue
+        groups[group].push({
+          technician_certification_id: r.id,
+          user: { id: r.user_id, name: r.name, email: r.email, branch: r.branch, department: r.department, notifications_paused: Boolean(r.paused) },
+          certification: { id: r.certification_id, name: r.cert_name, code: r.code, tier_level: Number(r.tier_level) },
+          expiration_date: r.expiration_date,
+          days_until_expiry: days,
+        })
+      }
+      return {
+        ...groups,
+        counts: { expired: groups.expired.length, critical: groups.critical.length, warning: groups.warning.length, notice: groups.notice.length },
+        compliance: await complianceFigures(em, day),
+        generated_on: day,
+      }
+    },
+
+    /** GET stats: log entries by type and status, per day and per branch (default: the last 30 days). */
+    async stats(q: z.output<typeof StatsQuery>): Promise<NotificationStats> {
+      const end = q.end_date ?? today()
+      const start = q.start_date ?? shiftDate(end, -29)
+      if (start > end) throw badRequest(M.invalidDateRange, 'invalid_range')
+      if ((Date.parse(end) - Date.parse(start)) / DAY_MS >= CERT_NOTIFICATIONS.statsMaxDays) throw badRequest(M.rangeTooLong, 'range_too_long')
+      const rows = (await conn().execute(
+        `select (sent_at at time zone ?)::date::text as day, coalesce(branch, '') as branch, notification_type, status, count(*)::int as n
+           from notification_logs
+          where sent_at >= (?::date)::timestamp at time zone ? and sent_at < (?::date + 1)::timestamp at time zone ?
+          group by 1, 2, 3, 4`,
+        [deps.timeZone, start, deps.timeZone, end, deps.timeZone],
+      )) as { day: string; branch: string; notification_type: string; status: string; n: number }[]
+      const counts = () => ({ total: 0, by_type: {} as Record<string, number>, by_status: {} as Record<string, number> })
+      const totals = counts()
+      const days = new Map<string, ReturnType<typeof counts>>()
+      const branches = new Map<string, ReturnType<typeof counts>>()
+      const add = (c: ReturnType<typeof counts>, r: (typeof rows)[number]) => {
+        c.total += r.n
+        c.by_type[r.notification_type] = (c.by_type[r.notification_type] ?? 0) + r.n
+        c.by_status[r.status] = (c.by_status[r.status] ?? 0) + r.n
+      }
+      for (const r of rows) {
+        add(totals, r)
+        add(days.get(r.day) ?? days.set(r.day, counts()).get(r.day)!, r)
+        const b = r.branch || 'Unassigned'
+        add(branches.get(b) ?? branches.set(b, counts()).get(b)!, r)
+      }
+      return {
+        start_date: start,
+        end_date: end,
+        totals,
+        days: [...days].sort(([a], [b]) => a.localeCompare(b)).map(([date, c]) => ({ date, ...c })),
+        branches: [...branches].sort(([a], [b]) => a.localeCompare(b)).map(([branch, c]) => ({ branch, ...c })),
+      }
+    },
+
+    trigger: (kind: RunKind) => deps.runner.trigger(kind),
+
+    /**
+     * POST send-reminder: one manual reminder to the technician about one certification, logged;
+     * a technician whose notifications are paused gets none (409, logged as paused).
+     */
+    async sendReminder(id: number): Promise<{ message: string; log: NotificationLog }> {
+      const at = now()
+      const rows = (await conn().execute(`${FACTS_FROM} where tc.id = ?`, [today(), at, id])) as NoticeFacts[]
+      const f = rows[0]
+      if (!f) throw notFound(M.certificationNotFound, 'certification_not_found')
+      if (f.expiration_date === null) throw badRequest(M.noExpiry, 'no_expiry')
+      const noticeId = crypto.randomUUID()
+      const log = logOf(f, { notice_id: noticeId, run_id: null, notification_type: 'manual_reminder', recipient_emails: [f.email], status: f.paused ? 'paused' : 'queued', sent_at: at.toISOString() })
+      await orm.em.fork().transactional(async (em) => {
+        await insertLogs(em, [log])
+        if (!f.paused)
+          recordEvent(em, 'certs.certification.reminder-requested.v1', {
+            technician: noticeTechnician(f, deps.base),
+            certification: noticeCertification(f),
+            notice: { noticeId, notificationType: 'manual_reminder', to: [f.email] },
+          })
+      })
+      // The paused entry stays in the log; the caller learns nothing was sent.
+      if (f.paused) throw conflict(M.reminderPaused, 'notifications_paused')
+      const stored = (await conn().execute(`select ${LOG_SELECT} from notification_logs where notice_id = ?`, [noticeId])) as LogRecord[]
+      return { message: M.reminderSent, log: toNotificationLog(stored[0]!) }
+    },
+
+    /** The acknowledgement of a manager escalation through its signed link (single use). */
+    async acknowledge(token: string): Promise<{ message: string; log_id: number; acknowledged_at: string }> {
+      const at = now()
+      const noticeId = await deps.signer.verify(token, at)
+      if (!noticeId) throw new AppError(400, 'ack_invalid', M.ackInvalid)
+      const rows = (await conn().execute(
+        `update notification_logs set acknowledged_at = ? where notice_id = ? and notification_type = 'manager_escalation' and acknowledged_at is null
+         returning id::int as id, acknowledged_at`,
+        [at, noticeId],
+      )) as { id: number; acknowledged_at: Date }[]
+      if (!rows[0]) {
+        const known = (await conn().execute('select 1 from notification_logs where notice_id = ?', [noticeId])) as unknown[]
+        throw known.length ? conflict(M.ackUsed, 'ack_used') : new AppError(400, 'ack_invalid', M.ackInvalid)
+      }
+      return { message: M.acknowledged, log_id: rows[0].id, acknowledged_at: new Date(rows[0].acknowledged_at).toISOString() }
+    },
+
+    /** GET forecast: per branch, who is compliant today and falls out within 30, 60 and 90 days unless renewed. */
+    async forecast(): Promise<ComplianceForecast> {
+      const day = today()
+      const horizons = [...CERT_NOTIFICATIONS.forecastHorizons]
+      const max = Math.max(...horizons)
+      const techs = await technicianExpiries(orm.em.fork(), day, max)
+      return {
+        generated_on: day,
+        horizons,
+        branches: BRANCHES.map((branch) => {
+          const mine = techs.filter((t) => t.branch === branch)
+          const compliantNow = mine.filter((t) => !t.items.some((i) => i.days_left < 0))
+          return {
+            branch,
+            technicians: mine.length,
+            compliant_now: compliantNow.length,
+            percentage_now: compliancePercentage(compliantNow.length, mine.length),
+            horizons: horizons.map((days) => {
+              const falling = compliantNow
+                .map((t) => ({ t, first: t.items.find((i) => i.days_left < days) }))
+                .filter((x) => x.first !== undefined)
+                .map(({ t, first }) => ({
+                  user_id: t.user_id,
+                  name: t.name,
+                  department: t.department,
+                  certification: { id: first!.certification_id, code: first!.code, name: first!.name },
+                  technician_certification_id: first!.id,
+                  expiration_date: first!.expiration_date,
+                  days_until_expiry: first!.days_left,
+                }))
+              const compliant = compliantNow.length - falling.length
+              return { days, falling_out: falling, compliant, percentage: compliancePercentage(compliant, mine.length) }
+            }),
+          }
+        }),
+      }
+    },
+  }
+}
+export type NotificationService = ReturnType<typeof createNotificationService>

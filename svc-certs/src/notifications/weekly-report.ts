@@ -1,0 +1,91 @@
+import type { MikroORM } from '@mikro-orm/postgresql'
+import type { ComplianceReportNotice } from '@portal/contracts'
+import { complianceFigures, technicianExpiries } from './compliance-queries.ts'
+import { insertEvents, insertLogs } from './notice-store.ts'
+
+/** Monday of the week `today` falls in (`YYYY-MM-DD`). */
+export function weekOf(today: string): string {
+  const d = new Date(`${today}T00:00:00Z`)
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7))
+  return d.toISOString().slice(0, 10)
+}
+
+/**
+ * The weekly management report: each active configuration with a manager e-mail gets its branch
+ * and department's compliance as one e-mail. A scheduled report goes once per configuration and
+ * week (its key commits with the log and the event); a manual run sends a fresh one.
+ */
+export async function runWeeklyReport(opts: {
+  orm: MikroORM
+  today: string
+  at: Date
+  runId: number
+  base: string
+  period: 'week' | 'run'
+}): Promise<{ published: number }> {
+  const em = opts.orm.em.fork()
+  const configs = (await em.execute(
+    `select id, branch, department, manager_email from notification_configs
+      where is_active and manager_email is not null order by id`,
+  )) as { id: number; branch: ComplianceReportNotice['branch']; department: ComplianceReportNotice['department']; manager_email: string }[]
+  const week = weekOf(opts.today)
+  const period = opts.period === 'week' ? `week:${week}` : `run:${opts.runId}`
+  let published = 0
+  for (const config of configs) {
+    const where = { branch: config.branch, department: config.department }
+    const [figures, technicians] = await Promise.all([complianceFigures(em, opts.today, where), technicianExpiries(em, opts.today, 30, where)])
+    const noticeId = crypto.randomUUID()
+    const data: ComplianceReportNotice = {
+      notice: { noticeId, notificationType: 'weekly_report', to: [config.manager_email] },
+      branch: config.branch,
+      department: config.department,
+      weekOf: week,
+      compliance: figures.organisation,
+      dashboardUrl: `${opts.base}/manager/dashboard`,
+      technicians: technicians
+        .filter((t) => t.items.length > 0)
+        .map((t) => {
+          const item = (i: (typeof t.items)[number]) => ({ code: i.code, name: i.name, expirationDate: i.expiration_date, daysLeft: i.days_left })
+          return {
+            userId: t.user_id,
+            name: t.name,
+            profileUrl: `${opts.base}/manager/technician/${t.user_id}`,
+            expired: t.items.filter((i) => i.days_left < 0).map(item),
+            expiringSoon: t.items.filter((i) => i.days_left >= 0).map(item),
+          }
+        }),
+    }
+    const sent = await em.fork().transactional(async (tx) => {
+      const key = (await tx.execute(
+        'insert into notification_report_keys (config_id, period) values (?, ?) on conflict do nothing returning config_id',
+        [config.id, period],
+      )) as unknown[]
+      if (key.length === 0) return false
+      await insertLogs(tx, [
+        {
+          notice_id: noticeId,
+          run_id: opts.runId,
+          user_id: null,
+          technician_name: null,
+          branch: config.branch,
+          department: config.department,
+          technician_certification_id: null,
+          certification_id: null,
+          certification_code: null,
+          certification_name: null,
+          notification_type: 'weekly_report',
+          recipient_emails: [config.manager_email],
+          status: 'queued',
+          expiration_date: null,
+          days_until_expiry: null,
+          sent_at: opts.at.toISOString(),
+        },
+      ])
+      await insertEvents(tx, [{ type: 'certs.compliance.report-compiled.v1', data }], opts.at)
+      await tx.execute('update notification_runs set published = published + 1 where id = ?', [opts.runId])
+      return true
+    })
+    if (sent) published++
+  }
+  return { published }
+}
