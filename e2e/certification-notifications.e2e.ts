@@ -1,0 +1,130 @@
+import { describe, expect, inject, it } from 'vitest'
+import { axeSerious, focusedControl, logIn, openPage, suiteBrowser, watchErrors } from './browser.ts'
+
+// Issue 12, the screen: an admin opens Certification Notification Management from the Notification
+// Settings card, reads the compliance overview and forecast, sets up a branch's e-mails, runs the
+// daily check and the weekly report, reads the log and reminds technicians with expired
+// certifications, one and several at once. The demo data has three expired certifications:
+// Pat Portland (NATE), Sam Seattle (NFPA 70E) and Avery Anchorage (First Aid / CPR / AED).
+const baseURL = inject('baseURL')
+const browser = suiteBrowser()
+
+describe('certification notifications journey', () => {
+  it('an admin reads compliance, edits a configuration, runs the daily check and the weekly report, reads the log and sends reminders', async () => {
+    const page = await openPage(browser(), baseURL)
+    const errors = watchErrors(page)
+    await logIn(page, 'admin@example.com', 'Admin123!')
+    await page.waitForURL('**/admin-dashboard')
+    await page.getByRole('tab', { name: 'Certifications' }).click()
+    await page.getByRole('tabpanel').getByRole('link', { name: 'Open Notification Settings' }).click()
+
+    await page.waitForURL('**/admin/certification-notifications')
+    await page.getByRole('heading', { level: 1, name: 'Certification Notification Management' }).waitFor()
+    expect(await page.title()).toBe('Certification Notification Management · Learning Portal')
+    expect(await focusedControl(page)).toBe('heading "Certification Notification Management" [level=1]')
+
+    // Compliance: the organisation and each branch, one technician of each branch out of compliance but Tri-Cities'.
+    const overview = page.getByRole('region', { name: 'Compliance Overview' })
+    await overview.getByText('Organisation Compliance').waitFor()
+    const branches = overview.getByRole('table', { name: 'Compliance by branch' })
+    for (const b of ['Portland', 'Seattle', 'Anchorage', 'Tri-Cities']) await branches.getByRole('rowheader', { name: b }).waitFor()
+    const anchorage = branches.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Anchorage' }) })
+    await anchorage.getByText('0%', { exact: true }).waitFor()
+    expect(await anchorage.locator('.ct-tone--red').count()).toBe(1)
+    const triCities = branches.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Tri-Cities' }) })
+    await triCities.getByText('100%', { exact: true }).waitFor()
+    expect(await triCities.locator('.ct-tone--green').count()).toBe(1)
+
+    // The forecast: a chart and its figures per branch.
+    const forecast = page.getByRole('region', { name: 'Compliance Forecast' })
+    await forecast.getByRole('img', { name: /^Compliance by branch today and in 30, 60, 90 days/ }).waitFor()
+    const forecastTable = forecast.getByRole('table', { name: 'Compliance forecast by branch' })
+    for (const col of ['Branch', 'Technicians', 'Today', 'In 30 days', 'In 60 days', 'In 90 days']) await forecastTable.getByRole('columnheader', { name: col, exact: true }).waitFor()
+    await forecastTable.getByRole('rowheader', { name: 'Portland' }).waitFor()
+    expect(await axeSerious(page)).toEqual([])
+
+    // Email Configurations: Anchorage · Construction gets its e-mails and is switched on.
+    const tabs = page.getByRole('tablist', { name: 'Notification settings' })
+    expect(await tabs.getByRole('tab', { name: 'Email Configurations' }).getAttribute('aria-selected')).toBe('true')
+    const configs = page.getByRole('tabpanel').getByRole('table', { name: 'Email configurations' })
+    for (const col of ['Branch', 'Department', 'Manager Email', 'Operations Manager Email', 'Additional Emails', 'Active', 'Actions'])
+      await configs.getByRole('columnheader', { name: col, exact: true }).waitFor()
+    await page.getByRole('button', { name: 'Edit Anchorage · Construction' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Edit Configuration: Anchorage · Construction' })
+    await dialog.waitFor()
+    expect(await focusedControl(page)).toBe('textbox "Manager Email (7-day escalation)"')
+    expect(await dialog.getByLabel('Manager Email (7-day escalation)').getAttribute('type')).toBe('email')
+    await dialog.getByLabel('Manager Email (7-day escalation)').fill('lead.anchorage')
+    await dialog.getByRole('button', { name: 'Save Changes' }).click()
+    await dialog.getByText('Please enter a valid email address').waitFor()
+    expect(await focusedControl(page)).toBe('textbox "Manager Email (7-day escalation)" [invalid]')
+    await dialog.getByLabel('Manager Email (7-day escalation)').fill('lead.anchorage@example.com')
+    await dialog.getByLabel('Operations Manager Email (expired escalation)').fill('ops@example.com')
+    await dialog.getByLabel('Additional Email 1 (expired notifications)').fill('safety@example.com')
+    await dialog.getByRole('checkbox', { name: 'Active Configuration' }).check()
+    expect(await axeSerious(page)).toEqual([])
+    await dialog.getByRole('button', { name: 'Save Changes' }).click()
+    await dialog.waitFor({ state: 'hidden' })
+    await page.getByRole('status').getByText('Configuration updated successfully!').waitFor()
+    expect(await focusedControl(page)).toBe('button "Edit Anchorage · Construction"')
+    const row = configs.getByRole('row').filter({ has: page.getByRole('button', { name: 'Edit Anchorage · Construction' }) })
+    await row.getByRole('cell', { name: 'lead.anchorage@example.com' }).waitFor()
+    await row.getByRole('cell', { name: 'safety@example.com' }).waitFor()
+    const active = row.getByRole('switch', { name: 'Active: Anchorage · Construction' })
+    expect(await active.getAttribute('aria-checked')).toBe('true')
+    // The switch turns it off and on again.
+    await active.click()
+    await page.getByRole('status').getByText('Anchorage · Construction is now inactive.').waitFor()
+    expect(await active.getAttribute('aria-checked')).toBe('false')
+    await active.click()
+    await page.getByRole('status').getByText('Anchorage · Construction is now active.').waitFor()
+
+    // Manual actions with the alerts of admin §8.
+    await page.getByRole('button', { name: 'Run Daily Check' }).click()
+    await page.getByRole('status').getByText(/^Daily notification check triggered successfully/).waitFor({ timeout: 30_000 })
+    await page.getByRole('button', { name: 'Send Weekly Report' }).click()
+    await page.getByRole('status').getByText(/^Weekly management report triggered successfully/).waitFor({ timeout: 30_000 })
+
+    // Notification Logs: the daily check's notices, Avery's expired one among them.
+    await tabs.getByRole('tab', { name: 'Notification Logs' }).click()
+    const logs = page.getByRole('tabpanel')
+    await logs.getByText(/^Showing the latest \d+ of \d+ fetched entr(y|ies)\.$/).waitFor()
+    const table = logs.getByRole('table', { name: 'Notification log' })
+    for (const col of ['Sent', 'Technician', 'Branch', 'Certification', 'Type', 'Recipients', 'Status']) await table.getByRole('columnheader', { name: col, exact: true }).waitFor()
+    const averyExpired = table.getByRole('row').filter({ hasText: 'Avery Anchorage (Construction)' }).filter({ hasText: 'CPR-AED' })
+    await averyExpired.getByRole('cell', { name: 'Expired', exact: true }).waitFor()
+    expect(await table.getByRole('row').count()).toBeLessThanOrEqual(21)
+    expect(await axeSerious(page)).toEqual([])
+
+    // Expired Certifications: the branch filter, one reminder, then all three at once.
+    await tabs.getByRole('tab', { name: 'Expired Certifications' }).click()
+    const expired = page.getByRole('tabpanel')
+    await expired.getByLabel('Branch').selectOption('Anchorage')
+    const expiredTable = expired.getByRole('table', { name: 'Expired certifications in Anchorage' })
+    expect(await expiredTable.getByRole('row').count()).toBe(2)
+    await expiredTable.getByRole('button', { name: 'Send reminder to Avery Anchorage: First Aid / CPR / AED (CPR-AED)' }).click()
+    await page.getByRole('status').getByText('Reminder sent to Avery Anchorage for First Aid / CPR / AED.').waitFor()
+
+    await expired.getByLabel('Branch').selectOption({ label: 'All Branches' })
+    await expired.getByRole('checkbox', { name: 'Select all expired certifications' }).check()
+    await expired.getByRole('button', { name: 'Send Reminders to Selected (3)' }).click()
+    await page.getByRole('status').getByText('Reminders sent: 3 succeeded, 0 failed.').waitFor({ timeout: 30_000 })
+    await expired.getByRole('button', { name: 'Send Reminders to Selected (0)' }).waitFor()
+    expect(await axeSerious(page)).toEqual([])
+
+    // The reminders are in the log.
+    await tabs.getByRole('tab', { name: 'Notification Logs' }).click()
+    await page.getByRole('tabpanel').getByRole('row').filter({ hasText: 'Sam Seattle' }).filter({ hasText: 'Manual reminder' }).first().waitFor()
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it('a technician cannot open the screen', async () => {
+    const page = await openPage(browser(), baseURL)
+    await logIn(page, 'tech.seattle@example.com', 'Tech1234!')
+    await page.waitForURL('**/user-dashboard')
+    await page.goto('/admin/certification-notifications')
+    await page.waitForURL('**/user-dashboard')
+    await page.context().close()
+  })
+})
