@@ -2,6 +2,9 @@ import type { CertificationDashboard, ComplianceFigures } from '@portal/contract
 import { Badge } from '../shared/Badges.tsx'
 import { complianceTone } from './notification-view.ts'
 
+/** A row's header cell (the branch) in body text, not in the column headers' small capitals. */
+export const ROW_HEADER = { fontSize: 'inherit', textTransform: 'none', letterSpacing: 'normal', color: 'inherit', fontWeight: 600 } as const
+
 /** A compliance percentage in the spec's colour; the number carries the meaning, the colour repeats it. */
 export const CompliancePercent = ({ percent }: { percent: number }) => <Badge tone={complianceTone(percent)}>{`${percent}%`}</Badge>
 
@@ -54,7 +57,9 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
           <tbody>
             {compliance.branches.map((b) => (
               <tr key={b.branch}>
-                <th scope="row">{b.branch}</th>
+                <th scope="row" style={ROW_HEADER}>
+                  {b.branch}
+                </th>
                 <td>
                   <CompliancePercent percent={b.percentage} />
                 </td>

@@ -46,7 +46,8 @@ const ConfigFormBody = ({ config, onSaved, onClose }: { config: NotificationConf
   return (
     <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
       <p className="pk-muted" style={{ margin: 0 }}>
-        Technicians of {config.branch} in {config.department} are reminded 30, 14 and 7 days before a certification expires and on the day. Leave an email empty for none.
+        For technicians of {config.branch} in {config.department}: the manager hears of a certification 7 days before it expires, the operations manager
+        and the additional emails once it has expired. Leave an email empty for none.
       </p>
       {CONFIG_EMAIL_FIELDS.map(({ key, label }) => (
         <TextField

@@ -3,7 +3,7 @@ import { Spinner } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { formatDate, relativeDays } from '../shared/format.ts'
 import { fetchForecast, notificationKeys } from './api.ts'
-import { CompliancePercent } from './ComplianceOverview.tsx'
+import { CompliancePercent, ROW_HEADER } from './ComplianceOverview.tsx'
 import { CHART, fallingOut, forecastGroups, horizonLabel, percentY } from './forecast-chart.ts'
 import { LoadFailed } from './LoadFailed.tsx'
 
@@ -88,7 +88,9 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
           <tbody>
             {data.branches.map((b) => (
               <tr key={b.branch}>
-                <th scope="row">{b.branch}</th>
+                <th scope="row" style={ROW_HEADER}>
+                  {b.branch}
+                </th>
                 <td>{b.technicians}</td>
                 <td>
                   <CompliancePercent percent={b.percentage_now} />
