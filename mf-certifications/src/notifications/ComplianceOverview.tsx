@@ -1,6 +1,7 @@
 import type { CertificationDashboard, ComplianceFigures } from '@portal/contracts'
 import { Badge } from '../shared/Badges.tsx'
 import { complianceTone } from './notification-view.ts'
+import { TableHead } from './TableHead.tsx'
 
 /** A row's header cell (the branch) in body text, not in the column headers' small capitals. */
 export const ROW_HEADER = { fontSize: 'inherit', textTransform: 'none', letterSpacing: 'normal', color: 'inherit', fontWeight: 600 } as const
@@ -44,16 +45,7 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
       <div className="pk-table-wrap">
         <table className="pk-table">
           <caption className="pk-visually-hidden">Compliance by branch</caption>
-          <thead>
-            <tr>
-              <th scope="col">Branch</th>
-              <th scope="col">Compliance</th>
-              <th scope="col">Technicians</th>
-              <th scope="col">Compliant</th>
-              <th scope="col">Expired Certifications</th>
-              <th scope="col">Expiring Within 30 Days</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Branch', 'Compliance', 'Technicians', 'Compliant', 'Expired Certifications', 'Expiring Within 30 Days']} />
           <tbody>
             {compliance.branches.map((b) => (
               <tr key={b.branch}>

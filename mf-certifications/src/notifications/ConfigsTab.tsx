@@ -6,6 +6,7 @@ import { fetchConfigs, notificationKeys, updateConfig } from './api.ts'
 import { ConfigDialog } from './ConfigDialog.tsx'
 import { configLabel } from './notification-view.ts'
 import { LoadFailed } from './LoadFailed.tsx'
+import { TableHead } from './TableHead.tsx'
 
 const email = (value: string | null) => value ?? <span className="pk-muted">Not set</span>
 
@@ -51,17 +52,7 @@ export const ConfigsTab = ({ announce }: { announce: (text: string) => void }) =
       <div className="pk-table-wrap">
         <table className="pk-table">
           <caption className="pk-visually-hidden">Email configurations</caption>
-          <thead>
-            <tr>
-              <th scope="col">Branch</th>
-              <th scope="col">Department</th>
-              <th scope="col">Manager Email</th>
-              <th scope="col">Operations Manager Email</th>
-              <th scope="col">Additional Emails</th>
-              <th scope="col">Active</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Branch', 'Department', 'Manager Email', 'Operations Manager Email', 'Additional Emails', 'Active', 'Actions']} />
           <tbody>
             {configs.data.map((c) => (
               <tr key={c.id}>

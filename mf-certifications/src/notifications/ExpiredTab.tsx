@@ -6,6 +6,7 @@ import { Badge } from '../shared/Badges.tsx'
 import { formatDate, relativeDays } from '../shared/format.ts'
 import { notificationKeys, sendReminder } from './api.ts'
 import { bulkSummary, expiredOfBranch, itemLabel, REMINDER_FAILED, sendReminders, type BulkOutcome } from './notification-view.ts'
+import { TableHead } from './TableHead.tsx'
 
 const BRANCH_OPTIONS = BRANCHES.map((b) => ({ value: b, label: b }))
 
@@ -87,24 +88,23 @@ export const ExpiredTab = ({ expired, announce }: { expired: readonly DashboardI
         <div className="pk-table-wrap">
           <table className="pk-table">
             <caption className="pk-visually-hidden">Expired certifications{branch ? ` in ${branch}` : ''}</caption>
-            <thead>
-              <tr>
-                <th scope="col">
-                  <input
-                    type="checkbox"
-                    aria-label="Select all expired certifications"
-                    checked={allChosen}
-                    onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.technician_certification_id)) : new Set())}
-                  />
-                </th>
-                <th scope="col">Technician</th>
-                <th scope="col">Branch</th>
-                <th scope="col">Department</th>
-                <th scope="col">Certification</th>
-                <th scope="col">Expired</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={[
+                <input
+                  key="all"
+                  type="checkbox"
+                  aria-label="Select all expired certifications"
+                  checked={allChosen}
+                  onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.technician_certification_id)) : new Set())}
+                />,
+                'Technician',
+                'Branch',
+                'Department',
+                'Certification',
+                'Expired',
+                'Actions',
+              ]}
+            />
             <tbody>
               {rows.map((item) => {
                 const id = item.technician_certification_id

@@ -6,6 +6,7 @@ import { fetchForecast, notificationKeys } from './api.ts'
 import { CompliancePercent, ROW_HEADER } from './ComplianceOverview.tsx'
 import { CHART, fallingOut, forecastGroups, horizonLabel, percentY } from './forecast-chart.ts'
 import { LoadFailed } from './LoadFailed.tsx'
+import { TableHead } from './TableHead.tsx'
 
 const FILL = { green: '#15803d', yellow: '#a16207', red: '#b91c1c', blue: '#1d4ed8', grey: '#475569' } as const
 const HORIZONS = CERT_NOTIFICATIONS.forecastHorizons
@@ -74,17 +75,7 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
       <div className="pk-table-wrap">
         <table className="pk-table">
           <caption className="pk-visually-hidden">Compliance forecast by branch</caption>
-          <thead>
-            <tr>
-              <th scope="col">Branch</th>
-              <th scope="col">Technicians</th>
-              {columns.map((d) => (
-                <th key={d ?? 'now'} scope="col">
-                  {d === null ? 'Today' : `In ${horizonLabel(d)}`}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead columns={['Branch', 'Technicians', ...columns.map((d) => (d === null ? 'Today' : `In ${horizonLabel(d)}`))]} />
           <tbody>
             {data.branches.map((b) => (
               <tr key={b.branch}>
@@ -113,14 +104,7 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
         <div className="pk-table-wrap">
           <table className="pk-table">
             <caption className="pk-visually-hidden">Technicians falling out of compliance</caption>
-            <thead>
-              <tr>
-                <th scope="col">Technician</th>
-                <th scope="col">Branch</th>
-                <th scope="col">Certification</th>
-                <th scope="col">Expires</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Technician', 'Branch', 'Certification', 'Expires']} />
             <tbody>
               {people.map((p) => (
                 <tr key={`${p.branch}-${p.user_id}`}>

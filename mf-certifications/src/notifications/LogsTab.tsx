@@ -5,6 +5,7 @@ import { formatDate } from '../shared/format.ts'
 import { fetchLogs, notificationKeys } from './api.ts'
 import { LOG_STATUS, shownLogs, typeLabel } from './notification-view.ts'
 import { LoadFailed } from './LoadFailed.tsx'
+import { TableHead } from './TableHead.tsx'
 
 const TIME = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
 const formatTime = (iso: string) => {
@@ -33,17 +34,7 @@ export const LogsTab = () => {
         <div className="pk-table-wrap">
           <table className="pk-table">
             <caption className="pk-visually-hidden">Notification log</caption>
-            <thead>
-              <tr>
-                <th scope="col">Sent</th>
-                <th scope="col">Technician</th>
-                <th scope="col">Branch</th>
-                <th scope="col">Certification</th>
-                <th scope="col">Type</th>
-                <th scope="col">Recipients</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Sent', 'Technician', 'Branch', 'Certification', 'Type', 'Recipients', 'Status']} />
             <tbody>
               {rows.map((log) => {
                 const status = LOG_STATUS[log.status]
