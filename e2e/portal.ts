@@ -1,21 +1,13 @@
 import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '@portal/server-kit/testing'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
+export { freePort }
 
 /**
  * Starts the portal in single-node mode with `command` (from the repository root) on a free port,

@@ -23,7 +23,7 @@ import {
   type PlatformEnv,
   type Storage,
 } from '@portal/server-kit'
-import { createApp } from './app.ts'
+import { createApp, type AppDeps } from './app.ts'
 import { CertificationTypeEntity, TierRequirementEntity } from './certification-types/certification-type.entity.ts'
 import { TechnicianCertificationEntity } from './certifications/certification.entity.ts'
 import { loadCertsEnv, loadNotifySchedule } from './env.ts'
@@ -55,6 +55,8 @@ export interface CertsDeps {
   clock?: () => Date
   /** When the expiry notifications run; default: from CERT_NOTIFY_* (daily 06:00, Mondays 07:00, America/Los_Angeles). */
   schedule?: NotificationSchedule
+  /** Tuning of the notification runs (tests). */
+  runs?: AppDeps['runs']
 }
 
 export interface CertsServer {
@@ -89,7 +91,7 @@ export async function start(deps: CertsDeps): Promise<CertsServer> {
   const garbage = createGarbageCleaner({ orm: db.orm, storage, logger, now })
   const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
   const schedule = deps.schedule ?? loadNotifySchedule()
-  const { app, certifications, runner } = createApp({ orm: db.orm, verifier, storage, garbage, logger, clock: deps.clock, publicUrl: publicUrl(env), schedule })
+  const { app, certifications, runner } = createApp({ orm: db.orm, verifier, storage, garbage, logger, clock: deps.clock, publicUrl: publicUrl(env), schedule, runs: deps.runs })
   const users = createCertsUsers({ orm: db.orm, logger, certifications })
   garbage.start()
   let subscription: Awaited<ReturnType<typeof users.subscribe>> | undefined

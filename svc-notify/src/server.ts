@@ -1,6 +1,20 @@
 import type { Hono } from 'hono'
-import { closeOnSignal, createLogger, createNatsBus, listen, openDatabase, serviceDatabaseUrl, trustedProxies, type AppEnv, type EventBus, type Logger, type PlatformEnv } from '@portal/server-kit'
+import {
+  closeOnSignal,
+  createLogger,
+  createNatsBus,
+  listen,
+  openDatabase,
+  serviceDatabaseUrl,
+  startOutboxRelay,
+  trustedProxies,
+  type AppEnv,
+  type EventBus,
+  type Logger,
+  type PlatformEnv,
+} from '@portal/server-kit'
 import { createApp } from './app.ts'
+import { createCertsMailHandler, subscribeCertsMail } from './consumers/certs.consumer.ts'
 import { createIdentityMailHandler, subscribeIdentityMail } from './consumers/identity.consumer.ts'
 import { EmailDelivery } from './deliveries/delivery.entity.ts'
 import { createDeliveryRepository } from './deliveries/delivery.repository.ts'
@@ -25,8 +39,9 @@ export interface NotifyDeps {
 }
 
 /**
- * Starts svc-notify: its database, the sender, the durable subscription to identity's mail
- * events and the HTTP app. `close()` stops all of it but not the bus (the caller owns it).
+ * Starts svc-notify: its database, the sender, the outbox relay (delivery outcomes of
+ * certification notices), the durable subscriptions to identity's and certs' mail events and the
+ * HTTP app. `close()` stops all of it but not the bus (the caller owns it).
  */
 export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono<AppEnv>; close(): Promise<void> }> {
   const { env, logger } = deps
@@ -43,11 +58,15 @@ export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono
   const deliveries = createDeliveryRepository(db.orm)
   const sender = startDeliverySender({ deliveries, transport, logger, options: deps.sender })
   sender.kick() // whatever was pending when the last process stopped
+  const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
+  relay.kick()
   let subscription: Awaited<ReturnType<typeof subscribeIdentityMail>> | undefined
+  let certsSubscription: Awaited<ReturnType<typeof subscribeCertsMail>> | undefined
   let server: Awaited<ReturnType<typeof listen>> | undefined
   try {
     const handler = createIdentityMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick })
     subscription = await subscribeIdentityMail(deps.bus, handler)
+    certsSubscription = await subscribeCertsMail(deps.bus, createCertsMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick }))
     const app = createApp({
       logger,
       mailbox,
@@ -59,13 +78,16 @@ export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono
     logger.info('svc-notify listening', { port: server.port, transport: transport.kind })
     const running = server
     const sub = subscription
+    const certsSub = certsSubscription
     return {
       port: running.port,
       app,
       async close() {
         await running.close()
         await sub.stop()
+        await certsSub.stop()
         await sender.stop()
+        await relay.stop()
         await transport.close()
         await db.close()
       },
@@ -73,7 +95,9 @@ export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono
   } catch (err) {
     await server?.close()
     await subscription?.stop()
+    await certsSubscription?.stop()
     await sender.stop()
+    await relay.stop()
     await transport.close()
     await db.close()
     throw err

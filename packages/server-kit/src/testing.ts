@@ -1,3 +1,4 @@
+import { createServer } from 'node:net'
 import pg from 'pg'
 import { createLogger } from './logger.ts'
 
@@ -7,6 +8,17 @@ export const TEST_PG_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgr
 export const TEST_NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222'
 
 export const silentLogger = createLogger('test', 'silent')
+
+/** A TCP port free on the loopback interface right now. */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer()
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+    s.on('error', reject)
+  })
 
 /** A fresh, uniquely named database on the test server; `drop()` removes it. */
 export async function createTestDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {

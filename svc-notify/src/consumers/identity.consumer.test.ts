@@ -44,7 +44,7 @@ describe('svc-notify on NATS JetStream, PostgreSQL and SMTP', () => {
     smtp = await startSmtpReceiver()
     testDb = await createTestDatabase('notify')
     dataDir = await mkdtemp(join(tmpdir(), 'notify-'))
-    bus = await createNatsBus({ url: TEST_NATS_URL, stream, subjects: ['identity.>'], subjectPrefix: prefix, logger: silentLogger, nakDelayMs: 100 })
+    bus = await createNatsBus({ url: TEST_NATS_URL, stream, subjects: ['identity.>', 'certs.>', 'notify.>'], subjectPrefix: prefix, logger: silentLogger, nakDelayMs: 100 })
     const env = PlatformEnv.parse({ SMTP_URL: smtp.url, MAIL_FROM: 'Learning Portal <no-reply@portal.test>', DATA_DIR: dataDir, NODE_ENV: 'test' })
     service = await start({ env, logger: silentLogger, bus, port: 0, databaseUrl: testDb.url, sender: { intervalMs: 100, retryBaseMs: 50 } })
   })

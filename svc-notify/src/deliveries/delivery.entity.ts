@@ -12,6 +12,8 @@ export const EmailDelivery = defineEntity({
   properties: {
     id: p.uuid().primary(),
     eventId: p.uuid(),
+    /** The certification notice this mail delivers (its outcome is published with it); null for other mails. */
+    noticeId: p.uuid().nullable(),
     kind: p.string(),
     to: p.string().fieldName('recipient'),
     subject: p.text(),

@@ -16,6 +16,21 @@ export function deliveryId(eventId: string, to: string): string {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
+/**
+ * After `with d as (update email_deliveries ... returning notice_id, recipient, kind, attempts, last_error)`:
+ * records the outcome event of a notice's delivery in the outbox, in the same statement (so in the
+ * same transaction) as the status change. Other mails (no notice id) publish nothing.
+ */
+const recordOutcome = (type: 'notify.email.sent.v1' | 'notify.email.failed.v1') => `
+  insert into outbox (id, type, payload, occurred_at, attempts)
+  select e.id, '${type}',
+         jsonb_build_object('id', e.id, 'type', '${type}', 'occurredAt', e.at, 'data',
+           jsonb_build_object('noticeId', d.notice_id, 'to', jsonb_build_array(d.recipient), 'template', d.kind,
+                              'attempts', d.attempts, 'at', e.at, 'error', ${type === 'notify.email.failed.v1' ? 'd.last_error' : 'null'})),
+         now(), 0
+    from d cross join lateral (select gen_random_uuid() as id, to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at) e
+   where d.notice_id is not null`
+
 /** A pending delivery claimed by one sender for one attempt. */
 export interface ClaimedDelivery extends OutgoingEmail {
   /** Attempts including this one. */
@@ -27,12 +42,13 @@ export function createDeliveryRepository(orm: MikroORM) {
   const conn = () => orm.em.getConnection()
   return {
     /** Queues a mail through `em` (it commits with the caller's transaction). */
-    queue(em: EntityManager, input: { eventId: string; kind: string; to: string } & RenderedEmail): string {
-      const id = deliveryId(input.eventId, input.to)
+    queue(em: EntityManager, input: { eventId: string; kind: string; to: string; noticeId?: string } & RenderedEmail): string {
+      const id = deliveryId(input.noticeId ? `${input.eventId}:${input.noticeId}` : input.eventId, input.to)
       const now = new Date()
       em.create(EmailDelivery, {
         id,
         eventId: input.eventId,
+        noticeId: input.noticeId ?? null,
         kind: input.kind,
         to: input.to,
         subject: input.subject,
@@ -71,27 +87,35 @@ export function createDeliveryRepository(orm: MikroORM) {
     },
 
     /**
-     * Marks a delivery sent; a delivery already sent stays as it was. It runs right after the mail
-     * server accepted the mail, and a crash before it commits sends the mail again (with the same
-     * Message-ID), so it is one round trip that does not wait for the WAL flush: a database crash
-     * that loses the mark costs the same duplicate, never a mail.
+     * Marks a delivery sent (and records a notice's `notify.email.sent.v1`); a delivery already
+     * sent stays as it was. It runs right after the mail server accepted the mail, and a crash
+     * before it commits sends the mail again (with the same Message-ID), so it is one round trip
+     * that does not wait for the WAL flush: a database crash that loses the mark costs the same
+     * duplicate, never a mail.
      */
     async markSent(id: string): Promise<void> {
       if (!UUID.test(id)) throw new Error(`not a delivery id: ${id}`)
       await conn().execute(
         `begin; set local synchronous_commit = off;
-         update email_deliveries set status = 'sent', sent_at = now(), last_error = null where id = '${id}' and status = 'pending';
+         with d as (update email_deliveries set status = 'sent', sent_at = now(), last_error = null where id = '${id}' and status = 'pending'
+                    returning notice_id, recipient, kind, attempts, last_error)
+         ${recordOutcome('notify.email.sent.v1')};
          commit`,
       )
     },
 
-    /** Records a failed attempt: retried at `retryAt`, or given up when `retryAt` is null. */
+    /**
+     * Records a failed attempt: retried at `retryAt`, or given up when `retryAt` is null (a
+     * notice's `notify.email.failed.v1` is recorded then).
+     */
     async markFailed(id: string, error: string, retryAt: Date | null): Promise<void> {
       await conn().execute(
-        `update email_deliveries
+        `with d as (update email_deliveries
             set last_error = ?, status = case when ?::timestamptz is null then 'failed' else status end,
                 next_attempt_at = coalesce(?::timestamptz, next_attempt_at)
-          where id = ? and status = 'pending'`,
+          where id = ? and status = 'pending'
+          returning notice_id, recipient, kind, attempts, last_error, status)
+         ${recordOutcome('notify.email.failed.v1')} and d.status = 'failed'`,
         [error.slice(0, 2000), retryAt, retryAt, id],
       )
     },
