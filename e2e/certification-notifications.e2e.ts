@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest'
-import { axeSerious, focusedControl, logIn, openPage, suiteBrowser, watchErrors } from './browser.ts'
+import { axeSerious, focusedControl, logIn, openPage, suiteBrowser, waitForMail, watchErrors } from './browser.ts'
 
 // Issue 12, the screen: an admin opens Certification Notification Management from the Notification
 // Settings card, reads the compliance overview and forecast, sets up a branch's e-mails, runs the
@@ -82,6 +82,8 @@ describe('certification notifications journey', () => {
     // Manual actions with the alerts of admin §8.
     await page.getByRole('button', { name: 'Run Daily Check' }).click()
     await page.getByRole('status').getByText(/^Daily notification check triggered successfully/).waitFor({ timeout: 30_000 })
+    // Anchorage's operations manager, configured above, hears of Avery's expired certification.
+    await waitForMail(baseURL, 'ops@example.com', /Avery Anchorage's First Aid \/ CPR \/ AED \(CPR-AED\) certification/)
     await page.getByRole('button', { name: 'Send Weekly Report' }).click()
     await page.getByRole('status').getByText(/^Weekly management report triggered successfully/).waitFor({ timeout: 30_000 })
 
@@ -104,6 +106,7 @@ describe('certification notifications journey', () => {
     expect(await expiredTable.getByRole('row').count()).toBe(2)
     await expiredTable.getByRole('button', { name: 'Send reminder to Avery Anchorage: First Aid / CPR / AED (CPR-AED)' }).click()
     await page.getByRole('status').getByText('Reminder sent to Avery Anchorage for First Aid / CPR / AED.').waitFor()
+    await waitForMail(baseURL, 'tech.anchorage@example.com', /An administrator reminds you that your First Aid \/ CPR \/ AED \(CPR-AED\) certification/)
 
     await expired.getByLabel('Branch').selectOption({ label: 'All Branches' })
     await expired.getByRole('checkbox', { name: 'Select all expired certifications' }).check()
@@ -112,9 +115,15 @@ describe('certification notifications journey', () => {
     await expired.getByRole('button', { name: 'Send Reminders to Selected (0)' }).waitFor()
     expect(await axeSerious(page)).toEqual([])
 
-    // The reminders are in the log.
+    // The reminders are in the log, sent once svc-notify reports the delivery.
     await tabs.getByRole('tab', { name: 'Notification Logs' }).click()
-    await page.getByRole('tabpanel').getByRole('row').filter({ hasText: 'Sam Seattle' }).filter({ hasText: 'Manual reminder' }).first().waitFor()
+    const samReminder = page.getByRole('tabpanel').getByRole('row').filter({ hasText: 'Sam Seattle' }).filter({ hasText: 'Manual reminder' }).first()
+    await samReminder.waitFor()
+    for (let i = 0; i < 40 && (await samReminder.getByText('Sent', { exact: true }).count()) === 0; i++) {
+      await page.waitForTimeout(250)
+      await page.getByRole('button', { name: 'Refresh Logs' }).click()
+    }
+    await samReminder.getByText('Sent', { exact: true }).waitFor()
     expect(errors).toEqual([])
     await page.context().close()
   })
