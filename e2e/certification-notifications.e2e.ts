@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest'
-import { axeSerious, focusedControl, logIn, openPage, suiteBrowser, waitForMail, watchErrors } from './browser.ts'
+import type { Page } from 'playwright-core'
+import { apiLogIn, axeSerious, focusedControl, logIn, openPage, suiteBrowser, waitForMail, watchErrors } from './browser.ts'
 
 // Issue 12, the screen: an admin opens Certification Notification Management from the Notification
 // Settings card, reads the compliance overview and forecast, sets up a branch's e-mails, runs the
@@ -8,6 +9,15 @@ import { axeSerious, focusedControl, logIn, openPage, suiteBrowser, waitForMail,
 // Pat Portland (NATE), Sam Seattle (NFPA 70E) and Avery Anchorage (First Aid / CPR / AED).
 const baseURL = inject('baseURL')
 const browser = suiteBrowser()
+
+/** Runs the daily check from the screen; answers once its success or failure shows (a failure fails with its words). */
+async function runDailyCheck(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Run Daily Check' }).click()
+  const success = page.getByRole('status').getByText(/^Daily notification check triggered successfully/)
+  const failure = page.getByRole('region', { name: 'Manual Actions' }).getByRole('alert')
+  await success.or(failure).first().waitFor({ timeout: 30_000 })
+  expect(await failure.allTextContents()).toEqual([])
+}
 
 describe('certification notifications journey', () => {
   it('an admin reads compliance, edits a configuration, runs the daily check and the weekly report, reads the log and sends reminders', async () => {
@@ -80,8 +90,7 @@ describe('certification notifications journey', () => {
     await page.getByRole('status').getByText('Anchorage · Construction is now active.').waitFor()
 
     // Manual actions with the alerts of admin §8.
-    await page.getByRole('button', { name: 'Run Daily Check' }).click()
-    await page.getByRole('status').getByText(/^Daily notification check triggered successfully/).waitFor({ timeout: 30_000 })
+    await runDailyCheck(page)
     // Anchorage's operations manager, configured above, hears of Avery's expired certification.
     await waitForMail(baseURL, 'ops@example.com', /Avery Anchorage's First Aid \/ CPR \/ AED \(CPR-AED\) certification/)
     await page.getByRole('button', { name: 'Send Weekly Report' }).click()
@@ -124,6 +133,52 @@ describe('certification notifications journey', () => {
       await page.getByRole('button', { name: 'Refresh Logs' }).click()
     }
     await samReminder.getByText('Sent', { exact: true }).waitFor()
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  // Skipped until svc-certs loads the acknowledgement key outside the daily check's transaction: in
+  // single-node mode (PGlite, one connection) the first escalation's link waits for a second
+  // connection inside the run's transaction and the run never ends (the rest of this journey passes
+  // once the key is loaded beforehand).
+  it.skip('a manager acknowledges a 7-day escalation through the e-mailed link and the log shows it', async () => {
+    const admin = await apiLogIn(baseURL, 'admin@example.com', 'Admin123!')
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${baseURL}/api${path}`, { method, headers: { ...admin.auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+      expect(res.status, `${method} ${path}`).toBeLessThan(300)
+      return (await res.json()) as any
+    }
+    // Sam Seattle holds a certification that expires in 5 days; Seattle · Electricians has a manager.
+    const sam = await apiLogIn(baseURL, 'tech.seattle@example.com', 'Tech1234!')
+    const csp = ((await call('GET', '/admin/certifications')).certifications as { id: number; code: string }[]).find((c) => c.code === 'CSP')!
+    const inFiveDays = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)
+    await call('POST', '/technician/certifications/add', { certification_id: csp.id, certification_number: 'CSP-E2E', obtained_date: '2022-01-01', expiration_date: inFiveDays, user_id: sam.id })
+    const { config } = await call('GET', '/certification-notifications/configs/Seattle/Electricians')
+    await call('PUT', `/certification-notifications/configs/${config.id}`, { manager_email: 'lead.seattle@example.com', is_active: true })
+
+    const page = await openPage(browser(), baseURL)
+    const errors = watchErrors(page)
+    await logIn(page, 'admin@example.com', 'Admin123!')
+    await page.waitForURL('**/admin-dashboard')
+    await page.goto('/admin/certification-notifications')
+    await runDailyCheck(page)
+    const link = (await waitForMail(baseURL, 'lead.seattle@example.com', /Acknowledge this escalation: (\S+)/))[1]!
+
+    // The manager needs no account: the link opens a page whose button records the acknowledgement once.
+    const manager = await openPage(browser(), baseURL)
+    await manager.goto(link)
+    await manager.getByRole('button', { name: 'Acknowledge' }).click()
+    await manager.getByText('Escalation acknowledged. Thank you.').waitFor()
+    await manager.goto(link)
+    await manager.getByRole('button', { name: 'Acknowledge' }).click()
+    await manager.getByText('This escalation has already been acknowledged').waitFor()
+    await manager.context().close()
+
+    await page.getByRole('tab', { name: 'Notification Logs' }).click()
+    const escalation = page.getByRole('tabpanel').getByRole('row').filter({ hasText: 'Sam Seattle' }).filter({ hasText: 'Manager escalation (7-day)' })
+    await page.getByRole('button', { name: 'Refresh Logs' }).click()
+    await escalation.getByText(/^Acknowledged /).waitFor()
+    await escalation.getByRole('cell', { name: 'lead.seattle@example.com' }).waitFor()
     expect(errors).toEqual([])
     await page.context().close()
   })
