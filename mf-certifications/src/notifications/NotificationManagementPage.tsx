@@ -61,7 +61,9 @@ export const NotificationManagementView = ({ navigate }: Pick<RemoteProps, 'navi
           <ExpiredTab expired={dashboard.data.expired} announce={announce} />
         ) : dashboard.isPending ? (
           <Spinner label="Loading expired certifications..." />
-        ) : null}
+        ) : (
+          <LoadFailed error={dashboard.error} fallback="Failed to load the certification dashboard" onRetry={() => void dashboard.refetch()} />
+        )}
       </Tabs>
     </div>
   )
