@@ -43,35 +43,38 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
   const columns = [null, ...data.horizons]
   return (
     <>
-      <svg style={{ width: '100%', height: 'auto', maxWidth: CHART.width }} viewBox={`0 0 ${CHART.width} ${CHART.height}`} role="img" aria-labelledby="cn-chart-title">
-        <title id="cn-chart-title">Compliance by branch today and in {data.horizons.join(', ')} days (figures in the table below)</title>
-        {[0, 50, 75, 90, 100].map((p) => (
-          <g key={p}>
-            <line x1={CHART.left} x2={CHART.width - CHART.right} y1={percentY(p)} y2={percentY(p)} stroke="#cbd5e1" strokeDasharray={p === 0 ? undefined : '4 4'} />
-            <text x={CHART.left - 6} y={percentY(p) + 4} textAnchor="end" fontSize="11" fill="#334155">
-              {p}%
-            </text>
-          </g>
-        ))}
-        {groups.map((g) => (
-          <g key={g.branch}>
-            {g.bars.map((b) => (
-              <g key={b.key}>
-                <rect x={b.x} y={b.y} width={b.width} height={b.height} fill={FILL[b.tone]} rx="2" />
-                <text x={b.x + b.width / 2} y={b.y - 4} textAnchor="middle" fontSize="11" fontWeight="700" fill="#1e293b">
-                  {b.percent}%
-                </text>
-                <text x={b.x + b.width / 2} y={CHART.height - CHART.bottom + 14} textAnchor="middle" fontSize="10" fill="#334155">
-                  {b.label === 'Today' ? 'Now' : b.label.replace(' days', 'd')}
-                </text>
-              </g>
-            ))}
-            <text x={g.x + g.width / 2} y={CHART.height - 8} textAnchor="middle" fontSize="13" fontWeight="700" fill="#0f172a">
-              {g.branch}
-            </text>
-          </g>
-        ))}
-      </svg>
+      {/* Narrow screens scroll the chart sideways rather than shrink its words; the scroller takes focus to scroll by keyboard. */}
+      <div role="group" aria-label="Forecast chart, scrolls sideways on narrow screens" tabIndex={0} style={{ overflowX: 'auto' }}>
+        <svg style={{ display: 'block', width: '100%', minWidth: CHART.minWidth, maxWidth: CHART.width, height: 'auto' }} viewBox={`0 0 ${CHART.width} ${CHART.height}`} role="img" aria-labelledby="cn-chart-title">
+          <title id="cn-chart-title">Compliance by branch today and in {data.horizons.join(', ')} days (figures in the table below)</title>
+          {[0, 50, 75, 90, 100].map((p) => (
+            <g key={p}>
+              <line x1={CHART.left} x2={CHART.width - CHART.right} y1={percentY(p)} y2={percentY(p)} stroke="#cbd5e1" strokeDasharray={p === 0 ? undefined : '4 4'} />
+              <text x={CHART.left - 6} y={percentY(p) + 4} textAnchor="end" fontSize="11" fill="#334155">
+                {p}%
+              </text>
+            </g>
+          ))}
+          {groups.map((g) => (
+            <g key={g.branch}>
+              {g.bars.map((b) => (
+                <g key={b.key}>
+                  <rect x={b.x} y={b.y} width={b.width} height={b.height} fill={FILL[b.tone]} rx="2" />
+                  <text x={b.x + b.width / 2} y={b.y - 4} textAnchor="middle" fontSize="11" fontWeight="700" fill="#1e293b">
+                    {b.percent}%
+                  </text>
+                  <text x={b.x + b.width / 2} y={CHART.height - CHART.bottom + 14} textAnchor="middle" fontSize="10" fill="#334155">
+                    {b.label === 'Today' ? 'Now' : b.label.replace(' days', 'd')}
+                  </text>
+                </g>
+              ))}
+              <text x={g.x + g.width / 2} y={CHART.height - 8} textAnchor="middle" fontSize="13" fontWeight="700" fill="#0f172a">
+                {g.branch}
+              </text>
+            </g>
+          ))}
+        </svg>
+      </div>
       <div className="pk-table-wrap">
         <table className="pk-table">
           <caption className="pk-visually-hidden">Compliance forecast by branch</caption>

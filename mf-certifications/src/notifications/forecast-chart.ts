@@ -3,7 +3,7 @@ import type { Tone } from '../shared/cert-view.ts'
 import { complianceTone } from './notification-view.ts'
 
 /** Drawing area of the forecast chart, in SVG units (the SVG scales to its box). */
-export const CHART = { width: 720, height: 260, top: 24, bottom: 44, left: 40, right: 8, barGap: 4, groupGap: 28 } as const
+export const CHART = { width: 720, minWidth: 560, height: 260, top: 24, bottom: 44, left: 40, right: 8, barGap: 4, groupGap: 28 } as const
 
 export interface ForecastBar {
   key: string
