@@ -12,6 +12,7 @@ import { benchExams, examsSummary, registerUsers } from './exams.ts'
 import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, verificationCode } from './support.ts'
 import { benchScormCommit, formatCommit } from './scorm-commit.ts'
 import { benchIngest, formatIngest } from './scorm-ingest.ts'
+import { benchCertExpiry, formatCertExpiry } from './cert-expiry.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const PG = BENCH_PG
@@ -122,6 +123,9 @@ smtp.close()
 // Package ingest (issue 3): with the cluster stopped, so it competes with unzip alone.
 const ingest = await benchIngest()
 
+// Certification expiry check (issue 12): 1,000,000 technician certifications beside a bare scan.
+const certExpiry = await benchCertExpiry(PG)
+
 const result = {
   at: new Date().toISOString(),
   machine: { cores: (await import('node:os')).cpus().length, node: process.version },
@@ -138,6 +142,7 @@ const result = {
   exams,
   scormCommit,
   ingest,
+  certExpiry,
 }
 await mkdir(`${root}bench/results`, { recursive: true })
 const file = `${root}bench/results/identity-${result.at.replace(/[:.]/g, '-')}.json`
@@ -154,6 +159,7 @@ mf-learner addition (gz)          ${kb(learnerBytes)} (goal <= 80 KB)
 ${examsSummary(exams)}
 ${formatCommit(scormCommit)}
 ${formatIngest(ingest)}
+${formatCertExpiry(certExpiry)}
 written to ${file}
 `)
 process.exit(0)

@@ -72,7 +72,6 @@ export class CertificationNotifications extends Migration {
       delivered_at timestamptz,
       acknowledged_at timestamptz)`)
     this.addSql('create index notification_logs_sent on notification_logs (sent_at desc, id desc)')
-    this.addSql('create index notification_logs_certification on notification_logs (technician_certification_id)')
     // A secret of this service's database (the acknowledgement links' HMAC key), shared by every instance.
     this.addSql('create table notification_secrets (name text primary key, value text not null)')
     this.addSql('create table if not exists background_leases (name text primary key, holder text not null, until timestamptz not null)')

@@ -165,25 +165,24 @@ export interface DailyCheckOptions {
  */
 export async function runDailyCheck(opts: DailyCheckOptions): Promise<{ published: number; paused: number }> {
   const batchSize = opts.batchSize ?? 2000
-  let after = 0
   let published = 0
   let paused = 0
-  for (let batch = 1; ; batch++) {
+  // One scan finds what is due (the bare read any check needs); the batches then claim it.
+  const due = (await opts.orm.em.fork().execute(
+    `${FACTS_FROM}
+      where tc.expiration_date <= ?::date + 30
+        and not exists (select 1 from notification_notices n
+                         where n.technician_certification_id = tc.id and n.expiration_date = tc.expiration_date
+                           and n.band <= case when tc.expiration_date <= ?::date then 0
+                                              when tc.expiration_date <= ?::date + 7 then 7
+                                              when tc.expiration_date <= ?::date + 14 then 14 else 30 end)
+      order by tc.id`,
+    [opts.today, opts.at, opts.today, opts.today, opts.today, opts.today],
+  )) as NoticeFacts[]
+  for (let batch = 1, from = 0; from < due.length; batch++, from += batchSize) {
     if (opts.stopping?.()) break
+    const rows = due.slice(from, from + batchSize)
     const em = opts.orm.em.fork()
-    const rows = (await em.execute(
-      `${FACTS_FROM}
-        where tc.expiration_date <= ?::date + 30 and tc.id > ?
-          and not exists (select 1 from notification_notices n
-                           where n.technician_certification_id = tc.id and n.expiration_date = tc.expiration_date
-                             and n.band <= case when tc.expiration_date <= ?::date then 0
-                                                when tc.expiration_date <= ?::date + 7 then 7
-                                                when tc.expiration_date <= ?::date + 14 then 14 else 30 end)
-        order by tc.id limit ?`,
-      [opts.today, opts.at, opts.today, after, opts.today, opts.today, opts.today, batchSize],
-    )) as NoticeFacts[]
-    if (rows.length === 0) break
-    after = rows[rows.length - 1]!.id
     const done = await em.transactional(async (tx) => {
       const bands = rows.map((r) => noticeBand(Number(r.days_left))!)
       // Another run may have claimed some meanwhile: only what this insert returns is ours.
@@ -215,7 +214,6 @@ export async function runDailyCheck(opts: DailyCheckOptions): Promise<{ publishe
     published += done.pub
     paused += done.pau
     await opts.afterBatch?.(batch)
-    if (rows.length < batchSize) break
   }
   return { published, paused }
 }

@@ -12,7 +12,11 @@ import {
   type Department,
   type NotificationLog,
 } from '@portal/contracts'
+import { silentLogger } from '@portal/server-kit/testing'
+import { loadNotifySchedule } from '../env.ts'
 import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
+import { createAckSigner } from './acknowledgement.ts'
+import { DEFAULT_SCHEDULE, createNotificationRunner } from './notification.runner.ts'
 
 let h: Harness
 let admin: TestUser
@@ -385,5 +389,50 @@ describe('recertification window', () => {
     const oldExpiry = daysFromToday(25)
     const expected = `${Number(oldExpiry.slice(0, 4)) + 1}${oldExpiry.slice(4)}`
     expect(inside.body.certification.expiration_date).toBe(expected)
+  })
+})
+
+describe('runs once across instances and on schedule', () => {
+  it('two instances running the daily check at once send each notice once', async () => {
+    const other = createNotificationRunner({
+      orm: h.orm,
+      logger: silentLogger,
+      now: h.now,
+      base: 'http://portal.test',
+      signer: createAckSigner(h.orm),
+      schedule: { ...DEFAULT_SCHEDULE, enabled: false, timeZone: 'UTC' },
+    })
+    try {
+      const xs = await Promise.all([holder(2, { branch: 'Tri-Cities', department: 'Testing' }), holder(11, { branch: 'Tri-Cities', department: 'Testing' })])
+      const results = await Promise.allSettled([h.runner.trigger('daily'), other.trigger('daily'), h.runner.trigger('daily')])
+      for (const r of results) if (r.status === 'rejected') expect((r.reason as { status: number }).status).toBe(409)
+      expect(results.some((r) => r.status === 'fulfilled')).toBe(true)
+      expect((await expiryEvents(xs.map((x) => x.tech.id))).map((e) => e.data.band).sort()).toEqual([14, 7])
+    } finally {
+      await other.stop()
+    }
+  })
+
+  it('a scheduled run happens once a day however many instances fire; the schedule follows the configured hour and time zone', async () => {
+    expect(() => loadNotifySchedule({ CERT_NOTIFY_TIME_ZONE: 'Mars/Olympus' })).toThrow(/IANA time zone/)
+    const schedule = loadNotifySchedule({ CERT_NOTIFY_DAILY_HOUR: '5', CERT_NOTIFY_WEEKLY_DAY: '2', CERT_NOTIFY_WEEKLY_HOUR: '8', CERT_NOTIFY_TIME_ZONE: 'America/Anchorage' })
+    const runner = createNotificationRunner({ orm: h.orm, logger: silentLogger, now: h.now, base: 'http://portal.test', signer: createAckSigner(h.orm), schedule })
+    try {
+      const [daily, weekly] = runner.nextRuns().map((d) => new Date(d!))
+      const local = (d: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'America/Anchorage', weekday: 'short', hour: 'numeric', hour12: false, minute: '2-digit' }).format(d)
+      expect(local(daily!)).toMatch(/ 05:00$/)
+      expect(local(weekly!)).toBe('Tue 08:00')
+      // Both instances' schedules fire: the day's run happens once; the second finds it done.
+      const x = await holder(29, { branch: 'Seattle', department: 'Service' })
+      const first = await runner.scheduled('daily')
+      expect(first).toMatchObject({ kind: 'daily', finished_at: expect.any(String) })
+      expect(await h.runner.scheduled('daily')).toBeNull()
+      expect(await runner.scheduled('daily')).toBeNull()
+      expect(await expiryEvents([x.tech.id])).toHaveLength(1)
+      const runs = await h.sql("select count(*)::int as n from notification_runs where trigger = 'schedule' and kind = 'daily'")
+      expect(runs[0]!.n).toBe(1)
+    } finally {
+      await runner.stop()
+    }
   })
 })

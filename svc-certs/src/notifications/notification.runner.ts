@@ -141,12 +141,12 @@ export function createNotificationRunner(deps: RunnerDeps) {
   const daily = job('daily')
   const weekly = job('weekly')
   const crons: Cron[] = []
-  const scheduled = (kind: RunKind, run: () => Promise<unknown>) => () =>
+  const fire = (kind: RunKind, run: () => Promise<unknown>) => () =>
     void run().catch((err) => logger.error(`scheduled certification ${kind} run failed`, { err: err as Error }))
   if (schedule.enabled) {
     const opts = { timezone: schedule.timeZone, protect: true }
-    crons.push(new Cron(`0 ${schedule.dailyHour} * * *`, opts, scheduled('daily', () => daily.run('schedule'))))
-    crons.push(new Cron(`0 ${schedule.weeklyHour} * * ${schedule.weeklyDay}`, opts, scheduled('weekly', () => weekly.run('schedule'))))
+    crons.push(new Cron(`0 ${schedule.dailyHour} * * *`, opts, fire('daily', () => daily.run('schedule'))))
+    crons.push(new Cron(`0 ${schedule.weeklyHour} * * ${schedule.weeklyDay}`, opts, fire('weekly', () => weekly.run('schedule'))))
   }
 
   return {
@@ -156,6 +156,8 @@ export function createNotificationRunner(deps: RunnerDeps) {
       if (!outcome) throw conflict(CERT_NOTIFICATION_MESSAGES.runInProgress, 'run_in_progress')
       return outcome
     },
+    /** The scheduled run (what the cron calls): null when today's already happened (here or on another instance). */
+    scheduled: (kind: RunKind) => (kind === 'daily' ? daily : weekly).run('schedule'),
     /** A scheduled run of today that stopped midway (the process died) goes on at start. */
     async resumeUnfinished(): Promise<void> {
       const today = dateIn(now(), schedule.timeZone)
