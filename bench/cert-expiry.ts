@@ -128,7 +128,13 @@ export const formatCertExpiry = (r: CertExpiryBenchResult) =>
   ].join('\n')
 
 if (import.meta.main) {
+  const { mkdir, writeFile } = await import('node:fs/promises')
+  const { cpus, loadavg } = await import('node:os')
   const result = await benchCertExpiry()
+  const at = new Date().toISOString()
+  const record = { at, machine: { cores: cpus().length, node: process.version, loadAverage: loadavg().map((l) => Number(l.toFixed(2))) }, ...result }
+  const dir = new URL('results/', import.meta.url)
+  await mkdir(dir, { recursive: true })
+  await writeFile(new URL(`cert-expiry-${at.replace(/[:.]/g, '-')}.json`, dir), JSON.stringify(record, null, 2) + '\n')
   console.log(formatCertExpiry(result))
-  console.log(JSON.stringify(result, null, 2))
 }

@@ -26,6 +26,11 @@ export function createAckSigner(orm: MikroORM) {
   const mac = (k: Buffer, body: string) => createHmac('sha256', k).update(body).digest('base64url')
 
   return {
+    /**
+     * Loads the key outside the run's transactions: on PGlite's single connection, a query of its
+     * own inside a transaction would wait for that transaction forever.
+     */
+    prepare: async (): Promise<void> => void (await loadKey()),
     /** A token for `noticeId`, valid until `at` + 30 days. */
     async sign(noticeId: string, at: Date): Promise<string> {
       const body = `${noticeId}.${(at.getTime() + ACK_LINK_DAYS * DAY_MS).toString(36)}`

@@ -389,6 +389,18 @@ describe('recertification window', () => {
     const oldExpiry = daysFromToday(25)
     const expected = `${Number(oldExpiry.slice(0, 4)) + 1}${oldExpiry.slice(4)}`
     expect(inside.body.certification.expiration_date).toBe(expected)
+
+    // Renewed 90 days before its expiry (outside the window): from the renewal day.
+    const early = await h.call('POST', '/technician/certifications/add', {
+      token: tech.token,
+      body: { certification_id: (await h.type(admin, { validity_period: 12 })).id, certification_number: 'R-2', obtained_date: daysFromToday(-300), expiration_date: daysFromToday(90) },
+    })
+    const renewed = await h.call('PUT', `/technician/certifications/${early.body.certification.id}`, {
+      token: tech.token,
+      body: { certification_number: 'R-2', obtained_date: daysFromToday(0), expiration_date: null },
+    })
+    const todayDate = daysFromToday(0)
+    expect(renewed.body.certification.expiration_date).toBe(`${Number(todayDate.slice(0, 4)) + 1}${todayDate.slice(4)}`)
   })
 })
 
@@ -411,6 +423,26 @@ describe('runs once across instances and on schedule', () => {
     } finally {
       await other.stop()
     }
+  })
+
+  it('a scheduled run that stopped midway (its instance died) goes on at the next start', async () => {
+    const runs = await h.sql(
+      "insert into notification_runs (kind, trigger, run_date, started_at) values ('daily', 'schedule', ?, now()) returning id",
+      [h.daysFromToday(-1)],
+    )
+    // Yesterday's unfinished run is left alone; today's is resumed.
+    const today = await h.sql(
+      "insert into notification_runs (kind, trigger, run_date, started_at) values ('daily', 'schedule', ?, now()) on conflict do nothing returning id",
+      [h.daysFromToday(0)],
+    )
+    const x = await holder(13, { branch: 'Anchorage', department: 'Testing' })
+    await h.runner.resumeUnfinished()
+    expect((await expiryEvents([x.tech.id])).map((e) => e.data.band)).toEqual([14])
+    const state = await h.sql('select id, finished_at from notification_runs where id in (?, ?) order by id', [runs[0]!.id, today[0]!.id])
+    expect(state.map((r) => r.finished_at !== null)).toEqual([false, true])
+    // Its schedule then finds the day done.
+    expect(await h.runner.scheduled('daily')).toBeNull()
+    await h.sql('delete from notification_runs where id in (?, ?)', [runs[0]!.id, today[0]!.id])
   })
 
   it('a scheduled run happens once a day however many instances fire; the schedule follows the configured hour and time zone', async () => {

@@ -90,6 +90,7 @@ export function createNotificationRunner(deps: RunnerDeps) {
     const runId = await startRun(kind, trigger, today, at)
     if (runId === null) return 'skipped'
     if (kind === 'daily') {
+      await deps.signer.prepare()
       const links = { base: deps.base, acknowledgeUrl: async (id: string) => `${deps.base}/api/certification-notifications/acknowledge?token=${await deps.signer.sign(id, at)}` }
       await runDailyCheck({ orm, today, at, runId, links, stopping, batchSize: deps.batchSize, afterBatch: deps.afterBatch })
       if (stopping()) throw new Error('stopped before the end of the daily check')
