@@ -163,11 +163,7 @@ describe('certification notifications journey', () => {
     await page.context().close()
   })
 
-  // Skipped until svc-certs loads the acknowledgement key outside the daily check's transaction: in
-  // single-node mode (PGlite, one connection) the first escalation's link waits for a second
-  // connection inside the run's transaction and the run never ends (the rest of this journey passes
-  // once the key is loaded beforehand).
-  it.skip('a manager acknowledges a 7-day escalation through the e-mailed link and the log shows it', async () => {
+  it('a manager acknowledges a 7-day escalation through the e-mailed link and the log shows it', async () => {
     // Sam Seattle holds a certification that expires in 5 days; Seattle · Electricians has a manager.
     const sam = await apiLogIn(baseURL, 'tech.seattle@example.com', 'Tech1234!')
     await addCertification(sam.id, 'CSP', 5)
