@@ -33,7 +33,7 @@ describe('certifications journey', () => {
     const panel = page.getByRole('tabpanel')
     for (const card of ['Team Management', 'Certification Admin', 'Notification Settings', 'Revenue Entry'])
       await panel.getByRole('heading', { name: card }).waitFor()
-    await panel.getByText('coming in a later release').waitFor()
+    await expect(panel.getByRole('link', { name: 'Open Notification Settings' }).getAttribute('href')).resolves.toBe('/admin/certification-notifications')
     await expect(panel.getByRole('link', { name: 'Open Revenue Entry' }).getAttribute('href')).resolves.toBe('/admin/revenue-entry')
     await panel.getByRole('link', { name: 'Manage Certifications' }).click()
 

@@ -11,5 +11,6 @@ export default remoteConfig({
     './TeamDashboard': './src/team/TeamDashboardPage.tsx',
     './TeamMember': './src/team/TeamMemberPage.tsx',
     './RevenueEntry': './src/revenue/RevenueEntryPage.tsx',
+    './CertificationNotifications': './src/notifications/NotificationManagementPage.tsx',
   },
 })

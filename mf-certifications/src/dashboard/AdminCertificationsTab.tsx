@@ -3,7 +3,7 @@ import { errorMessage, Spinner, type RemoteProps } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { exposed } from '../shared/exposed.tsx'
 import { dashboardKeys, fetchOverview } from './api.ts'
-import { adminCards, NOTIFICATIONS_LATER } from './cards.ts'
+import { adminCards } from './cards.ts'
 import { Figures, RouteLink } from './Figures.tsx'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
 
@@ -35,13 +35,9 @@ export const AdminCertificationsTabView = ({ navigate }: Pick<RemoteProps, 'navi
               <Figures figures={card.figures} />
             ) : null}
             <p style={{ margin: 0, marginTop: 'auto' }}>
-              {card.action ? (
-                <RouteLink to={card.action.to} navigate={navigate} className="pk-btn">
-                  {card.action.label}
-                </RouteLink>
-              ) : (
-                <span className="pk-muted">{NOTIFICATIONS_LATER}</span>
-              )}
+              <RouteLink to={card.action.to} navigate={navigate} className="pk-btn">
+                {card.action.label}
+              </RouteLink>
             </p>
           </li>
         ))}

@@ -60,14 +60,14 @@ describe('user dashboard certification cards', () => {
 })
 
 describe('admin Certifications tab', () => {
-  it('shows the four cards of admin §2 with their figures, and says which screen comes later', () => {
+  it('shows the four cards of admin §2 with their figures, each opening its screen', () => {
     const html = render(<AdminCertificationsTabView navigate={noop} />, (c) =>
       c.setQueryData(dashboardKeys.overview(), { types_total: 15, types_active: 14, technicians: 5, compliant: 5, expired: 0, expiring_soon: 2 }),
     )
     for (const t of ['Team Management', 'Certification Admin', 'Notification Settings', 'Revenue Entry']) expect(html).toContain(`>${t}</h3>`)
     expect(html).toContain('<a href="/admin/certifications" class="pk-btn">Manage Certifications</a>')
     expect(html).toContain('<a href="/admin/revenue-entry" class="pk-btn">Open Revenue Entry</a>')
-    expect(html).toContain('coming in a later release')
+    expect(html).toContain('<a href="/admin/certification-notifications" class="pk-btn">Open Notification Settings</a>')
     expect(html).toContain('<span class="ct-badge ct-tone--green">100%</span>')
   })
 })

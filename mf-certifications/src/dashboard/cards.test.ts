@@ -39,12 +39,12 @@ describe('dashboard cards', () => {
     expect(compliance({ technicians: 10, compliant: 9 })).toEqual({ percent: 90, tone: 'green' })
   })
 
-  it('gives the admin tab its four cards, with links where their screens exist', () => {
+  it('gives the admin tab its four cards, each with the link to its screen', () => {
     const cards = adminCards({ types_total: 15, types_active: 14, technicians: 5, compliant: 4, expired: 2, expiring_soon: 3 })
-    expect(cards.map((c) => [c.title, c.action?.to ?? null])).toEqual([
+    expect(cards.map((c) => [c.title, c.action.to])).toEqual([
       ['Team Management', '/manager/dashboard'],
       ['Certification Admin', '/admin/certifications'],
-      ['Notification Settings', null],
+      ['Notification Settings', '/admin/certification-notifications'],
       ['Revenue Entry', '/admin/revenue-entry'],
     ])
     expect(cards[0]!.figures).toEqual([

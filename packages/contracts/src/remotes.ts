@@ -50,10 +50,10 @@ export const REMOTES = {
   mf_exams: { version: '1.1', modules: ['ExamPage', 'ExamResultsPage'] },
   mf_admin: { version: '1.0', modules: ['AdminDashboard'] },
   // Pages, and two components other remotes host (the dashboard's cards, the admin Certifications tab).
-  // 1.1: the team dashboard, the team member page and revenue entry (issue 11).
+  // 1.1: the team dashboard, the team member page and revenue entry (issue 11), Certification Notification Management (issue 12).
   mf_certifications: {
     version: '1.1',
-    modules: ['TechnicianProfile', 'CertificationManagement', 'DashboardCards', 'AdminCertificationsTab', 'TeamDashboard', 'TeamMember', 'RevenueEntry'],
+    modules: ['TechnicianProfile', 'CertificationManagement', 'DashboardCards', 'AdminCertificationsTab', 'TeamDashboard', 'TeamMember', 'RevenueEntry', 'CertificationNotifications'],
   },
 } as const satisfies Record<string, RemoteContract>
 

@@ -88,6 +88,7 @@ export const AppRoutes = () => (
       <Route path="manager/technician/:userId" element={<Guard access="manager"><Remote id="mf_certifications/TeamMember" /></Guard>} />
       <Route path="admin/technician/:userId" element={<Guard access="admin"><Remote id="mf_certifications/TechnicianProfile" /></Guard>} />
       <Route path="admin/certifications" element={<Guard access="admin"><Remote id="mf_certifications/CertificationManagement" /></Guard>} />
+      <Route path="admin/certification-notifications" element={<Guard access="admin"><Remote id="mf_certifications/CertificationNotifications" /></Guard>} />
       <Route path="admin/revenue-entry" element={<Guard access="admin"><Remote id="mf_certifications/RevenueEntry" /></Guard>} />
       <Route path="*" element={<NotFound />} />
     </Route>

@@ -1,0 +1,153 @@
+import { BRANCHES, type DashboardItem } from '@portal/contracts'
+import { Alert, Button, errorMessage, Select } from '@portal/ui-kit'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { Badge } from '../shared/Badges.tsx'
+import { formatDate, relativeDays } from '../shared/format.ts'
+import { notificationKeys, sendReminder } from './api.ts'
+import { bulkSummary, expiredOfBranch, itemLabel, REMINDER_FAILED, sendReminders, type BulkOutcome } from './notification-view.ts'
+import { TableHead } from './TableHead.tsx'
+
+const BRANCH_OPTIONS = BRANCHES.map((b) => ({ value: b, label: b }))
+
+/**
+ * Expired Certifications (admin §2) with a branch filter; a reminder to one technician or to the
+ * selected ones (the single call repeated; the outcome counts successes and failures).
+ */
+export const ExpiredTab = ({ expired, announce }: { expired: readonly DashboardItem[]; announce: (text: string) => void }) => {
+  const queryClient = useQueryClient()
+  const [branch, setBranch] = useState('')
+  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set())
+  const [outcome, setOutcome] = useState<BulkOutcome | null>(null)
+  const rows = expiredOfBranch(expired, branch)
+  const chosen = rows.filter((r) => selected.has(r.technician_certification_id))
+  const refreshLogs = () => queryClient.invalidateQueries({ queryKey: notificationKeys.logs() })
+  const single = useMutation({
+    mutationFn: (item: DashboardItem) => sendReminder(item.technician_certification_id),
+    onSuccess: async (_, item) => {
+      setOutcome(null)
+      announce(`Reminder sent to ${item.user.name} for ${item.certification.name}.`)
+      await refreshLogs()
+    },
+  })
+  const bulk = useMutation({
+    mutationFn: (items: DashboardItem[]) => sendReminders(items, sendReminder),
+    onSuccess: async (o) => {
+      single.reset()
+      setOutcome(o)
+      setSelected(new Set())
+      announce(bulkSummary(o))
+      await refreshLogs()
+    },
+  })
+  const busy = single.isPending || bulk.isPending
+  const toggle = (id: number, on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s)
+      if (on) next.add(id)
+      else next.delete(id)
+      return next
+    })
+  const allChosen = rows.length > 0 && chosen.length === rows.length
+  return (
+    <div className="pk-stack">
+      <div className="pk-row" style={{ alignItems: 'flex-end', justifyContent: 'space-between' }}>
+        <Select
+          label="Branch"
+          placeholder="All Branches"
+          options={BRANCH_OPTIONS}
+          value={branch}
+          onChange={(e) => {
+            setBranch(e.target.value)
+            setSelected(new Set())
+          }}
+        />
+        <Button
+          aria-disabled={busy || chosen.length === 0 || undefined}
+          onClick={() => !busy && chosen.length > 0 && bulk.mutate(chosen)}
+        >
+          {bulk.isPending ? 'Sending Reminders...' : `Send Reminders to Selected (${chosen.length})`}
+        </Button>
+      </div>
+      {single.isError ? <Alert>{errorMessage(single.error, REMINDER_FAILED)}</Alert> : null}
+      {outcome && outcome.failed.length > 0 ? (
+        <Alert>
+          {bulkSummary(outcome)}
+          <ul style={{ margin: '.25rem 0 0' }}>
+            {outcome.failed.map((f) => (
+              <li key={f.item.technician_certification_id}>
+                {itemLabel(f.item)}: {f.message}
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      ) : null}
+      {rows.length === 0 ? (
+        <p className="pk-empty">{branch ? `No expired certifications in ${branch}.` : 'No expired certifications.'}</p>
+      ) : (
+        <div className="pk-table-wrap">
+          <table className="pk-table">
+            <caption className="pk-visually-hidden">Expired certifications{branch ? ` in ${branch}` : ''}</caption>
+            <TableHead
+              columns={[
+                <input
+                  key="all"
+                  type="checkbox"
+                  aria-label="Select all expired certifications"
+                  checked={allChosen}
+                  onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.technician_certification_id)) : new Set())}
+                />,
+                'Technician',
+                'Branch',
+                'Department',
+                'Certification',
+                'Expired',
+                'Actions',
+              ]}
+            />
+            <tbody>
+              {rows.map((item) => {
+                const id = item.technician_certification_id
+                return (
+                  <tr key={id}>
+                    <td>
+                      <input type="checkbox" aria-label={`Select ${itemLabel(item)}`} checked={selected.has(id)} onChange={(e) => toggle(id, e.target.checked)} />
+                    </td>
+                    <td>
+                      {item.user.name}
+                      {item.user.notifications_paused ? (
+                        <>
+                          {' '}
+                          <Badge tone="grey">Notifications paused</Badge>
+                        </>
+                      ) : null}
+                    </td>
+                    <td>{item.user.branch ?? '—'}</td>
+                    <td>{item.user.department ?? '—'}</td>
+                    <td>
+                      {item.certification.name} ({item.certification.code})
+                    </td>
+                    <td>
+                      {formatDate(item.expiration_date)} ({relativeDays(item.days_until_expiry)})
+                    </td>
+                    <td>
+                      <Button
+                        size="small"
+                        variant="secondary"
+                        aria-label={`Send reminder to ${itemLabel(item)}`}
+                        aria-disabled={busy || undefined}
+                        onClick={() => !busy && single.mutate(item)}
+                      >
+                        Send Reminder
+                      </Button>
+                    </td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,136 @@
+import { CERT_NOTIFICATIONS, type ComplianceForecast } from '@portal/contracts'
+import { errorMessage, Spinner } from '@portal/ui-kit'
+import { useQuery } from '@tanstack/react-query'
+import type { Tone } from '../shared/cert-view.ts'
+import { formatDate, relativeDays } from '../shared/format.ts'
+import { fetchForecast, notificationKeys } from './api.ts'
+import { CompliancePercent, ROW_HEADER } from './ComplianceOverview.tsx'
+import { CHART, fallingOut, forecastGroups, horizonLabel, percentY } from './forecast-chart.ts'
+import { LoadFailure } from '../shared/LoadFailure.tsx'
+import { TableHead } from './TableHead.tsx'
+
+const FILL: Record<Tone, string> = { green: '#15803d', yellow: '#a16207', orange: '#c2410c', red: '#b91c1c', blue: '#1d4ed8', grey: '#475569' }
+const HORIZONS = CERT_NOTIFICATIONS.forecastHorizons
+
+/**
+ * Compliance forecast (beyond the spec): per branch, the compliance percentage today and in 30, 60
+ * and 90 days if nothing is renewed, drawn as bars in the compliance colours, the same figures in a
+ * table, and who falls out of compliance. Loaded after the rest of the screen.
+ */
+const ForecastSection = () => {
+  const forecast = useQuery({ queryKey: notificationKeys.forecast(), queryFn: fetchForecast })
+  return (
+    <section className="pk-card pk-stack" aria-labelledby="cn-forecast">
+      <h2 id="cn-forecast" style={{ margin: 0 }}>
+        Compliance Forecast
+      </h2>
+      <p className="pk-muted" style={{ margin: 0 }}>
+        Who falls out of compliance in the next {HORIZONS.join(', ').replace(/, (\d+)$/, ' and $1')} days if nothing is renewed.
+      </p>
+      {forecast.isPending ? (
+        <Spinner label="Loading forecast..." />
+      ) : forecast.isError ? (
+        <LoadFailure error={forecast.error} text={errorMessage(forecast.error, 'Failed to load the compliance forecast')} onRetry={() => void forecast.refetch()} />
+      ) : (
+        <ForecastBody data={forecast.data} />
+      )}
+    </section>
+  )
+}
+
+const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
+  const groups = forecastGroups(data)
+  const people = fallingOut(data)
+  const columns = [null, ...data.horizons]
+  return (
+    <>
+      {/* Narrow screens scroll the chart sideways rather than shrink its words; the scroller takes focus to scroll by keyboard. */}
+      <div role="group" aria-label="Forecast chart, scrolls sideways on narrow screens" tabIndex={0} style={{ overflowX: 'auto' }}>
+        <svg style={{ display: 'block', width: '100%', minWidth: CHART.minWidth, maxWidth: CHART.width, height: 'auto' }} viewBox={`0 0 ${CHART.width} ${CHART.height}`} role="img" aria-labelledby="cn-chart-title">
+          <title id="cn-chart-title">Compliance by branch today and in {data.horizons.join(', ')} days (figures in the table below)</title>
+          {[0, 50, 75, 90, 100].map((p) => (
+            <g key={p}>
+              <line x1={CHART.left} x2={CHART.width - CHART.right} y1={percentY(p)} y2={percentY(p)} stroke="#cbd5e1" strokeDasharray={p === 0 ? undefined : '4 4'} />
+              <text x={CHART.left - 6} y={percentY(p) + 4} textAnchor="end" fontSize="11" fill="#334155">
+                {p}%
+              </text>
+            </g>
+          ))}
+          {groups.map((g) => (
+            <g key={g.branch}>
+              {g.bars.map((b) => (
+                <g key={b.key}>
+                  <rect x={b.x} y={b.y} width={b.width} height={b.height} fill={FILL[b.tone]} rx="2" />
+                  <text x={b.x + b.width / 2} y={b.y - 4} textAnchor="middle" fontSize="11" fontWeight="700" fill="#1e293b">
+                    {b.percent}%
+                  </text>
+                  <text x={b.x + b.width / 2} y={CHART.height - CHART.bottom + 14} textAnchor="middle" fontSize="10" fill="#334155">
+                    {b.label === 'Today' ? 'Now' : b.label.replace(' days', 'd')}
+                  </text>
+                </g>
+              ))}
+              <text x={g.x + g.width / 2} y={CHART.height - 8} textAnchor="middle" fontSize="13" fontWeight="700" fill="#0f172a">
+                {g.branch}
+              </text>
+            </g>
+          ))}
+        </svg>
+      </div>
+      <div className="pk-table-wrap">
+        <table className="pk-table">
+          <caption className="pk-visually-hidden">Compliance forecast by branch</caption>
+          <TableHead columns={['Branch', 'Technicians', ...columns.map((d) => (d === null ? 'Today' : `In ${horizonLabel(d)}`))]} />
+          <tbody>
+            {data.branches.map((b) => (
+              <tr key={b.branch}>
+                <th scope="row" style={ROW_HEADER}>
+                  {b.branch}
+                </th>
+                <td>{b.technicians}</td>
+                <td>
+                  <CompliancePercent percent={b.percentage_now} />
+                </td>
+                {b.horizons.map((h) => (
+                  <td key={h.days}>
+                    <CompliancePercent percent={h.percentage} />
+                    {h.falling_out.length > 0 ? <span className="pk-muted"> ({h.falling_out.length} fall out)</span> : null}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h3 style={{ margin: 0, fontSize: '1.0625rem' }}>Falling Out of Compliance</h3>
+      {people.length === 0 ? (
+        <p className="pk-empty">Nobody falls out of compliance in the next {data.horizons.at(-1) ?? 90} days.</p>
+      ) : (
+        <div className="pk-table-wrap">
+          <table className="pk-table">
+            <caption className="pk-visually-hidden">Technicians falling out of compliance</caption>
+            <TableHead columns={['Technician', 'Branch', 'Certification', 'Expires']} />
+            <tbody>
+              {people.map((p) => (
+                <tr key={`${p.branch}-${p.user_id}`}>
+                  <td>
+                    {p.name}
+                    {p.department ? <span className="pk-muted"> ({p.department})</span> : null}
+                  </td>
+                  <td>{p.branch}</td>
+                  <td>
+                    {p.certification.name} ({p.certification.code})
+                  </td>
+                  <td>
+                    {formatDate(p.expiration_date)} ({relativeDays(p.days_until_expiry)})
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  )
+}
+
+export default ForecastSection

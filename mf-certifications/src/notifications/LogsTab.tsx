@@ -1,0 +1,65 @@
+import { Button, errorMessage, Spinner } from '@portal/ui-kit'
+import { useQuery } from '@tanstack/react-query'
+import { Badge } from '../shared/Badges.tsx'
+import { formatDate } from '../shared/format.ts'
+import { fetchLogs, notificationKeys } from './api.ts'
+import { LOG_STATUS, shownLogs, typeLabel } from './notification-view.ts'
+import { LoadFailure } from '../shared/LoadFailure.tsx'
+import { TableHead } from './TableHead.tsx'
+
+const TIME = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
+const formatTime = (iso: string) => {
+  const d = new Date(iso)
+  return Number.isNaN(d.getTime()) ? iso : TIME.format(d)
+}
+
+/** Notification Logs (admin §2, §3, §9): the latest 50 entries fetched, the first 20 shown. */
+export const LogsTab = () => {
+  const logs = useQuery({ queryKey: notificationKeys.logs(), queryFn: fetchLogs })
+  if (logs.isPending) return <Spinner label="Loading notification logs..." />
+  if (logs.isError)
+    return <LoadFailure error={logs.error} text={errorMessage(logs.error, 'Failed to load notification logs')} onRetry={() => void logs.refetch()} />
+  const { rows, caption } = shownLogs(logs.data)
+  return (
+    <div className="pk-stack">
+      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+        <p className="pk-muted" style={{ margin: 0 }}>
+          {caption}
+        </p>
+        <Button size="small" variant="secondary" aria-disabled={logs.isFetching || undefined} onClick={() => !logs.isFetching && void logs.refetch()}>
+          Refresh Logs
+        </Button>
+      </div>
+      {rows.length > 0 ? (
+        <div className="pk-table-wrap">
+          <table className="pk-table">
+            <caption className="pk-visually-hidden">Notification log</caption>
+            <TableHead columns={['Sent', 'Technician', 'Branch', 'Certification', 'Type', 'Recipients', 'Status']} />
+            <tbody>
+              {rows.map((log) => {
+                const status = LOG_STATUS[log.status]
+                return (
+                  <tr key={log.id}>
+                    <td>{formatTime(log.sent_at)}</td>
+                    <td>{log.technician ? `${log.technician.name}${log.technician.department ? ` (${log.technician.department})` : ''}` : '—'}</td>
+                    <td>{log.technician?.branch ?? '—'}</td>
+                    <td>{log.certification?.code ?? '—'}</td>
+                    <td>{typeLabel(log)}</td>
+                    <td style={{ overflowWrap: 'anywhere' }}>{log.recipient_emails.length > 0 ? log.recipient_emails.join(', ') : '—'}</td>
+                    <td>
+                      <div className="pk-stack" style={{ gap: '.25rem' }}>
+                        <Badge tone={status.tone}>{status.text}</Badge>
+                        {log.acknowledged_at ? <span className="pk-muted">Acknowledged {formatDate(log.acknowledged_at)}</span> : null}
+                        {log.status === 'failed' && log.error ? <span className="pk-muted">{log.error}</span> : null}
+                      </div>
+                    </td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,44 @@
+import { CERT_NOTIFICATION_MESSAGES as M, type TriggerResponse } from '@portal/contracts'
+import { Alert, Button, errorMessage } from '@portal/ui-kit'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { notificationKeys, triggerDaily, triggerWeekly } from './api.ts'
+
+const runLine = (r: TriggerResponse['run']): string =>
+  r.kind === 'daily'
+    ? ` ${r.published} notice${r.published === 1 ? '' : 's'} sent, ${r.paused} withheld (notifications paused).`
+    : ` ${r.published} report${r.published === 1 ? '' : 's'} sent.`
+
+/**
+ * Manual actions (admin §2): the daily check and the weekly management report on demand, with the
+ * alerts of admin §8. Each answers once its run is done; the logs and dashboard then reload.
+ */
+export const ManualActions = ({ announce }: { announce: (text: string) => void }) => {
+  const queryClient = useQueryClient()
+  const done = (success: string) => async (answer: TriggerResponse) => {
+    announce(success + runLine(answer.run))
+    await queryClient.invalidateQueries({ queryKey: notificationKeys.all })
+  }
+  const daily = useMutation({ mutationFn: triggerDaily, onSuccess: done(M.dailyTriggered) })
+  const weekly = useMutation({ mutationFn: triggerWeekly, onSuccess: done(M.weeklyTriggered) })
+  return (
+    <section className="pk-card pk-stack" aria-labelledby="cn-actions">
+      <h2 id="cn-actions" style={{ margin: 0 }}>
+        Manual Actions
+      </h2>
+      <p className="pk-muted" style={{ margin: 0 }}>
+        Both run on their schedule every day and every week; run them now to send what is due at once. Nothing is sent twice.
+      </p>
+      <div className="pk-row">
+        {/* aria-disabled, not disabled, while running: a focused control that turns disabled drops focus. */}
+        <Button aria-disabled={daily.isPending || undefined} onClick={() => !daily.isPending && daily.mutate()}>
+          {daily.isPending ? 'Running Daily Check...' : 'Run Daily Check'}
+        </Button>
+        <Button variant="secondary" aria-disabled={weekly.isPending || undefined} onClick={() => !weekly.isPending && weekly.mutate()}>
+          {weekly.isPending ? 'Sending Weekly Report...' : 'Send Weekly Report'}
+        </Button>
+      </div>
+      {daily.isError ? <Alert>{errorMessage(daily.error, M.dailyFailed)}</Alert> : null}
+      {weekly.isError ? <Alert>{errorMessage(weekly.error, M.weeklyFailed)}</Alert> : null}
+    </section>
+  )
+}

@@ -1,0 +1,102 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { notificationKeys } from './api.ts'
+import { ComplianceOverview } from './ComplianceOverview.tsx'
+import { ConfigDialog } from './ConfigDialog.tsx'
+import { ConfigsTab } from './ConfigsTab.tsx'
+import { ExpiredTab } from './ExpiredTab.tsx'
+import { LogsTab } from './LogsTab.tsx'
+import { ManualActions } from './ManualActions.tsx'
+import { NotificationManagementView } from './NotificationManagementPage.tsx'
+import { config, dashboard, log } from './test-fixtures.ts'
+
+const noop = () => undefined
+const render = (node: ReactNode, seed?: (c: QueryClient) => void) => {
+  const client = new QueryClient()
+  seed?.(client)
+  return renderToStaticMarkup(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
+}
+
+describe('Certification Notification Management', () => {
+  it('opens with its title, the way back, the overview, manual actions and the three tabs', () => {
+    const html = render(<NotificationManagementView navigate={noop} />, (c) => c.setQueryData(notificationKeys.dashboard(), dashboard))
+    expect(html).toMatch(/<h1 tabindex="-1"[^>]*>Certification Notification Management<\/h1>/)
+    expect(html).toContain('<a href="/admin-dashboard">Back to Admin Dashboard</a>')
+    expect(html).toContain('>Compliance Overview</h2>')
+    expect(html).toContain('>Manual Actions</h2>')
+    expect(html).toMatch(/<div role="tablist" aria-label="Notification settings"/)
+    for (const t of ['Email Configurations', 'Notification Logs', 'Expired Certifications']) expect(html).toMatch(new RegExp(`role="tab"[^>]*>${t}</button>`))
+    expect(html).toMatch(/aria-selected="true"[^>]*>Email Configurations</)
+  })
+
+  it('shows organisation and branch compliance in the spec’s colours, 100% for a branch without technicians', () => {
+    const html = render(<ComplianceOverview compliance={dashboard.compliance} />)
+    expect(html).toContain('<dt>Organisation Compliance</dt><dd><span class="ct-badge ct-tone--yellow">80%</span>')
+    for (const col of ['Branch', 'Compliance', 'Technicians', 'Compliant', 'Expired Certifications', 'Expiring Within 30 Days']) expect(html).toContain(`<th scope="col">${col}</th>`)
+    expect(html).toMatch(/<th scope="row"[^>]*>Portland<\/th><td><span class="ct-badge ct-tone--green">100%<\/span>/)
+    expect(html).toMatch(/<th scope="row"[^>]*>Seattle<\/th><td><span class="ct-badge ct-tone--yellow">75%<\/span>/)
+    expect(html).toMatch(/<th scope="row"[^>]*>Anchorage<\/th><td><span class="ct-badge ct-tone--red">0%<\/span>/)
+    expect(html).toMatch(/<th scope="row"[^>]*>Tri-Cities<\/th><td><span class="ct-badge ct-tone--green">100%<\/span>/)
+  })
+
+  it('offers the daily check and the weekly report as buttons', () => {
+    const html = render(<ManualActions announce={noop} />)
+    expect(html).toContain('>Run Daily Check</button>')
+    expect(html).toContain('>Send Weekly Report</button>')
+  })
+
+  it('lists the configurations with their recipients, an active switch and a labelled Edit', () => {
+    const rows = [config(1, { manager_email: 'boss@example.com', additional_email_1: 'a@example.com', is_active: true }), config(2, { department: 'Testing' })]
+    const html = render(<ConfigsTab announce={noop} />, (c) => c.setQueryData(notificationKeys.configs(), rows))
+    for (const col of ['Branch', 'Department', 'Manager Email', 'Operations Manager Email', 'Additional Emails', 'Active', 'Actions']) expect(html).toContain(`<th scope="col">${col}</th>`)
+    expect(html).toContain('role="switch" class="ct-switch" aria-checked="true" aria-label="Active: Portland · Service"')
+    expect(html).toContain('aria-checked="false" aria-label="Active: Portland · Testing"')
+    expect(html).toContain('aria-label="Edit Portland · Service"')
+    expect(html).toContain('<td>boss@example.com</td>')
+    expect(html).toContain('<td>a@example.com</td>')
+  })
+
+  it('edits a configuration with the form of admin §2: four e-mail inputs, Active Configuration, Save Changes and Cancel', () => {
+    const html = render(<ConfigDialog config={config(1, { manager_email: 'boss@example.com', is_active: true })} onSaved={noop} onClose={noop} />)
+    expect(html).toContain('>Edit Configuration: Portland · Service</h2>')
+    for (const l of ['Manager Email (7-day escalation)', 'Operations Manager Email (expired escalation)', 'Additional Email 1 (expired notifications)', 'Additional Email 2 (expired notifications)'])
+      expect(html).toContain(`>${l}</label>`)
+    expect(html.match(/type="email"/g)).toHaveLength(4)
+    expect(html).toContain('value="boss@example.com"')
+    expect(html).toMatch(/<input type="checkbox" checked=""\/>Active Configuration/)
+    expect(html).toContain('>Save Changes</button>')
+    expect(html).toContain('>Cancel</button>')
+  })
+
+  it('shows the first 20 of 50 log entries with type, recipients, status and an acknowledgement', () => {
+    const logs = Array.from({ length: 50 }, (_, i) =>
+      log(i + 1, i === 0 ? { notification_type: 'manager_escalation', acknowledged_at: '2026-11-25T09:00:00.000Z', recipient_emails: ['boss@example.com'] } : i === 1 ? { status: 'failed', error: 'SMTP down' } : {}),
+    )
+    const html = render(<LogsTab />, (c) => c.setQueryData(notificationKeys.logs(), logs))
+    expect(html).toContain('Showing the latest 20 of 50 fetched entries.')
+    expect(html.match(/<tr>/g)).toHaveLength(21)
+    for (const col of ['Sent', 'Technician', 'Branch', 'Certification', 'Type', 'Recipients', 'Status']) expect(html).toContain(`<th scope="col">${col}</th>`)
+    expect(html).toContain('Manager escalation (7-day)')
+    expect(html).toContain('Acknowledged Nov 25, 2026')
+    expect(html).toContain('<span class="ct-badge ct-tone--red">Failed</span>')
+    expect(html).toContain('SMTP down')
+    expect(html).toContain('<td>Tech 20 (Service)</td>')
+    expect(html).not.toContain('Tech 21')
+  })
+
+  it('lists expired certifications with a branch filter, selection for the bulk reminder and a reminder per row', () => {
+    const html = render(<ExpiredTab expired={dashboard.expired} announce={noop} />)
+    expect(html).toContain('>Branch</label>')
+    expect(html).toContain('<option value="" selected="">All Branches</option>')
+    expect(html).toContain('aria-label="Select all expired certifications"')
+    expect(html).toContain('aria-label="Select Tech 1: First Aid (FA)"')
+    expect(html).toContain('aria-label="Send reminder to Tech 2: First Aid (FA)"')
+    expect(html).toContain('>Send Reminders to Selected (0)</button>')
+    expect(html).toContain('Notifications paused')
+    // Most overdue first.
+    expect(html.indexOf('Tech 2')).toBeLessThan(html.indexOf('Tech 1'))
+    expect(html).toContain('(40 days ago)')
+  })
+})

@@ -1,0 +1,36 @@
+import {
+  CERT_NOTIFICATIONS,
+  CertificationDashboard,
+  ComplianceForecast,
+  NotificationConfigResponse,
+  NotificationConfigsResponse,
+  NotificationLogsResponse,
+  CertReminderResponse,
+  TriggerResponse,
+  type NotificationConfigInput,
+} from '@portal/contracts'
+import { api } from '@portal/ui-kit'
+
+const BASE = '/certification-notifications'
+
+/** Query keys of Certification Notification Management. */
+export const notificationKeys = {
+  all: ['certification-notifications'] as const,
+  dashboard: () => [...notificationKeys.all, 'dashboard'] as const,
+  forecast: () => [...notificationKeys.all, 'forecast'] as const,
+  configs: () => [...notificationKeys.all, 'configs'] as const,
+  logs: () => [...notificationKeys.all, 'logs'] as const,
+}
+
+/** The grouped dashboard with the compliance overview; expired items included (the Expired Certifications tab). */
+export const fetchDashboard = () =>
+  api.get(`${BASE}/dashboard?days=${CERT_NOTIFICATIONS.dashboardDays}&include_expired=true`, CertificationDashboard)
+export const fetchForecast = () => api.get(`${BASE}/forecast`, ComplianceForecast)
+export const fetchConfigs = () => api.get(`${BASE}/configs`, NotificationConfigsResponse).then((r) => r.configs)
+/** The latest 50 entries (admin §9); the screen shows the first 20. */
+export const fetchLogs = () => api.get(`${BASE}/logs?limit=${CERT_NOTIFICATIONS.logsFetched}`, NotificationLogsResponse).then((r) => r.logs)
+export const updateConfig = (id: number, body: NotificationConfigInput) => api.put(`${BASE}/configs/${id}`, body, NotificationConfigResponse)
+export const triggerDaily = () => api.post(`${BASE}/trigger/daily`, {}, TriggerResponse)
+export const triggerWeekly = () => api.post(`${BASE}/trigger/weekly`, {}, TriggerResponse)
+export const sendReminder = (technicianCertificationId: number) =>
+  api.post(`${BASE}/send-reminder`, { technician_certification_id: technicianCertificationId }, CertReminderResponse)
