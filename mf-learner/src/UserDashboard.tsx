@@ -15,7 +15,7 @@ ensureStyles()
 const CourseViewer = lazy(() => import('./courses/CourseViewer.tsx'))
 
 const Dashboard = (remote: RemoteProps) => {
-  const { user, onUserUpdated, navigate } = remote
+  const { user, onUserUpdated, navigate, announcePage } = remote
   const [dismissed, setDismissed] = useState(false)
   const [openCourseId, setOpenCourseId] = useState<number | null>(null)
   const lastOpened = useRef<number | null>(null)
@@ -24,9 +24,11 @@ const Dashboard = (remote: RemoteProps) => {
   const missingProfile = needsProfile(user)
   useEffect(() => {
     // Back from the viewer: focus returns to the course's View Course button.
-    if (openCourseId === null && lastOpened.current !== null)
+    if (openCourseId === null && lastOpened.current !== null) {
       document.querySelector<HTMLButtonElement>(`button[data-course-id="${lastOpened.current}"]`)?.focus()
-  }, [openCourseId])
+      announcePage?.('Dashboard')
+    }
+  }, [openCourseId, announcePage])
   const closeCourse = () => {
     setOpenCourseId(null)
     void queryClient.invalidateQueries({ queryKey: dashboardKeys.all })
@@ -34,7 +36,7 @@ const Dashboard = (remote: RemoteProps) => {
   if (openCourseId !== null)
     return (
       <Suspense fallback={<Spinner label="Loading course..." />}>
-        <CourseViewer courseId={openCourseId} onClose={closeCourse} />
+        <CourseViewer courseId={openCourseId} onClose={closeCourse} announcePage={announcePage} />
       </Suspense>
     )
   return (

@@ -23,6 +23,8 @@ export interface CourseViewerProps {
   /** Module to open first (if unlocked). */
   requestedModuleId?: number | null
   onClose: () => void
+  /** The host's page announcement (the viewer opens in place of the dashboard). */
+  announcePage?: (title: string) => void
 }
 
 const STATUS_COLOR: Record<ReturnType<typeof moduleStatusLabel>, string> = {
@@ -33,7 +35,7 @@ const STATUS_COLOR: Record<ReturnType<typeof moduleStatusLabel>, string> = {
 }
 
 /** The course viewer (learner §2): module sidebar, "Module X of Y", Close Course, the selected module. */
-const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseViewerProps) => {
+const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePage }: CourseViewerProps) => {
   const toast = useToast()
   const queryClient = useQueryClient()
   const modules = useQuery({
@@ -72,6 +74,7 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
   }, [modules.data, requestedModuleId, selectedId])
 
   const title = modules.data?.title ?? ''
+  useEffect(() => announcePage?.(title || 'Course'), [announcePage, title])
   const onProgress = useCallback((moduleId: number, progress: number) => setLive((l) => ({ ...l, [moduleId]: progress })), [])
   const onCompleted = useCallback(
     (_module: LearnerModule, result: CompleteModuleResponse) => {
@@ -107,9 +110,9 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
     <section className="pk-card pk-stack" aria-labelledby="course-viewer-title">
       <div className="pk-row" style={{ justifyContent: 'space-between' }}>
         <div>
-          <h2 id="course-viewer-title" ref={headingRef} tabIndex={-1} style={{ marginBottom: '.25rem' }}>
+          <h1 id="course-viewer-title" ref={headingRef} tabIndex={-1} style={{ marginBottom: '.25rem', fontSize: '1.5rem' }}>
             {title || 'Course'}
-          </h2>
+          </h1>
           {position ? (
             <p className="pk-muted" style={{ margin: 0 }} aria-live="polite">
               {position}
@@ -155,7 +158,8 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
                       onClick={() => select(m.id)}
                       disabled={status === 'Locked'}
                       aria-current={m.id === selectedId ? 'true' : undefined}
-                      aria-label={`Module ${index + 1}: ${m.title}, ${status}, ${moduleTypeLabel(m)}, ${progress}%`}
+                      // The name starts with what the button shows (number, title), then its status, type and progress.
+                      aria-label={`${index + 1}. ${m.title}, ${status}, ${moduleTypeLabel(m)}, ${progress}%`}
                       style={{
                         width: '100%',
                         textAlign: 'left',
@@ -172,7 +176,7 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
                       }}
                     >
                       <span style={{ display: 'flex', gap: '.5rem', alignItems: 'baseline' }}>
-                        <span aria-hidden="true" style={{ fontWeight: 700, minWidth: '1.5rem' }}>
+                        <span style={{ fontWeight: 700, minWidth: '1.5rem' }}>
                           {index + 1}.
                         </span>
                         <span style={{ fontWeight: 600, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{m.title}</span>

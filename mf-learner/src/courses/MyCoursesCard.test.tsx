@@ -107,9 +107,9 @@ describe('course viewer', () => {
     expect(html).toContain('Ladder Safety')
     expect(html).toContain('Close Course')
     expect(html).toContain('1 of 3 modules completed')
-    expect(html).toContain('aria-label="Module 1: Intro video, Completed, Video, 100%"')
-    expect(html).toContain('aria-label="Module 2: Handbook, Available, PDF, 20%"')
-    expect(html).toContain('aria-label="Module 3: Quiz, Locked, SCORM, 0%"')
+    expect(html).toContain('aria-label="1. Intro video, Completed, Video, 100%"')
+    expect(html).toContain('aria-label="2. Handbook, Available, PDF, 20%"')
+    expect(html).toContain('aria-label="3. Quiz, Locked, SCORM, 0%"')
     expect(html).toMatch(/Completed [A-Z][a-z]{2} 20, 2026|Completed 20 [A-Z][a-z]{2} 2026/)
     // Course progress is the mean of the modules': (100 + 20 + 0) / 3.
     expect(html).toContain('aria-label="Course progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow="40"')

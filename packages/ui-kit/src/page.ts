@@ -6,6 +6,40 @@ export const PRODUCT_TITLE = 'Learning Portal'
 /** A route's document title: "Technician Profile · Learning Portal". */
 export const documentTitle = (page: string): string => (page ? `${page} · ${PRODUCT_TITLE}` : PRODUCT_TITLE)
 
+/** How long a page that is still loading may take to show its heading before focus stays where it is. */
+export const HEADING_WAIT_MS = 10_000
+
+/**
+ * Puts keyboard focus on the page's main heading (the first h1 in `main`) once it is shown, so a
+ * screen reader reads where the user landed instead of starting again from <body>. A page that
+ * already placed focus inside `main` itself (a dialog, a question) keeps it; a heading that is not
+ * focusable becomes so (tabindex -1). Waits for a page still loading (a remote, its data) up to
+ * `waitMs`; the returned function stops waiting (the user went on to another page).
+ */
+export function focusPageHeadingWhenShown(main: HTMLElement, waitMs = HEADING_WAIT_MS): () => void {
+  const doc = main.ownerDocument
+  const settled = (): boolean => {
+    const active = doc.activeElement
+    if (active && active !== doc.body && main.contains(active)) return true
+    const heading = main.querySelector<HTMLElement>('h1')
+    if (!heading) return false
+    if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
+    heading.focus({ preventScroll: true })
+    return true
+  }
+  if (settled()) return () => {}
+  const observer = new MutationObserver(() => {
+    if (settled()) stop()
+  })
+  const timer = setTimeout(() => stop(), waitMs)
+  const stop = () => {
+    observer.disconnect()
+    clearTimeout(timer)
+  }
+  observer.observe(main, { childList: true, subtree: true })
+  return stop
+}
+
 /**
  * A routed page's own document title, and keyboard focus on its heading when it opens (a screen
  * reader then reads where the user landed instead of starting again from <body>). Give the

@@ -1,9 +1,10 @@
 /** The portal's one stylesheet, injected once by whoever renders first (shell or a remote alone). */
 const CSS = `
-:root{--c-bg:#f5f7fa;--c-surface:#fff;--c-text:#1f2933;--c-muted:#52606d;--c-border:#d9e2ec;--c-primary:#1d4ed8;--c-primary-hover:#1e40af;--c-danger:#b91c1c;--c-danger-bg:#fef2f2;--c-success:#166534;--c-success-bg:#f0fdf4;--c-info-bg:#eff6ff;--c-focus:#f59e0b;--radius:8px;--shadow:0 1px 3px rgba(15,23,42,.12),0 1px 2px rgba(15,23,42,.06);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--c-text);background:var(--c-bg);line-height:1.5}
+:root{--c-bg:#f5f7fa;--c-surface:#fff;--c-text:#1f2933;--c-muted:#52606d;--c-border:#d9e2ec;--c-primary:#1d4ed8;--c-primary-hover:#1e40af;--c-danger:#b91c1c;--c-danger-bg:#fef2f2;--c-success:#166534;--c-success-bg:#f0fdf4;--c-info-bg:#eff6ff;--c-focus:#c2410c;--radius:8px;--shadow:0 1px 3px rgba(15,23,42,.12),0 1px 2px rgba(15,23,42,.06);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--c-text);background:var(--c-bg);line-height:1.5}
 *,*::before,*::after{box-sizing:border-box}
 body{margin:0;min-height:100vh}
 a{color:var(--c-primary)}
+/* The focus ring: at least 3:1 against white, the page and the dark header alike (issue 15 item 4). */
 :focus-visible{outline:3px solid var(--c-focus);outline-offset:2px}
 h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
 .pk-header{display:flex;align-items:center;justify-content:space-between;gap:1rem;padding:.75rem 1.5rem;background:#0f172a;color:#fff}
@@ -35,6 +36,7 @@ h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
 .pk-btn--danger:hover:not(:disabled){background:#991b1b}
 .pk-btn--link{background:none;color:var(--c-primary);padding:0;min-height:auto;text-decoration:underline;font-weight:500}
 .pk-btn--link:hover:not(:disabled){background:none}
+.pk-btn--icon{min-width:24px;min-height:24px;padding:0 .25rem;display:inline-flex;align-items:center;justify-content:center;text-decoration:none;font-size:1.125rem;line-height:1}
 .pk-btn--small{padding:.25rem .625rem;min-height:2rem;font-size:.875rem}
 .pk-header .pk-btn--secondary{background:transparent;color:#fff;border-color:#64748b}
 .pk-header .pk-btn--secondary:hover{background:#1e293b}
@@ -54,9 +56,9 @@ h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
 .pk-table-wrap{overflow-x:auto}
 .pk-table{width:100%;border-collapse:collapse;font-size:.9375rem}
 .pk-table th,.pk-table td{text-align:left;padding:.625rem .75rem;border-bottom:1px solid var(--c-border);vertical-align:top}
-.pk-table th{font-size:.8125rem;text-transform:uppercase;letter-spacing:.03em;color:var(--c-muted)}
+.pk-table th{font-size:.8125rem;text-transform:uppercase;letter-spacing:.03em;color:var(--c-text)}
 .pk-tabs{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:2px solid var(--c-border);margin-bottom:1.25rem}
-.pk-tab{font:inherit;font-weight:600;background:none;border:none;border-bottom:3px solid transparent;margin-bottom:-2px;padding:.625rem 1rem;cursor:pointer;color:var(--c-muted)}
+.pk-tab{font:inherit;font-weight:600;background:none;border:none;border-bottom:3px solid transparent;margin-bottom:-2px;padding:.625rem 1rem;cursor:pointer;color:var(--c-text)}
 .pk-tab[aria-selected=true]{color:var(--c-primary);border-bottom-color:var(--c-primary)}
 .pk-live:empty{position:absolute}
 .pk-visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}

@@ -1,7 +1,9 @@
 import { Button } from '@portal/ui-kit'
+import { useRef } from 'react'
 import { Link, Outlet, useNavigate } from 'react-router'
 import { useAuth } from '../auth/AuthProvider.tsx'
 import { useLeaveGuards } from '../leave/LeaveGuardProvider.tsx'
+import { useFocusOnNavigation } from './page-announcer.tsx'
 
 export const PRODUCT_NAME = 'Learning Portal'
 
@@ -10,6 +12,8 @@ export const Layout = () => {
   const { state, signOut } = useAuth()
   const navigate = useNavigate()
   const { confirmLeave } = useLeaveGuards()
+  const main = useRef<HTMLElement>(null)
+  useFocusOnNavigation(main)
   const logOut = async () => {
     // A page with something under way (a running exam) says what happens first, and may keep the user.
     if (!(await confirmLeave({ kind: 'logout' }))) return
@@ -33,7 +37,7 @@ export const Layout = () => {
           </div>
         ) : null}
       </header>
-      <main className="pk-main">
+      <main className="pk-main" ref={main}>
         <Outlet />
       </main>
     </>
