@@ -61,6 +61,9 @@ export const REMOTES = {
   mf_certifications: { version: '1.0', modules: ['TechnicianProfile', 'CertificationManagement', 'DashboardCards', 'AdminCertificationsTab'] },
 } as const satisfies Record<string, RemoteContract>
 
+/** The learner dashboard's sections (element ids mf_learner renders) the shell's navigation links to. */
+export const DASHBOARD_SECTIONS = { courses: 'my-courses', exams: 'available-exams' } as const
+
 export type RemoteName = keyof typeof REMOTES
 /** An exposed module as the shell loads it, e.g. `mf_exams/ExamPage`. */
 export type RemoteModuleId = { [R in RemoteName]: `${R}/${(typeof REMOTES)[R]['modules'][number]}` }[RemoteName]

@@ -10,21 +10,28 @@ export const documentTitle = (page: string): string => (page ? `${page} · ${PRO
 export const HEADING_WAIT_MS = 10_000
 
 /**
- * Puts keyboard focus on the page's main heading (the first h1 in `main`) once it is shown, so a
- * screen reader reads where the user landed instead of starting again from <body>. A page that
- * already placed focus inside `main` itself (a dialog, a question) keeps it; a heading that is not
- * focusable becomes so (tabindex -1). Waits for a page still loading (a remote, its data) up to
- * `waitMs`; the returned function stops waiting (the user went on to another page).
+ * Puts keyboard focus on the page's main heading (the first h1 in `main`), or with `targetId` on
+ * the heading of that section of the page (a `#fragment` link, scrolled into view), once it is
+ * shown, so a screen reader reads where the user landed instead of starting again from <body>. A
+ * page that already placed focus inside `main` itself (a dialog, a question) keeps it; a heading
+ * that is not focusable becomes so (tabindex -1). Waits for a page still loading (a remote, its
+ * data) up to `waitMs`; the returned function stops waiting (the user went on to another page).
  */
-export function focusPageHeadingWhenShown(main: HTMLElement, waitMs = HEADING_WAIT_MS): () => void {
+export function focusPageHeadingWhenShown(main: HTMLElement, targetId = '', waitMs = HEADING_WAIT_MS): () => void {
   const doc = main.ownerDocument
   const settled = (): boolean => {
     const active = doc.activeElement
     if (active && active !== doc.body && main.contains(active)) return true
-    const heading = main.querySelector<HTMLElement>('h1')
+    const section = targetId ? doc.getElementById(targetId) : null
+    if (targetId && !section) return false
+    const heading = section
+      ? section.matches('h1, h2, h3')
+        ? section
+        : (section.querySelector<HTMLElement>('h1, h2, h3') ?? section)
+      : main.querySelector<HTMLElement>('h1')
     if (!heading) return false
     if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
-    heading.focus({ preventScroll: true })
+    heading.focus({ preventScroll: !section })
     return true
   }
   if (settled()) return () => {}

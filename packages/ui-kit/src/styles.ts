@@ -7,9 +7,17 @@ a{color:var(--c-primary)}
 /* The focus ring: at least 3:1 against white, the page and the dark header alike (issue 15 item 4). */
 :focus-visible{outline:3px solid var(--c-focus);outline-offset:2px}
 h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
-.pk-header{display:flex;align-items:center;justify-content:space-between;gap:1rem;padding:.75rem 1.5rem;background:#0f172a;color:#fff}
-.pk-header a{color:#fff;text-decoration:none;font-weight:700;font-size:1.125rem}
+.pk-header{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1rem;padding:.75rem 1.5rem;background:#0f172a;color:#fff}
+.pk-header a{color:#fff;text-decoration:none}
+.pk-brand{font-weight:700;font-size:1.125rem}
 .pk-header .pk-user{display:flex;align-items:center;gap:.75rem;font-size:.875rem}
+.pk-site-menu{display:flex;flex:1;align-items:center;justify-content:space-between;gap:.5rem 1rem;flex-wrap:wrap}
+.pk-nav{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:0}
+.pk-nav a{display:block;font-weight:600;font-size:.9375rem;padding:.375rem .75rem;border-radius:6px}
+.pk-nav a:hover{background:#1e293b}
+.pk-nav a[aria-current=page]{background:#1e293b;box-shadow:inset 0 -3px 0 #93c5fd}
+.pk-menu-button{display:none}
+@media (max-width:760px){.pk-menu-button{display:inline-block}.pk-site-menu{display:none;flex-basis:100%;flex-direction:column;align-items:stretch}.pk-site-menu[data-open=true]{display:flex}.pk-nav{flex-direction:column}.pk-header .pk-user{justify-content:space-between;border-top:1px solid #334155;padding-top:.5rem}}
 .pk-main{max-width:1100px;margin:0 auto;padding:1.5rem}
 .pk-card{background:var(--c-surface);border:1px solid var(--c-border);border-radius:var(--radius);box-shadow:var(--shadow);padding:1.5rem}
 .pk-auth{max-width:420px;margin:2rem auto}

@@ -13,9 +13,9 @@ export const Titled = ({ title, children }: { title: string; children: ReactNode
 let stopWaiting = (): void => {}
 
 /** Focus to the heading of the page in `main` once it is shown, instead of any wait still under way. */
-const focusHeading = (main: HTMLElement | null): void => {
+const focusHeading = (main: HTMLElement | null, targetId?: string): void => {
   stopWaiting()
-  stopWaiting = main ? focusPageHeadingWhenShown(main) : () => {}
+  stopWaiting = main ? focusPageHeadingWhenShown(main, targetId) : () => {}
 }
 
 const mainElement = () => document.querySelector<HTMLElement>('main')
@@ -32,15 +32,16 @@ export const announcePage = (title: string): void => {
 
 /**
  * After every navigation (not the first load, which the browser announces with the document),
- * focus moves to the new page's heading once it is shown (issue 15 item 4).
+ * focus moves to the new page's heading, or to the section a `#fragment` names, once it is shown
+ * (issue 15 item 4).
  */
 export function useFocusOnNavigation(main: RefObject<HTMLElement | null>): void {
-  const { key } = useLocation()
+  const { key, hash } = useLocation()
   const shown = useRef(key)
   useEffect(() => {
     if (shown.current === key) return
     shown.current = key
-    focusHeading(main.current)
+    focusHeading(main.current, decodeURIComponent(hash.slice(1)))
     return () => stopWaiting()
-  }, [key, main])
+  }, [key, hash, main])
 }
