@@ -14,8 +14,9 @@ const announced = (page: Page) =>
     return { title: document.title, focus: !el || el === document.body ? '<body>' : `${el.tagName.toLowerCase()} ${el.textContent?.trim()}` }
   })
 
-const expectAnnounced = async (page: Page, title: string, focus: string | RegExp) => {
-  await expect.poll(() => announced(page).then((a) => a.title)).toBe(`${title} · Learning Portal`)
+const expectAnnounced = async (page: Page, title: string | RegExp, focus: string | RegExp) => {
+  if (typeof title === 'string') await expect.poll(() => announced(page).then((a) => a.title)).toBe(`${title} · Learning Portal`)
+  else await expect.poll(() => announced(page).then((a) => a.title)).toMatch(title)
   await expect.poll(() => announced(page).then((a) => a.focus)).toMatch(typeof focus === 'string' ? new RegExp(`^${focus.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : focus)
 }
 
@@ -87,7 +88,8 @@ describe('announced pages and the navigation shell', () => {
 
     await nav.getByRole('link', { name: 'Certifications' }).click()
     await page.waitForURL('**/technician/profile')
-    await expectAnnounced(page, 'Technician Profile', /^h1 /)
+    // The page names itself more precisely than its route ("My Technician Profile").
+    await expectAnnounced(page, /Technician Profile · Learning Portal$/, /^h1 /)
     expect(await nav.getByRole('link', { name: 'Certifications' }).getAttribute('aria-current')).toBe('page')
     await noSerious(page, 'technician profile')
 
@@ -149,7 +151,7 @@ describe('announced pages and the navigation shell', () => {
     await admin.getByRole('link', { name: 'Return to Dashboard' }).click()
     await expectAnnounced(admin, 'Admin Dashboard', 'h1 Admin Dashboard')
     await adminNav.getByRole('link', { name: 'Certifications' }).click()
-    await expectAnnounced(admin, 'Technician Profile', /^h1 /)
+    await expectAnnounced(admin, /Technician Profile · Learning Portal$/, /^h1 /)
     await adminNav.getByRole('link', { name: 'Admin' }).click()
     await expectAnnounced(admin, 'Admin Dashboard', 'h1 Admin Dashboard')
     await noSerious(admin, 'admin dashboard')
@@ -188,13 +190,13 @@ describe('on a 390 px phone', () => {
     await page.waitForURL('**/user-dashboard')
     await page.getByRole('heading', { name: 'Available Exams' }).waitFor()
     const menu = page.getByRole('button', { name: 'Menu' })
-    expect(await menu.getAttribute('aria-expanded')).toBe('false')
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('false')
     const nav = page.getByRole('navigation', { name: 'Main' })
     expect(await nav.isVisible()).toBe(false)
     expect(await overflowing(page)).toEqual({ scrollWidth: 390, width: 390, wide: [] })
 
     await menu.click()
-    expect(await menu.getAttribute('aria-expanded')).toBe('true')
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('true')
     const links = nav.getByRole('link')
     expect(await links.count()).toBe(4)
     for (const link of await links.all()) {
@@ -208,14 +210,70 @@ describe('on a 390 px phone', () => {
     // Escape closes it and gives focus back to Menu.
     await links.first().focus()
     await page.keyboard.press('Escape')
-    expect(await menu.getAttribute('aria-expanded')).toBe('false')
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('false')
     expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true)
 
     // A navigation closes the menu and lands on the section.
     await menu.click()
     await nav.getByRole('link', { name: 'Courses' }).click()
-    expect(await menu.getAttribute('aria-expanded')).toBe('false')
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('false')
     await expectAnnounced(page, 'Dashboard', 'h2 My Courses')
+    await page.context().close()
+  })
+
+  it('keeps admin tables\' actions in view, the tabs in one scrolling row, and the page as wide as the screen while a group is edited', async () => {
+    const page = await openPage(browser(), baseURL, PHONE)
+    await logIn(page, 'admin@example.com', 'Admin123!')
+    await page.waitForURL('**/admin-dashboard')
+    const tablist = page.getByRole('tablist', { name: 'Admin sections' })
+    const tabs = tablist.getByRole('tab')
+    await tabs.first().waitFor()
+    // One row: every tab at the same height, the list scrolls sideways instead.
+    const tops = new Set((await Promise.all((await tabs.all()).map((t) => t.boundingBox()))).map((b) => Math.round(b!.y)))
+    expect(tops.size).toBe(1)
+    expect(await tablist.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true)
+    expect(await overflowing(page)).toEqual({ scrollWidth: 390, width: 390, wide: [] })
+
+    const actionsInView = async (table: string) => {
+      const rows = page.getByRole('table', { name: table }).getByRole('row')
+      await rows.nth(1).waitFor()
+      // The row's actions: its last cell, in view without scrolling the table sideways.
+      for (const button of await rows.nth(1).getByRole('cell').last().getByRole('button').all()) {
+        const box = (await button.boundingBox())!
+        expect(box.x, `${await button.textContent()} in ${table}`).toBeGreaterThanOrEqual(0)
+        expect(box.x + box.width, `${await button.textContent()} in ${table}`).toBeLessThanOrEqual(390)
+      }
+    }
+    await page.getByRole('table', { name: 'Exams' }).or(page.getByText('No exams')).first().waitFor()
+    if (await page.getByRole('table', { name: 'Exams' }).isVisible()) await actionsInView('Exams')
+
+    // The tab list scrolls the chosen tab into view.
+    await tabs.filter({ hasText: 'Users' }).click()
+    await actionsInView('Users')
+    await noSerious(page, 'users tab on a phone')
+    const users = page.getByRole('table', { name: 'Users' })
+    await users.getByRole('button', { name: /^Edit user group of / }).first().click()
+    await users.getByRole('combobox').first().waitFor()
+    expect(await overflowing(page)).toEqual({ scrollWidth: 390, width: 390, wide: [] })
+    await noSerious(page, 'editing a group on a phone')
+    await page.context().close()
+  })
+
+  it('shows the lesson before the module list in the course viewer', async () => {
+    const page = await openPage(browser(), baseURL, PHONE)
+    await logIn(page, 'tech.seattle@example.com', 'Tech1234!')
+    await page.waitForURL('**/user-dashboard')
+    await page.getByRole('region', { name: 'My Courses' }).getByRole('button', { name: 'View Course' }).first().click()
+    const modules = page.getByRole('navigation', { name: 'Course modules' })
+    await modules.waitFor()
+    const lesson = page.locator('.pk-split__main')
+    await lesson.waitFor()
+    expect((await lesson.boundingBox())!.y).toBeLessThan((await modules.boundingBox())!.y)
+    await expect.poll(() => announced(page).then((a) => a.title)).toMatch(/ · Learning Portal$/)
+    expect((await announced(page)).title).not.toBe('Dashboard · Learning Portal')
+    expect(await overflowing(page).then((o) => o.scrollWidth)).toBe(390)
+    await page.getByRole('button', { name: 'Close Course' }).click()
+    await expect.poll(() => announced(page).then((a) => a.title)).toBe('Dashboard · Learning Portal')
     await page.context().close()
   })
 })

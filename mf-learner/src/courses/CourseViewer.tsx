@@ -138,8 +138,8 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePag
           onGoBack={onClose}
         />
       ) : (
-        <div style={{ display: 'flex', flexWrap: 'wrap', gap: '1.25rem', alignItems: 'flex-start' }}>
-          <nav aria-label="Course modules" className="pk-stack" style={{ gap: '.75rem', flex: '1 1 260px', maxWidth: 360 }}>
+        <div className="pk-split">
+          <nav aria-label="Course modules" className="pk-stack pk-split__side" style={{ gap: '.75rem' }}>
             <div className="pk-stack" style={{ gap: '.25rem' }}>
               <p style={{ margin: 0, fontWeight: 600 }} aria-live="polite">
                 {completedText(list)}
@@ -191,7 +191,7 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePag
               })}
             </ol>
           </nav>
-          <div style={{ flex: '999 1 480px', minWidth: 0 }}>
+          <div className="pk-split__main">
             {selected ? (
               <ModulePlayer
                 key={`${selected.id}:${loadNo}`}

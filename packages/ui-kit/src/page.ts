@@ -48,17 +48,16 @@ export function focusPageHeadingWhenShown(main: HTMLElement, targetId = '', wait
 }
 
 /**
- * A routed page's own document title, and keyboard focus on its heading when it opens (a screen
- * reader then reads where the user landed instead of starting again from <body>). Give the
- * returned ref to the page's h1, which needs tabIndex={-1}.
+ * A routed page's own document title, more precise than its route's (the shell titles every route
+ * before the page's effects run), and keyboard focus on its heading when it opens (a screen reader
+ * then reads where the user landed instead of starting again from <body>). Give the returned ref
+ * to the page's h1, which needs tabIndex={-1}.
  */
 export function usePageHeading<T extends HTMLElement = HTMLHeadingElement>(title: string) {
   const ref = useRef<T>(null)
   useEffect(() => {
     document.title = documentTitle(title)
   }, [title])
-  // Leaving the page: a route that sets no title of its own must not keep this one.
-  useEffect(() => () => void (document.title = PRODUCT_TITLE), [])
   useEffect(() => {
     ref.current?.focus({ preventScroll: true })
   }, [])

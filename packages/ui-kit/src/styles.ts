@@ -61,15 +61,25 @@ h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
 .pk-dialog__body{padding:1.5rem}
 .pk-empty{padding:1.25rem;text-align:center;color:var(--c-muted);border:1px dashed var(--c-border);border-radius:var(--radius)}
 .pk-badge{display:inline-block;padding:.125rem .5rem;border-radius:999px;font-size:.75rem;font-weight:600;background:#e0e7ff;color:#3730a3;margin-left:.375rem}
-.pk-table-wrap{overflow-x:auto}
+/* Positioned, so a visually hidden label in a cell stays inside the scrolling box instead of widening the page. */
+.pk-table-wrap{overflow-x:auto;position:relative}
 .pk-table{width:100%;border-collapse:collapse;font-size:.9375rem}
 .pk-table th,.pk-table td{text-align:left;padding:.625rem .75rem;border-bottom:1px solid var(--c-border);vertical-align:top}
 .pk-table th{font-size:.8125rem;text-transform:uppercase;letter-spacing:.03em;color:var(--c-text)}
-.pk-tabs{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:2px solid var(--c-border);margin-bottom:1.25rem}
-.pk-tab{font:inherit;font-weight:600;background:none;border:none;border-bottom:3px solid transparent;margin-bottom:-2px;padding:.625rem 1rem;cursor:pointer;color:var(--c-text)}
+/* One row of tabs that scrolls sideways on a phone instead of wrapping into rows (issue 15 item 7). */
+.pk-tabs{display:flex;gap:.25rem;overflow-x:auto;scrollbar-width:thin;box-shadow:inset 0 -2px 0 var(--c-border);margin-bottom:1.25rem;padding:3px 3px 0}
+.pk-tab{flex:none;white-space:nowrap;font:inherit;font-weight:600;background:none;border:none;border-bottom:3px solid transparent;padding:.625rem 1rem;cursor:pointer;color:var(--c-text)}
+.pk-tab:focus-visible{outline-offset:-3px}
 .pk-tab[aria-selected=true]{color:var(--c-primary);border-bottom-color:var(--c-primary)}
 .pk-live:empty{position:absolute}
 .pk-visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+/* A main area beside a side list; on a phone the main area comes first (the lesson before the module list). */
+.pk-split{display:flex;flex-wrap:wrap;gap:1.25rem;align-items:flex-start}
+.pk-split__side{flex:1 1 260px;max-width:360px}
+.pk-split__main{flex:999 1 480px;min-width:0}
+@media (max-width:760px){.pk-split__main{order:-1}.pk-split__side{max-width:none}
+/* A table wider than a phone scrolls, its last column (the row's actions) stays in view at the right edge. */
+.pk-table-wrap .pk-table :is(th,td):last-child:not([colspan]){position:sticky;right:0;background:var(--c-surface);box-shadow:-8px 0 8px -8px rgba(15,23,42,.35)}}
 @media (max-width:600px){.pk-main{padding:1rem}.pk-card{padding:1rem}.pk-header{padding:.75rem 1rem}}
 `
 

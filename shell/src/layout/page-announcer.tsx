@@ -1,10 +1,13 @@
 import { documentTitle, focusPageHeadingWhenShown } from '@portal/ui-kit'
-import { useEffect, useRef, type ReactNode, type RefObject } from 'react'
+import { useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react'
 import { useLocation } from 'react-router'
 
-/** A route's own document title ("Exam Results · Learning Portal"), set when it opens. */
+/**
+ * A route's own document title ("Exam Results · Learning Portal"), set when it opens; a layout
+ * effect, so it runs before the page's own effects, which may name the page more precisely.
+ */
 export const Titled = ({ title, children }: { title: string; children: ReactNode }) => {
-  useEffect(() => {
+  useLayoutEffect(() => {
     document.title = documentTitle(title)
   }, [title])
   return <>{children}</>
