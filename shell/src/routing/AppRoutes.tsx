@@ -7,6 +7,7 @@ import { ComingSoon } from '../layout/ComingSoon.tsx'
 import { Layout } from '../layout/Layout.tsx'
 import { announcePage, Titled } from '../layout/page-announcer.tsx'
 import { useLeaveGuards } from '../leave/LeaveGuardProvider.tsx'
+import { DASHBOARD_PAGES } from './preload.ts'
 import { decideAccess, decideExamResults, decideRoot, type Access, type AuthSnapshot, type GuardDecision } from './guards.ts'
 
 // Pages off the first-load path are split out to keep the login page light.
@@ -67,8 +68,8 @@ export const AppRoutes = () => (
       <Route path="register" element={<Titled title="Register"><Suspense fallback={<Spinner />}><RegisterPage /></Suspense></Titled>} />
       <Route path="forgot-password" element={<Titled title="Forgot Password"><Suspense fallback={<Spinner />}><ForgotPasswordPage /></Suspense></Titled>} />
       <Route path="reset-password" element={<Titled title="Reset Password"><Suspense fallback={<Spinner />}><ResetPasswordPage /></Suspense></Titled>} />
-      <Route path="user-dashboard" element={<Titled title="Dashboard"><Guard access="signed-in"><Remote id="mf_learner/UserDashboard" /></Guard></Titled>} />
-      <Route path="admin-dashboard" element={<Titled title="Admin Dashboard"><Guard access="admin"><Remote id="mf_admin/AdminDashboard" /></Guard></Titled>} />
+      <Route path="user-dashboard" element={<Titled title="Dashboard"><Guard access="signed-in"><Remote id={DASHBOARD_PAGES['/user-dashboard']} /></Guard></Titled>} />
+      <Route path="admin-dashboard" element={<Titled title="Admin Dashboard"><Guard access="admin"><Remote id={DASHBOARD_PAGES['/admin-dashboard']} /></Guard></Titled>} />
       <Route path="exam/:id" element={<Titled title="Exam"><Guard access="signed-in"><Remote id="mf_exams/ExamPage" /></Guard></Titled>} />
       <Route path="exam-results" element={<Titled title="Exam Results"><Guard access="signed-in"><ExamResults /></Guard></Titled>} />
       <Route path="technician/profile" element={<Titled title="Technician Profile"><Guard access="signed-in"><Remote id="mf_certifications/TechnicianProfile" /></Guard></Titled>} />
