@@ -10,7 +10,7 @@ import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REMOTE_NAMES, remoteFolder } from '@portal/contracts'
+import { REMOTE_NAMES, REMOTES, remoteFolder } from '@portal/contracts'
 import { registerUsers } from '../bench/exams.ts'
 import { BENCH_NATS, BENCH_PG, startSmtpSink } from '../bench/support.ts'
 import { startCluster } from '../packages/launcher/src/cluster.ts'
@@ -24,9 +24,16 @@ const HASHED = /\.[0-9a-f]{8,}\.js$/
 
 /** The next version of mf-exams: a visible change on the exam's intro and on its results. */
 const VERSION_2: SourcePatch[] = [
-  { file: 'exam/ExamScreen.tsx', from: 'The timer starts when', to: 'Version 2 of the exams remote. The timer starts when' },
+  { file: 'exam/Intro.tsx', from: 'The timer starts when', to: 'Version 2 of the exams remote. The timer starts when' },
   { file: 'results/ResultsView.tsx', from: 'Scores by Category', to: 'Scores by Category (version 2)' },
 ]
+
+/** Submits the running exam the way a learner does: Review and Submit, Submit Exam, then its confirmation. */
+async function submitThroughReview(page: Page): Promise<void> {
+  await page.getByRole('region', { name: 'Current question' }).getByRole('button', { name: 'Review and Submit' }).click()
+  await page.getByRole('region', { name: 'Review Your Answers' }).getByRole('button', { name: 'Submit Exam' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Submit Exam' }).click()
+}
 
 let cluster: Awaited<ReturnType<typeof startCluster>>
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>
@@ -167,7 +174,7 @@ describe('a remote deploys on its own (cluster mode)', () => {
     await page.getByRole('button', { name: 'Start Exam' }).click()
     const current = page.getByRole('region', { name: 'Current question' })
     await current.getByLabel('Three feet').check()
-    await current.getByRole('button', { name: 'Submit Exam' }).click()
+    await submitThroughReview(page)
     await page.waitForURL('**/exam-results')
     await page.getByRole('heading', { name: 'Scores by Category', exact: true }).waitFor()
     expect(open.length).toBeGreaterThan(0)
@@ -205,7 +212,7 @@ describe('a remote deploys on its own (cluster mode)', () => {
     await page.getByRole('button', { name: 'Try Again' }).waitFor()
     await page.getByRole('button', { name: 'Logout' }).waitFor()
     expect(await page.getByRole('heading', { level: 1, name: examName }).count()).toBe(0)
-    expect(logged.join('\n')).toContain('built against contract 2.0, the shell speaks 1.0')
+    expect(logged.join('\n')).toContain(`built against contract 2.0, the shell speaks ${REMOTES.mf_exams.version}`)
 
     // Back to a compatible build: the next page load works again.
     await cluster.restart('mf-exams', { STATIC_DIR: examsDist })
@@ -222,7 +229,7 @@ describe('a remote deploys on its own (cluster mode)', () => {
     await page.getByRole('button', { name: 'Start Exam' }).click()
     const current = page.getByRole('region', { name: 'Current question' })
     await current.getByLabel('Three feet').check()
-    await current.getByRole('button', { name: 'Submit Exam' }).click()
+    await submitThroughReview(page)
     await page.waitForURL('**/exam-results')
     await page.getByRole('alert').getByText('This part of the portal could not be loaded.').waitFor()
     await page.getByRole('button', { name: 'Logout' }).waitFor()
