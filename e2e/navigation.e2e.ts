@@ -183,6 +183,32 @@ describe('announced pages and the navigation shell', () => {
   })
 })
 
+describe('loading', () => {
+  it('fetches the dashboard while the session check is still under way', async () => {
+    const page = await openPage(browser(), baseURL)
+    await logIn(page, 'tech.seattle@example.com', 'Tech1234!')
+    await page.waitForURL('**/user-dashboard')
+    await page.getByRole('heading', { name: 'Available Exams' }).waitFor()
+    // A slow session check (300 ms more on the wire): the dashboard's remote is on its way before it answers.
+    const events: string[] = []
+    await page.route('**/api/users/me', async (route) => {
+      await new Promise((r) => setTimeout(r, 300))
+      await route.continue()
+    })
+    page.on('request', (req) => {
+      if (req.url().includes('/remotes/mf-learner/')) events.push('remote requested')
+    })
+    page.on('requestfinished', (req) => {
+      if (req.url().endsWith('/api/users/me')) events.push('session checked')
+    })
+    await page.reload()
+    await page.getByRole('heading', { name: 'Available Exams' }).waitFor()
+    expect(events.indexOf('remote requested')).toBeGreaterThanOrEqual(0)
+    expect(events.indexOf('remote requested')).toBeLessThan(events.indexOf('session checked'))
+    await page.context().close()
+  })
+})
+
 describe('on a 390 px phone', () => {
   it('opens the navigation from a Menu button, and nothing is wider than the screen', async () => {
     const page = await openPage(browser(), baseURL, PHONE)
@@ -272,6 +298,7 @@ describe('on a 390 px phone', () => {
     await expect.poll(() => announced(page).then((a) => a.title)).toMatch(/ · Learning Portal$/)
     expect((await announced(page)).title).not.toBe('Dashboard · Learning Portal')
     expect(await overflowing(page).then((o) => o.scrollWidth)).toBe(390)
+    await noSerious(page, 'course viewer on a phone')
     await page.getByRole('button', { name: 'Close Course' }).click()
     await expect.poll(() => announced(page).then((a) => a.title)).toBe('Dashboard · Learning Portal')
     await page.context().close()

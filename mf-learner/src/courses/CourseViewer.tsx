@@ -158,8 +158,6 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePag
                       onClick={() => select(m.id)}
                       disabled={status === 'Locked'}
                       aria-current={m.id === selectedId ? 'true' : undefined}
-                      // The name starts with what the button shows (number, title), then its status, type and progress.
-                      aria-label={`${index + 1}. ${m.title}, ${status}, ${moduleTypeLabel(m)}, ${progress}%`}
                       style={{
                         width: '100%',
                         textAlign: 'left',
@@ -175,15 +173,19 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePag
                         gap: '.375rem',
                       }}
                     >
+                      {/* Named by what it shows, in its order (a voice user says what they see); the bar's percent as text. */}
                       <span style={{ display: 'flex', gap: '.5rem', alignItems: 'baseline' }}>
-                        <span style={{ fontWeight: 700, minWidth: '1.5rem' }}>
-                          {index + 1}.
-                        </span>
-                        <span style={{ fontWeight: 600, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{m.title}</span>
+                        <span style={{ fontWeight: 700, minWidth: '1.5rem' }}>{index + 1}.</span>{' '}
+                        <span style={{ fontWeight: 600, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{m.title}</span>{' '}
                         <span className="pk-badge">{moduleTypeLabel(m)}</span>
+                      </span>{' '}
+                      <span style={{ fontSize: '.8125rem', fontWeight: 600, color: STATUS_COLOR[status] }}>
+                        {status}
+                        <span className="pk-visually-hidden">, {progress}%</span>
+                      </span>{' '}
+                      <span aria-hidden="true" style={{ display: 'block' }}>
+                        <ProgressBar value={progress} label={`${m.title} progress`} />
                       </span>
-                      <span style={{ fontSize: '.8125rem', fontWeight: 600, color: STATUS_COLOR[status] }}>{status}</span>
-                      <ProgressBar value={progress} label={`${m.title} progress`} />
                       {done ? <span className="pk-muted" style={{ fontSize: '.8125rem' }}>{done}</span> : null}
                     </button>
                   </li>
