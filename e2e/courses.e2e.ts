@@ -614,10 +614,10 @@ describe('courses journey', () => {
       v.muted = true
       return v.play()
     })
-    await page.getByRole('button', { name: /^1\. safety-video Video Completed, 100%/ }).waitFor()
+    await page.getByRole('button', { name: /^1\. safety-video Video Completed\s*, 100%/ }).waitFor()
     await until(startedAt(pdfId) + 181_000)
     await mediaPeer.getByRole('button', { name: 'Mark as Complete' }).click()
-    await mediaPeer.getByRole('button', { name: /^2\. handbook PDF Completed, 100%/ }).waitFor()
+    await mediaPeer.getByRole('button', { name: /^2\. handbook PDF Completed\s*, 100%/ }).waitFor()
 
     const done = await eventually(
       () => myCourses(page, baseURL),
