@@ -14,6 +14,7 @@ import { benchScormCommit, formatCommit } from './scorm-commit.ts'
 import { benchIngest, formatIngest } from './scorm-ingest.ts'
 import { benchTeam, formatTeam } from './team.ts'
 import { benchCertExpiry, formatCertExpiry } from './cert-expiry.ts'
+import { formatFirstScreens, measureFirstScreens, REMOTE_FIRST_SCREEN_GOAL_BYTES, SHELL_FIRST_LOAD_GOAL_BYTES } from './first-screens.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const PG = BENCH_PG
@@ -97,26 +98,12 @@ const scormCommit = await benchScormCommit({
   connections: CONNECTIONS,
 })
 
-// 3. What the browser downloads: the shell's first load, and mf-learner's addition.
+// 3. What the browser downloads: the shell's first load, and what each remote adds to the first
+// screen a learner and an admin land on (issue 15 item 9).
 const browser = await launchBrowser()
-const page = await browser.newPage()
-const sizes: { url: string; bytes: number }[] = []
-page.on('requestfinished', async (req) => {
-  if (req.resourceType() !== 'script') return
-  const s = await req.sizes().catch(() => undefined)
-  if (s) sizes.push({ url: req.url(), bytes: s.responseBodySize })
-})
-await page.goto(`${cluster.url}/login`, { waitUntil: 'networkidle' })
-const shellBytes = sizes.reduce((a, s) => a + s.bytes, 0)
-const before = sizes.length
-await page.getByLabel('Email').fill(email)
-await page.getByLabel('Password', { exact: true }).fill(password)
-await page.getByRole('button', { name: 'Log In' }).click()
-await page.waitForURL('**/user-dashboard')
-await page.getByText(/^Welcome, /).waitFor()
-await page.waitForLoadState('networkidle')
-await new Promise((r) => setTimeout(r, 500))
-const learnerBytes = sizes.slice(before).reduce((a, s) => a + s.bytes, 0)
+const firstScreens = await measureFirstScreens(browser, cluster.url, { email, password }, { email: commitUsers.emails[0]!, password: commitUsers.password })
+const shellBytes = firstScreens.shellFirstLoadJsBytes
+const learnerBytes = firstScreens.screens.learner.totalJsBytes
 await browser.close()
 await cluster.close()
 smtp.close()
@@ -138,10 +125,11 @@ const result = {
   profileThroughGateway: profile,
   profileRatio: Number((profile.rps / ceiling.rps).toFixed(3)),
   profileDirectToIdentity: profileDirect,
-  goals: { profileRatio: 0.4, profileP99Ms: 50, shellFirstLoadGzBytes: 150 * 1024, learnerAdditionGzBytes: 80 * 1024 },
+  goals: { profileRatio: 0.4, profileP99Ms: 50, shellFirstLoadGzBytes: SHELL_FIRST_LOAD_GOAL_BYTES, learnerAdditionGzBytes: 80 * 1024, remoteFirstScreenGzBytes: REMOTE_FIRST_SCREEN_GOAL_BYTES },
   login,
   shellFirstLoadJsBytes: shellBytes,
   learnerAdditionJsBytes: learnerBytes,
+  firstScreens,
   exams,
   scormCommit,
   ingest,
@@ -158,8 +146,8 @@ GET /api/users/me via gateway     ${profile.rps} req/s, p99 ${profile.p99} ms, n
 ratio                             ${(result.profileRatio * 100).toFixed(1)}% (goal >= 40%, p99 <= 50 ms)
 same call straight to identity    ${profileDirect.rps} req/s, p99 ${profileDirect.p99} ms (no gateway hop)
 login rate                        ${login.rps} logins/s, p99 ${login.p99} ms (scrypt, 8 connections)
-shell first-load JS (gz)          ${kb(shellBytes)} (goal <= 150 KB)
-mf-learner addition (gz)          ${kb(learnerBytes)} (goal <= 80 KB)
+${formatFirstScreens(firstScreens)}
+learner screen, all remotes (gz)  +${kb(learnerBytes)} (goal <= 80 KB)
 ${examsSummary(exams)}
 ${formatCommit(scormCommit)}
 ${formatIngest(ingest)}

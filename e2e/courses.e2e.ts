@@ -201,7 +201,7 @@ describe('courses journey', () => {
     // A second tab of the same learner shows the PDF, so both engagement clocks run at once.
     mediaPeer = await page.context().newPage()
     await openCourse(mediaPeer, media.title)
-    await mediaPeer.getByRole('button', { name: /^Module 2: handbook,/ }).click()
+    await mediaPeer.getByRole('button', { name: /^2\. handbook PDF / }).click()
     await mediaPeer.getByText('Module 2 of 2').waitFor()
     await mediaPeer.locator('iframe[title="handbook"]').waitFor()
     const [videoId, pdfId] = moduleIds.get(media.title)!
@@ -614,10 +614,10 @@ describe('courses journey', () => {
       v.muted = true
       return v.play()
     })
-    await page.getByRole('button', { name: /^Module 1: safety-video, Completed,/ }).waitFor()
+    await page.getByRole('button', { name: /^1\. safety-video Video Completed\s*, 100%/ }).waitFor()
     await until(startedAt(pdfId) + 181_000)
     await mediaPeer.getByRole('button', { name: 'Mark as Complete' }).click()
-    await mediaPeer.getByRole('button', { name: /^Module 2: handbook, Completed,/ }).waitFor()
+    await mediaPeer.getByRole('button', { name: /^2\. handbook PDF Completed\s*, 100%/ }).waitFor()
 
     const done = await eventually(
       () => myCourses(page, baseURL),

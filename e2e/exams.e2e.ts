@@ -123,6 +123,8 @@ describe('exams journey', () => {
     await warned('Leave the Exam?')
     await page.goBack()
     await warned('Leave the Exam?')
+    // On this phone Logout sits behind the header's Menu button.
+    await page.getByRole('button', { name: 'Menu' }).click()
     await page.getByRole('button', { name: 'Logout' }).click()
     await warned('Log Out During the Exam?')
     await page.getByRole('button', { name: 'Exit', exact: true }).click()

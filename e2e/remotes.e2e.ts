@@ -28,6 +28,13 @@ const VERSION_2: SourcePatch[] = [
   { file: 'results/ResultsView.tsx', from: 'Scores by Category', to: 'Scores by Category (version 2)' },
 ]
 
+/** Submits the running exam the way a learner does: Review and Submit, Submit Exam, then its confirmation. */
+async function submitThroughReview(page: Page): Promise<void> {
+  await page.getByRole('region', { name: 'Current question' }).getByRole('button', { name: 'Review and Submit' }).click()
+  await page.getByRole('region', { name: 'Review Your Answers' }).getByRole('button', { name: 'Submit Exam' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Submit Exam' }).click()
+}
+
 let cluster: Awaited<ReturnType<typeof startCluster>>
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>
 let browser: Browser
@@ -167,7 +174,7 @@ describe('a remote deploys on its own (cluster mode)', () => {
     await page.getByRole('button', { name: 'Start Exam' }).click()
     const current = page.getByRole('region', { name: 'Current question' })
     await current.getByLabel('Three feet').check()
-    await submitExam(page)
+    await submitThroughReview(page)
     await page.waitForURL('**/exam-results')
     await page.getByRole('heading', { name: 'Scores by Category', exact: true }).waitFor()
     expect(open.length).toBeGreaterThan(0)
@@ -222,7 +229,7 @@ describe('a remote deploys on its own (cluster mode)', () => {
     await page.getByRole('button', { name: 'Start Exam' }).click()
     const current = page.getByRole('region', { name: 'Current question' })
     await current.getByLabel('Three feet').check()
-    await submitExam(page)
+    await submitThroughReview(page)
     await page.waitForURL('**/exam-results')
     await page.getByRole('alert').getByText('This part of the portal could not be loaded.').waitFor()
     await page.getByRole('button', { name: 'Logout' }).waitFor()
@@ -256,10 +263,3 @@ describe('a remote deploys on its own (cluster mode)', () => {
     await page.context().close()
   })
 })
-
-/** Submits the one-question exam the way a learner does: Review and Submit, Submit Exam, confirm. */
-async function submitExam(page: Page) {
-  await page.getByRole('region', { name: 'Current question' }).getByRole('button', { name: 'Review and Submit' }).click()
-  await page.getByRole('region', { name: 'Review Your Answers' }).getByRole('button', { name: 'Submit Exam' }).click()
-  await page.getByRole('dialog').getByRole('button', { name: 'Submit Exam' }).click()
-}

@@ -10,7 +10,7 @@ const config: Configuration = {
     new rspack.HtmlRspackPlugin({
       title: 'Learning Portal',
       templateContent:
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Learning Portal</title><link rel="icon" href="data:,"></head><body><noscript>This portal needs JavaScript.</noscript><div id="root"></div></body></html>',
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Learning Portal</title><link rel="icon" href="data:,"><link rel="preload" href="/remote-registry.json" as="fetch" crossorigin="anonymous"></head><body><noscript>This portal needs JavaScript.</noscript><div id="root"></div></body></html>',
     }),
     new ModuleFederationPlugin({
       name: 'shell',

@@ -9,12 +9,12 @@ ensureStyles()
 ensureExamStyles()
 
 /** mf_exams/ExamPage: intro, taking and submitting one exam (route /exam/:id). */
-const ExamPage = ({ user, navigate, params, registerLeaveGuard }: RemoteProps) => {
+const ExamPage = ({ user, navigate, params, registerLeaveGuard, announcePage }: RemoteProps) => {
   // One cache per mount: signing out unmounts it, so no data leaks to the next user.
   const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1 } } }))
   return (
     <QueryClientProvider client={client}>
-      <ExamScreen user={user} navigate={navigate} params={params} registerLeaveGuard={registerLeaveGuard} />
+      <ExamScreen user={user} navigate={navigate} params={params} registerLeaveGuard={registerLeaveGuard} announcePage={announcePage} />
     </QueryClientProvider>
   )
 }

@@ -2,6 +2,7 @@ import { REMOTES, type User } from '@portal/contracts'
 import { Button, ensureStyles, RemoteSlot, Spinner, ToastProvider, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
+import { ContinueCard } from './courses/ContinueCard.tsx'
 import { MyCoursesCard } from './courses/MyCoursesCard.tsx'
 import { dashboardKeys } from './exams/api.ts'
 import { AvailableExamsCard, StatisticsCards, useRefreshOnReturn } from './exams/ExamCards.tsx'
@@ -15,18 +16,25 @@ ensureStyles()
 const CourseViewer = lazy(() => import('./courses/CourseViewer.tsx'))
 
 const Dashboard = (remote: RemoteProps) => {
-  const { user, onUserUpdated, navigate } = remote
+  const { user, onUserUpdated, navigate, announcePage } = remote
   const [dismissed, setDismissed] = useState(false)
   const [openCourseId, setOpenCourseId] = useState<number | null>(null)
-  const lastOpened = useRef<number | null>(null)
+  // The button that opened the viewer (Continue Course or a View Course), found again by its data attribute.
+  const lastOpened = useRef<string | null>(null)
   const queryClient = useQueryClient()
   useRefreshOnReturn()
   const missingProfile = needsProfile(user)
   useEffect(() => {
-    // Back from the viewer: focus returns to the course's View Course button.
-    if (openCourseId === null && lastOpened.current !== null)
-      document.querySelector<HTMLButtonElement>(`button[data-course-id="${lastOpened.current}"]`)?.focus()
-  }, [openCourseId])
+    // Back from the viewer: focus returns to the button that opened it.
+    if (openCourseId === null && lastOpened.current !== null) {
+      document.querySelector<HTMLButtonElement>(lastOpened.current)?.focus()
+      announcePage?.('Dashboard')
+    }
+  }, [openCourseId, announcePage])
+  const openCourse = (course: { id: number }, from: 'continue' | 'list') => {
+    lastOpened.current = from === 'continue' ? `button[data-continue-course-id="${course.id}"]` : `button[data-course-id="${course.id}"]`
+    setOpenCourseId(course.id)
+  }
   const closeCourse = () => {
     setOpenCourseId(null)
     void queryClient.invalidateQueries({ queryKey: dashboardKeys.all })
@@ -34,7 +42,7 @@ const Dashboard = (remote: RemoteProps) => {
   if (openCourseId !== null)
     return (
       <Suspense fallback={<Spinner label="Loading course..." />}>
-        <CourseViewer courseId={openCourseId} onClose={closeCourse} />
+        <CourseViewer courseId={openCourseId} onClose={closeCourse} announcePage={announcePage} />
       </Suspense>
     )
   return (
@@ -49,14 +57,11 @@ const Dashboard = (remote: RemoteProps) => {
           </Button>
         </div>
       ) : null}
+      {/* The home leads with what to do next (continue, what is due), the figures after it (issue 15 item 5). */}
+      <ContinueCard onView={(course) => openCourse(course, 'continue')} />
       <AvailableExamsCard navigate={navigate} />
+      <MyCoursesCard onView={(course) => openCourse(course, 'list')} />
       <StatisticsCards userId={user.id} />
-      <MyCoursesCard
-        onView={(course) => {
-          lastOpened.current = course.id
-          setOpenCourseId(course.id)
-        }}
-      />
       {/* Certification Tracking, My Certifications (and Team Management for admins) come from the certification slice. */}
       <RemoteSlot id="mf_certifications/DashboardCards" {...remote} loadingLabel="Loading certifications..." />
       <CompleteProfileModal

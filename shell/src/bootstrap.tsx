@@ -1,14 +1,25 @@
-import { ensureStyles } from '@portal/ui-kit'
+import { ensureStyles, getToken, loadRemoteComponent, readStoredUser } from '@portal/ui-kit'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { UNSAFE_createBrowserHistory, unstable_HistoryRouter as HistoryRouter } from 'react-router'
 import { AuthProvider } from './auth/AuthProvider.tsx'
+import { decideStart } from './auth/session-start.ts'
 import { guardedHistory } from './leave/guarded-history.ts'
 import { LeaveGuardProvider } from './leave/LeaveGuardProvider.tsx'
 import { createLeaveGuards } from './leave/leave-guards.ts'
 import { AppRoutes } from './routing/AppRoutes.tsx'
+import { pageToPreload } from './routing/preload.ts'
 
 ensureStyles()
+
+// A stored session: the dashboard it will most likely show is fetched (registry, remote entry,
+// page) while the session check runs, not after it (issue 15 item 9). The route loads it again
+// from the same cache; a failure here is the route's to show.
+const stored = readStoredUser()
+if (decideStart(getToken(), stored) === 'validate') {
+  const page = pageToPreload(location.pathname, stored as { is_admin?: unknown })
+  if (page) loadRemoteComponent(page).catch(() => {})
+}
 
 const root = document.getElementById('root')
 if (!root) throw new Error('#root missing from index.html')

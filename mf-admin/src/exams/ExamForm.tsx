@@ -379,6 +379,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
                 <Button
                   ref={target(EXAM_FOCUS.removeCategory(c))}
                   variant="link"
+                  className="pk-btn--icon"
                   aria-label={`Remove category ${c}`}
                   onClick={() => removing({ type: 'removeCategory', name: c }, afterRemoveCategory(state, c))}
                 >

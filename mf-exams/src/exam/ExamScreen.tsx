@@ -1,6 +1,6 @@
 import { Alert, ApiError, Button, Spinner, errorMessage, type RemoteProps } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { dashboardPath, examKeys, fetchExamIntro, startAttempt } from '../api.ts'
 import { Intro } from './Intro.tsx'
 import { Taking, type Attempt } from './Taking.tsx'
@@ -13,7 +13,7 @@ const loadError = (err: unknown) =>
   err instanceof ApiError && err.status === 404 ? errorMessage(err, 'Exam not found') : errorMessage(err, LOAD_FAILED)
 
 /** The exam screen: load → intro (Start, or Resume an attempt under way) → started → submitted (then the results screen). */
-export const ExamScreen = ({ user, navigate, params, registerLeaveGuard }: Pick<RemoteProps, 'user' | 'navigate' | 'params' | 'registerLeaveGuard'>) => {
+export const ExamScreen = ({ user, navigate, params, registerLeaveGuard, announcePage }: Pick<RemoteProps, 'user' | 'navigate' | 'params' | 'registerLeaveGuard' | 'announcePage'>) => {
   const id = params.id ?? ''
   const home = dashboardPath(user.is_admin)
   const exam = useQuery({ queryKey: examKeys.intro(id), queryFn: () => fetchExamIntro(id), retry: false, refetchOnWindowFocus: false })
@@ -39,6 +39,13 @@ export const ExamScreen = ({ user, navigate, params, registerLeaveGuard }: Pick<
       setStarting(false)
     }
   }
+
+  // The intro and the running exam are views of one route: each is announced with the exam's name.
+  const name = exam.data?.name
+  const started = attempt !== null
+  useEffect(() => {
+    if (name) announcePage?.(started ? `${name} (in progress)` : name)
+  }, [announcePage, name, started])
 
   const onSubmitted = useCallback((result: unknown) => navigate('/exam-results', { state: { result } }), [navigate])
   // The attempt's time ran out on the intro: the server grades it; the intro offers a new start.

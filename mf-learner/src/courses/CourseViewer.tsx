@@ -24,6 +24,8 @@ export interface CourseViewerProps {
   /** Module to open first (if unlocked). */
   requestedModuleId?: number | null
   onClose: () => void
+  /** The host's page announcement (the viewer opens in place of the dashboard). */
+  announcePage?: (title: string) => void
 }
 
 const STATUS_COLOR: Record<ReturnType<typeof moduleStatusLabel>, string> = {
@@ -34,7 +36,7 @@ const STATUS_COLOR: Record<ReturnType<typeof moduleStatusLabel>, string> = {
 }
 
 /** The course viewer (learner §2): module sidebar, "Module X of Y", Close Course, the selected module. */
-const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseViewerProps) => {
+const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePage }: CourseViewerProps) => {
   const toast = useToast()
   const queryClient = useQueryClient()
   const modules = useQuery({
@@ -73,6 +75,7 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
   }, [modules.data, requestedModuleId, selectedId])
 
   const title = modules.data?.title ?? ''
+  useEffect(() => announcePage?.(title || 'Course'), [announcePage, title])
   const onProgress = useCallback((moduleId: number, progress: number) => setLive((l) => ({ ...l, [moduleId]: progress })), [])
   const onCompleted = useCallback(
     (_module: LearnerModule, result: CompleteModuleResponse) => {
@@ -108,9 +111,9 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
     <section className="pk-card pk-stack" aria-labelledby="course-viewer-title">
       <div className="pk-row" style={{ justifyContent: 'space-between' }}>
         <div>
-          <h2 id="course-viewer-title" ref={headingRef} tabIndex={-1} style={{ marginBottom: '.25rem' }}>
+          <h1 id="course-viewer-title" ref={headingRef} tabIndex={-1} style={{ marginBottom: '.25rem', fontSize: '1.5rem' }}>
             {title || 'Course'}
-          </h2>
+          </h1>
           {position ? (
             <p className="pk-muted" style={{ margin: 0 }} aria-live="polite">
               {position}
@@ -136,8 +139,8 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
           onGoBack={onClose}
         />
       ) : (
-        <div style={{ display: 'flex', flexWrap: 'wrap', gap: '1.25rem', alignItems: 'flex-start' }}>
-          <nav aria-label="Course modules" className="pk-stack" style={{ gap: '.75rem', flex: '1 1 260px', maxWidth: 360 }}>
+        <div className="pk-split">
+          <nav aria-label="Course modules" className="pk-stack pk-split__side" style={{ gap: '.75rem' }}>
             <div className="pk-stack" style={{ gap: '.25rem' }}>
               <p style={{ margin: 0, fontWeight: 600 }} aria-live="polite">
                 {completedText(list)}
@@ -157,7 +160,6 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
                       onClick={() => select(m.id)}
                       disabled={status === 'Locked'}
                       aria-current={m.id === selectedId ? 'true' : undefined}
-                      aria-label={`Module ${index + 1}: ${m.title}, ${status}, ${moduleTypeLabel(m)}, ${progress}%`}
                       style={{
                         width: '100%',
                         textAlign: 'left',
@@ -173,15 +175,19 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
                         gap: '.375rem',
                       }}
                     >
+                      {/* Named by what it shows, in its order (a voice user says what they see); the bar's percent as text. */}
                       <span style={{ display: 'flex', gap: '.5rem', alignItems: 'baseline' }}>
-                        <span aria-hidden="true" style={{ fontWeight: 700, minWidth: '1.5rem' }}>
-                          {index + 1}.
-                        </span>
-                        <span style={{ fontWeight: 600, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{m.title}</span>
+                        <span style={{ fontWeight: 700, minWidth: '1.5rem' }}>{index + 1}.</span>{' '}
+                        <span style={{ fontWeight: 600, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{m.title}</span>{' '}
                         <span className="pk-badge">{moduleTypeLabel(m)}</span>
+                      </span>{' '}
+                      <span style={{ fontSize: '.8125rem', fontWeight: 600, color: STATUS_COLOR[status] }}>
+                        {status}
+                        <span className="pk-visually-hidden">, {progress}%</span>
+                      </span>{' '}
+                      <span aria-hidden="true" style={{ display: 'block' }}>
+                        <ProgressBar value={progress} label={`${m.title} progress`} />
                       </span>
-                      <span style={{ fontSize: '.8125rem', fontWeight: 600, color: STATUS_COLOR[status] }}>{status}</span>
-                      <ProgressBar value={progress} label={`${m.title} progress`} />
                       {done ? (
                         <span className="pk-muted" style={{ fontSize: '.8125rem' }}>
                           {by ? `${done} · ${by}` : done}
@@ -193,7 +199,7 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose }: CourseVie
               })}
             </ol>
           </nav>
-          <div style={{ flex: '999 1 480px', minWidth: 0 }}>
+          <div className="pk-split__main">
             {selected ? (
               <ModulePlayer
                 key={`${selected.id}:${loadNo}`}

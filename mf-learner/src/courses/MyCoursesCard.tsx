@@ -1,4 +1,4 @@
-import type { CourseWithProgress } from '@portal/contracts'
+import { DASHBOARD_SECTIONS, type CourseWithProgress } from '@portal/contracts'
 import { Button, EmptyState, Spinner } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { NotLoaded } from '../LoadFailure.tsx'
@@ -16,7 +16,7 @@ const BADGE_STYLE: Record<CourseWithProgress['status'], { background: string; co
 export const MyCoursesCard = ({ onView }: { onView: (course: CourseWithProgress) => void }) => {
   const courses = useQuery({ queryKey: courseKeys.list(), queryFn: fetchCoursesWithProgress, refetchOnWindowFocus: false })
   return (
-    <section className="pk-card pk-stack" aria-labelledby="courses-title">
+    <section className="pk-card pk-stack" aria-labelledby="courses-title" id={DASHBOARD_SECTIONS.courses}>
       <h2 id="courses-title">My Courses</h2>
       {courses.isPending ? (
         <Spinner label="Loading courses..." />

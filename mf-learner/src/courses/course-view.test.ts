@@ -5,6 +5,7 @@ import {
   completedOnText,
   completedText,
   courseStatusLabel,
+  courseToContinue,
   initialModule,
   moduleCountText,
   moduleKind,
@@ -35,6 +36,20 @@ const mod = (id: number, over: Partial<LearnerModule> = {}): LearnerModule => ({
   progress: 0,
   last_accessed: null,
   ...over,
+})
+
+describe('continue where you left off', () => {
+  const course = (id: number, status: 'completed' | 'in-progress' | 'not-started', modules: LearnerModule[]) => ({ id, status, modules })
+  it('picks the course under way the learner worked on last', () => {
+    const older = course(1, 'in-progress', [mod(1, { started_at: '2026-11-01T10:00:00Z', last_accessed: '2026-11-02T10:00:00Z' })])
+    const newer = course(2, 'in-progress', [mod(2, { started_at: '2026-11-03T10:00:00Z' })])
+    const done = course(3, 'completed', [mod(3, { last_accessed: '2026-11-20T10:00:00Z' })])
+    expect(courseToContinue([older, newer, done])?.id).toBe(2)
+  })
+
+  it('has nothing to continue when no course is under way', () => {
+    expect(courseToContinue([course(1, 'not-started', [mod(1)]), course(2, 'completed', [mod(2)])])).toBeNull()
+  })
 })
 
 describe('initial module', () => {

@@ -1,8 +1,21 @@
-import type { CourseStatus, LearnerModule } from '@portal/contracts'
+import type { CourseStatus, CourseWithProgress, LearnerModule } from '@portal/contracts'
 
 /** The status badge of a course card (learner §2). */
 export const courseStatusLabel = (status: CourseStatus): 'Completed' | 'In Progress' | 'Not Started' =>
   status === 'completed' ? 'Completed' : status === 'in-progress' ? 'In Progress' : 'Not Started'
+
+/** When the learner last worked on a course (its modules' last access or start), or '' for never. */
+const lastWorkedOn = (course: Pick<CourseWithProgress, 'modules'>): string =>
+  course.modules.reduce((latest, m) => [m.last_accessed ?? '', m.started_at ?? '', latest].reduce((a, b) => (a > b ? a : b)), '')
+
+/**
+ * "Continue where you left off": the unfinished course the learner worked on last, else the first
+ * one in progress; null when no course is under way.
+ */
+export const courseToContinue = <C extends Pick<CourseWithProgress, 'status' | 'modules'>>(courses: readonly C[]): C | null => {
+  const underWay = courses.filter((c) => c.status === 'in-progress')
+  return underWay.reduce<C | null>((best, c) => (best === null || lastWorkedOn(c) > lastWorkedOn(best) ? c : best), null)
+}
 
 /** A whole percent, clamped to 0-100. */
 export const percent = (value: number): number => (Number.isFinite(value) ? Math.min(100, Math.max(0, Math.round(value))) : 0)

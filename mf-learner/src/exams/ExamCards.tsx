@@ -1,9 +1,10 @@
+import { DASHBOARD_SECTIONS } from '@portal/contracts'
 import { Button, EmptyState, Spinner } from '@portal/ui-kit'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, type ReactNode } from 'react'
 import { dashboardKeys, fetchAvailableExams, fetchUserStats } from './api.ts'
 import { NotLoaded } from '../LoadFailure.tsx'
-import { attemptsText, attemptsUsedUp, openAttemptText, scoreText } from './exam-cards.ts'
+import { attemptsText, attemptsUsedUp, openAttemptText, statText } from './exam-cards.ts'
 
 /** The dashboard refreshes when the window regains focus and when the page becomes visible (learner §2). */
 export const useRefreshOnReturn = () => {
@@ -25,7 +26,7 @@ export const useRefreshOnReturn = () => {
 export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => void }) => {
   const exams = useQuery({ queryKey: dashboardKeys.exams(), queryFn: fetchAvailableExams, refetchOnWindowFocus: false })
   return (
-    <section className="pk-card pk-stack" aria-labelledby="exams-title">
+    <section className="pk-card pk-stack" aria-labelledby="exams-title" id={DASHBOARD_SECTIONS.exams}>
       <h2 id="exams-title">Available Exams</h2>
       {exams.isPending ? (
         <Spinner label="Loading exams..." />
@@ -66,12 +67,22 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
   )
 }
 
-const Stat = ({ label, value }: { label: string; value: string | number }) => (
+/** One figure; null is a figure there is no data for yet, shown as "—" (and read as "No data yet"). */
+const Stat = ({ label, value }: { label: string; value: string | number | null }) => (
   <div style={{ border: '1px solid var(--c-border)', borderRadius: 6, padding: '.625rem .75rem' }}>
     <dt className="pk-muted" style={{ fontSize: '.8125rem', fontWeight: 600 }}>
       {label}
     </dt>
-    <dd style={{ margin: 0, fontSize: '1.25rem', fontWeight: 700 }}>{value}</dd>
+    <dd style={{ margin: 0, fontSize: '1.25rem', fontWeight: 700 }}>
+      {value === null ? (
+        <>
+          <span aria-hidden="true">—</span>
+          <span className="pk-visually-hidden">No data yet</span>
+        </>
+      ) : (
+        value
+      )}
+    </dd>
   </div>
 )
 
@@ -88,9 +99,9 @@ export const StatisticsCards = ({ userId }: { userId: string }) => {
         {body((s) => (
           <dl style={grid}>
             <Stat label="Exams Taken" value={s.examsTaken} />
-            <Stat label="Average Score" value={scoreText(s.averageScore)} />
-            <Stat label="Highest Score" value={scoreText(s.highestScore)} />
-            <Stat label="Lowest Score" value={scoreText(s.lowestScore)} />
+            <Stat label="Average Score" value={statText(s.averageScore, s.examsTaken)} />
+            <Stat label="Highest Score" value={statText(s.highestScore, s.examsTaken)} />
+            <Stat label="Lowest Score" value={statText(s.lowestScore, s.examsTaken)} />
           </dl>
         ))}
       </section>
@@ -100,7 +111,7 @@ export const StatisticsCards = ({ userId }: { userId: string }) => {
           <dl style={grid}>
             <Stat label="Courses Started" value={s.coursesStarted} />
             <Stat label="Courses Completed" value={s.coursesCompleted} />
-            <Stat label="Average Progress" value={scoreText(s.averageCourseProgress)} />
+            <Stat label="Average Progress" value={statText(s.averageCourseProgress, s.coursesStarted)} />
           </dl>
         ))}
       </section>

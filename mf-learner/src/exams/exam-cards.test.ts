@@ -1,7 +1,7 @@
 import type { ExamSummary } from '@portal/contracts'
 import { ApiError } from '@portal/ui-kit'
 import { describe, expect, it } from 'vitest'
-import { attemptsText, attemptsUsedUp, dashboardError, openAttemptText, scoreText } from './exam-cards.ts'
+import { attemptsText, attemptsUsedUp, dashboardError, openAttemptText, scoreText, statText } from './exam-cards.ts'
 
 const exam = (over: Partial<ExamSummary>): ExamSummary => ({
   id: 1,
@@ -44,5 +44,11 @@ describe('exam cards', () => {
 
   it('formats scores', () => {
     expect(scoreText(83.333)).toBe('83.3%')
+  })
+
+  it('shows no figure, not 0%, for statistics over nothing yet', () => {
+    expect(statText(0, 0)).toBeNull()
+    expect(statText(0, 2)).toBe('0%')
+    expect(statText(72.25, 3)).toBe('72.3%')
   })
 })

@@ -25,3 +25,6 @@ export const dashboardError = (err: unknown): string => {
 
 /** A score as shown on the statistics card: at most one decimal, with a percent sign. */
 export const scoreText = (score: number): string => `${Math.round(score * 10) / 10}%`
+
+/** A percentage over `counted` things (exams taken, courses started): none counted is no data (null), not 0%. */
+export const statText = (score: number, counted: number): string | null => (counted > 0 ? scoreText(score) : null)

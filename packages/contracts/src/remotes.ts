@@ -19,6 +19,14 @@ export interface RemotePageProps {
    * the host has no such ways out (a component hosted inside another remote). Added in 1.1.
    */
   registerLeaveGuard?: (guard: LeaveGuard) => () => void
+  /**
+   * Tells the host the page now shows another view in place (an exam started, a course opened):
+   * the host titles the document after it and, when the change dropped keyboard focus to <body>,
+   * puts focus on the view's h1 once it is shown. A route needs no call: the host titles every
+   * route and focuses its heading itself. Absent when the host does not title pages (a component
+   * hosted inside another remote). Added in mf_learner 1.1, mf_exams 1.2.
+   */
+  announcePage?: (title: string) => void
 }
 
 /** How the user is leaving: to another page of the portal (`to` is its path), or logging out. */
@@ -46,8 +54,8 @@ export interface RemoteContract {
  * and the builds read. Adding a remote is an entry here plus its folder (see the README).
  */
 export const REMOTES = {
-  mf_learner: { version: '1.0', modules: ['UserDashboard'] },
-  mf_exams: { version: '1.1', modules: ['ExamPage', 'ExamResultsPage'] },
+  mf_learner: { version: '1.1', modules: ['UserDashboard'] },
+  mf_exams: { version: '1.2', modules: ['ExamPage', 'ExamResultsPage'] },
   mf_admin: { version: '1.0', modules: ['AdminDashboard'] },
   // Pages, and two components other remotes host (the dashboard's cards, the admin Certifications tab).
   // 1.1: the team dashboard, the team member page and revenue entry (issue 11), Certification Notification Management (issue 12).
@@ -56,6 +64,9 @@ export const REMOTES = {
     modules: ['TechnicianProfile', 'CertificationManagement', 'DashboardCards', 'AdminCertificationsTab', 'TeamDashboard', 'TeamMember', 'RevenueEntry', 'CertificationNotifications'],
   },
 } as const satisfies Record<string, RemoteContract>
+
+/** The learner dashboard's sections (element ids mf_learner renders) the shell's navigation links to. */
+export const DASHBOARD_SECTIONS = { courses: 'my-courses', exams: 'available-exams' } as const
 
 export type RemoteName = keyof typeof REMOTES
 /** An exposed module as the shell loads it, e.g. `mf_exams/ExamPage`. */

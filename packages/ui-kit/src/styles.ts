@@ -1,14 +1,23 @@
 /** The portal's one stylesheet, injected once by whoever renders first (shell or a remote alone). */
 const CSS = `
-:root{--c-bg:#f5f7fa;--c-surface:#fff;--c-text:#1f2933;--c-muted:#52606d;--c-border:#d9e2ec;--c-primary:#1d4ed8;--c-primary-hover:#1e40af;--c-danger:#b91c1c;--c-danger-bg:#fef2f2;--c-success:#166534;--c-success-bg:#f0fdf4;--c-info-bg:#eff6ff;--c-focus:#f59e0b;--radius:8px;--shadow:0 1px 3px rgba(15,23,42,.12),0 1px 2px rgba(15,23,42,.06);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--c-text);background:var(--c-bg);line-height:1.5}
+:root{--c-bg:#f5f7fa;--c-surface:#fff;--c-text:#1f2933;--c-muted:#52606d;--c-border:#d9e2ec;--c-primary:#1d4ed8;--c-primary-hover:#1e40af;--c-danger:#b91c1c;--c-danger-bg:#fef2f2;--c-success:#166534;--c-success-bg:#f0fdf4;--c-info-bg:#eff6ff;--c-focus:#c2410c;--radius:8px;--shadow:0 1px 3px rgba(15,23,42,.12),0 1px 2px rgba(15,23,42,.06);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--c-text);background:var(--c-bg);line-height:1.5}
 *,*::before,*::after{box-sizing:border-box}
 body{margin:0;min-height:100vh}
 a{color:var(--c-primary)}
+/* The focus ring: at least 3:1 against white, the page and the dark header alike (issue 15 item 4). */
 :focus-visible{outline:3px solid var(--c-focus);outline-offset:2px}
 h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
-.pk-header{display:flex;align-items:center;justify-content:space-between;gap:1rem;padding:.75rem 1.5rem;background:#0f172a;color:#fff}
-.pk-header a{color:#fff;text-decoration:none;font-weight:700;font-size:1.125rem}
+.pk-header{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1rem;padding:.75rem 1.5rem;background:#0f172a;color:#fff}
+.pk-header a{color:#fff;text-decoration:none}
+.pk-brand{font-weight:700;font-size:1.125rem}
 .pk-header .pk-user{display:flex;align-items:center;gap:.75rem;font-size:.875rem}
+.pk-site-menu{display:flex;flex:1;align-items:center;justify-content:space-between;gap:.5rem 1rem;flex-wrap:wrap}
+.pk-nav{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:0}
+.pk-nav a{display:block;font-weight:600;font-size:.9375rem;padding:.375rem .75rem;border-radius:6px}
+.pk-nav a:hover{background:#1e293b}
+.pk-nav a[aria-current=page]{background:#1e293b;box-shadow:inset 0 -3px 0 #93c5fd}
+.pk-menu-button{display:none}
+@media (max-width:760px){.pk-menu-button{display:inline-block}.pk-site-menu{display:none;flex-basis:100%;flex-direction:column;align-items:stretch}.pk-site-menu[data-open=true]{display:flex}.pk-nav{flex-direction:column}.pk-header .pk-user{justify-content:space-between;border-top:1px solid #334155;padding-top:.5rem}}
 .pk-main{max-width:1100px;margin:0 auto;padding:1.5rem}
 .pk-card{background:var(--c-surface);border:1px solid var(--c-border);border-radius:var(--radius);box-shadow:var(--shadow);padding:1.5rem}
 .pk-auth{max-width:420px;margin:2rem auto}
@@ -35,6 +44,7 @@ h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
 .pk-btn--danger:hover:not(:disabled){background:#991b1b}
 .pk-btn--link{background:none;color:var(--c-primary);padding:0;min-height:auto;text-decoration:underline;font-weight:500}
 .pk-btn--link:hover:not(:disabled){background:none}
+.pk-btn--icon{min-width:24px;min-height:24px;padding:0 .25rem;display:inline-flex;align-items:center;justify-content:center;text-decoration:none;font-size:1.125rem;line-height:1}
 .pk-btn--small{padding:.25rem .625rem;min-height:2rem;font-size:.875rem}
 .pk-header .pk-btn--secondary{background:transparent;color:#fff;border-color:#64748b}
 .pk-header .pk-btn--secondary:hover{background:#1e293b}
@@ -51,15 +61,25 @@ h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
 .pk-dialog__body{padding:1.5rem}
 .pk-empty{padding:1.25rem;text-align:center;color:var(--c-muted);border:1px dashed var(--c-border);border-radius:var(--radius)}
 .pk-badge{display:inline-block;padding:.125rem .5rem;border-radius:999px;font-size:.75rem;font-weight:600;background:#e0e7ff;color:#3730a3;margin-left:.375rem}
-.pk-table-wrap{overflow-x:auto}
+/* Positioned, so a visually hidden label in a cell stays inside the scrolling box instead of widening the page. */
+.pk-table-wrap{overflow-x:auto;position:relative}
 .pk-table{width:100%;border-collapse:collapse;font-size:.9375rem}
 .pk-table th,.pk-table td{text-align:left;padding:.625rem .75rem;border-bottom:1px solid var(--c-border);vertical-align:top}
-.pk-table th{font-size:.8125rem;text-transform:uppercase;letter-spacing:.03em;color:var(--c-muted)}
-.pk-tabs{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:2px solid var(--c-border);margin-bottom:1.25rem}
-.pk-tab{font:inherit;font-weight:600;background:none;border:none;border-bottom:3px solid transparent;margin-bottom:-2px;padding:.625rem 1rem;cursor:pointer;color:var(--c-muted)}
+.pk-table th{font-size:.8125rem;text-transform:uppercase;letter-spacing:.03em;color:var(--c-text)}
+/* One row of tabs that scrolls sideways on a phone instead of wrapping into rows (issue 15 item 7). */
+.pk-tabs{display:flex;gap:.25rem;overflow-x:auto;scrollbar-width:thin;box-shadow:inset 0 -2px 0 var(--c-border);margin-bottom:1.25rem;padding:3px 3px 0}
+.pk-tab{flex:none;white-space:nowrap;font:inherit;font-weight:600;background:none;border:none;border-bottom:3px solid transparent;padding:.625rem 1rem;cursor:pointer;color:var(--c-text)}
+.pk-tab:focus-visible{outline-offset:-3px}
 .pk-tab[aria-selected=true]{color:var(--c-primary);border-bottom-color:var(--c-primary)}
 .pk-live:empty{position:absolute}
 .pk-visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+/* A main area beside a side list; on a phone the main area comes first (the lesson before the module list). */
+.pk-split{display:flex;flex-wrap:wrap;gap:1.25rem;align-items:flex-start}
+.pk-split__side{flex:1 1 260px;max-width:360px}
+.pk-split__main{flex:999 1 480px;min-width:0}
+@media (max-width:760px){.pk-split__main{order:-1}.pk-split__side{max-width:none}
+/* A table wider than a phone scrolls, its last column (the row's actions) stays in view at the right edge. */
+.pk-table-wrap .pk-table :is(th,td):last-child:not([colspan]){position:sticky;right:0;background:var(--c-surface);box-shadow:-8px 0 8px -8px rgba(15,23,42,.35)}}
 @media (max-width:600px){.pk-main{padding:1rem}.pk-card{padding:1rem}.pk-header{padding:.75rem 1rem}}
 `
 

@@ -4,7 +4,9 @@ import { Navigate, Route, Routes, useLocation, useNavigate, useParams } from 're
 import { useAuth, type AuthState } from '../auth/AuthProvider.tsx'
 import { LoginPage } from '../auth/LoginPage.tsx'
 import { Layout } from '../layout/Layout.tsx'
+import { announcePage, Titled } from '../layout/page-announcer.tsx'
 import { useLeaveGuards } from '../leave/LeaveGuardProvider.tsx'
+import { DASHBOARD_PAGES } from './preload.ts'
 import { decideAccess, decideExamResults, decideRoot, type Access, type AuthSnapshot, type GuardDecision } from './guards.ts'
 
 // Pages off the first-load path are split out to keep the login page light.
@@ -52,45 +54,31 @@ const Remote = ({ id }: { id: string }) => {
   const { register } = useLeaveGuards()
   if (state.status !== 'authenticated') return null
   return (
-    <RemoteSlot id={id} user={state.user} onUserUpdated={updateUser} navigate={navigate} params={params} locationState={location.state} registerLeaveGuard={register} />
+    <RemoteSlot id={id} user={state.user} onUserUpdated={updateUser} navigate={navigate} params={params} locationState={location.state} registerLeaveGuard={register} announcePage={announcePage} />
   )
 }
 
-/** The whole route table of spec §2. */
+/** The whole route table of spec §2, each route titled (issue 15 item 4). */
 export const AppRoutes = () => (
   <Routes>
     <Route element={<Layout />}>
       <Route index element={<Root />} />
-      <Route path="login" element={<LoginPage />} />
-      <Route path="register" element={<Suspense fallback={<Spinner />}><RegisterPage /></Suspense>} />
-      <Route path="forgot-password" element={<Suspense fallback={<Spinner />}><ForgotPasswordPage /></Suspense>} />
-      <Route path="reset-password" element={<Suspense fallback={<Spinner />}><ResetPasswordPage /></Suspense>} />
-      <Route
-        path="user-dashboard"
-        element={
-          <Guard access="signed-in">
-            <Remote id="mf_learner/UserDashboard" />
-          </Guard>
-        }
-      />
-      <Route
-        path="admin-dashboard"
-        element={
-          <Guard access="admin">
-            <Remote id="mf_admin/AdminDashboard" />
-          </Guard>
-        }
-      />
-      <Route path="exam/:id" element={<Guard access="signed-in"><Remote id="mf_exams/ExamPage" /></Guard>} />
-      <Route path="exam-results" element={<Guard access="signed-in"><ExamResults /></Guard>} />
-      <Route path="technician/profile" element={<Guard access="signed-in"><Remote id="mf_certifications/TechnicianProfile" /></Guard>} />
-      <Route path="manager/dashboard" element={<Guard access="manager"><Remote id="mf_certifications/TeamDashboard" /></Guard>} />
-      <Route path="manager/technician/:userId" element={<Guard access="manager"><Remote id="mf_certifications/TeamMember" /></Guard>} />
-      <Route path="admin/technician/:userId" element={<Guard access="admin"><Remote id="mf_certifications/TechnicianProfile" /></Guard>} />
-      <Route path="admin/certifications" element={<Guard access="admin"><Remote id="mf_certifications/CertificationManagement" /></Guard>} />
-      <Route path="admin/certification-notifications" element={<Guard access="admin"><Remote id="mf_certifications/CertificationNotifications" /></Guard>} />
-      <Route path="admin/revenue-entry" element={<Guard access="admin"><Remote id="mf_certifications/RevenueEntry" /></Guard>} />
-      <Route path="*" element={<NotFound />} />
+      <Route path="login" element={<Titled title="Log In"><LoginPage /></Titled>} />
+      <Route path="register" element={<Titled title="Register"><Suspense fallback={<Spinner />}><RegisterPage /></Suspense></Titled>} />
+      <Route path="forgot-password" element={<Titled title="Forgot Password"><Suspense fallback={<Spinner />}><ForgotPasswordPage /></Suspense></Titled>} />
+      <Route path="reset-password" element={<Titled title="Reset Password"><Suspense fallback={<Spinner />}><ResetPasswordPage /></Suspense></Titled>} />
+      <Route path="user-dashboard" element={<Titled title="Dashboard"><Guard access="signed-in"><Remote id={DASHBOARD_PAGES['/user-dashboard']} /></Guard></Titled>} />
+      <Route path="admin-dashboard" element={<Titled title="Admin Dashboard"><Guard access="admin"><Remote id={DASHBOARD_PAGES['/admin-dashboard']} /></Guard></Titled>} />
+      <Route path="exam/:id" element={<Titled title="Exam"><Guard access="signed-in"><Remote id="mf_exams/ExamPage" /></Guard></Titled>} />
+      <Route path="exam-results" element={<Titled title="Exam Results"><Guard access="signed-in"><ExamResults /></Guard></Titled>} />
+      <Route path="technician/profile" element={<Titled title="Technician Profile"><Guard access="signed-in"><Remote id="mf_certifications/TechnicianProfile" /></Guard></Titled>} />
+      <Route path="manager/dashboard" element={<Titled title="Team Dashboard"><Guard access="manager"><Remote id="mf_certifications/TeamDashboard" /></Guard></Titled>} />
+      <Route path="manager/technician/:userId" element={<Titled title="Team Member"><Guard access="manager"><Remote id="mf_certifications/TeamMember" /></Guard></Titled>} />
+      <Route path="admin/technician/:userId" element={<Titled title="Technician Profile"><Guard access="admin"><Remote id="mf_certifications/TechnicianProfile" /></Guard></Titled>} />
+      <Route path="admin/certifications" element={<Titled title="Certification Management"><Guard access="admin"><Remote id="mf_certifications/CertificationManagement" /></Guard></Titled>} />
+      <Route path="admin/certification-notifications" element={<Titled title="Certification Notifications"><Guard access="admin"><Remote id="mf_certifications/CertificationNotifications" /></Guard></Titled>} />
+      <Route path="admin/revenue-entry" element={<Titled title="Revenue Entry"><Guard access="admin"><Remote id="mf_certifications/RevenueEntry" /></Guard></Titled>} />
+      <Route path="*" element={<Titled title="Page Not Found"><NotFound /></Titled>} />
     </Route>
   </Routes>
 )

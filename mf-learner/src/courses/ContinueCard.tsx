@@ -1,0 +1,31 @@
+import type { CourseWithProgress } from '@portal/contracts'
+import { Button } from '@portal/ui-kit'
+import { useQuery } from '@tanstack/react-query'
+import { courseKeys, fetchCoursesWithProgress } from './api.ts'
+import { courseToContinue, percent } from './course-view.ts'
+import { ProgressBar } from './ProgressBar.tsx'
+
+/**
+ * The learner home's lead (issue 15 item 5): the course under way the learner worked on last, one
+ * button away. Shows nothing while My Courses (the same query) loads, fails or has none under way.
+ */
+export const ContinueCard = ({ onView }: { onView: (course: CourseWithProgress) => void }) => {
+  const courses = useQuery({ queryKey: courseKeys.list(), queryFn: fetchCoursesWithProgress, refetchOnWindowFocus: false })
+  const course = courses.data ? courseToContinue(courses.data) : null
+  if (!course) return null
+  const titleId = `continue-${course.id}-title`
+  return (
+    <section className="pk-card pk-stack" aria-labelledby="continue-title" style={{ gap: '.75rem' }}>
+      <h2 id="continue-title">Continue where you left off</h2>
+      <p id={titleId} style={{ margin: 0, fontWeight: 600, fontSize: '1.0625rem' }}>
+        {course.title}
+      </p>
+      <ProgressBar value={percent(course.progress)} label={`${course.title} progress`} showText />
+      <div>
+        <Button data-continue-course-id={course.id} aria-describedby={titleId} onClick={() => onView(course)}>
+          Continue Course
+        </Button>
+      </div>
+    </section>
+  )
+}
