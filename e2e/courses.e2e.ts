@@ -732,7 +732,7 @@ describe('admin keyboard journey', () => {
     const { session, page, focus, press } = await coursesTabByKeyboard()
     const demo = 'Field Safety Essentials'
     const lesson = 'Field Safety Essentials: interactive lesson'
-    const edit = courseRow(page, demo).getByRole('button', { name: 'Edit' })
+    const edit = courseRow(page, demo).getByRole('button', { name: 'Edit', exact: true })
     // The demo course is the oldest, far down a long list: a keyboard user searches for it first.
     await tabTo(page, page.getByLabel('Search courses'))
     await page.keyboard.type(demo)
