@@ -24,16 +24,13 @@ const ORDER: Record<TeamSort, string> = {
 
 /**
  * Recomputes the kept figures (`team_member_figures`, decision 0036) that do not hold on `today`:
- * computed for a later day, or past the day one of the member's certifications changes band; and
- * those of users without a row yet. Nothing to do on most calls; the first read of a day catches
- * up with the certifications that expired or entered the 30-day window since.
+ * computed for a later day, or past the day one of the member's certifications changes band (every
+ * user has a row: the triggers add it with the user). Nothing to do on most calls; the first read
+ * of a day catches up with the certifications that expired or entered the 30-day window since.
  */
 export const refreshStaleFiguresStatement = (today: string) => ({
-  sql: `select certs_refresh_member_figures(array(
-      select f.user_id from team_member_figures f where f.computed_on > ?::date or f.stale_on <= ?::date
-      union all select u.id from users u where not exists (select 1 from team_member_figures f where f.user_id = u.id)), ?::date)
-    where exists (select 1 from team_member_figures f where f.computed_on > ?::date or f.stale_on <= ?::date)
-      or exists (select 1 from users u where not exists (select 1 from team_member_figures f where f.user_id = u.id))`,
+  sql: `select certs_refresh_member_figures(array(select f.user_id from team_member_figures f where f.computed_on > ?::date or f.stale_on <= ?::date), ?::date)
+    where exists (select 1 from team_member_figures f where f.computed_on > ?::date or f.stale_on <= ?::date)`,
   params: [today, today, today, today, today],
 })
 
