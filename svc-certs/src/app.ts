@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
+import { auditTrailRoutes, createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { adminCertificationRoutes } from './certification-types/certification-type.routes.ts'
 import { createCertificationTypeService } from './certification-types/certification-type.service.ts'
 import { certificationRoutes, isProofUpload } from './certifications/certification.routes.ts'
@@ -49,5 +49,6 @@ export function createApp(deps: AppDeps) {
   app.route('/manager', managerRoutes(team, promotions, verifier))
   app.route('/reports', reportRoutes(team, verifier))
   app.route('/revenue', revenueRoutes(revenue, verifier))
+  app.route('/admin/audit/certs', auditTrailRoutes(deps.orm, 'certs', verifier))
   return { app, ctx, types, certifications, technicians, revenue, promotions, team }
 }

@@ -1,7 +1,7 @@
 import { StorageGarbageTable, UserProjectionTables, type MigrationEntry } from '@portal/server-kit'
 import { CertificationTables } from './0001-certification-tables.ts'
 import { TeamAndRevenueTables } from './0002-team-and-revenue.ts'
-import { TeamMemberFigures } from './0005-team-member-figures.ts'
+import { TeamFiguresAndAudit } from './0005-team-figures-and-audit.ts'
 
 /** Certs' migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -9,5 +9,5 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0002_storage_garbage', class: StorageGarbageTable },
   { name: '0003_certification_tables', class: CertificationTables },
   { name: '0004_team_and_revenue', class: TeamAndRevenueTables },
-  { name: '0005_team_member_figures', class: TeamMemberFigures },
+  { name: '0005_team_figures_and_audit', class: TeamFiguresAndAudit },
 ]

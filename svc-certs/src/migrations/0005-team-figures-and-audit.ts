@@ -1,15 +1,15 @@
 import { EXPIRY_BANDS } from '@portal/contracts'
-import { Migration } from '@portal/server-kit'
+import { AUDIT_TRAIL_SQL, Migration } from '@portal/server-kit'
 
 /**
- * The team dashboard's per-member figures, kept in a table (decision 0036): tier, requirements
- * total and met, completion, expired and expiring-soon counts, as of `computed_on`, good until
+ * The audit trail of certs' admin changes (server-kit's table, decision 0030), and the team
+ * dashboard's per-member figures kept in a table (decision 0036): tier, requirements total and met, completion, expired and expiring-soon counts, as of `computed_on`, good until
  * `stale_on` (the first day one of the member's certifications expires or enters the 30-day
  * window). Triggers recompute a member's row in the very transaction that changes their
  * certifications, tier or department, and every row when requirements or types change; the reader
  * recomputes the rows that are stale for its day (`refreshStaleFigures`), so a passing day counts.
  */
-export class TeamMemberFigures extends Migration {
+export class TeamFiguresAndAudit extends Migration {
   override async up() {
     this.addSql(`create table team_member_figures (
       user_id uuid primary key,
@@ -101,5 +101,7 @@ export class TeamMemberFigures extends Migration {
     this.addSql(`create trigger tier_requirements_figures after insert or update or delete on tier_requirements for each statement execute function certs_figures_of_everyone()`)
     this.addSql(`create trigger certification_types_figures after update of is_active, department, upload_required on certification_types for each statement execute function certs_figures_of_everyone()`)
     this.addSql('select certs_refresh_member_figures(null, certs_figures_today())')
+    // The audit trail of certs' admin changes (decisions 0030, 0036).
+    for (const sql of AUDIT_TRAIL_SQL) this.addSql(sql)
   }
 }
