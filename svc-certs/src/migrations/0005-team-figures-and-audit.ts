@@ -101,6 +101,8 @@ export class TeamFiguresAndAudit extends Migration {
     this.addSql(`create trigger tier_requirements_figures after insert or update or delete on tier_requirements for each statement execute function certs_figures_of_everyone()`)
     this.addSql(`create trigger certification_types_figures after update of is_active, department, upload_required on certification_types for each statement execute function certs_figures_of_everyone()`)
     this.addSql('select certs_refresh_member_figures(null, certs_figures_today())')
+    // The dashboard's default order (by name): its page walks this index and stops.
+    this.addSql('create index users_team_name on users (lower(name), id)')
     // The audit trail of certs' admin changes (decisions 0030, 0036).
     for (const sql of AUDIT_TRAIL_SQL) this.addSql(sql)
   }
