@@ -32,6 +32,13 @@ const row = async () => {
   expect(m).toHaveLength(1)
   return [m[0]!.tier.current_tier, m[0]!.completion_percentage, m[0]!.expired_certifications, m[0]!.expiring_soon]
 }
+const moveTo = (department: 'Service' | 'Testing') =>
+  h.bus.publish({
+    id: crypto.randomUUID(),
+    type: 'identity.user.updated.v1',
+    occurredAt: new Date().toISOString(),
+    data: { ...tech.actor, branch: 'Portland', department, userGroup: null, employeeId: null, hireDate: null },
+  })
 const typeBody = (t: { code: string; name: string }, over: Record<string, unknown>) => ({ name: t.name, code: t.code, tier_level: 0, validity_period: null, ...over })
 
 describe('kept team figures', () => {
@@ -77,6 +84,11 @@ describe('kept team figures', () => {
     expect((await h.call('PUT', `/admin/certifications/${charlie.id}`, { token: admin.token, body: typeBody(charlie, { department: 'Service', is_active: false }) })).status).toBe(200)
     expect(await row()).toEqual([0, 100, 0, 0])
     expect((await h.call('PUT', `/admin/certifications/${charlie.id}`, { token: admin.token, body: typeBody(charlie, { department: 'Service', is_active: true }) })).status).toBe(200)
+    expect(await row()).toEqual([0, 66, 0, 0])
+    // Moved to another department (identity's event, the projection): Service's type no longer counts.
+    await moveTo('Testing')
+    expect(await row()).toEqual([0, 100, 0, 0])
+    await moveTo('Service')
     expect(await row()).toEqual([0, 66, 0, 0])
     const reqs = (await h.call('GET', '/admin/certifications/tier-requirements', { token: admin.token })).body as { requirements: { id: number; certification_id: number }[] }
     const req = reqs.requirements.find((r) => r.certification_id === charlie.id)!
