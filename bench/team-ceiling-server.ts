@@ -1,13 +1,13 @@
 /**
- * The team dashboard's ceiling: a bare Hono + pg route running the very statement svc-certs runs
- * (`teamPageStatement`) for the same viewer and filters — no token, no ORM, no validation, no
+ * The team dashboard's ceiling: a bare Hono + pg route running the very statements svc-certs runs
+ * (`refreshStaleFiguresStatement`, `teamPageStatement`) for the same viewer and filters — no token, no ORM, no validation, no
  * shaping. Prints `READY <port>`.
  */
 import { Hono } from 'hono'
 import pg from 'pg'
 import { todayIso } from '@portal/contracts'
 import { listen } from '@portal/server-kit'
-import { teamPageStatement } from '../svc-certs/src/team/team.repository.ts'
+import { refreshStaleFiguresStatement, teamPageStatement } from '../svc-certs/src/team/team.repository.ts'
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
 const BRANCH = (process.env.BENCH_MANAGER_BRANCH ?? 'Portland') as 'Portland'
@@ -29,7 +29,11 @@ function toPg(sql: string, params: unknown[]) {
 const app = new Hono()
 app.get('/team/:who', async (c) => {
   const scope = c.req.param('who') === 'admin' ? null : { branches: [BRANCH], departments: [] }
-  const { sql, params } = teamPageStatement({ actor, scope }, { sort: 'name', order: 'asc' }, todayIso(new Date()), { limit: 100, offset: 0 })
+  // The same work as the service: catch up on stale kept figures (none, mostly), then the page.
+  const refresh = refreshStaleFiguresStatement(todayIso(new Date()))
+  const r = toPg(refresh.sql, refresh.params)
+  await pool.query(r.text, r.values)
+  const { sql, params } = teamPageStatement({ actor, scope }, { sort: 'name', order: 'asc' }, { limit: 100, offset: 0 })
   const q = toPg(sql, params)
   const { rows } = await pool.query(q.text, q.values)
   return c.json(rows[0])

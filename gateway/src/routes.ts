@@ -32,6 +32,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/admin/audit/identity', upstream: 'identity', strip: '/api' },
   { prefix: '/api/admin/audit/learning', upstream: 'learning', strip: '/api' },
   { prefix: '/api/admin/audit/notify', upstream: 'notify', strip: '/api' },
+  { prefix: '/api/admin/audit/certs', upstream: 'certs', strip: '/api' },
   { prefix: '/api/admin/emails', upstream: 'notify', strip: '/api' },
   { prefix: '/api/admin/notification-rules', upstream: 'notify', strip: '/api' },
   { prefix: '/api/email-reports', upstream: 'notify', strip: '/api' },

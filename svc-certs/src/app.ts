@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { createLogger, createServiceApp, projectionTokenCheck, publicUrl, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
+import { auditTrailRoutes, createLogger, createServiceApp, projectionTokenCheck, publicUrl, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { adminCertificationRoutes } from './certification-types/certification-type.routes.ts'
 import { createCertificationTypeService } from './certification-types/certification-type.service.ts'
 import { certificationRoutes, isProofUpload } from './certifications/certification.routes.ts'
@@ -67,5 +67,6 @@ export function createApp(deps: AppDeps) {
   // The acknowledgement link is public (its signed token is the credential); the rest is for admins.
   app.route('/certification-notifications', acknowledgementRoutes(notifications))
   app.route('/certification-notifications', notificationRoutes(notifications, verifier))
+  app.route('/admin/audit/certs', auditTrailRoutes(deps.orm, 'certs', verifier))
   return { app, ctx, types, certifications, technicians, revenue, promotions, team, notifications, runner }
 }

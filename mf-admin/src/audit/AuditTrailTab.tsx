@@ -1,10 +1,8 @@
-import { AUDITED_SERVICES, AuditEntriesResponse } from '@portal/contracts'
+import { AuditEntriesResponse } from '@portal/contracts'
 import { Alert, Button, EmptyState, Spinner, TextField, api, errorMessage } from '@portal/ui-kit'
 import { useQueries } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
-import { auditQuery, detailsText, emptyFilter, mergeTrails, type AuditFilter } from './audit-view.ts'
-
-const SERVICE_LABELS: Record<(typeof AUDITED_SERVICES)[number], string> = { identity: 'Users & groups', learning: 'Exams & courses', notify: 'E-mail settings' }
+import { AUDIT_SOURCES, SOURCE_LABELS, auditQuery, detailsText, emptyFilter, mergeTrails, type AuditFilter } from './audit-view.ts'
 
 /** Audit Trail tab: every service's admin changes in one list, filtered by who, what and when (decision 0030). */
 export const AuditTrailTab = () => {
@@ -12,7 +10,7 @@ export const AuditTrailTab = () => {
   const [filter, setFilter] = useState<AuditFilter>(emptyFilter)
   const query = auditQuery(filter)
   const trails = useQueries({
-    queries: AUDITED_SERVICES.map((service) => ({
+    queries: AUDIT_SOURCES.map((service) => ({
       queryKey: ['audit-trail', service, query],
       queryFn: () => api.get(`/admin/audit/${service}${query}`, AuditEntriesResponse),
     })),
@@ -22,7 +20,7 @@ export const AuditTrailTab = () => {
     setFilter(draft)
   }
   const field = (key: keyof AuditFilter) => ({ value: draft[key], onChange: (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value })) })
-  const failed = AUDITED_SERVICES.filter((_, i) => trails[i]!.isError)
+  const failed = AUDIT_SOURCES.filter((_, i) => trails[i]!.isError)
   const entries = mergeTrails(trails.map((t) => t.data ?? []))
   return (
     <div className="pk-stack">
@@ -52,7 +50,7 @@ export const AuditTrailTab = () => {
         </Button>
       </form>
       {failed.map((s) => (
-        <Alert key={s}>{`${SERVICE_LABELS[s]}: ${errorMessage(trails[AUDITED_SERVICES.indexOf(s)]!.error, 'Failed to fetch data')}`}</Alert>
+        <Alert key={s}>{`${SOURCE_LABELS[s]}: ${errorMessage(trails[AUDIT_SOURCES.indexOf(s)]!.error, 'Failed to fetch data')}`}</Alert>
       ))}
       {trails.some((t) => t.isPending) ? <Spinner label="Loading the audit trail..." /> : null}
       {!trails.some((t) => t.isPending) && entries.length === 0 ? <EmptyState>No changes recorded for these filters</EmptyState> : null}
@@ -76,7 +74,7 @@ export const AuditTrailTab = () => {
                 <tr key={`${e.service}-${e.id}`}>
                   <td>{new Date(e.at).toLocaleString()}</td>
                   <td>{e.actor_name}</td>
-                  <td>{SERVICE_LABELS[e.service as keyof typeof SERVICE_LABELS] ?? e.service}</td>
+                  <td>{SOURCE_LABELS[e.service as keyof typeof SOURCE_LABELS] ?? e.service}</td>
                   <td>{e.action}</td>
                   <td>{e.target}</td>
                   <td className="pk-muted">{detailsText(e.details)}</td>

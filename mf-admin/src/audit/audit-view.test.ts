@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { auditQuery, detailsText, emptyFilter, mergeTrails } from './audit-view.ts'
+import { AUDIT_SOURCES, SOURCE_LABELS, auditQuery, detailsText, emptyFilter, mergeTrails } from './audit-view.ts'
 
 const entry = (service: string, id: number, at: string) => ({ id, service, at, actor_id: 'a', actor_name: 'Ada', action: 'x', target: 't', details: {} })
 
@@ -9,9 +9,16 @@ describe('audit trail view', () => {
     expect(auditQuery({ actor: ' Ada ', action: '', from: '2026-11-01', to: '' })).toBe('?actor=Ada&from=2026-11-01')
   })
 
+  it('reads certs’ trail beside the others, each named when it does not answer', () => {
+    expect(AUDIT_SOURCES).toEqual(['identity', 'learning', 'notify', 'certs'])
+    expect(AUDIT_SOURCES.map((s) => SOURCE_LABELS[s])).toEqual(['Users & groups', 'Exams & courses', 'E-mail settings', 'Certifications & revenue'])
+  })
+
   it('merges the services’ trails newest first', () => {
     const merged = mergeTrails([[entry('identity', 1, '2026-11-02T00:00:00.000Z')], [entry('notify', 5, '2026-11-03T00:00:00.000Z'), entry('notify', 4, '2026-11-01T00:00:00.000Z')]])
     expect(merged.map((e) => `${e.service}${e.id}`)).toEqual(['notify5', 'identity1', 'notify4'])
+    const withCerts = mergeTrails([[entry('notify', 2, '2026-11-02T00:00:00.000Z')], [entry('certs', 9, '2026-11-02T00:00:00.000Z'), entry('certs', 8, '2026-11-04T00:00:00.000Z')]])
+    expect(withCerts.map((e) => `${e.service}${e.id}`)).toEqual(['certs8', 'certs9', 'notify2'])
   })
 
   it('writes details as one line', () => {

@@ -1,4 +1,15 @@
-import type { AuditEntry } from '@portal/contracts'
+import { AUDITED_SERVICES, type AuditEntry } from '@portal/contracts'
+
+/** The trails the tab reads, each at `/admin/audit/{service}`: the contracts' services and certs' (decision 0036). */
+export const AUDIT_SOURCES = [...AUDITED_SERVICES, 'certs'] as const
+export type AuditSource = (typeof AUDIT_SOURCES)[number]
+/** How the tab names a trail that did not answer. */
+export const SOURCE_LABELS: Record<AuditSource, string> = {
+  identity: 'Users & groups',
+  learning: 'Exams & courses',
+  notify: 'E-mail settings',
+  certs: 'Certifications & revenue',
+}
 
 export interface AuditFilter {
   actor: string

@@ -13,12 +13,12 @@ export const adminCertificationRoutes = (types: CertificationTypeService, techni
   new Hono<AppEnv>()
     .use(authenticate(verifier), requireAdmin)
     .get('/', async (c) => c.json({ certifications: await types.list() }))
-    .post('/', validate('json', CertificationTypeInput), async (c) => c.json({ certification: await types.create(c.req.valid('json')) }, 201))
+    .post('/', validate('json', CertificationTypeInput), async (c) => c.json({ certification: await types.create(c.get('actor'), c.req.valid('json')) }, 201))
     .get('/overview', async (c) => c.json(await technicians.overview()))
     .get('/tier-requirements', async (c) => c.json({ requirements: await types.requirements() }))
-    .put('/tier-requirements', validate('json', TierRequirementInput), async (c) => c.json({ requirements: await types.putRequirement(c.req.valid('json')) }))
-    .delete('/tier-requirements/:id{[0-9]+}', validate('param', IdParam), async (c) => c.json({ requirements: await types.removeRequirement(c.req.valid('param').id) }))
+    .put('/tier-requirements', validate('json', TierRequirementInput), async (c) => c.json({ requirements: await types.putRequirement(c.get('actor'), c.req.valid('json')) }))
+    .delete('/tier-requirements/:id{[0-9]+}', validate('param', IdParam), async (c) => c.json({ requirements: await types.removeRequirement(c.get('actor'), c.req.valid('param').id) }))
     .put('/:id{[0-9]+}', validate('param', IdParam), validate('json', CertificationTypeInput), async (c) =>
-      c.json({ certification: await types.update(c.req.valid('param').id, c.req.valid('json')) }),
+      c.json({ certification: await types.update(c.get('actor'), c.req.valid('param').id, c.req.valid('json')) }),
     )
-    .delete('/:id{[0-9]+}', validate('param', IdParam), async (c) => c.json(await types.remove(c.req.valid('param').id)))
+    .delete('/:id{[0-9]+}', validate('param', IdParam), async (c) => c.json(await types.remove(c.get('actor'), c.req.valid('param').id)))

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { CERT_MESSAGES, CertificationTypeInput, TierRequirementInput, type CertificationType, type TierRequirement } from '@portal/contracts'
-import { AppError, conflict, notFound } from '@portal/server-kit'
+import { AppError, auditTrail, conflict, notFound, type Actor } from '@portal/server-kit'
 import type { CertsContext } from '../context.ts'
-import { CertificationTypeEntity, TierRequirementEntity, toCertificationType } from './certification-type.entity.ts'
+import { CertificationTypeEntity, toCertificationType } from './certification-type.entity.ts'
 import { certificationTypeRepository, toTierRequirement } from './certification-type.repository.ts'
 
 type TypeInput = z.output<typeof CertificationTypeInput>
@@ -18,7 +18,21 @@ const typeInUse = (holders: number) =>
     `This certification is held by ${holders} technician${holders === 1 ? '' : 's'}; mark it inactive to stop offering it instead.`,
   )
 
-/** Certification types and tier requirements (admin §2, §3, §7). Admin only: the routes check it. */
+/** What the audit trail keeps of a type (decision 0036). */
+const typeFacts = (t: CertificationTypeEntity) => ({
+  name: t.name,
+  code: t.code,
+  tier_level: t.tierLevel,
+  department: t.department,
+  validity_period: t.validityPeriod,
+  upload_required: t.uploadRequired,
+  is_active: t.isActive,
+})
+
+/**
+ * Certification types and tier requirements (admin §2, §3, §7). Admin only: the routes check it.
+ * Every change is recorded in the audit trail in its transaction (decisions 0030, 0036).
+ */
 export function createCertificationTypeService(ctx: CertsContext) {
   const { orm, now } = ctx
 
@@ -42,7 +56,7 @@ export function createCertificationTypeService(ctx: CertsContext) {
       return (await certificationTypeRepository.listAll(em)).map((t) => toCertificationType(t, holders.get(t.id) ?? 0))
     },
 
-    async create(input: TypeInput): Promise<CertificationType> {
+    async create(actor: Actor, input: TypeInput): Promise<CertificationType> {
       return orm.em.fork().transactional(async (em) => {
         if (await certificationTypeRepository.codeTaken(em, input.code)) throw codeTaken()
         const at = now()
@@ -60,30 +74,34 @@ export function createCertificationTypeService(ctx: CertsContext) {
           updatedAt: at,
         })
         await em.flush()
+        await auditTrail.record(em, actor, 'certification_type.created', t.code, typeFacts(t))
         return toCertificationType(t, 0)
       })
     },
 
-    async update(id: number, input: TypeInput): Promise<CertificationType> {
+    async update(actor: Actor, id: number, input: TypeInput): Promise<CertificationType> {
       return orm.em.fork().transactional(async (em) => {
         const t = await certificationTypeRepository.findById(em, id)
         if (!t) throw typeNotFound()
         if (await certificationTypeRepository.codeTaken(em, input.code, id)) throw codeTaken()
+        const before = typeFacts(t)
         apply(t, input)
         await em.flush()
+        await auditTrail.record(em, actor, 'certification_type.updated', t.code, { before, after: typeFacts(t) })
         return toCertificationType(t, (await certificationTypeRepository.holders(em)).get(id) ?? 0)
       })
     },
 
     /** Deletes a type nobody holds, with its tier requirements; 409 `certification_in_use` otherwise. */
-    async remove(id: number): Promise<{ message: string }> {
+    async remove(actor: Actor, id: number): Promise<{ message: string }> {
       return orm.em.fork().transactional(async (em) => {
         // Locked: a technician adding this type meanwhile waits, then finds it gone.
-        const [row] = (await em.execute('select id from certification_types where id = ? for update', [id])) as { id: number }[]
+        const [row] = (await em.execute('select id, name, code from certification_types where id = ? for update', [id])) as { id: number; name: string; code: string }[]
         if (!row) throw typeNotFound()
         const [held] = (await em.execute('select count(*)::int as n from technician_certifications where certification_id = ?', [id])) as { n: number }[]
         if (held!.n > 0) throw typeInUse(held!.n)
         await em.execute('delete from certification_types where id = ?', [id])
+        await auditTrail.record(em, actor, 'certification_type.deleted', row.code, { name: row.name })
         return { message: 'Certification deleted' }
       })
     },
@@ -93,22 +111,29 @@ export function createCertificationTypeService(ctx: CertsContext) {
     },
 
     /** Adds the type to the tier, or changes whether it is required there. */
-    async putRequirement(input: RequirementInput): Promise<TierRequirement[]> {
+    async putRequirement(actor: Actor, input: RequirementInput): Promise<TierRequirement[]> {
       await orm.em.fork().transactional(async (em) => {
-        if (!(await certificationTypeRepository.findById(em, input.certification_id))) throw typeNotFound()
+        const t = await certificationTypeRepository.findById(em, input.certification_id)
+        if (!t) throw typeNotFound()
         await em.execute(
           `insert into tier_requirements (tier_level, certification_id, is_required, created_at) values (?, ?, ?, ?)
            on conflict (tier_level, certification_id) do update set is_required = excluded.is_required`,
           [input.tier_level, input.certification_id, input.is_required, now()],
         )
+        await auditTrail.record(em, actor, 'tier_requirement.saved', `Tier ${input.tier_level}: ${t.code}`, { tier_level: input.tier_level, is_required: input.is_required })
       })
       return this.requirements()
     },
 
-    async removeRequirement(id: number): Promise<TierRequirement[]> {
-      const em = orm.em.fork()
-      const removed = await em.nativeDelete(TierRequirementEntity, { id })
-      if (removed === 0) throw notFound('Tier requirement not found', 'tier_requirement_not_found')
+    async removeRequirement(actor: Actor, id: number): Promise<TierRequirement[]> {
+      await orm.em.fork().transactional(async (em) => {
+        const [removed] = (await em.execute(
+          'delete from tier_requirements r using certification_types t where r.id = ? and t.id = r.certification_id returning r.tier_level, t.code',
+          [id],
+        )) as { tier_level: number; code: string }[]
+        if (!removed) throw notFound('Tier requirement not found', 'tier_requirement_not_found')
+        await auditTrail.record(em, actor, 'tier_requirement.removed', `Tier ${removed.tier_level}: ${removed.code}`, { tier_level: removed.tier_level })
+      })
       return this.requirements()
     },
   }

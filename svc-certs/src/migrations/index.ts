@@ -2,6 +2,7 @@ import { StorageGarbageTable, UserProjectionTables, type MigrationEntry } from '
 import { CertificationTables } from './0001-certification-tables.ts'
 import { TeamAndRevenueTables } from './0004-team-and-revenue.ts'
 import { CertificationNotifications } from './0005-certification-notifications.ts'
+import { TeamFiguresAndAudit } from './0006-team-figures-and-audit.ts'
 
 /** Certs' migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -10,4 +11,5 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0003_certification_tables', class: CertificationTables },
   { name: '0004_team_and_revenue', class: TeamAndRevenueTables },
   { name: '0005_certification_notifications', class: CertificationNotifications },
+  { name: '0006_team_figures_and_audit', class: TeamFiguresAndAudit },
 ]

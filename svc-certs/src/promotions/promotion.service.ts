@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { TEAM_MESSAGES, type PromotionDecisionBody, type PromotionRequest, type PromotionStatus, type TierLevel, type TierPromotionBody } from '@portal/contracts'
-import { badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
+import { auditTrail, badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { CertsContext } from '../context.ts'
 import { requireTeamMember, requireTeamViewer } from '../team/team-access.ts'
 import { promotionRepository } from './promotion.repository.ts'
@@ -74,6 +74,13 @@ export function createPromotionService(ctx: CertsContext) {
           })
         }
         await promotionRepository.decide(em, id, { status: body.approve ? 'approved' : 'denied', by: actor.userId, byName: actor.name, at, note: body.note })
+        await auditTrail.record(em, actor, body.approve ? 'tier_promotion.approved' : 'tier_promotion.denied', req.user.name, {
+          user_id: req.user.id,
+          request_id: req.id,
+          from_tier: req.from_tier,
+          to_tier: req.to_tier,
+          note: body.note ?? null,
+        })
         await em.flush()
         return (await promotionRepository.byId(em, id))!
       })

@@ -12,7 +12,7 @@ import {
   type RevenueRecord,
   type TierLevel,
 } from '@portal/contracts'
-import { badRequest, notFound, projectedUsers, requireReadableUser, type Actor } from '@portal/server-kit'
+import { auditTrail, badRequest, notFound, projectedUsers, requireReadableUser, type Actor } from '@portal/server-kit'
 import type { CertsContext } from '../context.ts'
 import { requireTeamViewer, type TeamViewer } from '../team/team-access.ts'
 import { revenueRepository, revPayRatio } from './revenue.repository.ts'
@@ -78,6 +78,12 @@ export function createRevenueService(ctx: CertsContext) {
           pay: body.pay_amount,
           enteredBy: actor.userId,
           at: now(),
+        })
+        await auditTrail.record(em, actor, updated ? 'revenue.updated' : 'revenue.recorded', `${user.name} ${body.month}`, {
+          user_id: body.user_id,
+          month: body.month,
+          gross_revenue: body.gross_revenue,
+          pay_amount: body.pay_amount,
         })
         return { message: updated ? TEAM_MESSAGES.revenueUpdated : TEAM_MESSAGES.revenueSaved, updated, record: await revenueRepository.byId(em, id) }
       })

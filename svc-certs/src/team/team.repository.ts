@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { EXPIRY_BANDS, type Branch, type Department, type TeamMemberRow, type TeamSort, type TeamSummary, type TierLevel } from '@portal/contracts'
+import { type Branch, type Department, type TeamMemberRow, type TeamSort, type TeamSummary, type TierLevel } from '@portal/contracts'
 import { teamConditions, type TeamViewer } from './team-access.ts'
 
 /** The filters of the team screen and the export. */
@@ -11,8 +11,6 @@ export interface TeamFilter {
   order: 'asc' | 'desc'
 }
 
-const DAY_MS = 86_400_000
-const plusDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)
 /** `%` and `_` are literal in a search. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
 
@@ -25,14 +23,27 @@ const ORDER: Record<TeamSort, string> = {
 }
 
 /**
- * The members the viewer sees, filtered, each with the figures of the team row, as one statement
- * (the dashboard's summary and page, and the export, come from the same rows). The rule is the one
- * of `technicians/compliance.ts` (decision 0015) in SQL: the required types of every tier up to the
- * member's, active and for their department (or every department), met when held, not expired and,
- * in this manager view, with the proof uploaded where the type asks for one; 100% when nothing is
- * required. Expired and expiring soon (within 30 days) count every certification held.
+ * Recomputes the kept figures (`team_member_figures`, decision 0036) that do not hold on `today`:
+ * computed for a later day, or past the day one of the member's certifications changes band (every
+ * user has a row: the triggers add it with the user). Nothing to do on most calls; the first read
+ * of a day catches up with the certifications that expired or entered the 30-day window since.
  */
-function scoredMembers(viewer: TeamViewer, f: TeamFilter, today: string): { sql: string; params: unknown[] } {
+export const refreshStaleFiguresStatement = (today: string) => ({
+  sql: `select certs_refresh_member_figures(array(select f.user_id from team_member_figures f where f.computed_on > ?::date or f.stale_on <= ?::date), ?::date)
+    where exists (select 1 from team_member_figures f where f.computed_on > ?::date or f.stale_on <= ?::date)`,
+  params: [today, today, today, today, today],
+})
+
+/**
+ * The members the viewer sees, filtered, each with the figures of the team row read from the kept
+ * figures (the dashboard's summary and page, and the export, come from the same rows). The rule is
+ * the one of `technicians/compliance.ts` (decision 0015) in SQL (migration 0005): the required
+ * types of every tier up to the member's, active and for their department (or every department),
+ * met when held, not expired and, in this manager view, with the proof uploaded where the type asks
+ * for one; 100% when nothing is required. Expired and expiring soon (within 30 days) count every
+ * certification held.
+ */
+function scoredMembers(viewer: TeamViewer, f: TeamFilter): { sql: string; params: unknown[] } {
   // A manager's team is the others in their scope.
   const { where, params } = teamConditions(viewer)
   where.push('u.id <> ?')
@@ -44,44 +55,14 @@ function scoredMembers(viewer: TeamViewer, f: TeamFilter, today: string): { sql:
     where.push('(u.name ilike ? or u.email ilike ? or u.employee_id ilike ?)')
     params.push(like, like, like)
   }
-  const sql = `with members as materialized (
-      select u.id, u.name, u.email, u.employee_id, u.branch, u.department, coalesce(t.current_tier, 0)::int as current_tier
-      from users u left join technicians t on t.user_id = u.id
-      where ${where.join(' and ')}),
-    reqs as (
-      select tr.tier_level, tr.certification_id, ct.department, ct.upload_required
-      from tier_requirements tr join certification_types ct on ct.id = tr.certification_id
-      where tr.is_required and ct.is_active),
-    -- Per type: how many of its requirements count for a member of tier 0, 1, 2, 3 (tiers are cumulative).
-    req_types as (
-      select certification_id, department, upload_required,
-        count(*) filter (where tier_level <= 0) as n0, count(*) filter (where tier_level <= 1) as n1,
-        count(*) filter (where tier_level <= 2) as n2, count(*) as n3
-      from reqs group by certification_id, department, upload_required),
-    -- One pass over the members' certifications: requirements met, expired and expiring soon.
-    figures as (
-      select tc.user_id,
-        sum(case when rt.certification_id is not null and (rt.department is null or rt.department = m.department)
-              and (tc.expiration_date is null or tc.expiration_date >= ?::date) and (not rt.upload_required or tc.file_name is not null)
-            then case m.current_tier when 0 then rt.n0 when 1 then rt.n1 when 2 then rt.n2 else rt.n3 end else 0 end)::int as met,
-        count(*) filter (where tc.expiration_date < ?::date)::int as expired,
-        count(*) filter (where tc.expiration_date >= ?::date and tc.expiration_date <= ?::date)::int as soon
-      from members m join technician_certifications tc on tc.user_id = m.id
-      left join req_types rt on rt.certification_id = tc.certification_id
-      group by tc.user_id),
-    scored as (
-      select m.*,
-        case when m.total = 0 then 100 else coalesce(f.met, 0) * 100 / m.total end as completion_percentage,
-        coalesce(f.expired, 0) as expired_certifications,
-        coalesce(f.soon, 0) as expiring_soon
-      from (select m.*, (select count(*) from reqs q where q.tier_level <= m.current_tier and (q.department is null or q.department = m.department))::int as total
-            from members m) m
-      left join figures f on f.user_id = m.id)`
-  params.push(today, today, today, plusDays(today, EXPIRY_BANDS.warning))
+  const sql = `select u.id, u.name, u.email, u.employee_id, u.branch, u.department, f.current_tier::int as current_tier,
+        f.completion_percentage, f.expired_certifications, f.expiring_soon
+      from users u join team_member_figures f on f.user_id = u.id
+      where ${where.join(' and ')}`
   return { sql, params }
 }
 
-const orderBy = (f: TeamFilter) => `${ORDER[f.sort].replaceAll('{dir}', f.order)}, lower(name) asc, id asc`
+const orderBy = (f: TeamFilter) => `${ORDER[f.sort].replaceAll('{dir}', f.order)}, lower(name) asc, u.id asc`
 
 interface RowSql {
   id: string
@@ -110,26 +91,33 @@ export const toTeamMemberRow = (r: RowSql): TeamMemberRow => ({
 })
 
 /** The dashboard's statement (also run bare by the benchmark's ceiling): the summary and one page. */
-export function teamPageStatement(viewer: TeamViewer, f: TeamFilter, today: string, page: { limit: number; offset: number }) {
-  const { sql, params } = scoredMembers(viewer, f, today)
+export function teamPageStatement(viewer: TeamViewer, f: TeamFilter, page: { limit: number; offset: number }) {
+  const { sql, params } = scoredMembers(viewer, f)
+  // Two reads of the members rather than one shared: the page in name order walks the users'
+  // `lower(name)` index and stops after the page.
   return {
-    sql: `${sql}
-      select
+    sql: `select
         (select json_build_object(
           'total_team', count(*),
           'compliant', count(*) filter (where completion_percentage >= 100),
           'avg_progress', round(avg(completion_percentage)),
           'expired', coalesce(sum(expired_certifications), 0),
-          'expiring_soon', coalesce(sum(expiring_soon), 0)) from scored) as summary,
-        (select coalesce(json_agg(p), '[]'::json) from (select * from scored order by ${orderBy(f)} limit ? offset ?) p) as rows`,
-    params: [...params, page.limit, page.offset],
+          'expiring_soon', coalesce(sum(expiring_soon), 0)) from (${sql}) s) as summary,
+        (select coalesce(json_agg(p), '[]'::json) from (${sql} order by ${orderBy(f)} limit ? offset ?) p) as rows`,
+    params: [...params, ...params, page.limit, page.offset],
   }
+}
+
+async function refreshStaleFigures(em: EntityManager, today: string) {
+  const { sql, params } = refreshStaleFiguresStatement(today)
+  await em.execute(sql, params)
 }
 
 export const teamRepository = {
   /** One page of the team and the summary of every matching member, in one statement. */
   async page(em: EntityManager, viewer: TeamViewer, f: TeamFilter, today: string, page: { limit: number; offset: number }) {
-    const { sql, params } = teamPageStatement(viewer, f, today, page)
+    await refreshStaleFigures(em, today)
+    const { sql, params } = teamPageStatement(viewer, f, page)
     const rows = (await em.execute(sql, params)) as { summary: Record<keyof TeamSummary, number | string | null>; rows: RowSql[] }[]
     const s = rows[0]!.summary
     const summary: TeamSummary = {
@@ -144,8 +132,9 @@ export const teamRepository = {
 
   /** Every matching member, in the screen's order (the export). */
   async all(em: EntityManager, viewer: TeamViewer, f: TeamFilter, today: string): Promise<TeamMemberRow[]> {
-    const { sql, params } = scoredMembers(viewer, f, today)
-    const rows = (await em.execute(`${sql} select * from scored order by ${orderBy(f)}`, params)) as RowSql[]
+    await refreshStaleFigures(em, today)
+    const { sql, params } = scoredMembers(viewer, f)
+    const rows = (await em.execute(`${sql} order by ${orderBy(f)}`, params)) as RowSql[]
     return rows.map(toTeamMemberRow)
   },
 }

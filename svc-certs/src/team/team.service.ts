@@ -13,7 +13,7 @@ import {
   type TeamResponse,
   type TierLevel,
 } from '@portal/contracts'
-import { conflict, recordEvent, type Actor } from '@portal/server-kit'
+import { auditTrail, conflict, recordEvent, type Actor } from '@portal/server-kit'
 import { certificationTypeRepository } from '../certification-types/certification-type.repository.ts'
 import { certificationRepository, statusFacts } from '../certifications/certification.repository.ts'
 import type { CertsContext } from '../context.ts'
@@ -166,15 +166,22 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
 
     /** PUT /manager/rev-pay/{userId}: the member's rev/pay ratio target. */
     async setRevPay(actor: Actor, userId: string, ratio: number) {
-      const em = orm.em.fork()
-      const viewer = await requireTeamViewer(em, actor)
-      await requireTeamMember(em, viewer, userId)
-      await em.execute(
-        `insert into technicians (user_id, current_tier, rev_pay_ratio, updated_at) values (?, 0, ?, ?)
-         on conflict (user_id) do update set rev_pay_ratio = excluded.rev_pay_ratio, updated_at = excluded.updated_at`,
-        [userId, ratio, now()],
-      )
-      return { message: TEAM_MESSAGES.revPayUpdated, rev_pay_ratio: ratio }
+      return orm.em.fork().transactional(async (em) => {
+        const viewer = await requireTeamViewer(em, actor)
+        const user = await requireTeamMember(em, viewer, userId)
+        const [before] = (await em.execute(
+          `insert into technicians (user_id, current_tier, rev_pay_ratio, updated_at) values (?, 0, ?, ?)
+           on conflict (user_id) do update set rev_pay_ratio = excluded.rev_pay_ratio, updated_at = excluded.updated_at
+           returning (select rev_pay_ratio from technicians where user_id = ?) as before`,
+          [userId, ratio, now(), userId],
+        )) as { before: string | null }[]
+        await auditTrail.record(em, actor, 'rev_pay.updated', user.name ?? userId, {
+          user_id: userId,
+          before: before?.before == null ? null : Number(before.before),
+          after: ratio,
+        })
+        return { message: TEAM_MESSAGES.revPayUpdated, rev_pay_ratio: ratio }
+      })
     },
 
     /**
