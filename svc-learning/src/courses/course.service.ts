@@ -3,28 +3,15 @@ import { Readable } from 'node:stream'
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import type { z } from 'zod'
 import { COURSE_MESSAGES, CreateCourseFields, UpdateCourseFields, type Course, type CourseSummary } from '@portal/contracts'
-import { AppError, assertStorableInput, badRequest, conflict, forbidden, notFound, recordEvent, type Actor } from '@portal/server-kit'
+import { AppError, assertStorableInput, badRequest, conflict, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } from '@portal/server-kit'
 import { requireAssignable } from '../users/user-access.ts'
+import { courseNotFound } from '../progress/access.ts'
 import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, type StoredFile, type UploadRequest } from '../uploads/multipart.ts'
 import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension } from '../uploads/sniff.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, toCourseDto, toCourseSummary } from './course.entity.ts'
 import { courseRepository } from './course.repository.ts'
-
-export const courseNotFound = () => notFound(COURSE_MESSAGES.courseNotFound, 'course_not_found')
-
-/**
- * The course `actor` may open: admins any, others those assigned to everyone or to them.
- * 404 when it does not exist, 403 when it is not assigned to the caller.
- */
-export async function requireOpenable(em: EntityManager, actor: Actor, courseId: number): Promise<CourseEntity> {
-  const course = await courseRepository.findById(em, courseId)
-  if (!course) throw courseNotFound()
-  if (!actor.isAdmin && !course.isAssignedToAll && (await em.count(CourseAssignmentEntity, { courseId, userId: actor.userId })) === 0)
-    throw forbidden(COURSE_MESSAGES.courseNotAssigned, 'course_not_assigned')
-  return course
-}
 
 /** Storage a module leaves behind: its uploaded file and everything under `modules/<id>` (extracted package, edits). */
 export function moduleGarbage(m: Pick<CourseModuleEntity, 'id' | 'storageKey' | 'contentPrefix'>): GarbageEntry[] {
@@ -208,7 +195,7 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
     /** What the caller may open (admins: every course), newest first. */
     async listForCaller(actor: Actor): Promise<CourseSummary[]> {
       const em = orm.em.fork()
-      const courses = actor.isAdmin ? await courseRepository.listAll(em) : await courseRepository.listOpenable(em, actor.userId)
+      const courses = await courseRepository.listOpenable(em, actor)
       const counts = await courseRepository.moduleCounts(
         em,
         courses.map((c) => c.id),

@@ -1,4 +1,5 @@
 import type { ScormInteraction, ScormItem } from '@portal/contracts'
+import { reportsComplete12, reportsComplete2004 } from './sco-complete.ts'
 
 /**
  * The summary columns of `scorm_states` drawn from a commit's `runtimeData` (the cmi tree as
@@ -124,7 +125,7 @@ export function summarize(runtimeData: Obj, hints: { successStatus?: string; com
       sessionTime: text(core.session_time) || '0000:00:00',
       exit: text(core.exit),
       interactions,
-      complete: lessonStatus === 'completed' || lessonStatus === 'passed',
+      complete: reportsComplete12(lessonStatus),
     }
   }
   const completion = text(cmi.completion_status) || hints.completionStatus || ''
@@ -149,7 +150,7 @@ export function summarize(runtimeData: Obj, hints: { successStatus?: string; com
     sessionTime: text(cmi.session_time) || 'PT0S',
     exit: text(cmi.exit),
     interactions,
-    complete: completion === 'completed' || success === 'passed',
+    complete: reportsComplete2004(completion, success),
   }
 }
 
@@ -177,7 +178,6 @@ export interface ProgressRecord {
 
 const SUCCESS_2004 = new Set(['passed', 'failed'])
 const COMPLETION_2004 = new Set(['completed', 'incomplete', 'not attempted', 'unknown'])
-const COMPLETE = new Set(['completed', 'passed'])
 const STATUSES_12 = ['passed', 'completed', 'failed', 'incomplete', 'browsed', 'not attempted']
 
 /** Why a record cannot be written into a SCO of `model` (a value its data model refuses), or null. */
@@ -228,7 +228,7 @@ export function applyProgressRecord(runtimeData: Obj, model: '1.2' | '2004', rec
   const flattened = !isObj(runtimeData.cmi) && Object.keys(runtimeData).some((k) => k.startsWith('cmi.'))
   const tree: Obj = structuredClone(flattened ? unflatten(runtimeData) : isObj(runtimeData.cmi) ? runtimeData : { cmi: runtimeData })
   const cmi = tree.cmi as Obj
-  const keepStatus = summarize(tree).complete && record.lessonStatus !== undefined && !COMPLETE.has(record.lessonStatus)
+  const keepStatus = summarize(tree).complete && record.lessonStatus !== undefined && !reportsComplete12(record.lessonStatus)
   const status = keepStatus ? undefined : record.lessonStatus
   const interactions = record.interactions?.map((i) => {
     const out: Obj = { id: i.id }
