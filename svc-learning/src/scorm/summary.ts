@@ -1,4 +1,4 @@
-import type { ScormInteraction, ScormItem } from '@portal/contracts'
+import { SCORM_LIMITS, type ScormInteraction, type ScormItem } from '@portal/contracts'
 import { reportsComplete12, reportsComplete2004 } from './sco-complete.ts'
 
 /**
@@ -96,11 +96,11 @@ function interaction(raw: unknown): ScormInteraction | null {
   const latency = text(raw.latency)
   if (latency) out.latency = latency.slice(0, 100)
   const response = text(raw.student_response) || text(raw.learner_response)
-  if (response) out.student_response = response.slice(0, 64_000)
+  if (response) out.student_response = response.slice(0, SCORM_LIMITS.text)
   const correct = list(raw.correct_responses)
     .map((c) => (isObj(c) ? text(c.pattern) : text(c)))
     .filter((c) => c !== '')
-  if (correct.length) out.correct_responses = correct.slice(0, 1000).map((c) => c.slice(0, 64_000))
+  if (correct.length) out.correct_responses = correct.slice(0, 1000).map((c) => c.slice(0, SCORM_LIMITS.text))
   return out
 }
 
@@ -159,7 +159,7 @@ export function sharedStores(commit: { adlData?: { id: string; store: string }[]
   const out = new Map<string, string>()
   const adl = commit.runtimeData.adl
   if (isObj(adl)) {
-    for (const s of list(adl.data)) if (isObj(s) && text(s.id) && typeof s.store === 'string') out.set(text(s.id).slice(0, 4000), s.store.slice(0, 64_000))
+    for (const s of list(adl.data)) if (isObj(s) && text(s.id) && typeof s.store === 'string') out.set(text(s.id).slice(0, 4000), s.store.slice(0, SCORM_LIMITS.text))
   }
   for (const s of commit.adlData ?? []) out.set(s.id, s.store)
   return [...out].map(([id, store]) => ({ id, store })).slice(0, 100)
