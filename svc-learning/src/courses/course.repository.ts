@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Actor } from '@portal/server-kit'
-import { openableCourses } from '../progress/access.ts'
+import { MODULE_COLUMNS, openableCourses, type ModuleRow } from '../progress/access.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity } from './course.entity.ts'
 
 const newestFirst = { orderBy: { createdAt: 'desc', id: 'desc' } } as const
@@ -17,6 +17,13 @@ export const courseRepository = {
     const ids = (await openableCourses(em, actor)).map((c) => c.id)
     return em.find(CourseEntity, { id: { $in: ids } }, newestFirst)
   },
+  /** The modules of `courseIds` as the contract's mapping (`toCourseModule`) reads them, in course order. */
+  moduleRowsOf: (em: EntityManager, courseIds: number[]) =>
+    em
+      .getConnection()
+      .execute(`select ${MODULE_COLUMNS} from course_modules m where m.course_id = any(?::int[]) order by m.course_id, m.position, m.id`, [
+        `{${courseIds.join(',')}}`,
+      ]) as Promise<ModuleRow[]>,
   modulesOf: (em: EntityManager, courseIds: number[]) =>
     em.find(CourseModuleEntity, { courseId: { $in: courseIds } }, { orderBy: { courseId: 'asc', position: 'asc', id: 'asc' } }),
   assignmentsOf: (em: EntityManager, courseIds: number[]) =>

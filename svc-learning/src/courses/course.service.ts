@@ -7,7 +7,7 @@ import { AppError, assertStorableInput, badRequest, conflict, recordEvent, type 
 import type { LearningContext } from '../context.ts'
 import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } from '@portal/server-kit'
 import { requireAssignable } from '../users/user-access.ts'
-import { courseNotFound } from '../progress/access.ts'
+import { courseNotFound, toCourseModule } from '../progress/access.ts'
 import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, type StoredFile, type UploadRequest } from '../uploads/multipart.ts'
 import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension } from '../uploads/sniff.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, toCourseDto, toCourseSummary } from './course.entity.ts'
@@ -122,11 +122,11 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
 
   const loadFull = async (em: EntityManager, courses: CourseEntity[]): Promise<Course[]> => {
     const ids = courses.map((c) => c.id)
-    const [modules, assignments] = await Promise.all([courseRepository.modulesOf(em, ids), courseRepository.assignmentsOf(em, ids)])
+    const [modules, assignments] = await Promise.all([courseRepository.moduleRowsOf(em, ids), courseRepository.assignmentsOf(em, ids)])
     return courses.map((c) =>
       toCourseDto(
         c,
-        modules.filter((m) => m.courseId === c.id),
+        modules.filter((m) => m.course_id === c.id).map(toCourseModule),
         assignments.filter((a) => a.courseId === c.id).map((a) => a.userId),
       ),
     )

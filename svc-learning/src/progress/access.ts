@@ -37,7 +37,7 @@ export interface ModuleRow {
 export const MODULE_COLUMNS =
   'm.id, m.course_id, m.title, m.position, m.original_name, m.content_type, m.size, m.is_scorm, m.storage_key, m.processing_status, m.processing_error, m.scorm_version, m.scorm_edition, m.manifest, m.content_prefix, m.sco_count, m.has_edits'
 
-/** The module as the contract shows it (no storage paths). */
+/** The module as the contract shows it to admins and learners (`file_path` is the original file name, never a storage path). */
 export const toCourseModule = (m: ModuleRow): CourseModule => ({
   id: m.id,
   course_id: m.course_id,
