@@ -12,7 +12,7 @@ import {
   startOutboxRelay,
   type Actor,
 } from '@portal/server-kit'
-import { appCaller, createTestDatabase, outboxEvents, silentLogger, sqlOf } from '@portal/server-kit/testing'
+import { appStatusCaller, createTestDatabase, outboxEvents, silentLogger, sqlOf } from '@portal/server-kit/testing'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -61,12 +61,8 @@ export async function createHarness(
     contentOrigin: CONTENT_ORIGIN,
   })
 
-  const caller = appCaller(app)
   // Status and body only: tests compare the whole answer.
-  const call = async (...args: Parameters<typeof caller>) => {
-    const { status, body } = await caller(...args)
-    return { status, body }
-  }
+  const call = appStatusCaller(app)
   const sql = sqlOf(db.orm)
   const events = (type?: string) => outboxEvents(sql, type)
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CourseModule } from './courses.ts'
+import { numericId } from './params.ts'
 
 /**
  * The SCORM timing editor of stored Captivate modules (admin §2, §3, §4, §5, §7, §8). Paths are
@@ -29,7 +30,7 @@ export const SCORM_EDITOR_MESSAGES = {
   backupNotFound: 'Backup not found',
 } as const
 
-const id = z.coerce.number({ error: 'Invalid module id' }).int('Invalid module id').positive('Invalid module id').max(2_147_483_647, 'Invalid module id')
+const id = numericId('module')
 
 /** POST /scorm-editor/analyze. */
 export const AnalyzeScormBody = z.object({ moduleId: id })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { blankScormItem, objectiveMapTo, ScormCommit, ScormItem, ScormLaunch, type ScormOrganization, type ScormSequencing } from './courses.ts'
+import { blankScormItem, objectiveMapTo, ScormItem, type ScormOrganization, type ScormSequencing } from './scorm-package.ts'
+import { ScormCommit, ScormLaunch } from './scorm-runtime.ts'
 import { activityTreeOf, prerequisitesOf } from './scorm-sequencing.ts'
 
 const map = objectiveMapTo

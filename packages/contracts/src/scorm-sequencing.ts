@@ -1,4 +1,4 @@
-import { walkItems, type HideLmsUi, type ScormItem, type ScormObjective, type ScormObjectiveMap, type ScormOrganization, type ScormRuleCondition, type ScormSequencing } from './courses.ts'
+import { walkItems, type HideLmsUi, type ScormItem, type ScormObjective, type ScormObjectiveMap, type ScormOrganization, type ScormRuleCondition, type ScormSequencing } from './scorm-package.ts'
 
 /*
  * A package's sequencing (as the manifest declares it, see `ScormSequencing`) in the shape scorm-again

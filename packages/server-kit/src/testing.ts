@@ -99,6 +99,15 @@ export function appCaller(app: { request(path: string, init?: RequestInit): Resp
   }
 }
 
+/** `appCaller` answering status and body only, for tests that compare the whole answer. */
+export function appStatusCaller(app: Parameters<typeof appCaller>[0]) {
+  const caller = appCaller(app)
+  return async (...args: Parameters<typeof caller>) => {
+    const { status, body } = await caller(...args)
+    return { status, body }
+  }
+}
+
 /** Runs SQL on a service's database (its ORM's connection). */
 export const sqlOf =
   (orm: { em: { getConnection(): { execute(sql: string, params?: unknown[]): Promise<unknown> } } }) =>

@@ -74,29 +74,13 @@ export const CourseAssignmentEntity = defineEntity({
 })
 export type CourseAssignmentEntity = InferEntity<typeof CourseAssignmentEntity>
 
-/** The module as admins and the contract see it (`file_path` is the original file name, never a storage path). */
-export const toModuleDto = (m: CourseModuleEntity): CourseModule => ({
-  id: m.id,
-  course_id: m.courseId,
-  title: m.title,
-  order: m.position,
-  file_path: m.originalName,
-  size: Number(m.size),
-  is_scorm: m.isScorm,
-  content_type: m.contentType,
-  processing_status: m.processingStatus,
-  processing_error: m.processingError ?? null,
-  scorm_version: m.scormVersion ?? null,
-  scorm_edition: m.scormEdition ?? null,
-  sco_count: m.scoCount,
-})
-
-export const toCourseDto = (c: CourseEntity, modules: CourseModuleEntity[], assignedUserIds: string[]): Course => ({
+/** The course as admins see it; `modules` are already the contract's (`toCourseModule`). */
+export const toCourseDto = (c: CourseEntity, modules: CourseModule[], assignedUserIds: string[]): Course => ({
   id: c.id,
   title: c.title,
   is_assigned_to_all: c.isAssignedToAll,
   assigned_user_ids: assignedUserIds,
-  modules: modules.map(toModuleDto),
+  modules,
   created_at: c.createdAt.toISOString(),
   updated_at: c.updatedAt.toISOString(),
 })

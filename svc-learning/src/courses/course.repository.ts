@@ -1,17 +1,29 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
+import type { Actor } from '@portal/server-kit'
+import { MODULE_COLUMNS, openableCourses, type ModuleRow } from '../progress/access.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity } from './course.entity.ts'
 
 const newestFirst = { orderBy: { createdAt: 'desc', id: 'desc' } } as const
 
+const listAll = (em: EntityManager) => em.find(CourseEntity, {}, newestFirst)
+
 export const courseRepository = {
   findById: (em: EntityManager, id: number) => em.findOne(CourseEntity, { id }),
-  listAll: (em: EntityManager) => em.find(CourseEntity, {}, newestFirst),
+  listAll,
   count: (em: EntityManager) => em.count(CourseEntity, {}),
-  /** Courses assigned to everyone or to the user. */
-  async listOpenable(em: EntityManager, userId: string) {
-    const assigned = await em.find(CourseAssignmentEntity, { userId }, { fields: ['courseId'] })
-    return em.find(CourseEntity, { $or: [{ isAssignedToAll: true }, { id: { $in: assigned.map((a) => a.courseId) } }] }, newestFirst)
+  /** The courses `actor` may open (the rule is `openableCourses`), newest first. */
+  async listOpenable(em: EntityManager, actor: Actor) {
+    if (actor.isAdmin) return listAll(em)
+    const ids = (await openableCourses(em, actor)).map((c) => c.id)
+    return em.find(CourseEntity, { id: { $in: ids } }, newestFirst)
   },
+  /** The modules of `courseIds` as the contract's mapping (`toCourseModule`) reads them, in course order. */
+  moduleRowsOf: (em: EntityManager, courseIds: number[]) =>
+    em
+      .getConnection()
+      .execute(`select ${MODULE_COLUMNS} from course_modules m where m.course_id = any(?::int[]) order by m.course_id, m.position, m.id`, [
+        `{${courseIds.join(',')}}`,
+      ]) as Promise<ModuleRow[]>,
   modulesOf: (em: EntityManager, courseIds: number[]) =>
     em.find(CourseModuleEntity, { courseId: { $in: courseIds } }, { orderBy: { courseId: 'asc', position: 'asc', id: 'asc' } }),
   assignmentsOf: (em: EntityManager, courseIds: number[]) =>

@@ -1,12 +1,9 @@
 import { Hono } from 'hono'
-import { z } from 'zod'
-import { AssignCourseBody } from '@portal/contracts'
+import { AssignCourseBody, IdParamOf } from '@portal/contracts'
 import { authenticate, requireAdmin, uploadRequestOf as uploadOf, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import type { CourseService } from './course.service.ts'
 
-export const CourseIdParam = z.object({
-  id: z.coerce.number({ error: 'Invalid course id' }).int('Invalid course id').positive('Invalid course id').max(2_147_483_647, 'Invalid course id'),
-})
+export const CourseIdParam = IdParamOf('course')
 
 /** Upload routes enforce their own body limits while streaming (`createServiceApp`'s `ownBodyLimit`). */
 export const isCourseUpload = (method: string, path: string) =>

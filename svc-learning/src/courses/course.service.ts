@@ -3,28 +3,15 @@ import { Readable } from 'node:stream'
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import type { z } from 'zod'
 import { COURSE_MESSAGES, CreateCourseFields, UpdateCourseFields, type Course, type CourseSummary } from '@portal/contracts'
-import { AppError, assertStorableInput, badRequest, conflict, forbidden, notFound, recordEvent, type Actor } from '@portal/server-kit'
+import { AppError, assertStorableInput, badRequest, conflict, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } from '@portal/server-kit'
 import { requireAssignable } from '../users/user-access.ts'
+import { courseNotFound, toCourseModule } from '../progress/access.ts'
 import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, type StoredFile, type UploadRequest } from '../uploads/multipart.ts'
 import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension } from '../uploads/sniff.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, toCourseDto, toCourseSummary } from './course.entity.ts'
 import { courseRepository } from './course.repository.ts'
-
-export const courseNotFound = () => notFound(COURSE_MESSAGES.courseNotFound, 'course_not_found')
-
-/**
- * The course `actor` may open: admins any, others those assigned to everyone or to them.
- * 404 when it does not exist, 403 when it is not assigned to the caller.
- */
-export async function requireOpenable(em: EntityManager, actor: Actor, courseId: number): Promise<CourseEntity> {
-  const course = await courseRepository.findById(em, courseId)
-  if (!course) throw courseNotFound()
-  if (!actor.isAdmin && !course.isAssignedToAll && (await em.count(CourseAssignmentEntity, { courseId, userId: actor.userId })) === 0)
-    throw forbidden(COURSE_MESSAGES.courseNotAssigned, 'course_not_assigned')
-  return course
-}
 
 /** Storage a module leaves behind: its uploaded file and everything under `modules/<id>` (extracted package, edits). */
 export function moduleGarbage(m: Pick<CourseModuleEntity, 'id' | 'storageKey' | 'contentPrefix'>): GarbageEntry[] {
@@ -135,11 +122,11 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
 
   const loadFull = async (em: EntityManager, courses: CourseEntity[]): Promise<Course[]> => {
     const ids = courses.map((c) => c.id)
-    const [modules, assignments] = await Promise.all([courseRepository.modulesOf(em, ids), courseRepository.assignmentsOf(em, ids)])
+    const [modules, assignments] = await Promise.all([courseRepository.moduleRowsOf(em, ids), courseRepository.assignmentsOf(em, ids)])
     return courses.map((c) =>
       toCourseDto(
         c,
-        modules.filter((m) => m.courseId === c.id),
+        modules.filter((m) => m.course_id === c.id).map(toCourseModule),
         assignments.filter((a) => a.courseId === c.id).map((a) => a.userId),
       ),
     )
@@ -208,7 +195,7 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
     /** What the caller may open (admins: every course), newest first. */
     async listForCaller(actor: Actor): Promise<CourseSummary[]> {
       const em = orm.em.fork()
-      const courses = actor.isAdmin ? await courseRepository.listAll(em) : await courseRepository.listOpenable(em, actor.userId)
+      const courses = await courseRepository.listOpenable(em, actor)
       const counts = await courseRepository.moduleCounts(
         em,
         courses.map((c) => c.id),

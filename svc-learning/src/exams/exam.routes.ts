@@ -1,10 +1,9 @@
 import { Hono } from 'hono'
-import { z } from 'zod'
-import { AssignBody, ExamInput } from '@portal/contracts'
+import { AssignBody, ExamInput, IdParamOf } from '@portal/contracts'
 import { authenticate, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import type { ExamService } from './exam.service.ts'
 
-export const ExamIdParam = z.object({ id: z.coerce.number({ error: 'Invalid exam id' }).int('Invalid exam id').positive('Invalid exam id').max(2_147_483_647, 'Invalid exam id') })
+export const ExamIdParam = IdParamOf('exam')
 
 /** `/exams`: the caller's list, one exam, and authoring (admins). */
 export const examRoutes = (svc: ExamService, verifier: TokenVerifier) =>

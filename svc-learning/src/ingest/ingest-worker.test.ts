@@ -3,7 +3,7 @@ import { Course } from '@portal/contracts'
 import { silentLogger } from '@portal/server-kit/testing'
 import { courseForm, fixtureFile, pdfFile, send, storedFiles, zipFile } from '../courses/course-test-forms.ts'
 import { ingestPackage } from '../packages/index.ts'
-import { rawZip, readFixtureManifest } from '../packages/test-zips.ts'
+import { rawZip, readFixtureManifest } from '../packages/zips.test-support.ts'
 import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
 import { createIngestWorker, modulePackagePrefix } from './ingest-worker.ts'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseAicc, parseAiccCsv } from './aicc.ts'
 import { PackageError } from './package-info.ts'
-import { aiccCourse } from './test-zips.ts'
+import { aiccCourse } from './zips.test-support.ts'
 
 describe('parseAiccCsv', () => {
   it('reads quoted fields with commas, doubled quotes and empty values', () => {

@@ -8,7 +8,7 @@ import yazl from 'yazl'
 import { createLocalStorage, type Storage } from '@portal/server-kit'
 import { DEFAULT_EXTRACT_LIMITS, ingestPackage, PackageError, type ExtractLimits } from './index.ts'
 import { walkItems } from '@portal/contracts'
-import { aiccCourse, fixturePath, rawZip, readZipEntry, type RawEntry } from './test-zips.ts'
+import { aiccCourse, fixturePath, rawZip, readZipEntry, type RawEntry } from './zips.test-support.ts'
 
 let dir: string
 let storageRoot: string

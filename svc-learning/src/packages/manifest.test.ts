@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { appendParameters, decodeXmlText, parseManifest } from './manifest.ts'
 import { walkItems } from '@portal/contracts'
 import { PackageError } from './package-info.ts'
-import { fixturePath, readFixtureManifest } from './test-zips.ts'
+import { fixturePath, readFixtureManifest } from './zips.test-support.ts'
 
 const shape = (items: ReturnType<typeof parseManifest>['items']): unknown[] =>
   items.map((i) => (i.children.length ? { id: i.identifier, href: i.href, children: shape(i.children) } : { id: i.identifier, href: i.href }))

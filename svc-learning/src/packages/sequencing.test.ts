@@ -1,8 +1,8 @@
 import { activityTreeOf, type EngineActivity } from '@portal/contracts/scorm-sequencing'
 import { describe, expect, it } from 'vitest'
 import { parseManifest } from './manifest.ts'
-import { engine } from './test-engine.ts'
-import { readFixtureManifest } from './test-zips.ts'
+import { engine } from './scorm-engine.test-support.ts'
+import { readFixtureManifest } from './zips.test-support.ts'
 
 /*
  * The real packages' sequencing, through the tree the runtime gives scorm-again's engine (its ESM

@@ -37,7 +37,7 @@ export interface ModuleRow {
 export const MODULE_COLUMNS =
   'm.id, m.course_id, m.title, m.position, m.original_name, m.content_type, m.size, m.is_scorm, m.storage_key, m.processing_status, m.processing_error, m.scorm_version, m.scorm_edition, m.manifest, m.content_prefix, m.sco_count, m.has_edits'
 
-/** The module as the contract shows it (no storage paths). */
+/** The module as the contract shows it to admins and learners (`file_path` is the original file name, never a storage path). */
 export const toCourseModule = (m: ModuleRow): CourseModule => ({
   id: m.id,
   course_id: m.course_id,
@@ -60,22 +60,44 @@ export const manifestOf = (m: ModuleRow): StoredManifest | null =>
 export const iso = (v: Date | string | null | undefined): string | null => (v == null ? null : new Date(v).toISOString())
 
 /**
+ * "May open this course", the one rule (learner §4): admins any course, others a course assigned
+ * to everyone or to them. The SQL condition on a course aliased `c` (the learner bound at `user`).
+ */
+export const assignedSql = (user: string) =>
+  `(c.is_assigned_to_all or exists (select 1 from course_assignments a where a.course_id = c.id and a.user_id = ${user}))`
+
+/**
  * SQL condition: the learner (parameter `user`) may still open the course (parameter `course`):
  * it is assigned to them or to everyone. Launch tokens outlive an unassignment; content and
  * commits check this too.
  */
-export const stillAssignedSql = (user: string, course: string) =>
-  `exists (select 1 from courses c where c.id = ${course} and (c.is_assigned_to_all or exists (select 1 from course_assignments a where a.course_id = c.id and a.user_id = ${user})))`
+export const stillAssignedSql = (user: string, course: string) => `exists (select 1 from courses c where c.id = ${course} and ${assignedSql(user)})`
+
+/** The courses `actor` may open, newest first. */
+export const openableCourses = (em: EntityManager, actor: Actor): Promise<CourseRow[]> =>
+  em
+    .getConnection()
+    .execute(
+      `select id, title, is_assigned_to_all from courses c${actor.isAdmin ? '' : ` where ${assignedSql('?')}`} order by created_at desc, id desc`,
+      actor.isAdmin ? [] : [actor.userId],
+    ) as Promise<CourseRow[]>
+
+/** The course row, or undefined when it does not exist. */
+export async function courseRow(em: EntityManager, courseId: number): Promise<CourseRow | undefined> {
+  const [course] = (await em.getConnection().execute('select id, title, is_assigned_to_all from courses where id = ?', [courseId])) as CourseRow[]
+  return course
+}
 
 async function mayOpen(em: EntityManager, actor: Actor, course: CourseRow): Promise<boolean> {
-  if (actor.isAdmin || course.is_assigned_to_all) return true
-  const rows = await em.getConnection().execute('select 1 from course_assignments where course_id = ? and user_id = ?', [course.id, actor.userId])
-  return rows.length > 0
+  if (actor.isAdmin) return true
+  // Placeholders in the order the condition names them: the course, then the learner.
+  const [row] = (await em.getConnection().execute(`select ${stillAssignedSql('?', '?')} as ok`, [course.id, actor.userId])) as { ok: boolean }[]
+  return row?.ok === true
 }
 
 /** The course the caller may open: 404 when it does not exist, 403 when it is not assigned to them. */
 export async function requireCourse(em: EntityManager, actor: Actor, courseId: number): Promise<CourseRow> {
-  const [course] = (await em.getConnection().execute('select id, title, is_assigned_to_all from courses where id = ?', [courseId])) as CourseRow[]
+  const course = await courseRow(em, courseId)
   if (!course) throw courseNotFound()
   if (!(await mayOpen(em, actor, course))) throw courseNotAssigned()
   return course
@@ -85,7 +107,7 @@ export async function requireCourse(em: EntityManager, actor: Actor, courseId: n
 export async function requireModule(em: EntityManager, actor: Actor, moduleId: number): Promise<{ module: ModuleRow; course: CourseRow }> {
   const [module] = (await em.getConnection().execute(`select ${MODULE_COLUMNS} from course_modules m where m.id = ?`, [moduleId])) as ModuleRow[]
   if (!module) throw moduleNotFound()
-  const [course] = (await em.getConnection().execute('select id, title, is_assigned_to_all from courses where id = ?', [module.course_id])) as CourseRow[]
+  const course = await courseRow(em, module.course_id)
   if (!course) throw moduleNotFound()
   if (!(await mayOpen(em, actor, course))) throw courseNotAssigned()
   return { module, course }

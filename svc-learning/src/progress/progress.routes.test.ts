@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COURSE_MESSAGES, CompleteModuleResponse, CourseModulesProgress, CourseWithProgress, ModuleLaunch } from '@portal/contracts'
 import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
-import { insertCourse, insertModule, putModuleFile } from './test-support.ts'
+import { insertCourse, insertModule, putModuleFile } from './course-runtime.test-support.ts'
 
 let h: Harness
 let admin: TestUser

@@ -1,14 +1,11 @@
 import { Hono } from 'hono'
-import { z } from 'zod'
-import { CompleteModuleBody, ModuleProgressBody } from '@portal/contracts'
+import { CompleteModuleBody, IdParamOf, ModuleProgressBody } from '@portal/contracts'
 import { authenticate, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import type { ContentService } from '../content/content.service.ts'
+import { CourseIdParam } from '../courses/course.routes.ts'
 import type { ProgressService } from './progress.service.ts'
 
-const id = (what: string) =>
-  z.coerce.number({ error: `Invalid ${what} id` }).int(`Invalid ${what} id`).positive(`Invalid ${what} id`).max(2_147_483_647, `Invalid ${what} id`)
-export const ModuleIdParam = z.object({ id: id('module') })
-export const CourseIdParam = z.object({ id: id('course') })
+const ModuleIdParam = IdParamOf('module')
 
 /** `/courses/with-progress`: mounted before the courses routes so that `with-progress` is not read as an id. */
 export const courseProgressRoutes = (svc: ProgressService, verifier: TokenVerifier) =>

@@ -12,8 +12,9 @@ import {
 } from '@portal/contracts'
 import { AppError, badRequest, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
-import { MODULE_COLUMNS, iso, requireCourse, requireModule, toCourseModule, type CourseRow, type ModuleRow } from './access.ts'
+import { MODULE_COLUMNS, iso, openableCourses, requireCourse, requireModule, toCourseModule, type CourseRow, type ModuleRow } from './access.ts'
 import { contentCompletion } from '../scorm/content-completion.ts'
+import { allModulesComplete, courseCompleteSql } from './course-completion.ts'
 
 interface ProgressRow {
   module_id: number
@@ -36,19 +37,34 @@ export const engagementTooShort = (trigger: string) =>
   new AppError(422, 'engagement_too_short', trigger === 'manual' ? COURSE_MESSAGES.engageMoreManual : COURSE_MESSAGES.engageMore)
 
 /**
+ * The one upsert of a learner's `module_progress` row from `source` (a `values (...)` or a
+ * `select` of user_id, module_id, course_id, progress, started_at, last_accessed): started once,
+ * accessed now, progress never down and 100 once complete. The commit statement runs it as a CTE.
+ */
+export const touchProgressSql = (source: string) =>
+  `insert into module_progress as m (user_id, module_id, course_id, progress, started_at, last_accessed)
+   ${source}
+   on conflict (user_id, module_id) do update set
+     progress = case when m.completed_at is not null then 100 else greatest(m.progress, excluded.progress) end,
+     started_at = coalesce(m.started_at, excluded.started_at),
+     last_accessed = excluded.last_accessed`
+
+/**
  * Makes sure (user, module) has a progress row that is started, accessed now and at least at
  * `floor` percent (never above 99 before completion). Used by launches, commits and progress saves.
  */
 export async function touchProgress(em: EntityManager, p: { userId: string; moduleId: number; courseId: number; floor: number; at: Date }) {
-  await em.getConnection().execute(
-    `insert into module_progress as m (user_id, module_id, course_id, progress, started_at, last_accessed)
-     values (?, ?, ?, ?, ?, ?)
-     on conflict (user_id, module_id) do update set
-       progress = case when m.completed_at is not null then 100 else greatest(m.progress, excluded.progress) end,
-       started_at = coalesce(m.started_at, excluded.started_at),
-       last_accessed = excluded.last_accessed`,
-    [p.userId, p.moduleId, p.courseId, Math.min(p.floor, PROGRESS_TRACKER.maxBeforeComplete), p.at, p.at],
-  )
+  const [row] = (await em
+    .getConnection()
+    .execute(`${touchProgressSql('values (?, ?, ?, ?, ?, ?)')} returning progress, started_at, completed_at`, [
+      p.userId,
+      p.moduleId,
+      p.courseId,
+      Math.min(p.floor, PROGRESS_TRACKER.maxBeforeComplete),
+      p.at,
+      p.at,
+    ])) as ProgressRow[]
+  return row!
 }
 
 export type CompletionOutcome = CompleteModuleResponse
@@ -78,9 +94,7 @@ export async function completeModule(
   // The recorded course completion, while it still holds: a module added since makes the course open again.
   const courseDone = async () => {
     const [c] = (await tx.execute(
-      `select cc.completed_at from course_completions cc where cc.user_id = ? and cc.course_id = ? and not exists (
-         select 1 from course_modules cm left join module_progress mp on mp.module_id = cm.id and mp.user_id = cc.user_id
-          where cm.course_id = cc.course_id and mp.completed_at is null)`,
+      `select cc.completed_at from course_completions cc where cc.user_id = ? and cc.course_id = ? and ${courseCompleteSql('cc.user_id', 'cc.course_id')}`,
       [p.userId, p.course.id],
     )) as { completed_at: Date }[]
     return c ? iso(c.completed_at) : null
@@ -125,7 +139,7 @@ export async function completeModule(
     [p.userId, p.course.id],
   )) as { total: number; done: number; progress_sum: number }[]
   let courseAt: string | null = null
-  if (counts && counts.total > 0 && counts.done === counts.total) {
+  if (counts && allModulesComplete(counts.total, counts.done)) {
     // Completed again after modules were added: the completion is of the course as it is now.
     await tx.execute(
       'insert into course_completions (user_id, course_id, completed_at) values (?, ?, ?) on conflict (user_id, course_id) do update set completed_at = excluded.completed_at',
@@ -160,7 +174,7 @@ const learnerModule = (m: ModuleRow, p: ProgressRow | undefined): LearnerModule 
  */
 function courseState(modules: LearnerModule[], completion: Date | string | null) {
   const progress = modules.length ? Math.round(modules.reduce((s, m) => s + m.progress, 0) / modules.length) : 0
-  const allDone = modules.length > 0 && modules.every((m) => m.completed_at !== null)
+  const allDone = allModulesComplete(modules.length, modules.filter((m) => m.completed_at !== null).length)
   const completed_at = allDone ? (iso(completion) ?? modules.map((m) => m.completed_at!).sort().at(-1)!) : null
   const status: CourseStatus = completed_at
     ? 'completed'
@@ -201,13 +215,7 @@ export function createProgressService(ctx: LearningContext) {
     /** GET /courses/with-progress: the caller's courses (admins: all), newest first. */
     async listWithProgress(actor: Actor): Promise<CourseWithProgress[]> {
       const em = orm.em.fork()
-      const courses = (await em.getConnection().execute(
-        actor.isAdmin
-          ? 'select id, title, is_assigned_to_all from courses order by created_at desc, id desc'
-          : `select id, title, is_assigned_to_all from courses c where c.is_assigned_to_all
-             or exists (select 1 from course_assignments a where a.course_id = c.id and a.user_id = ?) order by created_at desc, id desc`,
-        actor.isAdmin ? [] : [actor.userId],
-      )) as CourseRow[]
+      const courses = await openableCourses(em, actor)
       return withProgress(em, actor.userId, courses)
     },
 
@@ -224,18 +232,8 @@ export function createProgressService(ctx: LearningContext) {
       const em = orm.em.fork()
       const { module } = await requireModule(em, actor, moduleId)
       if (module.course_id !== body.courseId) throw badRequest('This module does not belong to that course', 'module_course_mismatch')
-      const at = now()
-      const [row] = (await em.getConnection().execute(
-        `insert into module_progress as m (user_id, module_id, course_id, progress, started_at, last_accessed)
-         values (?, ?, ?, ?, ?, ?)
-         on conflict (user_id, module_id) do update set
-           progress = case when m.completed_at is not null then 100 else greatest(m.progress, excluded.progress) end,
-           started_at = coalesce(m.started_at, excluded.started_at),
-           last_accessed = excluded.last_accessed
-         returning progress, started_at, completed_at`,
-        [actor.userId, moduleId, module.course_id, Math.min(Math.round(body.progress), PROGRESS_TRACKER.maxBeforeComplete), at, at],
-      )) as ProgressRow[]
-      return { moduleId, progress: row!.progress, started_at: iso(row!.started_at), completed_at: iso(row!.completed_at) }
+      const row = await touchProgress(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: Math.round(body.progress), at: now() })
+      return { moduleId, progress: row.progress, started_at: iso(row.started_at), completed_at: iso(row.completed_at) }
     },
 
     /** PUT /modules/{id}/complete: recorded once; the engagement rule guards completions the content did not report. */

@@ -5,7 +5,7 @@ import { AuditEntriesResponse, EditTimingResponse, ScormAnalyzeResponse, ScormBa
 import { CAPTIVATE_MESSAGES, parseCaptivateProject } from '@portal/contracts/captivate'
 import { captivateFixture } from '../../../packages/contracts/src/test-support/captivate-fixture.ts'
 import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
-import { insertCourse, insertModule, markInstalled } from '../progress/test-support.ts'
+import { insertCourse, insertModule, markInstalled } from '../progress/course-runtime.test-support.ts'
 import { send } from '../courses/course-test-forms.ts'
 
 const zip = unzipSync(captivateFixture())

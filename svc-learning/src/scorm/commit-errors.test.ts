@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ScormLaunch } from '@portal/contracts'
 import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
-import { insertCourse, insertModule, installFixture } from '../progress/test-support.ts'
+import { insertCourse, insertModule, installFixture } from '../progress/course-runtime.test-support.ts'
 
 /*
  * A commit that fails must not take the commit path down for anyone else: the commit statement is

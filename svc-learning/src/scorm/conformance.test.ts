@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COURSE_MESSAGES, ScormLaunch } from '@portal/contracts'
 import { toStoredManifest } from '../courses/course.entity.ts'
 import { parseManifest } from '../packages/manifest.ts'
-import { insertCourse, insertModule } from '../progress/test-support.ts'
+import { insertCourse, insertModule } from '../progress/course-runtime.test-support.ts'
 import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
 
 /** A one-SCO SCORM 2004 3rd edition manifest; `threshold` adds an adlcp:completionThreshold. */

@@ -2,16 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { launchableItems, type ScormItem } from '@portal/contracts'
 import { manifestOf, type ModuleRow } from '../progress/access.ts'
 import { sqlWithParams } from '../sql.ts'
+import { SCO_REPORTS_COMPLETE } from './sco-complete.ts'
 import { sequencedOrganization } from './sequencing-state.ts'
 
 /** Identifiers of the SCOs a learner can open (launchable and visible): all must be completed. */
 export const requiredScos = (manifest: { items: ScormItem[] } | null): string[] =>
   manifest ? launchableItems(manifest.items).filter((i) => i.isvisible).map((i) => i.identifier) : []
-
-/** SQL condition on a `scorm_states` row: its SCO reports completion (1.2 completed/passed, 2004 completed or passed, any tree shape). */
-const SCO_REPORTS_COMPLETE = `(lesson_status in ('completed', 'passed') or cmi #>> '{cmi,core,lesson_status}' in ('completed', 'passed')
-  or cmi #>> '{cmi,completion_status}' = 'completed' or cmi #>> '{completion_status}' = 'completed' or cmi ->> 'cmi.completion_status' = 'completed'
-  or cmi #>> '{cmi,success_status}' = 'passed' or cmi #>> '{success_status}' = 'passed' or cmi ->> 'cmi.success_status' = 'passed')`
 
 export interface ContentCompletion {
   /** The content reports the whole module complete. */

@@ -5,8 +5,8 @@ import { listen } from '@portal/server-kit'
 import { CONTENT_ORIGIN, createHarness, type Harness, type TestUser } from '../test-harness.ts'
 import { COMMIT_MAX_BYTES } from './scorm.routes.ts'
 import { activityTreeOf } from '@portal/contracts/scorm-sequencing'
-import { engine } from '../packages/test-engine.ts'
-import { insertCourse, insertModule, installFixture } from '../progress/test-support.ts'
+import { engine } from '../packages/scorm-engine.test-support.ts'
+import { insertCourse, insertModule, installFixture } from '../progress/course-runtime.test-support.ts'
 
 const FIXTURE = 'golf-scorm2004-3rd-SequencingForcedSequential.zip'
 

@@ -1,12 +1,11 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { ScormProgressBody } from '@portal/contracts'
+import { numericId, ScormProgressBody } from '@portal/contracts'
 import { AppError, authenticate, isUnstorableText, readBodyText, UNSTORABLE_TEXT_MESSAGE, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import type { LaunchTokens } from '../launch/launch-token.ts'
 import { CommitError, type ScormService } from './scorm.service.ts'
 
-const moduleId = z.coerce.number({ error: 'Invalid module id' }).int('Invalid module id').positive('Invalid module id').max(2_147_483_647, 'Invalid module id')
-const ModuleIdParam = z.object({ moduleId })
+const ModuleIdParam = z.object({ moduleId: numericId('module') })
 
 /** Largest commit accepted (a whole cmi tree: 64,000 characters of suspend data and many interactions fit). */
 export const COMMIT_MAX_BYTES = 1024 * 1024

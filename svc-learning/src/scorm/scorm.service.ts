@@ -18,8 +18,8 @@ import { preparedStatement, sqlWithParams } from '../sql.ts'
 import { ttlCache } from '../ttl-cache.ts'
 import { contentBase } from '../content/content.service.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
-import { iso, manifestOf, requireModule, stillAssignedSql, type CourseRow, type ModuleRow } from '../progress/access.ts'
-import { completeModule, touchProgress } from '../progress/progress.service.ts'
+import { courseRow, iso, manifestOf, requireModule, stillAssignedSql, type ModuleRow } from '../progress/access.ts'
+import { completeModule, touchProgress, touchProgressSql } from '../progress/progress.service.ts'
 import { contentCompletion } from './content-completion.ts'
 import { sequencedOrganization, storedSequencingState, storeSequencingState } from './sequencing-state.ts'
 import { applyCompletionThreshold, applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, totalTimePath } from './summary.ts'
@@ -124,10 +124,7 @@ const COMMIT_SQL = `with allowed as (
     else s.launch_at <> excluded.launch_at or s.seq < excluded.seq end
   returning 1
 ), mp as (
-  insert into module_progress as m (user_id, module_id, course_id, progress, started_at, last_accessed)
-  select $1, $2, $16, ${PROGRESS_TRACKER.scormInitialized}, $14, $14 where $17::boolean and exists (select 1 from rev)
-  on conflict (user_id, module_id) do update set
-    progress = greatest(m.progress, excluded.progress), started_at = coalesce(m.started_at, excluded.started_at), last_accessed = excluded.last_accessed
+  ${touchProgressSql(`select $1, $2, $16, ${PROGRESS_TRACKER.scormInitialized}, $14, $14 where $17::boolean and exists (select 1 from rev)`)}
   returning m.completed_at
 )
 select exists (select 1 from allowed) as allowed, exists (select 1 from rev) as fresh, (select count(*) from up)::int as applied,
@@ -197,7 +194,7 @@ export function createScormService(ctx: LearningContext) {
       'id' | 'title' | 'is_scorm' | 'manifest' | 'scorm_version'
     > & { course_id: number })[]
     if (!module) return false
-    const [course] = (await conn.execute('select id, title, is_assigned_to_all from courses where id = ?', [module.course_id])) as CourseRow[]
+    const course = await courseRow(em, module.course_id)
     if (!course) return false
     if (!wholeModule) {
       const content = await contentCompletion(em, userId, module)

@@ -1,4 +1,5 @@
-import type { ScormInteraction, ScormItem } from '@portal/contracts'
+import { SCORM_LIMITS, type ScormInteraction, type ScormItem } from '@portal/contracts'
+import { reportsComplete12, reportsComplete2004 } from './sco-complete.ts'
 
 /**
  * The summary columns of `scorm_states` drawn from a commit's `runtimeData` (the cmi tree as
@@ -95,11 +96,11 @@ function interaction(raw: unknown): ScormInteraction | null {
   const latency = text(raw.latency)
   if (latency) out.latency = latency.slice(0, 100)
   const response = text(raw.student_response) || text(raw.learner_response)
-  if (response) out.student_response = response.slice(0, 64_000)
+  if (response) out.student_response = response.slice(0, SCORM_LIMITS.text)
   const correct = list(raw.correct_responses)
     .map((c) => (isObj(c) ? text(c.pattern) : text(c)))
     .filter((c) => c !== '')
-  if (correct.length) out.correct_responses = correct.slice(0, 1000).map((c) => c.slice(0, 64_000))
+  if (correct.length) out.correct_responses = correct.slice(0, 1000).map((c) => c.slice(0, SCORM_LIMITS.text))
   return out
 }
 
@@ -124,7 +125,7 @@ export function summarize(runtimeData: Obj, hints: { successStatus?: string; com
       sessionTime: text(core.session_time) || '0000:00:00',
       exit: text(core.exit),
       interactions,
-      complete: lessonStatus === 'completed' || lessonStatus === 'passed',
+      complete: reportsComplete12(lessonStatus),
     }
   }
   const completion = text(cmi.completion_status) || hints.completionStatus || ''
@@ -149,7 +150,7 @@ export function summarize(runtimeData: Obj, hints: { successStatus?: string; com
     sessionTime: text(cmi.session_time) || 'PT0S',
     exit: text(cmi.exit),
     interactions,
-    complete: completion === 'completed' || success === 'passed',
+    complete: reportsComplete2004(completion, success),
   }
 }
 
@@ -158,7 +159,7 @@ export function sharedStores(commit: { adlData?: { id: string; store: string }[]
   const out = new Map<string, string>()
   const adl = commit.runtimeData.adl
   if (isObj(adl)) {
-    for (const s of list(adl.data)) if (isObj(s) && text(s.id) && typeof s.store === 'string') out.set(text(s.id).slice(0, 4000), s.store.slice(0, 64_000))
+    for (const s of list(adl.data)) if (isObj(s) && text(s.id) && typeof s.store === 'string') out.set(text(s.id).slice(0, 4000), s.store.slice(0, SCORM_LIMITS.text))
   }
   for (const s of commit.adlData ?? []) out.set(s.id, s.store)
   return [...out].map(([id, store]) => ({ id, store })).slice(0, 100)
@@ -177,7 +178,6 @@ export interface ProgressRecord {
 
 const SUCCESS_2004 = new Set(['passed', 'failed'])
 const COMPLETION_2004 = new Set(['completed', 'incomplete', 'not attempted', 'unknown'])
-const COMPLETE = new Set(['completed', 'passed'])
 const STATUSES_12 = ['passed', 'completed', 'failed', 'incomplete', 'browsed', 'not attempted']
 
 /** Why a record cannot be written into a SCO of `model` (a value its data model refuses), or null. */
@@ -228,7 +228,7 @@ export function applyProgressRecord(runtimeData: Obj, model: '1.2' | '2004', rec
   const flattened = !isObj(runtimeData.cmi) && Object.keys(runtimeData).some((k) => k.startsWith('cmi.'))
   const tree: Obj = structuredClone(flattened ? unflatten(runtimeData) : isObj(runtimeData.cmi) ? runtimeData : { cmi: runtimeData })
   const cmi = tree.cmi as Obj
-  const keepStatus = summarize(tree).complete && record.lessonStatus !== undefined && !COMPLETE.has(record.lessonStatus)
+  const keepStatus = summarize(tree).complete && record.lessonStatus !== undefined && !reportsComplete12(record.lessonStatus)
   const status = keepStatus ? undefined : record.lessonStatus
   const interactions = record.interactions?.map((i) => {
     const out: Obj = { id: i.id }

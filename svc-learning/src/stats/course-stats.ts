@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { UserStats } from '@portal/contracts'
 import { roundScore } from '../attempts/grading.ts'
+import { allModulesCompleteSql } from '../progress/course-completion.ts'
 
 export type CourseStats = Pick<UserStats, 'coursesStarted' | 'coursesCompleted' | 'averageCourseProgress' | 'courseHistory'>
 
@@ -37,7 +38,7 @@ export async function courseStatsOf(em: EntityManager, userId: string): Promise<
          left join mine m on m.course_id = c.id
          left join course_completions cc on cc.course_id = c.id and cc.user_id = ?)
      select id, title, progress_sum, started, last_accessed, module_count,
-            case when module_count > 0 and done = module_count then coalesce(recorded_at, last_done) end as completed_at
+            case when ${allModulesCompleteSql('module_count', 'done')} then coalesce(recorded_at, last_done) end as completed_at
        from courses_of
       where started or recorded
       order by greatest(last_accessed, recorded_at) desc nulls last, id desc`,

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { fixturePath } from '../packages/test-zips.ts'
+import { fixturePath } from '../packages/zips.test-support.ts'
 import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension, type ModuleExtension } from './sniff.ts'
 
 const hex = (s: string) => Uint8Array.from(s.split(/\s+/).filter(Boolean).map((b) => parseInt(b, 16)))

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream'
 import yauzl from 'yauzl'
 import { toStoredManifest } from '../courses/course.entity.ts'
 import { parseManifest } from '../packages/manifest.ts'
-import { fixturePath } from '../packages/test-zips.ts'
+import { fixturePath } from '../packages/zips.test-support.ts'
 import type { Harness } from '../test-harness.ts'
 
 /** Inserts a course; `assignedTo` adds course_assignments rows. */

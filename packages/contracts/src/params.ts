@@ -1,0 +1,10 @@
+import { z } from 'zod'
+
+/** A numeric id in a path or body (a positive 32-bit integer, as the tables store it); `Invalid <what> id` otherwise. */
+export const numericId = (what: string) => {
+  const message = `Invalid ${what} id`
+  return z.coerce.number({ error: message }).int(message).positive(message).max(2_147_483_647, message)
+}
+
+/** The `{id}` path parameter of `what` (course, module, exam, ...). */
+export const IdParamOf = (what: string) => z.object({ id: numericId(what) })
