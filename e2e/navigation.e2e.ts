@@ -124,7 +124,7 @@ describe('announced pages and the navigation shell', () => {
     await page.context().close()
   })
 
-  it('offers managers their team and admins the admin dashboard, and Return to Dashboard lands on the heading', async () => {
+  it('offers managers their team and admins the admin dashboard, and going back to it lands on the heading', async () => {
     const page = await openPage(browser(), baseURL)
     await logIn(page, 'manager@example.com', 'Manager123!')
     await page.waitForURL('**/user-dashboard')
@@ -148,7 +148,7 @@ describe('announced pages and the navigation shell', () => {
     await profileDialog.waitFor({ state: 'hidden' })
     await adminNav.getByRole('link', { name: 'Team' }).click()
     await expectAnnounced(admin, 'Team Dashboard', 'h1 Team Dashboard')
-    await admin.getByRole('link', { name: 'Return to Dashboard' }).click()
+    await adminNav.getByRole('link', { name: 'Admin' }).click()
     await expectAnnounced(admin, 'Admin Dashboard', 'h1 Admin Dashboard')
     await adminNav.getByRole('link', { name: 'Certifications' }).click()
     await expectAnnounced(admin, /Technician Profile · Learning Portal$/, /^h1 /)
