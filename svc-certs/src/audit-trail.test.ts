@@ -65,6 +65,18 @@ describe('GET /admin/audit/certs', () => {
     expect((await trail('?actor=Pat')).map((e) => e.action)).toEqual(['rev_pay.updated'])
   })
 
+  it('lists notification configuration edits with what changed, and nothing for a save that changes nothing', async () => {
+    const config = (await h.call('GET', '/certification-notifications/configs/Seattle/Testing', { token: admin.token })).body as { config: { id: number } }
+    const put = (body: Record<string, unknown>) => h.call('PUT', `/certification-notifications/configs/${config.config.id}`, { token: admin.token, body })
+    expect((await put({ manager_email: 'lead@example.com', is_active: true })).status).toBe(200)
+    expect((await put({ manager_email: 'lead@example.com' })).status).toBe(200)
+    // Activating without an e-mail is refused and leaves no trace.
+    expect((await put({ manager_email: '', operations_manager_email: '' })).status).toBe(400)
+    const edits = await trail('?action=notification_config')
+    expect(edits.map((e) => [e.actor_name, e.action, e.target])).toEqual([['Ada Admin', 'notification_config.updated', 'Seattle / Testing']])
+    expect(edits[0]!.details).toEqual({ before: { manager_email: null, is_active: false }, after: { manager_email: 'lead@example.com', is_active: true } })
+  })
+
   it('records nothing for a refused change', async () => {
     const before = (await trail()).length
     expect((await h.call('PUT', '/admin/certifications/999999', { token: admin.token, body: { name: 'X', code: 'X-1' } })).status).toBe(404)

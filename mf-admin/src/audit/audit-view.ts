@@ -1,7 +1,7 @@
 import { AUDITED_SERVICES, type AuditEntry } from '@portal/contracts'
 
-/** The trails the tab reads, each at `/admin/audit/{service}`: the contracts' services and certs' (decision 0036). */
-export const AUDIT_SOURCES = [...AUDITED_SERVICES, 'certs'] as const
+/** The trails the tab reads, each at `/admin/audit/{service}` (decisions 0030, 0036). */
+export const AUDIT_SOURCES = AUDITED_SERVICES
 export type AuditSource = (typeof AUDIT_SOURCES)[number]
 /** How the tab names a trail that did not answer. */
 export const SOURCE_LABELS: Record<AuditSource, string> = {

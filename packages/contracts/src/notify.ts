@@ -157,7 +157,7 @@ export const AuditEntry = z.object({
 export type AuditEntry = z.infer<typeof AuditEntry>
 export const AuditEntriesResponse = z.array(AuditEntry)
 /** The services that keep an audit trail, each at `/admin/audit/{service}`. */
-export const AUDITED_SERVICES = ['identity', 'learning', 'notify'] as const
+export const AUDITED_SERVICES = ['identity', 'learning', 'notify', 'certs'] as const
 /** GET /admin/audit/{service}: by who (name or id), what (action or target), when (from, to). */
 export const AuditQuery = z.object({
   actor: z.string().trim().max(200).optional(),

@@ -63,7 +63,7 @@ export const notificationRoutes = (svc: NotificationService, verifier: TokenVeri
       return c.json({ config: await svc.config(p.branch, p.department) })
     })
     .put('/configs/:id{[0-9]+}', validate('param', IdParam), validate('json', NotificationConfigInput), async (c) =>
-      c.json({ message: M.configUpdated, config: await svc.updateConfig(c.req.valid('param').id, c.req.valid('json')) }),
+      c.json({ message: M.configUpdated, config: await svc.updateConfig(c.get('actor'), c.req.valid('param').id, c.req.valid('json')) }),
     )
     .get('/logs', validate('query', NotificationLogsQuery), async (c) => c.json({ logs: await svc.logs(c.req.valid('query')) }))
     .get('/dashboard', validate('query', DashboardQuery), async (c) => c.json(await svc.dashboard(c.req.valid('query'))))

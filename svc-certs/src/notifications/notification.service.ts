@@ -16,7 +16,7 @@ import {
   type NotificationStats,
 } from '@portal/contracts'
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { AppError, badRequest, conflict, notFound, recordEvent } from '@portal/server-kit'
+import { AppError, auditTrail, badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { z } from 'zod'
 import type { DashboardQuery, NotificationConfigInput, NotificationLogsQuery, StatsQuery } from '@portal/contracts'
 import type { AckSigner } from './acknowledgement.ts'
@@ -39,6 +39,8 @@ interface ConfigRow extends ActiveConfig {
   created_at: Date
   updated_at: Date
 }
+/** What an admin edits on a configuration. */
+const CONFIG_FIELDS = ['manager_email', 'operations_manager_email', 'additional_email_1', 'additional_email_2', 'is_active'] as const
 const CONFIG_SELECT = 'id, branch, department, manager_email, operations_manager_email, additional_email_1, additional_email_2, is_active, created_at, updated_at'
 const toConfig = (r: ConfigRow): NotificationConfig => ({
   ...r,
@@ -75,14 +77,14 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       return toConfig(rows[0])
     },
 
-    /** PUT configs/{id}: the given fields; activating needs a manager or operations manager e-mail. */
-    async updateConfig(id: number, input: z.output<typeof NotificationConfigInput>): Promise<NotificationConfig> {
+    /** PUT configs/{id}: the given fields; activating needs a manager or operations manager e-mail. Audited (decision 0030). */
+    async updateConfig(actor: Actor, id: number, input: z.output<typeof NotificationConfigInput>): Promise<NotificationConfig> {
       return orm.em.fork().transactional(async (em) => {
         const rows = (await em.execute(`select ${CONFIG_SELECT} from notification_configs where id = ? for update`, [id])) as ConfigRow[]
         const current = rows[0]
         if (!current) throw configNotFound()
         const next = { ...current }
-        for (const key of ['manager_email', 'operations_manager_email', 'additional_email_1', 'additional_email_2', 'is_active'] as const)
+        for (const key of CONFIG_FIELDS)
           if (input[key] !== undefined) (next as Record<string, unknown>)[key] = input[key]
         if (next.is_active && !next.manager_email && !next.operations_manager_email) throw badRequest(M.activateWithoutEmail, 'config_empty')
         const updated = (await em.execute(
@@ -90,6 +92,12 @@ export function createNotificationService(deps: NotificationServiceDeps) {
                   is_active = ?, updated_at = ? where id = ? returning ${CONFIG_SELECT}`,
           [next.manager_email, next.operations_manager_email, next.additional_email_1, next.additional_email_2, next.is_active, now(), id],
         )) as ConfigRow[]
+        const changed = CONFIG_FIELDS.filter((k) => current[k] !== next[k])
+        if (changed.length)
+          await auditTrail.record(em, actor, 'notification_config.updated', `${current.branch} / ${current.department}`, {
+            before: Object.fromEntries(changed.map((k) => [k, current[k]])),
+            after: Object.fromEntries(changed.map((k) => [k, next[k]])),
+          })
         return toConfig(updated[0]!)
       })
     },
