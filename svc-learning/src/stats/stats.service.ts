@@ -1,11 +1,11 @@
 import type { UserStats } from '@portal/contracts'
 import type { Actor } from '@portal/server-kit'
-import { ExamAttemptEntity } from '../attempts/attempt.entity.ts'
-import type { AttemptService } from '../attempts/attempt.service.ts'
-import { roundScore } from '../attempts/grading.ts'
+import { ExamAttemptEntity } from '../exams/attempts/attempt.entity.ts'
+import type { AttemptService } from '../exams/attempts/attempt.service.ts'
+import { roundScore } from '../exams/attempts/grading.ts'
 import type { LearningContext } from '../context.ts'
 import { requireReadableUser } from '../users/user-access.ts'
-import { courseStatsOf } from './course-stats.ts'
+import { courseStatsOf } from '../courses/progress/course-stats.ts'
 
 export function createStatsService(ctx: LearningContext, attempts: Pick<AttemptService, 'finaliseOverdueOf'>) {
   return {
