@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { UserStats } from '@portal/contracts'
-import { roundScore } from '../../exams/attempts/grading.ts'
+import { roundPercent } from '../../percent.ts'
 import { allModulesCompleteSql } from './course-completion.ts'
 
 export type CourseStats = Pick<UserStats, 'coursesStarted' | 'coursesCompleted' | 'averageCourseProgress' | 'courseHistory'>
@@ -59,7 +59,7 @@ export async function courseStatsOf(em: EntityManager, userId: string): Promise<
   return {
     coursesStarted: started.length,
     coursesCompleted: history.filter((c) => c.completedAt !== null).length,
-    averageCourseProgress: started.length ? roundScore(started.reduce((s, c) => s + c.progress, 0) / started.length) : 0,
+    averageCourseProgress: started.length ? roundPercent(started.reduce((s, c) => s + c.progress, 0) / started.length) : 0,
     courseHistory: history.map(({ started: _, ...c }) => c),
   }
 }

@@ -1,11 +1,9 @@
 // Pure grading of an exam attempt: no I/O, no clock.
 import type { Answer, ExamSubmissionResult, Question } from '@portal/contracts'
+import { roundPercent } from '../../percent.ts'
 
 /** Questions without a subject category are reported under this section name. */
 export const GENERAL_SECTION = 'General'
-
-/** Scores are percentages rounded to 2 decimals (e.g. 66.67). */
-export const roundScore = (n: number) => Math.round(n * 100) / 100
 
 const isUnanswered = (a: Answer) => a === -1 || (Array.isArray(a) && a.length === 0)
 
@@ -90,7 +88,7 @@ export function gradeAttempt(input: GradeInput): ExamSubmissionResult {
       weight: w,
     }
   })
-  const score = weightTotal > 0 ? roundScore((weightCorrect / weightTotal) * 100) : 0
+  const score = weightTotal > 0 ? roundPercent((weightCorrect / weightTotal) * 100) : 0
   return {
     attemptId: input.attemptId,
     examId: input.examId,
@@ -104,7 +102,7 @@ export function gradeAttempt(input: GradeInput): ExamSubmissionResult {
     question_results: questionResults,
     section_scores: [...sections].map(([name, s]) => ({
       section_name: name,
-      section_score: s.weight > 0 ? roundScore((s.weightCorrect / s.weight) * 100) : 0,
+      section_score: s.weight > 0 ? roundPercent((s.weightCorrect / s.weight) * 100) : 0,
       correct_answers: s.correct,
       questions_in_section: s.count,
     })),
