@@ -12,7 +12,7 @@ import {
 } from '@portal/contracts'
 import { AppError, badRequest, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
-import { MODULE_COLUMNS, iso, openableCourses, requireCourse, requireModule, toCourseModule, type CourseRow, type ModuleRow } from './access.ts'
+import { MODULE_COLUMNS, iso, openableCourses, requireCourse, requireModule, toCourseModule, type CourseRow, type ModuleRow } from '../access.ts'
 import { contentCompletion } from '../scorm/content-completion.ts'
 import { allModulesComplete, courseCompleteSql } from './course-completion.ts'
 

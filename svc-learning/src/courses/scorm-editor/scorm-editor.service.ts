@@ -24,7 +24,7 @@ import {
 } from '@portal/contracts/captivate'
 import { AppError, badRequest, conflict, forgetGarbage, notFound, recordGarbage, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
-import { requireModule, toCourseModule, type ModuleRow } from '../progress/access.ts'
+import { requireModule, toCourseModule, type ModuleRow } from '../access.ts'
 import { sqlWithParams } from '../../sql.ts'
 import { currentFiles, decodeText, locateProjectFiles, readAll, recordRevision, sha256, type FileMap } from './package-files.ts'
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { launchableItems, type ScormItem } from '@portal/contracts'
-import { manifestOf, type ModuleRow } from '../progress/access.ts'
+import { manifestOf, type ModuleRow } from '../access.ts'
 import { sqlWithParams } from '../../sql.ts'
 import { SCO_REPORTS_COMPLETE } from './sco-complete.ts'
 import { sequencedOrganization } from './sequencing-state.ts'

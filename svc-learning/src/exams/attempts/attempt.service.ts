@@ -1,10 +1,10 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import { EXAM_MESSAGES, ExamSubmissionResult, type Answer, type Question, type StartAttemptResponse } from '@portal/contracts'
-import { AppError, badRequest, conflict, createBackgroundTask, forbidden, notFound, recordEvent, type Actor } from '@portal/server-kit'
+import { AppError, badRequest, conflict, createBackgroundTask, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
 import { sqlWithParams } from '../../sql.ts'
+import { requireOwnAttempt, requireSubmitterIsCaller, requireTakeable } from '../access.ts'
 import { toAttemptQuestion } from '../exam.entity.ts'
-import { requireTakeable } from '../exam.service.ts'
 import { ExamAttemptEntity, type AttemptStatus } from './attempt.entity.ts'
 import { draw } from './draw.ts'
 import { answerProblem, gradeAttempt } from './grading.ts'
@@ -12,7 +12,6 @@ import { answerProblem, gradeAttempt } from './grading.ts'
 /** Network latency allowance: a save or submit this long after the deadline is still accepted. */
 export const SUBMIT_GRACE_MS = 5_000
 
-const attemptNotFound = () => notFound('Attempt not found', 'attempt_not_found')
 const unprocessable = (message: string, code: string) => new AppError(422, code, message)
 
 /** Past the deadline and the grace: the attempt is finalised by the server with what was saved. */
@@ -269,8 +268,7 @@ export function createAttemptService(ctx: LearningContext) {
     /** Saves answers as the learner goes (any subset of the attempt's questions). */
     async saveAnswers(actor: Actor, attemptId: string, body: { answers: Answer[]; questionIds: number[] }) {
       const out = await orm.em.fork().transactional(async (tx) => {
-        const a = await lockAttempt(tx, attemptId)
-        if (!a || a.userId !== actor.userId) throw attemptNotFound()
+        const a = requireOwnAttempt(actor, await lockAttempt(tx, attemptId))
         if (a.status !== 'in_progress') throw conflict('This attempt has already been submitted', 'attempt_finalised')
         if (isOverdue(a, now())) {
           finalise(tx, a, 'expired', a.answers)
@@ -297,11 +295,10 @@ export function createAttemptService(ctx: LearningContext) {
       examId: number,
       body: { attemptId?: string | undefined; userId?: string | undefined; answers: Answer[]; questionIds: number[] },
     ): Promise<ExamSubmissionResult> {
-      if (body.userId !== undefined && body.userId !== actor.userId) throw forbidden('You can only submit your own exam attempts', 'not_your_attempt')
+      requireSubmitterIsCaller(actor, body.userId)
       return orm.em.fork().transactional(async (tx) => {
         const attemptId = body.attemptId ?? (await latestAttemptId(tx, examId, actor.userId))
-        const a = attemptId ? await lockAttemptRow(tx, attemptId) : null
-        if (!a || a.userId !== actor.userId || a.examId !== examId) throw attemptNotFound()
+        const a = requireOwnAttempt(actor, attemptId ? await lockAttemptRow(tx, attemptId) : null, examId)
         requireSameQuestions(a, body.questionIds, body.answers, false)
         // The stored result, keys in the contract's order (jsonb reorders them).
         if (a.status !== 'in_progress') return ExamSubmissionResult.parse(a.result)

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { COURSE_MESSAGES, type CourseModule, type ProcessingStatus, type ScormVersion } from '@portal/contracts'
 import { forbidden, notFound, type Actor } from '@portal/server-kit'
-import type { StoredManifest } from '../course.entity.ts'
+import type { StoredManifest } from './course.entity.ts'
 
 export const courseNotFound = () => notFound(COURSE_MESSAGES.courseNotFound, 'course_not_found')
 export const moduleNotFound = () => notFound(COURSE_MESSAGES.moduleNotFound, 'module_not_found')
