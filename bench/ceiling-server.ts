@@ -14,8 +14,8 @@ import { Hono } from 'hono'
 import pg from 'pg'
 import type { Answer, Question } from '@portal/contracts'
 import { listen } from '@portal/server-kit'
-import { draw } from 'svc-learning/attempts/draw'
-import { gradeAttempt } from 'svc-learning/attempts/grading'
+import { draw } from 'svc-learning/exams/attempts/draw'
+import { gradeAttempt } from 'svc-learning/exams/attempts/grading'
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
 await pool.query('create table if not exists bench_users (id uuid primary key, name text not null, email text not null, branch text, department text)')

@@ -5,7 +5,7 @@
  * atPeak, maxOpenFiles, fileCount, totalBytes}.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { extractModulePackage } from 'svc-learning/ingest/ingest-worker'
+import { extractModulePackage } from 'svc-learning/courses/ingest/ingest-worker'
 import { createLocalStorage } from '@portal/server-kit'
 
 const [storageRoot, zipKey] = process.argv.slice(2)

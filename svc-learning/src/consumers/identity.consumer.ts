@@ -1,6 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
 import type { EventEnvelope } from '@portal/contracts'
 import { USER_EVENTS, createUserProjection, type EventBus, type Logger, type Subscription } from '@portal/server-kit'
+import * as courses from '../courses/forget-user.ts'
+import * as exams from '../exams/forget-user.ts'
 
 /**
  * Durable consumer name of svc-learning for identity's user events (and its inbox key). It is not
@@ -11,18 +13,10 @@ import { USER_EVENTS, createUserProjection, type EventBus, type Logger, type Sub
 export const USERS_CONSUMER = 'learning-users'
 export const IDENTITY_SUBJECTS = USER_EVENTS
 
-/**
- * What a deleted user leaves in learning: their exam and course assignments, any attempt under way
- * and their stored SCORM runtime data (whole cmi trees, shared data stores) go; graded attempts,
- * module progress and course completions stay (they are the history admins report on, and their
- * events already went out).
- */
-async function dropDeletedUsersWork(em: EntityManager, userId: string) {
-  await em.execute('delete from exam_assignments where user_id = ?', [userId])
-  await em.execute("delete from exam_attempts where user_id = ? and status = 'in_progress'", [userId])
-  await em.execute('delete from course_assignments where user_id = ?', [userId])
-  await em.execute('delete from scorm_states where user_id = ?', [userId])
-  await em.execute('delete from scorm_shared_data where user_id = ?', [userId])
+/** What a deleted user leaves in learning: each wing forgets what it holds of them. */
+async function forgetDeletedUser(em: EntityManager, userId: string) {
+  await exams.forgetUser(em, userId)
+  await courses.forgetUser(em, userId)
 }
 
 /** Learning's `users` projection (the server kit's), with learning's own deletion side effects. */
@@ -31,7 +25,7 @@ export const createLearningUsers = (deps: { orm: MikroORM; logger: Logger }) =>
     orm: deps.orm,
     logger: deps.logger,
     consumer: USERS_CONSUMER,
-    onDeleted: dropDeletedUsersWork,
+    onDeleted: forgetDeletedUser,
   })
 
 /** The projection's event handler (registrations and updates store facts; a deletion is final). */

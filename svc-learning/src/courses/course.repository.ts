@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Actor } from '@portal/server-kit'
-import { MODULE_COLUMNS, openableCourses, type ModuleRow } from '../progress/access.ts'
+import { MODULE_COLUMNS, openableCourses, type ModuleRow } from './access.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity } from './course.entity.ts'
 
 const newestFirst = { orderBy: { createdAt: 'desc', id: 'desc' } } as const

@@ -7,9 +7,9 @@ import { AppError, assertStorableInput, badRequest, conflict, recordEvent, type 
 import type { LearningContext } from '../context.ts'
 import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } from '@portal/server-kit'
 import { requireAssignable } from '../users/user-access.ts'
-import { courseNotFound, toCourseModule } from '../progress/access.ts'
-import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, type StoredFile, type UploadRequest } from '../uploads/multipart.ts'
-import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension } from '../uploads/sniff.ts'
+import { courseNotFound, toCourseModule } from './access.ts'
+import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, type StoredFile, type UploadRequest } from './uploads/multipart.ts'
+import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension } from './uploads/sniff.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, toCourseDto, toCourseSummary } from './course.entity.ts'
 import { courseRepository } from './course.repository.ts'
 

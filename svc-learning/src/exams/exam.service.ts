@@ -1,27 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { z } from 'zod'
 import type { Exam, ExamInput, ExamSummary, LearnerExam, OpenAttempt } from '@portal/contracts'
-import { badRequest, forbidden, notFound, type Actor } from '@portal/server-kit'
+import { badRequest, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { requireAssignable } from '../users/user-access.ts'
+import { examNotFound, requireTakeable, takeableExams } from './access.ts'
 import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity, toAttemptQuestion, toExamDto, toExamSummary, toQuestionDto } from './exam.entity.ts'
 import { examRepository } from './exam.repository.ts'
 
 export type ExamData = z.output<typeof ExamInput>
-
-export const examNotFound = () => notFound('Exam not found', 'exam_not_found')
-
-/**
- * The exam `actor` may take: admins any, others those assigned to everyone or to them.
- * 404 when it does not exist, 403 when it is not assigned to the caller.
- */
-export async function requireTakeable(em: EntityManager, actor: Actor, examId: number): Promise<ExamEntity> {
-  const exam = await examRepository.findById(em, examId)
-  if (!exam) throw examNotFound()
-  if (!actor.isAdmin && !exam.isAssignedToAll && !(await examRepository.isAssigned(em, examId, actor.userId)))
-    throw forbidden('This exam is not assigned to you', 'exam_not_assigned')
-  return exam
-}
 
 async function loadFull(em: EntityManager, exams: ExamEntity[]): Promise<Exam[]> {
   const ids = exams.map((e) => e.id)
@@ -87,7 +74,7 @@ export function createExamService(ctx: LearningContext) {
     /** What the caller may take (admins: every exam), newest first, with the caller's attempts under way. */
     async listForCaller(actor: Actor): Promise<ExamSummary[]> {
       const em = orm.em.fork()
-      const exams = actor.isAdmin ? await examRepository.listAll(em) : await examRepository.listTakeable(em, actor.userId)
+      const exams = await takeableExams(em, actor)
       const at = now()
       const [used, open] = await Promise.all([examRepository.attemptCounts(em, actor.userId), examRepository.openAttempts(em, actor.userId, at)])
       return exams.map((e) => ({ ...toExamSummary(e, used.get(e.id) ?? 0), open_attempt: toOpenAttempt(open.get(e.id), at) }))

@@ -1,11 +1,11 @@
 import type { UserStats } from '@portal/contracts'
 import type { Actor } from '@portal/server-kit'
-import { ExamAttemptEntity } from '../attempts/attempt.entity.ts'
-import type { AttemptService } from '../attempts/attempt.service.ts'
-import { roundScore } from '../attempts/grading.ts'
+import { ExamAttemptEntity } from '../exams/attempts/attempt.entity.ts'
+import type { AttemptService } from '../exams/attempts/attempt.service.ts'
+import { roundPercent } from '../percent.ts'
 import type { LearningContext } from '../context.ts'
 import { requireReadableUser } from '../users/user-access.ts'
-import { courseStatsOf } from './course-stats.ts'
+import { courseStatsOf } from '../courses/progress/course-stats.ts'
 
 export function createStatsService(ctx: LearningContext, attempts: Pick<AttemptService, 'finaliseOverdueOf'>) {
   return {
@@ -23,7 +23,7 @@ export function createStatsService(ctx: LearningContext, attempts: Pick<AttemptS
       const scores = graded.map((a) => a.score ?? 0)
       return {
         examsTaken: graded.length,
-        averageScore: scores.length ? roundScore(scores.reduce((s, x) => s + x, 0) / scores.length) : 0,
+        averageScore: scores.length ? roundPercent(scores.reduce((s, x) => s + x, 0) / scores.length) : 0,
         highestScore: scores.length ? Math.max(...scores) : 0,
         lowestScore: scores.length ? Math.min(...scores) : 0,
         examHistory: graded.map((a) => ({

@@ -1,0 +1,114 @@
+import { createBackgroundTask, storableJson, storableText, type Storage } from '@portal/server-kit'
+import type { LearningContext } from '../../context.ts'
+import { toStoredManifest } from '../course.entity.ts'
+import { PackageError, ingestPackage, type PackageInfo } from '../scorm-packages/index.ts'
+
+/** Extracts a package into storage and describes it (the package library's `ingestPackage`). */
+export type IngestPackage = (args: { zipPath: string; storage: Storage; prefix: string }) => Promise<PackageInfo>
+
+export interface IngestWorkerOptions {
+  /** How often the table is polled for work (default 2 s); uploads also kick the worker. */
+  pollMs?: number
+  /** How long a claimed module is held before another worker may take it over (default 10 min). */
+  leaseMs?: number
+  ingest?: IngestPackage
+}
+
+/** Storage prefix of a module's extracted package. */
+export const modulePackagePrefix = (moduleId: number) => `modules/${moduleId}/content`
+
+/** Extracts a module's uploaded zip (`storageKey`) under its content prefix: the worker's work on each claimed module. */
+export const extractModulePackage = (storage: Storage, storageKey: string, moduleId: number, ingest: IngestPackage = ingestPackage) =>
+  storage.withLocalFile(storageKey, (zipPath) => ingest({ zipPath, storage, prefix: modulePackagePrefix(moduleId) }))
+
+export type IngestWorker = ReturnType<typeof createIngestWorker>
+
+/**
+ * Ingests uploaded packages in the background: claims one `processing` module at a time (with a
+ * lease, `skip locked`, so several instances share the work), extracts it under
+ * `modules/<id>/content` and marks it ready with its manifest, or failed with the package
+ * library's message. Unexpected errors (storage, database) leave the module for a retry once the
+ * lease has run out.
+ */
+export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' | 'logger' | 'now'>, opts: IngestWorkerOptions = {}) {
+  const pollMs = opts.pollMs ?? 2_000
+  const leaseMs = opts.leaseMs ?? 10 * 60_000
+  const ingest: IngestPackage = opts.ingest ?? ingestPackage
+
+  const execute = <T>(sql: string, params: unknown[] = []) => ctx.orm.em.fork().execute(sql, params) as Promise<T[]>
+
+  const claim = async () =>
+    (
+      await execute<{ id: number; storage_key: string }>(
+        `update course_modules set lease_until = now() + (? * interval '1 millisecond')
+          where id = (select id from course_modules
+                       where processing_status = 'processing' and (lease_until is null or lease_until < now())
+                       order by id limit 1 for update skip locked)
+          returning id, storage_key`,
+        [leaseMs],
+      )
+    )[0]
+
+  /** Ingests one waiting package; false when there was none. */
+  const processOne = async (): Promise<boolean> => {
+    const job = await claim()
+    if (!job) return false
+    const id = Number(job.id)
+    const prefix = modulePackagePrefix(id)
+    try {
+      const info = await extractModulePackage(ctx.storage, job.storage_key, id, ingest)
+      const manifest = toStoredManifest(info)
+      // Only a module still waiting is updated: one deleted meanwhile is not brought back.
+      const updated = await execute(
+        `update course_modules set processing_status = 'ready', processing_error = null, lease_until = null,
+            scorm_version = ?, scorm_edition = ?, manifest = ?::jsonb, sco_count = ?, content_prefix = ?, updated_at = ?
+          where id = ? and processing_status = 'processing' returning id`,
+        [info.version, info.edition, storableJson(manifest), info.scoCount, prefix, ctx.now(), id],
+      )
+      if (updated.length === 0) await ctx.storage.deletePrefix(prefix)
+      else ctx.logger.info('package ingested', { moduleId: id, version: info.version, scoCount: info.scoCount, files: info.fileCount })
+    } catch (err) {
+      if (!(err instanceof PackageError)) {
+        // Deleted while it was being extracted (its upload went with it): what was written is garbage.
+        const waiting = await execute("select 1 from course_modules where id = ? and processing_status = 'processing'", [id])
+        if (waiting.length === 0) {
+          await ctx.storage.deletePrefix(prefix)
+          ctx.logger.info('package deleted while it was ingested', { moduleId: id })
+          return true
+        }
+        ctx.logger.error('package ingest failed; will retry after the lease', { moduleId: id, err: err as Error })
+        return true
+      }
+      await ctx.storage.deletePrefix(prefix)
+      // The message may quote the package (an entry name with a NUL): made storable, so the module is marked failed.
+      await execute(
+        `update course_modules set processing_status = 'failed', processing_error = ?, lease_until = null, updated_at = ?
+          where id = ? and processing_status = 'processing'`,
+        [storableText(err.message), ctx.now(), id],
+      )
+      ctx.logger.info('package rejected', { moduleId: id, code: err.code, message: err.message })
+    }
+    return true
+  }
+
+  const task = createBackgroundTask({
+    name: 'package ingest worker',
+    logger: ctx.logger,
+    intervalMs: pollMs,
+    // One package at a time, each its own pass: `stop()` waits for the package in hand only.
+    async pass() {
+      return (await processOne()) ? { done: 1, more: true } : 0
+    },
+  })
+
+  return {
+    /** Ingests every waiting package (one at a time); resolves with how many were taken. */
+    drain: () => task.runNow(),
+    /** Looks for work now (after an upload committed); a no-op until `start()`. */
+    kick: () => task.kick(),
+    /** Starts polling (and looks for work at once). */
+    start: () => task.start(),
+    /** Stops polling and waits for the package in hand. */
+    stop: () => task.stop(),
+  }
+}

@@ -1,0 +1,440 @@
+import {
+  CONTENT_PLAYER_PATH,
+  COURSE_MESSAGES,
+  DEFAULT_SCORM_PROGRESS,
+  launchableItems,
+  PROGRESS_TRACKER,
+  ScormCommit,
+  type ScoState,
+  type ScormItem,
+  type ScormLaunch,
+  type ScormProgress,
+  ScormProgressBody,
+} from '@portal/contracts'
+import { AppError, badRequest, parseJsonInput, type Actor } from '@portal/server-kit'
+import type { z } from 'zod'
+import type { LearningContext } from '../../context.ts'
+import { preparedStatement, sqlWithParams } from '../../sql.ts'
+import { ttlCache } from '../../ttl-cache.ts'
+import { contentBase } from '../content/content.service.ts'
+import type { LaunchClaims } from '../launch/launch-token.ts'
+import { courseRow, iso, manifestOf, requireModule, stillAssignedSql, type ModuleRow } from '../access.ts'
+import { completeModule, touchProgress, touchProgressSql } from '../progress/progress.service.ts'
+import { contentCompletion } from './content-completion.ts'
+import { sequencedOrganization, storedSequencingState, storeSequencingState } from './sequencing-state.ts'
+import { applyCompletionThreshold, applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, totalTimePath } from './summary.ts'
+
+/** Path of a launch's commit endpoint (the content player posts to it on the content origin). */
+export const commitUrl = (token: string) => `/api/scorm/commit/${token}`
+
+interface StateRow {
+  item_id: string
+  launch_at: string | number
+  cmi: Record<string, unknown> | string
+  exit: string
+  lesson_status: string
+  score: number | null
+  location: string
+  total_time: string
+  session_time: string
+  updated_at: Date | string
+}
+
+const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v)
+
+const withBase = (items: ScormItem[], base: string): ScormItem[] =>
+  items.map((i) => ({ ...i, href: i.href === null ? null : `${base}${i.href}`, children: withBase(i.children, base) }))
+
+/** A package that could not be processed: admins read why (they can fix it), learners a plain message. */
+const packageFailed = (actor: Actor, module: Pick<ModuleRow, 'processing_error'>) =>
+  new AppError(422, 'package_failed', (actor.isAdmin && module.processing_error) || COURSE_MESSAGES.processingFailed)
+
+/** A commit the endpoint answers with `{result: false}`. */
+export class CommitError extends Error {
+  readonly status: 400 | 403 | 404 | 409 | 415
+  readonly code: string
+  constructor(status: 400 | 403 | 404 | 409 | 415, code: string, message: string) {
+    super(message)
+    this.status = status
+    this.code = code
+  }
+}
+
+/**
+ * The stored state as the progress record shows it (times in its 0000:00:00 format, 2004's
+ * durations too): the small summary columns, and the suspend data and interactions read from the
+ * cmi tree (not kept twice: commits stay cheap to store).
+ */
+const toProgress = (r: StateRow): ScormProgress => {
+  const tree = summarize(json(r.cmi))
+  return {
+    lessonStatus: r.lesson_status,
+    score: r.score,
+    location: r.location,
+    suspendData: tree.suspendData,
+    totalTime: durationToTimespan(r.total_time),
+    sessionTime: durationToTimespan(r.session_time),
+    interactions: tree.interactions,
+  }
+}
+
+/*
+ * One statement per commit. A commit carrying the launch's revision is stored only when no other
+ * launch stored anything for this learner and module since that revision, or this launch stored
+ * last (its own commits are then ordered by seq), or what was stored since is the final commit of
+ * an earlier launch (a viewer closed just before it was reopened, whose last beacon arrived after
+ * the new launch): an idle tab opened later cannot overwrite newer
+ * work from an earlier one, and is refused (`fresh` false) instead of being told it saved. A
+ * commit without a revision is ordered by (launch_at, seq) alone. 2004 commits before Terminate
+ * carry no cmi.total_time, so the stored one is kept (column and tree) — unless the stored state
+ * is an attempt that ended (2004, another launch, an exit other than suspend): its results go to
+ * `scorm_attempts` and this launch's attempt starts from nothing. The module's progress row is
+ * touched in the same statement when the caller asks (first commit of a learner and module in a
+ * while). Nothing is written once the course is no longer assigned to the launch's learner
+ * (admins' launches excepted) or the learner was deleted.
+ */
+const ENDED = `($21::boolean and s.launch_at <> $4::bigint and s.launch_at <> 0 and s.exit <> 'suspend')`
+const COMMIT_SQL = `with allowed as (
+  select 1 where not exists (select 1 from users u where u.id = $1::uuid and u.deleted_at is not null)
+    and ($18::boolean or ${stillAssignedSql('$1', '$16')})
+), rev as (
+  insert into scorm_revisions as r (user_id, module_id, revision, launch_id, launch_at, final)
+  select $1::uuid, $2::int, 1, $20::text, $4::bigint, $22::boolean where exists (select 1 from allowed)
+  on conflict (user_id, module_id) do update set revision = r.revision + 1, launch_id = excluded.launch_id, launch_at = excluded.launch_at, final = excluded.final
+  where $19::bigint is null or r.launch_id = excluded.launch_id or r.revision = $19::bigint or (r.final and r.launch_at < excluded.launch_at)
+  returning r.revision
+), ended as (
+  insert into scorm_attempts (user_id, module_id, item_id, cmi, lesson_status, score, total_time, exit, ended_at)
+  select s.user_id, s.module_id, s.item_id, s.cmi, s.lesson_status, s.score, s.total_time, s.exit, s.updated_at from scorm_states s
+  where s.user_id = $1::uuid and s.module_id = $2::int and s.item_id = $3::text and ${ENDED}
+    and ($19::bigint is not null or s.launch_at < $4::bigint) and exists (select 1 from rev)
+  returning 1
+), up as (
+  insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, total_time, session_time, exit, updated_at)
+  select $1::uuid, $2::int, $3::text, $4::bigint, $5::int, $6::jsonb, $7::text, $8::double precision, $9::text, coalesce($10::text, $11::text), $12::text, $13::text, $14::timestamptz
+  where exists (select 1 from rev)
+  on conflict (user_id, module_id, item_id) do update set
+    launch_at = excluded.launch_at, seq = excluded.seq,
+    cmi = case when $10::text is null and $15::text[] is not null and s.total_time like 'P%' and not ${ENDED}
+      then jsonb_set(excluded.cmi, $15::text[], to_jsonb(s.total_time)) else excluded.cmi end,
+    lesson_status = excluded.lesson_status, score = excluded.score, location = excluded.location,
+    total_time = case when $10::text is null and not ${ENDED} then s.total_time else excluded.total_time end,
+    session_time = excluded.session_time, exit = excluded.exit, updated_at = excluded.updated_at
+  where case when $19::bigint is null then (s.launch_at, s.seq) < (excluded.launch_at, excluded.seq)
+    else s.launch_at <> excluded.launch_at or s.seq < excluded.seq end
+  returning 1
+), mp as (
+  ${touchProgressSql(`select $1, $2, $16, ${PROGRESS_TRACKER.scormInitialized}, $14, $14 where $17::boolean and exists (select 1 from rev)`)}
+  returning m.completed_at
+)
+select exists (select 1 from allowed) as allowed, exists (select 1 from rev) as fresh, (select count(*) from up)::int as applied,
+  (select count(*) from ended)::int as ended, (select completed_at from mp) as completed_at`
+
+interface CommitRow {
+  allowed: boolean
+  fresh: boolean
+  applied: number
+  ended: number
+  completed_at: Date | null
+}
+
+export function createScormService(ctx: LearningContext) {
+  const { orm, now, launchTokens } = ctx
+  // Learner+module pairs whose progress row was touched (started, ≥ 5) recently: later commits
+  // of the session skip that part. `completed` remembers modules already complete.
+  const touched = new Map<string, number>()
+  const completed = new Set<string>()
+  const markCompleted = (key: string) => {
+    // A memo, not the record: starting over only costs a lookup.
+    if (completed.size >= 100_000) completed.clear()
+    completed.add(key)
+  }
+  const TOUCH_EVERY_MS = 60_000
+  // The SCOs (launchable items) of each package, to check a commit's item without a query each
+  // time; null: not a ready SCORM package (a file module's launch cannot commit); undefined: gone.
+  const scosOf = ttlCache({ ttlMs: 60_000, max: 5000 }, async (id: number): Promise<Map<string, ScormItem> | null | undefined> => {
+    const [row] = (await orm.em
+      .fork()
+      .getConnection()
+      .execute('select id, is_scorm, processing_status, manifest from course_modules where id = ?', [id])) as Pick<
+      ModuleRow,
+      'id' | 'is_scorm' | 'processing_status' | 'manifest'
+    >[]
+    if (!row) return undefined
+    const manifest = row.is_scorm && row.processing_status === 'ready' ? manifestOf(row as ModuleRow) : null
+    return manifest ? new Map(launchableItems(manifest.items).map((i) => [i.identifier, i])) : null
+  })
+
+  // The hottest statement of the service (every open SCO commits every 5 s): prepared once per connection.
+  const commitStatement = preparedStatement<CommitRow>(orm, 'scorm_commit', COMMIT_SQL)
+
+  /** The state row the progress record is about: the most recently updated SCO of the module. */
+  async function latestState(userId: string, moduleId: number): Promise<StateRow | undefined> {
+    const [row] = (await orm.em
+      .fork()
+      .getConnection()
+      .execute('select * from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc limit 1', [
+        userId,
+        moduleId,
+      ])) as StateRow[]
+    return row
+  }
+
+  /**
+   * Completes the module for a completion the content reported (no engagement rule). A package
+   * of several SCOs completes once every visible SCO has reported completion; until then its
+   * progress shows the share of SCOs done. `wholeModule`: the status is the module's own (the
+   * spec's progress record), not one SCO's. Resolves with whether this call completed it.
+   */
+  async function contentCompleted(userId: string, moduleId: number, trigger: string, wholeModule = false): Promise<boolean> {
+    const em = orm.em.fork()
+    const conn = em.getConnection()
+    const [module] = (await conn.execute('select id, title, is_scorm, course_id, manifest, scorm_version from course_modules where id = ?', [moduleId])) as (Pick<
+      ModuleRow,
+      'id' | 'title' | 'is_scorm' | 'manifest' | 'scorm_version'
+    > & { course_id: number })[]
+    if (!module) return false
+    const course = await courseRow(em, module.course_id)
+    if (!course) return false
+    if (!wholeModule) {
+      const content = await contentCompletion(em, userId, module)
+      if (!content.done) {
+        const floor = content.required ? Math.floor((PROGRESS_TRACKER.maxBeforeComplete * content.reported) / content.required) : 0
+        await touchProgress(em, { userId, moduleId, courseId: module.course_id, floor, at: now() })
+        return false
+      }
+    }
+    const out = await em.transactional((tx) => completeModule(tx, { userId, module, course, trigger, at: now(), checkEngagement: false }))
+    markCompleted(`${userId}:${moduleId}`)
+    return out.newly_completed
+  }
+
+  return {
+    /**
+     * GET /scorm/{moduleId}/launch: the content player's URL, a launch token, the package's items
+     * under the launch's content root, the stored state per SCO and the shared data. Marks the
+     * module started.
+     */
+    async launch(actor: Actor, moduleId: number): Promise<ScormLaunch | { status: 'processing'; message: string }> {
+      const em = orm.em.fork()
+      const { module } = await requireModule(em, actor, moduleId)
+      if (!module.is_scorm) throw badRequest(COURSE_MESSAGES.notScorm, 'not_scorm')
+      if (module.processing_status === 'processing') return { status: 'processing', message: COURSE_MESSAGES.processing }
+      const manifest = manifestOf(module)
+      if (module.processing_status === 'failed' || !manifest || !module.content_prefix || !module.scorm_version)
+        throw packageFailed(actor, module)
+      const conn = em.getConnection()
+      const organization = sequencedOrganization(module.scorm_version, manifest)
+      const [{ token, claims }, states, shared, sequencingState, [revision]] = await Promise.all([
+        launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id, admin: actor.isAdmin }),
+        conn.execute('select item_id, cmi, exit, launch_at, updated_at from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc', [
+          actor.userId,
+          moduleId,
+        ]) as Promise<StateRow[]>,
+        conn.execute('select store_id, store from scorm_shared_data where user_id = ? and module_id = ?', [actor.userId, moduleId]) as Promise<
+          { store_id: string; store: string }[]
+        >,
+        organization ? storedSequencingState(em, actor.userId, moduleId) : null,
+        conn.execute('select revision from scorm_revisions where user_id = ? and module_id = ?', [actor.userId, moduleId]) as Promise<{ revision: string | number }[]>,
+      ])
+      await touchProgress(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
+      const base = contentBase(token)
+      const items = withBase(manifest.items, base)
+      const launchable = launchableItems(items)
+      if (!launchable.length) throw new AppError(422, 'package_failed', COURSE_MESSAGES.processingFailed)
+      const byId = new Map(launchable.map((i) => [i.identifier, i]))
+      const start = states.map((s) => byId.get(s.item_id)).find((i) => i !== undefined) ?? launchable[0]!
+      const state: Record<string, ScoState> = {}
+      for (const s of states) {
+        // SCORM 2004 RTE 4.2.9: only a suspended attempt carries over; after any other exit the SCO
+        // starts a new attempt from nothing (ab-initio). The ended one stays stored until the new
+        // attempt's first commit moves it to scorm_attempts (and the progress record shows it).
+        // A record saved through POST /scorm/progress (launch 0) is resumed as it is.
+        if (module.scorm_version === '2004' && s.exit !== 'suspend' && Number(s.launch_at) !== 0) continue
+        state[s.item_id] = { cmi: json(s.cmi) as Record<string, unknown>, entry: s.exit === 'suspend' ? 'resume' : '', updated_at: iso(s.updated_at)! }
+      }
+      return {
+        playerUrl: `${ctx.contentOrigin}${CONTENT_PLAYER_PATH}`,
+        url: start.href!,
+        moduleId,
+        courseId: module.course_id,
+        version: module.scorm_version,
+        edition: module.scorm_edition,
+        launchToken: token,
+        contentBase: base,
+        commitUrl: commitUrl(token),
+        expiresAt: claims.expiresAt.toISOString(),
+        title: manifest.title,
+        items,
+        startItem: start.identifier,
+        state,
+        sharedData: Object.fromEntries(shared.map((s) => [s.store_id, s.store])),
+        learner: { id: actor.userId, name: actor.name },
+        ...(organization ? { sequencing: { organization, state: sequencingState } } : {}),
+        revision: Number(revision?.revision ?? 0),
+      }
+    },
+
+    /**
+     * POST /scorm/commit/{token}: stores one SCO's cmi tree unless a newer one is stored, keeps the
+     * summary columns, the shared data stores and the module's progress, and completes the module
+     * when the content reports completion.
+     */
+    async commit(claims: LaunchClaims, body: string): Promise<{ applied: boolean; moduleCompleted: boolean }> {
+      // Malformed JSON, text the database cannot store, nesting too deep: 400 before any write.
+      const result = ScormCommit.safeParse(parseJsonInput(body))
+      if (!result.success) {
+        const issue = result.error.issues[0]!
+        throw new CommitError(400, 'validation_failed', `${issue.path.join('.') || 'commit'}: ${issue.message}`)
+      }
+      const commit = result.data
+      const scos = await scosOf(claims.moduleId)
+      if (scos === undefined) throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
+      if (scos === null) throw new CommitError(400, 'not_scorm', COURSE_MESSAGES.notScorm)
+      if (!scos.has(commit.itemId)) throw new CommitError(400, 'unknown_item', 'itemId is not a SCO of this package')
+      const runtimeData = applyCompletionThreshold(commit.runtimeData, scos.get(commit.itemId)!)
+      const summary = summarize(runtimeData, commit)
+      const key = `${claims.userId}:${claims.moduleId}`
+      const at = now()
+      const last = touched.get(key)
+      const touch = last === undefined || at.getTime() - last >= TOUCH_EVERY_MS
+      const params = [
+        claims.userId,
+        claims.moduleId,
+        commit.itemId,
+        claims.issuedAt,
+        commit.seq,
+        JSON.stringify(runtimeData),
+        summary.lessonStatus.slice(0, 100),
+        summary.score,
+        summary.location.slice(0, 4000),
+        summary.totalTime,
+        summary.model === '1.2' ? '0000:00:00' : 'PT0S',
+        summary.sessionTime.slice(0, 100),
+        summary.exit.slice(0, 100),
+        at,
+        summary.model === '2004' && summary.totalTime === null ? `{${totalTimePath(runtimeData).join(',')}}` : null,
+        claims.courseId,
+        touch,
+        claims.admin,
+        commit.revision ?? null,
+        claims.launchId,
+        summary.model === '2004',
+        commit.terminated,
+      ]
+      let row: CommitRow | undefined
+      try {
+        ;[row] = await commitStatement(params)
+      } catch (err) {
+        // The module (or its course) was deleted after the launch.
+        if ((err as { code?: string }).code === '23503') throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
+        throw err
+      }
+      if (row && !row.allowed) {
+        // Unassigned since the launch, or the course is gone with the module.
+        const [module] = (await orm.em.fork().getConnection().execute('select 1 from course_modules where id = ?', [claims.moduleId])) as unknown[]
+        if (!module) throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
+        throw new CommitError(403, 'course_not_assigned', COURSE_MESSAGES.courseNotAssigned)
+      }
+      // Another launch (another tab) stored newer work: this one must not overwrite it, nor be told it saved.
+      if (row && !row.fresh) throw new CommitError(409, 'stale_commit', COURSE_MESSAGES.staleCommit)
+      if (touch) {
+        if (touched.size > 100_000) touched.clear()
+        touched.set(key, at.getTime())
+        if (row?.completed_at) markCompleted(key)
+      }
+      const applied = (row?.applied ?? 0) > 0
+      if (applied) {
+        const stores = sharedStores(commit)
+        if (stores.length)
+          await sqlWithParams(
+            orm.em.fork(),
+            `insert into scorm_shared_data (user_id, module_id, store_id, store, updated_at)
+             select $1, $2, x.id, x.store, $3 from jsonb_to_recordset($4::jsonb) as x(id text, store text)
+             on conflict (user_id, module_id, store_id) do update set store = excluded.store, updated_at = excluded.updated_at`,
+            [claims.userId, claims.moduleId, at, JSON.stringify(stores)],
+          )
+      }
+      const rootDone = commit.sequencing ? await storeSequencingState(orm.em.fork(), claims, commit, at) : false
+      let moduleCompleted = false
+      if (applied && summary.complete && !completed.has(key)) moduleCompleted = await contentCompleted(claims.userId, claims.moduleId, 'scorm-commit')
+      if (rootDone && !moduleCompleted && !completed.has(key)) moduleCompleted = await contentCompleted(claims.userId, claims.moduleId, 'scorm-rollup', true)
+      return { applied, moduleCompleted }
+    },
+
+    /** GET /scorm/progress/{moduleId}: the caller's summary of the module's most recent SCO, defaults when none. */
+    async progress(actor: Actor, moduleId: number): Promise<ScormProgress> {
+      const { module } = await requireModule(orm.em.fork(), actor, moduleId)
+      if (!module.is_scorm) throw badRequest(COURSE_MESSAGES.notScorm, 'not_scorm')
+      const row = await latestState(actor.userId, moduleId)
+      return row ? toProgress(row) : { ...DEFAULT_SCORM_PROGRESS, interactions: [] }
+    },
+
+    /**
+     * POST /scorm/progress: writes the record into the caller's cmi tree of the module's most
+     * recent (else first) SCO, in that SCO's data model, so the runtime resumes with it too; the
+     * status never goes back from completed/passed; completed/passed completes the module. The
+     * state is then the record's (launch 0, seq 0): a session still under way goes on committing
+     * over it, and the next launch resumes it whatever the exit (2004 attempts: see `launch`).
+     */
+    async saveProgress(actor: Actor, body: z.output<typeof ScormProgressBody>) {
+      const em = orm.em.fork()
+      const { module } = await requireModule(em, actor, body.moduleId)
+      if (module.course_id !== body.courseId) throw badRequest('This module does not belong to that course', 'module_course_mismatch')
+      if (!module.is_scorm) throw badRequest(COURSE_MESSAGES.notScorm, 'not_scorm')
+      const model = module.scorm_version === '2004' ? '2004' : '1.2'
+      const problem = progressRecordProblem(model, body.scormData)
+      if (problem) throw badRequest(problem, 'validation_failed')
+      const latest = await latestState(actor.userId, module.id)
+      const manifest = manifestOf(module)
+      const first = manifest ? launchableItems(manifest.items)[0] : undefined
+      const itemId = latest?.item_id ?? first?.identifier
+      if (!itemId) throw packageFailed(actor, module)
+      const at = now()
+      const status = await em.transactional(async (tx) => {
+        const [stored] = await sqlWithParams<{ cmi: Record<string, unknown> | string }>(
+          tx,
+          'select cmi from scorm_states where user_id = $1 and module_id = $2 and item_id = $3 for update',
+          [actor.userId, module.id, itemId],
+        )
+        const cmi = applyProgressRecord(stored ? json(stored.cmi) : {}, model, body.scormData)
+        const summary = summarize(cmi)
+        const defaultTime = model === '1.2' ? '0000:00:00' : 'PT0S'
+        // A first state starts at (0, 0): any commit of a launch under way is newer.
+        await sqlWithParams(
+          tx,
+          `insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, total_time, session_time, exit, updated_at)
+           values ($1, $2, $3, 0, 0, $4::jsonb, $5, $6, $7, $8, $9, $10, $11)
+           on conflict (user_id, module_id, item_id) do update set launch_at = 0, seq = 0, cmi = excluded.cmi, lesson_status = excluded.lesson_status,
+             score = excluded.score, location = excluded.location, total_time = excluded.total_time,
+             session_time = excluded.session_time, updated_at = excluded.updated_at`,
+          [
+            actor.userId,
+            module.id,
+            itemId,
+            JSON.stringify(cmi),
+            summary.lessonStatus.slice(0, 100),
+            summary.score,
+            summary.location,
+            summary.totalTime ?? defaultTime,
+            summary.sessionTime,
+            summary.exit,
+            at,
+          ],
+        )
+        return summary
+      })
+      await touchProgress(em, { userId: actor.userId, moduleId: module.id, courseId: module.course_id, floor: PROGRESS_TRACKER.scormInitialized, at })
+      if (status.complete) await contentCompleted(actor.userId, module.id, 'scorm-status', true)
+      return { message: 'Progress saved' }
+    },
+
+    /** GET /scorm-editor/edit/{moduleId}. */
+    async editState(actor: Actor, moduleId: number) {
+      const { module } = await requireModule(orm.em.fork(), actor, moduleId)
+      return { hasEdits: module.has_edits }
+    },
+
+  }
+}
+export type ScormService = ReturnType<typeof createScormService>

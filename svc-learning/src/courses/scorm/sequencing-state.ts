@@ -1,0 +1,68 @@
+import type { EntityManager } from '@mikro-orm/postgresql'
+import type { ScormCommit, ScormOrganization, ScormVersion, SequencingState } from '@portal/contracts'
+import type { StoredManifest } from '../course.entity.ts'
+import type { LaunchClaims } from '../launch/launch-token.ts'
+import { rootIdAvoiding } from '../scorm-packages/manifest.ts'
+import { countScos } from '../scorm-packages/package-info.ts'
+import { sqlWithParams } from '../../sql.ts'
+
+/*
+ * SCORM 2004 packages run by scorm-again's sequencing engine in the browser: which ones, the
+ * engine's stored state per learner and module, and the root activity's rollup that completes them
+ * (docs/decisions/0011-scorm-sequencing.md).
+ */
+
+/**
+ * The root activity of a package the runtime sequences (SCORM 2004 that declares sequencing, or
+ * has several SCOs); null for the others (1.2, AICC, single-SCO 2004 without sequencing).
+ * Manifests stored before organizations were kept get one with the spec's defaults.
+ */
+export function sequencedOrganization(version: ScormVersion | null, manifest: StoredManifest | null): ScormOrganization | null {
+  if (version !== '2004' || !manifest) return null
+  const organization = manifest.organization ?? { identifier: rootIdAvoiding(manifest.items), declaresSequencing: false, objectivesGlobalToSystem: true }
+  return organization.declaresSequencing || countScos(manifest.items) > 1 ? organization : null
+}
+
+/** The root rollup says the package is done: completed, or its objective satisfied. */
+export const rootDone = (root: NonNullable<ScormCommit['sequencing']>['root']): boolean =>
+  root.completionStatus === 'completed' || root.successStatus === 'passed'
+
+/** The learner's stored engine state of a module, null before the first one. */
+export async function storedSequencingState(em: EntityManager, userId: string, moduleId: number): Promise<SequencingState | null> {
+  const [row] = await sqlWithParams<{ state: SequencingState | string }>(em, 'select state from scorm_sequencing_states where user_id = $1 and module_id = $2', [
+    userId,
+    moduleId,
+  ])
+  if (!row) return null
+  return typeof row.state === 'string' ? (JSON.parse(row.state) as SequencingState) : row.state
+}
+
+/**
+ * Stores the engine state a commit carries, unless a newer one is stored (ordered by launch and
+ * `seq`, as the SCO states are): a late beacon never takes sequencing back. The launch token names
+ * the learner and module, so nobody writes another's state. Resolves true when it was stored and
+ * its root rollup says done.
+ */
+export async function storeSequencingState(em: EntityManager, claims: LaunchClaims, commit: ScormCommit, at: Date): Promise<boolean> {
+  const sequencing = commit.sequencing
+  if (!sequencing) return false
+  let rows: unknown[]
+  try {
+    rows = await sqlWithParams(
+      em,
+      `insert into scorm_sequencing_states as s (user_id, module_id, launch_at, seq, state, root_completion, root_success, updated_at)
+       values ($1, $2, $3, $4, $5::jsonb, $6, $7, $8)
+       on conflict (user_id, module_id) do update set
+         launch_at = excluded.launch_at, seq = excluded.seq, state = excluded.state,
+         root_completion = excluded.root_completion, root_success = excluded.root_success, updated_at = excluded.updated_at
+       where (s.launch_at, s.seq) < (excluded.launch_at, excluded.seq)
+       returning 1`,
+      [claims.userId, claims.moduleId, claims.issuedAt, commit.seq, JSON.stringify(sequencing.state), sequencing.root.completionStatus, sequencing.root.successStatus, at],
+    )
+  } catch (err) {
+    // The module was deleted after the launch: there is nothing to resume.
+    if ((err as { code?: string }).code === '23503') return false
+    throw err
+  }
+  return rows.length > 0 && rootDone(sequencing.root)
+}

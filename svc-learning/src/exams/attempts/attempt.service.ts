@@ -1,0 +1,325 @@
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
+import { EXAM_MESSAGES, ExamSubmissionResult, type Answer, type Question, type StartAttemptResponse } from '@portal/contracts'
+import { AppError, badRequest, conflict, createBackgroundTask, recordEvent, type Actor } from '@portal/server-kit'
+import type { LearningContext } from '../../context.ts'
+import { sqlWithParams } from '../../sql.ts'
+import { requireOwnAttempt, requireSubmitterIsCaller, requireTakeable } from '../access.ts'
+import { toAttemptQuestion } from '../exam.entity.ts'
+import { ExamAttemptEntity, type AttemptStatus } from './attempt.entity.ts'
+import { draw } from './draw.ts'
+import { answerProblem, gradeAttempt } from './grading.ts'
+
+/** Network latency allowance: a save or submit this long after the deadline is still accepted. */
+export const SUBMIT_GRACE_MS = 5_000
+
+const unprocessable = (message: string, code: string) => new AppError(422, code, message)
+
+/** Past the deadline and the grace: the attempt is finalised by the server with what was saved. */
+const isOverdue = (a: Pick<ExamAttemptEntity, 'deadline'>, now: Date) => now.getTime() > a.deadline.getTime() + SUBMIT_GRACE_MS
+
+/** Same questions and no duplicates, else 400. */
+function requireSameQuestions(attempt: Pick<ExamAttemptEntity, 'questions'>, questionIds: number[], answers: Answer[], subset: boolean) {
+  if (answers.length !== questionIds.length) throw badRequest('answers and questionIds must have the same length', 'answers_mismatch')
+  const ids = new Set(attempt.questions.map((q) => q.id))
+  const seen = new Set<number>()
+  for (const id of questionIds) {
+    if (!ids.has(id)) throw badRequest(`Question ${id} is not part of this attempt`, 'question_not_in_attempt')
+    if (seen.has(id)) throw badRequest(`Question ${id} is answered twice`, 'duplicate_answer')
+    seen.add(id)
+  }
+  if (!subset && seen.size !== ids.size) throw badRequest('Every question of the attempt must be answered (-1 when unanswered)', 'answers_mismatch')
+}
+
+/** The body's answers by question id, each checked against its question's type and options. */
+function checkedAnswers(attempt: Pick<ExamAttemptEntity, 'questions'>, questionIds: number[], answers: Answer[]): Map<number, Answer> {
+  const byId = new Map(attempt.questions.map((q) => [q.id, q]))
+  const out = new Map<number, Answer>()
+  questionIds.forEach((id, i) => {
+    const problem = answerProblem(byId.get(id)!, answers[i]!)
+    if (problem) throw badRequest(`${problem} (question ${id})`, 'invalid_answer', { details: [{ path: `answers.${i}`, message: problem }] })
+    out.set(id, answers[i]!)
+  })
+  return out
+}
+
+/**
+ * The exam's pool as an attempt snapshots it, read as plain rows: a start needs the values only,
+ * and hydrating (then change-tracking) one entity per question made up most of a start's cost.
+ */
+async function poolOf(em: EntityManager, examId: number): Promise<Question[]> {
+  const rows = (await em.execute(
+    `select id, question_type, question_text, options, correct_answer, subject_category, category_weight
+     from exam_questions where exam_id = ? order by position, id`,
+    [examId],
+  )) as {
+    id: number
+    question_type: Question['question_type']
+    question_text: string
+    options: string[]
+    correct_answer: Question['correct_answer']
+    subject_category: string | null
+    category_weight: number
+  }[]
+  return rows.map((r) => ({
+    id: Number(r.id),
+    question_type: r.question_type,
+    question_text: r.question_text,
+    options: r.options,
+    correct_answer: r.correct_answer,
+    subject_category: r.subject_category ?? null,
+    category_weight: Number(r.category_weight),
+  }))
+}
+
+/** An attempt as a submit reads it: a plain row, so its question snapshot is neither hydrated nor change-tracked. */
+type AttemptRow = Pick<
+  ExamAttemptEntity,
+  'id' | 'examId' | 'userId' | 'attemptNumber' | 'examName' | 'passScore' | 'questions' | 'answers' | 'status' | 'deadline' | 'result'
+>
+
+/** The attempt's row, locked for the transaction, or null. */
+/** The learner's open attempt of the exam, else their latest one (whose stored result a repeated submit answers). */
+async function latestAttemptId(em: EntityManager, examId: number, userId: string): Promise<string | null> {
+  const rows = (await em.execute(
+    `select id from exam_attempts where exam_id = ? and user_id = ?
+     order by (status = 'in_progress') desc, attempt_number desc limit 1`,
+    [examId, userId],
+  )) as { id: string }[]
+  return rows[0]?.id ?? null
+}
+
+async function lockAttemptRow(em: EntityManager, id: string): Promise<AttemptRow | null> {
+  const rows = (await em.execute(
+    `select id, exam_id, user_id, attempt_number, exam_name, pass_score, questions, answers, status, deadline, result
+     from exam_attempts where id = ? for update`,
+    [id],
+  )) as {
+    id: string
+    exam_id: number
+    user_id: string
+    attempt_number: number
+    exam_name: string
+    pass_score: number
+    questions: Question[]
+    answers: Answer[]
+    status: AttemptStatus
+    deadline: Date | string
+    result: ExamSubmissionResult | null
+  }[]
+  const r = rows[0]
+  if (!r) return null
+  return {
+    id: r.id,
+    examId: Number(r.exam_id),
+    userId: r.user_id,
+    attemptNumber: Number(r.attempt_number),
+    examName: r.exam_name,
+    passScore: Number(r.pass_score),
+    questions: r.questions,
+    answers: r.answers,
+    status: r.status,
+    deadline: new Date(r.deadline),
+    result: r.result,
+  }
+}
+
+export function createAttemptService(ctx: LearningContext) {
+  const { orm, now } = ctx
+
+  /** Grades the attempt and records `learning.exam.submitted.v1`; answers the result and the attempt's new values. */
+  const grade = (em: EntityManager, attempt: AttemptRow, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
+    const at = now()
+    const result = gradeAttempt({
+      attemptId: attempt.id,
+      examId: attempt.examId,
+      examName: attempt.examName,
+      passScore: attempt.passScore,
+      attemptNumber: attempt.attemptNumber,
+      questions: attempt.questions,
+      answers,
+      submittedAt: at,
+    })
+    recordEvent(em, 'learning.exam.submitted.v1', {
+      userId: attempt.userId,
+      examId: attempt.examId,
+      examName: attempt.examName,
+      attemptId: attempt.id,
+      attemptNumber: attempt.attemptNumber,
+      score: result.score,
+      passed: result.passed,
+    })
+    return { result, changes: { answers: [...answers], status, finalisedAt: at, score: result.score, passed: result.passed, result } }
+  }
+
+  /** Grades a loaded attempt and stores the result (caller holds the row lock). */
+  const finalise = (em: EntityManager, attempt: ExamAttemptEntity, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
+    const { result, changes } = grade(em, attempt, status, answers)
+    em.assign(attempt, changes)
+    return result
+  }
+
+  /** The same for a row read by `lockAttemptRow`: one update statement, no change tracking of the snapshot. */
+  const finaliseRow = async (em: EntityManager, attempt: AttemptRow, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
+    const { result, changes } = grade(em, attempt, status, answers)
+    // Real parameters: the result carries every question's text and options.
+    await sqlWithParams(
+      em,
+      'update exam_attempts set answers = $2::jsonb, status = $3, finalised_at = $4, score = $5, passed = $6, result = $7::jsonb where id = $1',
+      [attempt.id, JSON.stringify(changes.answers), changes.status, changes.finalisedAt, changes.score, changes.passed, JSON.stringify(changes.result)],
+    )
+    return result
+  }
+
+  const lockAttempt = (em: EntityManager, id: string) => em.findOne(ExamAttemptEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+
+  /** Finalises, one transaction each, the overdue attempts matching `where`; resolves with how many. */
+  const finaliseOverdueWhere = async (where: { userId?: string }, limit = 100): Promise<number> => {
+    const cutoff = new Date(now().getTime() - SUBMIT_GRACE_MS)
+    const due = await orm.em.fork().find(
+      ExamAttemptEntity,
+      { ...where, status: 'in_progress', deadline: { $lt: cutoff } },
+      { fields: ['id'], limit, orderBy: { deadline: 'asc' } },
+    )
+    let done = 0
+    for (const { id } of due) {
+      const finalised = await orm.em.fork().transactional(async (tx) => {
+        const a = await lockAttempt(tx, id)
+        if (!a || a.status !== 'in_progress' || !isOverdue(a, now())) return false
+        finalise(tx, a, 'expired', a.answers)
+        return true
+      })
+      if (finalised) done++
+    }
+    return done
+  }
+
+  const startResponse = (
+    a: Pick<ExamAttemptEntity, 'id' | 'questions' | 'deadline' | 'startedAt' | 'attemptNumber' | 'answers'>,
+    resumed: boolean,
+  ): StartAttemptResponse => ({
+    attemptId: a.id,
+    questions: a.questions.map(toAttemptQuestion),
+    deadline: a.deadline.toISOString(),
+    startedAt: a.startedAt.toISOString(),
+    attemptNumber: a.attemptNumber,
+    ...(resumed ? { answers: a.answers } : {}),
+  })
+
+  return {
+    /** The sweeper's work: every attempt past its deadline (and the grace) is graded with its saved answers. */
+    finaliseOverdue: (limit?: number) => finaliseOverdueWhere({}, limit),
+    /** Lazy finalisation of one user's overdue attempts before reading their results. */
+    finaliseOverdueOf: (userId: string) => finaliseOverdueWhere({ userId }),
+
+    /**
+     * Starts an attempt (201) or resumes the caller's unfinished one (200, same questions and saved
+     * answers). Final exams allow `max_attempts` attempts; a started attempt counts.
+     */
+    async start(actor: Actor, examId: number): Promise<{ resumed: boolean; attempt: StartAttemptResponse }> {
+      const out = await orm.em.fork().transactional(async (tx) => {
+        const exam = await requireTakeable(tx, actor, examId)
+        // Serializes the starts of one learner on one exam (double clicks, two tabs).
+        await tx.execute('select pg_advisory_xact_lock(?, hashtext(?))', [examId, actor.userId])
+        const open = await tx.findOne(
+          ExamAttemptEntity,
+          { examId, userId: actor.userId, status: 'in_progress' },
+          { lockMode: LockMode.PESSIMISTIC_WRITE },
+        )
+        if (open) {
+          if (now().getTime() < open.deadline.getTime()) return { resumed: true, attempt: startResponse(open, true) }
+          finalise(tx, open, 'expired', open.answers)
+          await tx.flush()
+        }
+        const pool = await poolOf(tx, examId)
+        if (pool.length === 0) return { error: unprocessable(EXAM_MESSAGES.noQuestions, 'no_questions') }
+        if (pool.length < exam.totalQuestions)
+          return { error: unprocessable(EXAM_MESSAGES.poolTooSmall(exam.totalQuestions, pool.length), 'pool_too_small') }
+        const rows = (await tx.execute(
+          'select count(*)::int as n, coalesce(max(attempt_number), 0)::int as last from exam_attempts where exam_id = ? and user_id = ?',
+          [examId, actor.userId],
+        )) as { n: number; last: number }[]
+        const used = Number(rows[0]!.n)
+        if (exam.examType === 'final' && exam.maxAttempts !== null && exam.maxAttempts !== undefined && used >= exam.maxAttempts)
+          return { error: conflict(`You have used all ${exam.maxAttempts} attempt(s) for this exam.`, 'attempts_exhausted') }
+        const questions: Question[] = draw(pool, exam.totalQuestions)
+        const startedAt = now()
+        const attempt = {
+          id: crypto.randomUUID(),
+          attemptNumber: Number(rows[0]!.last) + 1,
+          questions,
+          answers: questions.map((): Answer => -1),
+          startedAt,
+          deadline: new Date(startedAt.getTime() + exam.timeLimit * 60_000),
+        }
+        // One insert with real parameters: the snapshot is tens of kilobytes of JSON.
+        await sqlWithParams(
+          tx,
+          `insert into exam_attempts (id, exam_id, user_id, attempt_number, exam_name, pass_score, questions, answers, status, started_at, deadline)
+           values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, 'in_progress', $9, $10)`,
+          [attempt.id, examId, actor.userId, attempt.attemptNumber, exam.name, exam.passScore, JSON.stringify(questions), JSON.stringify(attempt.answers), startedAt, attempt.deadline],
+        )
+        return { resumed: false, attempt: startResponse(attempt, false) }
+      })
+      // The expired attempt finalised on the way is committed (and announced) even when no new one could start.
+      if ('error' in out) throw out.error
+      return { resumed: out.resumed, attempt: out.attempt }
+    },
+
+    /** Saves answers as the learner goes (any subset of the attempt's questions). */
+    async saveAnswers(actor: Actor, attemptId: string, body: { answers: Answer[]; questionIds: number[] }) {
+      const out = await orm.em.fork().transactional(async (tx) => {
+        const a = requireOwnAttempt(actor, await lockAttempt(tx, attemptId))
+        if (a.status !== 'in_progress') throw conflict('This attempt has already been submitted', 'attempt_finalised')
+        if (isOverdue(a, now())) {
+          finalise(tx, a, 'expired', a.answers)
+          return { late: true as const }
+        }
+        requireSameQuestions(a, body.questionIds, body.answers, true)
+        const given = checkedAnswers(a, body.questionIds, body.answers)
+        const savedAt = now()
+        tx.assign(a, { answers: a.questions.map((q, i) => (given.has(q.id) ? given.get(q.id)! : a.answers[i]!)), answersSavedAt: savedAt })
+        return { savedAt: savedAt.toISOString() }
+      })
+      if ('late' in out) {
+        throw conflict('Time is up: this attempt was submitted with the answers saved before the deadline', 'attempt_finalised')
+      }
+      return out
+    },
+
+    /**
+     * Grades the attempt on the server. A second submit returns the stored result; a submit after the
+     * deadline (and the grace) returns the result graded from the answers saved in time.
+     */
+    async submit(
+      actor: Actor,
+      examId: number,
+      body: { attemptId?: string | undefined; userId?: string | undefined; answers: Answer[]; questionIds: number[] },
+    ): Promise<ExamSubmissionResult> {
+      requireSubmitterIsCaller(actor, body.userId)
+      return orm.em.fork().transactional(async (tx) => {
+        const attemptId = body.attemptId ?? (await latestAttemptId(tx, examId, actor.userId))
+        const a = requireOwnAttempt(actor, attemptId ? await lockAttemptRow(tx, attemptId) : null, examId)
+        requireSameQuestions(a, body.questionIds, body.answers, false)
+        // The stored result, keys in the contract's order (jsonb reorders them).
+        if (a.status !== 'in_progress') return ExamSubmissionResult.parse(a.result)
+        if (isOverdue(a, now())) return finaliseRow(tx, a, 'expired', a.answers)
+        const given = checkedAnswers(a, body.questionIds, body.answers)
+        return finaliseRow(tx, a, 'submitted', a.questions.map((q) => given.get(q.id)!))
+      })
+    },
+  }
+}
+export type AttemptService = ReturnType<typeof createAttemptService>
+
+/** Runs `finaliseOverdue` every `intervalMs` (one run at a time). */
+export function startAttemptSweeper(svc: Pick<AttemptService, 'finaliseOverdue'>, opts: { intervalMs?: number; logger: LearningContext['logger'] }) {
+  const task = createBackgroundTask({
+    name: 'attempt sweeper',
+    logger: opts.logger,
+    intervalMs: opts.intervalMs ?? 3_000,
+    runAtStart: false,
+    pass: () => svc.finaliseOverdue(),
+  })
+  task.start()
+  return { stop: () => task.stop() }
+}
