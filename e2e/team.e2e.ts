@@ -21,7 +21,9 @@ afterAll(async () => {
 
 const signedIn = (email: string, password: string) => signedInPage(browser, baseURL, email, password, { acceptDownloads: true })
 const thisMonth = new Date().toISOString().slice(0, 7)
-const monthName = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${thisMonth}-01T00:00:00Z`))
+/** `Nov 2026` of `2026-11`, as the screens write months. */
+const label = (month: string) => new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00Z`))
+const monthName = label(thisMonth)
 
 /** The Technician column's names, top to bottom. */
 const technicianColumn = async (page: Page) =>
@@ -256,6 +258,22 @@ describe('team compliance and revenue journey', () => {
       .getByRole('img', { name: new RegExp(`${monthName}: \\$15,000\\.00, ratio 37\\.50`) })
       .waitFor()
     await page.getByText(/^Pat Portland is number \d+ on this month's leaderboard\.$/).waitFor()
+
+    // The leaderboard by quarter and by year: fetched when chosen, Pat's standing and span with it.
+    const overview = page.getByRole('region', { name: 'Revenue Overview' })
+    const year = thisMonth.slice(0, 4)
+    const quarterStart = Math.floor((Number(thisMonth.slice(5, 7)) - 1) / 3) * 3 + 1
+    const quarterSpan = [quarterStart, quarterStart + 2].map((m) => label(`${year}-${String(m).padStart(2, '0')}`)).join(' to ')
+    for (const [tab, noun, title] of [
+      ['Quarterly', 'quarter', `Leaderboard: This Quarter (${quarterSpan})`],
+      ['Yearly', 'year', `Leaderboard: This Year (${label(`${year}-01`)} to ${label(`${year}-12`)})`],
+    ] as const) {
+      await overview.getByRole('tab', { name: tab }).click()
+      await overview.getByRole('tabpanel', { name: tab }).getByRole('heading', { name: title }).waitFor()
+      await overview.getByText(new RegExp(`^Pat Portland is (number \\d+ on this ${noun}'s leaderboard|not in this ${noun}'s top 5)\\.$`)).waitFor()
+      expect(await overview.getByRole('tab', { name: tab }).getAttribute('aria-selected')).toBe('true')
+      expect(await overview.getByRole('table', { name: title }).getByRole('row').count()).toBeGreaterThan(1)
+    }
     expect(await axeSerious(page)).toEqual([])
     expect(errors).toEqual([])
     await page.context().close()

@@ -1,12 +1,22 @@
-import { ManualRevenueResponse, RecentEntriesResponse, RevenueHistoryResponse, TEAM, UsersResponse, type ManualRevenueBody } from '@portal/contracts'
+import {
+  LeaderboardResponse,
+  ManualRevenueResponse,
+  RecentEntriesResponse,
+  RevenueHistoryResponse,
+  TEAM,
+  UsersResponse,
+  type LeaderboardPeriod,
+  type ManualRevenueBody,
+} from '@portal/contracts'
 import { api } from '@portal/ui-kit'
 
-/** Query keys of revenue entry. */
+/** Query keys of revenue entry and the leaderboard (a saved entry refreshes them all). */
 export const revenueKeys = {
   all: ['revenue'] as const,
   technicians: () => [...revenueKeys.all, 'technicians'] as const,
   recent: () => [...revenueKeys.all, 'recent'] as const,
   history: (userId: string) => [...revenueKeys.all, 'history', userId] as const,
+  leaderboard: (period: LeaderboardPeriod, month: string) => [...revenueKeys.all, 'leaderboard', period, month] as const,
 }
 
 /** Everyone who is not an admin (learner §6: the revenue user list excludes admins), by name. */
@@ -16,3 +26,6 @@ export const saveRevenue = (body: ManualRevenueBody) => api.post('/revenue/manua
 export const fetchRecentEntries = () => api.get(`/revenue/recent-entries?limit=${TEAM.recentEntriesLimit}`, RecentEntriesResponse).then((r) => r.entries)
 export const fetchRevenueHistory = (userId: string) =>
   api.get(`/revenue/user/${encodeURIComponent(userId)}`, RevenueHistoryResponse).then((r) => r.revenue_history)
+/** The top 5 of the caller's team over the period holding `month` (learner §7, §9). */
+export const fetchLeaderboard = (period: LeaderboardPeriod, month: string) =>
+  api.get(`/revenue/leaderboard?period=${period}&date=${month}`, LeaderboardResponse)

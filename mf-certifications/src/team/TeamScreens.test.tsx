@@ -4,11 +4,13 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { RevenueCards } from '../profile/ProfileOverview.tsx'
 import { RecentEntriesTable } from '../revenue/RevenueEntryPage.tsx'
-import { memberDetail, promotionRequest, revenueRecord, teamRow, TODAY } from '../test/fixtures.ts'
+import type { LeaderboardResponse, LeaderboardRow } from '@portal/contracts'
+import { memberDetail, promotionRequest, revenueRecord, teamRow, TODAY, USER_ID } from '../test/fixtures.ts'
 import { PromotionItem } from './PendingPromotions.tsx'
 import { SummaryCards, TeamTable } from './TeamDashboardPage.tsx'
 import { TeamMemberBody } from './TeamMemberPage.tsx'
 import { ManagerControls, parseRatio } from './ManagerControls.tsx'
+import { LeaderboardState, memberStanding } from './RevenueOverview.tsx'
 
 const render = (node: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>)
 const noop = () => undefined
@@ -58,6 +60,44 @@ describe('team member detail', () => {
     expect(html).toContain('Pat Portland is number 2 on this month')
     expect(html).toMatch(/<tr class="ct-mine" aria-current="true"><td>2<\/td><td>Pat Portland<\/td><td>\$8,000.00<\/td><td><span class="ct-badge ct-tone--red">20.00/)
     expect(html).not.toContain('>Add Certification</button>')
+  })
+
+  it('switches the leaderboard by period: Monthly first, from the detail', () => {
+    const html = render(<TeamMemberBody detail={memberDetail()} today={TODAY} />)
+    expect(html).toContain('<div role="tablist" aria-label="Leaderboard period" class="pk-tabs">')
+    expect(html).toMatch(/role="tab" id="ct-leaderboard-monthly" class="pk-tab" aria-selected="true"[^>]*>Monthly<\/button>/)
+    for (const t of ['Quarterly', 'Yearly']) expect(html).toMatch(new RegExp(`role="tab" id="ct-leaderboard-${t.toLowerCase()}" class="pk-tab" aria-selected="false"[^>]*>${t}</button>`))
+    expect(html).toMatch(/role="tabpanel" id="ct-leaderboard-monthly-panel" aria-labelledby="ct-leaderboard-monthly"/)
+    expect(html).toContain('Leaderboard: This Month (Nov 2026)')
+  })
+
+  it('says where the member stands on a quarter or year, highlights their row, and shows loading and failure', () => {
+    const row = (n: number, over: Partial<LeaderboardRow> = {}): LeaderboardRow => ({
+      rank: n,
+      user_id: `00000000-0000-4000-8000-00000000000${n}`,
+      name: `Tech ${n}`,
+      gross_revenue: 50000 - n * 1000,
+      rev_pay_ratio: 30,
+      ...over,
+    })
+    const quarter: LeaderboardResponse = { period: 'quarterly', from: '2026-10', to: '2026-12', rows: [row(1), row(2), row(3, { user_id: USER_ID, name: 'Pat Portland' })] }
+    const state = (board: LeaderboardResponse | undefined, error: unknown = null) =>
+      render(<LeaderboardState name="Pat Portland" userId={USER_ID} board={board} error={error} onRetry={noop} />)
+    const html = state(quarter)
+    expect(html).toContain('Pat Portland is number 3 on this quarter&#x27;s leaderboard.')
+    expect(html).toContain('Leaderboard: This Quarter (Oct 2026 to Dec 2026)')
+    expect(html).toMatch(/<tr class="ct-mine" aria-current="true"><td>3<\/td><td>Pat Portland<\/td>/)
+
+    const fullYear: LeaderboardResponse = { period: 'yearly', from: '2026-01', to: '2026-12', rows: [1, 2, 3, 4, 5].map((n) => row(n)) }
+    expect(state(fullYear)).toContain('Pat Portland is not in this year&#x27;s top 5.')
+    expect(state(fullYear)).not.toContain('ct-mine')
+    expect(memberStanding('Pat Portland', USER_ID, { ...fullYear, rows: fullYear.rows.slice(0, 2) })).toBe('Pat Portland has no revenue recorded this year.')
+    expect(memberStanding('Pat Portland', USER_ID, { ...fullYear, period: 'monthly' }, 7)).toBe("Pat Portland is number 7 on this month's leaderboard.")
+
+    expect(state(undefined)).toContain('role="status" aria-live="polite" class="pk-spinner"><span>Loading leaderboard...</span>')
+    const failed = state(undefined, new Error('network'))
+    expect(failed).toContain('Failed to load revenue data')
+    expect(failed).toContain('>Try Again</button>')
   })
 
   it('shows a pending request instead of the promotion button, and nothing to promote at Tier 3', () => {
