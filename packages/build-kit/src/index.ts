@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { rspack, type Configuration, type RuleSetRule } from '@rspack/core'
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack'
 import { REMOTES, type RemoteName } from '@portal/contracts'
@@ -21,6 +22,15 @@ export const typescriptRule: RuleSetRule = {
   type: 'javascript/auto',
 }
 
+const bundlerRuntimeDir = path.dirname(fileURLToPath(import.meta.resolve('@module-federation/webpack-bundler-runtime')))
+
+/**
+ * The federation glue a container carries, as ES modules: the plugin imports the bundler runtime's
+ * CommonJS build by path, which drags in the whole SDK (its Node.js loaders, manifest snapshots,
+ * logger) since CommonJS is not tree-shaken; its ESM build lets the unused parts go.
+ */
+export const esmFederationRuntime = { [path.join(bundlerRuntimeDir, 'index.cjs')]: path.join(bundlerRuntimeDir, 'index.js') }
+
 /** Production settings every browser build shares: hashed assets under `assets/`, no source maps. */
 export function baseConfig(opts: { dir: string; publicPath: string; uniqueName: string }): Configuration {
   return {
@@ -35,7 +45,7 @@ export function baseConfig(opts: { dir: string; publicPath: string; uniqueName: 
       uniqueName: opts.uniqueName,
       clean: true,
     },
-    resolve: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
+    resolve: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'], alias: esmFederationRuntime },
     module: { rules: [typescriptRule] },
     performance: { hints: false },
     devtool: false,
