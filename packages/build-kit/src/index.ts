@@ -53,6 +53,13 @@ export function baseConfig(opts: { dir: string; publicPath: string; uniqueName: 
 }
 
 /**
+ * What the remotes use of React Query. The first remote on a page provides the singleton for all
+ * the others, so every build ships the same tree-shaken copy: these exports, the union over the
+ * remotes (build-kit's test keeps it complete), not the whole package.
+ */
+export const REACT_QUERY_EXPORTS = ['QueryClient', 'QueryClientProvider', 'keepPreviousData', 'useMutation', 'useQueries', 'useQuery', 'useQueryClient']
+
+/**
  * The singletons the shell provides and the remotes share, declared once. The ranges span the
  * major, so a shell and a remote built a minor or patch apart share one copy (the shell's wins,
  * a remote's own copy is the fallback when it runs alone).
@@ -60,7 +67,7 @@ export function baseConfig(opts: { dir: string; publicPath: string; uniqueName: 
 export const sharedSingletons = {
   react: { singleton: true, requiredVersion: '^19.0.0' },
   'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
-  '@tanstack/react-query': { singleton: true, requiredVersion: '^5.0.0' },
+  '@tanstack/react-query': { singleton: true, requiredVersion: '^5.0.0', treeShaking: { mode: 'runtime-infer' as const, usedExports: REACT_QUERY_EXPORTS } },
 }
 
 /** The shell's share: the singletons, plus react-router (tree-shaken: the remotes get navigation as a prop). */
