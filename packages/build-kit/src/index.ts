@@ -22,14 +22,15 @@ export const typescriptRule: RuleSetRule = {
   type: 'javascript/auto',
 }
 
-const bundlerRuntimeDir = path.dirname(fileURLToPath(import.meta.resolve('@module-federation/webpack-bundler-runtime')))
+const distOf = (pkg: string) => path.dirname(fileURLToPath(import.meta.resolve(pkg)))
+const esm = (pkg: string) => ({ [path.join(distOf(pkg), 'index.cjs')]: path.join(distOf(pkg), 'index.js') })
 
 /**
  * The federation glue a container carries, as ES modules: the plugin imports the bundler runtime's
  * CommonJS build by path, which drags in the whole SDK (its Node.js loaders, manifest snapshots,
  * logger) since CommonJS is not tree-shaken; its ESM build lets the unused parts go.
  */
-export const esmFederationRuntime = { [path.join(bundlerRuntimeDir, 'index.cjs')]: path.join(bundlerRuntimeDir, 'index.js') }
+export const esmFederationRuntime = esm('@module-federation/webpack-bundler-runtime')
 
 /** Production settings every browser build shares: hashed assets under `assets/`, no source maps. */
 export function baseConfig(opts: { dir: string; publicPath: string; uniqueName: string }): Configuration {
@@ -87,8 +88,11 @@ export function remoteConfig(opts: { dir: string; name: RemoteName; exposes: Rec
   const promised = [...REMOTES[opts.name].modules].sort()
   if (exposed.join() !== promised.join())
     throw new Error(`${opts.name} exposes ${exposed.join(', ')} but its contract names ${promised.join(', ')} (packages/contracts/src/remotes.ts)`)
+  const base = baseConfig({ dir: opts.dir, publicPath: 'auto', uniqueName: opts.name })
   return {
-    ...baseConfig({ dir: opts.dir, publicPath: 'auto', uniqueName: opts.name }),
+    ...base,
+    // A remote's runtime glue as ES modules too (in the shell, which provides the runtime, the ESM build weighs more).
+    resolve: { ...base.resolve, alias: { ...esmFederationRuntime, ...esm('@module-federation/runtime') } },
     plugins: [
       new ModuleFederationPlugin({
         name: opts.name,
