@@ -1,6 +1,7 @@
 /**
  * What the browser downloads (issue 15 item 9): the shell's first load (the login page), then the
- * JavaScript each remote adds to the first screen a learner and an admin land on, gzip bytes as
+ * JavaScript each remote adds to the first screen a learner and an admin land on, and to a learner's
+ * technician profile opened cold (mf_certifications first on the page), gzip bytes as
  * received, beside the +60 KB goal per remote. `node bench/first-screens.ts` measures a portal
  * started here in single-node mode (built first with `npm run build`); `npm run bench` measures
  * the cluster with its own users.
@@ -26,7 +27,7 @@ export interface FirstScreens {
    * provided: a page loads it once, from whichever remote comes first.
    */
   screens: Record<
-    'learner' | 'admin',
+    'learner' | 'admin' | 'technicianProfile',
     { path: string; totalJsBytes: number; byRemote: Record<string, number>; sharedSingletons: Record<string, number>; files: { file: string; bytes: number; shared: boolean }[] }
   >
 }
@@ -90,18 +91,35 @@ export async function measureFirstScreens(browser: Browser, baseURL: string, lea
       // Found by CSS, not role: a dialog over the page (Complete Your Profile) makes it inert, still shown.
       await page.locator(lastPiece).first().waitFor()
     })
-    const byRemote: Record<string, number> = {}
-    const sharedSingletons: Record<string, number> = {}
-    const files = after.map((s) => ({ file: new URL(s.url).pathname, bytes: s.bytes, shared: shared.has(new URL(s.url).pathname) }))
-    for (const [i, s] of after.entries()) {
-      const owner = ownerOf(s.url)
-      byRemote[owner] = (byRemote[owner] ?? 0) + s.bytes
-      if (files[i]!.shared) sharedSingletons[owner] = (sharedSingletons[owner] ?? 0) + s.bytes
+    screens[role] = screenFigures(path, after, shared)
+    if (role === 'learner') {
+      // The technician profile opened cold: a new page load with the session, nothing cached, so
+      // mf_certifications is the first remote and brings its container and singletons itself.
+      const cold = await browser.newContext({ baseURL, storageState: await context.storageState() })
+      const profilePage = await cold.newPage()
+      profilePage.setDefaultTimeout(30_000)
+      const loaded = await scriptBytes(profilePage, async () => {
+        await profilePage.goto('/technician/profile')
+        await profilePage.locator('main h1', { hasText: 'My Technician Profile' }).waitFor()
+      })
+      screens.technicianProfile = screenFigures('/technician/profile', loaded.filter((s) => ownerOf(s.url) !== 'shell'), shared)
+      await cold.close()
     }
-    screens[role] = { path, totalJsBytes: sum(after), byRemote, sharedSingletons, files }
     await context.close()
   }
   return { shellFirstLoadJsBytes, screens }
+}
+
+function screenFigures(path: string, loaded: { url: string; bytes: number }[], shared: Set<string>): FirstScreens['screens']['learner'] {
+  const byRemote: Record<string, number> = {}
+  const sharedSingletons: Record<string, number> = {}
+  const files = loaded.map((s) => ({ file: new URL(s.url).pathname, bytes: s.bytes, shared: shared.has(new URL(s.url).pathname) }))
+  for (const [i, s] of loaded.entries()) {
+    const owner = ownerOf(s.url)
+    byRemote[owner] = (byRemote[owner] ?? 0) + s.bytes
+    if (files[i]!.shared) sharedSingletons[owner] = (sharedSingletons[owner] ?? 0) + s.bytes
+  }
+  return { path, totalJsBytes: sum(loaded), byRemote, sharedSingletons, files }
 }
 
 const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`

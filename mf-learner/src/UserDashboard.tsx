@@ -7,13 +7,14 @@ import { MyCoursesCard } from './courses/MyCoursesCard.tsx'
 import { dashboardKeys } from './exams/api.ts'
 import { AvailableExamsCard, StatisticsCards, useRefreshOnReturn } from './exams/ExamCards.tsx'
 import { LoadFailure } from './LoadFailure.tsx'
-import { CompleteProfileModal } from './profile/CompleteProfileModal.tsx'
 import { needsProfile } from './profile/profile-form.ts'
 
 ensureStyles()
 
 // The viewer (and the SCORM runtime it loads) is fetched only when a course is opened.
 const CourseViewer = lazy(() => import('./courses/CourseViewer.tsx'))
+// The profile form only for a user whose profile is missing: a complete profile's first paint does without it.
+const CompleteProfileModal = lazy(() => import('./profile/CompleteProfileModal.tsx').then((m) => ({ default: m.CompleteProfileModal })))
 
 const Dashboard = (remote: RemoteProps) => {
   const { user, onUserUpdated, navigate, announcePage } = remote
@@ -64,12 +65,16 @@ const Dashboard = (remote: RemoteProps) => {
       <StatisticsCards userId={user.id} />
       {/* Certification Tracking, My Certifications (and Team Management for admins) come from the certification slice. */}
       <RemoteSlot id="mf_certifications/DashboardCards" {...remote} loadingLabel="Loading certifications..." />
-      <CompleteProfileModal
-        open={missingProfile && !dismissed}
-        user={user}
-        onSaved={(saved: User) => onUserUpdated(saved)}
-        onDismiss={() => setDismissed(true)}
-      />
+      {missingProfile ? (
+        <Suspense fallback={null}>
+          <CompleteProfileModal
+            open={!dismissed}
+            user={user}
+            onSaved={(saved: User) => onUserUpdated(saved)}
+            onDismiss={() => setDismissed(true)}
+          />
+        </Suspense>
+      ) : null}
     </div>
   )
 }

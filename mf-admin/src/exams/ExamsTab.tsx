@@ -2,7 +2,6 @@ import type { Exam } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
 import { Suspense, lazy } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { AssignDialog } from '../assign/AssignDialog.tsx'
 import { AuthoringHeader } from '../authoring/AuthoringHeader.tsx'
 import { ADD_TARGET, deleteTarget, editTarget, useAuthoringTab } from '../authoring/useAuthoringTab.ts'
 import { assignExam, deleteExam, examKeys, fetchAdminExams } from './api.ts'
@@ -11,6 +10,8 @@ import { EXAM_COLUMNS, assignmentText, typeText } from './exam-table.ts'
 
 // The form (question editor, reorder, import) loads when Add New Exam or Edit opens it.
 const ExamForm = lazy(() => import(/* webpackChunkName: "exam-form" */ './ExamForm.tsx').then((m) => ({ default: m.ExamForm })))
+// The assign dialog (learner list, filters) loads when Assign opens it: the tab's first paint does without it.
+const AssignDialog = lazy(() => import(/* webpackChunkName: "assign-dialog" */ '../assign/AssignDialog.tsx').then((m) => ({ default: m.AssignDialog })))
 
 /** Exams tab: list with edit, delete (confirmed) and assign; Add New Exam / Edit Exam form. */
 export const ExamsTab = () => {
@@ -126,6 +127,7 @@ export const ExamsTab = () => {
         {remove.isError ? <Alert>{errorMessage(remove.error, 'Failed to delete exam. Please try again.')}</Alert> : null}
       </ConfirmDialog>
       {toAssign ? (
+        <Suspense fallback={<Spinner label="Loading the learner list..." />}>
         <AssignDialog
           title={`Assign Exam: ${toAssign.name}`}
           initialSelected={toAssign.assigned_user_ids}
@@ -140,6 +142,7 @@ export const ExamsTab = () => {
             void refresh()
           }}
         />
+        </Suspense>
       ) : null}
     </div>
   )

@@ -4,7 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { useId, useRef, useState, type FormEvent } from 'react'
 import { formatDate } from '../shared/format.ts'
 import { addCertification, fetchAvailable, profileKeys } from './api.ts'
-import { expirationPreview, validateAdd, validityHint, type AddForm, type FieldErrors } from './profile-view.ts'
+import { expirationPreview, validateAdd, validityHint, type AddForm, type FieldErrors } from './certification-forms.ts'
 
 const EMPTY: AddForm = { certification_id: '', certification_number: '', obtained_date: '', expiration_date: '' }
 

@@ -1,18 +1,27 @@
 import { CERT_MESSAGES, type TechnicianProfile, type UserCertification } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, errorMessage, neighbourAfterRemoval, useFocusTargets } from '@portal/ui-kit'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { certView } from '../shared/cert-view.ts'
 import { deleteCertification, deleteProof, profileKeys } from './api.ts'
 import { CertificationCard, type CardPermissions } from './CertificationCard.tsx'
 import { FOCUS, groupByTier, shownOrder } from './profile-view.ts'
 
-// The dialogs (with the form schemas and the uploader) stay off the first screen; they are
-// fetched once the profile shows, so they open at once.
+// The dialogs (with the form checks and the uploader) stay off the first screen; they are
+// fetched when the user reaches for the section (prefetchDialogs), so they open at once.
 const loadAddDialog = () => import('./AddCertificationDialog.tsx').then((m) => ({ default: m.AddCertificationDialog }))
 const loadUploadDialog = () => import('./UploadProofDialog.tsx').then((m) => ({ default: m.UploadProofDialog }))
 const AddCertificationDialog = lazy(loadAddDialog)
 const UploadProofDialog = lazy(loadUploadDialog)
+let dialogsRequested = false
+/** Fetches both dialogs once, at a pointer over the section or focus inside it. */
+const prefetchDialogs = () => {
+  if (dialogsRequested) return
+  dialogsRequested = true
+  void Promise.all([loadAddDialog(), loadUploadDialog()]).catch(() => {
+    dialogsRequested = false
+  })
+}
 
 type PendingDelete = { kind: 'proof' | 'certification'; cert: UserCertification }
 
@@ -46,9 +55,6 @@ export const CertificationsSection = ({
   const userId = profile.user.id
   const refresh = () => queryClient.invalidateQueries({ queryKey: profileKeys.all })
   const canEdit = permissions.canEdit && !locked
-  useEffect(() => {
-    if (canEdit) void Promise.all([loadAddDialog(), loadUploadDialog()]).catch(() => undefined)
-  }, [canEdit])
   const remove = useMutation({
     mutationFn: ({ kind, cert }: PendingDelete) => (kind === 'proof' ? deleteProof(cert.id) : deleteCertification(cert.id)),
     onSuccess: async (_, { kind, cert }) => {
@@ -68,7 +74,7 @@ export const CertificationsSection = ({
   const groups = groupByTier(profile.certifications)
   const editing = { canEdit, canDeleteFiles: permissions.canDeleteFiles }
   return (
-    <section className="pk-card pk-stack" aria-labelledby="certifications-title">
+    <section className="pk-card pk-stack" aria-labelledby="certifications-title" onPointerOver={canEdit ? prefetchDialogs : undefined} onFocus={canEdit ? prefetchDialogs : undefined}>
       <div className="pk-row" style={{ justifyContent: 'space-between' }}>
         <h2 id="certifications-title" style={{ margin: 0 }}>
           Certifications

@@ -3,8 +3,8 @@ import { Alert, ApiError, Button, errorMessage, focusFirstInvalid, Modal, TextFi
 import { useMutation } from '@tanstack/react-query'
 import { useRef, useState, type FormEvent } from 'react'
 import { formatSize } from '../shared/format.ts'
-import { replaceProof, uploadProof } from './api.ts'
-import { buildReplaceForm, buildUploadForm, checkProofFile, type FieldErrors, type UploadForm } from './profile-view.ts'
+import { replaceProof, uploadProof } from './upload-api.ts'
+import { buildReplaceForm, buildUploadForm, checkProofFile, type FieldErrors, type UploadForm } from './certification-forms.ts'
 
 const formOf = (cert: UserCertification): UploadForm => ({
   file: null,

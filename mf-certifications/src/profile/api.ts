@@ -6,7 +6,7 @@ import {
   UserCertificationResponse,
   type AddCertificationBody,
 } from '@portal/contracts'
-import { api, uploadWithProgress, type UploadOptions } from '@portal/ui-kit'
+import { api } from '@portal/ui-kit'
 import { apiPath, downloadPath } from '../shared/api-path.ts'
 
 /** Query keys of the technician profile. */
@@ -22,12 +22,6 @@ export const fetchProfile = (userId: string) => api.get(`/technician/profile/${e
 export const fetchAvailable = (userId: string) =>
   api.get(`/technician/certifications/available/${enc(userId)}`, AvailableCertificationsResponse).then((r) => r.certifications)
 export const addCertification = (body: AddCertificationBody) => api.post('/technician/certifications/add', body, UserCertificationResponse)
-/** Multipart: `certification_id`, `file`, `obtained_date`, `expiration_date`, `notes` (learner §7), with upload progress. */
-export const uploadProof = (form: FormData, opts: Pick<UploadOptions<unknown>, 'onProgress' | 'signal'>) =>
-  uploadWithProgress('POST', '/technician/certifications/upload', form, { ...opts, schema: UserCertificationResponse })
-/** Multipart with only `file`: replaces the proof of a held certification, its dates untouched. */
-export const replaceProof = (id: number, form: FormData, opts: Pick<UploadOptions<unknown>, 'onProgress' | 'signal'>) =>
-  uploadWithProgress('POST', `/technician/certifications/${id}/file`, form, { ...opts, schema: UserCertificationResponse })
 export const deleteCertification = (id: number) => api.delete(`/technician/certifications/${id}`)
 export const deleteProof = (id: number) => api.delete(`/technician/certifications/${id}/file`)
 

@@ -1,11 +1,8 @@
 import { CERT_MESSAGES } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
 import { certifications, profile, USER_ID } from '../test/fixtures.ts'
+import { buildReplaceForm, buildUploadForm, checkProofFile, expirationPreview, validateAdd, validityHint } from './certification-forms.ts'
 import {
-  buildReplaceForm,
-  buildUploadForm,
-  checkProofFile,
-  expirationPreview,
   groupByTier,
   NO_REVENUE,
   notificationsChanged,
@@ -13,8 +10,6 @@ import {
   revenueCards,
   shownOrder,
   tierPanel,
-  validateAdd,
-  validityHint,
 } from './profile-view.ts'
 import { pauseEnd } from './api.ts'
 

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { rspack, type Configuration, type RuleSetRule } from '@rspack/core'
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack'
 import { REMOTES, type RemoteName } from '@portal/contracts'
@@ -21,6 +22,16 @@ export const typescriptRule: RuleSetRule = {
   type: 'javascript/auto',
 }
 
+const distOf = (pkg: string) => path.dirname(fileURLToPath(import.meta.resolve(pkg)))
+const esm = (pkg: string) => ({ [path.join(distOf(pkg), 'index.cjs')]: path.join(distOf(pkg), 'index.js') })
+
+/**
+ * The federation glue a container carries, as ES modules: the plugin imports the bundler runtime's
+ * CommonJS build by path, which drags in the whole SDK (its Node.js loaders, manifest snapshots,
+ * logger) since CommonJS is not tree-shaken; its ESM build lets the unused parts go.
+ */
+export const esmFederationRuntime = esm('@module-federation/webpack-bundler-runtime')
+
 /** Production settings every browser build shares: hashed assets under `assets/`, no source maps. */
 export function baseConfig(opts: { dir: string; publicPath: string; uniqueName: string }): Configuration {
   return {
@@ -35,12 +46,19 @@ export function baseConfig(opts: { dir: string; publicPath: string; uniqueName: 
       uniqueName: opts.uniqueName,
       clean: true,
     },
-    resolve: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
+    resolve: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'], alias: esmFederationRuntime },
     module: { rules: [typescriptRule] },
     performance: { hints: false },
     devtool: false,
   }
 }
+
+/**
+ * What the remotes use of React Query. The first remote on a page provides the singleton for all
+ * the others, so every build ships the same tree-shaken copy: these exports, the union over the
+ * remotes (build-kit's test keeps it complete), not the whole package.
+ */
+export const REACT_QUERY_EXPORTS = ['QueryClient', 'QueryClientProvider', 'keepPreviousData', 'useMutation', 'useQueries', 'useQuery', 'useQueryClient']
 
 /**
  * The singletons the shell provides and the remotes share, declared once. The ranges span the
@@ -50,7 +68,7 @@ export function baseConfig(opts: { dir: string; publicPath: string; uniqueName: 
 export const sharedSingletons = {
   react: { singleton: true, requiredVersion: '^19.0.0' },
   'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
-  '@tanstack/react-query': { singleton: true, requiredVersion: '^5.0.0' },
+  '@tanstack/react-query': { singleton: true, requiredVersion: '^5.0.0', treeShaking: { mode: 'runtime-infer' as const, usedExports: REACT_QUERY_EXPORTS } },
 }
 
 /** The shell's share: the singletons, plus react-router (tree-shaken: the remotes get navigation as a prop). */
@@ -70,8 +88,11 @@ export function remoteConfig(opts: { dir: string; name: RemoteName; exposes: Rec
   const promised = [...REMOTES[opts.name].modules].sort()
   if (exposed.join() !== promised.join())
     throw new Error(`${opts.name} exposes ${exposed.join(', ')} but its contract names ${promised.join(', ')} (packages/contracts/src/remotes.ts)`)
+  const base = baseConfig({ dir: opts.dir, publicPath: 'auto', uniqueName: opts.name })
   return {
-    ...baseConfig({ dir: opts.dir, publicPath: 'auto', uniqueName: opts.name }),
+    ...base,
+    // A remote's runtime glue as ES modules too (in the shell, which provides the runtime, the ESM build weighs more).
+    resolve: { ...base.resolve, alias: { ...esmFederationRuntime, ...esm('@module-federation/runtime') } },
     plugins: [
       new ModuleFederationPlugin({
         name: opts.name,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ManualRevenueBody, TeamQuery, TierPromotionBody, formatUsd, progressColour, ratioColour } from './team.ts'
+import { ManualRevenueBody, TeamQuery, TierPromotionBody } from './team.ts'
+import { formatUsd, progressColour, ratioColour } from './team-scales.ts'
 
 describe('team and revenue rules', () => {
   it('colours ratios and progress at the thresholds of learner §9', () => {
