@@ -8,6 +8,7 @@ COPY svc-learning/package.json svc-learning/
 COPY svc-certs/package.json svc-certs/
 COPY svc-notify/package.json svc-notify/
 COPY gateway/package.json gateway/
+COPY launcher/package.json launcher/
 COPY shell/package.json shell/
 COPY mf-learner/package.json mf-learner/
 COPY mf-exams/package.json mf-exams/

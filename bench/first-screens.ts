@@ -143,7 +143,7 @@ export function formatFirstScreens(f: FirstScreens): string {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { startPortal } = await import('../e2e/portal.ts')
   const { launchBrowser } = await import('../e2e/browser.ts')
-  const portal = await startPortal(process.execPath, ['packages/launcher/src/main.ts'])
+  const portal = await startPortal(process.execPath, ['launcher/src/main.ts'])
   const browser = await launchBrowser()
   try {
     const figures = await measureFirstScreens(

@@ -12,7 +12,7 @@ let baseURL: string
 
 beforeAll(async () => {
   // The builds exist already (the journeys' portal was started with `npm start`): run the launcher alone.
-  portal = await startPortal(process.execPath, ['packages/launcher/src/main.ts'], { ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS) })
+  portal = await startPortal(process.execPath, ['launcher/src/main.ts'], { ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS) })
   baseURL = portal.baseURL
   browser = await launchBrowser()
 }, 180_000)

@@ -28,8 +28,6 @@ export interface GatewayOptions {
   contentOrigin?: string
 }
 
-const STATS_PATH = /^\/api\/users\/[^/]+\/stats$/
-
 /**
  * Sent with every answer of the portal. Course content plays in frames of the content origin
  * (decision "content-origin"): only that origin may be framed, and it serves the media of file modules.
@@ -170,9 +168,7 @@ export function createGatewayHandler(opts: GatewayOptions) {
     const url = resolveDotSegments(req.url ?? '/')
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
-    const route = path.startsWith('/api/') || path.startsWith('/mailbox') ? resolveRoute(path, routes) : undefined
-    // GET /users/{id}/stats belongs to learning (the rest of /users to identity).
-    if (route?.upstream === 'identity' && STATS_PATH.test(path)) return proxy(req, res, { ...route, upstream: 'learning' }, url)
+    const route = path.startsWith('/api/') || path.startsWith('/mailbox') ? resolveRoute(path, routes, req.method) : undefined
     if (route) return proxy(req, res, route, url)
     const remote = resolveRemote(opts.remotes, url)
     if (remote) return proxy(req, res, { upstream: remote.name, strip: '' }, remote.path)

@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http'
 import { clientAddressFrom, LOOPBACK_PROXIES, UPLOAD_REQUEST_TIMEOUT_MS, type Logger, type TrustedProxies } from '@portal/server-kit'
-import { isUpload, type RouteEntry } from './routes.ts'
+import type { RouteEntry } from './routes.ts'
 
 const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host',
@@ -77,7 +77,7 @@ export function createProxy(opts: ProxyOptions) {
     res.end(body)
   }
 
-  return (req: IncomingMessage, res: ServerResponse, route: Pick<RouteEntry, 'strip'> & { upstream: string }, path: string) => {
+  return (req: IncomingMessage, res: ServerResponse, route: Pick<RouteEntry, 'strip' | 'timeout'> & { upstream: string }, path: string) => {
     const incomingId = req.headers['x-request-id']
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : crypto.randomUUID()
     const target = targets[route.upstream]!
@@ -102,7 +102,7 @@ export function createProxy(opts: ProxyOptions) {
         current.destroy()
         fail(res, requestId, 504, 'The service did not answer in time. Please try again.', 'upstream_timeout')
       },
-      isUpload(req.method, path) ? timeouts.uploadMs : timeouts.apiMs,
+      route.timeout === 'upload' ? timeouts.uploadMs : timeouts.apiMs,
     )
     timer.unref()
     res.once('close', () => {

@@ -5,14 +5,30 @@
 export type Upstream = 'identity' | 'learning' | 'certs' | 'notify'
 
 export interface RouteEntry {
-  /** Public path prefix (matched on whole segments). */
+  /**
+   * Public path prefix (matched on whole segments), or with `exact` one path whose `:name`
+   * segments stand for any one segment (a trailing slash is allowed).
+   */
   prefix: string
+  /** The entry is one route (method and path), not a prefix: it wins over the prefixes. */
+  exact?: { method?: string }
   upstream: Upstream
   /** Prefix removed before forwarding (services do not know about `/api`). */
   strip: string
+  /**
+   * `upload`: the service answers once the whole upload is in, so the route gets the long upstream
+   * timeout (the others the short one).
+   */
+  timeout?: 'upload'
 }
 
 export const ROUTE_TABLE: readonly RouteEntry[] = [
+  // A user's stats belong to learning (the rest of /users to identity).
+  { prefix: '/api/users/:id/stats', exact: {}, upstream: 'learning', strip: '/api' },
+  // Course uploads and the timing editor's edit with a replacement video.
+  { prefix: '/api/courses', exact: { method: 'POST' }, upstream: 'learning', strip: '/api', timeout: 'upload' },
+  { prefix: '/api/courses/:id', exact: { method: 'PUT' }, upstream: 'learning', strip: '/api', timeout: 'upload' },
+  { prefix: '/api/scorm-editor/edit-timing', exact: { method: 'POST' }, upstream: 'learning', strip: '/api', timeout: 'upload' },
   { prefix: '/api/auth', upstream: 'identity', strip: '/api' },
   { prefix: '/api/users', upstream: 'identity', strip: '/api' },
   { prefix: '/api/admin/user-groups', upstream: 'identity', strip: '/api' },
@@ -40,20 +56,30 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/mailbox', upstream: 'notify', strip: '' },
 ]
 
-/** The route for a path: the longest prefix that matches whole path segments. */
-export function resolveRoute(path: string, table: readonly RouteEntry[] = ROUTE_TABLE): RouteEntry | undefined {
+/** Whether an exact entry names this request (its `:name` segments any one segment). */
+function isExactly(r: RouteEntry, method: string | undefined, path: string): boolean {
+  if (!r.exact || (r.exact.method && r.exact.method !== method)) return false
+  const want = r.prefix.split('/')
+  const got = (path.endsWith('/') ? path.slice(0, -1) : path).split('/')
+  return want.length === got.length && want.every((w, i) => (w.startsWith(':') ? got[i] !== '' : w === got[i]))
+}
+
+/**
+ * The route for a request (`path` without its query): an exact entry naming it, or else the
+ * longest prefix that matches whole path segments.
+ */
+export function resolveRoute(path: string, table: readonly RouteEntry[] = ROUTE_TABLE, method?: string): RouteEntry | undefined {
   let best: RouteEntry | undefined
   for (const r of table) {
-    if ((path === r.prefix || path.startsWith(r.prefix + '/')) && (!best || r.prefix.length > best.prefix.length)) best = r
+    if (r.exact) {
+      if (isExactly(r, method, path)) return r
+    } else if ((path === r.prefix || path.startsWith(r.prefix + '/')) && (!best || r.prefix.length > best.prefix.length)) best = r
   }
   return best
 }
 
-/**
- * Course uploads (POST /api/courses, PUT /api/courses/{id}) and the timing editor's edit with a
- * replacement video (POST /api/scorm-editor/edit-timing): learning answers them once the whole
- * upload is in, so they alone get the long upstream timeout.
- */
-export const isUpload = (method: string | undefined, path: string) =>
-  (method === 'POST' && /^\/api\/(?:courses|scorm-editor\/edit-timing)\/?(?:\?|$)/.test(path)) ||
-  (method === 'PUT' && /^\/api\/courses\/[^/?]+\/?(?:\?|$)/.test(path))
+/** Whether a request (its URL with or without a query) gets the long timeout of an upload route. */
+export function isUpload(method: string | undefined, url: string, table: readonly RouteEntry[] = ROUTE_TABLE): boolean {
+  const q = url.indexOf('?')
+  return resolveRoute(q === -1 ? url : url.slice(0, q), table, method)?.timeout === 'upload'
+}

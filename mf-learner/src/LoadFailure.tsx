@@ -1,12 +1,12 @@
 import { Button } from '@portal/ui-kit'
 import { useQueryClient, type Query } from '@tanstack/react-query'
 import { useCallback, useSyncExternalStore } from 'react'
-import { courseKeys } from './courses/api.ts'
-import { dashboardKeys } from './exams/api.ts'
+import { courseKeys } from './courses/data/apiHooks.ts'
+import { examKeys } from './exams/data/apiHooks.ts'
 import { dashboardError } from './exams/exam-cards.ts'
 
 /** The dashboard cards' queries (not the course viewer's), by key prefix. */
-const CARD_KEYS: readonly (readonly unknown[])[] = [dashboardKeys.exams(), [...dashboardKeys.all, 'stats'], courseKeys.list()]
+const CARD_KEYS: readonly (readonly unknown[])[] = [examKeys.exams(), examKeys.allStats(), courseKeys.list()]
 const isCard = (key: readonly unknown[]) => CARD_KEYS.some((prefix) => prefix.every((part, i) => key[i] === part))
 const failed = (q: Query) => q.state.status === 'error' && isCard(q.queryKey)
 

@@ -2,10 +2,9 @@ import { REMOTES, type User } from '@portal/contracts'
 import { Button, ensureStyles, RemoteSlot, Spinner, ToastProvider, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
-import { ContinueCard } from './courses/ContinueCard.tsx'
-import { MyCoursesCard } from './courses/MyCoursesCard.tsx'
-import { dashboardKeys } from './exams/api.ts'
-import { AvailableExamsCard, StatisticsCards, useRefreshOnReturn } from './exams/ExamCards.tsx'
+import { ContinueCard, MyCoursesCard } from './courses/index.ts'
+import { refreshDashboard } from './dashboard-keys.ts'
+import { AvailableExamsCard, StatisticsCards, useRefreshOnReturn } from './exams/index.ts'
 import { LoadFailure } from './LoadFailure.tsx'
 import { needsProfile } from './profile/profile-form.ts'
 
@@ -38,7 +37,7 @@ const Dashboard = (remote: RemoteProps) => {
   }
   const closeCourse = () => {
     setOpenCourseId(null)
-    void queryClient.invalidateQueries({ queryKey: dashboardKeys.all })
+    void refreshDashboard(queryClient)
   }
   if (openCourseId !== null)
     return (

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql'
 import { auditTrailRoutes, createLogger, createServiceApp, projectionTokenCheck, publicUrl, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { adminCertificationRoutes } from './certification-types/certification-type.routes.ts'
 import { createCertificationTypeService } from './certification-types/certification-type.service.ts'
-import { certificationRoutes, isProofUpload } from './certifications/certification.routes.ts'
+import { certificationRoutes } from './certifications/certification.routes.ts'
 import { createCertificationService } from './certifications/certification.service.ts'
 import type { CertsContext } from './context.ts'
 import { createPromotionService } from './promotions/promotion.service.ts'
@@ -51,7 +51,6 @@ export function createApp(deps: AppDeps) {
   const app = createServiceApp({
     service: 'certs',
     logger,
-    ownBodyLimit: isProofUpload,
     ready: async () => {
       await deps.orm.em.getConnection().execute('select 1')
     },

@@ -13,12 +13,12 @@ import { contentRoutes } from './courses/content/content.routes.ts'
 import { createContentService } from './courses/content/content.service.ts'
 import { courseProgressRoutes, moduleRoutes } from './courses/progress/progress.routes.ts'
 import { createProgressService } from './courses/progress/progress.service.ts'
-import { isScormCommit, scormEditorRoutes, scormRoutes } from './courses/scorm/scorm.routes.ts'
+import { scormEditorRoutes, scormRoutes } from './courses/scorm/scorm.routes.ts'
 import { createScormService } from './courses/scorm/scorm.service.ts'
-import { adminCourseRoutes, courseRoutes, isCourseUpload } from './courses/course.routes.ts'
+import { adminCourseRoutes, courseRoutes } from './courses/course.routes.ts'
 import { createCourseService } from './courses/course.service.ts'
 import { createIngestWorker } from './courses/ingest/ingest-worker.ts'
-import { isScormEditorUpload, scormEditorAdminRoutes } from './courses/scorm-editor/scorm-editor.routes.ts'
+import { scormEditorAdminRoutes } from './courses/scorm-editor/scorm-editor.routes.ts'
 import { createScormEditorService } from './courses/scorm-editor/scorm-editor.service.ts'
 import { LEARNING_AUDITED } from './audit.ts'
 
@@ -64,7 +64,6 @@ export function createApp(deps: AppDeps) {
     service: 'learning',
     logger,
     maxBodyBytes: 1024 * 1024,
-    ownBodyLimit: (method, path) => isCourseUpload(method, path) || isScormCommit(method, path) || isScormEditorUpload(method, path),
     ready: async () => {
       await deps.orm.em.getConnection().execute('select 1')
     },

@@ -1,7 +1,6 @@
 import type { CourseWithProgress } from '@portal/contracts'
 import { Button } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
-import { courseKeys, fetchCoursesWithProgress } from './api.ts'
+import { useCoursesWithProgress } from './data/apiHooks.ts'
 import { courseToContinue, percent } from './course-view.ts'
 import { ProgressBar } from './ProgressBar.tsx'
 
@@ -10,7 +9,7 @@ import { ProgressBar } from './ProgressBar.tsx'
  * button away. Shows nothing while My Courses (the same query) loads, fails or has none under way.
  */
 export const ContinueCard = ({ onView }: { onView: (course: CourseWithProgress) => void }) => {
-  const courses = useQuery({ queryKey: courseKeys.list(), queryFn: fetchCoursesWithProgress, refetchOnWindowFocus: false })
+  const courses = useCoursesWithProgress()
   const course = courses.data ? courseToContinue(courses.data) : null
   if (!course) return null
   const titleId = `continue-${course.id}-title`

@@ -1,9 +1,9 @@
 import type { CompleteModuleResponse, LearnerModule } from '@portal/contracts'
 import { ApiError, Button, EmptyState, errorMessage, Spinner, useToast } from '@portal/ui-kit'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { dashboardKeys } from '../exams/api.ts'
-import { courseKeys, fetchCourseModules } from './api.ts'
+import { refreshDashboard } from '../dashboard-keys.ts'
+import { useCourseModules } from './data/apiHooks.ts'
 import {
   completedByText,
   completedOnText,
@@ -39,12 +39,7 @@ const STATUS_COLOR: Record<ReturnType<typeof moduleStatusLabel>, string> = {
 const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePage }: CourseViewerProps) => {
   const toast = useToast()
   const queryClient = useQueryClient()
-  const modules = useQuery({
-    queryKey: courseKeys.modules(courseId),
-    queryFn: () => fetchCourseModules(courseId),
-    enabled: Number.isInteger(courseId) && courseId > 0,
-    refetchOnWindowFocus: false,
-  })
+  const modules = useCourseModules(courseId)
   const [selectedId, setSelectedId] = useState<number | null>(null)
   const [loadNo, setLoadNo] = useState(0)
   const [live, setLive] = useState<Record<number, number>>({})
@@ -80,7 +75,7 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePag
   const onCompleted = useCallback(
     (_module: LearnerModule, result: CompleteModuleResponse) => {
       // After a completion the module list (and the dashboard behind it) is reloaded.
-      void queryClient.invalidateQueries({ queryKey: dashboardKeys.all })
+      void refreshDashboard(queryClient)
       // Only a module not completed when it was opened asks, so this is news to the learner even when
       // the content's own commit recorded it a moment earlier (newly_completed false).
       if (result.course_completed) {

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { courseKeys } from './api.ts'
+import { courseKeys } from './data/apiHooks.ts'
 import CourseViewer from './CourseViewer.tsx'
 import { MyCoursesCard } from './MyCoursesCard.tsx'
 

@@ -1,8 +1,7 @@
 import { DASHBOARD_SECTIONS, type CourseWithProgress } from '@portal/contracts'
 import { Button, EmptyState, Spinner } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
 import { NotLoaded } from '../LoadFailure.tsx'
-import { courseKeys, fetchCoursesWithProgress } from './api.ts'
+import { useCoursesWithProgress } from './data/apiHooks.ts'
 import { courseStatusLabel, moduleCountText, percent } from './course-view.ts'
 import { ProgressBar } from './ProgressBar.tsx'
 
@@ -14,7 +13,7 @@ const BADGE_STYLE: Record<CourseWithProgress['status'], { background: string; co
 
 /** My Courses (learner §2): one card per assigned course; View Course opens the viewer in place. */
 export const MyCoursesCard = ({ onView }: { onView: (course: CourseWithProgress) => void }) => {
-  const courses = useQuery({ queryKey: courseKeys.list(), queryFn: fetchCoursesWithProgress, refetchOnWindowFocus: false })
+  const courses = useCoursesWithProgress()
   return (
     <section className="pk-card pk-stack" aria-labelledby="courses-title" id={DASHBOARD_SECTIONS.courses}>
       <h2 id="courses-title">My Courses</h2>

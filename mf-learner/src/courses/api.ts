@@ -10,14 +10,6 @@ import {
   type CompletionTrigger,
 } from '@portal/contracts'
 import { api, ApiError, getToken } from '@portal/ui-kit'
-import { dashboardKeys } from '../exams/api.ts'
-
-/** Query keys of My Courses and the viewer; under the dashboard's, so returning to the page refreshes them. */
-export const courseKeys = {
-  all: [...dashboardKeys.all, 'courses'] as const,
-  list: () => [...courseKeys.all, 'with-progress'] as const,
-  modules: (courseId: number) => [...courseKeys.all, 'modules', courseId] as const,
-}
 
 const CoursesWithProgress = CourseWithProgress.array()
 

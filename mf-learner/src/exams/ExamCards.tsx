@@ -1,9 +1,10 @@
 import { DASHBOARD_SECTIONS } from '@portal/contracts'
 import { Button, EmptyState, Spinner } from '@portal/ui-kit'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, type ReactNode } from 'react'
-import { dashboardKeys, fetchAvailableExams, fetchUserStats } from './api.ts'
+import { refreshDashboard } from '../dashboard-keys.ts'
 import { NotLoaded } from '../LoadFailure.tsx'
+import { useAvailableExams, useUserStats } from './data/apiHooks.ts'
 import { attemptsText, attemptsUsedUp, openAttemptText, statText } from './exam-cards.ts'
 
 /** The dashboard refreshes when the window regains focus and when the page becomes visible (learner §2). */
@@ -11,7 +12,7 @@ export const useRefreshOnReturn = () => {
   const queryClient = useQueryClient()
   useEffect(() => {
     const refresh = () => {
-      if (document.visibilityState === 'visible') void queryClient.invalidateQueries({ queryKey: dashboardKeys.all })
+      if (document.visibilityState === 'visible') void refreshDashboard(queryClient)
     }
     window.addEventListener('focus', refresh)
     document.addEventListener('visibilitychange', refresh)
@@ -24,7 +25,7 @@ export const useRefreshOnReturn = () => {
 
 /** Available Exams: what the learner may take, with Start Exam. */
 export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => void }) => {
-  const exams = useQuery({ queryKey: dashboardKeys.exams(), queryFn: fetchAvailableExams, refetchOnWindowFocus: false })
+  const exams = useAvailableExams()
   return (
     <section className="pk-card pk-stack" aria-labelledby="exams-title" id={DASHBOARD_SECTIONS.exams}>
       <h2 id="exams-title">Available Exams</h2>
@@ -88,7 +89,7 @@ const Stat = ({ label, value }: { label: string; value: string | number | null }
 
 /** Exam Statistics and Course Statistics from GET /users/{me}/stats. */
 export const StatisticsCards = ({ userId }: { userId: string }) => {
-  const stats = useQuery({ queryKey: dashboardKeys.stats(userId), queryFn: () => fetchUserStats(userId), refetchOnWindowFocus: false })
+  const stats = useUserStats(userId)
   const grid = { display: 'grid', gap: '.75rem', gridTemplateColumns: 'repeat(auto-fill,minmax(130px,1fr))', margin: 0 }
   const body = (render: (s: NonNullable<typeof stats.data>) => ReactNode) =>
     stats.isPending ? <Spinner label="Loading statistics..." /> : stats.isError ? <NotLoaded /> : render(stats.data)

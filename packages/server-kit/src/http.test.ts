@@ -4,7 +4,7 @@ import { Hono } from 'hono'
 import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core'
 import { AppError, conflict, notFound, tooManyRequests, validate } from './errors.ts'
 import { MAX_INPUT_DEPTH, UNSTORABLE_TEXT_MESSAGE } from './input.ts'
-import { createServiceApp, listen, readBodyText, type AppEnv } from './http.ts'
+import { createServiceApp, listen, ownBodyLimit, readBodyText, type AppEnv } from './http.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { silentLogger } from './testing.ts'
 
@@ -261,8 +261,8 @@ describe('service app: health, readiness, metrics, request ids', () => {
 
 describe('readBodyText', () => {
   const app = () => {
-    const a = createServiceApp({ service: 'kit-test', logger: silentLogger, maxBodyBytes: 10, ownBodyLimit: (_m, p) => p === '/raw' })
-    a.post('/raw', async (c) => c.json({ text: await readBodyText(c, 100) }))
+    const a = createServiceApp({ service: 'kit-test', logger: silentLogger, maxBodyBytes: 10 })
+    a.post('/raw', ownBodyLimit, async (c) => c.json({ text: await readBodyText(c, 100) }))
     return a
   }
   it('reads the body of a route that skips the common limit, in memory and over real HTTP', async () => {

@@ -1,6 +1,8 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { createMiddleware } from 'hono/factory'
+import { matchedRoutes } from 'hono/route'
+import type { MiddlewareHandler } from 'hono'
 import { serve, type ServerType } from '@hono/node-server'
 import type { IncomingMessage } from 'node:http'
 import type { Actor } from './auth.ts'
@@ -15,10 +17,8 @@ export type AppEnv = { Variables: { requestId: string; actor: Actor; logger: Log
 export interface ServiceAppOptions {
   service: string
   logger: Logger
-  /** Largest request body accepted (bytes); default 1 MiB. */
+  /** Largest request body accepted (bytes) by a route without `ownBodyLimit`; default 1 MiB. */
   maxBodyBytes?: number
-  /** Requests that enforce their own (larger) body limit, e.g. streamed uploads. */
-  ownBodyLimit?: (method: string, path: string) => boolean
   /** Readiness checks, e.g. a database ping. */
   ready?: () => Promise<void>
   metrics?: Metrics
@@ -43,6 +43,13 @@ export const requestContext = (logger: Logger, metrics?: Metrics) =>
       logger.debug('request', { requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms) })
   })
 
+/**
+ * Put on a route (`.post('/upload', ownBodyLimit, handler)`) that enforces its own body limit, e.g.
+ * a streamed upload or a hot path reading its body itself (`readBodyText`): the common limit of
+ * `createServiceApp` (`maxBodyBytes`) is for every other route.
+ */
+export const ownBodyLimit: MiddlewareHandler = (_c, next) => next()
+
 /** A service's Hono app with the common middleware, error shape, health, readiness and metrics. */
 export function createServiceApp(opts: ServiceAppOptions): Hono<AppEnv> {
   const metrics = opts.metrics ?? createMetrics(opts.service)
@@ -54,7 +61,7 @@ export function createServiceApp(opts: ServiceAppOptions): Hono<AppEnv> {
       throw tooLarge()
     },
   })
-  app.use((c, next) => (opts.ownBodyLimit?.(c.req.method, c.req.path) ? next() : limit(c, next)))
+  app.use((c, next) => (matchedRoutes(c).some((r) => r.handler === ownBodyLimit) ? next() : limit(c, next)))
   app.onError(errorHandler(opts.logger))
   app.notFound(notFoundHandler)
   app.get('/healthz', (c) => c.json({ status: 'ok', service: opts.service }))

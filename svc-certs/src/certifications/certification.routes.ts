@@ -1,15 +1,11 @@
 import { Hono } from 'hono'
 import { Readable } from 'node:stream'
 import { AddCertificationBody, CERT_MESSAGES, UpdateCertificationBody } from '@portal/contracts'
-import { authenticate, uploadRequestOf, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import { authenticate, ownBodyLimit, uploadRequestOf, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import { IdParam } from '../certification-types/certification-type.routes.ts'
 import { UserIdParam } from '../technicians/technician.routes.ts'
 import type { CertificationService } from './certification.service.ts'
 import { contentDisposition } from './proof-file.ts'
-
-/** Proof uploads enforce their own body limit while streaming (`createServiceApp`'s `ownBodyLimit`). */
-export const isProofUpload = (method: string, path: string) =>
-  method === 'POST' && (/^\/technician\/certifications\/upload\/?$/.test(path) || /^\/technician\/certifications\/\d+\/file\/?$/.test(path))
 
 /** `/technician/certifications/...`: a technician's certifications and proofs (learner §5, §7). */
 export const certificationRoutes = (svc: CertificationService, verifier: TokenVerifier) =>
@@ -18,7 +14,8 @@ export const certificationRoutes = (svc: CertificationService, verifier: TokenVe
     .post('/certifications/add', validate('json', AddCertificationBody), async (c) =>
       c.json({ message: CERT_MESSAGES.added, certification: await svc.add(c.get('actor'), c.req.valid('json')) }, 201),
     )
-    .post('/certifications/upload', async (c) => {
+    // Proof uploads enforce their own body limit while streaming.
+    .post('/certifications/upload', ownBodyLimit, async (c) => {
       const { created, certification } = await svc.upload(c.get('actor'), uploadRequestOf(c))
       return c.json({ message: CERT_MESSAGES.uploaded, certification }, created ? 201 : 200)
     })
@@ -29,7 +26,7 @@ export const certificationRoutes = (svc: CertificationService, verifier: TokenVe
       c.json({ message: 'Certification updated', certification: await svc.update(c.get('actor'), c.req.valid('param').id, c.req.valid('json')) }),
     )
     .delete('/certifications/:id{[0-9]+}', validate('param', IdParam), async (c) => c.json(await svc.remove(c.get('actor'), c.req.valid('param').id)))
-    .post('/certifications/:id{[0-9]+}/file', validate('param', IdParam), async (c) =>
+    .post('/certifications/:id{[0-9]+}/file', ownBodyLimit, validate('param', IdParam), async (c) =>
       c.json({ message: CERT_MESSAGES.uploaded, certification: await svc.replaceFile(c.get('actor'), c.req.valid('param').id, uploadRequestOf(c)) }),
     )
     .delete('/certifications/:id{[0-9]+}/file', validate('param', IdParam), async (c) =>

@@ -1,21 +1,18 @@
 import { Hono } from 'hono'
 import { AssignCourseBody, IdParamOf } from '@portal/contracts'
-import { authenticate, requireAdmin, uploadRequestOf as uploadOf, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import { authenticate, ownBodyLimit, requireAdmin, uploadRequestOf as uploadOf, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import type { CourseService } from './course.service.ts'
 
 export const CourseIdParam = IdParamOf('course')
-
-/** Upload routes enforce their own body limits while streaming (`createServiceApp`'s `ownBodyLimit`). */
-export const isCourseUpload = (method: string, path: string) =>
-  (method === 'POST' && /^\/courses\/?$/.test(path)) || (method === 'PUT' && /^\/courses\/[^/]+\/?$/.test(path))
 
 /** `/courses`: the caller's list, and authoring (admins). */
 export const courseRoutes = (svc: CourseService, verifier: TokenVerifier) =>
   new Hono<AppEnv>()
     .use(authenticate(verifier))
     .get('/', async (c) => c.json(await svc.listForCaller(c.get('actor'))))
-    .post('/', requireAdmin, async (c) => c.json(await svc.create(uploadOf(c)), 201))
-    .put('/:id', requireAdmin, validate('param', CourseIdParam), async (c) => c.json(await svc.update(c.req.valid('param').id, uploadOf(c))))
+    // Uploads enforce their own body limits while streaming.
+    .post('/', ownBodyLimit, requireAdmin, async (c) => c.json(await svc.create(uploadOf(c)), 201))
+    .put('/:id', ownBodyLimit, requireAdmin, validate('param', CourseIdParam), async (c) => c.json(await svc.update(c.req.valid('param').id, uploadOf(c))))
     .delete('/:id', requireAdmin, validate('param', CourseIdParam), async (c) => c.json(await svc.remove(c.req.valid('param').id)))
     .post('/:id/assign', requireAdmin, validate('param', CourseIdParam), validate('json', AssignCourseBody), async (c) =>
       c.json(await svc.assign(c.req.valid('param').id, c.req.valid('json').userIds)),

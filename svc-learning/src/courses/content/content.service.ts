@@ -4,7 +4,7 @@ import { badRequest, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
 import { MODULE_COLUMNS, courseNotAssigned, requireModule, stillAssignedSql, type ModuleRow } from '../access.ts'
-import { touchProgress } from '../progress/progress.service.ts'
+import { progressRepository } from '../progress/progress.repository.ts'
 import { sqlWithParams } from '../../sql.ts'
 import { ttlCache } from '../../ttl-cache.ts'
 import { isSafeKey, type ObjectInfo } from '@portal/server-kit'
@@ -76,7 +76,7 @@ export function createContentService(ctx: LearningContext) {
       const { module } = await requireModule(em, actor, moduleId)
       if (module.is_scorm) throw badRequest('This module is a SCORM package: open it with the SCORM launch', 'is_scorm')
       const { token, claims } = await launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id, admin: actor.isAdmin })
-      await touchProgress(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
+      await progressRepository.touch(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
       return {
         url: `${ctx.contentOrigin}${contentBase(token)}${encodeURIComponent(module.original_name)}`,
         moduleId,

@@ -12,60 +12,15 @@ import {
 } from '@portal/contracts'
 import { AppError, badRequest, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
-import { MODULE_COLUMNS, iso, openableCourses, requireCourse, requireModule, toCourseModule, type CourseRow, type ModuleRow } from '../access.ts'
+import { iso, openableCourses, requireCourse, requireModule, toCourseModule, type CourseRow, type ModuleRow } from '../access.ts'
 import { contentCompletion } from '../scorm/content-completion.ts'
-import { allModulesComplete, courseCompleteSql } from './course-completion.ts'
-
-interface ProgressRow {
-  module_id: number
-  progress: number
-  started_at: Date | string | null
-  completed_at: Date | string | null
-  completion_trigger?: string | null
-  last_accessed: Date | string | null
-}
+import { allModulesComplete } from './course-completion.ts'
+import { progressRepository, type ProgressRow } from './progress.repository.ts'
 
 export const contentDecides = () => new AppError(422, 'content_decides', COURSE_MESSAGES.contentDecides)
 
-/** The learner's runtime has committed for this SCORM module (a state other than a saved progress record, launch 0). */
-async function contentTalks(tx: EntityManager, userId: string, moduleId: number): Promise<boolean> {
-  const rows = await tx.execute('select 1 from scorm_states where user_id = ? and module_id = ? and launch_at <> 0 limit 1', [userId, moduleId])
-  return rows.length > 0
-}
-
 export const engagementTooShort = (trigger: string) =>
   new AppError(422, 'engagement_too_short', trigger === 'manual' ? COURSE_MESSAGES.engageMoreManual : COURSE_MESSAGES.engageMore)
-
-/**
- * The one upsert of a learner's `module_progress` row from `source` (a `values (...)` or a
- * `select` of user_id, module_id, course_id, progress, started_at, last_accessed): started once,
- * accessed now, progress never down and 100 once complete. The commit statement runs it as a CTE.
- */
-export const touchProgressSql = (source: string) =>
-  `insert into module_progress as m (user_id, module_id, course_id, progress, started_at, last_accessed)
-   ${source}
-   on conflict (user_id, module_id) do update set
-     progress = case when m.completed_at is not null then 100 else greatest(m.progress, excluded.progress) end,
-     started_at = coalesce(m.started_at, excluded.started_at),
-     last_accessed = excluded.last_accessed`
-
-/**
- * Makes sure (user, module) has a progress row that is started, accessed now and at least at
- * `floor` percent (never above 99 before completion). Used by launches, commits and progress saves.
- */
-export async function touchProgress(em: EntityManager, p: { userId: string; moduleId: number; courseId: number; floor: number; at: Date }) {
-  const [row] = (await em
-    .getConnection()
-    .execute(`${touchProgressSql('values (?, ?, ?, ?, ?, ?)')} returning progress, started_at, completed_at`, [
-      p.userId,
-      p.moduleId,
-      p.courseId,
-      Math.min(p.floor, PROGRESS_TRACKER.maxBeforeComplete),
-      p.at,
-      p.at,
-    ])) as ProgressRow[]
-  return row!
-}
 
 export type CompletionOutcome = CompleteModuleResponse
 
@@ -86,21 +41,10 @@ export async function completeModule(
     checkEngagement: boolean
   },
 ): Promise<CompletionOutcome> {
-  await tx.execute('select pg_advisory_xact_lock(?, hashtext(?))', [p.course.id, p.userId])
-  const [row] = (await tx.execute('select progress, started_at, completed_at from module_progress where user_id = ? and module_id = ?', [
-    p.userId,
-    p.module.id,
-  ])) as ProgressRow[]
-  // The recorded course completion, while it still holds: a module added since makes the course open again.
-  const courseDone = async () => {
-    const [c] = (await tx.execute(
-      `select cc.completed_at from course_completions cc where cc.user_id = ? and cc.course_id = ? and ${courseCompleteSql('cc.user_id', 'cc.course_id')}`,
-      [p.userId, p.course.id],
-    )) as { completed_at: Date }[]
-    return c ? iso(c.completed_at) : null
-  }
+  await progressRepository.lockLearnerCourse(tx, p.course.id, p.userId)
+  const row = await progressRepository.moduleRow(tx, p.userId, p.module.id)
   if (row?.completed_at) {
-    const courseAt = await courseDone()
+    const courseAt = iso(await progressRepository.courseCompletedAt(tx, p.userId, p.course.id))
     return { moduleId: p.module.id, completed_at: iso(row.completed_at)!, newly_completed: false, course_completed: courseAt !== null, course_completed_at: courseAt }
   }
   if (p.checkEngagement) {
@@ -108,7 +52,7 @@ export async function completeModule(
     const reported = p.module.is_scorm && (await contentCompletion(tx, p.userId, p.module)).done
     // Content that talks to the SCORM runtime decides its completion itself (issue 15): no other
     // rule (time, closing, reloads, completion pages, a click) completes it while it says otherwise.
-    if (!reported && p.module.is_scorm && (await contentTalks(tx, p.userId, p.module.id))) throw contentDecides()
+    if (!reported && p.module.is_scorm && (await progressRepository.contentTalks(tx, p.userId, p.module.id))) throw contentDecides()
     if (!reported) {
       const rule = p.trigger === 'manual' ? COMPLETION_RULES.manual : COMPLETION_RULES.other
       const startedAt = row?.started_at ? new Date(row.started_at).getTime() : null
@@ -116,13 +60,7 @@ export async function completeModule(
       if (seconds < rule.minSeconds || (row?.progress ?? 0) < rule.minProgress) throw engagementTooShort(p.trigger)
     }
   }
-  await tx.execute(
-    `insert into module_progress as m (user_id, module_id, course_id, progress, started_at, completed_at, completion_trigger, last_accessed)
-     values (?, ?, ?, 100, ?, ?, ?, ?)
-     on conflict (user_id, module_id) do update set progress = 100, started_at = coalesce(m.started_at, excluded.started_at),
-       completed_at = excluded.completed_at, completion_trigger = excluded.completion_trigger, last_accessed = excluded.last_accessed`,
-    [p.userId, p.module.id, p.course.id, p.at, p.at, p.trigger, p.at],
-  )
+  await progressRepository.completeModule(tx, { userId: p.userId, moduleId: p.module.id, courseId: p.course.id, trigger: p.trigger, at: p.at })
   recordEvent(tx, 'learning.module.completed.v1', {
     userId: p.userId,
     courseId: p.course.id,
@@ -133,18 +71,11 @@ export async function completeModule(
     trigger: p.trigger,
   })
   // The course was not complete before (this module was not): it is now if every other module is.
-  const [counts] = (await tx.execute(
-    `select count(*)::int as total, count(mp.completed_at)::int as done, coalesce(sum(mp.progress), 0)::int as progress_sum from course_modules cm
-     left join module_progress mp on mp.module_id = cm.id and mp.user_id = ? where cm.course_id = ?`,
-    [p.userId, p.course.id],
-  )) as { total: number; done: number; progress_sum: number }[]
+  const counts = await progressRepository.courseCounts(tx, p.userId, p.course.id)
   let courseAt: string | null = null
   if (counts && allModulesComplete(counts.total, counts.done)) {
     // Completed again after modules were added: the completion is of the course as it is now.
-    await tx.execute(
-      'insert into course_completions (user_id, course_id, completed_at) values (?, ?, ?) on conflict (user_id, course_id) do update set completed_at = excluded.completed_at',
-      [p.userId, p.course.id, p.at],
-    )
+    await progressRepository.completeCourse(tx, p.userId, p.course.id, p.at)
     recordEvent(tx, 'learning.course.completed.v1', { userId: p.userId, courseId: p.course.id, courseTitle: p.course.title, completedAt: p.at.toISOString() })
     courseAt = p.at.toISOString()
   } else if (counts && counts.total > 0) {
@@ -191,16 +122,10 @@ export function createProgressService(ctx: LearningContext) {
   async function withProgress(em: EntityManager, userId: string, courses: CourseRow[]): Promise<CourseWithProgress[]> {
     if (!courses.length) return []
     const ids = `{${courses.map((c) => c.id).join(',')}}`
-    const conn = em.getConnection()
     const [modules, progress, completions] = await Promise.all([
-      conn.execute(`select ${MODULE_COLUMNS} from course_modules m where m.course_id = any(?::int[]) order by m.position, m.id`, [ids]) as Promise<ModuleRow[]>,
-      conn.execute('select module_id, progress, started_at, completed_at, completion_trigger, last_accessed from module_progress where user_id = ? and course_id = any(?::int[])', [
-        userId,
-        ids,
-      ]) as Promise<ProgressRow[]>,
-      conn.execute('select course_id, completed_at from course_completions where user_id = ? and course_id = any(?::int[])', [userId, ids]) as Promise<
-        { course_id: number; completed_at: Date }[]
-      >,
+      progressRepository.modulesOf(em, ids),
+      progressRepository.rowsOf(em, userId, ids),
+      progressRepository.completionsOf(em, userId, ids),
     ])
     const byModule = new Map(progress.map((p) => [p.module_id, p]))
     const done = new Map(completions.map((c) => [c.course_id, c.completed_at]))
@@ -232,7 +157,7 @@ export function createProgressService(ctx: LearningContext) {
       const em = orm.em.fork()
       const { module } = await requireModule(em, actor, moduleId)
       if (module.course_id !== body.courseId) throw badRequest('This module does not belong to that course', 'module_course_mismatch')
-      const row = await touchProgress(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: Math.round(body.progress), at: now() })
+      const row = await progressRepository.touch(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: Math.round(body.progress), at: now() })
       return { moduleId, progress: row.progress, started_at: iso(row.started_at), completed_at: iso(row.completed_at) }
     },
 

@@ -7,6 +7,7 @@ import {
   authenticate,
   badRequest,
   forgetGarbage,
+  ownBodyLimit,
   parseJsonInput,
   readBodyText,
   receiveMultipart,
@@ -25,9 +26,6 @@ import type { ScormEditorService } from './scorm-editor.service.ts'
 
 const ModuleIdParam = z.object({ moduleId: AnalyzeScormBody.shape.moduleId })
 
-/** edit-timing reads its own body (a replacement video may be large): `createServiceApp`'s `ownBodyLimit`. */
-export const isScormEditorUpload = (method: string, path: string) => method === 'POST' && path === '/scorm-editor/edit-timing'
-
 const VIDEO_TYPES = ['mp4', 'webm'] as const
 
 /**
@@ -41,7 +39,8 @@ export const scormEditorAdminRoutes = (svc: ScormEditorService, ctx: LearningCon
     .get('/backups/:moduleId', validate('param', ModuleIdParam), async (c) => c.json(await svc.backups(c.get('actor'), c.req.valid('param').moduleId)))
     .post('/restore', validate('json', RestoreScormBody), async (c) => c.json(await svc.restore(c.get('actor'), c.req.valid('json'))))
     .get('/verify/:moduleId', validate('param', ModuleIdParam), async (c) => c.json(await svc.verify(c.get('actor'), c.req.valid('param').moduleId)))
-    .post('/edit-timing', async (c) => {
+    // edit-timing reads its own body (a replacement video may be large).
+    .post('/edit-timing', ownBodyLimit, async (c) => {
       const actor = c.get('actor')
       const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
       const fieldsOf = (raw: unknown) => {

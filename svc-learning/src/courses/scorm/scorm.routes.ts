@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { numericId, ScormProgressBody } from '@portal/contracts'
-import { AppError, authenticate, isUnstorableText, readBodyText, UNSTORABLE_TEXT_MESSAGE, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import { AppError, authenticate, isUnstorableText, ownBodyLimit, readBodyText, UNSTORABLE_TEXT_MESSAGE, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import type { LaunchTokens } from '../launch/launch-token.ts'
 import { CommitError, type ScormService } from './scorm.service.ts'
 
@@ -10,8 +10,6 @@ const ModuleIdParam = z.object({ moduleId: numericId('module') })
 /** Largest commit accepted (a whole cmi tree: 64,000 characters of suspend data and many interactions fit). */
 export const COMMIT_MAX_BYTES = 1024 * 1024
 
-/** The commit route reads its body itself (`createServiceApp`'s `ownBodyLimit`): it is the service's hottest path. */
-export const isScormCommit = (method: string, path: string) => method === 'POST' && path.startsWith('/scorm/commit/')
 
 /** The SCORM error code scorm-again reports for a failed commit ("general exception"). */
 const GENERAL_EXCEPTION = 101
@@ -23,7 +21,8 @@ const GENERAL_EXCEPTION = 101
 export const scormRoutes = (svc: ScormService, verifier: TokenVerifier, launchTokens: LaunchTokens) => {
   const auth = authenticate(verifier)
   return new Hono<AppEnv>()
-    .post('/commit/:token', async (c) => {
+    // The commit reads its body itself (`ownBodyLimit`, `readBodyText`): it is the service's hottest path.
+    .post('/commit/:token', ownBodyLimit, async (c) => {
       const fail = (status: 400 | 401 | 403 | 404 | 409 | 413 | 415, code: string, message: string) => c.json({ result: false, errorCode: GENERAL_EXCEPTION, message, code }, status)
       let claims
       try {

@@ -18,8 +18,10 @@ import { preparedStatement, sqlWithParams } from '../../sql.ts'
 import { ttlCache } from '../../ttl-cache.ts'
 import { contentBase } from '../content/content.service.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
-import { courseRow, iso, manifestOf, requireModule, stillAssignedSql, type ModuleRow } from '../access.ts'
-import { completeModule, touchProgress, touchProgressSql } from '../progress/progress.service.ts'
+import { courseRow, iso, manifestOf, requireModule, type ModuleRow } from '../access.ts'
+import { progressRepository } from '../progress/progress.repository.ts'
+import { completeModule } from '../progress/progress.service.ts'
+import { COMMIT_SQL, scormRepository, type CommitRow, type StateRow } from './scorm.repository.ts'
 import { contentCompletion } from './content-completion.ts'
 import { sequencedOrganization, storedSequencingState, storeSequencingState } from './sequencing-state.ts'
 import { applyCompletionThreshold, applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, totalTimePath } from './summary.ts'
@@ -27,18 +29,6 @@ import { applyCompletionThreshold, applyProgressRecord, durationToTimespan, prog
 /** Path of a launch's commit endpoint (the content player posts to it on the content origin). */
 export const commitUrl = (token: string) => `/api/scorm/commit/${token}`
 
-interface StateRow {
-  item_id: string
-  launch_at: string | number
-  cmi: Record<string, unknown> | string
-  exit: string
-  lesson_status: string
-  score: number | null
-  location: string
-  total_time: string
-  session_time: string
-  updated_at: Date | string
-}
 
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v)
 
@@ -78,65 +68,7 @@ const toProgress = (r: StateRow): ScormProgress => {
   }
 }
 
-/*
- * One statement per commit. A commit carrying the launch's revision is stored only when no other
- * launch stored anything for this learner and module since that revision, or this launch stored
- * last (its own commits are then ordered by seq), or what was stored since is the final commit of
- * an earlier launch (a viewer closed just before it was reopened, whose last beacon arrived after
- * the new launch): an idle tab opened later cannot overwrite newer
- * work from an earlier one, and is refused (`fresh` false) instead of being told it saved. A
- * commit without a revision is ordered by (launch_at, seq) alone. 2004 commits before Terminate
- * carry no cmi.total_time, so the stored one is kept (column and tree) — unless the stored state
- * is an attempt that ended (2004, another launch, an exit other than suspend): its results go to
- * `scorm_attempts` and this launch's attempt starts from nothing. The module's progress row is
- * touched in the same statement when the caller asks (first commit of a learner and module in a
- * while). Nothing is written once the course is no longer assigned to the launch's learner
- * (admins' launches excepted) or the learner was deleted.
- */
-const ENDED = `($21::boolean and s.launch_at <> $4::bigint and s.launch_at <> 0 and s.exit <> 'suspend')`
-const COMMIT_SQL = `with allowed as (
-  select 1 where not exists (select 1 from users u where u.id = $1::uuid and u.deleted_at is not null)
-    and ($18::boolean or ${stillAssignedSql('$1', '$16')})
-), rev as (
-  insert into scorm_revisions as r (user_id, module_id, revision, launch_id, launch_at, final)
-  select $1::uuid, $2::int, 1, $20::text, $4::bigint, $22::boolean where exists (select 1 from allowed)
-  on conflict (user_id, module_id) do update set revision = r.revision + 1, launch_id = excluded.launch_id, launch_at = excluded.launch_at, final = excluded.final
-  where $19::bigint is null or r.launch_id = excluded.launch_id or r.revision = $19::bigint or (r.final and r.launch_at < excluded.launch_at)
-  returning r.revision
-), ended as (
-  insert into scorm_attempts (user_id, module_id, item_id, cmi, lesson_status, score, total_time, exit, ended_at)
-  select s.user_id, s.module_id, s.item_id, s.cmi, s.lesson_status, s.score, s.total_time, s.exit, s.updated_at from scorm_states s
-  where s.user_id = $1::uuid and s.module_id = $2::int and s.item_id = $3::text and ${ENDED}
-    and ($19::bigint is not null or s.launch_at < $4::bigint) and exists (select 1 from rev)
-  returning 1
-), up as (
-  insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, total_time, session_time, exit, updated_at)
-  select $1::uuid, $2::int, $3::text, $4::bigint, $5::int, $6::jsonb, $7::text, $8::double precision, $9::text, coalesce($10::text, $11::text), $12::text, $13::text, $14::timestamptz
-  where exists (select 1 from rev)
-  on conflict (user_id, module_id, item_id) do update set
-    launch_at = excluded.launch_at, seq = excluded.seq,
-    cmi = case when $10::text is null and $15::text[] is not null and s.total_time like 'P%' and not ${ENDED}
-      then jsonb_set(excluded.cmi, $15::text[], to_jsonb(s.total_time)) else excluded.cmi end,
-    lesson_status = excluded.lesson_status, score = excluded.score, location = excluded.location,
-    total_time = case when $10::text is null and not ${ENDED} then s.total_time else excluded.total_time end,
-    session_time = excluded.session_time, exit = excluded.exit, updated_at = excluded.updated_at
-  where case when $19::bigint is null then (s.launch_at, s.seq) < (excluded.launch_at, excluded.seq)
-    else s.launch_at <> excluded.launch_at or s.seq < excluded.seq end
-  returning 1
-), mp as (
-  ${touchProgressSql(`select $1, $2, $16, ${PROGRESS_TRACKER.scormInitialized}, $14, $14 where $17::boolean and exists (select 1 from rev)`)}
-  returning m.completed_at
-)
-select exists (select 1 from allowed) as allowed, exists (select 1 from rev) as fresh, (select count(*) from up)::int as applied,
-  (select count(*) from ended)::int as ended, (select completed_at from mp) as completed_at`
 
-interface CommitRow {
-  allowed: boolean
-  fresh: boolean
-  applied: number
-  ended: number
-  completed_at: Date | null
-}
 
 export function createScormService(ctx: LearningContext) {
   const { orm, now, launchTokens } = ctx
@@ -153,13 +85,7 @@ export function createScormService(ctx: LearningContext) {
   // The SCOs (launchable items) of each package, to check a commit's item without a query each
   // time; null: not a ready SCORM package (a file module's launch cannot commit); undefined: gone.
   const scosOf = ttlCache({ ttlMs: 60_000, max: 5000 }, async (id: number): Promise<Map<string, ScormItem> | null | undefined> => {
-    const [row] = (await orm.em
-      .fork()
-      .getConnection()
-      .execute('select id, is_scorm, processing_status, manifest from course_modules where id = ?', [id])) as Pick<
-      ModuleRow,
-      'id' | 'is_scorm' | 'processing_status' | 'manifest'
-    >[]
+    const row = await scormRepository.packageOf(orm.em.fork(), id)
     if (!row) return undefined
     const manifest = row.is_scorm && row.processing_status === 'ready' ? manifestOf(row as ModuleRow) : null
     return manifest ? new Map(launchableItems(manifest.items).map((i) => [i.identifier, i])) : null
@@ -169,16 +95,7 @@ export function createScormService(ctx: LearningContext) {
   const commitStatement = preparedStatement<CommitRow>(orm, 'scorm_commit', COMMIT_SQL)
 
   /** The state row the progress record is about: the most recently updated SCO of the module. */
-  async function latestState(userId: string, moduleId: number): Promise<StateRow | undefined> {
-    const [row] = (await orm.em
-      .fork()
-      .getConnection()
-      .execute('select * from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc limit 1', [
-        userId,
-        moduleId,
-      ])) as StateRow[]
-    return row
-  }
+  const latestState = (userId: string, moduleId: number): Promise<StateRow | undefined> => scormRepository.latestState(orm.em.fork(), userId, moduleId)
 
   /**
    * Completes the module for a completion the content reported (no engagement rule). A package
@@ -188,11 +105,7 @@ export function createScormService(ctx: LearningContext) {
    */
   async function contentCompleted(userId: string, moduleId: number, trigger: string, wholeModule = false): Promise<boolean> {
     const em = orm.em.fork()
-    const conn = em.getConnection()
-    const [module] = (await conn.execute('select id, title, is_scorm, course_id, manifest, scorm_version from course_modules where id = ?', [moduleId])) as (Pick<
-      ModuleRow,
-      'id' | 'title' | 'is_scorm' | 'manifest' | 'scorm_version'
-    > & { course_id: number })[]
+    const module = await scormRepository.moduleToComplete(em, moduleId)
     if (!module) return false
     const course = await courseRow(em, module.course_id)
     if (!course) return false
@@ -200,7 +113,7 @@ export function createScormService(ctx: LearningContext) {
       const content = await contentCompletion(em, userId, module)
       if (!content.done) {
         const floor = content.required ? Math.floor((PROGRESS_TRACKER.maxBeforeComplete * content.reported) / content.required) : 0
-        await touchProgress(em, { userId, moduleId, courseId: module.course_id, floor, at: now() })
+        await progressRepository.touch(em, { userId, moduleId, courseId: module.course_id, floor, at: now() })
         return false
       }
     }
@@ -223,21 +136,15 @@ export function createScormService(ctx: LearningContext) {
       const manifest = manifestOf(module)
       if (module.processing_status === 'failed' || !manifest || !module.content_prefix || !module.scorm_version)
         throw packageFailed(actor, module)
-      const conn = em.getConnection()
       const organization = sequencedOrganization(module.scorm_version, manifest)
-      const [{ token, claims }, states, shared, sequencingState, [revision]] = await Promise.all([
+      const [{ token, claims }, states, shared, sequencingState, revision] = await Promise.all([
         launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id, admin: actor.isAdmin }),
-        conn.execute('select item_id, cmi, exit, launch_at, updated_at from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc', [
-          actor.userId,
-          moduleId,
-        ]) as Promise<StateRow[]>,
-        conn.execute('select store_id, store from scorm_shared_data where user_id = ? and module_id = ?', [actor.userId, moduleId]) as Promise<
-          { store_id: string; store: string }[]
-        >,
+        scormRepository.states(em, actor.userId, moduleId),
+        scormRepository.sharedData(em, actor.userId, moduleId),
         organization ? storedSequencingState(em, actor.userId, moduleId) : null,
-        conn.execute('select revision from scorm_revisions where user_id = ? and module_id = ?', [actor.userId, moduleId]) as Promise<{ revision: string | number }[]>,
+        scormRepository.revision(em, actor.userId, moduleId),
       ])
-      await touchProgress(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
+      await progressRepository.touch(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
       const base = contentBase(token)
       const items = withBase(manifest.items, base)
       const launchable = launchableItems(items)
@@ -332,8 +239,7 @@ export function createScormService(ctx: LearningContext) {
       }
       if (row && !row.allowed) {
         // Unassigned since the launch, or the course is gone with the module.
-        const [module] = (await orm.em.fork().getConnection().execute('select 1 from course_modules where id = ?', [claims.moduleId])) as unknown[]
-        if (!module) throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
+        if (!(await scormRepository.moduleExists(orm.em.fork(), claims.moduleId))) throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
         throw new CommitError(403, 'course_not_assigned', COURSE_MESSAGES.courseNotAssigned)
       }
       // Another launch (another tab) stored newer work: this one must not overwrite it, nor be told it saved.
@@ -424,7 +330,7 @@ export function createScormService(ctx: LearningContext) {
         )
         return summary
       })
-      await touchProgress(em, { userId: actor.userId, moduleId: module.id, courseId: module.course_id, floor: PROGRESS_TRACKER.scormInitialized, at })
+      await progressRepository.touch(em, { userId: actor.userId, moduleId: module.id, courseId: module.course_id, floor: PROGRESS_TRACKER.scormInitialized, at })
       if (status.complete) await contentCompleted(actor.userId, module.id, 'scorm-status', true)
       return { message: 'Progress saved' }
     },

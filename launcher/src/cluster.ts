@@ -13,7 +13,7 @@ import { REMOTE_NAMES, remoteFolder, remoteUrlVar, type RemoteName } from '@port
 import { closeOnSignal, parseEnv, publicUrl } from '@portal/server-kit'
 import { ContentEnv, contentListenerOf } from 'gateway/server'
 
-const root = fileURLToPath(new URL('../../../', import.meta.url))
+const root = fileURLToPath(new URL('../../', import.meta.url))
 const staticServer = fileURLToPath(import.meta.resolve('@portal/static-server/server'))
 
 export interface ClusterOptions {

@@ -1,0 +1,143 @@
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { PROGRESS_TRACKER } from '@portal/contracts'
+import { stillAssignedSql, type ModuleRow } from '../access.ts'
+import { touchProgressSql } from '../progress/progress.repository.ts'
+
+/** A stored SCO state (`scorm_states`). */
+export interface StateRow {
+  item_id: string
+  launch_at: string | number
+  cmi: Record<string, unknown> | string
+  exit: string
+  lesson_status: string
+  score: number | null
+  location: string
+  total_time: string
+  session_time: string
+  updated_at: Date | string
+}
+
+/*
+ * One statement per commit. A commit carrying the launch's revision is stored only when no other
+ * launch stored anything for this learner and module since that revision, or this launch stored
+ * last (its own commits are then ordered by seq), or what was stored since is the final commit of
+ * an earlier launch (a viewer closed just before it was reopened, whose last beacon arrived after
+ * the new launch): an idle tab opened later cannot overwrite newer
+ * work from an earlier one, and is refused (`fresh` false) instead of being told it saved. A
+ * commit without a revision is ordered by (launch_at, seq) alone. 2004 commits before Terminate
+ * carry no cmi.total_time, so the stored one is kept (column and tree) — unless the stored state
+ * is an attempt that ended (2004, another launch, an exit other than suspend): its results go to
+ * `scorm_attempts` and this launch's attempt starts from nothing. The module's progress row is
+ * touched in the same statement when the caller asks (first commit of a learner and module in a
+ * while). Nothing is written once the course is no longer assigned to the launch's learner
+ * (admins' launches excepted) or the learner was deleted.
+ */
+const ENDED = `($21::boolean and s.launch_at <> $4::bigint and s.launch_at <> 0 and s.exit <> 'suspend')`
+export const COMMIT_SQL = `with allowed as (
+  select 1 where not exists (select 1 from users u where u.id = $1::uuid and u.deleted_at is not null)
+    and ($18::boolean or ${stillAssignedSql('$1', '$16')})
+), rev as (
+  insert into scorm_revisions as r (user_id, module_id, revision, launch_id, launch_at, final)
+  select $1::uuid, $2::int, 1, $20::text, $4::bigint, $22::boolean where exists (select 1 from allowed)
+  on conflict (user_id, module_id) do update set revision = r.revision + 1, launch_id = excluded.launch_id, launch_at = excluded.launch_at, final = excluded.final
+  where $19::bigint is null or r.launch_id = excluded.launch_id or r.revision = $19::bigint or (r.final and r.launch_at < excluded.launch_at)
+  returning r.revision
+), ended as (
+  insert into scorm_attempts (user_id, module_id, item_id, cmi, lesson_status, score, total_time, exit, ended_at)
+  select s.user_id, s.module_id, s.item_id, s.cmi, s.lesson_status, s.score, s.total_time, s.exit, s.updated_at from scorm_states s
+  where s.user_id = $1::uuid and s.module_id = $2::int and s.item_id = $3::text and ${ENDED}
+    and ($19::bigint is not null or s.launch_at < $4::bigint) and exists (select 1 from rev)
+  returning 1
+), up as (
+  insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, total_time, session_time, exit, updated_at)
+  select $1::uuid, $2::int, $3::text, $4::bigint, $5::int, $6::jsonb, $7::text, $8::double precision, $9::text, coalesce($10::text, $11::text), $12::text, $13::text, $14::timestamptz
+  where exists (select 1 from rev)
+  on conflict (user_id, module_id, item_id) do update set
+    launch_at = excluded.launch_at, seq = excluded.seq,
+    cmi = case when $10::text is null and $15::text[] is not null and s.total_time like 'P%' and not ${ENDED}
+      then jsonb_set(excluded.cmi, $15::text[], to_jsonb(s.total_time)) else excluded.cmi end,
+    lesson_status = excluded.lesson_status, score = excluded.score, location = excluded.location,
+    total_time = case when $10::text is null and not ${ENDED} then s.total_time else excluded.total_time end,
+    session_time = excluded.session_time, exit = excluded.exit, updated_at = excluded.updated_at
+  where case when $19::bigint is null then (s.launch_at, s.seq) < (excluded.launch_at, excluded.seq)
+    else s.launch_at <> excluded.launch_at or s.seq < excluded.seq end
+  returning 1
+), mp as (
+  ${touchProgressSql(`select $1, $2, $16, ${PROGRESS_TRACKER.scormInitialized}, $14, $14 where $17::boolean and exists (select 1 from rev)`)}
+  returning m.completed_at
+)
+select exists (select 1 from allowed) as allowed, exists (select 1 from rev) as fresh, (select count(*) from up)::int as applied,
+  (select count(*) from ended)::int as ended, (select completed_at from mp) as completed_at`
+
+/** What the commit statement answers. */
+export interface CommitRow {
+  allowed: boolean
+  fresh: boolean
+  applied: number
+  ended: number
+  completed_at: Date | null
+}
+
+/** The SQL of the SCORM runtime besides its commit statement: modules, stored states, shared data, revisions. */
+export const scormRepository = {
+  /** What a package's SCOs are read from. */
+  async packageOf(em: EntityManager, id: number) {
+    const [row] = (await em
+      .getConnection()
+      .execute('select id, is_scorm, processing_status, manifest from course_modules where id = ?', [id])) as Pick<
+      ModuleRow,
+      'id' | 'is_scorm' | 'processing_status' | 'manifest'
+    >[]
+    return row
+  },
+
+  /** The most recently updated SCO state of the module. */
+  async latestState(em: EntityManager, userId: string, moduleId: number): Promise<StateRow | undefined> {
+    const [row] = (await em
+      .getConnection()
+      .execute('select * from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc limit 1', [
+        userId,
+        moduleId,
+      ])) as StateRow[]
+    return row
+  },
+
+  /** The module as a completion reads it, with its course. */
+  async moduleToComplete(em: EntityManager, moduleId: number) {
+    const [module] = (await em
+      .getConnection()
+      .execute('select id, title, is_scorm, course_id, manifest, scorm_version from course_modules where id = ?', [moduleId])) as (Pick<
+      ModuleRow,
+      'id' | 'title' | 'is_scorm' | 'manifest' | 'scorm_version'
+    > & { course_id: number })[]
+    return module
+  },
+
+  /** The learner's stored state per SCO, most recently updated first. */
+  states: (em: EntityManager, userId: string, moduleId: number) =>
+    em
+      .getConnection()
+      .execute('select item_id, cmi, exit, launch_at, updated_at from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc', [
+        userId,
+        moduleId,
+      ]) as Promise<StateRow[]>,
+
+  /** The learner's shared data stores of the module. */
+  sharedData: (em: EntityManager, userId: string, moduleId: number) =>
+    em.getConnection().execute('select store_id, store from scorm_shared_data where user_id = ? and module_id = ?', [userId, moduleId]) as Promise<
+      { store_id: string; store: string }[]
+    >,
+
+  /** The learner's state revision of the module (none before a first commit). */
+  async revision(em: EntityManager, userId: string, moduleId: number) {
+    const [revision] = (await em
+      .getConnection()
+      .execute('select revision from scorm_revisions where user_id = ? and module_id = ?', [userId, moduleId])) as { revision: string | number }[]
+    return revision
+  },
+
+  async moduleExists(em: EntityManager, moduleId: number) {
+    const [module] = (await em.getConnection().execute('select 1 from course_modules where id = ?', [moduleId])) as unknown[]
+    return module !== undefined
+  },
+}
