@@ -139,7 +139,7 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
 
   const env = PlatformEnv.parse({})
   const issuer = createTokenIssuer(await loadOrCreateSigningKey(undefined), { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: 7200 })
-  const certs = await child('bench/team-server.ts', { DATABASE_URL: db.toString(), BENCH_JWKS: JSON.stringify(issuer.jwks()) })
+  const certs = await child(process.env.BENCH_SERVER ?? 'bench/team-server.ts', { DATABASE_URL: db.toString(), BENCH_JWKS: JSON.stringify(issuer.jwks()) })
   const client = new pg.Client({ connectionString: db.toString() })
   await client.connect()
   let ceiling: Awaited<ReturnType<typeof child>> | undefined

@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { PassThrough, Readable } from 'node:stream'
+import { Worker } from 'node:worker_threads'
 import type ExcelJS from 'exceljs'
-import { Zip, ZipDeflate, strToU8 } from 'fflate'
 import type { Logger } from '@portal/server-kit'
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
@@ -64,18 +64,12 @@ export function streamWorkbook(
   return Readable.toWeb(out) as ReadableStream<Uint8Array>
 }
 
-const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main'
-const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships'
-const escapeXml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
-/** A1-style column letters of a 0-based index. */
-const columnName = (i: number): string => (i < 26 ? '' : columnName(Math.floor(i / 26) - 1)) + String.fromCharCode(65 + (i % 26))
-/** A cell as exceljs writes it without shared strings: numbers as values, text inline (`t="str"`), empty text left out. */
-function cellXml(ref: string, value: unknown): string {
-  if (value === '' || value === null || value === undefined) return ''
-  if (typeof value === 'number') return `<c r="${ref}"><v>${value}</v></c>`
-  return `<c r="${ref}" t="str"><v>${escapeXml(String(value))}</v></c>`
-}
+/** What the main thread tells `workbook.worker.ts`. */
+export type PlainWorkbookMessage =
+  | { type: 'sheet'; name: string; columns: Column[] }
+  | { type: 'rows'; rows: unknown[][] }
+  | { type: 'sheetDone' }
+  | { type: 'end' }
 
 /** A plain worksheet: its header row bold and frozen, then row after row. */
 export interface PlainSheet {
@@ -83,88 +77,68 @@ export interface PlainSheet {
   done(): Promise<void>
 }
 
+/** Rows sent to the worker at a time. */
+const PLAIN_BATCH = 500
+
 /**
- * Streams a plain .xlsx (text and numbers, bold frozen header, column widths) as `fill` writes
- * it, each sheet's XML written by hand into a streaming zip: for exports of tens of thousands of
- * rows, where exceljs' writer (a cell object per value, ~57 MB of garbage over 80,000 rows) would
- * hold the service's memory. Failures abort the download as `streamWorkbook`'s do.
+ * Streams a plain .xlsx (text and numbers as exceljs writes them without shared strings, bold
+ * frozen header, column widths) as `fill` adds rows: for exports of tens of thousands of rows.
+ * The sheets' XML and the zip are written in a worker thread with a small young generation
+ * (`workbook.worker.ts`); written here, a long export's garbage grew the service's young
+ * generation to its 64 MB ceiling, which V8 keeps. `fill` waits on the worker and the download
+ * every 500 rows. Failures abort the download as `streamWorkbook`'s do.
  */
 export function streamPlainWorkbook(logger: Logger, what: string, fill: (addSheet: (name: string, columns: Column[]) => PlainSheet) => Promise<void>): ReadableStream<Uint8Array> {
   const out = new PassThrough()
-  const zip = new Zip((err, chunk, final) => {
-    if (err) return void out.destroy(err)
-    out.write(chunk)
-    if (final) out.end()
+  const worker = new Worker(new URL('./workbook.worker.ts', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 } })
+  let waiting: { resolve: () => void; reject: (err: Error) => void } | undefined
+  let failed: Error | undefined
+  const fail = (err: Error) => {
+    failed ??= err
+    waiting?.reject(err)
+  }
+  worker.on('message', (m: { chunk?: Uint8Array; final?: boolean; taken?: true }) => {
+    if (m.chunk) {
+      out.write(m.chunk)
+      if (m.final) out.end()
+    } else waiting?.resolve()
   })
-  const names: string[] = []
+  worker.on('error', fail)
+  worker.on('exit', (code) => code === 0 || fail(new Error(`workbook worker exited ${code}`)))
+  /** Sends a message and waits until the worker posted its bytes and the download took them. */
+  const send = async (m: PlainWorkbookMessage) => {
+    if (failed) throw failed
+    const taken = new Promise<void>((resolve, reject) => (waiting = { resolve, reject }))
+    worker.postMessage(m)
+    await taken
+    if (out.writableNeedDrain) await once(out, 'drain')
+  }
   const addSheet = (name: string, columns: Column[]): PlainSheet => {
-    names.push(name)
-    const file = new ZipDeflate(`xl/worksheets/sheet${names.length}.xml`, { level: 6 })
-    zip.add(file)
-    let pending = ''
-    let row = 0
-    const flush = async (final = false) => {
-      file.push(strToU8(pending), final)
-      pending = ''
-      await new Promise((resolve) => setImmediate(resolve))
-      if (out.writableNeedDrain) await once(out, 'drain')
+    let rows: unknown[][] = []
+    const sent = send({ type: 'sheet', name, columns })
+    const flush = async () => {
+      await sent
+      if (rows.length) await send({ type: 'rows', rows })
+      rows = []
     }
-    const add = async (values: Record<string, unknown>) => {
-      const r = ++row
-      pending += `<row r="${r}">${columns.map((c, i) => cellXml(`${columnName(i)}${r}`, values[c.key])).join('')}</row>`
-      if (pending.length >= 64 * 1024) await flush()
-    }
-    const cols = columns.map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${c.width}" customWidth="1"/>`).join('')
-    pending =
-      `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheetViews><sheetView workbookViewId="0">` +
-      `<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>` +
-      `<sheetFormatPr defaultRowHeight="15"/><cols>${cols}</cols><sheetData>` +
-      `<row r="1">${columns.map((c, i) => `<c r="${columnName(i)}1" s="1" t="str"><v>${escapeXml(c.header)}</v></c>`).join('')}</row>`
-    row = 1
     return {
-      add,
+      async add(values) {
+        rows.push(columns.map((c) => values[c.key]))
+        if (rows.length >= PLAIN_BATCH) await flush()
+      },
       async done() {
-        pending += '</sheetData></worksheet>'
-        await flush(true)
+        await flush()
+        await send({ type: 'sheetDone' })
       },
     }
   }
-  const part = (path: string, xml: string) => {
-    const file = new ZipDeflate(path, { level: 6 })
-    zip.add(file)
-    file.push(strToU8(XML_HEAD + xml), true)
-  }
   void (async () => {
-    part('_rels/.rels', `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`)
-    part(
-      'xl/styles.xml',
-      `<styleSheet xmlns="${MAIN_NS}"><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts>` +
-        `<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>` +
-        `<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs>` +
-        `<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`,
-    )
     await fill(addSheet)
-    part(
-      'xl/workbook.xml',
-      `<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets>${names.map((n, i) => `<sheet name="${escapeXml(n)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('')}</sheets></workbook>`,
-    )
-    part(
-      'xl/_rels/workbook.xml.rels',
-      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-        names.map((_, i) => `<Relationship Id="rId${i + 1}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('') +
-        `<Relationship Id="rId${names.length + 1}" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`,
-    )
-    // Last: the parts list names the sheets `fill` added (readers find parts by the zip's directory).
-    part(
-      '[Content_Types].xml',
-      `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>` +
-        `<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>` +
-        names.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('') +
-        '</Types>',
-    )
-    zip.end()
+    await send({ type: 'end' })
+    await worker.terminate()
   })().catch((err: unknown) => {
     logger.error('workbook not written', { what, err: err as Error })
+    void worker.terminate()
     out.destroy(err as Error)
   })
   return Readable.toWeb(out) as ReadableStream<Uint8Array>
