@@ -4,7 +4,8 @@
  * ceiling running the same statement, measured in the same run.
  * Goals: `GET /manager/team` p95 <= 100 ms and >= 40% of the ceiling, for an admin (everyone) and
  * a one-branch manager; the 10,000-member export <= 3 s with the service's peak RSS <= 200 MB.
- * Runs alone with `node bench/team.ts` (BENCH_SECONDS, BENCH_DATABASE_URL).
+ * Runs alone with `node bench/team.ts` (BENCH_SECONDS, BENCH_DATABASE_URL; BENCH_SERVER: another
+ * script in place of bench/team-server.ts, e.g. one printing its memory, for probes).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'

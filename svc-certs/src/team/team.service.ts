@@ -25,7 +25,7 @@ import { TechnicianEntity } from '../technicians/technician.entity.ts'
 import type { TechnicianService } from '../technicians/technician.service.ts'
 import { requireTeamMember, requireTeamViewer } from './team-access.ts'
 import { teamRepository, type TeamFilter } from './team.repository.ts'
-import { USD_FORMAT, addSheet, streamPlainWorkbook, streamWorkbook, type WorkbookDownload } from './workbook.ts'
+import { USD_FORMAT, addSheet, streamWorkbook, type WorkbookDownload } from './workbook.ts'
 
 type OpenRequirement = EventData<'certs.reminder.requested.v1'>['openRequirements'][number]
 
@@ -108,8 +108,8 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
       const viewer = await requireTeamViewer(em, actor)
       const day = today()
       const members = await teamRepository.all(em, viewer, filterOf(q), day)
-      const body = streamPlainWorkbook(logger, 'team export', async (addSheet) => {
-        const team = addSheet('Team', [
+      const body = streamWorkbook(logger, 'team export', async (wb, pace) => {
+        const team = addSheet(wb, 'Team', [
           { header: 'Technician', key: 'name', width: 28 },
           { header: 'Email', key: 'email', width: 32 },
           { header: 'Employee ID', key: 'employee_id', width: 14 },
@@ -120,7 +120,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
           { header: 'Expired', key: 'expired', width: 10 },
           { header: 'Expiring Soon', key: 'soon', width: 14 },
           { header: 'Compliant', key: 'compliant', width: 11 },
-        ])
+        ], pace)
         for (const m of members)
           await team.add({
             name: m.name,
@@ -134,20 +134,20 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
             soon: m.expiring_soon,
             compliant: m.completion_percentage >= 100 ? 'Yes' : 'No',
           })
-        await team.done()
-        const certs = addSheet('Certifications', [
+        team.done()
+        const certs = addSheet(wb, 'Certifications', [
           { header: 'Technician', key: 'name', width: 28 },
           { header: 'Employee ID', key: 'employee_id', width: 14 },
           ...CERTIFICATION_COLUMNS,
-        ])
+        ], pace)
         const reader = orm.em.fork()
         for (let i = 0; i < members.length; i += EXPORT_BATCH) {
           const batch = members.slice(i, i + EXPORT_BATCH)
           const held = await heldByUser(reader, batch.map((m) => m.id))
           for (const m of batch) for (const c of held.get(m.id) ?? []) await certs.add({ name: m.name, employee_id: m.employee_id ?? '', ...certificationCells(c, day) })
         }
-        await certs.done()
-      })
+        certs.done()
+      }, { styles: false })
       return { filename: `team-certifications-${day}.xlsx`, body }
     },
 
