@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import { PassThrough, Readable } from 'node:stream'
-import ExcelJS from 'exceljs'
+import type ExcelJS from 'exceljs'
 import type { Logger } from '@portal/server-kit'
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
@@ -46,14 +46,16 @@ export function streamWorkbook(
   opts: { styles?: boolean } = {},
 ): ReadableStream<Uint8Array> {
   const out = new PassThrough()
-  // Styles (bold headers, money formats) cost time per cell: large exports go without.
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: opts.styles ?? true, useSharedStrings: false })
   // Backpressure: the writer does not wait for the zip or the client, so the filler does.
   const pace = async () => {
     await new Promise((resolve) => setImmediate(resolve))
     if (out.writableNeedDrain) await once(out, 'drain')
   }
   void (async () => {
+    // exceljs is read with the first workbook, not at start: the idle service is ~10 MB smaller.
+    const { default: excel } = await import('exceljs')
+    // Styles (bold headers, money formats) cost time per cell: large exports go without.
+    const wb = new excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: opts.styles ?? true, useSharedStrings: false })
     await fill(wb, pace)
     await wb.commit()
   })().catch((err: unknown) => {
