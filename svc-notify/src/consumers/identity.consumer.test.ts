@@ -1,17 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { jetstream, jetstreamManager } from '@nats-io/jetstream'
+import { jetstream } from '@nats-io/jetstream'
 import type { EventEnvelope } from '@portal/contracts'
-import { PlatformEnv, createNatsBus, openDatabase, type Database } from '@portal/server-kit'
-import { TEST_NATS_URL, createTestDatabase, silentLogger, uniqueName } from '@portal/server-kit/testing'
+import { openDatabase, type Database } from '@portal/server-kit'
+import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
 import { EmailDelivery } from '../deliveries/delivery.entity.ts'
 import { createDeliveryRepository } from '../deliveries/delivery.repository.ts'
 import { MailboxEntry } from '../mailbox/mailbox-message.entity.ts'
 import { migrationsList } from '../migrations/index.ts'
-import { start } from '../server.ts'
-import { eventually, startSmtpReceiver } from '../test-support/smtp-receiver.ts'
+import { startNotifyStack } from '../test-support/notify-stack.ts'
+import { eventually } from '../test-support/smtp-receiver.ts'
 import { createIdentityMailHandler } from './identity.consumer.ts'
 
 const verificationEvent = (email: string, code = '482913'): EventEnvelope => ({
@@ -31,34 +28,20 @@ const resetEvent = (email: string, resetUrl: string): EventEnvelope => ({
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('svc-notify on NATS JetStream, PostgreSQL and SMTP', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>
-  let testDb: Awaited<ReturnType<typeof createTestDatabase>>
-  let bus: Awaited<ReturnType<typeof createNatsBus>>
-  let service: Awaited<ReturnType<typeof start>>
-  let dataDir: string
-  const stream = uniqueName('T')
+  let stack: Awaited<ReturnType<typeof startNotifyStack>>
+  let smtp: typeof stack.smtp
+  let bus: typeof stack.bus
+  let service: typeof stack.service
   // Its own subject namespace, so this stream never overlaps another on the shared server.
-  const prefix = `${uniqueName('t').toLowerCase()}.`
+  let prefix: string
 
   beforeAll(async () => {
-    smtp = await startSmtpReceiver()
-    testDb = await createTestDatabase('notify')
-    dataDir = await mkdtemp(join(tmpdir(), 'notify-'))
-    bus = await createNatsBus({ url: TEST_NATS_URL, stream, subjects: ['identity.>', 'learning.>', 'certs.>', 'notify.>'], subjectPrefix: prefix, logger: silentLogger, nakDelayMs: 100 })
-    const env = PlatformEnv.parse({ SMTP_URL: smtp.url, MAIL_FROM: 'Learning Portal <no-reply@portal.test>', DATA_DIR: dataDir, NODE_ENV: 'test' })
-    service = await start({ env, logger: silentLogger, bus, port: 0, jwks: { keys: [] }, databaseUrl: testDb.url, sender: { intervalMs: 100, retryBaseMs: 50 } })
+    stack = await startNotifyStack('notify')
+    ;({ smtp, bus, service, prefix } = stack)
   })
 
   afterAll(async () => {
-    await service?.close()
-    if (bus) {
-      const jsm = await jetstreamManager(bus.connection)
-      await jsm.streams.delete(stream).catch(() => undefined)
-      await bus.close()
-    }
-    await testDb?.drop()
-    await smtp?.close()
-    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+    await stack?.close()
   })
 
   it('e-mails the verification code of an identity.verification.requested.v1 event', async () => {
