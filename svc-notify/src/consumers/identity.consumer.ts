@@ -18,7 +18,8 @@ export const IDENTITY_MAIL_SUBJECTS = [
 type MailEvent = (typeof IDENTITY_MAIL_SUBJECTS)[number]
 
 /** The mail an event asks for: its kind, recipient and template. */
-export type MailRequest = { kind: string; to: string; template: () => EmailTemplate }
+/** One e-mail an event asks for: its template, to one or several addresses (a delivery each), with the notice it answers if any. */
+export type MailRequest = { kind: string; to: string | readonly string[]; noticeId?: string; template: () => EmailTemplate }
 
 /** The mail an identity event asks for, or null when the event is not one notify mails for. */
 function mailFor(event: EventEnvelope): MailRequest | null {
@@ -52,29 +53,33 @@ export interface MailHandlerDeps {
 export const createIdentityMailHandler = (deps: MailHandlerDeps) => createMailHandler(deps, mailFor)
 
 /**
- * Handles mail events exactly once: the delivery row commits with the inbox row, so a
- * redelivered event queues nothing, and the sender sends the row later even after a crash.
+ * Handles mail events exactly once: the delivery rows commit with the inbox row (of `consumer`),
+ * so a redelivered event queues nothing, and the sender sends the rows later even after a crash.
  * Malformed data is logged and dropped: retrying it could never succeed.
  */
-export function createMailHandler(deps: MailHandlerDeps, mailFor: (event: EventEnvelope) => MailRequest | null) {
+export function createMailHandler(
+  deps: MailHandlerDeps,
+  mailFor: (event: EventEnvelope) => MailRequest | readonly MailRequest[] | null,
+  consumer = NOTIFY_CONSUMER,
+) {
   return async (event: EventEnvelope): Promise<void> => {
-    let mail: MailRequest | null
-    let template: EmailTemplate
+    let mails: { mail: MailRequest; template: EmailTemplate }[]
     try {
-      mail = mailFor(event)
-      if (!mail) return
-      template = mail.template()
+      const asked = mailFor(event)
+      if (!asked) return
+      mails = (Array.isArray(asked) ? asked : [asked as MailRequest]).map((mail) => ({ mail, template: mail.template() }))
     } catch (err) {
       deps.logger.error('dropping event notify cannot mail for', { eventId: event.id, type: event.type, err: err as Error })
       return
     }
     // A render failure is ours, not the event's: it throws, so the event comes again after a fix.
-    const rendered = await renderEmail(template)
-    const queued = await handleOnce(deps.orm, NOTIFY_CONSUMER, event, async (em) => {
-      deps.deliveries.queue(em, { eventId: event.id, kind: mail.kind, to: mail.to, ...rendered })
+    const rendered = await Promise.all(mails.map(async ({ mail, template }) => ({ mail, email: await renderEmail(template) })))
+    const queued = await handleOnce(deps.orm, consumer, event, async (em) => {
+      for (const { mail, email } of rendered)
+        for (const to of typeof mail.to === 'string' ? [mail.to] : mail.to) deps.deliveries.queue(em, { eventId: event.id, noticeId: mail.noticeId, kind: mail.kind, to, ...email })
     })
     if (queued) {
-      deps.logger.info('e-mail queued', { eventId: event.id, type: event.type })
+      deps.logger.info('e-mail queued', { eventId: event.id, type: event.type, mails: rendered.length })
       deps.onQueued?.()
     }
   }
