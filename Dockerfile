@@ -63,7 +63,7 @@ CMD ["node", "svc-learning/src/server.ts"]
 FROM base AS svc-certs
 COPY svc-certs ./svc-certs
 EXPOSE 4003
-CMD ["node", "svc-certs/src/server.ts"]
+CMD ["node", "--max-semi-space-size=8", "svc-certs/src/server.ts"]
 
 FROM base AS svc-notify
 COPY svc-notify ./svc-notify

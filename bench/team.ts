@@ -12,6 +12,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { PlatformEnv, createTokenIssuer, ensureDatabase, loadOrCreateSigningKey } from '@portal/server-kit'
+import { CERTS_NODE_FLAGS } from 'svc-certs/node-flags'
 import { BENCH_PG } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -35,9 +36,9 @@ export interface TeamBenchResult {
   goals: { p95Ms: number; ratio: number; exportSeconds: number; exportPeakRssMb: number }
 }
 
-/** Starts a bench child that prints `READY <port>`. */
-async function child(script: string, env: Record<string, string>): Promise<{ proc: ChildProcess; port: number }> {
-  const proc = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+/** Starts a bench child that prints `READY <port>`, with its own Node flags. */
+async function child(script: string, env: Record<string, string>, flags: readonly string[] = []): Promise<{ proc: ChildProcess; port: number }> {
+  const proc = spawn(process.execPath, [...flags, script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   const port = await new Promise<number>((resolve, reject) => {
     proc.stdout!.on('data', (d: Buffer) => {
       const m = /READY (\d+)/.exec(String(d))
@@ -140,7 +141,8 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
 
   const env = PlatformEnv.parse({})
   const issuer = createTokenIssuer(await loadOrCreateSigningKey(undefined), { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: 7200 })
-  const certs = await child(process.env.BENCH_SERVER ?? 'bench/team-server.ts', { DATABASE_URL: db.toString(), BENCH_JWKS: JSON.stringify(issuer.jwks()) })
+  // svc-certs with the flags its image starts it with.
+  const certs = await child(process.env.BENCH_SERVER ?? 'bench/team-server.ts', { DATABASE_URL: db.toString(), BENCH_JWKS: JSON.stringify(issuer.jwks()) }, CERTS_NODE_FLAGS)
   const client = new pg.Client({ connectionString: db.toString() })
   await client.connect()
   let ceiling: Awaited<ReturnType<typeof child>> | undefined

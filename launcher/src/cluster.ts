@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { REMOTE_NAMES, remoteFolder, remoteUrlVar, type RemoteName } from '@portal/contracts'
 import { closeOnSignal, parseEnv, publicUrl } from '@portal/server-kit'
 import { ContentEnv, contentListenerOf } from 'gateway/server'
+import { CERTS_NODE_FLAGS } from 'svc-certs/node-flags'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const staticServer = fileURLToPath(import.meta.resolve('@portal/static-server/server'))
@@ -82,16 +83,17 @@ export async function startCluster(opts: ClusterOptions) {
   })
   const contentOrigin = content.origin ?? `http://localhost:${content.port}`
   // Each process by name (its folder): what ran it, so that one can be restarted alone.
-  const children = new Map<string, { child: ChildProcess; script: string; env: Record<string, string> }>()
-  const run = (script: string, env: Record<string, string>, name = script.split('/')[0]!) => {
+  const children = new Map<string, { child: ChildProcess; script: string; env: Record<string, string>; flags: readonly string[] }>()
+  // `flags`: the process's own Node flags, as its image starts it (svc-certs' young generation).
+  const run = (script: string, env: Record<string, string>, name = script.split('/')[0]!, flags: readonly string[] = []) => {
     // CLUSTER_NODE_ARGS: extra Node flags for every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a benchmark.
     const nodeArgs = (opts.env.CLUSTER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)
-    const child = spawn(process.execPath, [...nodeArgs, script], {
+    const child = spawn(process.execPath, [...flags, ...nodeArgs, script], {
       cwd: root,
       env: { ...process.env, ...opts.env, PUBLIC_URL, ...env },
       stdio: opts.quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
     })
-    children.set(name, { child, script, env })
+    children.set(name, { child, script, env, flags })
     return child
   }
   const stop = (c: ChildProcess) =>
@@ -114,7 +116,7 @@ export async function startCluster(opts: ClusterOptions) {
     LAUNCH_TOKEN_SECRET: opts.env.LAUNCH_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
     CONTENT_ORIGIN: contentOrigin,
   })
-  run('svc-certs/src/server.ts', { ...s3.vars, PORT: String(certsPort), IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` })
+  run('svc-certs/src/server.ts', { ...s3.vars, PORT: String(certsPort), IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` }, 'svc-certs', CERTS_NODE_FLAGS)
   await waitHealthy(`http://127.0.0.1:${learningPort}/healthz`)
   await waitHealthy(`http://127.0.0.1:${certsPort}/healthz`)
   // Each remote's build from its own static server, proxied by the gateway as in compose.yaml.
@@ -153,7 +155,7 @@ export async function startCluster(opts: ClusterOptions) {
       if (!p) throw new Error(`no process ${name} in this cluster`)
       await stop(p.child)
       const next = { ...p.env, ...env }
-      await waitHealthy(`http://127.0.0.1:${next.PORT}/healthz`, 60_000, run(p.script, next, name))
+      await waitHealthy(`http://127.0.0.1:${next.PORT}/healthz`, 60_000, run(p.script, next, name, p.flags))
     },
     async close() {
       await Promise.all([...children.values()].map((p) => stop(p.child)))

@@ -10,6 +10,7 @@ import {
   type TeamExportQuery,
   type TeamMemberDetail,
   type TeamQuery,
+  type TeamMemberRow,
   type TeamResponse,
   type TierLevel,
 } from '@portal/contracts'
@@ -25,7 +26,7 @@ import { TechnicianEntity } from '../technicians/technician.entity.ts'
 import type { TechnicianService } from '../technicians/technician.service.ts'
 import { requireTeamMember, requireTeamViewer } from './team-access.ts'
 import { teamRepository, type TeamFilter } from './team.repository.ts'
-import { USD_FORMAT, addSheet, streamWorkbook, type WorkbookDownload } from './workbook.ts'
+import { USD_FORMAT, streamWorkbook, type WorkbookDownload } from './workbook.ts'
 
 type OpenRequirement = EventData<'certs.reminder.requested.v1'>['openRequirements'][number]
 
@@ -107,9 +108,9 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
       const em = orm.em.fork()
       const viewer = await requireTeamViewer(em, actor)
       const day = today()
-      const members = await teamRepository.all(em, viewer, filterOf(q), day)
-      const body = streamWorkbook(logger, 'team export', async (wb, pace) => {
-        const team = addSheet(wb, 'Team', [
+      const members = teamRepository.stream(em, viewer, filterOf(q), day)
+      const body = streamWorkbook(logger, 'team export', async (addSheet) => {
+        const team = addSheet('Team', [
           { header: 'Technician', key: 'name', width: 28 },
           { header: 'Email', key: 'email', width: 32 },
           { header: 'Employee ID', key: 'employee_id', width: 14 },
@@ -120,8 +121,11 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
           { header: 'Expired', key: 'expired', width: 10 },
           { header: 'Expiring Soon', key: 'soon', width: 14 },
           { header: 'Compliant', key: 'compliant', width: 11 },
-        ], pace)
-        for (const m of members)
+        ])
+        // What the second sheet needs of each member, in the first sheet's order.
+        const listed: Pick<TeamMemberRow, 'id' | 'name' | 'employee_id'>[] = []
+        for await (const m of members) {
+          listed.push({ id: m.id, name: m.name, employee_id: m.employee_id })
           await team.add({
             name: m.name,
             email: m.email,
@@ -134,20 +138,21 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
             soon: m.expiring_soon,
             compliant: m.completion_percentage >= 100 ? 'Yes' : 'No',
           })
-        team.done()
-        const certs = addSheet(wb, 'Certifications', [
+        }
+        await team.done()
+        const certs = addSheet('Certifications', [
           { header: 'Technician', key: 'name', width: 28 },
           { header: 'Employee ID', key: 'employee_id', width: 14 },
           ...CERTIFICATION_COLUMNS,
-        ], pace)
+        ])
         const reader = orm.em.fork()
-        for (let i = 0; i < members.length; i += EXPORT_BATCH) {
-          const batch = members.slice(i, i + EXPORT_BATCH)
+        for (let i = 0; i < listed.length; i += EXPORT_BATCH) {
+          const batch = listed.slice(i, i + EXPORT_BATCH)
           const held = await heldByUser(reader, batch.map((m) => m.id))
           for (const m of batch) for (const c of held.get(m.id) ?? []) await certs.add({ name: m.name, employee_id: m.employee_id ?? '', ...certificationCells(c, day) })
         }
-        certs.done()
-      }, { styles: false })
+        await certs.done()
+      })
       return { filename: `team-certifications-${day}.xlsx`, body }
     },
 
@@ -239,11 +244,11 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
       ])
       const tech = await em.findOne(TechnicianEntity, { userId })
       const day = today()
-      const body = streamWorkbook(logger, 'member report', async (wb, pace) => {
-        const facts = addSheet(wb, 'Technician', [
+      const body = streamWorkbook(logger, 'member report', async (addSheet) => {
+        const facts = addSheet('Technician', [
           { header: 'Field', key: 'field', width: 24 },
           { header: 'Value', key: 'value', width: 40 },
-        ], pace)
+        ])
         const compliance = profile.required_total === 0 ? 100 : Math.floor((profile.required_met * 100) / profile.required_total)
         for (const [field, value] of [
           ['Name', user.name ?? ''],
@@ -260,18 +265,18 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
           ['Report Date', day],
         ] as const)
           await facts.add({ field, value })
-        facts.done()
-        const certs = addSheet(wb, 'Certifications', CERTIFICATION_COLUMNS, pace)
+        await facts.done()
+        const certs = addSheet('Certifications', CERTIFICATION_COLUMNS)
         for (const c of held.get(userId) ?? []) await certs.add(certificationCells(c, day))
-        certs.done()
-        const months = addSheet(wb, 'Revenue', [
+        await certs.done()
+        const months = addSheet('Revenue', [
           { header: 'Month', key: 'month', width: 10 },
           { header: 'Gross Revenue', key: 'gross', width: 16, numFmt: USD_FORMAT },
           { header: 'Pay Amount', key: 'pay', width: 14, numFmt: USD_FORMAT },
           { header: 'Rev/Pay Ratio', key: 'ratio', width: 14, numFmt: '0.00' },
-        ], pace)
+        ])
         for (const r of revenue) await months.add({ month: r.month, gross: r.gross_revenue, pay: r.pay_amount ?? '', ratio: r.rev_pay_ratio ?? '' })
-        months.done()
+        await months.done()
       })
       const who = (user.employeeId ?? user.name ?? userId).replace(/[^A-Za-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase()
       return { filename: `technician-report-${who || 'member'}-${day}.xlsx`, body }
