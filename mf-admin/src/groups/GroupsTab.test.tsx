@@ -6,8 +6,8 @@ import { groupKeys } from '../users/api.ts'
 import { ruleKeys } from './api.ts'
 import { GroupsTab } from './GroupsTab.tsx'
 import { TrackingDialog } from './TrackingDialog.tsx'
-import { examKeys } from '../exams/api.ts'
-import { courseKeys } from '../courses/api.ts'
+import { examKeys } from '../exams/index.ts'
+import { courseKeys } from '../courses/index.ts'
 
 const groups: UserGroup[] = [
   { id: '00000000-0000-4000-8000-000000000001', name: 'Seattle Crew', created_at: '2026-01-01T00:00:00.000Z' },

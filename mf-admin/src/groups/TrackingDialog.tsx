@@ -2,8 +2,8 @@ import { DAYS_OF_WEEK, DEFAULT_REPORT, REPORT_FREQUENCIES, REPORT_FREQUENCY_LABE
 import { Alert, Button, EmptyState, Modal, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { courseKeys, fetchAdminCourses } from '../courses/api.ts'
-import { examKeys, fetchAdminExams } from '../exams/api.ts'
+import { useAdminCourses } from '../courses/index.ts'
+import { useAdminExams } from '../exams/index.ts'
 import { fetchTracking, ruleKeys, saveTracking } from './api.ts'
 import { filterItems, itemKey } from './rule-view.ts'
 
@@ -25,8 +25,8 @@ export const TrackingDialog = ({ rule, onClose, onSaved }: { rule: NotificationR
   const group = rule.user_group
   const queryClient = useQueryClient()
   const tracking = useQuery({ queryKey: ruleKeys.tracking(group), queryFn: () => fetchTracking(group) })
-  const exams = useQuery({ queryKey: examKeys.list(), queryFn: fetchAdminExams })
-  const courses = useQuery({ queryKey: courseKeys.list(), queryFn: fetchAdminCourses })
+  const exams = useAdminExams()
+  const courses = useAdminCourses()
   const [frequency, setFrequency] = useState<ReportFrequency>(rule.report_frequency)
   const [day, setDay] = useState<number>(rule.report_day_of_week ?? DEFAULT_REPORT.dayOfWeek)
   const [selected, setSelected] = useState<Map<string, TrackingItem> | null>(null)
