@@ -1,6 +1,6 @@
 import type { Course } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
-import { AssignDialog } from '../assign/AssignDialog.tsx'
+import { AssignDialog } from '../assign/index.ts'
 import { AuthoringHeader } from '../authoring/AuthoringHeader.tsx'
 import { ADD_TARGET, deleteTarget, editTarget, useAuthoringTab } from '../authoring/useAuthoringTab.ts'
 import { assignCourse } from './api.ts'

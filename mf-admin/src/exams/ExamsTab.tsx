@@ -11,7 +11,7 @@ import { EXAM_COLUMNS, assignmentText, typeText } from './exam-table.ts'
 // The form (question editor, reorder, import) loads when Add New Exam or Edit opens it.
 const ExamForm = lazy(() => import(/* webpackChunkName: "exam-form" */ './ExamForm.tsx').then((m) => ({ default: m.ExamForm })))
 // The assign dialog (learner list, filters) loads when Assign opens it: the tab's first paint does without it.
-const AssignDialog = lazy(() => import(/* webpackChunkName: "assign-dialog" */ '../assign/AssignDialog.tsx').then((m) => ({ default: m.AssignDialog })))
+const AssignDialog = lazy(() => import(/* webpackChunkName: "assign-dialog" */ '../assign/index.ts').then((m) => ({ default: m.AssignDialog })))
 
 /** Exams tab: list with edit, delete (confirmed) and assign; Add New Exam / Edit Exam form. */
 export const ExamsTab = () => {

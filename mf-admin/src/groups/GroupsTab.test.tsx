@@ -2,8 +2,8 @@ import type { NotificationRule, UserGroup } from '@portal/contracts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { groupKeys } from '../users/api.ts'
-import { ruleKeys } from './api.ts'
+import { userKeys } from '../users/index.ts'
+import { ruleKeys } from './data/apiHooks.ts'
 import { GroupsTab } from './GroupsTab.tsx'
 import { TrackingDialog } from './TrackingDialog.tsx'
 import { examKeys } from '../exams/index.ts'
@@ -27,7 +27,7 @@ const rule: NotificationRule = {
 
 const client = () => {
   const c = new QueryClient()
-  c.setQueryData(groupKeys.list(), groups)
+  c.setQueryData(userKeys.groups(), groups)
   c.setQueryData(ruleKeys.list(), [rule])
   return c
 }
