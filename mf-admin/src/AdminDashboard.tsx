@@ -2,7 +2,7 @@ import { REMOTES } from '@portal/contracts'
 import { RemoteSlot, Spinner, Tabs, ensureStyles, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { Suspense, lazy, useState } from 'react'
-import { ExamsTab } from './exams/ExamsTab.tsx'
+import { ExamsTab } from './exams/index.ts'
 import { ADMIN_TABS, tabId, type AdminTab } from './tabs.ts'
 import { ensureAdminStyles } from './styles.ts'
 

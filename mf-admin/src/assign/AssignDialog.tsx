@@ -1,9 +1,8 @@
 import { BRANCHES, COURSE_MESSAGES, DEPARTMENTS } from '@portal/contracts'
 import { Alert, Button, Modal, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
-import { useMutation, useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import { fetchGroups, fetchUsers, groupKeys, userKeys } from '../users/api.ts'
-import { filterLearners, selectionSummary, toggleIn, type LearnerFilter } from '../users/filter.ts'
+import { filterLearners, selectionSummary, toggleIn, useUserGroups, useUsers, type LearnerFilter } from '../users/index.ts'
+import { useAssign } from './data/apiHooks.ts'
 
 export interface AssignDialogProps {
   /** "Assign Exam: {name}" / "Assign Course: {title}". */
@@ -37,12 +36,12 @@ const NO_FILTER: LearnerFilter = { search: '', branch: '', department: '', group
  * says what Assign changes.
  */
 export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assign: assignTo, errorFallback, onClose, onAssigned }: AssignDialogProps) => {
-  const users = useQuery({ queryKey: userKeys.list(), queryFn: fetchUsers })
-  const groups = useQuery({ queryKey: groupKeys.list(), queryFn: fetchGroups })
+  const users = useUsers()
+  const groups = useUserGroups()
   const [filter, setFilter] = useState<LearnerFilter>(NO_FILTER)
   const [selected, setSelected] = useState<string[]>(() => [...initialSelected])
   const [tried, setTried] = useState(false)
-  const assign = useMutation({ mutationFn: () => assignTo(selected), onSuccess: onAssigned })
+  const assign = useAssign(assignTo, onAssigned)
   const learners = (users.data ?? []).filter((u) => !u.is_admin)
   const shown = filterLearners(learners, filter)
   const set = (key: keyof LearnerFilter) => (e: { target: { value: string } }) => setFilter((f) => ({ ...f, [key]: e.target.value }))
@@ -52,7 +51,7 @@ export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assi
     setTried(true)
     // Not disabled while busy: a focused button that turns disabled drops focus to <body>.
     if (selected.length === 0 || assign.isPending) return
-    assign.mutate()
+    assign.mutate(selected)
   }
   return (
     <Modal open title={title} onClose={onClose}>

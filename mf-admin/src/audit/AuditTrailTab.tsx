@@ -1,20 +1,14 @@
-import { AuditEntriesResponse } from '@portal/contracts'
-import { Alert, Button, EmptyState, Spinner, TextField, api, errorMessage } from '@portal/ui-kit'
-import { useQueries } from '@tanstack/react-query'
+import { Alert, Button, EmptyState, Spinner, TextField, errorMessage } from '@portal/ui-kit'
 import { useState, type FormEvent } from 'react'
 import { AUDIT_SOURCES, SOURCE_LABELS, auditQuery, detailsText, emptyFilter, mergeTrails, type AuditFilter } from './audit-view.ts'
+import { useAuditTrails } from './data/apiHooks.ts'
 
 /** Audit Trail tab: every service's admin changes in one list, filtered by who, what and when (decision 0030). */
 export const AuditTrailTab = () => {
   const [draft, setDraft] = useState<AuditFilter>(emptyFilter)
   const [filter, setFilter] = useState<AuditFilter>(emptyFilter)
   const query = auditQuery(filter)
-  const trails = useQueries({
-    queries: AUDIT_SOURCES.map((service) => ({
-      queryKey: ['audit-trail', service, query],
-      queryFn: () => api.get(`/admin/audit/${service}${query}`, AuditEntriesResponse),
-    })),
-  })
+  const trails = useAuditTrails(query)
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setFilter(draft)

@@ -1,5 +1,4 @@
 import { neighbourAfterRemoval, useFocusTargets, type Announcement } from '@portal/ui-kit'
-import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query'
 import { useState } from 'react'
 
 /** Whether the tab shows its list, the Add form or the Edit form of one item. */
@@ -25,24 +24,21 @@ export const targetsAfterDelete = (ids: readonly number[], deleted: number): str
 
 /**
  * What an authoring tab (Exams, Courses) keeps besides its list: the item being edited, deleted
- * (after confirmation) or assigned, the last notice, and the delete call, which refreshes the list.
- * The list replaces the form and rows come and go, so the tab also says where keyboard focus goes.
+ * (after confirmation) or assigned, and the last notice. The list replaces the form and rows come
+ * and go, so the tab also says where keyboard focus goes; `afterDelete` is what the tab's delete
+ * call (its feature's data hook, which fetches the list again) does first on success.
  */
 export function useAuthoringTab<T extends { id: number }>(opts: {
-  allKey: QueryKey
-  remove: (id: number) => Promise<unknown>
   deletedNotice: string
   /** The ids in the list as shown, to find the row after a deleted one. */
   ids: readonly number[]
 }) {
-  const queryClient = useQueryClient()
   const { target, focusLater } = useFocusTargets()
   const [editing, setEditing] = useState<Editing<T>>({ mode: 'closed' })
   const [toDelete, setToDelete] = useState<T | null>(null)
   const [toAssign, setToAssign] = useState<T | null>(null)
   const [notice, setNoticeState] = useState<Announcement | null>(null)
   const setNotice = (text: string | null) => setNoticeState((n) => (text === null ? null : { text, id: (n?.id ?? 0) + 1 }))
-  const refresh = () => queryClient.invalidateQueries({ queryKey: opts.allKey })
   const openEditor = (next: Exclude<Editing<T>, { mode: 'closed' }>) => {
     setNotice(null)
     setEditing(next)
@@ -51,15 +47,11 @@ export function useAuthoringTab<T extends { id: number }>(opts: {
     focusLater(...targetsAfterClose(editing))
     setEditing({ mode: 'closed' })
   }
-  const remove = useMutation({
-    mutationFn: opts.remove,
-    onSuccess: async (_, id) => {
-      // The dialog gives focus back to the deleted row's Delete button, which goes with the next fetch.
-      focusLater(...targetsAfterDelete(opts.ids, id))
-      setToDelete(null)
-      setNotice(opts.deletedNotice)
-      await refresh()
-    },
-  })
-  return { queryClient, editing, openEditor, closeEditor, target, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, refresh, remove }
+  const afterDelete = (id: number) => {
+    // The dialog gives focus back to the deleted row's Delete button, which goes with the next fetch.
+    focusLater(...targetsAfterDelete(opts.ids, id))
+    setToDelete(null)
+    setNotice(opts.deletedNotice)
+  }
+  return { editing, openEditor, closeEditor, target, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, afterDelete }
 }

@@ -1,8 +1,6 @@
 import type { Course } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, focusFirstInvalid, LiveRegion, TextField, UploadProgress, useAnnouncement, useFocusTargets, type FocusTargets } from '@portal/ui-kit'
-import { useMutation } from '@tanstack/react-query'
 import { useId, useReducer, useRef, useState } from 'react'
-import { createCourse, updateCourse } from './api.ts'
 import {
   ACCEPT,
   addedMessage,
@@ -24,6 +22,7 @@ import {
   type ModuleRow,
 } from './course-form.ts'
 import { processingText, scormBadge } from './course-table.ts'
+import { useSaveCourse } from './data/apiHooks.ts'
 import { ScormPreUploadEditor } from './scorm-editor/ScormPreUploadEditor.tsx'
 import { ScormTimingEditor } from './scorm-editor/ScormTimingEditor.tsx'
 
@@ -118,14 +117,14 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
   const formRef = useRef<HTMLFormElement>(null)
   const errors = validateCourseForm(state)
   const mode = course ? 'update' : 'create'
-  const save = useMutation({
-    mutationFn: () => {
+  const save = useSaveCourse(course, {
+    controls: () => {
       const controller = new AbortController()
       abortRef.current = controller
       setProgress({ loaded: 0, total: 0 })
-      const controls = { signal: controller.signal, onProgress: (loaded: number, total: number) => setProgress({ loaded, total }) }
-      return course ? updateCourse(course.id, buildUpdateForm(state), controls) : createCourse(buildCreateForm(state), controls)
+      return { signal: controller.signal, onProgress: (loaded: number, total: number) => setProgress({ loaded, total }) }
     },
+    form: () => (course ? buildUpdateForm(state) : buildCreateForm(state)),
     onSuccess: onDone,
     // Cancel Upload, which had focus, goes away: focus the message that says what happened.
     onError: () => focusLater(FOCUS.summary),

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { courseKeys } from './api.ts'
+import { courseKeys } from './data/apiHooks.ts'
 import { CourseForm } from './CourseForm.tsx'
 import { CoursesTab } from './CoursesTab.tsx'
 

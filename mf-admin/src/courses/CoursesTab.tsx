@@ -1,20 +1,17 @@
 import type { Course } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
-import { AssignDialog } from '../assign/AssignDialog.tsx'
+import { AssignDialog } from '../assign/index.ts'
 import { AuthoringHeader } from '../authoring/AuthoringHeader.tsx'
 import { ADD_TARGET, deleteTarget, editTarget, useAuthoringTab } from '../authoring/useAuthoringTab.ts'
-import { assignCourse, courseKeys, deleteCourse, fetchAdminCourses } from './api.ts'
+import { assignCourse } from './api.ts'
 import { COURSE_ERRORS, moduleTypeLabel } from './course-form.ts'
 import { CourseForm } from './CourseForm.tsx'
+import { useCoursesTabList, useDeleteCourse, useRefreshCourses, useShowSavedCourse } from './data/apiHooks.ts'
 import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/AdminTable.tsx'
 import { COURSE_COLUMNS, anyProcessing, courseAssignmentText, modulesSummary, processingText, scormBadge, sortedModules } from './course-table.ts'
 import { useState } from 'react'
 import type { CourseModule } from '@portal/contracts'
 import { ScormTimingEditor } from './scorm-editor/ScormTimingEditor.tsx'
-
-/** While a SCORM package is being processed the list is fetched again this often. */
-const PROCESSING_POLL_MS = 3_000
 
 const ModulesCell = ({ course, onEditScorm }: { course: Course; onEditScorm: (m: CourseModule) => void }) => (
   <div className="pk-stack" style={{ gap: '.25rem' }}>
@@ -51,21 +48,17 @@ const ModulesCell = ({ course, onEditScorm }: { course: Course; onEditScorm: (m:
 
 /** Courses tab: list with edit, delete (confirmed) and assign; Upload New Course / Edit Course form. */
 export const CoursesTab = () => {
-  const courses = useQuery({
-    queryKey: courseKeys.list(),
-    queryFn: fetchAdminCourses,
-    // A package being processed turns ready (or failed) by itself: poll until none is left.
-    refetchInterval: (query) => (anyProcessing(query.state.data) ? PROCESSING_POLL_MS : false),
-  })
+  // A package being processed turns ready (or failed) by itself: the list polls until none is left.
+  const courses = useCoursesTabList()
+  const refresh = useRefreshCourses()
+  const showSaved = useShowSavedCourse()
   const table = useAdminTable(courses.data ?? [], COURSE_COLUMNS)
   const [scormModule, setScormModule] = useState<CourseModule | null>(null)
-  const { queryClient, editing, openEditor, closeEditor, target, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, refresh, remove } =
-    useAuthoringTab<Course>({
-      allKey: courseKeys.all,
-      remove: deleteCourse,
-      deletedNotice: 'Course deleted.',
-      ids: table.view.rows.map((c) => c.id),
-    })
+  const { editing, openEditor, closeEditor, target, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, afterDelete } = useAuthoringTab<Course>({
+    deletedNotice: 'Course deleted.',
+    ids: table.view.rows.map((c) => c.id),
+  })
+  const remove = useDeleteCourse(afterDelete)
 
   if (editing.mode !== 'closed') {
     const course = editing.mode === 'edit' ? editing.item : null
@@ -78,10 +71,7 @@ export const CoursesTab = () => {
           const done = course ? 'Course updated.' : 'Course created.'
           setNotice(anyProcessing([saved]) ? `${done} SCORM packages are being processed; their state shows below.` : done)
           closeEditor()
-          queryClient.setQueryData<Course[]>(courseKeys.list(), (list) =>
-            list ? (course ? list.map((c) => (c.id === saved.id ? saved : c)) : [...list, saved]) : list,
-          )
-          void refresh()
+          void showSaved(saved, course !== null)
         }}
       />
     )

@@ -1,12 +1,6 @@
 import { Course, COURSE_UPLOAD } from '@portal/contracts'
 import { api, uploadWithProgress } from '@portal/ui-kit'
 
-/** Query keys of the admin courses feature. */
-export const courseKeys = {
-  all: ['admin-courses'] as const,
-  list: () => [...courseKeys.all, 'list'] as const,
-}
-
 const Courses = Course.array()
 const coursePath = (id: number) => `/courses/${encodeURIComponent(String(id))}`
 

@@ -1,50 +1,33 @@
 import { NOTIFICATION_TYPES, NOTIFICATION_TYPE_LABELS, type AdminEmail } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, Modal, Spinner, TextField, errorMessage } from '@portal/ui-kit'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { Switch } from '../notifications/Switch.tsx'
 import { checkForm, emptyForm, formOf, type AdminEmailForm } from './admin-email-form.ts'
-import { addAdminEmail, adminEmailKeys, deleteAdminEmail, fetchAdminEmails, toggleAdminEmail, updateAdminEmail } from './api.ts'
+import { useAdminEmails, useDeleteAdminEmail, useSaveAdminEmail, useToggleAdminEmail } from './data/apiHooks.ts'
 
 /** The Email Notification Management dialog (admin §2): add, edit, toggle active, delete with confirmation. */
 export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
-  const queryClient = useQueryClient()
-  const emails = useQuery({ queryKey: adminEmailKeys.list(), queryFn: fetchAdminEmails })
+  const emails = useAdminEmails()
   const [form, setForm] = useState<AdminEmailForm>(emptyForm)
   const [editing, setEditing] = useState<AdminEmail | null>(null)
   const [fieldError, setFieldError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const [toDelete, setToDelete] = useState<AdminEmail | null>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminEmailKeys.all })
   const reset = () => {
     setForm(emptyForm())
     setEditing(null)
     setFieldError(null)
   }
 
-  const save = useMutation({
-    mutationFn: (body: Parameters<typeof addAdminEmail>[0]) => (editing ? updateAdminEmail(editing.id, body) : addAdminEmail(body)),
-    onSuccess: async (saved) => {
-      setNotice(editing ? `Updated ${saved.email}.` : `Added ${saved.email}.`)
-      reset()
-      await refresh()
-    },
+  const save = useSaveAdminEmail(editing, (saved) => {
+    setNotice(editing ? `Updated ${saved.email}.` : `Added ${saved.email}.`)
+    reset()
   })
-  const toggle = useMutation({
-    mutationFn: (e: AdminEmail) => toggleAdminEmail(e.id),
-    onSuccess: async (e) => {
-      setNotice(`${e.email} is now ${e.is_active ? 'active' : 'inactive'}.`)
-      await refresh()
-    },
-  })
-  const remove = useMutation({
-    mutationFn: (e: AdminEmail) => deleteAdminEmail(e.id),
-    onSuccess: async (_r, e) => {
-      setToDelete(null)
-      if (editing?.id === e.id) reset()
-      setNotice(`Deleted ${e.email}.`)
-      await refresh()
-    },
+  const toggle = useToggleAdminEmail((e) => setNotice(`${e.email} is now ${e.is_active ? 'active' : 'inactive'}.`))
+  const remove = useDeleteAdminEmail((e) => {
+    setToDelete(null)
+    if (editing?.id === e.id) reset()
+    setNotice(`Deleted ${e.email}.`)
   })
 
   const submit = (ev: FormEvent) => {

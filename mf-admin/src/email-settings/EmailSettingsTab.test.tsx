@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { AdminEmailsDialog } from './AdminEmailsDialog.tsx'
-import { adminEmailKeys } from './api.ts'
+import { adminEmailKeys } from './data/apiHooks.ts'
 import { EmailSettingsTab } from './EmailSettingsTab.tsx'
 
 const render = (node: ReactNode, emails?: AdminEmail[]) => {

@@ -1,12 +1,6 @@
 import { AdminEmail, AdminEmailsResponse, MessageResponse, type AdminEmailInput } from '@portal/contracts'
 import { api } from '@portal/ui-kit'
 
-/** Query keys of the admin e-mails feature. */
-export const adminEmailKeys = {
-  all: ['admin-emails'] as const,
-  list: () => [...adminEmailKeys.all, 'list'] as const,
-}
-
 const path = (id: number) => `/admin/emails/${id}`
 
 export const fetchAdminEmails = () => api.get('/admin/emails', AdminEmailsResponse)

@@ -1,8 +1,7 @@
 import type { Exam, QuestionType } from '@portal/contracts'
 import { Alert, Button, LiveRegion, Select, Spinner, TextField, errorMessage, focusFirstInvalid, useAnnouncement, useFocusTargets, type FocusTargets } from '@portal/ui-kit'
-import { useMutation } from '@tanstack/react-query'
 import { Suspense, lazy, useReducer, useRef, useState, type Dispatch } from 'react'
-import { createExam, updateExam } from './api.ts'
+import { useSaveExam } from './data/apiHooks.ts'
 import {
   afterMoveQuestion,
   afterRemoveCategory,
@@ -222,8 +221,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
       }
       return next
     })
-  const save = useMutation({
-    mutationFn: () => (exam ? updateExam(exam.id, toExamInput(state)) : createExam(toExamInput(state))),
+  const save = useSaveExam(exam, {
     onSuccess: onDone,
     // Focus on the message that says what failed (read at once, and the fields are above it).
     onError: () => focusLater(EXAM_FOCUS.summary),
@@ -238,7 +236,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
       requestAnimationFrame(() => focusFirstInvalid(formRef.current) || focusLater(EXAM_FOCUS.summary))
       return
     }
-    save.mutate()
+    save.mutate(toExamInput(state))
   }
   /** Runs a removal and sends focus where `after` says (the removed control is gone), saying what went. */
   const removing = (action: ExamFormAction, after: { focus: string[]; message: string }) => {

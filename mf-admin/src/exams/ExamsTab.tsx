@@ -1,28 +1,28 @@
 import type { Exam } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
 import { Suspense, lazy } from 'react'
-import { useQuery } from '@tanstack/react-query'
 import { AuthoringHeader } from '../authoring/AuthoringHeader.tsx'
 import { ADD_TARGET, deleteTarget, editTarget, useAuthoringTab } from '../authoring/useAuthoringTab.ts'
-import { assignExam, deleteExam, examKeys, fetchAdminExams } from './api.ts'
+import { assignExam } from './api.ts'
+import { useAdminExams, useDeleteExam, useRefreshExams } from './data/apiHooks.ts'
 import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/AdminTable.tsx'
 import { EXAM_COLUMNS, assignmentText, typeText } from './exam-table.ts'
 
 // The form (question editor, reorder, import) loads when Add New Exam or Edit opens it.
 const ExamForm = lazy(() => import(/* webpackChunkName: "exam-form" */ './ExamForm.tsx').then((m) => ({ default: m.ExamForm })))
 // The assign dialog (learner list, filters) loads when Assign opens it: the tab's first paint does without it.
-const AssignDialog = lazy(() => import(/* webpackChunkName: "assign-dialog" */ '../assign/AssignDialog.tsx').then((m) => ({ default: m.AssignDialog })))
+const AssignDialog = lazy(() => import(/* webpackChunkName: "assign-dialog" */ '../assign/index.ts').then((m) => ({ default: m.AssignDialog })))
 
 /** Exams tab: list with edit, delete (confirmed) and assign; Add New Exam / Edit Exam form. */
 export const ExamsTab = () => {
-  const exams = useQuery({ queryKey: examKeys.list(), queryFn: fetchAdminExams })
+  const exams = useAdminExams()
+  const refresh = useRefreshExams()
   const table = useAdminTable(exams.data ?? [], EXAM_COLUMNS)
-  const { editing, openEditor, closeEditor, target, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, refresh, remove } = useAuthoringTab<Exam>({
-    allKey: examKeys.all,
-    remove: deleteExam,
+  const { editing, openEditor, closeEditor, target, toDelete, setToDelete, toAssign, setToAssign, notice, setNotice, afterDelete } = useAuthoringTab<Exam>({
     deletedNotice: 'Exam deleted.',
     ids: table.view.rows.map((e) => e.id),
   })
+  const remove = useDeleteExam(afterDelete)
 
   if (editing.mode !== 'closed') {
     const exam = editing.mode === 'edit' ? editing.item : null

@@ -1,12 +1,6 @@
 import { Exam, type ExamInput } from '@portal/contracts'
 import { api } from '@portal/ui-kit'
 
-/** Query keys of the admin exams feature. */
-export const examKeys = {
-  all: ['admin-exams'] as const,
-  list: () => [...examKeys.all, 'list'] as const,
-}
-
 const Exams = Exam.array()
 const examPath = (id: number) => `/exams/${encodeURIComponent(String(id))}`
 

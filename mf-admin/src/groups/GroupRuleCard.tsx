@@ -1,30 +1,23 @@
 import type { NotificationRule } from '@portal/contracts'
 import { Alert, Button, errorMessage } from '@portal/ui-kit'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useId, useState, type FormEvent } from 'react'
 import { Switch } from '../notifications/Switch.tsx'
-import { ruleKeys, sendTestReport, updateRule } from './api.ts'
+import { useSaveRecipients, useSendTestReport, useToggleRule } from './data/apiHooks.ts'
 import { parseRecipients, scheduleLabel, trackedItemsOf } from './rule-view.ts'
 import { TrackingDialog } from './TrackingDialog.tsx'
 
 /** One group's notification rule: active switch, recipients, schedule, tracked items, tracking dialog and test report. */
 export const GroupRuleCard = ({ rule, onNotice }: { rule: NotificationRule; onNotice: (message: string) => void }) => {
-  const queryClient = useQueryClient()
   const recipientsId = useId()
   const [editing, setEditing] = useState(false)
   const [recipients, setRecipients] = useState('')
   const [tracking, setTracking] = useState(false)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ruleKeys.all })
-  const toggle = useMutation({ mutationFn: () => updateRule(rule.id, { is_active: !rule.is_active }), onSuccess: refresh })
-  const saveRecipients = useMutation({
-    mutationFn: (list: string[]) => updateRule(rule.id, { recipient_emails: list }),
-    onSuccess: async () => {
-      setEditing(false)
-      onNotice(`Recipients of ${rule.user_group} saved.`)
-      await refresh()
-    },
+  const toggle = useToggleRule(rule.id, rule.is_active)
+  const saveRecipients = useSaveRecipients(rule.id, () => {
+    setEditing(false)
+    onNotice(`Recipients of ${rule.user_group} saved.`)
   })
-  const report = useMutation({ mutationFn: () => sendTestReport(rule.user_group), onSuccess: (r) => onNotice(r.message) })
+  const report = useSendTestReport(rule.user_group, onNotice)
   const items = trackedItemsOf(rule)
   const submitRecipients = (e: FormEvent) => {
     e.preventDefault()

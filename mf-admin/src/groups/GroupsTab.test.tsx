@@ -2,12 +2,12 @@ import type { NotificationRule, UserGroup } from '@portal/contracts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { groupKeys } from '../users/api.ts'
-import { ruleKeys } from './api.ts'
+import { userKeys } from '../users/index.ts'
+import { ruleKeys } from './data/apiHooks.ts'
 import { GroupsTab } from './GroupsTab.tsx'
 import { TrackingDialog } from './TrackingDialog.tsx'
-import { examKeys } from '../exams/api.ts'
-import { courseKeys } from '../courses/api.ts'
+import { examKeys } from '../exams/index.ts'
+import { courseKeys } from '../courses/index.ts'
 
 const groups: UserGroup[] = [
   { id: '00000000-0000-4000-8000-000000000001', name: 'Seattle Crew', created_at: '2026-01-01T00:00:00.000Z' },
@@ -27,7 +27,7 @@ const rule: NotificationRule = {
 
 const client = () => {
   const c = new QueryClient()
-  c.setQueryData(groupKeys.list(), groups)
+  c.setQueryData(userKeys.groups(), groups)
   c.setQueryData(ruleKeys.list(), [rule])
   return c
 }

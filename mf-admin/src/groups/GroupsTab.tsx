@@ -1,34 +1,24 @@
 import { MESSAGES } from '@portal/contracts'
 import { Alert, ApiError, Button, EmptyState, Spinner, TextField, errorMessage } from '@portal/ui-kit'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
-import { createGroup, fetchGroups, groupKeys } from '../users/api.ts'
-import { fetchRules, ruleKeys } from './api.ts'
+import { useCreateGroup, useUserGroups } from '../users/index.ts'
+import { useNotificationRules, useRefreshRules } from './data/apiHooks.ts'
 import { GroupRuleCard } from './GroupRuleCard.tsx'
 
 /** Groups tab ("User Groups & Notifications"): create groups; each group's notification rule, tracking and test report. */
 export const GroupsTab = () => {
-  const queryClient = useQueryClient()
-  const groups = useQuery({ queryKey: groupKeys.list(), queryFn: fetchGroups })
-  // A new group's rule is made by notify from identity's event: ask again until it is there.
-  const rules = useQuery({
-    queryKey: ruleKeys.list(),
-    queryFn: fetchRules,
-    refetchInterval: (q) => (groups.data?.some((g) => !q.state.data?.some((r) => r.user_group === g.name)) ? 2_000 : false),
-  })
+  const groups = useUserGroups()
+  // A new group's rule is made by notify from identity's event: asked for again until it is there.
+  const rules = useNotificationRules(groups.data)
   const [notice, setNotice] = useState<string | null>(null)
   const [name, setName] = useState('')
   const [fieldError, setFieldError] = useState<string | null>(null)
   const [created, setCreated] = useState<string | null>(null)
-  const create = useMutation({
-    mutationFn: (groupName: string) => createGroup(groupName),
-    onSuccess: async (group) => {
-      setName('')
-      setCreated(`Group "${group.name}" created.`)
-      await queryClient.invalidateQueries({ queryKey: groupKeys.all })
-      await queryClient.invalidateQueries({ queryKey: ruleKeys.all })
-    },
-  })
+  const refreshRules = useRefreshRules()
+  const create = useCreateGroup((group) => {
+    setName('')
+    setCreated(`Group "${group.name}" created.`)
+  }, refreshRules)
 
   const submit = (e: FormEvent) => {
     e.preventDefault()

@@ -1,10 +1,9 @@
 import { DAYS_OF_WEEK, DEFAULT_REPORT, REPORT_FREQUENCIES, REPORT_FREQUENCY_LABELS, type NotificationRule, type ReportFrequency, type TrackingItem } from '@portal/contracts'
 import { Alert, Button, EmptyState, Modal, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { courseKeys, fetchAdminCourses } from '../courses/api.ts'
-import { examKeys, fetchAdminExams } from '../exams/api.ts'
-import { fetchTracking, ruleKeys, saveTracking } from './api.ts'
+import { useAdminCourses } from '../courses/index.ts'
+import { useAdminExams } from '../exams/index.ts'
+import { useSaveTracking, useTracking } from './data/apiHooks.ts'
 import { filterItems, itemKey } from './rule-view.ts'
 
 const ItemList = ({ legend, items, selected, onToggle }: { legend: string; items: TrackingItem[]; selected: Map<string, TrackingItem>; onToggle: (i: TrackingItem) => void }) => (
@@ -23,10 +22,9 @@ const ItemList = ({ legend, items, selected, onToggle }: { legend: string; items
 /** The configure-tracking dialog (admin §2): report frequency, day of week for weekly only, and the tracked exams and courses, searchable. */
 export const TrackingDialog = ({ rule, onClose, onSaved }: { rule: NotificationRule; onClose: () => void; onSaved: (message: string) => void }) => {
   const group = rule.user_group
-  const queryClient = useQueryClient()
-  const tracking = useQuery({ queryKey: ruleKeys.tracking(group), queryFn: () => fetchTracking(group) })
-  const exams = useQuery({ queryKey: examKeys.list(), queryFn: fetchAdminExams })
-  const courses = useQuery({ queryKey: courseKeys.list(), queryFn: fetchAdminCourses })
+  const tracking = useTracking(group)
+  const exams = useAdminExams()
+  const courses = useAdminCourses()
   const [frequency, setFrequency] = useState<ReportFrequency>(rule.report_frequency)
   const [day, setDay] = useState<number>(rule.report_day_of_week ?? DEFAULT_REPORT.dayOfWeek)
   const [selected, setSelected] = useState<Map<string, TrackingItem> | null>(null)
@@ -34,13 +32,9 @@ export const TrackingDialog = ({ rule, onClose, onSaved }: { rule: NotificationR
   useEffect(() => {
     if (tracking.data && selected === null) setSelected(new Map(tracking.data.trackingItems.map((i) => [itemKey(i), i])))
   }, [tracking.data, selected])
-  const save = useMutation({
-    mutationFn: () => saveTracking(group, { ruleId: rule.id, trackingItems: [...(selected ?? new Map()).values()], reportFrequency: frequency, reportDayOfWeek: frequency === 'weekly' ? day : null }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ruleKeys.all })
-      onSaved('Changes saved successfully!')
-    },
-  })
+  const save = useSaveTracking(group, () => onSaved('Changes saved successfully!'))
+  const saveConfiguration = () =>
+    save.mutate({ ruleId: rule.id, trackingItems: [...(selected ?? new Map()).values()], reportFrequency: frequency, reportDayOfWeek: frequency === 'weekly' ? day : null })
   const toggle = (i: TrackingItem) =>
     setSelected((m) => {
       const next = new Map(m ?? [])
@@ -94,7 +88,7 @@ export const TrackingDialog = ({ rule, onClose, onSaved }: { rule: NotificationR
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => save.mutate()} disabled={save.isPending || selected === null}>
+          <Button onClick={saveConfiguration} disabled={save.isPending || selected === null}>
             {save.isPending ? 'Saving...' : 'Save Configuration'}
           </Button>
         </div>

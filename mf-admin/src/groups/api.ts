@@ -1,13 +1,6 @@
 import { NotificationRule, NotificationRulesResponse, SendReportResponse, TrackingConfig, type ReportFrequency, type TrackingItem } from '@portal/contracts'
 import { api } from '@portal/ui-kit'
 
-/** Query keys of the group notification rules feature. */
-export const ruleKeys = {
-  all: ['notification-rules'] as const,
-  list: () => [...ruleKeys.all, 'list'] as const,
-  tracking: (group: string) => [...ruleKeys.all, 'tracking', group] as const,
-}
-
 const groupPath = (group: string) => `/email-reports/groups/${encodeURIComponent(group)}`
 
 export const fetchRules = () => api.get('/admin/notification-rules', NotificationRulesResponse)

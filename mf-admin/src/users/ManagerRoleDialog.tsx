@@ -1,24 +1,15 @@
 import { BRANCHES, DEPARTMENTS, type Branch, type Department, type User } from '@portal/contracts'
 import { Alert, Button, Modal, errorMessage } from '@portal/ui-kit'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { updateUserRoles, userKeys } from './api.ts'
+import { useUpdateUserRoles } from './data/apiHooks.ts'
 import { toggleIn } from './filter.ts'
 
 /** Grant or revoke the manager role and its scope (empty lists mean every branch/department). */
 export const ManagerRoleDialog = ({ user, onClose }: { user: User; onClose: () => void }) => {
-  const queryClient = useQueryClient()
   const [isManager, setIsManager] = useState(user.is_manager)
   const [branches, setBranches] = useState<Branch[]>(user.manager_scope.branches)
   const [departments, setDepartments] = useState<Department[]>(user.manager_scope.departments)
-  const save = useMutation({
-    mutationFn: () =>
-      updateUserRoles(user.id, isManager, isManager ? { branches, departments } : { branches: [], departments: [] }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: userKeys.all })
-      onClose()
-    },
-  })
+  const save = useUpdateUserRoles(user.id, onClose)
   return (
     <Modal open title={`Manager Role: ${user.name}`} onClose={onClose}>
       {save.isError ? <Alert>{errorMessage(save.error, 'Failed to update user roles')}</Alert> : null}
@@ -55,7 +46,7 @@ export const ManagerRoleDialog = ({ user, onClose }: { user: User; onClose: () =
         <Button variant="secondary" onClick={onClose}>
           Cancel
         </Button>
-        <Button onClick={() => save.mutate()} disabled={save.isPending}>
+        <Button onClick={() => save.mutate({ isManager, scope: isManager ? { branches, departments } : { branches: [], departments: [] } })} disabled={save.isPending}>
           {save.isPending ? 'Saving...' : 'Save'}
         </Button>
       </div>

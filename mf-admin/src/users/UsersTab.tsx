@@ -1,24 +1,16 @@
 import type { User, UserGroup } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, Select, Spinner, errorMessage } from '@portal/ui-kit'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { deleteUser, fetchGroups, fetchUsers, groupKeys, updateUserGroup, userKeys } from './api.ts'
 import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/AdminTable.tsx'
 import { USER_COLUMNS, roleLabel } from './filter.ts'
+import { useDeleteUser, useUpdateUserGroup, useUserGroups, useUsers } from './data/apiHooks.ts'
 import { ManagerRoleDialog } from './ManagerRoleDialog.tsx'
 import { UserStatsDialog } from './stats/UserStatsDialog.tsx'
 
 const GroupCell = ({ user, groups }: { user: User; groups: readonly UserGroup[] }) => {
-  const queryClient = useQueryClient()
   const [editing, setEditing] = useState(false)
   const [value, setValue] = useState(user.user_group ?? '')
-  const save = useMutation({
-    mutationFn: () => updateUserGroup(user.id, value || null),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: userKeys.all })
-      setEditing(false)
-    },
-  })
+  const save = useUpdateUserGroup(user.id, () => setEditing(false))
   if (!editing) {
     return (
       <div className="pk-row">
@@ -53,7 +45,7 @@ const GroupCell = ({ user, groups }: { user: User; groups: readonly UserGroup[] 
       />
       {save.isError ? <Alert>{errorMessage(save.error, 'Failed to update user group')}</Alert> : null}
       <div className="pk-row">
-        <Button size="small" onClick={() => save.mutate()} disabled={save.isPending}>
+        <Button size="small" onClick={() => save.mutate(value || null)} disabled={save.isPending}>
           Save
         </Button>
         <Button size="small" variant="secondary" onClick={() => setEditing(false)}>
@@ -66,20 +58,13 @@ const GroupCell = ({ user, groups }: { user: User; groups: readonly UserGroup[] 
 
 /** Users tab: search, role, inline group edit, stats, manager role, delete with confirmation. */
 export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
-  const queryClient = useQueryClient()
-  const users = useQuery({ queryKey: userKeys.list(), queryFn: fetchUsers })
-  const groups = useQuery({ queryKey: groupKeys.list(), queryFn: fetchGroups })
+  const users = useUsers()
+  const groups = useUserGroups()
   const table = useAdminTable(users.data ?? [], USER_COLUMNS)
   const [roleUser, setRoleUser] = useState<User | null>(null)
   const [statsUser, setStatsUser] = useState<User | null>(null)
   const [toDelete, setToDelete] = useState<User | null>(null)
-  const remove = useMutation({
-    mutationFn: (id: string) => deleteUser(id),
-    onSuccess: async () => {
-      setToDelete(null)
-      await queryClient.invalidateQueries({ queryKey: userKeys.all })
-    },
-  })
+  const remove = useDeleteUser(() => setToDelete(null))
 
   if (users.isPending) return <Spinner label="Loading users..." />
   if (users.isError) return <Alert>{errorMessage(users.error, 'Failed to fetch users')}</Alert>

@@ -1,10 +1,9 @@
 import { SCORM_EDITOR_MESSAGES as M, type CourseModule } from '@portal/contracts'
 import { isLikelyProblemSlide } from '@portal/contracts/captivate'
 import { Alert, Button, Modal, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { createPortal } from 'react-dom'
-import { analyzeModule, editTiming, fetchBackups, restoreBackup, scormEditorKeys, verifyModule } from './api.ts'
+import { useEditTiming, useRestoreBackup, useScormAnalysis, useScormBackups, useVerifyModule } from './data/apiHooks.ts'
 import { canSave, isNameOnly, slideLabel, successMessage, timingProblem, type TimingForm } from './timing-editor.ts'
 
 const when = (iso: string) => new Date(iso).toLocaleString()
@@ -15,9 +14,8 @@ const when = (iso: string) => new Date(iso).toLocaleString()
  * verification and debug info.
  */
 export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModule, 'id' | 'title'>; onClose: () => void }) => {
-  const queryClient = useQueryClient()
-  const analysis = useQuery({ queryKey: scormEditorKeys.analysis(module.id), queryFn: () => analyzeModule(module.id), retry: false })
-  const backups = useQuery({ queryKey: scormEditorKeys.backups(module.id), queryFn: () => fetchBackups(module.id), retry: false })
+  const analysis = useScormAnalysis(module.id)
+  const backups = useScormBackups(module.id)
   const [form, setForm] = useState<TimingForm>({ slideId: '', duration: '', name: '' })
   const [videoFile, setVideoFile] = useState<File | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
@@ -26,34 +24,14 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
   const slides = analysis.data?.analysis.videoSlides ?? []
   const frameRate = analysis.data?.analysis.frameRate ?? 30
   const slide = slides.find((s) => s.id === form.slideId)
-  const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: scormEditorKeys.all })
-  }
 
-  const save = useMutation({
-    mutationFn: () =>
-      editTiming({
-        moduleId: module.id,
-        slideId: form.slideId,
-        ...(form.name.trim() && { slideName: form.name.trim() }),
-        ...(form.duration.trim() && { duration: form.duration.trim() }),
-        videoFile,
-      }),
-    onSuccess: async (r) => {
-      setSuccess(successMessage(r))
-      setForm((f) => ({ ...f, duration: '', name: '' }))
-      setVideoFile(null)
-      await refresh()
-    },
+  const save = useEditTiming((r) => {
+    setSuccess(successMessage(r))
+    setForm((f) => ({ ...f, duration: '', name: '' }))
+    setVideoFile(null)
   })
-  const restore = useMutation({
-    mutationFn: (backupId: number) => restoreBackup(module.id, backupId),
-    onSuccess: async (r) => {
-      setSuccess(M.restored(r.restoredFrom.backup_name))
-      await refresh()
-    },
-  })
-  const verify = useMutation({ mutationFn: () => verifyModule(module.id) })
+  const restore = useRestoreBackup(module.id, (r) => setSuccess(M.restored(r.restoredFrom.backup_name)))
+  const verify = useVerifyModule(module.id)
 
   const submit = () => {
     setSuccess(null)
@@ -61,7 +39,14 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
     restore.reset()
     const why = timingProblem(form, slide, videoFile !== null)
     setProblem(why)
-    if (!why) save.mutate()
+    if (!why)
+      save.mutate({
+        moduleId: module.id,
+        slideId: form.slideId,
+        ...(form.name.trim() && { slideName: form.name.trim() }),
+        ...(form.duration.trim() && { duration: form.duration.trim() }),
+        videoFile,
+      })
   }
   const saveFailed = save.isError ? errorMessage(save.error, isNameOnly(form, videoFile !== null) ? M.renameFailed : M.timingFailed) : null
 

@@ -1,14 +1,6 @@
 import { EditTimingResponse, RestoreScormResponse, ScormAnalyzeResponse, ScormBackupsResponse, ScormVerification } from '@portal/contracts'
 import { api, uploadWithProgress } from '@portal/ui-kit'
 
-/** Query keys of the timing editor (per module). */
-export const scormEditorKeys = {
-  all: ['scorm-editor'] as const,
-  analysis: (moduleId: number) => [...scormEditorKeys.all, moduleId, 'analysis'] as const,
-  backups: (moduleId: number) => [...scormEditorKeys.all, moduleId, 'backups'] as const,
-  verification: (moduleId: number) => [...scormEditorKeys.all, moduleId, 'verification'] as const,
-}
-
 export const analyzeModule = (moduleId: number) => api.post('/scorm-editor/analyze', { moduleId }, ScormAnalyzeResponse)
 export const fetchBackups = (moduleId: number) => api.get(`/scorm-editor/backups/${moduleId}`, ScormBackupsResponse)
 export const restoreBackup = (moduleId: number, backupId: number) => api.post('/scorm-editor/restore', { moduleId, backupId }, RestoreScormResponse)

@@ -2,7 +2,8 @@ import type { User, UserStats } from '@portal/contracts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { UserStatsDialog, statsKeys } from './UserStatsDialog.tsx'
+import { userKeys } from '../data/apiHooks.ts'
+import { UserStatsDialog } from './UserStatsDialog.tsx'
 
 const user = { id: 'u1', name: 'Grace Hopper' } as User
 const stats: UserStats = {
@@ -26,7 +27,7 @@ const stats: UserStats = {
 
 const render = (data?: UserStats) => {
   const client = new QueryClient()
-  if (data) client.setQueryData(statsKeys.user(user.id), data)
+  if (data) client.setQueryData(userKeys.stats(user.id), data)
   return renderToStaticMarkup(
     <QueryClientProvider client={client}>
       <UserStatsDialog user={user} onClose={() => undefined} />

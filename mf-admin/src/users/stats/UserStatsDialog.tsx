@@ -1,14 +1,7 @@
-import { UserStats, type User } from '@portal/contracts'
-import { Alert, Button, EmptyState, Modal, Spinner, api, errorMessage } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
+import type { User } from '@portal/contracts'
+import { Alert, Button, EmptyState, Modal, Spinner, errorMessage } from '@portal/ui-kit'
+import { useUserStats } from '../data/apiHooks.ts'
 import { courseProgressBadge, formatDate, formatPercent, scoreBadge, type Tone } from './user-stats-view.ts'
-
-/** Query keys of the user stats feature. */
-export const statsKeys = {
-  all: ['user-stats'] as const,
-  user: (id: string) => [...statsKeys.all, id] as const,
-}
-export const fetchUserStats = (id: string) => api.get(`/users/${encodeURIComponent(id)}/stats`, UserStats)
 
 const Badge = ({ tone, children }: { tone: Tone; children: string }) => <span className={`pk-tone pk-tone--${tone}`}>{children}</span>
 
@@ -21,7 +14,7 @@ const Figure = ({ label, value }: { label: string; value: string }) => (
 
 /** The user statistics dialog (admin §2, §3): totals, score range, exam and course history with badges (§4). */
 export const UserStatsDialog = ({ user, onClose }: { user: User; onClose: () => void }) => {
-  const stats = useQuery({ queryKey: statsKeys.user(user.id), queryFn: () => fetchUserStats(user.id) })
+  const stats = useUserStats(user.id)
   const s = stats.data
   return (
     <Modal open title={`User Statistics: ${user.name}`} onClose={onClose}>
