@@ -14,7 +14,7 @@ import {
 } from '@portal/ui-kit'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { RouteLink } from '../dashboard/Figures.tsx'
+import { RouteLink } from '../shared/RouteLink.tsx'
 import { exposed } from '../shared/exposed.tsx'
 import { Notice } from '../shared/Notice.tsx'
 import { adminKeys, deleteType, fetchRequirements, fetchTypes } from './api.ts'

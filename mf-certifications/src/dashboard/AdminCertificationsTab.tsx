@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query'
 import { exposed } from '../shared/exposed.tsx'
 import { dashboardKeys, fetchOverview } from './api.ts'
 import { adminCards } from './cards.ts'
-import { Figures, RouteLink } from './Figures.tsx'
+import { RouteLink } from '../shared/RouteLink.tsx'
+import { Figures } from './Figures.tsx'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 /**

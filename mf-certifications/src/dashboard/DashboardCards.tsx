@@ -5,7 +5,8 @@ import { exposed } from '../shared/exposed.tsx'
 import { REMOTES, tierLabel } from '@portal/contracts'
 import { fetchSummary, dashboardKeys } from './api.ts'
 import { myCertificationsLine, trackingFigures } from './cards.ts'
-import { Figures, RouteLink } from './Figures.tsx'
+import { RouteLink } from '../shared/RouteLink.tsx'
+import { Figures } from './Figures.tsx'
 import { dashboardLoadError } from './load-error.ts'
 
 /** A dashboard card that leads to a page: its title, a line and the link. */

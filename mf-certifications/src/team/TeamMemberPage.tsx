@@ -1,7 +1,7 @@
 import { REMOTES, TEAM_MESSAGES, todayIso, type TeamMemberDetail } from '@portal/contracts'
 import { ApiError, errorMessage, Spinner, useAnnouncement, usePageHeading, type RemoteProps } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
-import { RouteLink } from '../dashboard/Figures.tsx'
+import { RouteLink } from '../shared/RouteLink.tsx'
 import { ProfileBody } from '../profile/ProfileBody.tsx'
 import { exposed } from '../shared/exposed.tsx'
 import { Notice } from '../shared/Notice.tsx'
