@@ -2,7 +2,7 @@ import { REMOTES } from '@portal/contracts'
 import { ensureStyles, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState } from 'react'
-import { ExamScreen } from './exam/ExamScreen.tsx'
+import { ExamScreen } from './exam/index.ts'
 import { ensureExamStyles } from './styles.ts'
 
 ensureStyles()

@@ -1,9 +1,8 @@
 import { REMOTES } from '@portal/contracts'
 import { ensureStyles, type RemoteProps } from '@portal/ui-kit'
 import { useEffect } from 'react'
-import { dashboardPath } from './api.ts'
-import { resultFromState } from './results/results.ts'
-import { ResultsView } from './results/ResultsView.tsx'
+import { dashboardPath } from './dashboard-path.ts'
+import { resultFromState, ResultsView } from './results/index.ts'
 import { ensureExamStyles } from './styles.ts'
 
 ensureStyles()

@@ -12,12 +12,11 @@ import {
   usePageHeading,
   type RemoteProps,
 } from '@portal/ui-kit'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { RouteLink } from '../dashboard/Figures.tsx'
+import { RouteLink } from '../shared/RouteLink.tsx'
 import { exposed } from '../shared/exposed.tsx'
 import { Notice } from '../shared/Notice.tsx'
-import { adminKeys, deleteType, fetchRequirements, fetchTypes } from './api.ts'
+import { useCertificationTypes, useDeleteType, useRefreshCertificationAdmin, useTierRequirements } from './data/apiHooks.ts'
 import { TierSection } from './TierSection.tsx'
 import { ADMIN_FOCUS, typesOfTier, type DepartmentTab } from './type-form.ts'
 import { TypeFormDialog, type TypeEditing } from './TypeFormDialog.tsx'
@@ -33,25 +32,20 @@ const shownIds = (types: readonly CertificationType[], tab: DepartmentTab) => TI
  */
 export const CertificationManagementView = ({ navigate }: Pick<RemoteProps, 'navigate'>) => {
   const headingRef = usePageHeading('Certification Management')
-  const queryClient = useQueryClient()
   const { target, focusLater } = useFocusTargets()
   const [notice, announce] = useAnnouncement()
   const [tab, setTab] = useState<DepartmentTab>('All')
   const [expanded, setExpanded] = useState<ReadonlySet<TierLevel>>(() => new Set(TIER_LEVELS))
   const [editing, setEditing] = useState<TypeEditing | null>(null)
   const [toDelete, setToDelete] = useState<CertificationType | null>(null)
-  const types = useQuery({ queryKey: adminKeys.types(), queryFn: fetchTypes })
-  const requirements = useQuery({ queryKey: adminKeys.requirements(), queryFn: fetchRequirements })
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.all })
-  const remove = useMutation({
-    mutationFn: (t: CertificationType) => deleteType(t.id),
-    onSuccess: async (_, t) => {
-      const next = neighbourAfterRemoval(shownIds(types.data ?? [], tab), t.id)
-      focusLater(...(next === undefined ? [ADMIN_FOCUS.add] : [ADMIN_FOCUS.remove(next), ADMIN_FOCUS.add]))
-      setToDelete(null)
-      announce(`Certification ${t.name} deleted.`)
-      await refresh()
-    },
+  const types = useCertificationTypes()
+  const requirements = useTierRequirements()
+  const refresh = useRefreshCertificationAdmin()
+  const remove = useDeleteType((t) => {
+    const next = neighbourAfterRemoval(shownIds(types.data ?? [], tab), t.id)
+    focusLater(...(next === undefined ? [ADMIN_FOCUS.add] : [ADMIN_FOCUS.remove(next), ADMIN_FOCUS.add]))
+    setToDelete(null)
+    announce(`Certification ${t.name} deleted.`)
   })
   const toggleTier = (tier: TierLevel) =>
     setExpanded((s) => {

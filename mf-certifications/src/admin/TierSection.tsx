@@ -1,10 +1,9 @@
 import type { CertificationType, TierLevel, TierRequirement } from '@portal/contracts'
 import { validityLabel } from '@portal/contracts'
 import { Alert, Button, EmptyState, errorMessage, neighbourAfterRemoval, Select, type FocusTargets } from '@portal/ui-kit'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { Badge } from '../shared/Badges.tsx'
-import { adminKeys, deleteRequirement, putRequirement } from './api.ts'
+import { useDeleteRequirement, usePutRequirement } from './data/apiHooks.ts'
 import { ADMIN_FOCUS, addableToTier, requirementsOfTier, tierSectionLabel, typesOfTier, type DepartmentTab } from './type-form.ts'
 
 /** What a tier section works with: the tier under the department tab, every type and requirement, focus and notices. */
@@ -22,39 +21,29 @@ export const REQUIREMENT_FAILED = 'Failed to update tier requirements'
 
 /** The tier's requirements: add a type as required or optional, switch it, remove it. */
 const RequirementsEditor = ({ tier, tab, types, requirements, target, focusLater, announce }: TierProps) => {
-  const queryClient = useQueryClient()
   const [picked, setPicked] = useState('')
   const [required, setRequired] = useState(true)
   const [pickError, setPickError] = useState<string | null>(null)
   const label = tierSectionLabel(tier)
   const shown = requirementsOfTier(requirements, tab, tier)
   const addable = addableToTier(types, requirements, tab, tier)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.all })
-  const put = useMutation({
-    mutationFn: putRequirement,
-    onSuccess: async (_, body) => {
-      const name = types.find((t) => t.id === body.certification_id)?.name ?? 'Certification'
-      const existed = requirements.some((r) => r.tier_level === tier && r.certification_id === body.certification_id)
-      announce(
-        existed
-          ? `${name} is now ${body.is_required ? 'required' : 'optional'} for ${label}.`
-          : `${name} added to ${label} as ${body.is_required ? 'required' : 'optional'}.`,
-      )
-      if (!existed) setPicked('')
-      await refresh()
-    },
+  const put = usePutRequirement((body) => {
+    const name = types.find((t) => t.id === body.certification_id)?.name ?? 'Certification'
+    const existed = requirements.some((r) => r.tier_level === tier && r.certification_id === body.certification_id)
+    announce(
+      existed
+        ? `${name} is now ${body.is_required ? 'required' : 'optional'} for ${label}.`
+        : `${name} added to ${label} as ${body.is_required ? 'required' : 'optional'}.`,
+    )
+    if (!existed) setPicked('')
   })
-  const remove = useMutation({
-    mutationFn: (r: TierRequirement) => deleteRequirement(r.id),
-    onSuccess: async (_, r) => {
-      const next = neighbourAfterRemoval(
-        shown.map((x) => x.id),
-        r.id,
-      )
-      focusLater(...(next === undefined ? [ADMIN_FOCUS.requirementPicker(tier)] : [ADMIN_FOCUS.requirementRemove(next), ADMIN_FOCUS.requirementPicker(tier)]))
-      announce(`${r.certification.name} removed from ${label}.`)
-      await refresh()
-    },
+  const remove = useDeleteRequirement((r) => {
+    const next = neighbourAfterRemoval(
+      shown.map((x) => x.id),
+      r.id,
+    )
+    focusLater(...(next === undefined ? [ADMIN_FOCUS.requirementPicker(tier)] : [ADMIN_FOCUS.requirementRemove(next), ADMIN_FOCUS.requirementPicker(tier)]))
+    announce(`${r.certification.name} removed from ${label}.`)
   })
   const failure = put.error ?? remove.error
   return (

@@ -1,8 +1,7 @@
 import { CERT_MESSAGES, type CertificationType } from '@portal/contracts'
 import { Alert, Button, errorMessage, focusFirstInvalid, Modal, Select, TextField } from '@portal/ui-kit'
-import { useMutation } from '@tanstack/react-query'
 import { useId, useRef, useState, type FormEvent } from 'react'
-import { createType, updateType } from './api.ts'
+import { useSaveType } from './data/apiHooks.ts'
 import {
   DEPARTMENT_OPTIONS,
   emptyTypeForm,
@@ -38,10 +37,7 @@ const TypeFormBody = ({ editing, onSaved, onClose }: { editing: TypeEditing; onS
   const [errors, setErrors] = useState<Partial<Record<keyof TypeForm, string>>>({})
   const formRef = useRef<HTMLFormElement>(null)
   const descriptionId = useId()
-  const save = useMutation({
-    mutationFn: (body: Parameters<typeof createType>[0]) => (editing.mode === 'edit' ? updateType(editing.type.id, body) : createType(body)),
-    onSuccess: (answer) => onSaved(answer.certification, editing.mode === 'add'),
-  })
+  const save = useSaveType(editing.mode === 'edit' ? editing.type.id : null, (saved) => onSaved(saved, editing.mode === 'add'))
   const set = <K extends keyof TypeForm>(key: K, value: TypeForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }))
     setErrors((e) => ({ ...e, [key]: undefined }))

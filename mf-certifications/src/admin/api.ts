@@ -1,13 +1,6 @@
 import { CertificationTypeResponse, CertificationTypesResponse, TierRequirementsResponse, type CertificationTypeInput } from '@portal/contracts'
 import { api } from '@portal/ui-kit'
 
-/** Query keys of Certification Management. */
-export const adminKeys = {
-  all: ['certification-admin'] as const,
-  types: () => [...adminKeys.all, 'types'] as const,
-  requirements: () => [...adminKeys.all, 'tier-requirements'] as const,
-}
-
 export const fetchTypes = () => api.get('/admin/certifications', CertificationTypesResponse).then((r) => r.certifications)
 export const createType = (body: CertificationTypeInput) => api.post('/admin/certifications', body, CertificationTypeResponse)
 export const updateType = (id: number, body: CertificationTypeInput) => api.put(`/admin/certifications/${id}`, body, CertificationTypeResponse)

@@ -1,10 +1,10 @@
 import { REMOTES, CERT_MESSAGES } from '@portal/contracts'
 import { errorMessage, Spinner, type RemoteProps } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
 import { exposed } from '../shared/exposed.tsx'
-import { dashboardKeys, fetchOverview } from './api.ts'
+import { useCertificationsOverview } from './data/apiHooks.ts'
 import { adminCards } from './cards.ts'
-import { Figures, RouteLink } from './Figures.tsx'
+import { RouteLink } from '../shared/RouteLink.tsx'
+import { Figures } from './Figures.tsx'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 /**
@@ -13,7 +13,7 @@ import { LoadFailure } from '../shared/LoadFailure.tsx'
  * Hosted by mf-admin through ui-kit's RemoteSlot.
  */
 export const AdminCertificationsTabView = ({ navigate }: Pick<RemoteProps, 'navigate'>) => {
-  const overview = useQuery({ queryKey: dashboardKeys.overview(), queryFn: fetchOverview })
+  const overview = useCertificationsOverview()
   return (
     <div className="pk-stack">
       <h2>Certifications</h2>

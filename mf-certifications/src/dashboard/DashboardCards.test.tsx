@@ -5,7 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { USER_ID } from '../test/fixtures.ts'
 import { AdminCertificationsTabView } from './AdminCertificationsTab.tsx'
-import { dashboardKeys } from './api.ts'
+import { dashboardKeys } from './data/apiHooks.ts'
 import { DashboardCardsView, LOCKED_TEXT } from './DashboardCards.tsx'
 
 const noop = () => undefined

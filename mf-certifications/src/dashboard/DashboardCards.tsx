@@ -1,11 +1,11 @@
 import { Alert, Button, Spinner, type RemoteProps } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
 import { ProgressBar } from '../shared/ProgressBar.tsx'
 import { exposed } from '../shared/exposed.tsx'
 import { REMOTES, tierLabel } from '@portal/contracts'
-import { fetchSummary, dashboardKeys } from './api.ts'
+import { useCertificationSummary } from './data/apiHooks.ts'
 import { myCertificationsLine, trackingFigures } from './cards.ts'
-import { Figures, RouteLink } from './Figures.tsx'
+import { RouteLink } from '../shared/RouteLink.tsx'
+import { Figures } from './Figures.tsx'
 import { dashboardLoadError } from './load-error.ts'
 
 /** A dashboard card that leads to a page: its title, a line and the link. */
@@ -34,7 +34,7 @@ export const LOCKED_TEXT = 'Certification tracking starts once you choose your b
  */
 export const DashboardCardsView = ({ user, navigate }: Pick<RemoteProps, 'user' | 'navigate'>) => {
   const locked = !user.is_admin && (user.branch === null || user.department === null)
-  const summary = useQuery({ queryKey: dashboardKeys.summary(user.id), queryFn: () => fetchSummary(user.id), enabled: !locked })
+  const summary = useCertificationSummary(user.id, !locked)
   const s = summary.data
   return (
     <>

@@ -1,8 +1,7 @@
 import { CERT_NOTIFICATION_MESSAGES as M, type NotificationConfig } from '@portal/contracts'
 import { Alert, Button, focusFirstInvalid, Modal, TextField } from '@portal/ui-kit'
-import { useMutation } from '@tanstack/react-query'
 import { useRef, useState, type FormEvent } from 'react'
-import { updateConfig } from './api.ts'
+import { useSaveConfig } from './data/apiHooks.ts'
 import { CONFIG_EMAIL_FIELDS, configLabel, formFromConfig, saveConfigFailed, validateConfigForm, type ConfigForm } from './notification-view.ts'
 
 /** The Email configuration form (admin §2) of one branch and department, in a dialog. */
@@ -24,10 +23,8 @@ const ConfigFormBody = ({ config, onSaved, onClose }: { config: NotificationConf
   const [form, setForm] = useState<ConfigForm>(() => formFromConfig(config))
   const [errors, setErrors] = useState<Partial<Record<keyof ConfigForm, string>>>({})
   const formRef = useRef<HTMLFormElement>(null)
-  const save = useMutation({
-    mutationFn: (body: Parameters<typeof updateConfig>[1]) => updateConfig(config.id, body),
-    onSuccess: (answer) => onSaved(answer.config, M.configUpdated),
-  })
+  // The saved row replaces the cached one before the dialog hears of it.
+  const save = useSaveConfig(config.id, (saved) => onSaved(saved, M.configUpdated))
   const set = <K extends keyof ConfigForm>(key: K, value: ConfigForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }))
     setErrors((e) => ({ ...e, [key]: undefined }))

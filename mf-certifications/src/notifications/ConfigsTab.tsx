@@ -1,9 +1,8 @@
 import { CERT_NOTIFICATION_MESSAGES as M, type NotificationConfig } from '@portal/contracts'
 import { Alert, Button, errorMessage, Spinner } from '@portal/ui-kit'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { fetchConfigs, notificationKeys, updateConfig } from './api.ts'
 import { ConfigDialog } from './ConfigDialog.tsx'
+import { useNotificationConfigs, useToggleConfig } from './data/apiHooks.ts'
 import { configLabel } from './notification-view.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
 import { TableHead } from './TableHead.tsx'
@@ -28,18 +27,10 @@ const ActiveSwitch = ({ config, busy, onToggle }: { config: NotificationConfig; 
 
 /** Email Configurations (admin §2): every branch and department, its recipients, the active switch and the edit dialog. */
 export const ConfigsTab = ({ announce }: { announce: (text: string) => void }) => {
-  const queryClient = useQueryClient()
   const [editing, setEditing] = useState<NotificationConfig | null>(null)
-  const configs = useQuery({ queryKey: notificationKeys.configs(), queryFn: fetchConfigs })
-  const replace = (saved: NotificationConfig) =>
-    queryClient.setQueryData<NotificationConfig[]>(notificationKeys.configs(), (list) => list?.map((c) => (c.id === saved.id ? saved : c)))
-  const toggle = useMutation({
-    mutationFn: (c: NotificationConfig) => updateConfig(c.id, { is_active: !c.is_active }),
-    onSuccess: (answer) => {
-      replace(answer.config)
-      announce(`${configLabel(answer.config)} is now ${answer.config.is_active ? 'active' : 'inactive'}.`)
-    },
-  })
+  const configs = useNotificationConfigs()
+  // A saved row (switched here or edited in the dialog) takes the place of the cached one.
+  const toggle = useToggleConfig((saved) => announce(`${configLabel(saved)} is now ${saved.is_active ? 'active' : 'inactive'}.`))
   if (configs.isPending) return <Spinner label="Loading configurations..." />
   if (configs.isError)
     return <LoadFailure error={configs.error} text={errorMessage(configs.error, 'Failed to load configurations')} onRetry={() => void configs.refetch()} />
@@ -83,8 +74,7 @@ export const ConfigsTab = ({ announce }: { announce: (text: string) => void }) =
       <ConfigDialog
         config={editing}
         onClose={() => setEditing(null)}
-        onSaved={(saved, message) => {
-          replace(saved)
+        onSaved={(_saved, message) => {
           setEditing(null)
           announce(message)
         }}

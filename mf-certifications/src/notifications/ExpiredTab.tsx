@@ -1,11 +1,10 @@
 import { BRANCHES, type DashboardItem } from '@portal/contracts'
 import { Alert, Button, errorMessage, Select } from '@portal/ui-kit'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { formatDate, relativeDays } from '../shared/format.ts'
-import { notificationKeys, sendReminder } from './api.ts'
-import { bulkSummary, expiredOfBranch, itemLabel, REMINDER_FAILED, sendReminders, type BulkOutcome } from './notification-view.ts'
+import { useSendReminder, useSendReminders } from './data/apiHooks.ts'
+import { bulkSummary, expiredOfBranch, itemLabel, REMINDER_FAILED, type BulkOutcome } from './notification-view.ts'
 import { TableHead } from './TableHead.tsx'
 
 const BRANCH_OPTIONS = BRANCHES.map((b) => ({ value: b, label: b }))
@@ -15,30 +14,21 @@ const BRANCH_OPTIONS = BRANCHES.map((b) => ({ value: b, label: b }))
  * selected ones (the single call repeated; the outcome counts successes and failures).
  */
 export const ExpiredTab = ({ expired, announce }: { expired: readonly DashboardItem[]; announce: (text: string) => void }) => {
-  const queryClient = useQueryClient()
   const [branch, setBranch] = useState('')
   const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set())
   const [outcome, setOutcome] = useState<BulkOutcome | null>(null)
   const rows = expiredOfBranch(expired, branch)
   const chosen = rows.filter((r) => selected.has(r.technician_certification_id))
-  const refreshLogs = () => queryClient.invalidateQueries({ queryKey: notificationKeys.logs() })
-  const single = useMutation({
-    mutationFn: (item: DashboardItem) => sendReminder(item.technician_certification_id),
-    onSuccess: async (_, item) => {
-      setOutcome(null)
-      announce(`Reminder sent to ${item.user.name} for ${item.certification.name}.`)
-      await refreshLogs()
-    },
+  // A reminder sent shows in the logs, which are fetched again.
+  const single = useSendReminder((item) => {
+    setOutcome(null)
+    announce(`Reminder sent to ${item.user.name} for ${item.certification.name}.`)
   })
-  const bulk = useMutation({
-    mutationFn: (items: DashboardItem[]) => sendReminders(items, sendReminder),
-    onSuccess: async (o) => {
-      single.reset()
-      setOutcome(o)
-      setSelected(new Set())
-      announce(bulkSummary(o))
-      await refreshLogs()
-    },
+  const bulk = useSendReminders((o) => {
+    single.reset()
+    setOutcome(o)
+    setSelected(new Set())
+    announce(bulkSummary(o))
   })
   const busy = single.isPending || bulk.isPending
   const toggle = (id: number, on: boolean) =>

@@ -1,9 +1,8 @@
 import { CERT_NOTIFICATIONS, type ComplianceForecast } from '@portal/contracts'
 import { errorMessage, Spinner } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
 import type { Tone } from '../shared/cert-view.ts'
 import { formatDate, relativeDays } from '../shared/format.ts'
-import { fetchForecast, notificationKeys } from './api.ts'
+import { useComplianceForecast } from './data/apiHooks.ts'
 import { CompliancePercent, ROW_HEADER } from './ComplianceOverview.tsx'
 import { CHART, fallingOut, forecastGroups, horizonLabel, percentY } from './forecast-chart.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
@@ -18,7 +17,7 @@ const HORIZONS = CERT_NOTIFICATIONS.forecastHorizons
  * table, and who falls out of compliance. Loaded after the rest of the screen.
  */
 const ForecastSection = () => {
-  const forecast = useQuery({ queryKey: notificationKeys.forecast(), queryFn: fetchForecast })
+  const forecast = useComplianceForecast()
   return (
     <section className="pk-card pk-stack" aria-labelledby="cn-forecast">
       <h2 id="cn-forecast" style={{ margin: 0 }}>

@@ -1,8 +1,7 @@
 import { Button, errorMessage, Spinner } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
 import { Badge } from '../shared/Badges.tsx'
 import { formatDate } from '../shared/format.ts'
-import { fetchLogs, notificationKeys } from './api.ts'
+import { useNotificationLogs } from './data/apiHooks.ts'
 import { LOG_STATUS, shownLogs, typeLabel } from './notification-view.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
 import { TableHead } from './TableHead.tsx'
@@ -15,7 +14,7 @@ const formatTime = (iso: string) => {
 
 /** Notification Logs (admin §2, §3, §9): the latest 50 entries fetched, the first 20 shown. */
 export const LogsTab = () => {
-  const logs = useQuery({ queryKey: notificationKeys.logs(), queryFn: fetchLogs })
+  const logs = useNotificationLogs()
   if (logs.isPending) return <Spinner label="Loading notification logs..." />
   if (logs.isError)
     return <LoadFailure error={logs.error} text={errorMessage(logs.error, 'Failed to load notification logs')} onRetry={() => void logs.refetch()} />

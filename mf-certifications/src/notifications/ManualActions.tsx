@@ -1,7 +1,6 @@
 import { CERT_NOTIFICATION_MESSAGES as M, type TriggerResponse } from '@portal/contracts'
 import { Alert, Button, errorMessage } from '@portal/ui-kit'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { notificationKeys, triggerDaily, triggerWeekly } from './api.ts'
+import { useTrigger } from './data/apiHooks.ts'
 
 const runLine = (r: TriggerResponse['run']): string =>
   r.kind === 'daily'
@@ -13,13 +12,9 @@ const runLine = (r: TriggerResponse['run']): string =>
  * alerts of admin §8. Each answers once its run is done; the logs and dashboard then reload.
  */
 export const ManualActions = ({ announce }: { announce: (text: string) => void }) => {
-  const queryClient = useQueryClient()
-  const done = (success: string) => async (answer: TriggerResponse) => {
-    announce(success + runLine(answer.run))
-    await queryClient.invalidateQueries({ queryKey: notificationKeys.all })
-  }
-  const daily = useMutation({ mutationFn: triggerDaily, onSuccess: done(M.dailyTriggered) })
-  const weekly = useMutation({ mutationFn: triggerWeekly, onSuccess: done(M.weeklyTriggered) })
+  const done = (success: string) => (answer: TriggerResponse) => announce(success + runLine(answer.run))
+  const daily = useTrigger('daily', done(M.dailyTriggered))
+  const weekly = useTrigger('weekly', done(M.weeklyTriggered))
   return (
     <section className="pk-card pk-stack" aria-labelledby="cn-actions">
       <h2 id="cn-actions" style={{ margin: 0 }}>

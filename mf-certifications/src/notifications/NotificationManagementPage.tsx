@@ -1,11 +1,10 @@
 import { REMOTES } from '@portal/contracts'
 import { errorMessage, Spinner, Tabs, useAnnouncement, usePageHeading, type RemoteProps } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
 import { lazy, Suspense, useState } from 'react'
-import { RouteLink } from '../dashboard/Figures.tsx'
+import { RouteLink } from '../shared/RouteLink.tsx'
 import { exposed } from '../shared/exposed.tsx'
 import { Notice } from '../shared/Notice.tsx'
-import { fetchDashboard, notificationKeys } from './api.ts'
+import { useCertificationDashboard } from './data/apiHooks.ts'
 import { ComplianceOverview } from './ComplianceOverview.tsx'
 import { ConfigsTab } from './ConfigsTab.tsx'
 import { ExpiredTab } from './ExpiredTab.tsx'
@@ -29,7 +28,7 @@ export const NotificationManagementView = ({ navigate }: Pick<RemoteProps, 'navi
   const headingRef = usePageHeading(NOTIFICATIONS_TITLE)
   const [notice, announce] = useAnnouncement()
   const [tab, setTab] = useState<NotificationTab>('Email Configurations')
-  const dashboard = useQuery({ queryKey: notificationKeys.dashboard(), queryFn: fetchDashboard })
+  const dashboard = useCertificationDashboard()
   return (
     <div className="pk-stack">
       <h1 ref={headingRef} tabIndex={-1} style={{ margin: 0 }}>

@@ -13,15 +13,6 @@ import { api } from '@portal/ui-kit'
 
 const BASE = '/certification-notifications'
 
-/** Query keys of Certification Notification Management. */
-export const notificationKeys = {
-  all: ['certification-notifications'] as const,
-  dashboard: () => [...notificationKeys.all, 'dashboard'] as const,
-  forecast: () => [...notificationKeys.all, 'forecast'] as const,
-  configs: () => [...notificationKeys.all, 'configs'] as const,
-  logs: () => [...notificationKeys.all, 'logs'] as const,
-}
-
 /** The grouped dashboard with the compliance overview; expired items included (the Expired Certifications tab). */
 export const fetchDashboard = () =>
   api.get(`${BASE}/dashboard?days=${CERT_NOTIFICATIONS.dashboardDays}&include_expired=true`, CertificationDashboard)

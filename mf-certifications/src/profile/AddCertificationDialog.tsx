@@ -1,10 +1,9 @@
 import { CERT_MESSAGES, tierLabel } from '@portal/contracts'
 import { Alert, Button, errorMessage, focusFirstInvalid, Modal, Select, TextField } from '@portal/ui-kit'
-import { useMutation, useQuery } from '@tanstack/react-query'
 import { useId, useRef, useState, type FormEvent } from 'react'
 import { formatDate } from '../shared/format.ts'
-import { addCertification, fetchAvailable, profileKeys } from './api.ts'
 import { expirationPreview, validateAdd, validityHint, type AddForm, type FieldErrors } from './certification-forms.ts'
+import { useAddCertification, useAvailableCertifications } from './data/apiHooks.ts'
 
 const EMPTY: AddForm = { certification_id: '', certification_number: '', obtained_date: '', expiration_date: '' }
 
@@ -26,12 +25,12 @@ export const AddCertificationDialog = ({
   onAdded: (name: string) => void
   onClose: () => void
 }) => {
-  const available = useQuery({ queryKey: profileKeys.available(userId), queryFn: () => fetchAvailable(userId), enabled: open })
+  const available = useAvailableCertifications(userId, open)
   const [form, setForm] = useState<AddForm>(EMPTY)
   const [errors, setErrors] = useState<FieldErrors<keyof AddForm>>({})
   const formRef = useRef<HTMLFormElement>(null)
   const hintId = useId()
-  const add = useMutation({ mutationFn: addCertification })
+  const add = useAddCertification()
   const chosen = available.data?.find((c) => String(c.id) === form.certification_id)
   const preview = chosen ? expirationPreview(form.obtained_date, chosen.validity_period) : null
   const set = (key: keyof AddForm) => (value: string) => {

@@ -1,10 +1,9 @@
 import { CERT_MESSAGES, type TechnicianProfile, type UserCertification } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, errorMessage, neighbourAfterRemoval, useFocusTargets } from '@portal/ui-kit'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useState } from 'react'
 import { certView } from '../shared/cert-view.ts'
-import { deleteCertification, deleteProof, profileKeys } from './api.ts'
 import { CertificationCard, type CardPermissions } from './CertificationCard.tsx'
+import { useDeleteFromProfile, useRefreshProfiles, type ProfileDeletion } from './data/apiHooks.ts'
 import { FOCUS, groupByTier, shownOrder } from './profile-view.ts'
 
 // The dialogs (with the form checks and the uploader) stay off the first screen; they are
@@ -22,8 +21,6 @@ const prefetchDialogs = () => {
     dialogsRequested = false
   })
 }
-
-type PendingDelete = { kind: 'proof' | 'certification'; cert: UserCertification }
 
 /**
  * Certifications grouped by tier with Add Certification, and each card's upload, replace, view,
@@ -47,29 +44,24 @@ export const CertificationsSection = ({
   /** `YYYY-MM-DD`: statuses and badges are worked out for this day. */
   today: string
 }) => {
-  const queryClient = useQueryClient()
   const { target, focusLater } = useFocusTargets()
   const [adding, setAdding] = useState(false)
   const [uploading, setUploading] = useState<UserCertification | null>(null)
-  const [pending, setPending] = useState<PendingDelete | null>(null)
+  const [pending, setPending] = useState<ProfileDeletion | null>(null)
   const userId = profile.user.id
-  const refresh = () => queryClient.invalidateQueries({ queryKey: profileKeys.all })
+  const refresh = useRefreshProfiles()
   const canEdit = permissions.canEdit && !locked
-  const remove = useMutation({
-    mutationFn: ({ kind, cert }: PendingDelete) => (kind === 'proof' ? deleteProof(cert.id) : deleteCertification(cert.id)),
-    onSuccess: async (_, { kind, cert }) => {
-      if (kind === 'proof') {
-        // View, Download and Delete Proof go with the file: the card's Upload (or its heading) takes focus.
-        focusLater(FOCUS.upload(cert.id), FOCUS.card(cert.id))
-        announce(`Proof of ${cert.certification.name} deleted.`)
-      } else {
-        const next = neighbourAfterRemoval(shownOrder(profile.certifications), cert.id)
-        focusLater(...(next === undefined ? [FOCUS.add] : [FOCUS.remove(next), FOCUS.add]))
-        announce(`${cert.certification.name} deleted.`)
-      }
-      setPending(null)
-      await refresh()
-    },
+  const remove = useDeleteFromProfile(({ kind, cert }) => {
+    if (kind === 'proof') {
+      // View, Download and Delete Proof go with the file: the card's Upload (or its heading) takes focus.
+      focusLater(FOCUS.upload(cert.id), FOCUS.card(cert.id))
+      announce(`Proof of ${cert.certification.name} deleted.`)
+    } else {
+      const next = neighbourAfterRemoval(shownOrder(profile.certifications), cert.id)
+      focusLater(...(next === undefined ? [FOCUS.add] : [FOCUS.remove(next), FOCUS.add]))
+      announce(`${cert.certification.name} deleted.`)
+    }
+    setPending(null)
   })
   const groups = groupByTier(profile.certifications)
   const editing = { canEdit, canDeleteFiles: permissions.canDeleteFiles }

@@ -1,30 +1,17 @@
 import { CERT_MESSAGES, tierLabel, type TechnicianProfile } from '@portal/contracts'
 import { Alert, errorMessage } from '@portal/ui-kit'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useId } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { formatDate } from '../shared/format.ts'
-import { pauseNotifications, profileKeys, resumeNotifications } from './api.ts'
+import { useToggleNotifications } from './data/apiHooks.ts'
 import { notificationsChanged, notificationsText } from './profile-view.ts'
 
 /** Notifications on/paused (learner §2, §4): pausing lasts 30 days; used again, it resumes. Own profile only. */
 const NotificationsSwitch = ({ profile, onChanged }: { profile: TechnicianProfile; onChanged: (text: string) => void }) => {
-  const queryClient = useQueryClient()
   const labelId = useId()
   const stateId = useId()
   const paused = profile.tier.notifications_paused
-  const toggle = useMutation({
-    mutationFn: () => (paused ? resumeNotifications(profile.user.id) : pauseNotifications(profile.user.id)),
-    onSuccess: async (answer) => {
-      onChanged(notificationsChanged(answer.notifications_paused, answer.notifications_paused_until))
-      queryClient.setQueryData<TechnicianProfile>(profileKeys.profile(profile.user.id), (p) =>
-        p
-          ? { ...p, tier: { ...p.tier, notifications_paused: answer.notifications_paused, notifications_paused_until: answer.notifications_paused_until } }
-          : p,
-      )
-      await queryClient.invalidateQueries({ queryKey: profileKeys.profile(profile.user.id) })
-    },
-  })
+  const toggle = useToggleNotifications(profile, (nowPaused, until) => onChanged(notificationsChanged(nowPaused, until)))
   return (
     <div className="pk-stack" style={{ gap: '.375rem' }}>
       <div className="pk-row">

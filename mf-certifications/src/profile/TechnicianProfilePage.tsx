@@ -1,8 +1,7 @@
 import { REMOTES, CERT_MESSAGES } from '@portal/contracts'
 import { ApiError, errorMessage, Spinner, usePageHeading, type RemoteProps } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
 import { exposed } from '../shared/exposed.tsx'
-import { fetchProfile, profileKeys } from './api.ts'
+import { useProfile } from './data/apiHooks.ts'
 import { ProfileBody } from './ProfileBody.tsx'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
 
@@ -17,7 +16,7 @@ export const profileLoadError = (error: unknown): string =>
 const TechnicianProfilePage = ({ user, params }: RemoteProps) => {
   const userId = params.userId ?? user.id
   const isOwn = userId === user.id
-  const profile = useQuery({ queryKey: profileKeys.profile(userId), queryFn: () => fetchProfile(userId) })
+  const profile = useProfile(userId)
   const title = isOwn ? 'My Technician Profile' : profile.data ? `Technician Profile: ${profile.data.user.name}` : 'Technician Profile'
   const headingRef = usePageHeading(title)
   return (

@@ -1,10 +1,9 @@
 import { CERT_MESSAGES, CERT_UPLOAD, type UserCertification } from '@portal/contracts'
 import { Alert, ApiError, Button, errorMessage, focusFirstInvalid, Modal, TextField, UploadProgress } from '@portal/ui-kit'
-import { useMutation } from '@tanstack/react-query'
 import { useRef, useState, type FormEvent } from 'react'
 import { formatSize } from '../shared/format.ts'
-import { replaceProof, uploadProof } from './upload-api.ts'
 import { buildReplaceForm, buildUploadForm, checkProofFile, type FieldErrors, type UploadForm } from './certification-forms.ts'
+import { useUploadProof } from './data/uploadHooks.ts'
 
 const formOf = (cert: UserCertification): UploadForm => ({
   file: null,
@@ -60,18 +59,20 @@ const UploadForm = ({
   const formRef = useRef<HTMLFormElement>(null)
   const submitRef = useRef<HTMLButtonElement>(null)
   const replacing = cert.file_name !== null
-  const upload = useMutation({
-    mutationFn: (data: FormData) => {
+  const upload = useUploadProof(
+    cert,
+    () => {
       abort.current = new AbortController()
       setProgress({ loaded: 0, total: 0 })
-      const opts = { signal: abort.current.signal, onProgress: (loaded: number, total: number) => setProgress({ loaded, total }) }
-      return replacing ? replaceProof(cert.id, data, opts) : uploadProof(data, opts)
+      return { signal: abort.current.signal, onProgress: (loaded: number, total: number) => setProgress({ loaded, total }) }
     },
-    onSettled: () => setProgress(null),
-    // Cancel Upload goes with the upload: focus returns to the button it stood in for.
-    onError: () => setTimeout(() => submitRef.current?.focus(), 0),
-    onSuccess: (answer) => onUploaded(answer.certification, replacing),
-  })
+    {
+      onSettled: () => setProgress(null),
+      // Cancel Upload goes with the upload: focus returns to the button it stood in for.
+      onError: () => setTimeout(() => submitRef.current?.focus(), 0),
+      onSuccess: (answer) => onUploaded(answer.certification, replacing),
+    },
+  )
   const set = <K extends keyof UploadForm>(key: K, value: UploadForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }))
     setErrors((e) => ({ ...e, [key]: key === 'file' ? (checkProofFile(value as File | null) ?? undefined) : undefined }))

@@ -9,13 +9,6 @@ import {
 import { api } from '@portal/ui-kit'
 import { apiPath, downloadPath } from '../shared/api-path.ts'
 
-/** Query keys of the technician profile. */
-export const profileKeys = {
-  all: ['technician'] as const,
-  profile: (userId: string) => [...profileKeys.all, 'profile', userId] as const,
-  available: (userId: string) => [...profileKeys.all, 'available', userId] as const,
-}
-
 const enc = encodeURIComponent
 
 export const fetchProfile = (userId: string) => api.get(`/technician/profile/${enc(userId)}`, TechnicianProfile)

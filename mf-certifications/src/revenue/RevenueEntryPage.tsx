@@ -1,14 +1,12 @@
 import { BRANCHES, DEPARTMENTS, formatRatio, formatUsd, ratioColour, REMOTES, TEAM_MESSAGES, todayIso, type RevenueRecord, type User } from '@portal/contracts'
 import { Alert, Button, EmptyState, errorMessage, Select, Spinner, TextField, usePageHeading, type Announcement, type RemoteProps } from '@portal/ui-kit'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState, type FormEvent } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { exposed } from '../shared/exposed.tsx'
 import { formatDate, monthLabel } from '../shared/format.ts'
 import { Notice } from '../shared/Notice.tsx'
-import { trendPoints } from '../team/team-view.ts'
-import { TrendChart } from '../team/TrendChart.tsx'
-import { fetchRecentEntries, fetchRevenueHistory, fetchTechnicians, revenueKeys, saveRevenue } from './api.ts'
+import { TrendChart, trendPoints } from '../team/index.ts'
+import { useRecentEntries, useRevenueHistory, useSaveRevenue, useTechnicians } from './data/apiHooks.ts'
 import { checkRevenueForm, EMPTY_FORM, liveRatio, payRequired, SUCCESS_MS, type RevenueForm } from './revenue-form.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
 
@@ -75,7 +73,7 @@ export const RecentEntriesTable = ({ entries }: { entries: readonly RevenueRecor
 
 /** The chosen technician's last six months, drawn. */
 const TechnicianTrend = ({ user, thisMonth }: { user: User; thisMonth: string }) => {
-  const history = useQuery({ queryKey: revenueKeys.history(user.id), queryFn: () => fetchRevenueHistory(user.id) })
+  const history = useRevenueHistory(user.id)
   return (
     <section className="pk-card pk-stack" aria-labelledby="trend-title">
       <h2 id="trend-title">Revenue Trend: {user.name}</h2>
@@ -93,14 +91,16 @@ const TechnicianTrend = ({ user, thisMonth }: { user: User; thisMonth: string })
 /** mf_certifications/RevenueEntry: /admin/revenue-entry (learner §2 Revenue entry, §5, §8). */
 const RevenueEntryPage = (_props: RemoteProps) => {
   const headingRef = usePageHeading('Revenue Entry')
-  const queryClient = useQueryClient()
-  const technicians = useQuery({ queryKey: revenueKeys.technicians(), queryFn: fetchTechnicians })
-  const recent = useQuery({ queryKey: revenueKeys.recent(), queryFn: fetchRecentEntries })
+  const technicians = useTechnicians()
+  const recent = useRecentEntries()
   const [filters, setFilters] = useState<TechnicianFilters>({ search: '', branch: '', department: '' })
   const [form, setForm] = useState<RevenueForm>(EMPTY_FORM)
   const [error, setError] = useState<string | null>(null)
   const [success, setSuccess] = useState<Announcement | null>(null)
-  const save = useMutation({ mutationFn: saveRevenue })
+  const save = useSaveRevenue((answer) => {
+    setSuccess((s) => ({ text: answer.updated ? TEAM_MESSAGES.revenueUpdated : TEAM_MESSAGES.revenueSaved, id: (s?.id ?? 0) + 1 }))
+    setForm((f) => ({ ...f, gross_revenue: '', pay_amount: '' }))
+  })
 
   // The success message clears after 3 s (learner §8).
   useEffect(() => {
@@ -122,13 +122,7 @@ const RevenueEntryPage = (_props: RemoteProps) => {
     const checked = checkRevenueForm(form)
     if ('error' in checked) return setError(checked.error)
     setError(null)
-    save.mutate(checked.body, {
-      onSuccess: async (answer) => {
-        setSuccess((s) => ({ text: answer.updated ? TEAM_MESSAGES.revenueUpdated : TEAM_MESSAGES.revenueSaved, id: (s?.id ?? 0) + 1 }))
-        setForm((f) => ({ ...f, gross_revenue: '', pay_amount: '' }))
-        await queryClient.invalidateQueries({ queryKey: revenueKeys.all })
-      },
-    })
+    save.mutate(checked.body)
   }
   return (
     <div className="pk-stack">

@@ -10,15 +10,6 @@ import {
 } from '@portal/contracts'
 import { api } from '@portal/ui-kit'
 
-/** Query keys of revenue entry and the leaderboard (a saved entry refreshes them all). */
-export const revenueKeys = {
-  all: ['revenue'] as const,
-  technicians: () => [...revenueKeys.all, 'technicians'] as const,
-  recent: () => [...revenueKeys.all, 'recent'] as const,
-  history: (userId: string) => [...revenueKeys.all, 'history', userId] as const,
-  leaderboard: (period: LeaderboardPeriod, month: string) => [...revenueKeys.all, 'leaderboard', period, month] as const,
-}
-
 /** Everyone who is not an admin (learner §6: the revenue user list excludes admins), by name. */
 export const fetchTechnicians = () =>
   api.get('/users', UsersResponse).then((users) => users.filter((u) => !u.is_admin).sort((a, b) => a.name.localeCompare(b.name)))

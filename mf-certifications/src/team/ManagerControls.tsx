@@ -1,10 +1,10 @@
 import { TEAM_MESSAGES, tierLabel, todayIso, type TeamMemberDetail, type TierLevel } from '@portal/contracts'
 import { Alert, Button, errorMessage, Modal, Select, TextField } from '@portal/ui-kit'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useId, useState, type FormEvent } from 'react'
 import { formatDate } from '../shared/format.ts'
 import { saveBlob } from '../shared/save-blob.ts'
-import { fetchMemberReport, requestPromotion, sendReminder, teamKeys, updateRevPay } from './api.ts'
+import { fetchMemberReport, sendReminder } from './api.ts'
+import { useRequestPromotion, useUpdateRevPay } from './data/apiHooks.ts'
 import { tiersAbove } from './team-view.ts'
 
 export const REMINDER_FAILED = 'Failed to send the reminder'
@@ -20,16 +20,9 @@ export function parseRatio(text: string): { ratio: number } | { error: string } 
 
 /** The member's rev/pay ratio, edited in place (learner §5: a non-empty number, step 0.01). */
 const RevPayEditor = ({ userId, current, announce }: { userId: string; current: number | null; announce: (t: string) => void }) => {
-  const queryClient = useQueryClient()
   const [text, setText] = useState(current === null ? '' : current.toFixed(2))
   const [error, setError] = useState<string | null>(null)
-  const save = useMutation({
-    mutationFn: (ratio: number) => updateRevPay(userId, ratio),
-    onSuccess: async (_a, ratio) => {
-      announce(`Rev/pay ratio updated to ${ratio.toFixed(2)}.`)
-      await queryClient.invalidateQueries({ queryKey: teamKeys.member(userId) })
-    },
-  })
+  const save = useUpdateRevPay(userId, (ratio) => announce(`Rev/pay ratio updated to ${ratio.toFixed(2)}.`))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (save.isPending) return
@@ -84,19 +77,14 @@ const PromotionDialog = ({
   onClose: () => void
   onSubmitted: (text: string) => void
 }) => {
-  const queryClient = useQueryClient()
   const options = tiersAbove(current)
   const [tier, setTier] = useState(options[0]?.value ?? '')
   const [justification, setJustification] = useState('')
   const [error, setError] = useState<string | null>(null)
   const justId = useId()
-  const send = useMutation({
-    mutationFn: () => requestPromotion(userId, Number(tier) as TierLevel, justification.trim()),
-    onSuccess: async () => {
-      setJustification('')
-      onSubmitted(TEAM_MESSAGES.promotionSubmitted)
-      await Promise.all([teamKeys.all, teamKeys.member(userId)].map((queryKey) => queryClient.invalidateQueries({ queryKey })))
-    },
+  const send = useRequestPromotion(userId, () => {
+    setJustification('')
+    onSubmitted(TEAM_MESSAGES.promotionSubmitted)
   })
   const close = () => {
     setJustification('')
@@ -112,7 +100,7 @@ const PromotionDialog = ({
       document.getElementById(justId)?.focus()
       return
     }
-    send.mutate()
+    send.mutate({ newTier: Number(tier) as TierLevel, justification: justification.trim() })
   }
   return (
     <Modal open={open} title="Request Tier Promotion" onClose={close}>

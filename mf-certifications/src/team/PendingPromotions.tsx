@@ -1,10 +1,9 @@
 import { tierLabel, type PromotionRequest } from '@portal/contracts'
 import { Alert, Button, EmptyState, errorMessage, Modal, Spinner, useAnnouncement } from '@portal/ui-kit'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { formatDate } from '../shared/format.ts'
 import { Notice } from '../shared/Notice.tsx'
-import { decidePromotion, fetchPendingPromotions, teamKeys } from './api.ts'
+import { useDecidePromotion, usePendingPromotions } from './data/apiHooks.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 export const DECISION_FAILED = 'Failed to save the decision'
@@ -18,21 +17,16 @@ interface Deciding {
 
 /** Approve or Deny with an optional note: the admin's answer to a manager's promotion request. */
 const DecisionDialog = ({ deciding, onClose, onDone }: { deciding: Deciding | null; onClose: () => void; onDone: (text: string) => void }) => {
-  const queryClient = useQueryClient()
   const [note, setNote] = useState('')
   const noteId = useId()
-  const decide = useMutation({
-    mutationFn: ({ request, approve }: Deciding) => decidePromotion(request.id, approve, note),
-    onSuccess: async (_answer, { request, approve }) => {
-      setNote('')
-      onDone(
-        approve
-          ? `Promotion approved: ${request.user.name} is now ${tierLabel(request.to_tier)}.`
-          : `Promotion of ${request.user.name} to ${tierLabel(request.to_tier)} denied.`,
-      )
-      // The tier shows in the team table and on the member's page.
-      await queryClient.invalidateQueries({ queryKey: teamKeys.all })
-    },
+  // Once decided, the team screens are fetched again: the tier shows in the team table and on the member's page.
+  const decide = useDecidePromotion(({ request, approve }) => {
+    setNote('')
+    onDone(
+      approve
+        ? `Promotion approved: ${request.user.name} is now ${tierLabel(request.to_tier)}.`
+        : `Promotion of ${request.user.name} to ${tierLabel(request.to_tier)} denied.`,
+    )
   })
   const close = () => {
     setNote('')
@@ -41,7 +35,7 @@ const DecisionDialog = ({ deciding, onClose, onDone }: { deciding: Deciding | nu
   }
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (deciding && !decide.isPending) decide.mutate(deciding)
+    if (deciding && !decide.isPending) decide.mutate({ ...deciding, note })
   }
   const r = deciding?.request
   const verb = deciding?.approve ? 'Approve' : 'Deny'
@@ -99,7 +93,7 @@ export const PromotionItem = ({ request: r, onDecide }: { request: PromotionRequ
 
 /** Pending Promotion Requests (admins): the managers' requests awaiting a decision. */
 export const PendingPromotions = () => {
-  const pending = useQuery({ queryKey: teamKeys.promotions(), queryFn: fetchPendingPromotions })
+  const pending = usePendingPromotions()
   const [deciding, setDeciding] = useState<Deciding | null>(null)
   const [notice, announce] = useAnnouncement()
   const headingRef = useRef<HTMLHeadingElement>(null)

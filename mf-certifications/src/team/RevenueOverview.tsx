@@ -1,8 +1,7 @@
 import { formatRatio, formatUsd, ratioColour, TEAM, TEAM_MESSAGES, type LeaderboardPeriod, type LeaderboardResponse, type TeamMemberDetail } from '@portal/contracts'
 import { EmptyState, errorMessage, Spinner, Tabs } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { fetchLeaderboard, revenueKeys } from '../revenue/api.ts'
+import { useLeaderboard } from '../revenue/index.ts'
 import { Badge } from '../shared/Badges.tsx'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
 import { monthLabel } from '../shared/format.ts'
@@ -94,7 +93,7 @@ export const RevenueOverview = ({ detail, thisMonth }: { detail: TeamMemberDetai
   const { name, id } = detail.profile.user
   const [tab, setTab] = useState<PeriodTab>('Monthly')
   const period = PERIOD_OF[tab]
-  const board = useQuery({ queryKey: revenueKeys.leaderboard(period, thisMonth), queryFn: () => fetchLeaderboard(period, thisMonth), enabled: period !== 'monthly' })
+  const board = useLeaderboard(period, thisMonth)
   return (
     <section className="pk-card pk-stack" aria-labelledby="overview-title">
       <h2 id="overview-title">Revenue Overview</h2>

@@ -12,13 +12,13 @@ import {
   type TeamSummary,
 } from '@portal/contracts'
 import { Alert, Button, EmptyState, errorMessage, Select, Spinner, TextField, usePageHeading, type RemoteProps } from '@portal/ui-kit'
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useEffect, useState, type ReactNode } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { exposed } from '../shared/exposed.tsx'
 import { saveBlob } from '../shared/save-blob.ts'
-import { RouteLink } from '../dashboard/Figures.tsx'
-import { exportTeam, fetchTeam, teamKeys } from './api.ts'
+import { RouteLink } from '../shared/RouteLink.tsx'
+import { exportTeam } from './api.ts'
+import { useTeam } from './data/apiHooks.ts'
 import { PendingPromotions } from './PendingPromotions.tsx'
 import { ariaSort, issuesView, locationText, nextOrder, progressView, type TeamOrder } from './team-view.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
@@ -179,7 +179,7 @@ const TeamDashboardPage = ({ user, navigate }: RemoteProps) => {
   const [offset, setOffset] = useState(0)
   const search = useSettled(filters.search.trim())
   const query = { branch: filters.branch, department: filters.department, search, sort: order.sort, order: order.order, limit: PAGE_SIZE, offset }
-  const team = useQuery({ queryKey: teamKeys.list(query), queryFn: () => fetchTeam(query), placeholderData: keepPreviousData })
+  const team = useTeam(query)
   const change = (next: Partial<TeamFilters>) => {
     setFilters((f) => ({ ...f, ...next }))
     setOffset(0)

@@ -1,11 +1,10 @@
 import { REMOTES, TEAM_MESSAGES, todayIso, type TeamMemberDetail } from '@portal/contracts'
 import { ApiError, errorMessage, Spinner, useAnnouncement, usePageHeading, type RemoteProps } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
-import { RouteLink } from '../dashboard/Figures.tsx'
-import { ProfileBody } from '../profile/ProfileBody.tsx'
+import { RouteLink } from '../shared/RouteLink.tsx'
+import { ProfileBody } from '../profile/index.ts'
 import { exposed } from '../shared/exposed.tsx'
 import { Notice } from '../shared/Notice.tsx'
-import { fetchMember, teamKeys } from './api.ts'
+import { useTeamMember } from './data/apiHooks.ts'
 import { ManagerControls } from './ManagerControls.tsx'
 import { RevenueOverview } from './RevenueOverview.tsx'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
@@ -30,7 +29,7 @@ export const TeamMemberBody = ({ detail, today = todayIso() }: { detail: TeamMem
 /** mf_certifications/TeamMember: /manager/technician/{userId} (learner §2 Team member detail). */
 const TeamMemberPage = ({ params, navigate }: RemoteProps) => {
   const userId = params.userId ?? ''
-  const detail = useQuery({ queryKey: teamKeys.member(userId), queryFn: () => fetchMember(userId), enabled: userId !== '' })
+  const detail = useTeamMember(userId)
   const headingRef = usePageHeading(detail.data ? `Team Member: ${detail.data.profile.user.name}` : 'Team Member')
   return (
     <div className="pk-stack">

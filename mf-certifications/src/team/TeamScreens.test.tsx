@@ -2,10 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { RevenueCards } from '../profile/ProfileOverview.tsx'
-import { RecentEntriesTable } from '../revenue/RevenueEntryPage.tsx'
 import type { LeaderboardResponse, LeaderboardRow } from '@portal/contracts'
-import { memberDetail, promotionRequest, revenueRecord, teamRow, TODAY, USER_ID } from '../test/fixtures.ts'
+import { memberDetail, promotionRequest, teamRow, TODAY, USER_ID } from '../test/fixtures.ts'
 import { PromotionItem } from './PendingPromotions.tsx'
 import { SummaryCards, TeamTable } from './TeamDashboardPage.tsx'
 import { TeamMemberBody } from './TeamMemberPage.tsx'
@@ -113,27 +111,5 @@ describe('team member detail', () => {
     expect(parseRatio(' ')).toEqual({ error: 'Please enter a rev/pay ratio' })
     expect(parseRatio('31.255')).toHaveProperty('error')
     expect(parseRatio('31.25')).toEqual({ ratio: 31.25 })
-  })
-})
-
-describe('profile revenue cards', () => {
-  it('show the latest month’s revenue, pay and coloured ratio, the year so far and the tier’s pay rate', () => {
-    const html = render(
-      <RevenueCards data={{ monthly_revenue: 12000, monthly_pay: 400, rev_pay_ratio: 30, yearly_revenue_ytd: 98500.5, month: '2026-10', tier_pay_rate: 30 }} />,
-    )
-    for (const text of ['Monthly Revenue', '$12,000.00', 'Monthly Pay', '$400.00', 'Yearly Revenue YTD', '$98,500.50', 'Latest month: Oct 2026', 'Pay rate of the current tier: 30'])
-      expect(html).toContain(text)
-    expect(html).toContain('ct-tone--yellow">30.00')
-  })
-})
-
-describe('revenue entry', () => {
-  it('lists recent entries with money in USD and the ratio coloured', () => {
-    const html = render(<RecentEntriesTable entries={[revenueRecord('2026-10', 12000, 400), revenueRecord('2024-06', 5000, null)]} />)
-    for (const h of ['Technician', 'Month', 'Gross Revenue', 'Pay Amount', 'Rev/Pay Ratio', 'Entered']) expect(html).toContain(`<th scope="col">${h}</th>`)
-    expect(html).toContain('$12,000.00')
-    expect(html).toContain('ct-tone--yellow">30.00')
-    expect(html).toContain('Not entered')
-    expect(html).toContain('Oct 2026')
   })
 })

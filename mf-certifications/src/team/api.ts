@@ -10,16 +10,6 @@ import {
   type TierLevel,
 } from '@portal/contracts'
 import { api } from '@portal/ui-kit'
-import { profileKeys } from '../profile/api.ts'
-
-/** Query keys of the team screens (the dashboard, a member, pending promotions). */
-export const teamKeys = {
-  all: ['team'] as const,
-  list: (query: TeamQuery) => [...teamKeys.all, 'list', query] as const,
-  /** Under the profile's key: what the profile sections change (a proof deleted) refreshes the member detail too. */
-  member: (userId: string) => [...profileKeys.profile(userId), 'team-member'] as const,
-  promotions: () => [...teamKeys.all, 'promotions', 'pending'] as const,
-}
 
 const enc = encodeURIComponent
 

@@ -1,7 +1,8 @@
 import { Alert, ApiError, Button, Spinner, errorMessage, type RemoteProps } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
-import { dashboardPath, examKeys, fetchExamIntro, startAttempt } from '../api.ts'
+import { dashboardPath } from '../dashboard-path.ts'
+import { startAttempt } from './api.ts'
+import { useExamIntro } from './data/apiHooks.ts'
 import { Intro } from './Intro.tsx'
 import { Taking, type Attempt } from './Taking.tsx'
 import { localDeadline } from './timer.ts'
@@ -16,7 +17,7 @@ const loadError = (err: unknown) =>
 export const ExamScreen = ({ user, navigate, params, registerLeaveGuard, announcePage }: Pick<RemoteProps, 'user' | 'navigate' | 'params' | 'registerLeaveGuard' | 'announcePage'>) => {
   const id = params.id ?? ''
   const home = dashboardPath(user.is_admin)
-  const exam = useQuery({ queryKey: examKeys.intro(id), queryFn: () => fetchExamIntro(id), retry: false, refetchOnWindowFocus: false })
+  const exam = useExamIntro(id)
   const [attempt, setAttempt] = useState<Attempt | null>(null)
   const [starting, setStarting] = useState(false)
   const [startError, setStartError] = useState<string | null>(null)

@@ -1,6 +1,6 @@
 import { Alert, Button } from '@portal/ui-kit'
 import { useEffect, useRef, useState } from 'react'
-import type { ExamIntro } from '../api.ts'
+import type { ExamIntro } from './api.ts'
 import { formatClock, secondsLeft } from './timer.ts'
 
 /** The intro card: what the exam is, Start Exam (or Resume Exam with the time left) and Cancel. */

@@ -1,7 +1,7 @@
 import type { StartAttemptResponse } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, errorMessage, type RemoteProps } from '@portal/ui-kit'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { submitExam, type ExamIntro } from '../api.ts'
+import { submitExam, type ExamIntro } from './api.ts'
 import { initialDrafts, toSubmission, toggleMarked, type Draft } from './answers.ts'
 import { LeaveDialog, type LeaveAsk } from './LeaveDialog.tsx'
 import { confirmSubmitText, questionStates } from './palette.ts'

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { saveAnswers } from '../api.ts'
+import { saveAnswers } from './api.ts'
 import { toSubmission, type Draft } from './answers.ts'
 
 const SAVE_DELAY_MS = 800

@@ -19,12 +19,6 @@ export const ExamIntro = ExamSummary.pick({
 })
 export type ExamIntro = ReturnType<typeof ExamIntro.parse>
 
-/** Query keys of the exams feature. */
-export const examKeys = {
-  all: ['exams'] as const,
-  intro: (id: string) => [...examKeys.all, 'intro', id] as const,
-}
-
 const examPath = (id: string | number) => `/exams/${encodeURIComponent(String(id))}`
 
 export const fetchExamIntro = (id: string) => api.get(examPath(id), ExamIntro)
@@ -33,6 +27,3 @@ export const saveAnswers = (attemptId: string, answers: Answer[], questionIds: n
   api.put(`/exams/attempts/${encodeURIComponent(attemptId)}/answers`, { answers, questionIds })
 export const submitExam = (id: string, attemptId: string, answers: Answer[], questionIds: number[]) =>
   api.post(`${examPath(id)}/submit`, { attemptId, answers, questionIds }, ExamSubmissionResult)
-
-/** Where exit, cancel and Return to Dashboard go (learner §6). */
-export const dashboardPath = (isAdmin: boolean) => (isAdmin ? '/admin-dashboard' : '/user-dashboard')
