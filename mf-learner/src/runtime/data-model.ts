@@ -1,3 +1,5 @@
+import { SCORM_LIMITS } from '@portal/contracts'
+
 /*
  * Where scorm-again (3.4.3) is looser or stricter than the SCORM data model, the session facade
  * asks this module first (decision 0032: a thin layer of ours, not a fork; each rule is a fix to
@@ -10,13 +12,17 @@
  * - identifiers (cmi.interactions.n.id, cmi.objectives.n.id) are CMIIdentifiers: no white space;
  * - cmi.interactions.n.result is correct, wrong, unanticipated, neutral or a number ("incorrect" is
  *   not: scorm-again stores it as wrong);
- * - a true-false interaction's student_response and correct_responses patterns are 0, 1, t or f.
+ * - a true-false interaction's student_response and correct_responses patterns are 0, 1, t or f;
+ * - cmi.suspend_data holds at most 64,000 characters (DESIGN.md: 1.2 too, past the standard's
+ *   4,096); scorm-again takes longer text, which a commit would then be refused for.
  * And reads: cmi.core.total_time and cmi.student_data.max_time_allowed are CMITimespans with four
  * digits of hours (0000:00:00 before any time was recorded).
  *
  * SCORM 2004 (RTE 4.1.1.6, 4.2): timestamps may carry a time zone designator (Z, +02:00), which
  * scorm-again refuses; cmi.session_time is an ISO 8601 duration whose hours, minutes and seconds
- * follow a T ("P1H" is refused with 406, scorm-again accepts it); adl.nav.request can be read.
+ * follow a T ("P1H" is refused with 406, scorm-again accepts it); adl.nav.request can be read;
+ * cmi.suspend_data past 64,000 characters (its smallest permitted maximum, which the portal keeps)
+ * is refused with 406 rather than stored in part.
  */
 
 /** SCORM 1.2 "Incorrect Data Type". */
@@ -42,6 +48,7 @@ export interface Model12 {
 export function refusal12(element: string, value: string, model: Model12): number | null {
   if (element === 'cmi.core.session_time') return TIMESPAN_12.test(value) ? null : TYPE_MISMATCH_12
   if (element === 'cmi.core.exit') return EXIT_12.has(value) ? null : TYPE_MISMATCH_12
+  if (element === 'cmi.suspend_data') return value.length <= SCORM_LIMITS.suspendData ? null : TYPE_MISMATCH_12
   if (/^cmi\.(interactions|objectives)\.\d+\.id$/.test(element) || /^cmi\.interactions\.\d+\.objectives\.\d+\.id$/.test(element))
     return IDENTIFIER_12.test(value) ? null : TYPE_MISMATCH_12
   const interaction = /^cmi\.interactions\.(\d+)\.(result|student_response|correct_responses\.\d+\.pattern)$/.exec(element)
@@ -73,6 +80,7 @@ const TIME_ELEMENTS_2004 = /^cmi\.(interactions\.\d+\.timestamp|comments_from_le
 /** The 2004 error code a Set must fail with, or null. */
 export function refusal2004(element: string, value: string): number | null {
   if (element === 'cmi.session_time') return DURATION_2004.test(value) ? null : TYPE_MISMATCH_2004
+  if (element === 'cmi.suspend_data') return value.length <= SCORM_LIMITS.suspendData ? null : TYPE_MISMATCH_2004
   return null
 }
 

@@ -85,6 +85,17 @@ describe.each([
     expect(await stored(learner)).toBe('mine-4')
   })
 
+  it('holds suspend_data to 64,000 characters (in 1.2 too): a longer one is answered 400 and nothing of the commit is stored', async () => {
+    const l = await launch(learner)
+    expect((await commit(l, 1, core('kept'))).body.applied).toBe(true)
+    const long = await commit(l, 2, { cmi: { core: { lesson_status: 'incomplete', lesson_location: 'too-long' }, suspend_data: 'x'.repeat(64_001) } })
+    expect([long.status, long.body.result, long.body.code]).toEqual([400, false, 'validation_failed'])
+    expect(await stored(learner)).toBe('kept')
+    const full = await commit(l, 3, { cmi: { core: { lesson_status: 'incomplete', lesson_location: 'full' }, suspend_data: 'x'.repeat(64_000) } })
+    expect([full.status, full.body.applied]).toEqual([200, true])
+    expect(await stored(learner)).toBe('full')
+  })
+
   it('keeps committing after the pool replaces its connection (an idle one is closed after 10 s)', async () => {
     const l = await launch(learner)
     expect((await commit(l, 1, core('before'))).body.applied).toBe(true)

@@ -24,7 +24,7 @@ import { completeModule } from '../progress/progress.service.ts'
 import { COMMIT_SQL, scormRepository, type CommitRow, type StateRow } from './scorm.repository.ts'
 import { contentCompletion } from './content-completion.ts'
 import { sequencedOrganization, storedSequencingState, storeSequencingState } from './sequencing-state.ts'
-import { applyCompletionThreshold, applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, totalTimePath } from './summary.ts'
+import { applyCompletionThreshold, applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, suspendDataProblem, totalTimePath } from './summary.ts'
 
 /** Path of a launch's commit endpoint (the content player posts to it on the content origin). */
 export const commitUrl = (token: string) => `/api/scorm/commit/${token}`
@@ -201,6 +201,8 @@ export function createScormService(ctx: LearningContext) {
       if (!scos.has(commit.itemId)) throw new CommitError(400, 'unknown_item', 'itemId is not a SCO of this package')
       const runtimeData = applyCompletionThreshold(commit.runtimeData, scos.get(commit.itemId)!)
       const summary = summarize(runtimeData, commit)
+      const tooLong = suspendDataProblem(summary.suspendData, 'runtimeData: cmi.suspend_data')
+      if (tooLong) throw new CommitError(400, 'validation_failed', tooLong)
       const key = `${claims.userId}:${claims.moduleId}`
       const at = now()
       const last = touched.get(key)

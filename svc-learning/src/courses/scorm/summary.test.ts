@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { sharedStores, summarize, totalTimePath } from './summary.ts'
+import { progressRecordProblem, sharedStores, summarize, suspendDataProblem, totalTimePath } from './summary.ts'
 
 describe('summarize', () => {
   it('reads a SCORM 1.2 tree without the cmi wrapper and with childArray collections', () => {
@@ -147,5 +147,17 @@ describe('timespans and durations', () => {
       '0000:00:00', '0000:01:00', '0001:02:03.50', '0024:00:01', '0000:00:00', '0001:30:00', '0000:01:00', 'soon',
     ])
     expect(['0000:00:00', '12:30:15.25', 'PT1S'].map(timespanTo2004)).toEqual(['PT0H0M0S', 'PT12H30M15.25S', 'PT1S'])
+  })
+})
+
+describe('suspend data limit (64,000 characters in 1.2 and 2004 alike, as the runtime has it)', () => {
+  it('names the field and the limit past it, and takes what fits', () => {
+    expect(suspendDataProblem('x'.repeat(64_000), 'suspend_data')).toBeNull()
+    expect(suspendDataProblem('x'.repeat(64_001), 'suspend_data')).toBe('suspend_data may hold at most 64000 characters')
+  })
+
+  it('applies to the progress record', () => {
+    expect(progressRecordProblem('1.2', { suspendData: 'x'.repeat(5_000) })).toBeNull()
+    expect(progressRecordProblem('1.2', { suspendData: 'x'.repeat(64_001) })).toBe('suspendData may hold at most 64000 characters')
   })
 })

@@ -180,8 +180,20 @@ const SUCCESS_2004 = new Set(['passed', 'failed'])
 const COMPLETION_2004 = new Set(['completed', 'incomplete', 'not attempted', 'unknown'])
 const STATUSES_12 = ['passed', 'completed', 'failed', 'incomplete', 'browsed', 'not attempted']
 
+/**
+ * Why suspend data is too long to keep (`SCORM_LIMITS.suspendData`, in 1.2 and 2004 alike, as the
+ * runtime has it), or null. `field`: what the caller named it.
+ */
+export function suspendDataProblem(suspendData: string, field: string): string | null {
+  return suspendData.length > SCORM_LIMITS.suspendData ? `${field} may hold at most ${SCORM_LIMITS.suspendData} characters` : null
+}
+
 /** Why a record cannot be written into a SCO of `model` (a value its data model refuses), or null. */
 export function progressRecordProblem(model: '1.2' | '2004', record: ProgressRecord): string | null {
+  if (record.suspendData !== undefined) {
+    const problem = suspendDataProblem(record.suspendData, 'suspendData')
+    if (problem) return problem
+  }
   const status = record.lessonStatus
   if (status !== undefined) {
     if (model === '1.2' && !STATUSES_12.includes(status)) return `lessonStatus must be one of: ${STATUSES_12.join(', ')}`
