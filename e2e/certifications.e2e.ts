@@ -4,7 +4,7 @@ import { apiLogIn, focusedControl, launchBrowser, signedInPage, watchErrors } fr
 
 // The certification screens (mf-certifications) as people use them: an admin adds a type and a
 // tier requirement; a technician adds a certification, uploads, views, downloads, replaces and
-// deletes a proof and pauses notifications; another technician cannot open that profile.
+// deletes a proof and pauses notifications (and resumes them); another technician cannot open that profile.
 const baseURL = inject('baseURL')
 let browser: Browser
 
@@ -95,7 +95,7 @@ describe('certifications journey', () => {
     await page.context().close()
   })
 
-  it('a technician adds a certification, uploads, views, downloads, replaces and deletes a proof, deletes a certification and pauses notifications', async () => {
+  it('a technician adds a certification, uploads, views, downloads, replaces and deletes a proof, deletes a certification and pauses notifications, then resumes them', async () => {
     const page = await signedIn('tech.anchorage@example.com', 'Tech1234!')
     const errors = watchErrors(page)
     const tracking = page.getByRole('region', { name: 'Certification Tracking' })
@@ -199,6 +199,11 @@ describe('certifications journey', () => {
     await page.getByRole('status').getByText(/^Notifications paused until \w{3} \d{1,2}, \d{4}\.$/).waitFor()
     await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false')
     await page.getByText(/^Paused until /).waitFor()
+    // Used again, it resumes: journeys share the portal, and the notification journey reminds
+    // this technician.
+    await toggle.click()
+    await page.getByRole('status').getByText('Notifications resumed.').waitFor()
+    await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true')
     expect(errors).toEqual([])
     await page.context().close()
   })
