@@ -35,10 +35,10 @@ describe('GET /admin/audit/certs', () => {
     expect((await h.call('DELETE', `/admin/certifications/${id}`, { token: admin.token })).status).toBe(200)
     expect((await h.call('POST', '/revenue/manual-entry', { token: admin.token, body: { user_id: tech.id, month: '2025-03', gross_revenue: 10000, pay_amount: 320 } })).status).toBe(201)
     expect((await h.call('POST', '/revenue/manual-entry', { token: admin.token, body: { user_id: tech.id, month: '2025-03', gross_revenue: 12000, pay_amount: 320 } })).status).toBe(200)
-    const asked = await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: tech.id, newTier: 1, justification: 'Ready' } })
+    const asked = await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: tech.id, newTier: 2, justification: 'Ready' } })
     const request = (asked.body as { request: { id: number } }).request.id
     expect((await h.call('POST', `/manager/tier-promotions/${request}/decision`, { token: admin.token, body: { approve: true, note: 'Earned' } })).status).toBe(200)
-    const again = await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: tech.id, newTier: 2, justification: 'Soon' } })
+    const again = await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: tech.id, newTier: 3, justification: 'Soon' } })
     expect((await h.call('POST', `/manager/tier-promotions/${(again.body as { request: { id: number } }).request.id}/decision`, { token: admin.token, body: { approve: false } })).status).toBe(200)
     expect((await h.call('PUT', `/manager/rev-pay/${tech.id}`, { token: manager.token, body: { revPayRatio: 32.5 } })).status).toBe(200)
     expect((await h.call('PUT', `/manager/rev-pay/${tech.id}`, { token: admin.token, body: { revPayRatio: 30 } })).status).toBe(200)
@@ -58,7 +58,7 @@ describe('GET /admin/audit/certs', () => {
       ['certs', 'Ada Admin', 'certification_type.created', 'AUD-1'],
     ])
     expect(entries[0]!.details).toEqual({ user_id: tech.id, before: 32.5, after: 30 })
-    expect(entries[3]!.details).toEqual({ user_id: tech.id, request_id: request, from_tier: 0, to_tier: 1, note: 'Earned' })
+    expect(entries[3]!.details).toEqual({ user_id: tech.id, request_id: request, from_tier: 0, to_tier: 2, note: 'Earned' })
     expect(entries[4]!.details).toEqual({ user_id: tech.id, month: '2025-03', gross_revenue: 12000, pay_amount: 320 })
     expect(entries[9]!.details).toMatchObject({ before: { is_active: true }, after: { is_active: false } })
     expect((await trail('?action=tier_promotion')).map((e) => e.action)).toEqual(['tier_promotion.denied', 'tier_promotion.approved'])

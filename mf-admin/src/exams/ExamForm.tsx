@@ -1,5 +1,5 @@
 import type { Exam, QuestionType } from '@portal/contracts'
-import { Alert, Button, LiveRegion, Select, Spinner, TextField, errorMessage, focusFirstInvalid, useAnnouncement, useFocusTargets, type FocusTargets } from '@portal/ui-kit'
+import { Alert, Button, LiveRegion, Select, Spinner, TextField, focusFirstInvalid, useAnnouncement, useFocusTargets, type FocusTargets } from '@portal/ui-kit'
 import { Suspense, lazy, useReducer, useRef, useState, type Dispatch } from 'react'
 import { useSaveExam } from './data/apiHooks.ts'
 import {
@@ -13,6 +13,7 @@ import {
   examFormReducer,
   formFromExam,
   questionSummary,
+  saveErrorText,
   toExamInput,
   validateExamForm,
   type ExamFormAction,
@@ -277,7 +278,6 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
     dispatch({ type: 'addCategory' })
     announce(next.categoryError ?? `Category ${next.subject_categories.at(-1)} added.`)
   }
-  const fallback = exam ? 'Failed to update exam. Please try again.' : 'Failed to create exam. Please try again.'
   const title = exam ? 'Edit Exam' : 'Add New Exam'
   return (
     <form
@@ -468,7 +468,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
       <div ref={target(EXAM_FOCUS.summary)} tabIndex={-1} className="pk-stack" style={{ gap: '.5rem' }}>
         {errors.pool ? <Alert>{errors.pool}</Alert> : null}
         {state.submitted && errors.count > 0 && !errors.pool ? <Alert>Please correct the errors above.</Alert> : null}
-        {save.isError ? <Alert>{errorMessage(save.error, fallback)}</Alert> : null}
+        {save.isError ? <Alert>{saveErrorText(save.error, exam ? 'update' : 'create')}</Alert> : null}
       </div>
       <LiveRegion message={announcement} />
       {importing ? (

@@ -1,5 +1,7 @@
 import { ExamInput } from '@portal/contracts'
-import { describe, expect, it } from 'vitest'
+import { ApiError } from '@portal/ui-kit'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createExam, updateExam } from './api.ts'
 import {
   afterMoveQuestion,
   afterRemoveCategory,
@@ -11,6 +13,7 @@ import {
   normalisePassScore,
   normaliseTimeLimit,
   questionSummary,
+  saveErrorText,
   shiftCorrectAnswer,
   toExamInput,
   validateExamForm,
@@ -252,5 +255,28 @@ describe('exams table', () => {
   it('describes the assignment', () => {
     expect(assignmentText({ is_assigned_to_all: true, assigned_user_ids: [] })).toBe('All users')
     expect(assignmentText({ is_assigned_to_all: false, assigned_user_ids: ['a'] })).toBe('1 user')
+  })
+})
+
+describe('exam form: save feedback', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    vi.restoreAllMocks()
+  })
+
+  it('says no exam data was received when the save answers without an exam', async () => {
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ message: 'Saved' }), { status: 201, headers: { 'Content-Type': 'application/json' } }))
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const input = toExamInput(emptyForm())
+    expect(saveErrorText(await createExam(input).catch((e: unknown) => e), 'create')).toBe('No exam data received from server')
+    expect(saveErrorText(await updateExam(7, input).catch((e: unknown) => e), 'update')).toBe('No exam data received from server')
+  })
+
+  it('explains a missing exam in the answer and otherwise the server message or default (admin §8)', () => {
+    expect(saveErrorText(new ApiError(201, 'invalid_response', 'x', undefined), 'create')).toBe('No exam data received from server')
+    expect(saveErrorText(new ApiError(200, 'invalid_response', 'x', undefined), 'update')).toBe('No exam data received from server')
+    expect(saveErrorText(new ApiError(400, 'validation', 'x', undefined, 'Exam name is required'), 'create')).toBe('Exam name is required')
+    expect(saveErrorText(new ApiError(0, 'timeout', 'x', undefined), 'create')).toBe('Failed to create exam. Please try again.')
+    expect(saveErrorText(new Error('boom'), 'update')).toBe('Failed to update exam. Please try again.')
   })
 })

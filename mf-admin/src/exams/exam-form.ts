@@ -1,5 +1,5 @@
 import { EXAM_LIMITS, EXAM_MESSAGES, type Exam, type ExamInput, type ExamType, type QuestionType } from '@portal/contracts'
-import { neighbourAfterRemoval } from '@portal/ui-kit'
+import { ApiError, errorMessage, neighbourAfterRemoval } from '@portal/ui-kit'
 
 /** A question as the form edits it; `key` identifies it in the list, `id` when it is stored already. */
 export interface QuestionDraft {
@@ -392,3 +392,15 @@ export const toExamInput = (s: ExamFormState): ExamInput => ({
     }
   }),
 })
+
+export const EXAM_ERRORS = {
+  create: 'Failed to create exam. Please try again.',
+  update: 'Failed to update exam. Please try again.',
+  noData: 'No exam data received from server',
+} as const
+
+/** The text for a failed save: no exam in the answer, else the server message or the default (admin §8). */
+export const saveErrorText = (error: unknown, mode: 'create' | 'update'): string => {
+  if (error instanceof ApiError && error.code === 'invalid_response') return EXAM_ERRORS.noData
+  return errorMessage(error, mode === 'create' ? EXAM_ERRORS.create : EXAM_ERRORS.update)
+}

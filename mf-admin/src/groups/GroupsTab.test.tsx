@@ -65,6 +65,16 @@ describe('Groups tab (User Groups & Notifications)', () => {
     expect(weekly).toContain('Configure Tracking: Seattle Crew')
     expect(weekly).toContain('>Report Frequency</label>')
     expect(weekly).toContain('>Day of Week</label>')
+    // Admin §9: "Monday 1 through Saturday 6, Sunday 0".
+    expect([...weekly.matchAll(/<option value="(\d)"[^>]*>(\w+day)<\/option>/g)].map((m) => `${m[2]} ${m[1]}`)).toEqual([
+      'Monday 1',
+      'Tuesday 2',
+      'Wednesday 3',
+      'Thursday 4',
+      'Friday 5',
+      'Saturday 6',
+      'Sunday 0',
+    ])
     expect(weekly).toContain('Search exams and courses')
     expect(weekly).toContain('>Save Configuration</button>')
     expect(render({ ...rule, report_frequency: 'daily', report_day_of_week: null })).not.toContain('Day of Week')

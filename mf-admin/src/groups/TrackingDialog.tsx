@@ -1,4 +1,4 @@
-import { DAYS_OF_WEEK, DEFAULT_REPORT, REPORT_FREQUENCIES, REPORT_FREQUENCY_LABELS, type NotificationRule, type ReportFrequency, type TrackingItem } from '@portal/contracts'
+import { DAY_OF_WEEK_OPTIONS, DEFAULT_REPORT, REPORT_FREQUENCIES, REPORT_FREQUENCY_LABELS, type NotificationRule, type ReportFrequency, type TrackingItem } from '@portal/contracts'
 import { Alert, Button, EmptyState, Modal, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
 import { useEffect, useState } from 'react'
 import { useAdminCourses } from '../courses/index.ts'
@@ -60,7 +60,7 @@ export const TrackingDialog = ({ rule, onClose, onSaved }: { rule: NotificationR
           </div>
           {frequency === 'weekly' ? (
             <div style={{ flex: '1 1 200px' }}>
-              <Select label="Day of Week" options={DAYS_OF_WEEK.map((d, i) => ({ value: String(i), label: d }))} value={String(day)} onChange={(e) => setDay(Number(e.target.value))} />
+              <Select label="Day of Week" options={DAY_OF_WEEK_OPTIONS.map((d) => ({ value: String(d.value), label: d.label }))} value={String(day)} onChange={(e) => setDay(Number(e.target.value))} />
             </div>
           ) : null}
         </div>

@@ -22,8 +22,9 @@ describe('team view', () => {
     expect(locationText({ branch: 'Seattle', department: null })).toBe('Seattle · Department not set')
   })
 
-  it('offers only the tiers above the current one', () => {
-    expect(tiersAbove(0).map((t) => t.label)).toEqual(['Tier 1', 'Tier 2', 'Tier 3'])
+  it('offers only Tier 2 and Tier 3 above the current one, never Tier 1', () => {
+    expect(tiersAbove(0).map((t) => t.label)).toEqual(['Tier 2', 'Tier 3'])
+    expect(tiersAbove(2).map((t) => t.label)).toEqual(['Tier 3'])
     expect(tiersAbove(1).map((t) => t.value)).toEqual(['2', '3'])
     expect(tiersAbove(3)).toEqual([])
   })

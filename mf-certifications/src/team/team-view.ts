@@ -1,4 +1,4 @@
-import { IsoMonth, progressColour, TEAM, tierLabel, TIER_LEVELS, type RevenueRecord, type TeamMemberRow, type TeamSort, type TierLevel } from '@portal/contracts'
+import { IsoMonth, progressColour, promotionTiers, TEAM, tierLabel, type RevenueRecord, type TeamMemberRow, type TeamSort, type TierLevel } from '@portal/contracts'
 import type { Tone } from '../shared/cert-view.ts'
 import { monthLabel } from '../shared/format.ts'
 
@@ -36,9 +36,9 @@ export const progressView = (percent: number) => ({
   compliant: percent >= TEAM.compliantAt,
 })
 
-/** Tiers a promotion may offer: those above the current one (learner §4). */
+/** Tiers a promotion may offer: 2 if current<2, 3 if current<3, as the server enforces (learner §4). */
 export const tiersAbove = (current: TierLevel): { value: string; label: string }[] =>
-  TIER_LEVELS.filter((t) => t > current).map((t) => ({ value: String(t), label: tierLabel(t) }))
+  promotionTiers(current).map((t) => ({ value: String(t), label: tierLabel(t) }))
 
 /** The `count` months ending with `lastMonth` (`YYYY-MM`), oldest first. */
 export function monthsEnding(lastMonth: string, count: number = TEAM.trendMonths): string[] {

@@ -61,9 +61,11 @@ describe('certification rules', () => {
     expect(requirementMet(cert({}, false), today, { managerView: true })).toBe(true)
   })
 
-  it('caps the next tier at 3 and offers promotions only above the current tier', () => {
+  it('caps the next tier at 3 and offers promotions to Tier 2 or 3 above the current tier, never Tier 1', () => {
     expect([0, 1, 2, 3].map((t) => nextTier(t as 0))).toEqual([1, 2, 3, 3])
+    expect(promotionTiers(0)).toEqual([2, 3])
     expect(promotionTiers(1)).toEqual([2, 3])
+    expect(promotionTiers(2)).toEqual([3])
     expect(promotionTiers(3)).toEqual([])
   })
 

@@ -17,8 +17,10 @@ export const tierLabel = (tier: number): string => TIER_LABELS[tier as TierLevel
 
 /** Next tier: current + 1, capped at 3 (learner §4). */
 export const nextTier = (current: TierLevel): TierLevel => Math.min(current + 1, 3) as TierLevel
-/** Tiers a promotion may offer: those above the current one (learner §4). */
-export const promotionTiers = (current: TierLevel): TierLevel[] => TIER_LEVELS.filter((t) => t > current)
+/** Tiers a promotion may ask for at all: 2 and 3, never Tier 1 (learner §4). */
+export const PROMOTION_TIERS = [2, 3] as const satisfies readonly TierLevel[]
+/** Tiers a promotion may offer: 2 if current<2, 3 if current<3 (learner §4). */
+export const promotionTiers = (current: TierLevel): TierLevel[] => PROMOTION_TIERS.filter((t) => t > current)
 
 /** Tier pay rates (learner §9, admin §9). */
 export const TIER_PAY_RATES: Record<1 | 2 | 3, number> = { 1: 25, 2: 30, 3: 35 }

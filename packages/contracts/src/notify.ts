@@ -19,8 +19,10 @@ export const REPORT_FREQUENCIES = ['immediate', 'daily', 'weekly', 'monthly'] as
 export const ReportFrequency = z.enum(REPORT_FREQUENCIES)
 export type ReportFrequency = z.infer<typeof ReportFrequency>
 export const REPORT_FREQUENCY_LABELS: Record<ReportFrequency, string> = { immediate: 'Immediate', daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' }
-/** Sunday 0 through Saturday 6 (admin §9); default Monday. */
+/** Day names by stored value, Sunday 0 through Saturday 6 (admin §9); default Monday. */
 export const DAYS_OF_WEEK = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const
+/** The days as the form lists them: "Monday 1 through Saturday 6, Sunday 0" (admin §9). */
+export const DAY_OF_WEEK_OPTIONS = [1, 2, 3, 4, 5, 6, 0].map((value) => ({ value, label: DAYS_OF_WEEK[value]! }))
 export const DEFAULT_REPORT = { frequency: 'weekly', dayOfWeek: 1 } as const
 
 export const NOTIFY_MESSAGES = {

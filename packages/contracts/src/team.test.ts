@@ -25,4 +25,10 @@ describe('team and revenue rules', () => {
       'Justification is required',
     )
   })
+  it('asks a promotion for Tier 2 or Tier 3 only (learner §4)', () => {
+    const body = (newTier: number) => TierPromotionBody.safeParse({ userId: '0b7c1c56-3f47-4c0f-9d59-8f1d8f1f6a11', newTier, justification: 'Ready' })
+    expect(body(0).error?.issues[0]?.message).toBe('The new tier must be Tier 2 or Tier 3')
+    expect(body(1).error?.issues[0]?.message).toBe('The new tier must be Tier 2 or Tier 3')
+    expect([2, 3].map((t) => body(t).success)).toEqual([true, true])
+  })
 })

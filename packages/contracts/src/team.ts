@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { Branch, Department } from './identity.ts'
-import { IsoDate, TechnicianProfile, TierLevel } from './certs.ts'
+import { IsoDate, PROMOTION_TIERS, TechnicianProfile, TierLevel } from './certs.ts'
 
 /**
  * Team compliance, tier promotions and revenue (learner §2 Team dashboard, Team member detail,
@@ -31,6 +31,7 @@ export const TEAM_MESSAGES = {
   promotionSubmitted: 'Tier promotion request submitted successfully',
   justificationRequired: 'Justification is required',
   promotionNotAbove: 'The new tier must be above the current tier',
+  promotionTierOffered: 'The new tier must be Tier 2 or Tier 3',
   promotionPending: 'A promotion request for this technician is already pending',
   loadRevenue: 'Failed to load revenue data',
   fetchUsers: 'Failed to fetch users',
@@ -194,10 +195,13 @@ export const RevPayBody = z.object({
   revPayRatio: z.number({ error: TEAM_MESSAGES.revPayRequired }).min(0).max(1000).multipleOf(0.01, 'Use at most two decimals'),
 })
 
-/** POST /manager/tier-promotion (learner §5: a justification is required; only tiers above the current one). */
+/**
+ * POST /manager/tier-promotion (learner §4, §5: Tier 2 or 3 only, above the current one, which the
+ * service checks with `promotionTiers`; a justification is required).
+ */
 export const TierPromotionBody = z.object({
   userId: z.uuid(),
-  newTier: TierLevel,
+  newTier: TierLevel.refine((t) => (PROMOTION_TIERS as readonly number[]).includes(t), TEAM_MESSAGES.promotionTierOffered),
   justification: z.string({ error: TEAM_MESSAGES.justificationRequired }).trim().min(1, TEAM_MESSAGES.justificationRequired).max(4000),
 })
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { TEAM_MESSAGES, type PromotionDecisionBody, type PromotionRequest, type PromotionStatus, type TierLevel, type TierPromotionBody } from '@portal/contracts'
+import { promotionTiers, TEAM_MESSAGES, type PromotionDecisionBody, type PromotionRequest, type PromotionStatus, type TierLevel, type TierPromotionBody } from '@portal/contracts'
 import { auditTrail, badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { CertsContext } from '../context.ts'
 import { requireTeamMember, requireTeamViewer } from '../team/team-access.ts'
@@ -15,8 +15,8 @@ const lockedTier = async (em: import('@mikro-orm/postgresql').EntityManager, use
 }
 
 /**
- * Tier promotions (learner §4, §5): a manager (for their team) or an admin asks for a tier above
- * the current one with a justification; the request waits until an admin approves it (the tier
+ * Tier promotions (learner §4, §5): a manager (for their team) or an admin asks for Tier 2 or 3,
+ * above the current one, with a justification; the request waits until an admin approves it (the tier
  * changes, `certs.tier.promoted.v1` goes out through the outbox) or denies it, with a note. The
  * requester sees the outcome in their list and on the member detail.
  */
@@ -30,7 +30,8 @@ export function createPromotionService(ctx: CertsContext) {
         await requireTeamMember(em, viewer, body.userId)
         const current = await lockedTier(em, body.userId)
         if (current >= 3) throw badRequest(TEAM_MESSAGES.promotionAtTop, 'tier_at_top')
-        if (body.newTier <= current) throw badRequest(TEAM_MESSAGES.promotionNotAbove, 'tier_not_above')
+        // Only what the screen offers: Tier 2 or 3, above the current tier (learner §4).
+        if (!promotionTiers(current).includes(body.newTier)) throw badRequest(TEAM_MESSAGES.promotionNotAbove, 'tier_not_above')
         const id = await promotionRepository.insertPending(em, {
           userId: body.userId,
           fromTier: current,

@@ -33,7 +33,7 @@ let month = 0
 const pendingRequest = async () => {
   await h.sql(`delete from promotion_requests where user_id = ? and status = 'pending'`, [member.id])
   await h.sql(`update technicians set current_tier = 0 where user_id = ?`, [member.id])
-  const res = await h.call('POST', '/manager/tier-promotion', { token: admin.token, body: { userId: member.id, newTier: 1, justification: 'ok' } })
+  const res = await h.call('POST', '/manager/tier-promotion', { token: admin.token, body: { userId: member.id, newTier: 2, justification: 'ok' } })
   return res.body.request.id as number
 }
 

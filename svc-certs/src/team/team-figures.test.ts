@@ -97,29 +97,29 @@ describe('kept team figures', () => {
   })
 
   it('follow a tier promotion', async () => {
-    const delta = await h.type(admin, { name: 'Delta Lead', tier_level: 1, validity_period: null })
-    await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: 1, certification_id: delta.id, is_required: true } })
+    const delta = await h.type(admin, { name: 'Delta Lead', tier_level: 2, validity_period: null })
+    await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: 2, certification_id: delta.id, is_required: true } })
     expect(await row()).toEqual([0, 100, 0, 0])
-    const asked = await h.call('POST', '/manager/tier-promotion', { token: admin.token, body: { userId: tech.id, newTier: 1, justification: 'Ready to lead' } })
+    const asked = await h.call('POST', '/manager/tier-promotion', { token: admin.token, body: { userId: tech.id, newTier: 2, justification: 'Ready to lead' } })
     expect(asked.status).toBe(201)
     const id = (asked.body as { request: { id: number } }).request.id
     expect((await h.call('POST', `/manager/tier-promotions/${id}/decision`, { token: admin.token, body: { approve: true } })).status).toBe(200)
-    expect(await row()).toEqual([1, 66, 0, 0])
+    expect(await row()).toEqual([2, 66, 0, 0])
     await h.sql('delete from tier_requirements where certification_id = ?', [delta.id])
-    expect(await row()).toEqual([1, 100, 0, 0])
+    expect(await row()).toEqual([2, 100, 0, 0])
   })
 
   it('follow the days passing: expiring soon, then expired', async () => {
     // Alpha expires in 40 days (first test).
-    expect(await row()).toEqual([1, 100, 0, 0])
+    expect(await row()).toEqual([2, 100, 0, 0])
     h.advance(9 * DAY)
-    expect(await row()).toEqual([1, 100, 0, 0])
+    expect(await row()).toEqual([2, 100, 0, 0])
     h.advance(1 * DAY)
-    expect(await row()).toEqual([1, 100, 0, 1])
+    expect(await row()).toEqual([2, 100, 0, 1])
     h.advance(30 * DAY)
-    expect(await row()).toEqual([1, 100, 0, 1])
+    expect(await row()).toEqual([2, 100, 0, 1])
     h.advance(1 * DAY)
-    expect(await row()).toEqual([1, 50, 1, 0])
+    expect(await row()).toEqual([2, 50, 1, 0])
     const [kept] = (await h.sql('select computed_on::text as computed_on, stale_on from team_member_figures where user_id = ?', [tech.id])) as { computed_on: string; stale_on: string | null }[]
     expect(kept).toEqual({ computed_on: todayIso(h.now()), stale_on: null })
   })

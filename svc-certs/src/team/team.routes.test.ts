@@ -182,9 +182,11 @@ describe('member detail, rev/pay and Quick Actions', () => {
 })
 
 describe('tier promotions', () => {
-  it('stores a pending request, refuses tiers not above and a second pending one; the admin approves, the tier changes and the event goes out', async () => {
+  it('stores a pending request, refuses Tier 1, tiers not above and a second pending one; the admin approves, the tier changes and the event goes out', async () => {
+    // Learner §4: "Promotion submit offers tiers above current (2 if current<2, 3 if current<3)".
     const bad = await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: ada.id, newTier: 1, justification: 'x' } })
-    expect(bad).toMatchObject({ status: 400, body: { message: 'The new tier must be above the current tier' } })
+    expect(bad).toMatchObject({ status: 400, body: { message: 'The new tier must be Tier 2 or Tier 3' } })
+    expect(await h.sql('select id from promotion_requests where user_id = ?', [ada.id])).toEqual([])
     expect(await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: ada.id, newTier: 2, justification: ' ' } })).toMatchObject({
       status: 400,
       body: { message: 'Justification is required' },
@@ -198,7 +200,7 @@ describe('tier promotions', () => {
       status: 409,
       body: { code: 'promotion_pending' },
     })
-    expect((await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: bob.id, newTier: 1, justification: 'x' } })).status).toBe(403)
+    expect((await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: bob.id, newTier: 2, justification: 'x' } })).status).toBe(403)
     expect((await h.call('POST', '/manager/tier-promotion', { token: cy.token, body: { userId: ada.id, newTier: 3, justification: 'x' } })).status).toBe(403)
 
     const pending = PromotionRequestsResponse.parse((await h.call('GET', '/manager/tier-promotions?status=pending', { token: admin.token })).body)
@@ -207,6 +209,10 @@ describe('tier promotions', () => {
     const decided = await h.call('POST', `/manager/tier-promotions/${request.id}/decision`, { token: admin.token, body: { approve: true, note: 'Well earned' } })
     expect(decided).toMatchObject({ status: 200, body: { message: 'Tier promotion approved', request: { status: 'approved', decision_note: 'Well earned', decided_by: { id: admin.id } } } })
     expect((await h.call('GET', `/technician/profile/${ada.id}`, { token: ada.token })).body.tier.current_tier).toBe(2)
+    expect(await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: ada.id, newTier: 2, justification: 'x' } })).toMatchObject({
+      status: 400,
+      body: { message: 'The new tier must be above the current tier', code: 'tier_not_above' },
+    })
     const [event] = await h.events('certs.tier.promoted.v1')
     expect(event!.data).toEqual({ userId: ada.id, requestId: request.id, fromTier: 1, toTier: 2, requestedBy: manager.id, approvedBy: admin.id })
     expect(await h.call('POST', `/manager/tier-promotions/${request.id}/decision`, { token: admin.token, body: { approve: false } })).toMatchObject({
