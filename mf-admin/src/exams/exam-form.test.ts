@@ -98,8 +98,10 @@ describe('exam form', () => {
 
   it('reports a pool that is too small on submit even when it is empty', () => {
     const s = run({ type: 'field', field: 'name', value: 'X' })
+    expect(validateExamForm(s).total_questions).toBeUndefined()
     const errors = validateExamForm(s, true)
     expect(errors.pool).toBe('Not enough questions in the pool')
+    expect(errors.total_questions).toBe('Cannot exceed question pool size (0)')
     expect(errors.count).toBeGreaterThan(0)
   })
 

@@ -340,7 +340,8 @@ export const validateExamForm = (s: ExamFormState, onSubmit = s.submitted): Exam
   const pool = s.questions.length
   const total = parseNumber(s.total_questions)
   if (total === null || total < 1) errors.total_questions = EXAM_MESSAGES.atLeastOneQuestion
-  else if (total > pool && pool > 0) errors.total_questions = EXAM_MESSAGES.exceedsPool(pool)
+  // An empty pool is named while typing only once a question exists; on submit it is named too.
+  else if (total > pool && (pool > 0 || onSubmit)) errors.total_questions = EXAM_MESSAGES.exceedsPool(pool)
   if (onSubmit) {
     if (!s.name.trim()) errors.name = 'Exam name is required'
     if (total !== null && total > pool) errors.pool = EXAM_MESSAGES.notEnoughInPool
