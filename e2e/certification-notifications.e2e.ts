@@ -35,10 +35,12 @@ async function addCertification(userId: string, code: string, days: number): Pro
 /** Runs the daily check from the screen; answers once its success or failure shows (a failure fails with its words). */
 async function runDailyCheck(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Run Daily Check' }).click()
-  const success = page.getByRole('status').getByText(/^Daily notification check triggered successfully/)
+  // Admin §8's message exactly, the run's figures on a line of their own.
+  const success = page.getByRole('status').getByText('Daily notification check triggered successfully', { exact: true })
   const failure = page.getByRole('region', { name: 'Manual Actions' }).getByRole('alert')
   await success.or(failure).first().waitFor({ timeout: 30_000 })
   expect(await failure.allTextContents()).toEqual([])
+  await page.getByRole('status').getByText(/^\d+ notices? sent, \d+ withheld \(notifications paused\)\.$/).waitFor()
 }
 
 describe('certification notifications journey', () => {
@@ -121,7 +123,8 @@ describe('certification notifications journey', () => {
     // Anchorage's operations manager, configured above, hears of Avery's expired certification.
     await waitForMail(baseURL, 'ops@example.com', /Avery Anchorage's First Aid \/ CPR \/ AED \(CPR-AED\) certification/)
     await page.getByRole('button', { name: 'Send Weekly Report' }).click()
-    await page.getByRole('status').getByText(/^Weekly management report triggered successfully/).waitFor({ timeout: 30_000 })
+    await page.getByRole('status').getByText('Weekly management report triggered successfully', { exact: true }).waitFor({ timeout: 30_000 })
+    await page.getByRole('status').getByText(/^\d+ reports? sent\.$/).waitFor()
 
     // Notification Logs: the daily check's notices, Avery's expired one among them.
     await tabs.getByRole('tab', { name: 'Notification Logs' }).click()

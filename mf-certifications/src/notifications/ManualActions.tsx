@@ -1,20 +1,19 @@
 import { CERT_NOTIFICATION_MESSAGES as M, type TriggerResponse } from '@portal/contracts'
 import { Alert, Button, errorMessage } from '@portal/ui-kit'
 import { useTrigger } from './data/apiHooks.ts'
-
-const runLine = (r: TriggerResponse['run']): string =>
-  r.kind === 'daily'
-    ? ` ${r.published} notice${r.published === 1 ? '' : 's'} sent, ${r.paused} withheld (notifications paused).`
-    : ` ${r.published} report${r.published === 1 ? '' : 's'} sent.`
+import { triggerAnnouncement } from './notification-view.ts'
 
 /**
  * Manual actions (admin §2): the daily check and the weekly management report on demand, with the
  * alerts of admin §8. Each answers once its run is done; the logs and dashboard then reload.
  */
-export const ManualActions = ({ announce }: { announce: (text: string) => void }) => {
-  const done = (success: string) => (answer: TriggerResponse) => announce(success + runLine(answer.run))
-  const daily = useTrigger('daily', done(M.dailyTriggered))
-  const weekly = useTrigger('weekly', done(M.weeklyTriggered))
+export const ManualActions = ({ announce }: { announce: (text: string, detail?: string) => void }) => {
+  const done = (answer: TriggerResponse) => {
+    const { text, detail } = triggerAnnouncement(answer.run)
+    announce(text, detail)
+  }
+  const daily = useTrigger('daily', done)
+  const weekly = useTrigger('weekly', done)
   return (
     <section className="pk-card pk-stack" aria-labelledby="cn-actions">
       <h2 id="cn-actions" style={{ margin: 0 }}>

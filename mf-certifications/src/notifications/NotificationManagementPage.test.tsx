@@ -11,6 +11,7 @@ import { LogsTab } from './LogsTab.tsx'
 import { ManualActions } from './ManualActions.tsx'
 import { NotificationManagementView } from './NotificationManagementPage.tsx'
 import { config, dashboard, log } from './test-fixtures.ts'
+import { Notice } from '../shared/Notice.tsx'
 
 const noop = () => undefined
 const render = (node: ReactNode, seed?: (c: QueryClient) => void) => {
@@ -45,6 +46,13 @@ describe('Certification Notification Management', () => {
     const html = render(<ManualActions announce={noop} />)
     expect(html).toContain('>Run Daily Check</button>')
     expect(html).toContain('>Send Weekly Report</button>')
+  })
+
+  it('shows a run’s success as the spec’s message alone, the run’s figures on a line of their own', () => {
+    const html = render(<Notice notice={{ text: 'Daily notification check triggered successfully', detail: '3 notices sent, 0 withheld (notifications paused).', id: 1 }} />)
+    expect(html).toContain('<div role="status" class="pk-live"><div class="pk-alert pk-alert--success">')
+    expect(html).toContain('<p style="margin:0">Daily notification check triggered successfully</p><p style="margin:0">3 notices sent, 0 withheld (notifications paused).</p>')
+    expect(render(<Notice notice={{ text: 'Configuration updated successfully!', id: 2 }} />)).toContain('<div class="pk-alert pk-alert--success">Configuration updated successfully!</div>')
   })
 
   it('lists the configurations with their recipients, an active switch and a labelled Edit', () => {

@@ -8,6 +8,7 @@ import {
   saveConfigFailed,
   sendReminders,
   shownLogs,
+  triggerAnnouncement,
   validateConfigForm,
 } from './notification-view.ts'
 import { fallingOut, forecastGroups } from './forecast-chart.ts'
@@ -15,6 +16,16 @@ import { fallingOut, forecastGroups } from './forecast-chart.ts'
 describe('notification management rules', () => {
   it('colours compliance green from 90, yellow from 75, red below (admin §9)', () => {
     expect([100, 90, 89, 75, 74, 0].map(complianceTone)).toEqual(['green', 'green', 'yellow', 'yellow', 'red', 'red'])
+  })
+
+  it('announces a manual run in the exact words of admin §8, its figures apart', () => {
+    const run = { id: 1, started_at: '2026-11-25T06:00:00.000Z', finished_at: '2026-11-25T06:00:01.000Z' }
+    expect(triggerAnnouncement({ ...run, kind: 'daily', published: 3, paused: 0 })).toEqual({
+      text: 'Daily notification check triggered successfully',
+      detail: '3 notices sent, 0 withheld (notifications paused).',
+    })
+    expect(triggerAnnouncement({ ...run, kind: 'daily', published: 1, paused: 2 }).detail).toBe('1 notice sent, 2 withheld (notifications paused).')
+    expect(triggerAnnouncement({ ...run, kind: 'weekly', published: 1, paused: 0 })).toEqual({ text: 'Weekly management report triggered successfully', detail: '1 report sent.' })
   })
 
   it('shows the first 20 of the 50 fetched log entries and says so', () => {

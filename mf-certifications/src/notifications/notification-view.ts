@@ -1,5 +1,6 @@
 import {
   CERT_NOTIFICATIONS,
+  CERT_NOTIFICATION_MESSAGES,
   CERT_NOTIFICATION_TYPE_LABELS,
   NotificationConfigInput,
   complianceColour,
@@ -7,6 +8,7 @@ import {
   type NotificationConfig,
   type NotificationLog,
   type NotificationStatus,
+  type TriggerResponse,
 } from '@portal/contracts'
 import { errorMessage } from '@portal/ui-kit'
 import type { Tone } from '../shared/cert-view.ts'
@@ -20,6 +22,18 @@ export type NotificationTab = (typeof NOTIFICATION_TABS)[number]
 
 /** Default of a failed reminder when the server gives no message (the spec names none). */
 export const REMINDER_FAILED = 'Failed to send reminder'
+
+/**
+ * A manual run's success (admin §8): the spec's message exactly ("Daily notification check
+ * triggered successfully", "Weekly management report triggered successfully") and the run's
+ * figures as a sentence of their own.
+ */
+export function triggerAnnouncement(run: TriggerResponse['run']): { text: string; detail: string } {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  return run.kind === 'daily'
+    ? { text: CERT_NOTIFICATION_MESSAGES.dailyTriggered, detail: `${plural(run.published, 'notice')} sent, ${run.paused} withheld (notifications paused).` }
+    : { text: CERT_NOTIFICATION_MESSAGES.weeklyTriggered, detail: `${plural(run.published, 'report')} sent.` }
+}
 
 /** A compliance percentage's colour (admin §9): ≥ 90 green, ≥ 75 yellow, else red. */
 export const complianceTone = (percent: number): Tone => complianceColour(percent)

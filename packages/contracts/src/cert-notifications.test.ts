@@ -7,10 +7,22 @@ import {
   renewedExpiration,
   StatsQuery,
 } from './cert-notifications.ts'
+import { certificationStatus, expirationBadge, isExpired } from './certs.ts'
 
 describe('certification notification rules', () => {
-  it('puts days left into the 30/14/7/expired bands', () => {
-    expect([45, 31, 30, 15, 14, 8, 7, 1, 0, -3].map(noticeBand)).toEqual([null, null, 30, 30, 14, 14, 7, 7, 0, 0])
+  it('puts days left into the 30/14/7/expired bands, expired only once the date has passed (admin §9 "expired below 0")', () => {
+    expect([45, 31, 30, 15, 14, 8, 7, 1, 0, -1, -3].map(noticeBand)).toEqual([null, null, 30, 30, 14, 14, 7, 7, 7, 0, 0])
+  })
+
+  it('calls a certification expired in its notice band exactly when its badge and status do', () => {
+    for (const days of [-2, -1, 0, 1]) {
+      const date = new Date(Date.UTC(2026, 10, 25) + days * 86_400_000).toISOString().slice(0, 10)
+      const expired = isExpired(days)
+      expect([days, noticeBand(days) === 0]).toEqual([days, expired])
+      expect([days, expirationBadge(days) === 'expired']).toEqual([days, expired])
+      expect([days, certificationStatus({ expiration_date: date, verified_at: null, file_name: null, certification: { upload_required: false } }, '2026-11-25') === 'Expired']).toEqual([days, expired])
+    }
+    expect([-1, 0].map(isExpired)).toEqual([true, false])
   })
 
   it('colours and rounds compliance as admin §9 says', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { Branch, Department } from './identity.ts'
-import { computeExpiration, daysUntil, IsoDate } from './certs.ts'
+import { computeExpiration, daysUntil, IsoDate, isExpired } from './certs.ts'
 
 /**
  * Certification expiry notifications (admin §2 Certification Notification Management screen and
@@ -12,7 +12,10 @@ import { computeExpiration, daysUntil, IsoDate } from './certs.ts'
 // ---------------------------------------------------------------------------------------------
 // Constants
 
-/** Days before expiry at which the technician is told; 0 is the day of expiry (the `expired` band). */
+/**
+ * Days before expiry at which the technician is told; 0 is the `expired` band, once the expiration
+ * date has passed (admin §9 "expired below 0"): on the date itself the 7-day band still holds.
+ */
 export const NOTICE_BANDS = [30, 14, 7, 0] as const
 export type NoticeBand = (typeof NOTICE_BANDS)[number]
 
@@ -46,11 +49,12 @@ export const bandNotificationType = (band: NoticeBand): '30_day' | '14_day' | '7
 
 /**
  * The band a certification is in on a day: the smallest band whose threshold it has reached
- * (expiry day and after: 0); null while more than 30 days remain. A certification first seen
- * inside a later band gets only that band's notice.
+ * (expired, `isExpired`: 0; the expiration date itself is still in the 7-day band); null while
+ * more than 30 days remain. A certification first seen inside a later band gets only that band's
+ * notice. svc-certs says the same in SQL (its test checks they agree).
  */
 export function noticeBand(daysLeft: number): NoticeBand | null {
-  if (daysLeft <= 0) return 0
+  if (isExpired(daysLeft)) return 0
   if (daysLeft <= 7) return 7
   if (daysLeft <= 14) return 14
   if (daysLeft <= 30) return 30
@@ -390,7 +394,7 @@ const NoticeCertification = z.object({
   trainingLink: z.string().nullable(),
 })
 
-/** `certs.certification.expiring.v1` (bands 30, 14, 7) and `certs.certification.expired.v1` (band 0). */
+/** `certs.certification.expiring.v1` (bands 30, 14, 7) and `certs.certification.expired.v1` (band 0: the expiration date has passed). */
 export const CertificationExpiryNotice = z.object({
   band: z.union([z.literal(30), z.literal(14), z.literal(7), z.literal(0)]),
   technician: NoticeTechnician,

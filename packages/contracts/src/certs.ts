@@ -99,6 +99,11 @@ const utcDay = (isoDate: string) => Date.UTC(+isoDate.slice(0, 4), +isoDate.slic
 export const todayIso = (now: Date = new Date()): string => now.toISOString().slice(0, 10)
 /** Whole days from `today` to `date` (negative once passed). */
 export const daysUntil = (date: string, today: string): number => Math.round((utcDay(date) - utcDay(today)) / DAY_MS)
+/**
+ * Expired (learner §4 "expiration passed", admin §9 "expired below 0"): the one rule behind the
+ * status, the badge, validity and the notice bands. The expiration date itself is the last valid day.
+ */
+export const isExpired = (daysLeft: number): boolean => daysLeft < 0
 
 /** The obtained date plus the validity months (day clamped to the month's end); null for lifetime. */
 export function computeExpiration(obtained: string, validityMonths: number | null): string | null {
@@ -115,7 +120,7 @@ export type ExpirationBadge = z.infer<typeof ExpirationBadge>
 /** Badge by days remaining (learner §4): expired < 0, critical ≤ 10, warning ≤ 30, notice ≤ 60. */
 export function expirationBadge(days: number | null): ExpirationBadge | null {
   if (days === null) return null
-  if (days < 0) return 'expired'
+  if (isExpired(days)) return 'expired'
   if (days <= EXPIRY_BANDS.critical) return 'critical'
   if (days <= EXPIRY_BANDS.warning) return 'warning'
   if (days <= EXPIRY_BANDS.notice) return 'notice'
@@ -139,7 +144,7 @@ export interface StatusFacts {
  * proof; else Completed.
  */
 export function certificationStatus(c: StatusFacts, today: string): CertificationStatus {
-  if (c.expiration_date !== null && daysUntil(c.expiration_date, today) < 0) return 'Expired'
+  if (c.expiration_date !== null && isExpired(daysUntil(c.expiration_date, today))) return 'Expired'
   if (c.verified_at !== null) return 'Verified'
   if (c.certification.upload_required) return c.file_name !== null ? 'Uploaded' : 'Not Uploaded'
   return 'Completed'
@@ -147,7 +152,7 @@ export function certificationStatus(c: StatusFacts, today: string): Certificatio
 
 /** Valid: not expired (lifetime certifications never expire). */
 export const isCertificationValid = (c: Pick<StatusFacts, 'expiration_date'>, today: string): boolean =>
-  c.expiration_date === null || daysUntil(c.expiration_date, today) >= 0
+  c.expiration_date === null || !isExpired(daysUntil(c.expiration_date, today))
 
 /**
  * Whether a held certification meets a requirement (learner §4): valid and not expired; the

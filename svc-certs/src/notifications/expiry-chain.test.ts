@@ -144,7 +144,8 @@ describe('certification expiry chain: svc-certs → NATS → svc-notify → SMTP
     const t30 = await holds('Tia Thirty', 28)
     const t14 = await holds('Finn Fourteen', 13)
     const t7 = await holds('Sam Seven', 6)
-    const tx = await holds('Eve Expired', 0)
+    // Expired once the expiration date has passed (admin §9 "expired below 0"): yesterday's.
+    const tx = await holds('Eve Expired', -1)
     expect((await api('POST', '/technician/pause-notifications', t7.token, { userId: t7.id })).status).toBe(200)
 
     expect((await api('POST', '/certification-notifications/trigger/daily', admin.token)).status).toBe(200)

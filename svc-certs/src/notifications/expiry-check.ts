@@ -8,6 +8,7 @@ import {
   type NoticeBand,
   type NoticeMail,
 } from '@portal/contracts'
+import { noticeBandSql } from './notice-band.ts'
 import { insertEvents, insertLogs, type LogRow } from './notice-store.ts'
 
 /** A technician's certification with what its notices need. */
@@ -105,8 +106,8 @@ const unique = (emails: (string | null)[]) => [...new Set(emails.filter((e): e i
 /**
  * The notices of one band for one certification: the technician's own (withheld and logged as
  * paused while their notifications are paused), the manager's escalation at 7 days and the
- * operations manager's and additional addresses' on expiry (a pause silences reminders, not
- * compliance).
+ * operations manager's and additional addresses' once expired, band 0: the day after the
+ * expiration date (a pause silences reminders, not compliance).
  */
 export async function noticesFor(f: NoticeFacts, band: NoticeBand, config: ActiveConfig | undefined, links: NoticeLinks, runId: number | null, at: Date) {
   const sentAt = at.toISOString()
@@ -170,14 +171,13 @@ export async function runDailyCheck(opts: DailyCheckOptions): Promise<{ publishe
   // One scan finds what is due (the bare read any check needs); the batches then claim it.
   const due = (await opts.orm.em.fork().execute(
     `${FACTS_FROM}
+      cross join lateral (select tc.expiration_date - ?::date as days_left) d
       where tc.expiration_date <= ?::date + 30
         and not exists (select 1 from notification_notices n
                          where n.technician_certification_id = tc.id and n.expiration_date = tc.expiration_date
-                           and n.band <= case when tc.expiration_date <= ?::date then 0
-                                              when tc.expiration_date <= ?::date + 7 then 7
-                                              when tc.expiration_date <= ?::date + 14 then 14 else 30 end)
+                           and n.band <= ${noticeBandSql('d.days_left')})
       order by tc.id`,
-    [opts.today, opts.at, opts.today, opts.today, opts.today, opts.today],
+    [opts.today, opts.at, opts.today, opts.today],
   )) as NoticeFacts[]
   for (let batch = 1, from = 0; from < due.length; batch++, from += batchSize) {
     if (opts.stopping?.()) break

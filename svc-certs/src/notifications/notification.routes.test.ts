@@ -188,6 +188,33 @@ describe('daily check (bands, escalations, pause, exactly once)', () => {
     }
   })
 
+  it('on the expiration date itself sends the 7-day notice and escalation; the expired notice and operations escalation the day after (admin §9 "expired below 0")', async () => {
+    await configure('Seattle', 'Construction', { manager_email: 'lead@acme.test', operations_manager_email: 'ops.sc@acme.test', additional_email_1: 'extra.sc@acme.test', additional_email_2: null, is_active: true })
+    const x = await holder(0, { branch: 'Seattle', department: 'Construction', name: 'Today' })
+    await trigger('daily')
+    const [onTheDay] = await expiryEvents([x.tech.id])
+    expect(onTheDay).toMatchObject({
+      type: 'certs.certification.expiring.v1',
+      data: { band: 7, certification: { daysLeft: 0 }, notices: [{ notificationType: '7_day', to: [x.tech.actor.email] }, { notificationType: 'manager_escalation', to: ['lead@acme.test'] }] },
+    })
+    h.advance(DAY)
+    try {
+      await trigger('daily')
+      await trigger('daily')
+      const events = await expiryEvents([x.tech.id])
+      expect(events.map((e) => [e.type, e.data.band, e.data.certification.daysLeft])).toEqual([
+        ['certs.certification.expiring.v1', 7, 0],
+        ['certs.certification.expired.v1', 0, -1],
+      ])
+      expect(events[1]!.data.notices.map((n: { notificationType: string; to: string[] }) => [n.notificationType, n.to])).toEqual([
+        ['expired', [x.tech.actor.email]],
+        ['ops_escalation', ['ops.sc@acme.test', 'extra.sc@acme.test']],
+      ])
+    } finally {
+      h.advance(-DAY)
+    }
+  })
+
   it('a renewed certification (new expiry date) starts its bands afresh', async () => {
     const x = await holder(20, { branch: 'Seattle', department: 'Service' })
     await trigger('daily')

@@ -6,6 +6,7 @@ import {
   DEPARTMENTS,
   compliancePercentage,
   expirationBadge,
+  isExpired,
   type Branch,
   type CertificationDashboard,
   type ComplianceForecast,
@@ -243,7 +244,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         horizons,
         branches: BRANCHES.map((branch) => {
           const mine = techs.filter((t) => t.branch === branch)
-          const compliantNow = mine.filter((t) => !t.items.some((i) => i.days_left < 0))
+          const compliantNow = mine.filter((t) => !t.items.some((i) => isExpired(i.days_left)))
           return {
             branch,
             technicians: mine.length,
@@ -251,7 +252,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
             percentage_now: compliancePercentage(compliantNow.length, mine.length),
             horizons: horizons.map((days) => {
               const falling = compliantNow
-                .map((t) => ({ t, first: t.items.find((i) => i.days_left < days) }))
+                .map((t) => ({ t, first: t.items.find((i) => isExpired(i.days_left - days)) }))
                 .filter((x) => x.first !== undefined)
                 .map(({ t, first }) => ({
                   user_id: t.user_id,

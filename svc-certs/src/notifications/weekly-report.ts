@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import type { ComplianceReportNotice } from '@portal/contracts'
+import { isExpired, type ComplianceReportNotice } from '@portal/contracts'
 import { complianceFigures, technicianExpiries } from './compliance-queries.ts'
 import { insertEvents, insertLogs } from './notice-store.ts'
 
@@ -50,8 +50,8 @@ export async function runWeeklyReport(opts: {
             userId: t.user_id,
             name: t.name,
             profileUrl: `${opts.base}/manager/technician/${t.user_id}`,
-            expired: t.items.filter((i) => i.days_left < 0).map(item),
-            expiringSoon: t.items.filter((i) => i.days_left >= 0).map(item),
+            expired: t.items.filter((i) => isExpired(i.days_left)).map(item),
+            expiringSoon: t.items.filter((i) => !isExpired(i.days_left)).map(item),
           }
         }),
     }

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PromotionRequestResponse, PromotionRequestsResponse, TeamMemberDetail, TeamResponse, todayIso } from '@portal/contracts'
+import { PromotionRequestResponse, PromotionRequestsResponse, TeamMemberDetail, TeamResponse, TechnicianProfile, todayIso } from '@portal/contracts'
 import { FILES, createHarness, type Harness, type TestUser } from '../test-harness.ts'
 
 let h: Harness
@@ -139,6 +139,29 @@ describe('member detail, rev/pay and Quick Actions', () => {
     expect(await h.call('GET', `/manager/team/${bob.id}`, { token: manager.token })).toMatchObject({ status: 403 })
     expect(await h.call('GET', `/manager/team/${crypto.randomUUID()}`, { token: admin.token })).toMatchObject({ status: 404, body: { message: 'Team member not found' } })
     expect(await h.call('GET', `/manager/team/${admin.id}`, { token: admin.token })).toMatchObject({ status: 404 })
+  })
+
+  it('counts a required upload-required type held without a file met for the technician, not in the member detail (learner §4)', async () => {
+    // Bob holds Alpha Safety (upload required) without a file and Bravo Orientation (no upload), both valid.
+    const met = (p: { tier_requirements: { certification: { name: string }; met: boolean }[] }) =>
+      p.tier_requirements.filter((r) => r.certification.name.startsWith('Alpha') || r.certification.name.startsWith('Bravo')).map((r) => [r.certification.name, r.met])
+    const own = TechnicianProfile.parse((await h.call('GET', `/technician/profile/${bob.id}`, { token: bob.token })).body)
+    expect(met(own)).toEqual([
+      ['Alpha Safety', true],
+      ['Bravo Orientation', true],
+    ])
+    expect(own.current_tier_progress).toMatchObject({ tier_level: 0, required_total: 2, required_met: 2, percent: 100 })
+    // The admin's /technician/profile keeps the learner rule too.
+    const admins = TechnicianProfile.parse((await h.call('GET', `/technician/profile/${bob.id}`, { token: admin.token })).body)
+    expect(admins.current_tier_progress).toEqual(own.current_tier_progress)
+    // The member detail is the manager view, as the team table (50%).
+    const detail = TeamMemberDetail.parse((await h.call('GET', `/manager/team/${bob.id}`, { token: admin.token })).body)
+    expect(met(detail.profile)).toEqual([
+      ['Alpha Safety', false],
+      ['Bravo Orientation', true],
+    ])
+    expect(detail.profile.current_tier_progress).toMatchObject({ tier_level: 0, required_total: 2, required_met: 1, percent: 50 })
+    expect((await team(admin, 'search=Team Bob')).teamMembers.map((m) => m.completion_percentage)).toEqual([50])
   })
 
   it('sets the rev/pay ratio for a member in scope; a blank one is refused', async () => {

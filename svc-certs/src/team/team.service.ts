@@ -156,13 +156,17 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
       return { filename: `team-certifications-${day}.xlsx`, body }
     },
 
-    /** GET /manager/team/{userId}: the profile, the revenue overview with the leaderboard, the promotion requests. */
+    /**
+     * GET /manager/team/{userId}: the profile, the revenue overview with the leaderboard, the
+     * promotion requests. The profile's requirements and tier progress are the manager view's
+     * (learner §4: "the manager view also needs an uploaded file"), as in the team table.
+     */
     async detail(actor: Actor, userId: string): Promise<TeamMemberDetail> {
       const em = orm.em.fork()
       const viewer = await requireTeamViewer(em, actor)
       await requireTeamMember(em, viewer, userId)
       const [profile, overview, promotion_requests] = await Promise.all([
-        deps.technicians.profile(actor, userId),
+        deps.technicians.profile(actor, userId, { managerView: true }),
         deps.revenue.overview(orm.em.fork(), viewer, userId),
         deps.promotions.about(orm.em.fork(), userId),
       ])

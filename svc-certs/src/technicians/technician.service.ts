@@ -67,8 +67,12 @@ export function createTechnicianService(ctx: CertsContext) {
   }
 
   return {
-    /** GET /technician/profile/{userId}: the user themself, managers whose scope covers them, admins. */
-    async profile(actor: Actor, userId: string): Promise<TechnicianProfile> {
+    /**
+     * GET /technician/profile/{userId}: the user themself, managers whose scope covers them, admins.
+     * `managerView` (the team's member detail) counts a requirement met only with its proof
+     * uploaded where the type requires one (learner §4).
+     */
+    async profile(actor: Actor, userId: string, view: { managerView?: boolean } = {}): Promise<TechnicianProfile> {
       const em = orm.em.fork()
       const user = await requireReadableUser(em, actor, userId)
       const b = build(actor, userId, user, await load(em, userId))
@@ -88,7 +92,7 @@ export function createTechnicianService(ctx: CertsContext) {
         tier: b.tier,
         tier_requirements: b.shown.map((r) => ({
           ...toTierRequirement(r),
-          met: progressOf([r], b.facts, b.today).met === 1,
+          met: progressOf([r], b.facts, b.today, view).met === 1,
           user_certification_id: b.heldIds.get(r.certification_id) ?? null,
         })),
         certifications: b.certifications,
@@ -96,8 +100,8 @@ export function createTechnicianService(ctx: CertsContext) {
           .filter((c) => c.expiration_badge !== null)
           .sort((x, y) => x.days_until_expiry! - y.days_until_expiry! || x.id - y.id),
         revenue_data: await revenueCards(em, userId, b.tier.current_tier, b.today),
-        current_tier_progress: tierProgress(b.shown, b.facts, b.tier.current_tier, b.today),
-        next_tier_progress: next === null ? null : tierProgress(b.shown, b.facts, next, b.today),
+        current_tier_progress: tierProgress(b.shown, b.facts, b.tier.current_tier, b.today, view),
+        next_tier_progress: next === null ? null : tierProgress(b.shown, b.facts, next, b.today, view),
         // Whoever may read the profile may delete its proof files: the owner, admins, managers in scope (learner §6).
         permissions: { can_edit: own || actor.isAdmin, can_toggle_notifications: own, can_delete_files: true },
       }

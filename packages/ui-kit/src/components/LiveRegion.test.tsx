@@ -15,4 +15,10 @@ describe('live region', () => {
       '<span>Module &#x27;Intro&#x27; moved to position 2 of 3</span>',
     )
   })
+
+  it('keeps a detail apart from the message, after it', () => {
+    expect(renderToStaticMarkup(<LiveRegion message={{ text: 'Daily notification check triggered successfully', detail: '3 notices sent.', id: 1 }} />)).toContain(
+      '<span><span>Daily notification check triggered successfully</span> <span>3 notices sent.</span></span>',
+    )
+  })
 })

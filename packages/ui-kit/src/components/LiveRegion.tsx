@@ -2,6 +2,11 @@ import { useCallback, useState } from 'react'
 
 export interface Announcement {
   text: string
+  /**
+   * A further sentence shown and read after the text, in an element of its own (a run's figures
+   * after the spec's success message), so the text stays exactly the message.
+   */
+  detail?: string
   /** Grows with every message, so the same text said twice is announced twice. */
   id: number
 }
@@ -9,7 +14,10 @@ export interface Announcement {
 /** The latest message for a `LiveRegion` and the function that replaces it. */
 export const useAnnouncement = () => {
   const [message, setMessage] = useState<Announcement | null>(null)
-  const announce = useCallback((text: string) => setMessage((m) => ({ text, id: (m?.id ?? 0) + 1 })), [])
+  const announce = useCallback(
+    (text: string, detail?: string) => setMessage((m) => ({ text, ...(detail ? { detail } : {}), id: (m?.id ?? 0) + 1 })),
+    [],
+  )
   return [message, announce] as const
 }
 
@@ -19,6 +27,14 @@ export const useAnnouncement = () => {
  */
 export const LiveRegion = ({ message }: { message: Announcement | null }) => (
   <div role="status" aria-live="polite" aria-atomic="true" className="pk-visually-hidden">
-    {message ? <span key={message.id}>{message.text}</span> : null}
+    {message ? (
+      message.detail ? (
+        <span key={message.id}>
+          <span>{message.text}</span> <span>{message.detail}</span>
+        </span>
+      ) : (
+        <span key={message.id}>{message.text}</span>
+      )
+    ) : null}
   </div>
 )

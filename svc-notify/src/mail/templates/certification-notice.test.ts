@@ -36,6 +36,8 @@ describe('certification notice e-mails', () => {
       ['30_day', 30, 'Your OSHA 10 certification expires in 30 days'],
       ['14_day', 14, 'Your OSHA 10 certification expires in 14 days'],
       ['7_day', 1, 'Your OSHA 10 certification expires in 1 day'],
+      // The expiration date itself is still in the 7-day band, not expired.
+      ['7_day', 0, 'Your OSHA 10 certification expires today'],
       ['expired', -2, 'Your OSHA 10 certification has expired'],
       ['manual_reminder', 12, 'Reminder: your OSHA 10 certification expires in 12 days'],
     ] as const) {
@@ -58,9 +60,11 @@ describe('certification notice e-mails', () => {
     expect(m.html).toContain(`href="${technician.teamProfileUrl}"`)
     expect(m.html).toContain('Acknowledge escalation')
     expect(m.text).toContain(`Acknowledge this escalation: ${ack}`)
-    const ops = await mail('ops_escalation', 0)
+    // Operations hear of it once the expiration date has passed (admin §9 "expired below 0").
+    const ops = await mail('ops_escalation', -1)
     expect(ops.subject).toBe("Expired: Pat <Portland>'s OSHA 10 certification")
-    expect(ops.text).toContain('expires today')
+    expect(ops.text).toContain('expired 1 day ago')
+    expect(ops.text).toContain('Days left: 0')
     expect(ops.text).not.toContain('Acknowledge')
   })
 

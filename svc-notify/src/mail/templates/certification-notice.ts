@@ -56,7 +56,7 @@ interface NoticeInput {
 /**
  * The e-mail of one certification notice: the technician's 30/14/7-day and expired notices and
  * manual reminder, the manager's 7-day escalation (with the acknowledgement link) and the
- * operations escalation on expiry. Each names the certification, the days left, the technician
+ * operations escalation once expired (from the day after the expiration date). Each names the certification, the days left, the technician
  * and links to the profile.
  */
 export function certificationNoticeEmail({ notice, technician: t, certification: c }: NoticeInput): EmailTemplate {
