@@ -141,7 +141,7 @@ describe('member detail, rev/pay and Quick Actions', () => {
     expect(await h.call('GET', `/manager/team/${admin.id}`, { token: admin.token })).toMatchObject({ status: 404 })
   })
 
-  it('counts a required upload-required type held without a file met for the technician, not in the member detail (learner §4)', async () => {
+  it('counts a required upload-required type held without a file met for the technician, not in the member detail or report (learner §4)', async () => {
     // Bob holds Alpha Safety (upload required) without a file and Bravo Orientation (no upload), both valid.
     const met = (p: { tier_requirements: { certification: { name: string }; met: boolean }[] }) =>
       p.tier_requirements.filter((r) => r.certification.name.startsWith('Alpha') || r.certification.name.startsWith('Bravo')).map((r) => [r.certification.name, r.met])
@@ -162,6 +162,13 @@ describe('member detail, rev/pay and Quick Actions', () => {
     ])
     expect(detail.profile.current_tier_progress).toMatchObject({ tier_level: 0, required_total: 2, required_met: 1, percent: 50 })
     expect((await team(admin, 'search=Team Bob')).teamMembers.map((m) => m.completion_percentage)).toEqual([50])
+    // The member report is the manager's too.
+    const report = await h.download(`/manager/team/${bob.id}/report`, admin.token)
+    const wb = new ExcelJS.Workbook()
+    await wb.xlsx.load(report.bytes as unknown as ArrayBuffer)
+    const facts = new Map<unknown, unknown>()
+    wb.getWorksheet('Technician')!.eachRow((row) => facts.set(row.getCell(1).value, row.getCell(2).value))
+    expect(facts.get('Required Certifications Met')).toMatch(/^1 of \d+ \(\d+%\)$/)
   })
 
   it('sets the rev/pay ratio for a member in scope; a blank one is refused', async () => {

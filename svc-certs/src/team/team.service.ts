@@ -242,7 +242,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
       const viewer = await requireTeamViewer(em, actor)
       const user = await requireTeamMember(em, viewer, userId)
       const [profile, held, revenue] = await Promise.all([
-        deps.technicians.summary(actor, userId),
+        deps.technicians.summary(actor, userId, { managerView: true }),
         heldByUser(orm.em.fork(), [userId]),
         revenueRepository.ofUser(orm.em.fork(), userId),
       ])

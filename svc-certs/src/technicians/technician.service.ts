@@ -107,12 +107,15 @@ export function createTechnicianService(ctx: CertsContext) {
       }
     },
 
-    /** GET /technician/summary/{userId}: the dashboard's Certification Tracking figures. */
-    async summary(actor: Actor, userId: string): Promise<CertificationSummary> {
+    /**
+     * GET /technician/summary/{userId}: the dashboard's Certification Tracking figures; the team's
+     * member report asks with `managerView` (learner §4, as `profile`).
+     */
+    async summary(actor: Actor, userId: string, view: { managerView?: boolean } = {}): Promise<CertificationSummary> {
       const em = orm.em.fork()
       const user = await requireReadableUser(em, actor, userId)
       const b = build(actor, userId, user, await load(em, userId))
-      const compliance = progressOf(b.counting, b.facts, b.today)
+      const compliance = progressOf(b.counting, b.facts, b.today, view)
       const next = b.tier.current_tier < 3 ? nextTier(b.tier.current_tier) : null
       return {
         total: b.certifications.length,
@@ -122,7 +125,7 @@ export function createTechnicianService(ctx: CertsContext) {
         required_total: compliance.total,
         required_met: compliance.met,
         current_tier: b.tier.current_tier,
-        next_tier_progress: next === null ? null : tierProgress(b.shown, b.facts, next, b.today),
+        next_tier_progress: next === null ? null : tierProgress(b.shown, b.facts, next, b.today, view),
       }
     },
 
