@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AuditEntriesResponse } from '@portal/contracts'
-import { createHarness, type Harness, type TestUser } from './test-harness.ts'
+import { createHarness, type Harness, type TestUser } from './harness.test-support.ts'
 
 // Certs' admin changes in the audit trail (decisions 0030, 0036), each written with its change.
 let h: Harness

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { EventEnvelope } from '@portal/contracts'
 import { PlatformEnv, createInProcessBus } from '@portal/server-kit'
 import { silentLogger } from '@portal/server-kit/testing'
-import { CHEAP_KDF } from './test-harness.ts'
+import { CHEAP_KDF } from './harness.test-support.ts'
 import { IdentityProcessEnv, seedDemoData, start } from './server.ts'
 
 const dirs: string[] = []

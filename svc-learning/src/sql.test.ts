@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHarness, type Harness } from './test-harness.ts'
+import { createHarness, type Harness } from './harness.test-support.ts'
 import { sqlWithParams } from './sql.ts'
 
 let h: Harness

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AvailableCertificationsResponse, CERT_MESSAGES, UserCertificationResponse, computeExpiration, todayIso } from '@portal/contracts'
-import { FILES, createHarness, type Harness, type TestUser } from '../test-harness.ts'
+import { FILES, createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
 
 let h: Harness
 let admin: TestUser

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isExpired, noticeBand } from '@portal/contracts'
-import { createHarness, type Harness } from '../test-harness.ts'
+import { createHarness, type Harness } from '../harness.test-support.ts'
 import { expiredSql, noticeBandSql } from './notice-band.ts'
 
 let h: Harness

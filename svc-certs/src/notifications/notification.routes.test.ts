@@ -14,7 +14,7 @@ import {
 } from '@portal/contracts'
 import { silentLogger } from '@portal/server-kit/testing'
 import { loadNotifySchedule } from '../env.ts'
-import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
+import { createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
 import { createAckSigner } from './acknowledgement.ts'
 import { DEFAULT_SCHEDULE, createNotificationRunner } from './notification.runner.ts'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LeaderboardResponse, ManualRevenueResponse, RecentEntriesResponse, RevenueHistoryResponse, TechnicianProfile, todayIso } from '@portal/contracts'
-import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
+import { createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
 import { addMonths, periodMonths } from './revenue.service.ts'
 
 let h: Harness

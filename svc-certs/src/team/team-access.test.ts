@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
+import { createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
 
 /** Who may call what (DESIGN "Security"): technicians their own revenue only, managers their scope, admins all. */
 let h: Harness

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TeamResponse, todayIso } from '@portal/contracts'
-import { FILES, createHarness, type Harness, type TestUser } from '../test-harness.ts'
+import { FILES, createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
 
 // The dashboard reads kept per-member figures (decision 0036): each change that moves them is seen
 // on the next read, through the same routes the screens use.

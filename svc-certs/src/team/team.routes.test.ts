@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PromotionRequestResponse, PromotionRequestsResponse, TeamMemberDetail, TeamResponse, TechnicianProfile, todayIso } from '@portal/contracts'
-import { FILES, createHarness, type Harness, type TestUser } from '../test-harness.ts'
+import { FILES, createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
 
 let h: Harness
 let admin: TestUser

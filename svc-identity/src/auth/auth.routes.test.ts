@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MESSAGES } from '@portal/contracts'
 import { loadOrCreateSigningKey } from '@portal/server-kit'
-import { ADMIN_CODE, createHarness, type Harness } from '../test-harness.ts'
+import { ADMIN_CODE, createHarness, type Harness } from '../harness.test-support.ts'
 import { AUTH_MESSAGES } from './auth.service.ts'
 
 let h: Harness

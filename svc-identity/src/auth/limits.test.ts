@@ -2,7 +2,7 @@
 // the machine's PostgreSQL (cluster mode) and an embedded PGlite (single-node mode).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MESSAGES } from '@portal/contracts'
-import { ADMIN_CODE, CHEAP_KDF, createHarness, type Harness } from '../test-harness.ts'
+import { ADMIN_CODE, CHEAP_KDF, createHarness, type Harness } from '../harness.test-support.ts'
 import { AUTH_MESSAGES } from './auth.service.ts'
 import { createPasswordHasher, type PasswordHasher } from './password.ts'
 

@@ -1,7 +1,7 @@
 // Short access tokens, rotating refresh tokens and the auth version that retires tokens whose facts changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MESSAGES } from '@portal/contracts'
-import { createHarness, refreshCookieOf, type Harness } from '../test-harness.ts'
+import { createHarness, refreshCookieOf, type Harness } from '../harness.test-support.ts'
 
 let h: Harness
 let admin: Awaited<ReturnType<Harness['signUp']>>

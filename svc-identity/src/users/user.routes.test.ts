@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MESSAGES } from '@portal/contracts'
-import { createHarness, type Harness } from '../test-harness.ts'
+import { createHarness, type Harness } from '../harness.test-support.ts'
 
 let h: Harness
 let admin: Awaited<ReturnType<Harness['signUp']>>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Exam, StartAttemptResponse, type EventEnvelope } from '@portal/contracts'
 import { silentLogger } from '@portal/server-kit/testing'
-import { createHarness, examInput, type Harness } from '../test-harness.ts'
+import { createHarness, examInput, type Harness } from '../harness.test-support.ts'
 import { requireAssignable } from '../users/user-access.ts'
 import type { UserFacts } from '@portal/server-kit'
 import { USERS_CONSUMER, createIdentityHandler } from './identity.consumer.ts'

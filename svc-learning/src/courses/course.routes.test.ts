@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COURSE_MESSAGES, Course, CourseSummary } from '@portal/contracts'
 import { listen, UNSTORABLE_TEXT_MESSAGE } from '@portal/server-kit'
-import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
+import { createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
 import { megabytes } from './uploads/multipart.ts'
-import { courseForm, pdfFile, send, storedFiles, zipFile } from './course-test-forms.ts'
+import { courseForm, pdfFile, send, storedFiles, zipFile } from './course-forms.test-support.ts'
 
 const LIMITS = { maxFileBytes: 64 * 1024, maxRequestBytes: 150 * 1024, maxFiles: 3 }
 let h: Harness

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Course, CourseSummary } from '@portal/contracts'
 import { silentLogger } from '@portal/server-kit/testing'
-import { storedFiles } from '../courses/course-test-forms.ts'
+import { storedFiles } from '../courses/course-forms.test-support.ts'
 import { createCourseService } from '../courses/course.service.ts'
 import { createIngestWorker } from '../courses/ingest/ingest-worker.ts'
 import { createGarbageCleaner } from '@portal/server-kit'
-import { createHarness, type Harness } from '../test-harness.ts'
+import { createHarness, type Harness } from '../harness.test-support.ts'
 import { DEMO_COURSE_TITLE, seedDemoCourse } from './demo-course.ts'
 
 let h: Harness

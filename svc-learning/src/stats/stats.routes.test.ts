@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Exam, StartAttemptResponse, UserStats } from '@portal/contracts'
 import { createTokenIssuer } from '@portal/server-kit'
-import { createHarness, examInput, type Harness, type TestUser } from '../test-harness.ts'
+import { createHarness, examInput, type Harness, type TestUser } from '../harness.test-support.ts'
 
 let h: Harness
 let admin: TestUser

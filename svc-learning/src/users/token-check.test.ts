@@ -1,7 +1,7 @@
 // Tokens that outlived their facts (issue 9 item 4): the projection of identity's users refuses them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Exam, MESSAGES } from '@portal/contracts'
-import { createHarness, examInput, type Harness, type TestUser } from '../test-harness.ts'
+import { createHarness, examInput, type Harness, type TestUser } from '../harness.test-support.ts'
 
 let h: Harness
 let admin: TestUser

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AdminEmail, AdminEmailsResponse, AuditEntriesResponse, NOTIFY_MESSAGES } from '@portal/contracts'
-import { createHarness, type Harness, type TestUser } from '../test-harness.ts'
+import { createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
 
 let h: Harness
 let admin: TestUser

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Course } from '@portal/contracts'
 import { silentLogger } from '@portal/server-kit/testing'
-import { courseForm, fixtureFile, pdfFile, send, storedFiles, zipFile } from '../course-test-forms.ts'
+import { courseForm, fixtureFile, pdfFile, send, storedFiles, zipFile } from '../course-forms.test-support.ts'
 import { ingestPackage } from '../scorm-packages/index.ts'
 import { rawZip, readFixtureManifest } from '../scorm-packages/zips.test-support.ts'
-import { createHarness, type Harness, type TestUser } from '../../test-harness.ts'
+import { createHarness, type Harness, type TestUser } from '../../harness.test-support.ts'
 import { createIngestWorker, modulePackagePrefix } from './ingest-worker.ts'
 
 let h: Harness

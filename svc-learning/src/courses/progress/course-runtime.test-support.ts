@@ -5,7 +5,7 @@ import yauzl from 'yauzl'
 import { toStoredManifest } from '../course.entity.ts'
 import { parseManifest } from '../scorm-packages/manifest.ts'
 import { fixturePath } from '../scorm-packages/zips.test-support.ts'
-import type { Harness } from '../../test-harness.ts'
+import type { Harness } from '../../harness.test-support.ts'
 
 /** Inserts a course; `assignedTo` adds course_assignments rows. */
 export async function insertCourse(h: Harness, opts: { title?: string; toAll?: boolean; assignedTo?: string[] } = {}): Promise<number> {

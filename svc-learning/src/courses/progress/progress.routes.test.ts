@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COURSE_MESSAGES, CompleteModuleResponse, CourseModulesProgress, CourseWithProgress, ModuleLaunch } from '@portal/contracts'
-import { createHarness, type Harness, type TestUser } from '../../test-harness.ts'
+import { createHarness, type Harness, type TestUser } from '../../harness.test-support.ts'
 import { insertCourse, insertModule, putModuleFile } from './course-runtime.test-support.ts'
 
 let h: Harness

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AuditEntriesResponse, EditTimingResponse, ScormAnalyzeResponse, ScormBackupsResponse, ScormLaunch, ScormVerification, SCORM_EDITOR_MESSAGES as M } from '@portal/contracts'
 import { CAPTIVATE_MESSAGES, parseCaptivateProject } from '@portal/contracts/captivate'
 import { captivateFixture } from '../../../../packages/contracts/src/test-support/captivate-fixture.ts'
-import { createHarness, type Harness, type TestUser } from '../../test-harness.ts'
+import { createHarness, type Harness, type TestUser } from '../../harness.test-support.ts'
 import { insertCourse, insertModule, markInstalled } from '../progress/course-runtime.test-support.ts'
-import { send } from '../course-test-forms.ts'
+import { send } from '../course-forms.test-support.ts'
 
 const zip = unzipSync(captivateFixture())
 const original = { txt: zip['project.txt']!, js: zip['assets/js/project.js']! }

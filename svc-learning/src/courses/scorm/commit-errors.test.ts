@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ScormLaunch } from '@portal/contracts'
-import { createHarness, type Harness, type TestUser } from '../../test-harness.ts'
+import { createHarness, type Harness, type TestUser } from '../../harness.test-support.ts'
 import { insertCourse, insertModule, installFixture } from '../progress/course-runtime.test-support.ts'
 
 /*

@@ -5,7 +5,7 @@ import { COURSE_MESSAGES, ScormLaunch } from '@portal/contracts'
 import { toStoredManifest } from '../course.entity.ts'
 import { parseManifest } from '../scorm-packages/manifest.ts'
 import { insertCourse, insertModule } from '../progress/course-runtime.test-support.ts'
-import { createHarness, type Harness, type TestUser } from '../../test-harness.ts'
+import { createHarness, type Harness, type TestUser } from '../../harness.test-support.ts'
 
 /** A one-SCO SCORM 2004 3rd edition manifest; `threshold` adds an adlcp:completionThreshold. */
 const manifest2004 = (threshold?: number) => `<?xml version="1.0"?>

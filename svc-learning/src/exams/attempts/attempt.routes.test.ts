@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Exam, ExamSubmissionResult, StartAttemptResponse, type Question } from '@portal/contracts'
-import { createHarness, examInput, type Harness, type TestUser } from '../../test-harness.ts'
+import { createHarness, examInput, type Harness, type TestUser } from '../../harness.test-support.ts'
 import { SUBMIT_GRACE_MS } from './attempt.service.ts'
 
 let h: Harness

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import yazl from 'yazl'
-import type { Harness } from '../test-harness.ts'
+import type { Harness } from '../harness.test-support.ts'
 
 export const scormFixture = (name: string) => fileURLToPath(new URL(`../../../../shared/fixtures/scorm/${name}`, import.meta.url))
 
