@@ -144,7 +144,7 @@ const RevenueEntryPage = (_props: RemoteProps) => {
           />
         </div>
         <form className="pk-stack" onSubmit={submit} noValidate>
-          <div className="ct-filters">
+          <div className="ct-filters ct-filters--fields">
             <Select
               label="Technician"
               placeholder={technicians.isPending ? 'Loading technicians...' : `Select a technician (${shown.length})`}

@@ -40,6 +40,7 @@ const CSS = `
 .ct-sort{font:inherit;font-weight:inherit;text-transform:inherit;letter-spacing:inherit;color:inherit;background:none;border:none;padding:.25rem 0;min-height:24px;cursor:pointer;display:inline-flex;gap:.375rem;align-items:center}
 th[aria-sort=ascending] .ct-sort,th[aria-sort=descending] .ct-sort{color:var(--c-primary)}
 .ct-filters{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));align-items:end}
+.ct-filters--fields{align-items:start}
 .ct-chart{margin:0;display:flex;flex-direction:column;gap:.5rem}
 .ct-chart svg{width:100%;max-width:760px;height:auto}
 .ct-mine td{background:#eff6ff;font-weight:700}

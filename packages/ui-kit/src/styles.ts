@@ -37,6 +37,8 @@ h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
 .pk-input-row{display:flex;gap:.5rem}.pk-input-row input{flex:1}
 .pk-btn{font:inherit;font-weight:600;border-radius:6px;padding:.5rem 1rem;min-height:2.5rem;cursor:pointer;border:1px solid transparent;background:var(--c-primary);color:#fff}
 .pk-btn:hover:not(:disabled){background:var(--c-primary-hover)}
+a.pk-btn{display:inline-block;text-align:center}
+a.pk-btn:not(.pk-btn--link){text-decoration:none}
 .pk-btn:disabled,.pk-btn[aria-disabled=true]{opacity:.55;cursor:not-allowed}
 .pk-btn--secondary{background:#fff;color:var(--c-text);border-color:#9aa5b1}
 .pk-btn--secondary:hover:not(:disabled){background:#eef2f6}
