@@ -112,7 +112,7 @@ export const CoursesTab = () => {
                 const titleId = `admin-course-${c.id}-title`
                 return (
                   <tr key={c.id}>
-                    <th scope="row" id={titleId} style={{ fontWeight: 600, fontSize: 'inherit', textTransform: 'none', letterSpacing: 'normal', color: 'inherit' }}>
+                    <th scope="row" id={titleId}>
                       {c.title}
                     </th>
                     <td>

@@ -79,7 +79,7 @@ export const ExamsTab = () => {
                 const nameId = `admin-exam-${e.id}-name`
                 return (
                   <tr key={e.id}>
-                    <th scope="row" id={nameId} style={{ fontWeight: 600 }}>
+                    <th scope="row" id={nameId}>
                       {e.name}
                     </th>
                     <td>{typeText(e)}</td>

@@ -176,7 +176,7 @@ export const TierSection = ({
               <tbody>
                 {rows.map((t) => (
                   <tr key={t.id}>
-                    <th scope="row" style={{ fontSize: 'inherit', textTransform: 'none', letterSpacing: 0, color: 'inherit' }}>
+                    <th scope="row">
                       {t.training_link ? (
                         <a href={t.training_link} target="_blank" rel="noopener noreferrer">
                           {t.name}

@@ -4,8 +4,6 @@ import { complianceTone } from './notification-view.ts'
 import { TableHead } from './TableHead.tsx'
 
 /** A row's header cell (the branch) in body text, not in the column headers' small capitals. */
-export const ROW_HEADER = { fontSize: 'inherit', textTransform: 'none', letterSpacing: 'normal', color: 'inherit', fontWeight: 600 } as const
-
 /** A compliance percentage in the spec's colour; the number carries the meaning, the colour repeats it. */
 export const CompliancePercent = ({ percent }: { percent: number }) => <Badge tone={complianceTone(percent)}>{`${percent}%`}</Badge>
 
@@ -49,7 +47,7 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
           <tbody>
             {compliance.branches.map((b) => (
               <tr key={b.branch}>
-                <th scope="row" style={ROW_HEADER}>
+                <th scope="row">
                   {b.branch}
                 </th>
                 <td>

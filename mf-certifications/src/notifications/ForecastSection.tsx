@@ -3,7 +3,7 @@ import { errorMessage, Spinner } from '@portal/ui-kit'
 import type { Tone } from '../shared/cert-view.ts'
 import { formatDate, relativeDays } from '../shared/format.ts'
 import { useComplianceForecast } from './data/apiHooks.ts'
-import { CompliancePercent, ROW_HEADER } from './ComplianceOverview.tsx'
+import { CompliancePercent } from './ComplianceOverview.tsx'
 import { CHART, fallingOut, forecastGroups, horizonLabel, percentY } from './forecast-chart.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
 import { TableHead } from './TableHead.tsx'
@@ -82,7 +82,7 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
           <tbody>
             {data.branches.map((b) => (
               <tr key={b.branch}>
-                <th scope="row" style={ROW_HEADER}>
+                <th scope="row">
                   {b.branch}
                 </th>
                 <td>{b.technicians}</td>

@@ -68,6 +68,7 @@ a.pk-btn:not(.pk-btn--link){text-decoration:none}
 .pk-table{width:100%;border-collapse:collapse;font-size:.9375rem}
 .pk-table th,.pk-table td{text-align:left;padding:.625rem .75rem;border-bottom:1px solid var(--c-border);vertical-align:top}
 .pk-table th{font-size:.8125rem;text-transform:uppercase;letter-spacing:.03em;color:var(--c-text)}
+.pk-table th[scope=row]{font-size:inherit;text-transform:none;letter-spacing:normal;font-weight:600}
 /* One row of tabs that scrolls sideways on a phone instead of wrapping into rows (issue 15 item 7). */
 .pk-tabs{display:flex;gap:.25rem;overflow-x:auto;scrollbar-width:thin;box-shadow:inset 0 -2px 0 var(--c-border);margin-bottom:1.25rem;padding:3px 3px 0}
 .pk-tab{flex:none;white-space:nowrap;font:inherit;font-weight:600;background:none;border:none;border-bottom:3px solid transparent;padding:.625rem 1rem;cursor:pointer;color:var(--c-text)}
