@@ -234,7 +234,8 @@ describe('team compliance and revenue journey', () => {
     await first.getByText('Pat Portland').waitFor()
     for (const cell of ['Jun 2024', '$5,000.00', 'Not entered', 'No pay data']) await first.getByRole('cell', { name: cell }).waitFor()
 
-    // This month (the demo recorded it): pay is required now, the ratio shows live, saving updates the month.
+    // This month (the demo recorded it): pay is required now, the ratio shows live; the month is
+    // recorded already, so saving asks first (decision 0039): cancelled, nothing changes; replaced, it says so.
     await page.getByRole('textbox', { name: 'Month' }).fill(thisMonth)
     await page.getByRole('spinbutton', { name: 'Gross Revenue' }).fill('15000')
     await page.getByRole('button', { name: 'Save Revenue' }).click()
@@ -242,6 +243,15 @@ describe('team compliance and revenue journey', () => {
     await page.getByRole('spinbutton', { name: /^Pay Amount/ }).fill('400')
     await page.getByText('Rev/Pay Ratio: 37.50').waitFor()
     await page.getByRole('button', { name: 'Save Revenue' }).click()
+    const replace = page.getByRole('dialog', { name: 'Replace Revenue Entry?' })
+    await replace.getByText(new RegExp(`^Pat Portland already has revenue for ${monthName}: gross \\$[\\d,]+\\.\\d\\d, pay \\$[\\d,]+\\.\\d\\d\\. Replace it with gross \\$15,000\\.00, pay \\$400\\.00\\?$`)).waitFor()
+    expect(await axeSerious(page)).toEqual([])
+    await replace.getByRole('button', { name: 'Cancel' }).click()
+    await replace.waitFor({ state: 'detached' })
+    expect(await recent.getByRole('row').filter({ hasText: 'Pat Portland' }).filter({ hasText: '$15,000.00' }).count()).toBe(0)
+    await page.getByRole('button', { name: 'Save Revenue' }).click()
+    await replace.getByRole('button', { name: 'Replace Entry' }).click()
+    await replace.waitFor({ state: 'detached' })
     await page.getByRole('status').getByText('Revenue data for this month was updated').waitFor()
     for (const cell of [monthName, '$15,000.00', '$400.00', '37.50']) await recent.getByRole('row').nth(1).getByRole('cell', { name: cell }).waitFor()
     expect(await recent.getByRole('row').filter({ hasText: 'Pat Portland' }).filter({ hasText: monthName }).count()).toBe(1)

@@ -34,7 +34,7 @@ describe('GET /admin/audit/certs', () => {
     expect((await h.call('DELETE', `/admin/certifications/tier-requirements/${reqs.requirements[0]!.id}`, { token: admin.token })).status).toBe(200)
     expect((await h.call('DELETE', `/admin/certifications/${id}`, { token: admin.token })).status).toBe(200)
     expect((await h.call('POST', '/revenue/manual-entry', { token: admin.token, body: { user_id: tech.id, month: '2025-03', gross_revenue: 10000, pay_amount: 320 } })).status).toBe(201)
-    expect((await h.call('POST', '/revenue/manual-entry', { token: admin.token, body: { user_id: tech.id, month: '2025-03', gross_revenue: 12000, pay_amount: 320 } })).status).toBe(200)
+    expect((await h.call('POST', '/revenue/manual-entry', { token: admin.token, body: { user_id: tech.id, month: '2025-03', gross_revenue: 12000, pay_amount: 320, replace: true } })).status).toBe(200)
     const asked = await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: tech.id, newTier: 2, justification: 'Ready' } })
     const request = (asked.body as { request: { id: number } }).request.id
     expect((await h.call('POST', `/manager/tier-promotions/${request}/decision`, { token: admin.token, body: { approve: true, note: 'Earned' } })).status).toBe(200)

@@ -1,5 +1,5 @@
-import { BRANCHES, DEPARTMENTS, formatRatio, formatUsd, ratioColour, REMOTES, TEAM_MESSAGES, todayIso, type RevenueRecord, type User } from '@portal/contracts'
-import { Alert, Button, EmptyState, errorMessage, Select, Spinner, TextField, usePageHeading, type Announcement, type RemoteProps } from '@portal/ui-kit'
+import { BRANCHES, DEPARTMENTS, formatRatio, formatUsd, ratioColour, REMOTES, TEAM_MESSAGES, todayIso, type ManualRevenueBody, type RevenueRecord, type User } from '@portal/contracts'
+import { Alert, Button, ConfirmDialog, EmptyState, errorMessage, Select, Spinner, TextField, usePageHeading, type Announcement, type RemoteProps } from '@portal/ui-kit'
 import { useEffect, useState, type FormEvent } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { exposed } from '../shared/exposed.tsx'
@@ -7,7 +7,7 @@ import { formatDate, monthLabel } from '../shared/format.ts'
 import { Notice } from '../shared/Notice.tsx'
 import { TrendChart, trendPoints } from '../team/index.ts'
 import { useRecentEntries, useRevenueHistory, useSaveRevenue, useTechnicians } from './data/apiHooks.ts'
-import { checkRevenueForm, EMPTY_FORM, liveRatio, payRequired, SUCCESS_MS, type RevenueForm } from './revenue-form.ts'
+import { checkRevenueForm, EMPTY_FORM, liveRatio, payRequired, recordedMonth, SUCCESS_MS, type RevenueForm } from './revenue-form.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 interface TechnicianFilters {
@@ -88,6 +88,16 @@ const TechnicianTrend = ({ user, thisMonth }: { user: User; thisMonth: string })
   )
 }
 
+const payText = (pay: number | null) => (pay === null ? 'no pay entered' : `pay ${formatUsd(pay)}`)
+
+/** A month already recorded: what is there, and what replacing it would store. */
+const ReplaceQuestion = ({ recorded, body }: { recorded: RevenueRecord; body: ManualRevenueBody }) => (
+  <p>
+    {recorded.user.name} already has revenue for {monthLabel(recorded.month)}: gross {formatUsd(recorded.gross_revenue)}, {payText(recorded.pay_amount)}. Replace it with
+    gross {formatUsd(body.gross_revenue)}, {payText(body.pay_amount ?? null)}?
+  </p>
+)
+
 /** mf_certifications/RevenueEntry: /admin/revenue-entry (learner §2 Revenue entry, §5, §8). */
 const RevenueEntryPage = (_props: RemoteProps) => {
   const headingRef = usePageHeading('Revenue Entry')
@@ -97,6 +107,8 @@ const RevenueEntryPage = (_props: RemoteProps) => {
   const [form, setForm] = useState<RevenueForm>(EMPTY_FORM)
   const [error, setError] = useState<string | null>(null)
   const [success, setSuccess] = useState<Announcement | null>(null)
+  // A month recorded already: the entry waits for the admin to confirm replacing it (decision 0039).
+  const [replacing, setReplacing] = useState<{ recorded: RevenueRecord; body: ManualRevenueBody } | null>(null)
   const save = useSaveRevenue((answer) => {
     setSuccess((s) => ({ text: answer.updated ? TEAM_MESSAGES.revenueUpdated : TEAM_MESSAGES.revenueSaved, id: (s?.id ?? 0) + 1 }))
     setForm((f) => ({ ...f, gross_revenue: '', pay_amount: '' }))
@@ -122,7 +134,16 @@ const RevenueEntryPage = (_props: RemoteProps) => {
     const checked = checkRevenueForm(form)
     if ('error' in checked) return setError(checked.error)
     setError(null)
-    save.mutate(checked.body)
+    save.mutate(checked.body, {
+      onError: (err) => {
+        const recorded = recordedMonth(err)
+        if (recorded) setReplacing({ recorded, body: checked.body })
+      },
+    })
+  }
+  const cancelReplace = () => {
+    setReplacing(null)
+    save.reset()
   }
   return (
     <div className="pk-stack">
@@ -171,7 +192,7 @@ const RevenueEntryPage = (_props: RemoteProps) => {
             Rev/Pay Ratio: {ratio === null ? <span className="pk-muted">shown when revenue and pay are both above 0</span> : <RatioBadge ratio={ratio} />}
           </p>
           {error ? <Alert>{error}</Alert> : null}
-          {save.isError ? <Alert>{errorMessage(save.error, TEAM_MESSAGES.saveRevenueFailed)}</Alert> : null}
+          {save.isError && !replacing ? <Alert>{errorMessage(save.error, TEAM_MESSAGES.saveRevenueFailed)}</Alert> : null}
           <Notice notice={success} />
           <div>
             <Button type="submit" aria-disabled={save.isPending || undefined}>
@@ -180,6 +201,17 @@ const RevenueEntryPage = (_props: RemoteProps) => {
           </div>
         </form>
       </section>
+      <ConfirmDialog
+        open={replacing !== null}
+        title="Replace Revenue Entry?"
+        confirmLabel="Replace Entry"
+        busy={save.isPending}
+        onCancel={cancelReplace}
+        onConfirm={() => replacing && save.mutate({ ...replacing.body, replace: true }, { onSuccess: () => setReplacing(null) })}
+      >
+        {replacing ? <ReplaceQuestion recorded={replacing.recorded} body={replacing.body} /> : null}
+        {replacing && save.isError && !recordedMonth(save.error) ? <Alert>{errorMessage(save.error, TEAM_MESSAGES.saveRevenueFailed)}</Alert> : null}
+      </ConfirmDialog>
       {chosen ? <TechnicianTrend user={chosen} thisMonth={todayIso().slice(0, 7)} /> : null}
       <section className="pk-card pk-stack" aria-labelledby="recent-title">
         <h2 id="recent-title">Recent Entries</h2>

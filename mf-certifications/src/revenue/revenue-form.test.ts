@@ -1,6 +1,7 @@
+import { ApiError } from '@portal/ui-kit'
 import { describe, expect, it } from 'vitest'
-import { USER_ID } from '../test/fixtures.ts'
-import { checkRevenueForm, liveRatio, payRequired } from './revenue-form.ts'
+import { revenueRecord, USER_ID } from '../test/fixtures.ts'
+import { checkRevenueForm, liveRatio, payRequired, recordedMonth } from './revenue-form.ts'
 
 const form = (over = {}) => ({ user_id: USER_ID, month: '2026-10', gross_revenue: '12000', pay_amount: '400', ...over })
 
@@ -30,5 +31,15 @@ describe('revenue entry form', () => {
       body: { user_id: USER_ID, month: '2024-12', gross_revenue: 12000, pay_amount: null },
     })
     expect(checkRevenueForm(form())).toEqual({ body: { user_id: USER_ID, month: '2026-10', gross_revenue: 12000, pay_amount: 400 } })
+  })
+
+  it('knows a refusal for a month already recorded, with the record to show before replacing it', () => {
+    const recorded = revenueRecord('2026-10', 12000, 400)
+    const refusal = (status: number, code: string, details: unknown) => new ApiError(status, code, 'refused', { message: 'refused', code, details }, 'refused')
+    expect(recordedMonth(refusal(409, 'revenue_month_recorded', [recorded]))).toEqual(recorded)
+    expect(recordedMonth(refusal(409, 'conflict', [recorded]))).toBeNull()
+    expect(recordedMonth(refusal(400, 'revenue_month_recorded', [recorded]))).toBeNull()
+    expect(recordedMonth(refusal(409, 'revenue_month_recorded', [{ month: 'October' }]))).toBeNull()
+    expect(recordedMonth(new Error('network'))).toBeNull()
   })
 })

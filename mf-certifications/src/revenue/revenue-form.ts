@@ -1,4 +1,5 @@
-import { TEAM, TEAM_MESSAGES, type ManualRevenueBody } from '@portal/contracts'
+import { RevenueRecord, TEAM, TEAM_MESSAGES, type ManualRevenueBody } from '@portal/contracts'
+import { ApiError } from '@portal/ui-kit'
 
 /** The entry form as typed. */
 export interface RevenueForm {
@@ -35,6 +36,17 @@ export function checkRevenueForm(form: RevenueForm): { body: ManualRevenueBody }
   if (!AMOUNT.test(gross) || (pay !== '' && !AMOUNT.test(pay))) return { error: 'Amounts are numbers of 0 or more with at most two decimals' }
   if (pay === '' && payRequired(form.month)) return { error: TEAM_MESSAGES.payRequired }
   return { body: { user_id: form.user_id, month: form.month, gross_revenue: Number(gross), pay_amount: pay === '' ? null : Number(pay) } }
+}
+
+/**
+ * The record a save was refused for: the month is recorded already for that technician (409
+ * `revenue_month_recorded`, the record in `details`), so the form asks before replacing it.
+ */
+export function recordedMonth(error: unknown): RevenueRecord | null {
+  if (!(error instanceof ApiError) || error.status !== 409 || error.code !== 'revenue_month_recorded') return null
+  const details = (error.body as { details?: unknown[] } | null)?.details
+  const parsed = RevenueRecord.safeParse(details?.[0])
+  return parsed.success ? parsed.data : null
 }
 
 /** How long the success message stays (learner §8: it clears after 3 s). */

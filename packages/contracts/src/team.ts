@@ -125,7 +125,11 @@ const money = z
   .number({ error: (issue) => (issue.input === undefined ? TEAM_MESSAGES.requiredFields : TEAM_MESSAGES.amountsAreNumbers) })
   .min(0, 'Amounts cannot be negative').max(1_000_000_000).multipleOf(0.01, 'Use at most two decimals')
 
-/** POST /revenue/manual-entry (admin; learner §5): one record per technician and month, a second entry updates it. */
+/**
+ * POST /revenue/manual-entry (admin; learner §5): one record per technician and month. A second
+ * entry for a month already recorded is refused (409, the record in `details`) unless it says
+ * `replace`, so a wrong month never overwrites figures unasked (decision 0039).
+ */
 export const ManualRevenueBody = z
   .object({
     user_id: z.uuid(TEAM_MESSAGES.requiredFields),
@@ -138,6 +142,7 @@ export const ManualRevenueBody = z
       .multipleOf(0.01, 'Use at most two decimals')
       .nullish()
       .transform((p) => p ?? null),
+    replace: z.boolean({ error: 'replace must be true or false' }).optional().default(false),
   })
   .refine((b) => b.month < TEAM.payRequiredFrom || b.pay_amount !== null, { message: TEAM_MESSAGES.payRequired, path: ['pay_amount'] })
 export type ManualRevenueBody = z.input<typeof ManualRevenueBody>
@@ -156,7 +161,7 @@ export const RevenueRecord = z.object({
 })
 export type RevenueRecord = z.infer<typeof RevenueRecord>
 
-/** 201 when the month was new, 200 with `updated` and TEAM_MESSAGES.revenueUpdated when it replaced that month's record. */
+/** 201 when the month was new, 200 with `updated` and TEAM_MESSAGES.revenueUpdated when `replace` replaced that month's record. */
 export const ManualRevenueResponse = z.object({ message: z.string(), updated: z.boolean(), record: RevenueRecord })
 export const RecentEntriesQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(TEAM.recentEntriesLimit) })
 export const RecentEntriesResponse = z.object({ entries: z.array(RevenueRecord) })

@@ -30,7 +30,7 @@ export const unauthorized = (message = 'Authentication required', code = 'unauth
 export const forbidden = (message = 'You are not allowed to do this', code = 'forbidden', extra?: Extra) =>
   new AppError(403, code, message, extra)
 export const notFound = (message = 'Not found', code = 'not_found') => new AppError(404, code, message)
-export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message)
+export const conflict = (message: string, code = 'conflict', extra?: Extra) => new AppError(409, code, message, extra)
 export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many attempts. Please try again later.') =>
   new AppError(429, 'too_many_requests', message, {}, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) })
 

@@ -39,18 +39,26 @@ const SELECT = `select r.id, r.user_id, r.month, r.gross_revenue, r.pay_amount, 
 
 export const revenueRepository = {
   /**
-   * Records the month's figures, or replaces the ones recorded for that technician and month (one
-   * statement, so two entries at once for one month leave one record). `updated` says which.
+   * Records the month's figures; with `replace`, replaces the ones recorded for that technician and
+   * month. One statement either way, so two entries at once for one month leave one record.
+   * `null` when the month is recorded already and `replace` was not asked; `updated` says which.
    */
-  async upsert(em: EntityManager, e: { userId: string; month: string; gross: number; pay: number | null; enteredBy: string; at: Date }) {
+  async record(em: EntityManager, e: { userId: string; month: string; gross: number; pay: number | null; enteredBy: string; at: Date; replace: boolean }) {
+    const onConflict = e.replace
+      ? `do update set gross_revenue = excluded.gross_revenue, pay_amount = excluded.pay_amount, entered_by = excluded.entered_by, updated_at = excluded.updated_at`
+      : 'do nothing'
     const rows = (await em.execute(
       `insert into revenue_records (user_id, month, gross_revenue, pay_amount, entered_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)
-       on conflict (user_id, month) do update set gross_revenue = excluded.gross_revenue, pay_amount = excluded.pay_amount,
-         entered_by = excluded.entered_by, updated_at = excluded.updated_at
+       on conflict (user_id, month) ${onConflict}
        returning id, (xmax <> 0) as updated`,
       [e.userId, e.month, e.gross, e.pay, e.enteredBy, e.at, e.at],
     )) as { id: number; updated: boolean }[]
-    return { id: Number(rows[0]!.id), updated: rows[0]!.updated }
+    return rows[0] ? { id: Number(rows[0].id), updated: rows[0].updated } : null
+  },
+  /** The technician's record of `month`, if any. */
+  async ofMonth(em: EntityManager, userId: string, month: string): Promise<RevenueRecord | null> {
+    const rows = (await em.execute(`${SELECT} where r.user_id = ? and r.month = ?`, [userId, month])) as RecordSql[]
+    return rows[0] ? toRecord(rows[0]) : null
   },
   async byId(em: EntityManager, id: number): Promise<RevenueRecord> {
     const rows = (await em.execute(`${SELECT} where r.id = ?`, [id])) as RecordSql[]

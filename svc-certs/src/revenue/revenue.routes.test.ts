@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LeaderboardResponse, ManualRevenueResponse, RecentEntriesResponse, RevenueHistoryResponse, TechnicianProfile, todayIso } from '@portal/contracts'
+import { LeaderboardResponse, ManualRevenueResponse, RecentEntriesResponse, RevenueRecord, RevenueHistoryResponse, TechnicianProfile, todayIso } from '@portal/contracts'
 import { createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
 import { addMonths, periodMonths } from './revenue.service.ts'
 
@@ -21,17 +21,34 @@ const enter = (body: Record<string, unknown>, token = admin.token) => h.call('PO
 const records = () => h.sql<{ user_id: string; month: string; gross_revenue: string; pay_amount: string | null }>('select user_id, month, gross_revenue, pay_amount from revenue_records order by id')
 
 describe('POST /revenue/manual-entry', () => {
-  it('records a month (201), and a second entry for that month updates the one record and says so (200)', async () => {
+  it('records a month (201); a second entry for that month is a 409 that changes nothing, unless it says replace: then it updates the one record and says so (200)', async () => {
     const first = await enter({ user_id: ada.id, month: '2025-03', gross_revenue: 10000.5, pay_amount: 320 })
     expect(first.status).toBe(201)
     const saved = ManualRevenueResponse.parse(first.body)
     expect(saved).toMatchObject({ message: 'Revenue data saved successfully!', updated: false, record: { user_id: ada.id, month: '2025-03', gross_revenue: 10000.5, pay_amount: 320, rev_pay_ratio: 31.25 } })
     expect(saved.record.user).toEqual({ id: ada.id, name: 'Rev Ada', branch: 'Portland', department: 'Service' })
-    const again = await enter({ user_id: ada.id, month: '2025-03', gross_revenue: 11000, pay_amount: 400 })
+    const before = await records()
+    const duplicate = await enter({ user_id: ada.id, month: '2025-03', gross_revenue: 11000, pay_amount: 400 })
+    expect(duplicate).toMatchObject({
+      status: 409,
+      body: { code: 'revenue_month_recorded', message: 'Rev Ada already has revenue recorded for 2025-03; send it again with replace: true to update it' },
+    })
+    // The record already there comes with the refusal, so a form can show what replacing would overwrite.
+    expect(RevenueRecord.parse((duplicate.body as { details: unknown[] }).details[0])).toEqual(saved.record)
+    expect(await enter({ user_id: ada.id, month: '2025-03', gross_revenue: 11000, pay_amount: 400, replace: false })).toMatchObject({ status: 409 })
+    expect(await enter({ user_id: ada.id, month: '2025-03', gross_revenue: 11000, pay_amount: 400, replace: 'yes' })).toMatchObject({ status: 400, body: { message: 'replace must be true or false' } })
+    expect(await records()).toEqual(before)
+    const again = await enter({ user_id: ada.id, month: '2025-03', gross_revenue: 11000, pay_amount: 400, replace: true })
     expect(again).toMatchObject({ status: 200, body: { message: 'Revenue data for this month was updated', updated: true, record: { id: saved.record.id, gross_revenue: 11000, rev_pay_ratio: 27.5 } } })
     expect((await records()).filter((r) => r.user_id === ada.id && r.month === '2025-03')).toHaveLength(1)
-    // Two entries for one month at once still leave one record.
-    await Promise.all([enter({ user_id: bob.id, month: '2025-04', gross_revenue: 1, pay_amount: 1 }), enter({ user_id: bob.id, month: '2025-04', gross_revenue: 2, pay_amount: 1 })])
+    // replace on a month not yet recorded simply records it.
+    expect(await enter({ user_id: bob.id, month: '2023-06', gross_revenue: 1, replace: true })).toMatchObject({ status: 201, body: { updated: false } })
+    // Two entries for one month at once leave one record: one is recorded, the other refused.
+    const both = await Promise.all([enter({ user_id: bob.id, month: '2025-04', gross_revenue: 1, pay_amount: 1 }), enter({ user_id: bob.id, month: '2025-04', gross_revenue: 2, pay_amount: 1 })])
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409])
+    expect((await records()).filter((r) => r.user_id === bob.id && r.month === '2025-04')).toHaveLength(1)
+    const replaced = await Promise.all([1, 2].map((gross) => enter({ user_id: bob.id, month: '2025-04', gross_revenue: gross, pay_amount: 1, replace: true })))
+    expect(replaced.map((r) => r.status)).toEqual([200, 200])
     expect((await records()).filter((r) => r.user_id === bob.id && r.month === '2025-04')).toHaveLength(1)
   })
 

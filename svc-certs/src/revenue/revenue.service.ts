@@ -12,7 +12,7 @@ import {
   type RevenueRecord,
   type TierLevel,
 } from '@portal/contracts'
-import { auditTrail, badRequest, notFound, projectedUsers, requireReadableUser, type Actor } from '@portal/server-kit'
+import { auditTrail, badRequest, conflict, notFound, projectedUsers, requireReadableUser, type Actor } from '@portal/server-kit'
 import type { CertsContext } from '../context.ts'
 import { requireTeamViewer, type TeamViewer } from '../team/team-access.ts'
 import { revenueRepository, revPayRatio } from './revenue.repository.ts'
@@ -64,21 +64,32 @@ export function createRevenueService(ctx: CertsContext) {
   }
 
   return {
-    /** POST /revenue/manual-entry (admins): records the month, or updates the month recorded, and says which. */
+    /**
+     * POST /revenue/manual-entry (admins): records the month; a month already recorded is a 409
+     * carrying that record, unless the entry says `replace` (then it is updated, and says so).
+     */
     async manualEntry(actor: Actor, body: ManualEntry) {
       return orm.em.fork().transactional(async (em) => {
         // Share-locked: a deletion of the technician handled meanwhile waits, then removes this record too.
         const [user] = await projectedUsers.lockExisting(em, [body.user_id])
         if (!user || user.name === null) throw notFound('User not found', 'user_not_found')
         if (user.isAdmin) throw badRequest(TEAM_MESSAGES.notATechnician, 'not_a_technician')
-        const { id, updated } = await revenueRepository.upsert(em, {
+        const saved = await revenueRepository.record(em, {
           userId: body.user_id,
           month: body.month,
           gross: body.gross_revenue,
           pay: body.pay_amount,
           enteredBy: actor.userId,
           at: now(),
+          replace: body.replace,
         })
+        if (!saved) {
+          const recorded = await revenueRepository.ofMonth(em, body.user_id, body.month)
+          throw conflict(`${user.name} already has revenue recorded for ${body.month}; send it again with replace: true to update it`, 'revenue_month_recorded', {
+            details: [recorded],
+          })
+        }
+        const { id, updated } = saved
         await auditTrail.record(em, actor, updated ? 'revenue.updated' : 'revenue.recorded', `${user.name} ${body.month}`, {
           user_id: body.user_id,
           month: body.month,
