@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Branch, Department } from './identity.ts'
 import { computeExpiration, daysUntil, IsoDate, isExpired } from './certs.ts'
+import { wholeNumberParam } from './params.ts'
 
 /**
  * Certification expiry notifications (admin §2 Certification Notification Management screen and
@@ -191,7 +192,7 @@ export const ConfigPathParams = z.object({ branch: Branch, department: Departmen
 // Logs (admin §3)
 
 export const NotificationLogsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(CERT_NOTIFICATIONS.logsMax).default(CERT_NOTIFICATIONS.logsFetched),
+  limit: wholeNumberParam('limit', 1, CERT_NOTIFICATIONS.logsMax).default(CERT_NOTIFICATIONS.logsFetched),
   branch: Branch.optional(),
   notification_type: CertNotificationType.optional(),
   status: NotificationStatus.optional(),
@@ -231,7 +232,7 @@ const queryBoolean = z
   .transform((v) => v === true || v === 'true' || v === '1')
 
 export const DashboardQuery = z.object({
-  days: z.coerce.number().int().min(1).max(CERT_NOTIFICATIONS.dashboardDaysMax).default(CERT_NOTIFICATIONS.dashboardDays),
+  days: wholeNumberParam('days', 1, CERT_NOTIFICATIONS.dashboardDaysMax).default(CERT_NOTIFICATIONS.dashboardDays),
   include_expired: queryBoolean.default(true),
   branch: Branch.optional(),
 })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { wholeNumberParam } from './params.ts'
 
 /**
  * Admin e-mails and group notification rules (admin §2, §3, §4, §5, §7, §8, §9). Served by
@@ -166,5 +167,5 @@ export const AuditQuery = z.object({
   action: z.string().trim().max(200).optional(),
   from: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
   to: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(200),
+  limit: wholeNumberParam('limit', 1, 500).default(200),
 })

@@ -8,3 +8,9 @@ export const numericId = (what: string) => {
 
 /** The `{id}` path parameter of `what` (course, module, exam, ...). */
 export const IdParamOf = (what: string) => z.object({ id: numericId(what) })
+
+/** A whole-number query parameter from `min` to `max`: `{name} must be a whole number from {min} to {max}` otherwise. */
+export const wholeNumberParam = (name: string, min: number, max: number) => {
+  const message = `${name} must be a whole number from ${min} to ${max}`
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message)
+}

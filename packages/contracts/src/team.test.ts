@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ManualRevenueBody, TeamQuery, TierPromotionBody } from './team.ts'
+import { LeaderboardQuery, ManualRevenueBody, RecentEntriesQuery, TeamQuery, TierPromotionBody } from './team.ts'
 import { formatUsd, progressColour, ratioColour } from './team-scales.ts'
 
 describe('team and revenue rules', () => {
@@ -30,5 +30,17 @@ describe('team and revenue rules', () => {
     expect(body(0).error?.issues[0]?.message).toBe('The new tier must be Tier 2 or Tier 3')
     expect(body(1).error?.issues[0]?.message).toBe('The new tier must be Tier 2 or Tier 3')
     expect([2, 3].map((t) => body(t).success)).toEqual([true, true])
+  })
+  it('names the parameter and its range when a query is out of bounds', () => {
+    const message = (r: { error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message
+    expect(message(RecentEntriesQuery.safeParse({ limit: 'abc' }))).toBe('limit must be a whole number from 1 to 100')
+    expect(message(RecentEntriesQuery.safeParse({ limit: '1000' }))).toBe('limit must be a whole number from 1 to 100')
+    expect(message(RecentEntriesQuery.safeParse({ limit: '2.5' }))).toBe('limit must be a whole number from 1 to 100')
+    expect(RecentEntriesQuery.parse({})).toEqual({ limit: 10 })
+    expect(message(TeamQuery.safeParse({ limit: '-1' }))).toBe('limit must be a whole number from 1 to 500')
+    expect(message(TeamQuery.safeParse({ offset: 'x' }))).toBe('offset must be a whole number from 0 to 1000000')
+    expect(message(TeamQuery.safeParse({ search: 'a'.repeat(201) }))).toBe('search may hold at most 200 characters')
+    expect(message(LeaderboardQuery.safeParse({ date: 'garbage' }))).toBe('Use a date in the form YYYY-MM-DD or a month YYYY-MM')
+    expect(LeaderboardQuery.safeParse({ date: '2026-02' }).success).toBe(true)
   })
 })

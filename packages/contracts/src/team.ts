@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Branch, Department } from './identity.ts'
 import { IsoDate, PROMOTION_TIERS, TechnicianProfile, TierLevel } from './certs.ts'
+import { wholeNumberParam } from './params.ts'
 
 /**
  * Team compliance, tier promotions and revenue (learner §2 Team dashboard, Team member detail,
@@ -65,11 +66,11 @@ const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v)
 export const TeamQuery = z.object({
   branch: z.preprocess(emptyToUndefined, Branch.optional()),
   department: z.preprocess(emptyToUndefined, Department.optional()),
-  search: z.preprocess(emptyToUndefined, z.string().trim().max(200).optional()),
+  search: z.preprocess(emptyToUndefined, z.string().trim().max(200, 'search may hold at most 200 characters').optional()),
   sort: z.preprocess(emptyToUndefined, TeamSort.default('name')),
   order: z.preprocess(emptyToUndefined, z.enum(['asc', 'desc']).default('asc')),
-  limit: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(500).default(100)),
-  offset: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(0)),
+  limit: z.preprocess(emptyToUndefined, wholeNumberParam('limit', 1, 500).default(100)),
+  offset: z.preprocess(emptyToUndefined, wholeNumberParam('offset', 0, 1_000_000).default(0)),
 })
 export type TeamQuery = z.input<typeof TeamQuery>
 
@@ -163,7 +164,7 @@ export type RevenueRecord = z.infer<typeof RevenueRecord>
 
 /** 201 when the month was new, 200 with `updated` and TEAM_MESSAGES.revenueUpdated when `replace` replaced that month's record. */
 export const ManualRevenueResponse = z.object({ message: z.string(), updated: z.boolean(), record: RevenueRecord })
-export const RecentEntriesQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(TEAM.recentEntriesLimit) })
+export const RecentEntriesQuery = z.object({ limit: wholeNumberParam('limit', 1, 100).default(TEAM.recentEntriesLimit) })
 export const RecentEntriesResponse = z.object({ entries: z.array(RevenueRecord) })
 /** GET /revenue/user/{id}: every month recorded, newest first. */
 export const RevenueHistoryResponse = z.object({ revenue_history: z.array(RevenueRecord) })
@@ -173,7 +174,7 @@ export type LeaderboardPeriod = z.infer<typeof LeaderboardPeriod>
 /** GET /revenue/leaderboard?period&date: `date` is any day (or month) inside the period; default today. */
 export const LeaderboardQuery = z.object({
   period: LeaderboardPeriod.default('monthly'),
-  date: z.union([IsoDate, IsoMonth]).optional(),
+  date: z.union([IsoDate, IsoMonth], { error: 'Use a date in the form YYYY-MM-DD or a month YYYY-MM' }).optional(),
 })
 export const LeaderboardRow = z.object({
   rank: z.number().int(),
