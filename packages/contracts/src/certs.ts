@@ -415,8 +415,17 @@ export const CertificationsOverview = z.object({
 })
 export type CertificationsOverview = z.infer<typeof CertificationsOverview>
 
-/** POST /technician/pause-notifications (learner §7): pauses for 30 days from now (a later `pauseUntil` is capped). */
-export const PauseNotificationsBody = z.object({ userId: z.uuid(), pauseUntil: z.iso.datetime({ offset: true }).optional() })
+/**
+ * POST /technician/pause-notifications (learner §7): pauses for 30 days from now (a later
+ * `pauseUntil` is capped). `pauseUntil` is an ISO 8601 date-time, or a date meaning its start (UTC).
+ */
+const PAUSE_UNTIL = 'pauseUntil must be a date (YYYY-MM-DD) or an ISO 8601 date-time'
+export const PauseNotificationsBody = z.object({
+  userId: z.uuid(),
+  pauseUntil: z
+    .union([z.iso.datetime({ offset: true, error: PAUSE_UNTIL }), z.iso.date(PAUSE_UNTIL).transform((d) => `${d}T00:00:00.000Z`)], { error: PAUSE_UNTIL })
+    .optional(),
+})
 /** POST /technician/resume-notifications. */
 export const ResumeNotificationsBody = z.object({ userId: z.uuid() })
 export const NotificationsStateResponse = z.object({

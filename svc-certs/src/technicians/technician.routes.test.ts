@@ -110,6 +110,14 @@ describe('pause and resume notifications (learner §4, §9)', () => {
     expect(await h.call('POST', '/technician/pause-notifications', { token: tech.token, body: { userId: tech.id, pauseUntil: new Date(h.now().getTime() - DAY).toISOString() } })).toMatchObject({
       status: 400,
     })
+    // A plain date means the start of that day; text that is neither is named.
+    const day = new Date(h.now().getTime() + 10 * DAY).toISOString().slice(0, 10)
+    expect((await h.call('POST', '/technician/pause-notifications', { token: tech.token, body: { userId: tech.id, pauseUntil: day } })).body.notifications_paused_until).toBe(`${day}T00:00:00.000Z`)
+    expect(await h.call('POST', '/technician/pause-notifications', { token: tech.token, body: { userId: tech.id, pauseUntil: 'next week' } })).toMatchObject({
+      status: 400,
+      body: { message: 'pauseUntil must be a date (YYYY-MM-DD) or an ISO 8601 date-time' },
+    })
+    expect((await h.call('POST', '/technician/pause-notifications', { token: tech.token, body: { userId: tech.id, pauseUntil: sooner } })).status).toBe(200)
 
     // A pause ends by itself.
     h.advance(4 * DAY)
