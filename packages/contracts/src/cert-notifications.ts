@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { Branch, Department } from './identity.ts'
 import { computeExpiration, daysUntil, IsoDate, isExpired } from './certs.ts'
-import { wholeNumberParam } from './params.ts'
+import { numericId, wholeNumberParam } from './params.ts'
 
 /**
  * Certification expiry notifications (admin §2 Certification Notification Management screen and
@@ -324,7 +324,7 @@ export const TriggerResponse = z.object({
 export type TriggerResponse = z.infer<typeof TriggerResponse>
 
 /** POST send-reminder: one reminder to the technician (the bulk action repeats it per item). */
-export const SendReminderBody = z.object({ technician_certification_id: z.coerce.number().int().positive() })
+export const SendReminderBody = z.object({ technician_certification_id: numericId('technician certification') })
 export const CertReminderResponse = z.object({ message: z.string(), log: NotificationLog })
 
 /** POST acknowledge: the manager's one-click acknowledgement (signed, single use; beyond the spec). */

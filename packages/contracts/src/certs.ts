@@ -11,7 +11,7 @@ import { Branch, Department } from './identity.ts'
 /** Tier levels: 0 (New Hire), 1, 2, 3 (highest). */
 export const TIER_LEVELS = [0, 1, 2, 3] as const
 export type TierLevel = (typeof TIER_LEVELS)[number]
-export const TierLevel = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])
+export const TierLevel = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: 'Tier level must be 0 (New Hire), 1, 2 or 3' })
 export const TIER_LABELS: Record<TierLevel, string> = { 0: 'New Hire', 1: 'Tier 1', 2: 'Tier 2', 3: 'Tier 3' }
 export const tierLabel = (tier: number): string => TIER_LABELS[tier as TierLevel] ?? `Tier ${tier}`
 
@@ -182,7 +182,13 @@ export const CertificationTypeInput = z.object({
   department: Department.nullable().default(null),
   training_link: trainingLink,
   /** Months; null: lifetime. */
-  validity_period: z.number().int().min(1).max(1200).nullable().default(null),
+  validity_period: z
+    .number({ error: 'Validity period is a whole number of months from 1 to 1200, or empty for lifetime' })
+    .int('Validity period is a whole number of months from 1 to 1200, or empty for lifetime')
+    .min(1, 'Validity period is a whole number of months from 1 to 1200, or empty for lifetime')
+    .max(1200, 'Validity period is a whole number of months from 1 to 1200, or empty for lifetime')
+    .nullable()
+    .default(null),
   upload_required: z.boolean().default(true),
   is_active: z.boolean().default(true),
   description: z.string().trim().max(2000).nullish().transform((d) => (d ? d : null)),

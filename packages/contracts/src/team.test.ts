@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { LeaderboardQuery, ManualRevenueBody, RecentEntriesQuery, TeamQuery, TierPromotionBody } from './team.ts'
 import { formatUsd, progressColour, ratioColour } from './team-scales.ts'
+import { TierLevel } from './certs.ts'
 
 describe('team and revenue rules', () => {
   it('colours ratios and progress at the thresholds of learner §9', () => {
@@ -42,5 +43,11 @@ describe('team and revenue rules', () => {
     expect(message(TeamQuery.safeParse({ search: 'a'.repeat(201) }))).toBe('search may hold at most 200 characters')
     expect(message(LeaderboardQuery.safeParse({ date: 'garbage' }))).toBe('Use a date in the form YYYY-MM-DD or a month YYYY-MM')
     expect(LeaderboardQuery.safeParse({ date: '2026-02' }).success).toBe(true)
+  })
+  it('says which tiers a promotion and a certification type may name', () => {
+    const body = { userId: '00000000-0000-4000-8000-000000000000', justification: 'Ready' }
+    for (const newTier of [0, 1, 4, 9, 'two', null]) expect(TierPromotionBody.safeParse({ ...body, newTier }).error?.issues[0]?.message).toBe('The new tier must be Tier 2 or Tier 3')
+    expect(TierPromotionBody.parse({ ...body, newTier: 3 }).newTier).toBe(3)
+    expect(TierLevel.safeParse(7).error?.issues[0]?.message).toBe('Tier level must be 0 (New Hire), 1, 2 or 3')
   })
 })

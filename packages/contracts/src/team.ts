@@ -207,7 +207,9 @@ export const RevPayBody = z.object({
  */
 export const TierPromotionBody = z.object({
   userId: z.uuid(),
-  newTier: TierLevel.refine((t) => (PROMOTION_TIERS as readonly number[]).includes(t), TEAM_MESSAGES.promotionTierOffered),
+  newTier: z
+    .number({ error: TEAM_MESSAGES.promotionTierOffered })
+    .refine((t): t is (typeof PROMOTION_TIERS)[number] => (PROMOTION_TIERS as readonly number[]).includes(t), TEAM_MESSAGES.promotionTierOffered),
   justification: z.string({ error: TEAM_MESSAGES.justificationRequired }).trim().min(1, TEAM_MESSAGES.justificationRequired).max(4000),
 })
 
