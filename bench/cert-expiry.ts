@@ -12,11 +12,11 @@
  */
 import { ensureDatabase, openDatabase } from '@portal/server-kit'
 import { silentLogger } from '@portal/server-kit/testing'
-import { migrationsList } from '../svc-certs/src/migrations/index.ts'
-import { createAckSigner } from '../svc-certs/src/notifications/acknowledgement.ts'
-import { FACTS_FROM } from '../svc-certs/src/notifications/expiry-check.ts'
-import { DEFAULT_SCHEDULE, createNotificationRunner } from '../svc-certs/src/notifications/notification.runner.ts'
-import { entities } from '../svc-certs/src/server.ts'
+import { migrationsList } from 'svc-certs/migrations'
+import { createAckSigner } from 'svc-certs/notifications/acknowledgement'
+import { FACTS_FROM } from 'svc-certs/notifications/expiry-check'
+import { DEFAULT_SCHEDULE, createNotificationRunner } from 'svc-certs/notifications/notification.runner'
+import { entities } from 'svc-certs/server'
 import { BENCH_PG } from './support.ts'
 
 const TYPES = 100

@@ -7,7 +7,7 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PlatformEnv, createInProcessBus, createLocalStorage, createLogger } from '@portal/server-kit'
-import { start } from '../svc-certs/src/server.ts'
+import { start } from 'svc-certs/server'
 
 const env = PlatformEnv.parse({ LOG_LEVEL: 'error', DATA_DIR: await mkdtemp(join(tmpdir(), 'bench-certs-')) })
 const logger = createLogger('certs', 'error')

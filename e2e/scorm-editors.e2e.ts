@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { axeSerious, launchBrowser } from './browser.ts'
-import { captivateFixturePath } from '../packages/contracts/src/test-support/captivate-fixture.ts'
+import { captivateFixturePath } from '@portal/contracts/test-support/captivate-fixture'
 import { adminCourses, apiAs, contentFrame, courseRow, DEMO, eventually, myCourses, openCourse, report, signIn, zipOf, type Session } from './courses-support.ts'
 
 /*

@@ -2,7 +2,7 @@ import JSZip from 'jszip'
 import { strFromU8, unzipSync, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { CAPTIVATE_MESSAGES, parseCaptivateProject } from '@portal/contracts/captivate'
-import { captivateFixture } from '../../../../packages/contracts/src/test-support/captivate-fixture.ts'
+import { captivateFixture } from '@portal/contracts/test-support/captivate-fixture'
 import { analyzePackage, editsFrom, NotAZipError, rewritePackage } from './package-zip.ts'
 
 const fixture = captivateFixture()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseCaptivateProject } from '@portal/contracts/captivate'
 import { strFromU8, unzipSync } from 'fflate'
-import { captivateFixture } from '../../../../packages/contracts/src/test-support/captivate-fixture.ts'
+import { captivateFixture } from '@portal/contracts/test-support/captivate-fixture'
 import { DURATION_FORMAT_MESSAGE, NAME_REQUIRED_MESSAGE, draftEdits, draftErrors, draftsFrom, sizeInMb } from './pre-upload-editor.ts'
 
 const zip = unzipSync(captivateFixture())
