@@ -252,6 +252,7 @@ describe('team compliance and revenue journey', () => {
     await page.getByRole('button', { name: 'Save Revenue' }).click()
     await replace.getByRole('button', { name: 'Replace Entry' }).click()
     await replace.waitFor({ state: 'detached' })
+    await page.getByRole('status').getByText('Revenue data saved successfully!').waitFor()
     await page.getByRole('status').getByText('Revenue data for this month was updated').waitFor()
     for (const cell of [monthName, '$15,000.00', '$400.00', '37.50']) await recent.getByRole('row').nth(1).getByRole('cell', { name: cell }).waitFor()
     expect(await recent.getByRole('row').filter({ hasText: 'Pat Portland' }).filter({ hasText: monthName }).count()).toBe(1)

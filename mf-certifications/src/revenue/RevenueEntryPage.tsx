@@ -110,7 +110,8 @@ const RevenueEntryPage = (_props: RemoteProps) => {
   // A month recorded already: the entry waits for the admin to confirm replacing it (decision 0039).
   const [replacing, setReplacing] = useState<{ recorded: RevenueRecord; body: ManualRevenueBody } | null>(null)
   const save = useSaveRevenue((answer) => {
-    setSuccess((s) => ({ text: answer.updated ? TEAM_MESSAGES.revenueUpdated : TEAM_MESSAGES.revenueSaved, id: (s?.id ?? 0) + 1 }))
+    // learner §8's success message either way; a replaced month says so after it.
+    setSuccess((s) => ({ text: TEAM_MESSAGES.revenueSaved, ...(answer.updated ? { detail: TEAM_MESSAGES.revenueUpdated } : {}), id: (s?.id ?? 0) + 1 }))
     setForm((f) => ({ ...f, gross_revenue: '', pay_amount: '' }))
   })
 
