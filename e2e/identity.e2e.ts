@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from 'vitest'
+import { DEMO_ADMIN_CODE } from 'launcher/demo'
 import { logIn, openPage, suiteBrowser, waitForMail, watchErrors } from './browser.ts'
 
 const baseURL = inject('baseURL')
@@ -87,6 +88,28 @@ describe('identity journeys', () => {
     expect(page.url()).toContain('/login')
     await logIn(page, email, 'SecondPass2')
     await page.waitForURL('**/user-dashboard')
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it('registers an admin with the demo admin code (printed at start); a wrong code is refused', async () => {
+    const page = await newPage()
+    const errors = watchErrors(page)
+    const email = `avery.admin.${Date.now()}@example.com`
+    await page.goto('/register')
+    await page.getByLabel('Full Name').fill('Avery Admin')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password', { exact: true }).fill('AdminPass1')
+    await page.getByRole('checkbox', { name: 'Register as Admin' }).check()
+    await page.getByLabel('Admin Code').fill('not-the-code')
+    await page.getByRole('button', { name: 'Register' }).click()
+    await page.getByText('Invalid admin code').waitFor()
+    await page.getByLabel('Admin Code').fill(DEMO_ADMIN_CODE)
+    await page.getByRole('button', { name: 'Register' }).click()
+    const [, code] = await waitForMail(baseURL, email, /\b(\d{6})\b/)
+    await page.getByLabel('Verification Code').fill(code!)
+    await page.getByRole('button', { name: 'Verify Email' }).click()
+    await page.waitForURL('**/admin-dashboard')
     expect(errors).toEqual([])
     await page.context().close()
   })

@@ -12,6 +12,7 @@ import { start as startLearning, seedDemoData as seedLearning } from 'svc-learni
 import { start as startCerts, seedDemoData as seedCerts } from 'svc-certs/server'
 import { start as startNotify } from 'svc-notify/server'
 import { ContentEnv, contentListenerOf, start as startGateway } from 'gateway/server'
+import { DEMO_ADMIN_CODE } from './demo.ts'
 
 // Identity's own settings (token lifetimes, limits) pass through to it.
 const Env = PlatformEnv.extend(IdentitySettings.shape).extend({ HOST: z.string().default('127.0.0.1'), DEMO_DATA: z.enum(['on', 'off']).default('on') }).extend(ContentEnv.shape)
@@ -31,7 +32,11 @@ export async function startSingleNode(source: Record<string, string | undefined>
   const parsed = parseEnv(Env, source)
   // E-mailed links follow the gateway's port unless PUBLIC_URL says otherwise. With PORT=0 the
   // port is known once the gateway listens: the address is filled in then, before any request.
-  const env = { ...parsed, PUBLIC_URL: parsed.PORT ? publicUrl(parsed, parsed.PORT) : parsed.PUBLIC_URL }
+  const env = {
+    ...parsed,
+    PUBLIC_URL: parsed.PORT ? publicUrl(parsed, parsed.PORT) : parsed.PUBLIC_URL,
+    ADMIN_REGISTRATION_CODE: parsed.ADMIN_REGISTRATION_CODE ?? (parsed.DEMO_DATA === 'on' ? DEMO_ADMIN_CODE : undefined),
+  }
   const logger = createLogger('portal', env.LOG_LEVEL)
   await mkdir(env.DATA_DIR, { recursive: true })
   const bus: EventBus = env.NATS_URL ? await createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger })
@@ -83,6 +88,7 @@ export async function startSingleNode(source: Record<string, string | undefined>
     lines.push('  demo logins (created on first start):')
     for (const l of logins) lines.push(`    ${l.role.padEnd(10)} ${l.email.padEnd(32)} ${l.password}`)
   }
+  if (env.ADMIN_REGISTRATION_CODE === DEMO_ADMIN_CODE) lines.push(`  admin code for Register as Admin: ${DEMO_ADMIN_CODE} (ADMIN_REGISTRATION_CODE sets another)`)
   process.stdout.write(lines.join('\n') + '\n\n')
 
   let closing = false
