@@ -78,7 +78,7 @@ export const CertificationsSection = ({
         ) : null}
       </div>
       {locked ? (
-        <Alert tone="info">Choose your branch and department on your dashboard to add certifications and upload proofs.</Alert>
+        <Alert tone="info">{CERT_MESSAGES.profileIncomplete}</Alert>
       ) : null}
       {groups.map((g) => (
         <section key={g.tier} className="pk-stack" aria-labelledby={`tier-${g.tier}-title`} style={{ gap: '.75rem' }}>

@@ -52,6 +52,7 @@ export const NOTIFICATION_PAUSE_DAYS = 30
 export const EXPIRY_BANDS = { critical: 10, warning: 30, notice: 60 } as const
 
 export const CERT_MESSAGES = {
+  profileIncomplete: 'Choose your branch and department on your dashboard to add certifications and upload proofs.',
   fileType: 'Please select a PDF, JPEG, or PNG file.',
   fileSize: 'File size must be less than 10MB.',
   fileRequired: 'Please select a file to upload',
@@ -276,7 +277,7 @@ export const UserCertification = z.object({
 export type UserCertification = z.infer<typeof UserCertification>
 
 const certificationNumber = z
-  .string({ error: CERT_MESSAGES.certificationNumberRequired })
+  .string({ error: (issue) => (issue.input === undefined || issue.input === null ? CERT_MESSAGES.certificationNumberRequired : 'Certification number must be text') })
   .trim()
   .min(1, CERT_MESSAGES.certificationNumberRequired)
   .max(100)
@@ -288,7 +289,10 @@ const datesInOrderIssue = { message: CERT_MESSAGES.expirationBeforeObtained, pat
 /** POST /technician/certifications/add (learner §5). `user_id` lets an admin add for a technician. */
 export const AddCertificationBody = z
   .object({
-    certification_id: z.number({ error: CERT_MESSAGES.certificationRequired }).int().positive(CERT_MESSAGES.certificationRequired),
+    certification_id: z
+      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? CERT_MESSAGES.certificationRequired : 'Invalid certification id') })
+      .int(CERT_MESSAGES.certificationRequired)
+      .positive(CERT_MESSAGES.certificationRequired),
     certification_number: certificationNumber,
     obtained_date: optionalDate,
     expiration_date: optionalDate,

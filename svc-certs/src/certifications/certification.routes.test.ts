@@ -73,6 +73,9 @@ describe('POST /technician/certifications/add (learner §5)', () => {
     const t = await h.type(admin)
     expect(await add(tech, { certification_number: 'X' })).toMatchObject({ status: 400, body: { message: CERT_MESSAGES.certificationRequired } })
     expect(await add(tech, { certification_id: t.id, certification_number: '   ' })).toMatchObject({ status: 400, body: { message: CERT_MESSAGES.certificationNumberRequired } })
+    // A value of the wrong kind is named as such, not as missing.
+    expect(await add(tech, { certification_id: t.id, certification_number: 123 })).toMatchObject({ status: 400, body: { message: 'Certification number must be text' } })
+    expect(await add(tech, { certification_id: 'abc', certification_number: 'X' })).toMatchObject({ status: 400, body: { message: 'Invalid certification id' } })
     expect(await add(tech, { certification_id: t.id, certification_number: 'X', obtained_date: '2024-05-01', expiration_date: '2024-04-01' })).toMatchObject({
       status: 400,
       body: { message: CERT_MESSAGES.expirationBeforeObtained },
@@ -103,6 +106,29 @@ describe('POST /technician/certifications/add (learner §5)', () => {
       status: 404,
       body: { code: 'user_not_found' },
     })
+  })
+})
+
+describe('a technician without branch or department (learner §2: the profile modal locks certification features)', () => {
+  it('adds and uploads nothing until both are chosen (409, nothing stored); an admin may still set them up', async () => {
+    const t = await h.type(admin)
+    const newHire = await h.user({ branch: null, department: null })
+    const branchOnly = await h.user({ branch: 'Seattle', department: null })
+    const stored = () => h.sql<{ n: number }>('select count(*)::int as n from technician_certifications where user_id in (?, ?)', [newHire.id, branchOnly.id])
+    const before = await leftovers()
+    for (const who of [newHire, branchOnly]) {
+      expect(await add(who, { certification_id: t.id, certification_number: 'NH-1' })).toMatchObject({
+        status: 409,
+        body: { code: 'profile_incomplete', message: 'Choose your branch and department on your dashboard to add certifications and upload proofs.' },
+      })
+      expect(await h.upload('/technician/certifications/upload', who.token, { certification_id: String(t.id), obtained_date: '2025-01-15' }, [['file', 'proof.pdf', FILES.pdf]])).toMatchObject({
+        status: 409,
+        body: { code: 'profile_incomplete' },
+      })
+    }
+    expect(await stored()).toEqual([{ n: 0 }])
+    expect(await leftovers()).toEqual(before)
+    expect((await h.call('POST', '/technician/certifications/add', { token: admin.token, body: { certification_id: t.id, certification_number: 'NH-ADM', user_id: newHire.id } })).status).toBe(201)
   })
 })
 

@@ -33,7 +33,7 @@ import { typeNotFound } from '../certification-types/certification-type.service.
 import type { CertsContext } from '../context.ts'
 import { revenueRepository } from '../revenue/revenue.repository.ts'
 import { appliesToDepartment } from '../technicians/compliance.ts'
-import { requireEdit, requireEditableUser, requireReadableCertification, requireReadableUser } from '../technicians/access.ts'
+import { requireCompleteProfile, requireEdit, requireEditableUser, requireReadableCertification, requireReadableUser } from '../technicians/access.ts'
 import { TechnicianCertificationEntity } from './certification.entity.ts'
 import { certificationFacts, certificationRepository, toUserCertification } from './certification.repository.ts'
 import { receiveProof, type ReceivedProof } from './proof-file.ts'
@@ -133,6 +133,7 @@ export function createCertificationService(ctx: CertsContext) {
       requirePlausibleDates(body.obtained_date, body.expiration_date)
       return orm.em.fork().transactional(async (em) => {
         const user = await requireEditableUser(em, actor, userId)
+        requireCompleteProfile(actor, user)
         const type = await offeredType(em, body.certification_id, user)
         if (await certificationRepository.findHeld(em, userId, type.id)) throw conflict(CERT_MESSAGES.alreadyHeld, 'already_held')
         const at = now()
@@ -173,6 +174,7 @@ export function createCertificationService(ctx: CertsContext) {
         const userId = body.user_id ?? actor.userId
         return orm.em.fork().transactional(async (em) => {
           const user = await requireEditableUser(em, actor, userId)
+          requireCompleteProfile(actor, user)
           const type = await offeredType(em, body.certification_id, user)
           const at = now()
           const held = await em.findOne(TechnicianCertificationEntity, { userId, certificationId: type.id }, { lockMode: LockMode.PESSIMISTIC_WRITE })

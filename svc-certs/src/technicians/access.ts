@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import { CERT_MESSAGES } from '@portal/contracts'
-import { forbidden, inManagerScope, notFound, projectedUsers, withProjectedScope, type Actor, type ProjectedUser } from '@portal/server-kit'
+import { conflict, forbidden, inManagerScope, notFound, projectedUsers, withProjectedScope, type Actor, type ProjectedUser } from '@portal/server-kit'
 import { TechnicianCertificationEntity } from '../certifications/certification.entity.ts'
 
 export { requireReadableUser } from '@portal/server-kit'
@@ -19,6 +19,16 @@ export async function requireEditableUser(em: EntityManager, actor: Actor, userI
   if (user?.deletedAt) throw userNotFound()
   if (!user && actor.userId !== userId) throw userNotFound()
   return user
+}
+
+/**
+ * Learner §2: certification features stay locked until the technician has chosen a branch and a
+ * department (the Complete Your Profile modal); the server holds it too, for the technician's own
+ * changes (an admin may still set up a new hire's certifications).
+ */
+export function requireCompleteProfile(actor: Actor, user: ProjectedUser | null): void {
+  if (actor.isAdmin) return
+  if (!user?.branch || !user.department) throw conflict(CERT_MESSAGES.profileIncomplete, 'profile_incomplete')
 }
 
 /** A technician's certification with its owner and what the caller may do with it. */
