@@ -1,6 +1,6 @@
 import { CERT_MESSAGES, tierLabel, type TechnicianProfile } from '@portal/contracts'
 import { Alert, errorMessage } from '@portal/ui-kit'
-import { useId } from 'react'
+import { useId, type ReactNode } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { formatDate } from '../shared/format.ts'
 import { useToggleNotifications } from './data/apiHooks.ts'
@@ -55,8 +55,17 @@ export const ProfileHeader = ({
   onNotificationsChanged: (text: string) => void
 }) => {
   const u = profile.user
-  const facts: [string, string][] = [
-    ['Email', u.email],
+  const at = u.email.lastIndexOf('@')
+  const facts: [string, ReactNode][] = [
+    // Where the column is narrow the address wraps before the @, not in the middle of a word.
+    [
+      'Email',
+      <>
+        {u.email.slice(0, at)}
+        <wbr />
+        {u.email.slice(at)}
+      </>,
+    ],
     ['Employee ID', u.employee_id ?? 'Not set'],
     ['Branch', u.branch ?? 'Not set'],
     ['Department', u.department ?? 'Not set'],

@@ -6,6 +6,8 @@ body{margin:0;min-height:100vh}
 a{color:var(--c-primary)}
 /* The focus ring: at least 3:1 against white, the page and the dark header alike (issue 15 item 4). */
 :focus-visible{outline:3px solid var(--c-focus);outline-offset:2px}
+/* A page heading focused on navigation (issue 15 item 4) is not a control: read, not ringed (as GOV.UK does). */
+:is(h1,h2)[tabindex="-1"]:focus-visible{outline:none}
 h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
 .pk-header{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1rem;padding:.75rem 1.5rem;background:#0f172a;color:#fff}
 .pk-header a{color:#fff;text-decoration:none}
