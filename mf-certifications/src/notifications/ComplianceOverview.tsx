@@ -3,7 +3,6 @@ import { Badge } from '../shared/Badges.tsx'
 import { complianceTone } from './notification-view.ts'
 import { TableHead } from './TableHead.tsx'
 
-/** A row's header cell (the branch) in body text, not in the column headers' small capitals. */
 /** A compliance percentage in the spec's colour; the number carries the meaning, the colour repeats it. */
 export const CompliancePercent = ({ percent }: { percent: number }) => <Badge tone={complianceTone(percent)}>{`${percent}%`}</Badge>
 

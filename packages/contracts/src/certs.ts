@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { DEPARTMENTS } from './constants.ts'
 import { Branch, Department } from './identity.ts'
+import { missingOr, wholeNumber } from './params.ts'
 
 /**
  * Certifications: types, tier requirements, technicians' certifications and proofs, the
@@ -183,13 +184,7 @@ export const CertificationTypeInput = z.object({
   department: Department.nullable().default(null),
   training_link: trainingLink,
   /** Months; null: lifetime. */
-  validity_period: z
-    .number({ error: 'Validity period is a whole number of months from 1 to 1200, or empty for lifetime' })
-    .int('Validity period is a whole number of months from 1 to 1200, or empty for lifetime')
-    .min(1, 'Validity period is a whole number of months from 1 to 1200, or empty for lifetime')
-    .max(1200, 'Validity period is a whole number of months from 1 to 1200, or empty for lifetime')
-    .nullable()
-    .default(null),
+  validity_period: wholeNumber('Validity period is a whole number of months from 1 to 1200, or empty for lifetime', 1, 1200).nullable().default(null),
   upload_required: z.boolean().default(true),
   is_active: z.boolean().default(true),
   description: z.string().trim().max(2000).nullish().transform((d) => (d ? d : null)),
@@ -277,7 +272,7 @@ export const UserCertification = z.object({
 export type UserCertification = z.infer<typeof UserCertification>
 
 const certificationNumber = z
-  .string({ error: (issue) => (issue.input === undefined || issue.input === null ? CERT_MESSAGES.certificationNumberRequired : 'Certification number must be text') })
+  .string({ error: missingOr(CERT_MESSAGES.certificationNumberRequired, 'Certification number must be text') })
   .trim()
   .min(1, CERT_MESSAGES.certificationNumberRequired)
   .max(100)
@@ -290,7 +285,7 @@ const datesInOrderIssue = { message: CERT_MESSAGES.expirationBeforeObtained, pat
 export const AddCertificationBody = z
   .object({
     certification_id: z
-      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? CERT_MESSAGES.certificationRequired : 'Invalid certification id') })
+      .number({ error: missingOr(CERT_MESSAGES.certificationRequired, 'Invalid certification id') })
       .int(CERT_MESSAGES.certificationRequired)
       .positive(CERT_MESSAGES.certificationRequired),
     certification_number: certificationNumber,
