@@ -34,6 +34,8 @@ interface Answer {
   status: number | string
   ms: number
   body: string
+  /** Sent on a connection of `agent` that had carried a request before. */
+  reused?: boolean
 }
 
 /** One request on `agent`'s connections; a client that waits more than `waitMs` gives up ('hung'). */
@@ -44,7 +46,7 @@ function call(port: number, method: string, path: string, opts: { agent?: Agent;
       let body = ''
       res.setEncoding('utf8')
       res.on('data', (d: string) => (body += d))
-      res.on('end', () => resolve({ status: res.statusCode!, ms: Date.now() - start, body }))
+      res.on('end', () => resolve({ status: res.statusCode!, ms: Date.now() - start, body, reused: req.reusedSocket }))
       res.on('error', (err) => resolve({ status: `response error ${err.message}`, ms: Date.now() - start, body }))
     })
     req.setTimeout(opts.waitMs ?? 5_000, () => req.destroy(new Error('hung')))
@@ -84,6 +86,40 @@ describe('gateway proxy: a service that answers before reading the whole body', 
     expect(seen).toEqual(seen.map((s) => `${s.split(':')[0]}: 413 200 200`))
     expect((await call(gw.port, 'POST', '/api/auth/echo', { body: Buffer.from('small') })).body).toBe('{"bytes":5}')
   })
+
+  it('answers the next request with a body on the same connection with the service’s own answer, not 503, also under load', async () => {
+    // As notify's admin e-mails: the common 1 MiB limit, a JSON body read by the route.
+    const app = createServiceApp({ service: 'notify', logger: silentLogger })
+    app.post('/admin/emails', async (c) => c.json({ subject: (await c.req.json<{ subject: string }>()).subject }, 201))
+    const service = await listen(app, 0)
+    cleanups.push(service.close)
+    const gw = await gatewayFor({ notify: `http://127.0.0.1:${service.port}` })
+    cleanups.push(gw.close)
+    const json = { 'content-type': 'application/json' }
+    const big = Buffer.from(JSON.stringify({ subject: 'big', body: 'x'.repeat(2 * 1024 * 1024) }))
+    const valid = (n: number) => Buffer.from(JSON.stringify({ subject: `mail ${n}` }))
+
+    const sender = new Agent({ keepAlive: true, maxSockets: 1 })
+    const other = new Agent({ keepAlive: true, maxSockets: 1 })
+    cleanups.push(() => sender.destroy(), () => other.destroy())
+    // Meanwhile another client posts valid bodies, none of which may fail.
+    let sending = true
+    const othersSeen: (number | string)[] = []
+    const others = (async () => {
+      for (let n = 0; sending; n++) othersSeen.push((await call(gw.port, 'POST', '/api/admin/emails', { agent: other, body: valid(n), headers: json })).status)
+    })()
+    const seen: string[] = []
+    for (let i = 0; i < 40; i++) {
+      const tooBig = await call(gw.port, 'POST', '/api/admin/emails', { agent: sender, body: big, headers: json })
+      const next = await call(gw.port, 'POST', '/api/admin/emails', { agent: sender, body: valid(i), headers: json })
+      seen.push(`${tooBig.status} ${JSON.parse(tooBig.body || '{}').code} / ${next.status} ${next.body} ${next.reused ? 'same connection' : 'new connection'}`)
+    }
+    sending = false
+    await others
+    expect(seen).toEqual(seen.map((_, i) => `413 payload_too_large / 201 {"subject":"mail ${i}"} same connection`))
+    expect(othersSeen.length).toBeGreaterThanOrEqual(20)
+    expect(othersSeen.filter((s) => s !== 201)).toEqual([])
+  }, 60_000)
 })
 
 describe('gateway proxy: connections to a service', () => {

@@ -64,6 +64,8 @@ function drain(req: IncomingMessage) {
  * A service that does not answer in time gets a 504 (`timeouts`: short for API calls, long only
  * for uploads). A connection to a service is reused only after a request it read whole: one that
  * answered early (a 413) may drop the connection right after, and the next request on it would fail.
+ * As the gateway cannot see what the service read, an error answer to a request with a body closes
+ * its connection too.
  */
 export function createProxy(opts: ProxyOptions) {
   const agent = new Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 64 })
@@ -125,6 +127,13 @@ export function createProxy(opts: ProxyOptions) {
           req.unpipe(upstream)
           drain(req)
           up.once('end', () => upstream.destroy())
+        } else if (withBody && (up.statusCode ?? 502) >= 400) {
+          // Sent whole, but an error may have been answered without reading the body (a 413 on its
+          // declared length, a 401 before an upload): what the service's parser had not taken may
+          // still wait in the connection, which the service then drops. Closed once the answer is
+          // through instead of going back to the pool, where the next request (with a body, so not
+          // sent again) would get a 503.
+          upstream.shouldKeepAlive = false
         }
         const out: Record<string, string | string[]> = { ...opts.responseHeaders }
         for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v
