@@ -250,6 +250,26 @@ describe('gateway', () => {
     expect(await res.json()).toMatchObject({ code: 'route_not_found' })
   })
 
+  it('does not take SCORM commits: 404 in the error shape on the portal (they belong to the content origin), never reaching learning', async () => {
+    const raw = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: Number(new URL(base).port), path, method: 'POST', headers: { 'content-type': 'text/plain' } }, (res) => {
+          let body = ''
+          res.on('data', (d) => (body += d))
+          res.on('end', () => resolve({ status: res.statusCode!, body }))
+        })
+        req.on('error', reject)
+        req.end('{"cmi":{}}')
+      })
+    for (const path of ['/api/scorm/commit/eyJ.token.sig', '/api/scorm/commit/eyJ.token.sig/', '/api/scorm/commit/eyJ.token.sig?x=1', '/api/scorm/commit', '/api/scorm/7/../commit/eyJ.token.sig']) {
+      const res = await raw(path)
+      expect([res.status, JSON.parse(res.body)], path).toEqual([404, { message: expect.any(String), code: 'route_not_found' }])
+    }
+    // the rest of /api/scorm is learning's on the portal
+    expect(await (await gateway.request('/api/scorm/7/launch')).json()).toEqual({ service: 'learning', path: '/scorm/7/launch' })
+    expect(await (await gateway.request('/api/scorm/commits', { method: 'POST', body: '{}' })).json()).toEqual({ service: 'learning', path: '/scorm/commits' })
+  })
+
   it('reports degraded health when a service is unreachable', async () => {
     const res = await gateway.request('/healthz')
     expect(res.status).toBe(503)

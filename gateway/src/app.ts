@@ -8,7 +8,7 @@ import { errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger
 import { sendFile, serveBuild } from '@portal/static-server'
 import { createProxy, type UpstreamTimeouts } from './proxy.ts'
 import { allowRemoteOrigins, registryOf, remotePath, resolveRemote, type RemoteConfig } from './registry.ts'
-import { ROUTE_TABLE, resolveRoute, type RouteEntry, type Upstream } from './routes.ts'
+import { ROUTE_TABLE, resolvePortalRoute, resolveRoute, type RouteEntry, type Upstream } from './routes.ts'
 
 export type { RemoteConfig }
 
@@ -107,7 +107,7 @@ export function createGateway(opts: GatewayOptions) {
   })
 
   // Routed API paths never reach this app (see createGatewayHandler); the rest of /api is unknown
-  // (course content among them: it is served on the content origin only).
+  // (course content and SCORM commits among them: they are served on the content origin only).
   app.all('/api/*', notFoundHandler)
   app.all('/api', notFoundHandler)
 
@@ -168,7 +168,8 @@ export function createGatewayHandler(opts: GatewayOptions) {
     const url = resolveDotSegments(req.url ?? '/')
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
-    const route = path.startsWith('/api/') || path.startsWith('/mailbox') ? resolveRoute(path, routes, req.method) : undefined
+    // Course content and SCORM commits are the content origin's: not found here.
+    const route = path.startsWith('/api/') || path.startsWith('/mailbox') ? resolvePortalRoute(path, routes, req.method) : undefined
     if (route) return proxy(req, res, route, url)
     const remote = resolveRemote(opts.remotes, url)
     if (remote) return proxy(req, res, { upstream: remote.name, strip: '' }, remote.path)

@@ -189,6 +189,12 @@ describe('the gateway with its content origin', () => {
       // Who may frame content: the portal, by both loopback names when PUBLIC_URL does not say.
       expect(onContent.headers.get('content-security-policy')).toContain(`frame-ancestors 'self' http://localhost:${gw.port} http://127.0.0.1:${gw.port};`)
       expect((await fetch(`${content}/api/auth/login`, { method: 'POST' })).status).toBe(404)
+      // SCORM commits: the content origin's, refused by the portal
+      const commit = (origin: string) => fetch(`${origin}/api/scorm/commit/eyJ.tok.sig`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })
+      const onContentCommit = await commit(content)
+      expect([onContentCommit.status, await onContentCommit.text()]).toEqual([200, 'learning /scorm/commit/eyJ.tok.sig'])
+      const onPortalCommit = await commit(portal)
+      expect([onPortalCommit.status, await onPortalCommit.json()]).toEqual([404, { message: expect.any(String), code: 'route_not_found' }])
     } finally {
       await gw.close()
       await learning.close()

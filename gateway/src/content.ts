@@ -9,19 +9,13 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import { CONTENT_PLAYER_PATH } from '@portal/contracts'
 import { createMetrics, errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger } from '@portal/server-kit'
 import { createProxy, type UpstreamTimeouts } from './proxy.ts'
-import { resolveRoute, type RouteEntry, type Upstream } from './routes.ts'
+import { CONTENT_ROUTE_TABLE, resolveRoute, type Upstream } from './routes.ts'
 
 /*
  * The content origin (decision "content-origin"): a listener of its own, on another port or host
  * name than the portal, so that course content — hostile until proven otherwise — never runs as the
  * portal. It serves only the package files, the commits the content player sends, and the player.
  */
-
-/** What the content origin routes to the services: the files of a launch and its commits. */
-export const CONTENT_ROUTE_TABLE: readonly RouteEntry[] = [
-  { prefix: '/api/content', upstream: 'learning', strip: '/api' },
-  { prefix: '/api/scorm/commit', upstream: 'learning', strip: '/api' },
-]
 
 /** Origins beyond its own that content may use (none by default): CDNs, embedded players, an xAPI LRS. */
 export interface ContentAllowList {

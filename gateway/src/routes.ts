@@ -56,6 +56,16 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/mailbox', upstream: 'notify', strip: '' },
 ]
 
+/**
+ * What the content origin routes to the services (content.ts): the files of a launch and its
+ * commits. They are the content origin's only: the portal routes none of them, whatever prefix of
+ * its own table would take them (`/api/scorm`).
+ */
+export const CONTENT_ROUTE_TABLE: readonly RouteEntry[] = [
+  { prefix: '/api/content', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/scorm/commit', upstream: 'learning', strip: '/api' },
+]
+
 /** Whether an exact entry names this request (its `:name` segments any one segment). */
 function isExactly(r: RouteEntry, method: string | undefined, path: string): boolean {
   if (!r.exact || (r.exact.method && r.exact.method !== method)) return false
@@ -76,6 +86,11 @@ export function resolveRoute(path: string, table: readonly RouteEntry[] = ROUTE_
     } else if ((path === r.prefix || path.startsWith(r.prefix + '/')) && (!best || r.prefix.length > best.prefix.length)) best = r
   }
   return best
+}
+
+/** The portal's route for a request: none for a path of the content origin (see CONTENT_ROUTE_TABLE). */
+export function resolvePortalRoute(path: string, table: readonly RouteEntry[] = ROUTE_TABLE, method?: string): RouteEntry | undefined {
+  return resolveRoute(path, CONTENT_ROUTE_TABLE) ? undefined : resolveRoute(path, table, method)
 }
 
 /** Whether a request (its URL with or without a query) gets the long timeout of an upload route. */
