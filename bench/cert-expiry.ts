@@ -13,6 +13,7 @@
 import { ensureDatabase, openDatabase } from '@portal/server-kit'
 import { silentLogger } from '@portal/server-kit/testing'
 import { migrationsList } from 'svc-certs/migrations'
+import { ledgerRoutines } from 'svc-certs/compliance/rules-sql'
 import { createAckSigner } from 'svc-certs/notifications/acknowledgement'
 import { FACTS_FROM } from 'svc-certs/notifications/expiry-check'
 import { DEFAULT_SCHEDULE, createNotificationRunner } from 'svc-certs/notifications/notification.runner'
@@ -48,7 +49,7 @@ export async function benchCertExpiry(pgUrl = BENCH_PG, count = Number(process.e
     await client.end()
   }
   await ensureDatabase(url.toString())
-  const db = await openDatabase({ service: 'certs', url: url.toString(), dataDir: '/tmp/unused', entities, migrations: migrationsList, logger: silentLogger })
+  const db = await openDatabase({ service: 'certs', url: url.toString(), dataDir: '/tmp/unused', entities, migrations: migrationsList, routines: ledgerRoutines('UTC'), logger: silentLogger })
   const conn = db.orm.em.getConnection()
   const technicians = Math.ceil(count / TYPES)
   const today = new Date().toISOString().slice(0, 10)

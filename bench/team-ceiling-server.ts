@@ -7,7 +7,8 @@ import { Hono } from 'hono'
 import pg from 'pg'
 import { todayIso } from '@portal/contracts'
 import { listen } from '@portal/server-kit'
-import { refreshStaleFiguresStatement, teamPageStatement } from 'svc-certs/team/team.repository'
+import { refreshStaleFiguresStatement } from 'svc-certs/compliance/ledger.repository'
+import { teamPageStatement } from 'svc-certs/team/team.repository'
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
 const BRANCH = (process.env.BENCH_MANAGER_BRANCH ?? 'Portland') as 'Portland'

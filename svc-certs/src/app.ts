@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
+import { todayIn } from '@portal/contracts'
 import { auditTrailRoutes, createLogger, createServiceApp, projectionTokenCheck, publicUrl, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { adminCertificationRoutes } from './certification-types/certification-type.routes.ts'
 import { createCertificationTypeService } from './certification-types/certification-type.service.ts'
@@ -27,7 +28,7 @@ export interface AppDeps {
   clock?: () => Date
   /** The portal's public address for e-mailed links (default: the local gateway). */
   publicUrl?: string
-  /** When the expiry notifications run on their own (default: never; the server passes CERT_NOTIFY_*). */
+  /** When the expiry notifications run on their own (default: never; the server passes CERT_NOTIFY_*), and the company's time zone. */
   schedule?: NotificationSchedule
   /** Tuning of the notification runs (tests). */
   runs?: Pick<RunnerDeps, 'leaseMs' | 'batchSize' | 'afterBatch'>
@@ -36,7 +37,11 @@ export interface AppDeps {
 /** Certs' Hono app (paths without the gateway's `/api`) and its services. */
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? createLogger('certs')
-  const ctx: CertsContext = { orm: deps.orm, logger, now: deps.clock ?? (() => new Date()), storage: deps.storage, garbage: deps.garbage }
+  const now = deps.clock ?? (() => new Date())
+  const schedule = deps.schedule ?? { ...DEFAULT_SCHEDULE, enabled: false }
+  // One "today" (issue 23): the company's date, the notification schedule's time zone.
+  const timeZone = schedule.timeZone
+  const ctx: CertsContext = { orm: deps.orm, logger, now, timeZone, today: () => todayIn(timeZone, now()), storage: deps.storage, garbage: deps.garbage }
   const types = createCertificationTypeService(ctx)
   const certifications = createCertificationService(ctx)
   const technicians = createTechnicianService(ctx)
@@ -44,7 +49,6 @@ export function createApp(deps: AppDeps) {
   const promotions = createPromotionService(ctx)
   const team = createTeamService(ctx, { technicians, revenue, promotions })
   const base = deps.publicUrl ?? publicUrl({})
-  const schedule = deps.schedule ?? { ...DEFAULT_SCHEDULE, enabled: false }
   const signer = createAckSigner(deps.orm)
   const runner = createNotificationRunner({ orm: deps.orm, logger, now: ctx.now, base, signer, schedule, ...deps.runs })
   const notifications = createNotificationService({ orm: deps.orm, now: ctx.now, base, timeZone: schedule.timeZone, signer, runner })

@@ -6,6 +6,10 @@ export interface CertsContext {
   orm: MikroORM
   logger: Logger
   now: () => Date
+  /** The company's time zone (COMPANY_TIME_ZONE). */
+  timeZone: string
+  /** The company's calendar date now (`YYYY-MM-DD`): "today" of every figure, badge, export and e-mail. */
+  today: () => string
   /** Certification proofs. */
   storage: Storage
   /** Removes proof files nothing refers to any more (failed uploads, replaced or deleted proofs). */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DEFAULT_COMPANY_TIME_ZONE } from '@portal/contracts'
 import { PlatformEnv, parseEnv, storageDirVariable } from '@portal/server-kit'
 import type { NotificationSchedule } from './notifications/notification.runner.ts'
 
@@ -19,6 +20,18 @@ export const certsProcessEnv = (source: Record<string, string | undefined>) =>
     HOST: z.string().trim().min(1).default('127.0.0.1'),
   })
 
+const ianaTimeZone = z
+  .string()
+  .trim()
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz })
+      return true
+    } catch {
+      return false
+    }
+  }, 'must be an IANA time zone such as America/Los_Angeles')
+
 /**
  * When the certification expiry notifications run (every deployable of svc-certs, single-node
  * included): CERT_NOTIFY_SCHEDULE=off turns the schedule off (the manual triggers still work).
@@ -29,18 +42,12 @@ export const NotifyScheduleEnv = z.object({
   /** 0 Sunday to 6 Saturday (admin §9 numbering). */
   CERT_NOTIFY_WEEKLY_DAY: z.coerce.number().int().min(0).max(6).default(1),
   CERT_NOTIFY_WEEKLY_HOUR: z.coerce.number().int().min(0).max(23).default(7),
-  CERT_NOTIFY_TIME_ZONE: z
-    .string()
-    .trim()
-    .default('America/Los_Angeles')
-    .refine((tz) => {
-      try {
-        new Intl.DateTimeFormat('en-US', { timeZone: tz })
-        return true
-      } catch {
-        return false
-      }
-    }, 'must be an IANA time zone such as America/Los_Angeles'),
+  /**
+   * The company's time zone: its calendar date is "today" for every figure, badge, export, report,
+   * e-mail and the daily check (issue 23). CERT_NOTIFY_TIME_ZONE is its older name.
+   */
+  COMPANY_TIME_ZONE: ianaTimeZone.optional(),
+  CERT_NOTIFY_TIME_ZONE: ianaTimeZone.optional(),
 })
 
 /** The notification schedule from the environment. */
@@ -51,7 +58,7 @@ export function loadNotifySchedule(source: Record<string, string | undefined> = 
     dailyHour: env.CERT_NOTIFY_DAILY_HOUR,
     weeklyDay: env.CERT_NOTIFY_WEEKLY_DAY,
     weeklyHour: env.CERT_NOTIFY_WEEKLY_HOUR,
-    timeZone: env.CERT_NOTIFY_TIME_ZONE,
+    timeZone: env.COMPANY_TIME_ZONE ?? env.CERT_NOTIFY_TIME_ZONE ?? DEFAULT_COMPANY_TIME_ZONE,
   }
 }
 

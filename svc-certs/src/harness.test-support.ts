@@ -23,13 +23,14 @@ import { createApp, type AppDeps } from './app.ts'
 import { DEFAULT_SCHEDULE } from './notifications/notification.runner.ts'
 import { createOutcomeHandler, subscribeOutcomes } from './notifications/outcome.consumer.ts'
 import { migrationsList } from './migrations/index.ts'
+import { ledgerRoutines } from './compliance/rules-sql.ts'
 import { entities } from './server.ts'
 import { createCertsUsers } from './users.ts'
 
 export async function createHarness(opts: { storage?: Storage; runs?: AppDeps['runs'] } = {}) {
   const testDb = await createTestDatabase('certs')
   const env = PlatformEnv.parse({ LOG_LEVEL: 'silent' })
-  const db = await openDatabase({ service: 'certs', url: testDb.url, dataDir: '/tmp/unused', entities, migrations: migrationsList, logger: silentLogger })
+  const db = await openDatabase({ service: 'certs', url: testDb.url, dataDir: '/tmp/unused', entities, migrations: migrationsList, routines: ledgerRoutines('UTC'), logger: silentLogger })
   const key = await loadOrCreateSigningKey(undefined)
   const jwtOpts = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }
   const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: 3600 })

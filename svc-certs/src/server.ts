@@ -30,6 +30,7 @@ import { loadCertsEnv, loadNotifySchedule } from './env.ts'
 import type { NotificationSchedule } from './notifications/notification.runner.ts'
 import { createOutcomeHandler, subscribeOutcomes } from './notifications/outcome.consumer.ts'
 import { migrationsList } from './migrations/index.ts'
+import { ledgerRoutines } from './compliance/rules-sql.ts'
 import { TechnicianEntity } from './technicians/technician.entity.ts'
 import { createCertsUsers, type CertsUsers } from './users.ts'
 
@@ -67,6 +68,8 @@ export interface CertsServer {
   storage: Storage
   /** The projection of identity's users (demo seeding waits for its users there). */
   users: CertsUsers
+  /** The company's time zone (COMPANY_TIME_ZONE). */
+  timeZone: string
   close(): Promise<void>
 }
 
@@ -77,12 +80,14 @@ export interface CertsServer {
  */
 export async function start(deps: CertsDeps): Promise<CertsServer> {
   const { env, logger } = deps
+  const schedule = deps.schedule ?? loadNotifySchedule()
   const db = await openDatabase({
     service: 'certs',
     url: deps.databaseUrl ?? (env.DATABASE_URL ? serviceDatabaseUrl(env.DATABASE_URL, 'certs') : undefined),
     dataDir: env.DATA_DIR,
     entities,
     migrations: migrationsList,
+    routines: ledgerRoutines(schedule.timeZone),
     logger,
   })
   const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
@@ -90,7 +95,6 @@ export async function start(deps: CertsDeps): Promise<CertsServer> {
   const now = deps.clock ?? (() => new Date())
   const garbage = createGarbageCleaner({ orm: db.orm, storage, logger, now })
   const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
-  const schedule = deps.schedule ?? loadNotifySchedule()
   const { app, certifications, runner } = createApp({ orm: db.orm, verifier, storage, garbage, logger, clock: deps.clock, publicUrl: publicUrl(env), schedule, runs: deps.runs })
   const users = createCertsUsers({ orm: db.orm, logger, certifications })
   garbage.start()
@@ -114,6 +118,7 @@ export async function start(deps: CertsDeps): Promise<CertsServer> {
       relay,
       storage,
       users,
+      timeZone: schedule.timeZone,
       async close() {
         await server.close()
         await runner.stop()

@@ -62,12 +62,13 @@ describe('user dashboard certification cards', () => {
 describe('admin Certifications tab', () => {
   it('shows the four cards of admin §2 with their figures, each opening its screen', () => {
     const html = render(<AdminCertificationsTabView navigate={noop} />, (c) =>
-      c.setQueryData(dashboardKeys.overview(), { types_total: 15, types_active: 14, technicians: 5, compliant: 5, expired: 0, expiring_soon: 2 }),
+      c.setQueryData(dashboardKeys.overview(), { types_total: 15, types_active: 14, technicians: 5, requirements_met: 5, no_expired: 5, expired: 0, expiring_soon: 2, as_of: '2026-11-28' }),
     )
     for (const t of ['Team Management', 'Certification Admin', 'Notification Settings', 'Revenue Entry']) expect(html).toContain(`>${t}</h3>`)
     expect(html).toContain('<a href="/admin/certifications" class="pk-btn">Manage Certifications</a>')
     expect(html).toContain('<a href="/admin/revenue-entry" class="pk-btn">Open Revenue Entry</a>')
     expect(html).toContain('<a href="/admin/certification-notifications" class="pk-btn">Open Notification Settings</a>')
-    expect(html).toContain('<span class="ct-badge ct-tone--green">100%</span>')
+    expect(html).toContain('<dt>Requirements met</dt><dd aria-describedby="figure-help-requirements-met"><span class="ct-badge ct-tone--green">5 of 5 (100%)</span>')
+    expect(html).toContain('<dt>No expired certifications</dt>')
   })
 })

@@ -33,25 +33,32 @@ describe('dashboard cards', () => {
   })
 
   it('computes compliance as admin §9 says: rounded, 100 without technicians, coloured at 90 and 75', () => {
-    expect(compliance({ technicians: 0, compliant: 0 })).toEqual({ percent: 100, tone: 'green' })
-    expect(compliance({ technicians: 3, compliant: 2 })).toEqual({ percent: 67, tone: 'red' })
-    expect(compliance({ technicians: 4, compliant: 3 })).toEqual({ percent: 75, tone: 'yellow' })
-    expect(compliance({ technicians: 10, compliant: 9 })).toEqual({ percent: 90, tone: 'green' })
+    expect(compliance(0, 0)).toEqual({ percent: 100, tone: 'green' })
+    expect(compliance(2, 3)).toEqual({ percent: 67, tone: 'red' })
+    expect(compliance(3, 4)).toEqual({ percent: 75, tone: 'yellow' })
+    expect(compliance(9, 10)).toEqual({ percent: 90, tone: 'green' })
+    expect(compliance(57, 200)).toEqual({ percent: 29, tone: 'red' })
   })
 
   it('gives the admin tab its four cards, each with the link to its screen', () => {
-    const cards = adminCards({ types_total: 15, types_active: 14, technicians: 5, compliant: 4, expired: 2, expiring_soon: 3 })
+    const cards = adminCards({ types_total: 15, types_active: 14, technicians: 5, requirements_met: 4, no_expired: 3, expired: 2, expiring_soon: 3, as_of: '2026-11-28' })
     expect(cards.map((c) => [c.title, c.action.to])).toEqual([
       ['Team Management', '/manager/dashboard'],
       ['Certification Admin', '/admin/certifications'],
       ['Notification Settings', '/admin/certification-notifications'],
       ['Revenue Entry', '/admin/revenue-entry'],
     ])
-    expect(cards[0]!.figures).toEqual([
-      { label: 'Technicians', value: '5' },
-      { label: 'Compliant', value: '80%', tone: 'yellow' },
+    // The two measures, each named for what it counts (issue 23), never one "Compliant" for both.
+    expect(cards[0]!.figures.map((f) => [f.label, f.value, 'tone' in f ? f.tone : undefined])).toEqual([
+      ['Technicians', '5', undefined],
+      ['Requirements met', '4 of 5 (80%)', 'yellow'],
     ])
-    expect(cards[2]!.figures.map((f) => f.value)).toEqual(['3', '2'])
+    expect(cards[2]!.figures.map((f) => [f.label, f.value])).toEqual([
+      ['No expired certifications', '3 of 5 (60%)'],
+      ['Expiring Soon', '3'],
+      ['Expired', '2'],
+    ])
+    expect(cards.flatMap((c) => c.figures).filter((f) => f.label !== 'Expiring Soon' && f.label !== 'Expired' && f.label !== 'Active Types' && f.label !== 'All Types').every((f) => f.help)).toBe(true)
     expect(adminCards(undefined).every((c) => c.figures.length === 0)).toBe(true)
   })
 })

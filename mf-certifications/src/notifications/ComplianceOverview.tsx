@@ -1,4 +1,4 @@
-import type { CertificationDashboard, ComplianceFigures } from '@portal/contracts'
+import { COMPLIANCE_MEASURES, type CertificationDashboard, type ComplianceFigures } from '@portal/contracts'
 import { Badge } from '../shared/Badges.tsx'
 import { complianceTone } from './notification-view.ts'
 import { TableHead } from './TableHead.tsx'
@@ -8,15 +8,21 @@ export const CompliancePercent = ({ percent }: { percent: number }) => <Badge to
 
 const figures = (f: ComplianceFigures): [string, string][] => [
   ['Technicians', String(f.technicians)],
-  ['Compliant', String(f.compliant)],
+  [COMPLIANCE_MEASURES.noExpired.label, String(f.compliant)],
+  [COMPLIANCE_MEASURES.requirementsMet.label, String(f.requirements_met ?? 0)],
   ['Expired Certifications', String(f.expired_certifications)],
   ['Expiring Within 30 Days', String(f.expiring_30_days)],
 ]
 
+/** The row of technicians without a branch yet (new hires): counted, never dropped. */
+export const NO_BRANCH = 'No branch'
+
 /**
  * The organisation's and each branch's compliance (admin §2, §9): technicians without expired
  * certifications over all technicians, rounded, 100 when there are none; ≥ 90 green, ≥ 75 yellow,
- * else red.
+ * else red. The branch rows add up to the organisation's (technicians without a branch have their
+ * own row); "Requirements met" is the team dashboard's Compliant, shown beside it so the two
+ * measures are never taken for one another (issue 23).
  */
 export const ComplianceOverview = ({ compliance }: { compliance: CertificationDashboard['compliance'] }) => {
   const org = compliance.organisation
@@ -25,11 +31,17 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
       <h2 id="cn-compliance" style={{ margin: 0 }}>
         Compliance Overview
       </h2>
+      <p className="pk-muted" id="cn-compliance-help" style={{ margin: 0 }}>
+        Compliance counts technicians with no expired certification ({COMPLIANCE_MEASURES.noExpired.label.toLowerCase()}), out of all
+        technicians. {COMPLIANCE_MEASURES.technicians} {COMPLIANCE_MEASURES.requirementsMet.label}: {COMPLIANCE_MEASURES.requirementsMet.help.charAt(0).toLowerCase()}
+        {COMPLIANCE_MEASURES.requirementsMet.help.slice(1)}
+      </p>
       <dl className="ct-figures">
         <div>
           <dt>Organisation Compliance</dt>
-          <dd>
-            <CompliancePercent percent={org.percentage} />
+          <dd aria-describedby="cn-compliance-help">
+            <CompliancePercent percent={org.percentage} />{' '}
+            <span className="ct-figure-of">{`${org.compliant} of ${org.technicians}`}</span>
           </dd>
         </div>
         {figures(org).map(([label, value]) => (
@@ -42,18 +54,19 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
       <div className="pk-table-wrap">
         <table className="pk-table">
           <caption className="pk-visually-hidden">Compliance by branch</caption>
-          <TableHead columns={['Branch', 'Compliance', 'Technicians', 'Compliant', 'Expired Certifications', 'Expiring Within 30 Days']} />
+          <TableHead
+            columns={['Branch', 'Compliance', 'Technicians', COMPLIANCE_MEASURES.noExpired.label, COMPLIANCE_MEASURES.requirementsMet.label, 'Expired Certifications', 'Expiring Within 30 Days']}
+          />
           <tbody>
             {compliance.branches.map((b) => (
-              <tr key={b.branch}>
-                <th scope="row">
-                  {b.branch}
-                </th>
+              <tr key={b.branch ?? NO_BRANCH}>
+                <th scope="row">{b.branch ?? NO_BRANCH}</th>
                 <td>
                   <CompliancePercent percent={b.percentage} />
                 </td>
                 <td>{b.technicians}</td>
                 <td>{b.compliant}</td>
+                <td>{b.requirements_met ?? 0}</td>
                 <td>{b.expired_certifications}</td>
                 <td>{b.expiring_30_days}</td>
               </tr>

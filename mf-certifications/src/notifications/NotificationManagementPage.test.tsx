@@ -34,12 +34,29 @@ describe('Certification Notification Management', () => {
 
   it('shows organisation and branch compliance in the spec’s colours, 100% for a branch without technicians', () => {
     const html = render(<ComplianceOverview compliance={dashboard.compliance} />)
-    expect(html).toContain('<dt>Organisation Compliance</dt><dd><span class="ct-badge ct-tone--yellow">80%</span>')
-    for (const col of ['Branch', 'Compliance', 'Technicians', 'Compliant', 'Expired Certifications', 'Expiring Within 30 Days']) expect(html).toContain(`<th scope="col">${col}</th>`)
+    expect(html).toContain('<dt>Organisation Compliance</dt><dd aria-describedby="cn-compliance-help"><span class="ct-badge ct-tone--yellow">80%</span> <span class="ct-figure-of">8 of 10</span>')
+    for (const col of ['Branch', 'Compliance', 'Technicians', 'No expired certifications', 'Requirements met', 'Expired Certifications', 'Expiring Within 30 Days'])
+      expect(html).toContain(`<th scope="col">${col}</th>`)
     expect(html).toMatch(/<th scope="row"[^>]*>Portland<\/th><td><span class="ct-badge ct-tone--green">100%<\/span>/)
     expect(html).toMatch(/<th scope="row"[^>]*>Seattle<\/th><td><span class="ct-badge ct-tone--yellow">75%<\/span>/)
     expect(html).toMatch(/<th scope="row"[^>]*>Anchorage<\/th><td><span class="ct-badge ct-tone--red">0%<\/span>/)
     expect(html).toMatch(/<th scope="row"[^>]*>Tri-Cities<\/th><td><span class="ct-badge ct-tone--green">100%<\/span>/)
+  })
+
+  it('gives technicians without a branch their own row, so the rows add up to the organisation (issue 23)', () => {
+    const org = { technicians: 3, compliant: 2, non_compliant: 1, expired_certifications: 1, expiring_30_days: 0, percentage: 67, requirements_met: 1 }
+    const html = render(
+      <ComplianceOverview
+        compliance={{
+          organisation: org,
+          branches: [
+            { branch: 'Portland', ...org, technicians: 2, compliant: 2, non_compliant: 0, expired_certifications: 0, percentage: 100 },
+            { branch: null, ...org, technicians: 1, compliant: 0, non_compliant: 1, percentage: 0, requirements_met: 0 },
+          ],
+        }}
+      />,
+    )
+    expect(html).toMatch(/<th scope="row"[^>]*>No branch<\/th><td><span class="ct-badge ct-tone--red">0%<\/span><\/td><td>1<\/td><td>0<\/td><td>0<\/td>/)
   })
 
   it('offers the daily check and the weekly report as buttons', () => {

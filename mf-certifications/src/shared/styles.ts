@@ -16,6 +16,7 @@ const CSS = `
 .ct-figures dt{font-size:.8125rem;color:var(--c-muted);font-weight:600}
 .ct-figures dd{margin:0;font-size:1.25rem;font-weight:700}
 .ct-figures dd.ct-none{font-size:.9375rem;font-weight:600;color:var(--c-muted)}
+.ct-figures dd.ct-figure-help{font-size:.75rem;font-weight:400;margin-top:.25rem;line-height:1.35}
 .ct-list{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.75rem}
 .ct-cards{list-style:none;margin:0;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(300px,1fr))}
 .ct-card{border:1px solid var(--c-border);border-radius:8px;padding:1rem;display:flex;flex-direction:column;gap:.625rem;min-width:0}

@@ -1,4 +1,5 @@
 import {
+  COMPLIANCE_MEASURES,
   BRANCHES,
   DEPARTMENTS,
   departmentsOf,
@@ -38,9 +39,10 @@ const NO_FILTERS: TeamFilters = { search: '', branch: '', department: '' }
 
 /** Total Team, Compliant, Avg Progress, Expired, Expiring Soon (learner §2), from the same query as the table. */
 export const SummaryCards = ({ summary }: { summary: TeamSummary }) => {
-  const cards: [string, ReactNode][] = [
+  const cards: [string, ReactNode, string?][] = [
     ['Total Team', summary.total_team],
-    ['Compliant', summary.compliant],
+    // Learner §9: compliant = completion ≥ 100, the "Requirements met" measure (issue 23).
+    ['Compliant', summary.compliant, `${COMPLIANCE_MEASURES.requirementsMet.label}: ${COMPLIANCE_MEASURES.requirementsMet.help}`],
     ['Avg Progress', summary.avg_progress === null ? 'No members' : `${summary.avg_progress}%`],
     ['Expired', summary.expired > 0 ? <Badge tone="red">{String(summary.expired)}</Badge> : 0],
     ['Expiring Soon', summary.expiring_soon > 0 ? <Badge tone="yellow">{String(summary.expiring_soon)}</Badge> : 0],
@@ -48,10 +50,15 @@ export const SummaryCards = ({ summary }: { summary: TeamSummary }) => {
   return (
     <section aria-label="Team summary">
       <dl className="ct-figures">
-        {cards.map(([label, value]) => (
+        {cards.map(([label, value, help]) => (
           <div key={label}>
             <dt>{label}</dt>
-            <dd>{value}</dd>
+            <dd aria-describedby={help ? 'team-compliant-help' : undefined}>{value}</dd>
+            {help ? (
+              <dd id="team-compliant-help" className="ct-figure-help pk-muted">
+                {help}
+              </dd>
+            ) : null}
           </div>
         ))}
       </dl>

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  complianceColour,
-  compliancePercentage,
-  NotificationConfigInput,
-  noticeBand,
-  renewedExpiration,
-  StatsQuery,
-} from './cert-notifications.ts'
-import { certificationStatus, expirationBadge, isExpired } from './certs.ts'
+import { NotificationConfigInput, StatsQuery } from './cert-notifications.ts'
+import { certificationStatus, complianceColour, compliancePercentage, expirationBadge, isExpired, noticeBand, renewedExpiration } from './cert-rules.ts'
 
 describe('certification notification rules', () => {
   it('puts days left into the 30/14/7/expired bands, expired only once the date has passed (admin §9 "expired below 0")', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Branch, Department } from './identity.ts'
-import { computeExpiration, daysUntil, IsoDate, isExpired } from './certs.ts'
+import { IsoDate } from './certs.ts'
+import { RECERTIFICATION_WINDOW_DAYS, type NoticeBand } from './cert-rules.ts'
 import { numericId, wholeNumberParam } from './params.ts'
 
 /**
@@ -17,8 +18,6 @@ import { numericId, wholeNumberParam } from './params.ts'
  * Days before expiry at which the technician is told; 0 is the `expired` band, once the expiration
  * date has passed (admin §9 "expired below 0"): on the date itself the 7-day band still holds.
  */
-export const NOTICE_BANDS = [30, 14, 7, 0] as const
-export type NoticeBand = (typeof NOTICE_BANDS)[number]
 
 /** Log notification types (admin §4), plus the two the manual actions add. */
 export const CERT_NOTIFICATION_TYPES = [
@@ -49,20 +48,6 @@ export const bandNotificationType = (band: NoticeBand): '30_day' | '14_day' | '7
   band === 0 ? 'expired' : (`${band}_day` as '30_day' | '14_day' | '7_day')
 
 /**
- * The band a certification is in on a day: the smallest band whose threshold it has reached
- * (expired, `isExpired`: 0; the expiration date itself is still in the 7-day band); null while
- * more than 30 days remain. A certification first seen inside a later band gets only that band's
- * notice. svc-certs says the same in SQL (its test checks they agree).
- */
-export function noticeBand(daysLeft: number): NoticeBand | null {
-  if (isExpired(daysLeft)) return 0
-  if (daysLeft <= 7) return 7
-  if (daysLeft <= 14) return 14
-  if (daysLeft <= 30) return 30
-  return null
-}
-
-/**
  * Log statuses (admin §4: sent, failed, paused). `queued` is the state between the notice being
  * published and svc-notify reporting the delivery's outcome.
  */
@@ -85,35 +70,10 @@ export const CERT_NOTIFICATIONS = {
   /** Forecast horizons in days (beyond the spec). */
   forecastHorizons: [30, 60, 90] as const,
   /** Renewing from this many days before expiry extends from the old expiry (beyond the spec). */
-  recertificationWindowDays: 60,
+  recertificationWindowDays: RECERTIFICATION_WINDOW_DAYS,
   /** Largest stats range in days. */
   statsMaxDays: 366,
 } as const
-
-/** Compliance colours (admin §9): ≥ 90 green, ≥ 75 yellow, else red. */
-export type ComplianceColour = 'green' | 'yellow' | 'red'
-export const complianceColour = (percent: number): ComplianceColour =>
-  percent >= 90 ? 'green' : percent >= 75 ? 'yellow' : 'red'
-/** Compliance percentage (admin §9): technicians without expired certifications / total, rounded; 100 when there are none. */
-export const compliancePercentage = (compliant: number, total: number): number =>
-  total === 0 ? 100 : Math.round((compliant / total) * 100)
-
-/**
- * Recertification window (beyond the spec): a renewal from 60 days before the old expiry up to
- * the expiry day runs from the old expiry; earlier or later renewals run from the renewal day.
- */
-export function renewedExpiration(
-  oldExpiration: string | null,
-  renewedOn: string,
-  validityMonths: number | null,
-): string | null {
-  if (validityMonths === null) return null
-  if (oldExpiration !== null) {
-    const left = daysUntil(oldExpiration, renewedOn)
-    if (left >= 0 && left <= CERT_NOTIFICATIONS.recertificationWindowDays) return computeExpiration(oldExpiration, validityMonths)
-  }
-  return computeExpiration(renewedOn, validityMonths)
-}
 
 export const CERT_NOTIFICATION_MESSAGES = {
   // Admin §8 defaults and successes.
@@ -253,9 +213,14 @@ export const DashboardItem = z.object({
 })
 export type DashboardItem = z.infer<typeof DashboardItem>
 
+/**
+ * Compliance of a set of technicians (every non-admin user, managers included), read from the one
+ * ledger of kept figures (issue 23). `compliant` is admin §9's measure, "No expired certifications";
+ * `requirements_met` the team's, "Requirements met" (learner §9, completion ≥ 100).
+ */
 export const ComplianceFigures = z.object({
   technicians: z.number().int(),
-  /** Technicians without an expired certification. */
+  /** Technicians without an expired certification ("No expired certifications"). */
   compliant: z.number().int(),
   /** Technicians with at least one expired certification. */
   non_compliant: z.number().int(),
@@ -263,9 +228,12 @@ export const ComplianceFigures = z.object({
   expiring_30_days: z.number().int(),
   /** compliancePercentage(compliant, technicians). */
   percentage: z.number().int().min(0).max(100),
+  /** Technicians who meet every requirement that counts for them ("Requirements met"); optional within v1 events. */
+  requirements_met: z.number().int().optional(),
 })
 export type ComplianceFigures = z.infer<typeof ComplianceFigures>
-export const BranchCompliance = ComplianceFigures.extend({ branch: Branch })
+/** A branch's row; `branch` null is the row of technicians without a branch ("No branch"), so the rows add up to the organisation. */
+export const BranchCompliance = ComplianceFigures.extend({ branch: Branch.nullable() })
 export type BranchCompliance = z.infer<typeof BranchCompliance>
 
 export const CertificationDashboard = z.object({

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  AddCertificationBody,
-  CertificationTypeInput,
-  UploadCertificationFields,
-  certificationStatus,
-  computeExpiration,
-  daysUntil,
-  expirationBadge,
-  nextTier,
-  promotionTiers,
-  requirementMet,
-  validityLabel,
-} from './certs.ts'
+import { AddCertificationBody, CertificationTypeInput, UploadCertificationFields, nextTier, promotionTiers, validityLabel } from './certs.ts'
+import { certificationStatus, computeExpiration, daysUntil, expirationBadge, requirementMet } from './cert-rules.ts'
 
 const cert = (over: Partial<Parameters<typeof certificationStatus>[0]> = {}, uploadRequired = true) => ({
   expiration_date: null,

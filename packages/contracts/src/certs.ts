@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { DEPARTMENTS } from './constants.ts'
 import { Branch, Department } from './identity.ts'
 import { missingOr, wholeNumber } from './params.ts'
+import { CERTIFICATION_STATUSES, EXPIRATION_BADGES } from './cert-rules.ts'
 
 /**
  * Certifications: types, tier requirements, technicians' certifications and proofs, the
@@ -49,9 +50,6 @@ export type ProofMimeType = (typeof CERT_UPLOAD.mimeTypes)[number]
 /** Notification pause length (learner §4, §9). */
 export const NOTIFICATION_PAUSE_DAYS = 30
 
-/** Expiration badge thresholds in days (learner §4, §9; admin §9 bands). */
-export const EXPIRY_BANDS = { critical: 10, warning: 30, notice: 60 } as const
-
 export const CERT_MESSAGES = {
   profileIncomplete: 'Choose your branch and department on your dashboard to add certifications and upload proofs.',
   fileType: 'Please select a PDF, JPEG, or PNG file.',
@@ -95,76 +93,11 @@ const optionalDate = z
   .optional()
   .transform((d) => (d ? d : null))
 
-const DAY_MS = 86_400_000
-const utcDay = (isoDate: string) => Date.UTC(+isoDate.slice(0, 4), +isoDate.slice(5, 7) - 1, +isoDate.slice(8, 10))
-/** Today as `YYYY-MM-DD` in UTC (certification dates are calendar dates). */
-export const todayIso = (now: Date = new Date()): string => now.toISOString().slice(0, 10)
-/** Whole days from `today` to `date` (negative once passed). */
-export const daysUntil = (date: string, today: string): number => Math.round((utcDay(date) - utcDay(today)) / DAY_MS)
-/**
- * Expired (learner §4 "expiration passed", admin §9 "expired below 0"): the one rule behind the
- * status, the badge, validity and the notice bands. The expiration date itself is the last valid day.
- */
-export const isExpired = (daysLeft: number): boolean => daysLeft < 0
-
-/** The obtained date plus the validity months (day clamped to the month's end); null for lifetime. */
-export function computeExpiration(obtained: string, validityMonths: number | null): string | null {
-  if (validityMonths === null) return null
-  const y = +obtained.slice(0, 4)
-  const m = +obtained.slice(5, 7) - 1 + validityMonths
-  const d = +obtained.slice(8, 10)
-  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate()
-  return new Date(Date.UTC(y, m, Math.min(d, last))).toISOString().slice(0, 10)
-}
-
-export const ExpirationBadge = z.enum(['expired', 'critical', 'warning', 'notice'])
+export const ExpirationBadge = z.enum(EXPIRATION_BADGES)
 export type ExpirationBadge = z.infer<typeof ExpirationBadge>
-/** Badge by days remaining (learner §4): expired < 0, critical ≤ 10, warning ≤ 30, notice ≤ 60. */
-export function expirationBadge(days: number | null): ExpirationBadge | null {
-  if (days === null) return null
-  if (isExpired(days)) return 'expired'
-  if (days <= EXPIRY_BANDS.critical) return 'critical'
-  if (days <= EXPIRY_BANDS.warning) return 'warning'
-  if (days <= EXPIRY_BANDS.notice) return 'notice'
-  return null
-}
 
-export const CertificationStatus = z.enum(['Expired', 'Verified', 'Uploaded', 'Not Uploaded', 'Completed'])
+export const CertificationStatus = z.enum(CERTIFICATION_STATUSES)
 export type CertificationStatus = z.infer<typeof CertificationStatus>
-
-/** What the status rule needs of a technician's certification. */
-export interface StatusFacts {
-  expiration_date: string | null
-  verified_at: string | null
-  file_name: string | null
-  certification: { upload_required: boolean }
-}
-
-/**
- * Status of a technician's certification (learner §4): Expired once the expiration date has
- * passed; else Verified when verified; else Uploaded / Not Uploaded for types that require a
- * proof; else Completed.
- */
-export function certificationStatus(c: StatusFacts, today: string): CertificationStatus {
-  if (c.expiration_date !== null && isExpired(daysUntil(c.expiration_date, today))) return 'Expired'
-  if (c.verified_at !== null) return 'Verified'
-  if (c.certification.upload_required) return c.file_name !== null ? 'Uploaded' : 'Not Uploaded'
-  return 'Completed'
-}
-
-/** Valid: not expired (lifetime certifications never expire). */
-export const isCertificationValid = (c: Pick<StatusFacts, 'expiration_date'>, today: string): boolean =>
-  c.expiration_date === null || !isExpired(daysUntil(c.expiration_date, today))
-
-/**
- * Whether a held certification meets a requirement (learner §4): valid and not expired; the
- * manager view also needs the proof uploaded where the type requires one.
- */
-export function requirementMet(c: StatusFacts | undefined, today: string, opts: { managerView?: boolean } = {}): boolean {
-  if (!c || !isCertificationValid(c, today)) return false
-  if (opts.managerView && c.certification.upload_required && c.file_name === null) return false
-  return true
-}
 
 // ---------------------------------------------------------------------------------------------
 // Certification types (admin §3) and tier requirements
@@ -409,14 +342,25 @@ export const CertificationSummary = z.object({
 })
 export type CertificationSummary = z.infer<typeof CertificationSummary>
 
-/** Admin dashboard Certifications tab figures: GET /admin/certifications/overview. */
+/**
+ * Admin dashboard Certifications tab figures: GET /admin/certifications/overview, from the same
+ * ledger as the team dashboard and Certification Notification Management (issue 23). Technicians:
+ * every non-admin user, managers included.
+ */
 export const CertificationsOverview = z.object({
   types_total: z.number().int(),
   types_active: z.number().int(),
   technicians: z.number().int(),
-  compliant: z.number().int(),
+  /** "Requirements met": technicians meeting every requirement that counts for them (the team's Compliant). */
+  requirements_met: z.number().int(),
+  /** "No expired certifications": technicians holding none (admin §9's compliance). */
+  no_expired: z.number().int(),
+  /** Expired certifications held. */
   expired: z.number().int(),
+  /** Certifications expiring within 30 days. */
   expiring_soon: z.number().int(),
+  /** The company's date the figures are for. */
+  as_of: z.string(),
 })
 export type CertificationsOverview = z.infer<typeof CertificationsOverview>
 

@@ -63,6 +63,20 @@ export interface OpenDatabaseOptions {
   migrations: MigrationEntry[]
   logger: Logger
   poolSize?: number
+  /**
+   * Statements run after the migrations at every start (`create or replace function ...`): rules a
+   * service keeps in code beside their TypeScript twin rather than frozen in a migration. One
+   * transaction under an advisory lock, so instances starting together do not race.
+   */
+  routines?: string[]
+}
+
+/** Runs a service's start-up routines (see `OpenDatabaseOptions.routines`). */
+async function installRoutines(orm: MikroORM, service: string, statements: string[]) {
+  await orm.em.fork().transactional(async (em) => {
+    await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`${service}:routines`])
+    for (const sql of statements) await em.execute(sql)
+  })
 }
 
 /** Creates the database named in `url` on its server when it does not exist yet. */
@@ -135,6 +149,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     allowGlobalContext: false,
   })
   await orm.migrator.up()
+  if (opts.routines?.length) await installRoutines(orm, opts.service, opts.routines)
   opts.logger.info('database ready', { embedded: Boolean(stopEmbedded) })
   return {
     orm,

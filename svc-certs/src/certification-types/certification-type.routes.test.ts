@@ -135,7 +135,8 @@ describe('the overview', () => {
     expect(o.types_total).toBeGreaterThan(0)
     expect(o.types_active).toBeLessThan(o.types_total)
     expect(o.technicians).toBeGreaterThanOrEqual(2)
-    expect(o.compliant).toBeLessThanOrEqual(o.technicians)
+    expect(o.requirements_met).toBeLessThanOrEqual(o.technicians)
+    expect(o.no_expired).toBeLessThanOrEqual(o.technicians)
   })
 })
 

@@ -9,7 +9,6 @@ import {
   UploadCertificationFields,
   computeExpiration,
   renewedExpiration,
-  todayIso,
   type AvailableCertificationsResponse,
   type UserCertification,
 } from '@portal/contracts'
@@ -70,7 +69,7 @@ export interface ProofDownload {
  */
 export function createCertificationService(ctx: CertsContext) {
   const { orm, storage, now, logger } = ctx
-  const today = () => todayIso(now())
+  const today = ctx.today
 
   /** The type, share-locked (a deletion of it waits), offered to this user: active and for their department. */
   const offeredType = async (em: EntityManager, certificationId: number, user: ProjectedUser | null): Promise<CertificationTypeEntity> => {

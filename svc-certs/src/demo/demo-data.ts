@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { TEAM, computeExpiration, todayIso, type CertificationTypeInput, type Department, type TierLevel } from '@portal/contracts'
+import { DEFAULT_COMPANY_TIME_ZONE, TEAM, computeExpiration, todayIn, type CertificationTypeInput, type Department, type TierLevel } from '@portal/contracts'
 import { recordEvent, type Storage } from '@portal/server-kit'
 import { buildPdf, buildPng } from '@portal/server-kit/demo'
 import { CertificationTypeEntity, TierRequirementEntity } from '../certification-types/certification-type.entity.ts'
@@ -15,6 +15,8 @@ export interface SeedTarget {
   orm: MikroORM
   storage: Storage
   users: Pick<CertsUsers, 'waitFor'>
+  /** The company's time zone: the demo's "expires in 10 days" counts from its today, as every screen does. */
+  timeZone?: string
 }
 
 type DemoType = Required<Pick<CertificationTypeInput, 'name' | 'code'>> & {
@@ -186,7 +188,7 @@ export async function seedDemoData(target: SeedTarget, opts: { companyEmailDomai
     return rows[0]!.n === emails.length
   }, opts.timeoutMs)
   const at = opts.now ?? new Date()
-  const today = todayIso(at)
+  const today = todayIn(target.timeZone ?? DEFAULT_COMPANY_TIME_ZONE, at)
   const files: { key: string; body: Buffer }[] = []
   const made = await target.orm.em.fork().transactional(async (em) => {
     // Serialize concurrent first starts of several instances.

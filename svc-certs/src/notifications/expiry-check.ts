@@ -8,7 +8,6 @@ import {
   type NoticeBand,
   type NoticeMail,
 } from '@portal/contracts'
-import { noticeBandSql } from './notice-band.ts'
 import { insertEvents, insertLogs, type LogRow } from './notice-store.ts'
 
 /** A technician's certification with what its notices need. */
@@ -175,7 +174,7 @@ export async function runDailyCheck(opts: DailyCheckOptions): Promise<{ publishe
       where tc.expiration_date <= ?::date + 30
         and not exists (select 1 from notification_notices n
                          where n.technician_certification_id = tc.id and n.expiration_date = tc.expiration_date
-                           and n.band <= ${noticeBandSql('d.days_left')})
+                           and n.band <= certs_notice_band(d.days_left))
       order by tc.id`,
     [opts.today, opts.at, opts.today, opts.today],
   )) as NoticeFacts[]

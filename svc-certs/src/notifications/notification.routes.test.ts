@@ -476,6 +476,9 @@ describe('runs once across instances and on schedule', () => {
     expect(() => loadNotifySchedule({ CERT_NOTIFY_TIME_ZONE: 'Mars/Olympus' })).toThrow(/IANA time zone/)
     const schedule = loadNotifySchedule({ CERT_NOTIFY_DAILY_HOUR: '5', CERT_NOTIFY_WEEKLY_DAY: '2', CERT_NOTIFY_WEEKLY_HOUR: '8', CERT_NOTIFY_TIME_ZONE: 'America/Anchorage' })
     const runner = createNotificationRunner({ orm: h.orm, logger: silentLogger, now: h.now, base: 'http://portal.test', signer: createAckSigner(h.orm), schedule })
+    // A second instance of the same deployment: the same company time zone, so the same "today"
+    // (the harness's own runner counts days in UTC, another day for part of every day).
+    const other = createNotificationRunner({ orm: h.orm, logger: silentLogger, now: h.now, base: 'http://portal.test', signer: createAckSigner(h.orm), schedule })
     try {
       const [daily, weekly] = runner.nextRuns().map((d) => new Date(d!))
       const local = (d: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'America/Anchorage', weekday: 'short', hour: 'numeric', hour12: false, minute: '2-digit' }).format(d)
@@ -485,13 +488,14 @@ describe('runs once across instances and on schedule', () => {
       const x = await holder(29, { branch: 'Seattle', department: 'Service' })
       const first = await runner.scheduled('daily')
       expect(first).toMatchObject({ kind: 'daily', finished_at: expect.any(String) })
-      expect(await h.runner.scheduled('daily')).toBeNull()
+      expect(await other.scheduled('daily')).toBeNull()
       expect(await runner.scheduled('daily')).toBeNull()
       expect(await expiryEvents([x.tech.id])).toHaveLength(1)
       const runs = await h.sql("select count(*)::int as n from notification_runs where trigger = 'schedule' and kind = 'daily'")
       expect(runs[0]!.n).toBe(1)
     } finally {
       await runner.stop()
+      await other.stop()
     }
   })
 })

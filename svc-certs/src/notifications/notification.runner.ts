@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { Cron } from 'croner'
 import { conflict, createBackgroundTask, type Logger } from '@portal/server-kit'
-import { CERT_NOTIFICATION_MESSAGES, type TriggerResponse } from '@portal/contracts'
+import { CERT_NOTIFICATION_MESSAGES, DEFAULT_COMPANY_TIME_ZONE, todayIn, type TriggerResponse } from '@portal/contracts'
 import type { AckSigner } from './acknowledgement.ts'
 import { runDailyCheck } from './expiry-check.ts'
 import { runWeeklyReport } from './weekly-report.ts'
@@ -18,15 +18,14 @@ export interface NotificationSchedule {
   /** Day (0 Sunday - 6 Saturday) and hour of the weekly report. */
   weeklyDay: number
   weeklyHour: number
-  /** IANA time zone of the hours, and of "today" for the bands. */
+  /** IANA time zone of the hours: the company's (COMPANY_TIME_ZONE), whose date is "today" everywhere. */
   timeZone: string
 }
 
-export const DEFAULT_SCHEDULE: NotificationSchedule = { enabled: true, dailyHour: 6, weeklyDay: 1, weeklyHour: 7, timeZone: 'America/Los_Angeles' }
+export const DEFAULT_SCHEDULE: NotificationSchedule = { enabled: true, dailyHour: 6, weeklyDay: 1, weeklyHour: 7, timeZone: DEFAULT_COMPANY_TIME_ZONE }
 
-/** The calendar date at `at` in `timeZone` (`YYYY-MM-DD`). */
-export const dateIn = (at: Date, timeZone: string): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at)
+/** The calendar date at `at` in `timeZone` (`YYYY-MM-DD`): contracts' `todayIn`. */
+export const dateIn = (at: Date, timeZone: string): string => todayIn(timeZone, at)
 
 export interface RunnerDeps {
   orm: MikroORM

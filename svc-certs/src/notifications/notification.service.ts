@@ -21,7 +21,8 @@ import { AppError, auditTrail, badRequest, conflict, notFound, recordEvent, type
 import type { z } from 'zod'
 import type { DashboardQuery, NotificationConfigInput, NotificationLogsQuery, StatsQuery } from '@portal/contracts'
 import type { AckSigner } from './acknowledgement.ts'
-import { complianceFigures, technicianExpiries } from './compliance-queries.ts'
+import { ledgerRepository } from '../compliance/ledger.repository.ts'
+import { technicianExpiries } from './compliance-queries.ts'
 import { FACTS_FROM, logOf, type ActiveConfig, noticeCertification, noticeTechnician, type NoticeFacts } from './expiry-check.ts'
 import { LOG_SELECT, insertLogs, toNotificationLog, type LogRecord } from './notice-store.ts'
 import { dateIn, type NotificationRunner, type RunKind } from './notification.runner.ts'
@@ -145,7 +146,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       return {
         ...groups,
         counts: { expired: groups.expired.length, critical: groups.critical.length, warning: groups.warning.length, notice: groups.notice.length },
-        compliance: await complianceFigures(em, day),
+        compliance: await ledgerRepository.figures(em, day),
         generated_on: day,
       }
     },

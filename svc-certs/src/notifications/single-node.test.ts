@@ -6,13 +6,14 @@ import { createGarbageCleaner, createLocalStorage, createTokenIssuer, createToke
 import { silentLogger } from '@portal/server-kit/testing'
 import { createApp } from '../app.ts'
 import { migrationsList } from '../migrations/index.ts'
+import { ledgerRoutines } from '../compliance/rules-sql.ts'
 import { entities } from '../server.ts'
 
 // Single-node mode: embedded PGlite has one connection, so a run must never query outside the
 // transaction it holds (it would wait for itself).
 it('runs the daily check and the weekly report on embedded PGlite', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'certs-pglite-'))
-  const db = await openDatabase({ service: 'certs', dataDir: dir, entities, migrations: migrationsList, logger: silentLogger })
+  const db = await openDatabase({ service: 'certs', dataDir: dir, entities, migrations: migrationsList, routines: ledgerRoutines('UTC'), logger: silentLogger })
   const jwt = { issuer: 'portal-identity', audience: 'portal' }
   const issuer = createTokenIssuer(await loadOrCreateSigningKey(undefined), { ...jwt, ttlSeconds: 3600 })
   const storage = createLocalStorage(join(dir, 'storage'))

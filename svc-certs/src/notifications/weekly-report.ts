@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { isExpired, type ComplianceReportNotice } from '@portal/contracts'
-import { complianceFigures, technicianExpiries } from './compliance-queries.ts'
+import { ledgerRepository } from '../compliance/ledger.repository.ts'
+import { technicianExpiries } from './compliance-queries.ts'
 import { insertEvents, insertLogs } from './notice-store.ts'
 
 /** Monday of the week `today` falls in (`YYYY-MM-DD`). */
@@ -33,7 +34,7 @@ export async function runWeeklyReport(opts: {
   let published = 0
   for (const config of configs) {
     const where = { branch: config.branch, department: config.department }
-    const [figures, technicians] = await Promise.all([complianceFigures(em, opts.today, where), technicianExpiries(em, opts.today, 30, where)])
+    const [figures, technicians] = await Promise.all([ledgerRepository.figures(em, opts.today, where), technicianExpiries(em, opts.today, 30, where)])
     const noticeId = crypto.randomUUID()
     const data: ComplianceReportNotice = {
       notice: { noticeId, notificationType: 'weekly_report', to: [config.manager_email] },

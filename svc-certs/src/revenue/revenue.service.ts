@@ -4,7 +4,6 @@ import {
   TEAM,
   TEAM_MESSAGES,
   TIER_PAY_RATES,
-  todayIso,
   type LeaderboardPeriod,
   type LeaderboardResponse,
   type ManualRevenueBody,
@@ -55,7 +54,7 @@ export async function revenueCards(em: EntityManager, userId: string, tier: Tier
  */
 export function createRevenueService(ctx: CertsContext) {
   const { orm, now } = ctx
-  const thisMonth = () => todayIso(now()).slice(0, 7)
+  const thisMonth = () => ctx.today().slice(0, 7)
 
   const leaderboardFor = async (em: EntityManager, viewer: TeamViewer, period: LeaderboardPeriod, month: string, userId?: string) => {
     const { from, to } = periodMonths(period, month)

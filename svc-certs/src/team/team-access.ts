@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { TECHNICIAN_CONDITIONS } from '../compliance/ledger.repository.ts'
 import { TEAM_MESSAGES, type ManagerScope } from '@portal/contracts'
 import { forbidden, inManagerScope, notFound, projectedUsers, withProjectedScope, type Actor, type ProjectedUser } from '@portal/server-kit'
 
@@ -39,7 +40,7 @@ export async function requireTeamMember(em: EntityManager, viewer: TeamViewer, u
 
 /** SQL conditions on `users u` limiting rows to the viewer's team (non-admin users in scope). */
 export function teamConditions(viewer: TeamViewer): { where: string[]; params: unknown[] } {
-  const where = ['u.deleted_at is null', 'not u.is_admin', 'u.name is not null']
+  const where: string[] = [...TECHNICIAN_CONDITIONS]
   const params: unknown[] = []
   if (viewer.scope?.branches.length) (where.push('u.branch in (?)'), params.push(viewer.scope.branches))
   if (viewer.scope?.departments.length) (where.push('u.department in (?)'), params.push(viewer.scope.departments))

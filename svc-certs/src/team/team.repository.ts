@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { type Branch, type Department, type TeamMemberRow, type TeamSort, type TeamSummary, type TierLevel } from '@portal/contracts'
+import { ledgerRepository } from '../compliance/ledger.repository.ts'
 import { teamConditions, type TeamViewer } from './team-access.ts'
 
 /** The filters of the team screen and the export. */
@@ -22,17 +23,6 @@ const ORDER: Record<TeamSort, string> = {
   tier: 'current_tier {dir}',
 }
 
-/**
- * Recomputes the kept figures (`team_member_figures`, decision 0036) that do not hold on `today`:
- * computed for a later day, or past the day one of the member's certifications changes band (every
- * user has a row: the triggers add it with the user). Nothing to do on most calls; the first read
- * of a day catches up with the certifications that expired or entered the 30-day window since.
- */
-export const refreshStaleFiguresStatement = (today: string) => ({
-  sql: `select certs_refresh_member_figures(array(select f.user_id from team_member_figures f where f.computed_on > ?::date or f.stale_on <= ?::date), ?::date)
-    where exists (select 1 from team_member_figures f where f.computed_on > ?::date or f.stale_on <= ?::date)`,
-  params: [today, today, today, today, today],
-})
 
 /**
  * The members the viewer sees, filtered, each with the figures of the team row read from the kept
@@ -99,7 +89,7 @@ export function teamPageStatement(viewer: TeamViewer, f: TeamFilter, page: { lim
     sql: `select
         (select json_build_object(
           'total_team', count(*),
-          'compliant', count(*) filter (where completion_percentage >= 100),
+          'compliant', count(*) filter (where certs_meets_requirements(completion_percentage)),
           'avg_progress', round(avg(completion_percentage)),
           'expired', coalesce(sum(expired_certifications), 0),
           'expiring_soon', coalesce(sum(expiring_soon), 0)) from (${sql}) s) as summary,
@@ -111,15 +101,11 @@ export function teamPageStatement(viewer: TeamViewer, f: TeamFilter, page: { lim
 /** Rows a cursor hands over at a time. */
 const STREAM_CHUNK = 250
 
-async function refreshStaleFigures(em: EntityManager, today: string) {
-  const { sql, params } = refreshStaleFiguresStatement(today)
-  await em.execute(sql, params)
-}
 
 export const teamRepository = {
   /** One page of the team and the summary of every matching member, in one statement. */
   async page(em: EntityManager, viewer: TeamViewer, f: TeamFilter, today: string, page: { limit: number; offset: number }) {
-    await refreshStaleFigures(em, today)
+    await ledgerRepository.refresh(em, today)
     const { sql, params } = teamPageStatement(viewer, f, page)
     const rows = (await em.execute(sql, params)) as { summary: Record<keyof TeamSummary, number | string | null>; rows: RowSql[] }[]
     const s = rows[0]!.summary
@@ -138,7 +124,7 @@ export const teamRepository = {
    * export: ten thousand members are never all in memory).
    */
   async *stream(em: EntityManager, viewer: TeamViewer, f: TeamFilter, today: string): AsyncGenerator<TeamMemberRow> {
-    await refreshStaleFigures(em, today)
+    await ledgerRepository.refresh(em, today)
     const { sql, params } = scoredMembers(viewer, f)
     for await (const r of em.getConnection().stream<RowSql>(`${sql} order by ${orderBy(f)}`, params, undefined, undefined, STREAM_CHUNK)) yield toTeamMemberRow(r)
   },

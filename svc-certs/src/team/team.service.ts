@@ -4,8 +4,10 @@ import {
   TEAM_MESSAGES,
   TIER_LABELS,
   certificationStatus,
+  completionPercent,
+  isCertificationValid,
+  meetsRequirements,
   daysUntil,
-  todayIso,
   type EventData,
   type TeamExportQuery,
   type TeamMemberDetail,
@@ -92,7 +94,7 @@ const filterOf = (q: Omit<z.output<typeof TeamExportQuery>, 'format'>): TeamFilt
  */
 export function createTeamService(ctx: CertsContext, deps: { technicians: TechnicianService; revenue: RevenueService; promotions: PromotionService }) {
   const { orm, now, logger } = ctx
-  const today = () => todayIso(now())
+  const today = ctx.today
 
   return {
     /** GET /manager/team: a page of the filtered team and the summary of all of it. */
@@ -136,7 +138,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
             progress: m.completion_percentage,
             expired: m.expired_certifications,
             soon: m.expiring_soon,
-            compliant: m.completion_percentage >= 100 ? 'Yes' : 'No',
+            compliant: meetsRequirements(m.completion_percentage) ? 'Yes' : 'No',
           })
         }
         await team.done()
@@ -214,7 +216,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
           const facts = h ? statusFacts(h.cert, h.type) : null
           const reason = !facts
             ? 'missing'
-            : facts.expiration_date !== null && daysUntil(facts.expiration_date, day) < 0
+            : !isCertificationValid(facts, day)
               ? 'expired'
               : r.certification.upload_required && facts.file_name === null
                 ? 'not_uploaded'
@@ -253,7 +255,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
           { header: 'Field', key: 'field', width: 24 },
           { header: 'Value', key: 'value', width: 40 },
         ])
-        const compliance = profile.required_total === 0 ? 100 : Math.floor((profile.required_met * 100) / profile.required_total)
+        const compliance = completionPercent(profile.required_met, profile.required_total)
         for (const [field, value] of [
           ['Name', user.name ?? ''],
           ['Email', user.email ?? ''],

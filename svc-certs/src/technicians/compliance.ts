@@ -1,4 +1,4 @@
-import { requirementMet, type Department, type StatusFacts, type TierLevel } from '@portal/contracts'
+import { completionPercent, requirementMet, type Department, type StatusFacts, type TierLevel } from '@portal/contracts'
 
 /** What the rules need of a tier requirement and its type. */
 export interface RequirementFacts {
@@ -38,7 +38,7 @@ export function progressOf(
 ): { total: number; met: number; percent: number } {
   const total = reqs.length
   const met = reqs.filter((r) => requirementMet(held.get(r.certification_id), today, opts)).length
-  return { total, met, percent: total === 0 ? 100 : Math.floor((met * 100) / total) }
+  return { total, met, percent: completionPercent(met, total) }
 }
 
 /** Progress of one tier's own required certifications (the profile's current and next tier). */

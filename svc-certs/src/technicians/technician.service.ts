@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import {
-  EXPIRY_BANDS,
   NOTIFICATION_PAUSE_DAYS,
+  isExpiringSoon,
   nextTier,
-  todayIso,
   type CertificationSummary,
   type CertificationsOverview,
   type TechnicianProfile,
@@ -11,14 +10,14 @@ import {
   type UserCertification,
 } from '@portal/contracts'
 import { ProjectedUser, badRequest, type Actor } from '@portal/server-kit'
-import { certificationTypeRepository, toTierRequirement, type RequirementRow } from '../certification-types/certification-type.repository.ts'
-import { TechnicianCertificationEntity } from '../certifications/certification.entity.ts'
+import { certificationTypeRepository, toTierRequirement } from '../certification-types/certification-type.repository.ts'
 import { certificationRepository, statusFacts, toUserCertification } from '../certifications/certification.repository.ts'
 import type { CertsContext } from '../context.ts'
 import { requireEditableUser, requireReadableUser } from './access.ts'
 import { complianceRequirements, progressOf, requirementsFor, tierProgress } from './compliance.ts'
 import { TechnicianEntity } from './technician.entity.ts'
 import { revenueCards } from '../revenue/revenue.service.ts'
+import { ledgerRepository } from '../compliance/ledger.repository.ts'
 
 const DAY_MS = 86_400_000
 
@@ -33,8 +32,8 @@ const tierState = (row: TechnicianEntity | null, at: Date) => {
   }
 }
 
-/** Expiring soon: not expired and within the warning band (30 days). */
-const expiringSoon = (c: UserCertification) => c.days_until_expiry !== null && c.days_until_expiry >= 0 && c.days_until_expiry <= EXPIRY_BANDS.warning
+/** Expiring soon (contracts' rule): not expired and within the warning band (30 days). */
+const expiringSoon = (c: UserCertification) => c.days_until_expiry !== null && isExpiringSoon(c.days_until_expiry)
 
 /**
  * Technicians' profiles and tier state (learner §2-§4, §7): profile, dashboard summary,
@@ -55,7 +54,7 @@ export function createTechnicianService(ctx: CertsContext) {
 
   const build = (actor: Actor, userId: string, user: ProjectedUser | null, data: Awaited<ReturnType<typeof load>>) => {
     const at = now()
-    const today = todayIso(at)
+    const today = ctx.today()
     const tier = tierState(data.tech, at)
     const department = user?.department ?? null
     const certifications = data.held.map(({ cert, type }) => toUserCertification(cert, type, today))
@@ -153,44 +152,23 @@ export function createTechnicianService(ctx: CertsContext) {
     },
 
     /**
-     * GET /admin/certifications/overview: types, technicians (every non-admin user identity knows),
-     * how many meet every requirement that counts for them, and the expired and expiring-soon
-     * certifications they hold.
+     * GET /admin/certifications/overview: types, and the organisation's figures from the ledger
+     * (issue 23), the same as Certification Notification Management and the team dashboard show:
+     * technicians (every non-admin user), the two measures, expired and expiring-soon certifications.
      */
     async overview(): Promise<CertificationsOverview> {
       const em = orm.em.fork()
-      const at = now()
-      const today = todayIso(at)
-      const [types, requirements, users, techs, certs] = await Promise.all([
-        certificationTypeRepository.listAll(em),
-        certificationTypeRepository.requirements(em),
-        em.find(ProjectedUser, { deletedAt: null, isAdmin: false }),
-        em.find(TechnicianEntity, {}),
-        em.find(TechnicianCertificationEntity, {}),
-      ])
-      const typeById = new Map(types.map((t) => [t.id, t]))
-      const tierOf = new Map(techs.map((t) => [t.userId, t.currentTier]))
-      const heldBy = new Map<string, TechnicianCertificationEntity[]>()
-      for (const c of certs) heldBy.set(c.userId, [...(heldBy.get(c.userId) ?? []), c])
-      let compliant = 0
-      let expired = 0
-      let soon = 0
-      for (const u of users) {
-        const held = (heldBy.get(u.id) ?? []).map((c) => toUserCertification(c, typeById.get(c.certificationId)!, today))
-        expired += held.filter((c) => !c.is_valid).length
-        soon += held.filter(expiringSoon).length
-        const facts = new Map((heldBy.get(u.id) ?? []).map((c) => [c.certificationId, statusFacts(c, typeById.get(c.certificationId)!)]))
-        const counting: RequirementRow[] = complianceRequirements(requirements, { currentTier: (tierOf.get(u.id) ?? 0) as TierLevel, department: u.department ?? null })
-        const p = progressOf(counting, facts, today)
-        if (p.met === p.total) compliant++
-      }
+      const today = ctx.today()
+      const [types, { organisation: o }] = await Promise.all([certificationTypeRepository.listAll(em), ledgerRepository.figures(orm.em.fork(), today)])
       return {
         types_total: types.length,
         types_active: types.filter((t) => t.isActive).length,
-        technicians: users.length,
-        compliant,
-        expired,
-        expiring_soon: soon,
+        technicians: o.technicians,
+        requirements_met: o.requirements_met ?? 0,
+        no_expired: o.compliant,
+        expired: o.expired_certifications,
+        expiring_soon: o.expiring_30_days,
+        as_of: today,
       }
     },
   }

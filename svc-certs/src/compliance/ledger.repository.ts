@@ -1,0 +1,108 @@
+import type { EntityManager } from '@mikro-orm/postgresql'
+import { BRANCHES, compliancePercentage, type Branch, type BranchCompliance, type ComplianceFigures, type Department } from '@portal/contracts'
+
+/**
+ * The certification ledger's reads (issue 23): every compliance figure of the portal (the team
+ * dashboard and its export, the admin overview, Certification Notification Management, the weekly
+ * report) is counted from the kept per-member figures (`team_member_figures`, decision 0036),
+ * brought up to the company's today first, over the same technicians. So the screens and the
+ * e-mails cannot disagree; `consistency.ts` checks the kept figures against the ledger itself.
+ */
+
+/**
+ * Who counts as a technician on every compliance surface: every signed-up user identity knows who
+ * is not an admin, managers included (a manager holds certifications and a tier like anyone).
+ */
+export const TECHNICIAN_CONDITIONS = ['u.deleted_at is null', 'not u.is_admin', 'u.name is not null'] as const
+
+/** A compliance figures' filter: one branch and/or one department. */
+export interface FiguresFilter {
+  branch?: Branch | undefined
+  department?: Department | undefined
+}
+
+/**
+ * The kept figures' recompute for `today`: rows computed for a later day, or past the day one of
+ * the member's certifications changes band. Nothing to do on most calls; the first read of a day
+ * catches up with the certifications that expired or entered the 30-day window since.
+ */
+export const refreshStaleFiguresStatement = (today: string) => ({
+  sql: `select certs_refresh_member_figures(array(select f.user_id from team_member_figures f where f.computed_on > ?::date or f.stale_on <= ?::date), ?::date)
+    where exists (select 1 from team_member_figures f where f.computed_on > ?::date or f.stale_on <= ?::date)`,
+  params: [today, today, today, today, today],
+})
+
+interface FigureRow {
+  branch: Branch | null
+  technicians: number
+  no_expired: number
+  requirements_met: number
+  expired_certifications: number
+  expiring_30_days: number
+}
+
+const figuresOf = (r: Omit<FigureRow, 'branch'>): ComplianceFigures => {
+  const technicians = Number(r.technicians)
+  const compliant = Number(r.no_expired)
+  return {
+    technicians,
+    compliant,
+    non_compliant: technicians - compliant,
+    expired_certifications: Number(r.expired_certifications),
+    expiring_30_days: Number(r.expiring_30_days),
+    percentage: compliancePercentage(compliant, technicians),
+    requirements_met: Number(r.requirements_met),
+  }
+}
+
+const ZERO: Omit<FigureRow, 'branch'> = { technicians: 0, no_expired: 0, requirements_met: 0, expired_certifications: 0, expiring_30_days: 0 }
+
+export const ledgerRepository = {
+  async refresh(em: EntityManager, today: string) {
+    const { sql, params } = refreshStaleFiguresStatement(today)
+    await em.execute(sql, params)
+  },
+
+  /**
+   * Compliance of the organisation (or one branch and department) and of each branch: every branch
+   * in the spec's order, then "No branch" when technicians without one exist, so the rows add up
+   * to the organisation's figures.
+   */
+  async figures(em: EntityManager, today: string, where: FiguresFilter = {}): Promise<{ organisation: ComplianceFigures; branches: BranchCompliance[] }> {
+    await this.refresh(em, today)
+    const conditions: string[] = [...TECHNICIAN_CONDITIONS]
+    const params: unknown[] = []
+    if (where.branch) (conditions.push('u.branch = ?'), params.push(where.branch))
+    if (where.department) (conditions.push('u.department = ?'), params.push(where.department))
+    const rows = (await em.execute(
+      `select u.branch, count(*)::int as technicians,
+              count(*) filter (where certs_has_no_expired(f.expired_certifications))::int as no_expired,
+              count(*) filter (where certs_meets_requirements(f.completion_percentage))::int as requirements_met,
+              coalesce(sum(f.expired_certifications), 0)::int as expired_certifications,
+              coalesce(sum(f.expiring_soon), 0)::int as expiring_30_days
+         from users u join team_member_figures f on f.user_id = u.id
+        where ${conditions.join(' and ')}
+        group by u.branch`,
+      params,
+    )) as FigureRow[]
+    const sum = rows.reduce(
+      (a, r) => ({
+        technicians: a.technicians + Number(r.technicians),
+        no_expired: a.no_expired + Number(r.no_expired),
+        requirements_met: a.requirements_met + Number(r.requirements_met),
+        expired_certifications: a.expired_certifications + Number(r.expired_certifications),
+        expiring_30_days: a.expiring_30_days + Number(r.expiring_30_days),
+      }),
+      ZERO,
+    )
+    const byBranch = new Map(rows.map((r) => [r.branch, r]))
+    const noBranch = byBranch.get(null)
+    return {
+      organisation: figuresOf(sum),
+      branches: [
+        ...BRANCHES.map((branch) => ({ branch, ...figuresOf(byBranch.get(branch) ?? ZERO) })),
+        ...(noBranch ? [{ branch: null, ...figuresOf(noBranch) }] : []),
+      ],
+    }
+  },
+}
