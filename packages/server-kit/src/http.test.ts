@@ -131,6 +131,29 @@ describe('service app: validation and errors', () => {
     expect((await post(app, JSON.stringify({ name: 'a', count: 1 }), { 'Content-Type': 'application/json; charset=utf-8' })).status).toBe(201)
   })
 
+  it('answers a body its route reads by hand but cannot parse with 400 in the error shape, not a logged 500', async () => {
+    const logger = memoryLogger()
+    const app = createServiceApp({ service: 'kit-test', logger })
+    app.post('/form', async (c) => c.json(await c.req.parseBody()))
+    app.post('/form-data', async (c) => c.json([...(await c.req.formData()).keys()]))
+    app.post('/json', async (c) => c.json(await c.req.json()))
+    const send = async (path: string, contentType: string, body: string) => {
+      const res = await app.request(path, { method: 'POST', headers: { 'content-type': contentType }, body })
+      return [res.status, await res.json()]
+    }
+    const multipart = { message: 'Malformed multipart body', code: 'invalid_multipart' }
+    expect(await send('/form', 'multipart/form-data; boundary=x', '{"token":"abc"}')).toEqual([400, multipart])
+    expect(await send('/form', 'multipart/form-data', 'token=abc')).toEqual([400, multipart])
+    expect(await send('/form-data', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb')).toEqual([400, multipart])
+    expect(await send('/form-data', 'text/plain', 'a=b')).toEqual([400, { message: 'The body is not a valid form', code: 'invalid_form' }])
+    expect(await send('/json', 'application/json', '{"a": ')).toEqual([400, { message: 'The body is not valid JSON', code: 'invalid_json' }])
+    expect(await send('/json', 'application/json', '')).toEqual([400, { message: 'The body is not valid JSON', code: 'invalid_json' }])
+    // Well-formed bodies still read as before.
+    expect(await send('/form', 'application/x-www-form-urlencoded', 'token=abc')).toEqual([200, { token: 'abc' }])
+    expect(await send('/json', 'application/json', '{"a":1}')).toEqual([200, { a: 1 }])
+    expect(logger.lines.filter((l) => l.level === 'error')).toEqual([])
+  })
+
   it('answers a body over maxBodyBytes with 413 payload_too_large', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(2000), count: 1 })
     const res = await post(app, big, { 'Content-Type': 'application/json', 'Content-Length': String(big.length) })

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { createMiddleware } from 'hono/factory'
 import { matchedRoutes } from 'hono/route'
 import type { MiddlewareHandler } from 'hono'
+import { HTTPException } from 'hono/http-exception'
 import { serve, type ServerType } from '@hono/node-server'
 import type { IncomingMessage } from 'node:http'
 import type { Actor } from './auth.ts'
@@ -43,6 +44,39 @@ export const requestContext = (logger: Logger, metrics?: Metrics) =>
       logger.debug('request', { requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms) })
   })
 
+const MULTIPART = /^multipart\/form-data\s*(;|$)/i
+
+/** The 400 for a body its reader could not read or parse: named after what was expected. */
+function unreadableBody(reader: string, contentType: string | undefined): AppError {
+  if (reader === 'json') return new AppError(400, 'invalid_json', 'The body is not valid JSON')
+  if ((reader === 'parseBody' || reader === 'formData') && MULTIPART.test(contentType ?? ''))
+    return new AppError(400, 'invalid_multipart', 'Malformed multipart body')
+  if (reader === 'parseBody' || reader === 'formData') return new AppError(400, 'invalid_form', 'The body is not a valid form')
+  return new AppError(400, 'unreadable_body', 'The request body could not be read')
+}
+
+const BODY_READERS = ['json', 'text', 'arrayBuffer', 'bytes', 'blob', 'formData', 'parseBody'] as const
+
+/**
+ * The body readers of `c.req` (`json()`, `parseBody()`, `formData()`, ...) answer a body they
+ * cannot read or parse with a 400 in the error shape (`invalid_json`, `invalid_multipart`,
+ * `invalid_form`, `unreadable_body`) instead of rejecting with a SyntaxError or TypeError that
+ * would be a logged 500: e.g. a multipart content type over a body that is not multipart. Every
+ * service app has it (`createServiceApp`), so a route reading its body by hand needs no try/catch.
+ */
+export const malformedBodyAs400: MiddlewareHandler = (c, next) => {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+  const req = c.req as unknown as Record<(typeof BODY_READERS)[number], (...args: unknown[]) => Promise<unknown>>
+  for (const reader of BODY_READERS) {
+    const read = req[reader].bind(c.req)
+    req[reader] = (...args) =>
+      read(...args).catch((err: unknown) => {
+        throw err instanceof AppError || err instanceof HTTPException ? err : unreadableBody(reader, c.req.header('content-type'))
+      })
+  }
+  return next()
+}
+
 /**
  * Put on a route (`.post('/upload', ownBodyLimit, handler)`) that enforces its own body limit, e.g.
  * a streamed upload or a hot path reading its body itself (`readBodyText`): the common limit of
@@ -62,6 +96,7 @@ export function createServiceApp(opts: ServiceAppOptions): Hono<AppEnv> {
     },
   })
   app.use((c, next) => (matchedRoutes(c).some((r) => r.handler === ownBodyLimit) ? next() : limit(c, next)))
+  app.use(malformedBodyAs400)
   app.onError(errorHandler(opts.logger))
   app.notFound(notFoundHandler)
   app.get('/healthz', (c) => c.json({ status: 'ok', service: opts.service }))

@@ -119,3 +119,56 @@ export async function outboxEvents(sql: ReturnType<typeof sqlOf>, type?: string)
   const rows = await sql<{ payload: unknown }>(type ? 'select payload from outbox where type = ? order by seq' : 'select payload from outbox order by seq', type ? [type] : [])
   return rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as { id: string; type: string; occurredAt: string; data: any })
 }
+
+/** Bodies no route can read: garbage under each content type a client may claim, and under none. */
+export const MALFORMED_BODIES: readonly { name: string; contentType?: string; body: string }[] = [
+  { name: 'multipart type, JSON body', contentType: 'multipart/form-data; boundary=----fuzz', body: '{"token":"x"}' },
+  { name: 'multipart type without a boundary', contentType: 'multipart/form-data', body: 'token=x' },
+  { name: 'multipart cut short', contentType: 'multipart/form-data; boundary=fuzz', body: '--fuzz\r\nContent-Disposition: form-data; name="token"\r\n\r\nx' },
+  { name: 'multipart part without headers', contentType: 'multipart/form-data; boundary=fuzz', body: '--fuzz\r\ngarbage\r\n--fuzz--\r\n' },
+  { name: 'multipart file cut short', contentType: 'multipart/form-data; boundary=fuzz', body: '--fuzz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4' },
+  { name: 'malformed JSON', contentType: 'application/json', body: '{"a": ' },
+  { name: 'empty JSON', contentType: 'application/json', body: '' },
+  { name: 'JSON of the wrong kind', contentType: 'application/json', body: '[null, 1, "x"]' },
+  { name: 'malformed urlencoded', contentType: 'application/x-www-form-urlencoded', body: '%zz=%&a=%E0%A4%A&&==&token' },
+  { name: 'JSON sent as text', contentType: 'text/plain', body: '{"a":1}' },
+  { name: 'XML', contentType: 'application/xml', body: '<a/>' },
+  { name: 'no content type', body: '{"a":1}' },
+]
+
+/** A value for a path parameter `:name{pattern}`: `params[name]`, else one the pattern accepts ('1', the first of `a|b`). */
+const paramValue = (name: string, pattern: string | undefined, params: Record<string, string>) =>
+  params[name] ?? (pattern && /^[a-z]+(\|[a-z]+)*$/i.test(pattern) ? pattern.split('|')[0]! : '1')
+
+/**
+ * Sends every body of `MALFORMED_BODIES` to every route of `app` that may read one (POST, PUT,
+ * PATCH, DELETE), with `token` and path parameters filled (`params` by name). Resolves with the
+ * answers that break the rule "bad input is a 4xx in the error shape": each a line naming the
+ * route, the body and what came back (none: an empty array).
+ */
+export async function malformedBodyAnswers(
+  app: { routes: { method: string; path: string }[]; request(path: string, init?: RequestInit): Response | Promise<Response> },
+  opts: { token?: string; params?: Record<string, string> } = {},
+): Promise<string[]> {
+  // Deletions last, so that what the other routes' parameters name is still there.
+  const routes = [...new Set(app.routes.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method)).map((r) => `${r.method} ${r.path}`))].sort(
+    (a, b) => Number(a.startsWith('DELETE')) - Number(b.startsWith('DELETE')),
+  )
+  const wrong: string[] = []
+  for (const route of routes) {
+    const [method, pattern] = route.split(' ') as [string, string]
+    const path = pattern.replace(/:(\w+)(?:\{([^}]*)\})?/g, (_m, name: string, p?: string) => paramValue(name, p, opts.params ?? {})).replace(/\*$/, 'x')
+    for (const b of MALFORMED_BODIES) {
+      const headers: Record<string, string> = {}
+      if (b.contentType) headers['content-type'] = b.contentType
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`
+      // Bytes, so that no content type is added for the body.
+      const res = await app.request(path, { method, headers, body: new TextEncoder().encode(b.body) })
+      const text = await res.text()
+      const json = (res.headers.get('content-type') ?? '').includes('json') ? parseBody(text) : undefined
+      const shaped = res.status < 400 || !json || (typeof json.message === 'string' && typeof json.code === 'string')
+      if (res.status >= 500 || !shaped) wrong.push(`${route} (${path}), ${b.name}: ${res.status} ${text.slice(0, 200)}`)
+    }
+  }
+  return wrong
+}
