@@ -35,18 +35,26 @@ export interface ReceivedMultipart<C = unknown> {
   files: ReceivedFile<C>[]
 }
 
+/** Where an accepted file goes and how its first bytes are judged (`ReceiveMultipartOptions.accept`). */
+export interface AcceptedFile<C> {
+  key: string
+  check(head: Buffer): C
+}
+
 export interface ReceiveMultipartOptions<C> {
   storage: Storage
   limits: MultipartLimits
   /** Form fields that may carry files; a file in any other field is rejected. */
   fileFields: readonly string[]
   /**
-   * Called as a file part begins: where it goes (`key`) and how its first bytes are judged. Throw
-   * (an AppError) to refuse the file before any of it is stored. `check` sees the first `SNIFF_BYTES`
-   * bytes (all of them for a shorter file, none for an empty one) and throws to refuse the file;
-   * what it returns is kept as the file's `checked`.
+   * Called as a file part begins, with the text fields received before it: where it goes (`key`)
+   * and how its first bytes are judged. Throw or reject (an AppError) to refuse the file before any
+   * of it is read or stored; while a returned promise is pending (e.g. an access check on the
+   * database) the file, and so the request, is not read further. `check` sees the first
+   * `SNIFF_BYTES` bytes (all of them for a shorter file, none for an empty one) and throws to refuse
+   * the file; what it returns is kept as the file's `checked`.
    */
-  accept(part: { field: string; name: string; index: number }): { key: string; check(head: Buffer): C }
+  accept(part: { field: string; name: string; index: number; fields: ReadonlyMap<string, string[]> }): AcceptedFile<C> | Promise<AcceptedFile<C>>
   /** The errors for a file over `maxFileBytes`, a request over `maxRequestBytes` and (optionally) more than `maxFiles` files. */
   tooLarge: { file(name: string): AppError; request(): AppError; files?(): AppError }
 }
@@ -115,21 +123,21 @@ export async function receiveMultipart<C>(req: UploadRequest, opts: ReceiveMulti
       stream.resume()
       return fail(badRequest(`Unexpected file field: ${field}`, 'unexpected_file'))
     }
-    let accepted: ReturnType<typeof opts.accept>
-    try {
-      accepted = opts.accept({ field, name, index: files.length })
-    } catch (err) {
-      stream.resume()
-      return fail(err as Error)
+    const file = { field, originalName: name, key: '', size: 0, checked: undefined as C }
+    const index = files.push(file) - 1
+    const store = async () => {
+      // Until it is accepted the file is not read: busboy, then the request, wait for it.
+      const accepted = await opts.accept({ field, name, index, fields })
+      if (failure) return void stream.resume()
+      file.key = accepted.key
+      const source = checkedFile(stream, name, limits, opts.tooLarge.file, (head) => (file.checked = accepted.check(head)))
+      file.size = (await storage.put(file.key, source)).size
     }
-    const file = { field, originalName: name, key: accepted.key, size: 0, checked: undefined as C }
-    files.push(file)
-    const source = checkedFile(stream, name, limits, opts.tooLarge.file, (head) => (file.checked = accepted.check(head)))
     writes.push(
-      storage.put(file.key, source).then(
-        ({ size }) => void (file.size = size),
-        (err: Error) => fail(err),
-      ),
+      store().catch((err: Error) => {
+        stream.resume()
+        fail(err)
+      }),
     )
   })
   parser.on('filesLimit', () => fail(opts.tooLarge.files?.() ?? new AppError(413, 'too_many_files', `At most ${limits.maxFiles} file(s) per upload`)))

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { AvailableCertificationsResponse, CERT_MESSAGES, UserCertificationResponse, computeExpiration, todayIso } from '@portal/contracts'
 import { FILES, createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
 
@@ -205,6 +205,51 @@ describe('POST /technician/certifications/upload', () => {
     expect(notMultipart).toMatchObject({ status: 415 })
 
     expect(await rows()).toBe(count)
+    expect(await leftovers()).toEqual(before)
+  })
+
+  it('checks that the caller may change that user before it reads the file: a technician uploading for someone else gets 403, nothing is written', async () => {
+    const t = await h.type(admin)
+    const other = await h.user()
+    const before = await leftovers()
+    const puts = vi.spyOn(h.storage, 'put')
+    // The form as a browser sends it (fields, then the file), its 10 MB file produced only as it is read.
+    const boundary = 'proof-boundary'
+    const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`
+    const head = Buffer.from(
+      field('certification_id', String(t.id)) +
+        field('obtained_date', '2025-01-01') +
+        field('user_id', other.id) +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    )
+    const total = 10 * MB - 64 * 1024
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(Buffer.concat([head, FILES.pdf]))
+        else if (sent < total) controller.enqueue(new Uint8Array(64 * 1024))
+        else {
+          controller.enqueue(Buffer.from(`\r\n--${boundary}--\r\n`))
+          controller.close()
+        }
+        sent += 64 * 1024
+      },
+    })
+    try {
+      const res = await h.app.request('/technician/certifications/upload', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tech.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+        duplex: 'half',
+      } as RequestInit)
+      expect([res.status, ((await res.json()) as { code: string }).code]).toEqual([403, 'not_your_certification'])
+      expect(puts).not.toHaveBeenCalled()
+      // Answered long before the body was all sent.
+      expect(sent).toBeLessThan(MB)
+    } finally {
+      puts.mockRestore()
+    }
+    expect(await h.sql('select count(*)::int as n from technician_certifications where user_id = ?', [other.id])).toEqual([{ n: 0 }])
     expect(await leftovers()).toEqual(before)
   })
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
-import type { z } from 'zod'
+import { z } from 'zod'
 import {
   AddCertificationBody,
   CERT_MESSAGES,
@@ -41,6 +41,8 @@ type AddBody = z.output<typeof AddCertificationBody>
 type UpdateBody = z.output<typeof UpdateCertificationBody>
 
 const unavailable = (message: string) => badRequest(message, 'certification_unavailable')
+/** The field of an upload that names whose certification it is. */
+const UploadTarget = z.object({ user_id: UploadCertificationFields.shape.user_id })
 
 /** Dates a certification can carry (and PostgreSQL store): calendar dates from 1900 to 2199. */
 function requirePlausibleDates(...dates: (string | null | undefined)[]) {
@@ -95,12 +97,19 @@ export function createCertificationService(ctx: CertsContext) {
 
   const typeOf = async (em: EntityManager, cert: TechnicianCertificationEntity) => (await certificationTypeRepository.findById(em, cert.certificationId))!
 
-  /** Receives a proof under a fresh key recorded as garbage first; `commit` must forget it in its transaction. Any failure deletes the file. */
-  const withProof = async <T>(req: UploadRequest, commit: (received: { fields: Map<string, string[]>; proof: ReceivedProof }) => Promise<T>): Promise<T> => {
+  /**
+   * Receives a proof under a fresh key recorded as garbage first; `commit` must forget it in its
+   * transaction. Any failure deletes the file. `beforeFile` runs as the file begins (see `receiveProof`).
+   */
+  const withProof = async <T>(
+    req: UploadRequest,
+    commit: (received: { fields: Map<string, string[]>; proof: ReceivedProof }) => Promise<T>,
+    beforeFile?: (fields: ReadonlyMap<string, string[]>) => Promise<void>,
+  ): Promise<T> => {
     const key = `proofs/${randomUUID()}`
     await orm.em.fork().transactional((tx) => recordGarbage(tx, [{ key, isPrefix: false }], now()))
     try {
-      return await commit(await receiveProof(req, storage, key))
+      return await commit(await receiveProof(req, storage, key, beforeFile))
     } catch (err) {
       await ctx.garbage.collect([key]).catch((e: unknown) => logger.warn('failed upload not cleaned up yet', { key, err: e as Error }))
       throw err
@@ -164,6 +173,15 @@ export function createCertificationService(ctx: CertsContext) {
      */
     async upload(actor: Actor, req: UploadRequest): Promise<{ created: boolean; certification: UserCertification }> {
       let replaced: string | null = null
+      // Checked as the file begins, before any of it is read: whose certification it is comes in the
+      // fields before the file (as forms are sent), so nobody streams 10 MB into someone else's.
+      // The transaction below checks again with every field.
+      const mayUpload = async (fields: ReadonlyMap<string, string[]>) => {
+        const target = UploadTarget.safeParse({ user_id: fields.get('user_id')?.[0] })
+        if (!target.success) throw validationFailed(target.error)
+        const userId = target.data.user_id ?? actor.userId
+        await orm.em.fork().transactional(async (em) => requireCompleteProfile(actor, await requireEditableUser(em, actor, userId)))
+      }
       const result = await withProof(req, async ({ fields, proof }) => {
         const parsed = UploadCertificationFields.safeParse(Object.fromEntries([...fields].map(([k, v]) => [k, v[0]])))
         if (!parsed.success) throw validationFailed(parsed.error)
@@ -197,7 +215,7 @@ export function createCertificationService(ctx: CertsContext) {
           recordEvent(em, held ? 'certs.certification.updated.v1' : 'certs.certification.added.v1', certificationFacts(cert, type))
           return { created: !held, certification: toUserCertification(cert, type, today()) }
         })
-      })
+      }, mayUpload)
       await collect(replaced)
       return result
     },

@@ -33,21 +33,30 @@ const FIELDS_ALLOWANCE = 64 * 1024
 /**
  * Streams a proof upload (multipart: `file` plus text fields) into storage at `key`: 415 as soon as
  * the first bytes are not PDF, JPEG or PNG, 413 as soon as it passes 10 MB, 400 for an empty file,
- * a missing file or a second one. On failure whatever was written under `key` is the caller's to
- * delete.
+ * a missing file or a second one. `beforeFile` is awaited as the file begins, with the fields sent
+ * before it, and refuses the upload by throwing before any of the file is read (the access check).
+ * On failure whatever was written under `key` is the caller's to delete.
  */
-export async function receiveProof(req: UploadRequest, storage: Storage, key: string): Promise<{ fields: Map<string, string[]>; proof: ReceivedProof }> {
+export async function receiveProof(
+  req: UploadRequest,
+  storage: Storage,
+  key: string,
+  beforeFile?: (fields: ReadonlyMap<string, string[]>) => Promise<void>,
+): Promise<{ fields: Map<string, string[]>; proof: ReceivedProof }> {
   const { fields, files } = await receiveMultipart(req, {
     storage,
     limits: { maxFileBytes: CERT_UPLOAD.maxBytes, maxRequestBytes: CERT_UPLOAD.maxBytes + FIELDS_ALLOWANCE, maxFiles: 1 },
     fileFields: ['file'],
-    accept: () => ({
-      key,
-      check(head) {
-        if (head.length === 0) throw emptyFile()
-        return proofTypeOf(head) ?? (() => { throw wrongType() })()
-      },
-    }),
+    accept: async (part) => {
+      await beforeFile?.(part.fields)
+      return {
+        key,
+        check(head) {
+          if (head.length === 0) throw emptyFile()
+          return proofTypeOf(head) ?? (() => { throw wrongType() })()
+        },
+      }
+    },
     tooLarge: {
       file: fileTooLarge,
       request: fileTooLarge,
