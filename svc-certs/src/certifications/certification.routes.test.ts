@@ -154,15 +154,33 @@ describe('POST /technician/certifications/upload', () => {
     expect(await leftovers()).toEqual({ files: [expect.stringMatching(/^proofs\//)], garbage: [] })
     expect((await h.events('certs.certification.added.v1')).at(-1)!.data).toMatchObject({ certificationId: certification.id, hasFile: true })
 
-    // Viewed inline with its type; downloaded with its original name (RFC 5987).
+    // Viewed inline with its type; downloaded with its original name (RFC 5987), its extension the stored type's.
     const inline = await h.download(certification.file_path!, tech.token)
     expect(inline.status).toBe(200)
     expect(inline.bytes.equals(FILES.png)).toBe(true)
     expect(inline.headers.get('content-type')).toBe('image/png')
     expect(inline.headers.get('x-content-type-options')).toBe('nosniff')
-    expect(inline.headers.get('content-disposition')).toBe(`inline; filename="Zertifikat M_ller (final).pdf"; filename*=UTF-8''Zertifikat%20M%C3%BCller%20%28final%29.pdf`)
+    expect(inline.headers.get('content-disposition')).toBe(`inline; filename="Zertifikat M_ller (final).png"; filename*=UTF-8''Zertifikat%20M%C3%BCller%20%28final%29.png`)
     const attachment = await h.download(`${certification.file_path}?download=1`, tech.token)
-    expect(attachment.headers.get('content-disposition')).toMatch(/^attachment; filename="Zertifikat M_ller \(final\)\.pdf"; filename\*=UTF-8''Zertifikat%20M%C3%BCller/)
+    expect(attachment.headers.get('content-disposition')).toMatch(/^attachment; filename="Zertifikat M_ller \(final\)\.png"; filename\*=UTF-8''Zertifikat%20M%C3%BCller/)
+  })
+
+  it('keeps the name given but serves the proof under one that is safe: its type’s extension, no control or bidi characters', async () => {
+    for (const [given, served] of [
+      ['poly.html', 'poly.pdf'],
+      ['poly.svg', 'poly.pdf'],
+      ['report\u202Efdp.exe', 'reportfdp.pdf'],
+    ]) {
+      const t = await h.type(admin)
+      const res = await h.upload('/technician/certifications/upload', tech.token, { certification_id: String(t.id), obtained_date: '2025-01-15' }, [['file', given!, FILES.pdf]])
+      expect(res.status, given).toBe(201)
+      const { certification } = UserCertificationResponse.parse(res.body)
+      expect([certification.file_name, certification.file_type]).toEqual([given, 'application/pdf'])
+      for (const [query, kind] of [['', 'inline'], ['?download=1', 'attachment']]) {
+        const file = await h.download(`${certification.file_path}${query}`, tech.token)
+        expect(file.headers.get('content-disposition'), given).toBe(`${kind}; filename="${served}"; filename*=UTF-8''${served}`)
+      }
+    }
   })
 
   it('gives a held certification its proof and new dates (200, an update event), replacing the old proof file', async () => {

@@ -1,11 +1,10 @@
 import { Hono } from 'hono'
 import { Readable } from 'node:stream'
 import { AddCertificationBody, CERT_MESSAGES, UpdateCertificationBody } from '@portal/contracts'
-import { authenticate, ownBodyLimit, uploadRequestOf, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import { authenticate, contentDisposition, ownBodyLimit, uploadRequestOf, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import { IdParam } from '../certification-types/certification-type.routes.ts'
 import { UserIdParam } from '../technicians/technician.routes.ts'
 import type { CertificationService } from './certification.service.ts'
-import { contentDisposition } from './proof-file.ts'
 
 /** `/technician/certifications/...`: a technician's certifications and proofs (learner §5, §7). */
 export const certificationRoutes = (svc: CertificationService, verifier: TokenVerifier) =>
@@ -37,7 +36,8 @@ export const certificationRoutes = (svc: CertificationService, verifier: TokenVe
       const download = c.req.query('download') === '1' || c.req.query('download') === 'true'
       const headers: Record<string, string> = {
         'Content-Type': proof.type,
-        'Content-Disposition': contentDisposition(download ? 'attachment' : 'inline', proof.name),
+        // The name given, made safe to save: the stored type's extension, no control or bidi characters.
+        'Content-Disposition': contentDisposition(download ? 'attachment' : 'inline', proof.name, proof.type, 'proof'),
         // A proof is someone's document: kept out of shared caches, never sniffed into another type.
         'Cache-Control': 'private, no-store',
         'X-Content-Type-Options': 'nosniff',

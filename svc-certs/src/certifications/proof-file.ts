@@ -67,10 +67,3 @@ export async function receiveProof(
   if (!file) throw fileRequired()
   return { fields, proof: { key, name: file.originalName || 'proof', size: file.size, type: file.checked } }
 }
-
-/** `Content-Disposition` with the original name: an ASCII fallback and the exact name (RFC 5987 / 6266). */
-export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_') || 'proof'
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)
-  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`
-}

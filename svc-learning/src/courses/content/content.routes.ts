@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { Hono, type Context } from 'hono'
-import { notFound, type AppEnv } from '@portal/server-kit'
+import { contentDisposition, notFound, type AppEnv } from '@portal/server-kit'
 import type { LaunchTokens } from '../launch/launch-token.ts'
 import type { Storage } from '@portal/server-kit'
 import type { ContentService } from './content.service.ts'
@@ -22,10 +22,6 @@ export function parseRange(header: string | undefined, size: number): { start: n
 }
 
 const contentNotFound = () => notFound('Not found', 'content_not_found')
-
-/** `Content-Disposition: attachment` with the file's name (RFC 6266: an ASCII fallback and the UTF-8 name). */
-const attachment = (name: string) =>
-  `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`
 
 /**
  * `/content/{token}/*`: the files of a launch, with no bearer (frames and media elements cannot
@@ -55,7 +51,8 @@ export const contentRoutes = (svc: ContentService, launchTokens: LaunchTokens, s
       'Cache-Control': 'private, max-age=3600',
       'X-Content-Type-Options': 'nosniff',
     }
-    if (found.download) headers['Content-Disposition'] = attachment(found.download)
+    // The module's name made safe to save (its type's extension, no control or bidi characters).
+    if (found.download) headers['Content-Disposition'] = contentDisposition('attachment', found.download, found.type, 'module')
     const inm = c.req.header('if-none-match')
     if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === '*')) {
       return new Response(null, { status: 304, headers })

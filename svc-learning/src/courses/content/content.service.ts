@@ -1,6 +1,6 @@
 import mime from 'mime'
 import { PROGRESS_TRACKER, type ModuleLaunch } from '@portal/contracts'
-import { badRequest, type Actor } from '@portal/server-kit'
+import { badRequest, downloadName, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
 import { MODULE_COLUMNS, courseNotAssigned, requireModule, stillAssignedSql, type ModuleRow } from '../access.ts'
@@ -78,7 +78,8 @@ export function createContentService(ctx: LearningContext) {
       const { token, claims } = await launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id, admin: actor.isAdmin })
       await progressRepository.touch(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
       return {
-        url: `${ctx.contentOrigin}${contentBase(token)}${encodeURIComponent(module.original_name)}`,
+        // The file's name ends the URL (what a browser saves an inline PDF or video as): made safe like a download's.
+        url: `${ctx.contentOrigin}${contentBase(token)}${encodeURIComponent(downloadName(module.original_name, module.content_type, 'module'))}`,
         moduleId,
         content_type: module.content_type,
         expiresAt: claims.expiresAt.toISOString(),

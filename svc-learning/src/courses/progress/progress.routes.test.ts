@@ -229,6 +229,16 @@ describe('GET /modules/{id}/launch', () => {
     expect(file.status).toBe(200)
     expect(file.headers.get('content-disposition')).toBe(`attachment; filename="R_ckblick _Q3_.pptx"; filename*=UTF-8''${encodeURIComponent('Rückblick "Q3".pptx')}`)
   })
+  it('serves a module under a name that reads as it is: no control or bidi characters, in the URL and the download', async () => {
+    const c = await course(1)
+    // Shown as "Q3xtpp.docx": the override reverses what follows it.
+    const m = await insertModule(h, c.id, { title: 'Deck', position: 3, originalName: 'Q3\u202Excod.pptx\r\n', contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' })
+    await putModuleFile(h, m, Buffer.from('PK\x03\x04deck'))
+    const launch = ModuleLaunch.parse((await h.call('GET', `/modules/${m}/launch`, { token: learner.token })).body)
+    expect(launch.url).toMatch(/\/Q3xcod\.pptx$/)
+    const file = await h.app.request(new URL(launch.url).pathname.replace(/^\/api/, ''))
+    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="Q3xcod.pptx"; filename*=UTF-8''Q3xcod.pptx`)
+  })
   it('refuses strangers, missing modules and SCORM modules', async () => {
     const c = await course(1)
     expect((await h.call('GET', `/modules/${c.modules[0]}/launch`, { token: stranger.token })).status).toBe(403)
