@@ -107,7 +107,7 @@ describe('gateway', () => {
           { name: 'mf_exams', url: `http://127.0.0.1:${examsRemote.port}/builds/7/` },
           { name: 'mf_admin', url: 'http://127.0.0.1:1/' },
         ],
-        contentOrigin: 'http://content.test:8081',
+        content: { portalOrigins: ['http://portal.test:8080'], origin: 'http://content.test:8081' },
       }),
     )
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -166,6 +166,8 @@ describe('gateway', () => {
     const res = await gateway.request('/remote-registry.json')
     const doc = RemoteRegistry.parse(await res.json())
     expect(doc.remotes.mf_learner.entry).toBe('/remotes/mf-learner/mf-manifest.json')
+    // where course content plays, and the addresses of the portal it plays at (the first to be used)
+    expect(doc.content).toEqual({ origin: 'http://content.test:8081', portalOrigins: ['http://portal.test:8080'] })
     expect((await gateway.request(doc.remotes.mf_learner.entry)).status).toBe(200)
     expect((await gateway.request('/remotes/mf-learner/missing.js')).status).toBe(404)
   })

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { timingSafeEqual } from 'node:crypto'
 import { errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger, createMetrics, type TrustedProxies } from '@portal/server-kit'
 import { sendFile, serveBuild } from '@portal/static-server'
+import { contentOriginFor, contentOrigins, type ContentSite } from './content.ts'
 import { createProxy, type UpstreamTimeouts } from './proxy.ts'
 import { allowRemoteOrigins, registryOf, remotePath, resolveRemote, type RemoteConfig } from './registry.ts'
 import { ROUTE_TABLE, resolvePortalRoute, resolveRoute, type RouteEntry, type Upstream } from './routes.ts'
@@ -24,16 +25,17 @@ export interface GatewayOptions {
   trustedProxies?: TrustedProxies
   /** Bearer token that opens /metrics; without one /metrics is not served (METRICS_TOKEN). */
   metricsToken?: string
-  /** The content origin (see content.ts): the portal may frame it and play its media. */
-  contentOrigin?: string
+  /** Where course content is served (see content.ts): the portal may frame it and play its media. */
+  content?: ContentSite
 }
 
 /**
  * Sent with every answer of the portal. Course content plays in frames of the content origin
- * (decision "content-origin"): only that origin may be framed, and it serves the media of file modules.
+ * (decision "content-origin"): only its origins (one per address of the portal when it follows
+ * the host name) may be framed, and they serve the media of file modules.
  */
-export function securityHeaders(contentOrigin?: string): Record<string, string> {
-  const content = contentOrigin ? ` ${contentOrigin}` : ''
+export function securityHeaders(contentOrigins: readonly string[] = []): Record<string, string> {
+  const content = contentOrigins.map((o) => ` ${o}`).join('')
   return {
     'content-security-policy': [
       "default-src 'self'",
@@ -65,7 +67,7 @@ export const SECURITY_HEADERS = securityHeaders()
 /** The gateway: one route table to the services, the shell and remotes, a remote registry. */
 export function createGateway(opts: GatewayOptions) {
   const metrics = createMetrics('gateway')
-  const headers = allowRemoteOrigins(securityHeaders(opts.contentOrigin), opts.remotes)
+  const headers = allowRemoteOrigins(securityHeaders(opts.content ? contentOrigins(opts.content) : []), opts.remotes)
   const app = new Hono<AppEnv>()
   app.use(requestContext(opts.logger, metrics))
   app.use(async (c, next) => {
@@ -101,9 +103,12 @@ export function createGateway(opts: GatewayOptions) {
   })
 
   const registry = registryOf(opts.remotes)
+  const site = opts.content
+  // With where course content plays for the address the portal was opened at (its Host).
   app.get('/remote-registry.json', (c) => {
     c.header('Cache-Control', 'no-cache')
-    return c.json(registry)
+    if (!site) return c.json(registry)
+    return c.json({ ...registry, content: { origin: contentOriginFor(site, c.req.header('host')), portalOrigins: site.portalOrigins } })
   })
 
   // Routed API paths never reach this app (see createGatewayHandler); the rest of /api is unknown
@@ -160,7 +165,7 @@ export function createGatewayHandler(opts: GatewayOptions) {
   const proxy = createProxy({
     logger: opts.logger,
     upstreams: { ...opts.upstreams, ...remoteUpstreams },
-    responseHeaders: allowRemoteOrigins(securityHeaders(opts.contentOrigin), opts.remotes),
+    responseHeaders: allowRemoteOrigins(securityHeaders(opts.content ? contentOrigins(opts.content) : []), opts.remotes),
     timeouts: opts.timeouts,
     trustedProxies: opts.trustedProxies,
   })

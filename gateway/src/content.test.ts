@@ -1,13 +1,13 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:http'
+import { createServer, request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listen, parseEnv } from '@portal/server-kit'
 import { silentLogger } from '@portal/server-kit/testing'
-import { contentPolicy, createContentHandler, playerPolicy } from './content.ts'
-import { ContentEnv, contentListenerOf, start } from './server.ts'
+import { contentOriginFor, contentOrigins, contentPolicy, createContentHandler, playerPolicy } from './content.ts'
+import { ContentEnv, contentListenerOf, loopbackOrigins, start } from './server.ts'
 
 const PORTAL = ['http://localhost:8080', 'http://127.0.0.1:8080']
 
@@ -44,8 +44,8 @@ describe('content policies', () => {
 describe('content origin variables', () => {
   const env = (vars: Record<string, string>, PORT = 8080, PUBLIC_URL?: string) => ({ ...parseEnv(ContentEnv, vars), PORT, PUBLIC_URL })
   it('default to the next port on the portal’s host', () => {
-    expect(contentListenerOf(env({}))).toMatchObject({ port: 8081, origin: 'http://localhost:8081' })
-    expect(contentListenerOf(env({ CONTENT_PORT: '', CONTENT_ORIGIN: '', CONTENT_ALLOW_SCRIPTS: '' }))).toMatchObject({ port: 8081, origin: 'http://localhost:8081', allow: { scripts: [] } })
+    expect(contentListenerOf(env({}))).toMatchObject({ port: 8081, origin: 'http://localhost:8081', perHost: true })
+    expect(contentListenerOf(env({ CONTENT_PORT: '', CONTENT_ORIGIN: '', CONTENT_ALLOW_SCRIPTS: '', PORTAL_ORIGINS: '' }))).toMatchObject({ port: 8081, origin: 'http://localhost:8081', allow: { scripts: [] } })
     expect(contentListenerOf(env({}, 8080, 'https://portal.example.com'))).toMatchObject({
       port: 8081,
       origin: 'https://portal.example.com:8081',
@@ -53,6 +53,26 @@ describe('content origin variables', () => {
     })
     // a port chosen at start: the origin is known once it listens
     expect(contentListenerOf(env({}, 0)).origin).toBeUndefined()
+  })
+  it('let the portal be opened by its loopback names when it is on loopback (single node, development), else at PUBLIC_URL only unless PORTAL_ORIGINS says', () => {
+    const loopback = ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://[::1]:8080']
+    expect(loopbackOrigins(8080)).toEqual(loopback)
+    expect(contentListenerOf(env({})).portalOrigins).toEqual(loopback)
+    expect(contentListenerOf(env({}, 8080, 'http://localhost:8080')).portalOrigins).toEqual(loopback)
+    expect(contentListenerOf(env({}, 3000, 'http://127.0.0.1:8080/')).portalOrigins).toEqual(['http://127.0.0.1:8080', 'http://localhost:8080', 'http://[::1]:8080'])
+    expect(contentListenerOf(env({}, 8080, 'https://portal.example.com')).portalOrigins).toEqual(['https://portal.example.com'])
+    // PUBLIC_URL's origin first (the address to use), then the list as given
+    expect(contentListenerOf(env({ PORTAL_ORIGINS: 'http://devbox:8080, http://10.0.0.5:8080/' }, 8080, 'http://localhost:8080')).portalOrigins).toEqual([
+      'http://localhost:8080',
+      'http://devbox:8080',
+      'http://10.0.0.5:8080',
+    ])
+    expect(contentListenerOf(env({ PORTAL_ORIGINS: 'https://portal.example.com https://learn.example.com' }, 8080, 'https://portal.example.com')).portalOrigins).toEqual([
+      'https://portal.example.com',
+      'https://learn.example.com',
+    ])
+    // a content origin of its own is the same whatever address the portal was opened at
+    expect(contentListenerOf(env({ CONTENT_ORIGIN: 'https://content.example.com' }, 8080, 'https://portal.example.com')).perHost).toBe(false)
   })
   it('take a content origin behind a proxy and an allow-list', () => {
     const c = contentListenerOf(
@@ -66,6 +86,27 @@ describe('content origin variables', () => {
     expect(() => parseEnv(ContentEnv, { CONTENT_ALLOW_CONNECT: 'https:' })).toThrow(/CONTENT_ALLOW_CONNECT/)
     expect(() => parseEnv(ContentEnv, { CONTENT_ALLOW_FRAMES: '*' })).toThrow(/CONTENT_ALLOW_FRAMES/)
     expect(() => parseEnv(ContentEnv, { CONTENT_ORIGIN: 'content' })).toThrow(/CONTENT_ORIGIN/)
+    for (const bad of ['*', 'https://*.example.com', 'portal.example.com', 'https://portal.example.com/app'])
+      expect(() => parseEnv(ContentEnv, { PORTAL_ORIGINS: bad }), bad).toThrow(/PORTAL_ORIGINS/)
+  })
+})
+
+describe('the content origin for each address of the portal', () => {
+  const site = { portalOrigins: ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://[::1]:8080', 'https://devbox.lan'], origin: 'http://localhost:8081', port: 8081 }
+  it('is the portal’s host name on the content port when the portal was opened at one of its origins', () => {
+    expect(contentOriginFor(site, 'localhost:8080')).toBe('http://localhost:8081')
+    expect(contentOriginFor(site, '127.0.0.1:8080')).toBe('http://127.0.0.1:8081')
+    expect(contentOriginFor(site, '[::1]:8080')).toBe('http://[::1]:8081')
+    expect(contentOriginFor(site, 'DevBox.lan')).toBe('https://devbox.lan:8081')
+    expect(contentOrigins(site)).toEqual(['http://localhost:8081', 'http://127.0.0.1:8081', 'http://[::1]:8081', 'https://devbox.lan:8081'])
+  })
+  it('is the configured one at another address, or whatever the address with CONTENT_ORIGIN', () => {
+    expect(contentOriginFor(site, 'evil.example:8080')).toBe('http://localhost:8081')
+    expect(contentOriginFor(site, '127.0.0.1:9999')).toBe('http://localhost:8081')
+    expect(contentOriginFor(site, undefined)).toBe('http://localhost:8081')
+    const own = { portalOrigins: ['https://portal.example.com', 'https://learn.example.com'], origin: 'https://content.example.com' }
+    expect(contentOriginFor(own, 'learn.example.com')).toBe('https://content.example.com')
+    expect(contentOrigins(own)).toEqual(['https://content.example.com'])
   })
 })
 
@@ -181,13 +222,33 @@ describe('the gateway with its content origin', () => {
       expect(gw.contentOrigin).toBe(`http://localhost:${gw.contentPort}`)
       const portal = `http://127.0.0.1:${gw.port}`
       const content = `http://127.0.0.1:${gw.contentPort}`
+      const contents = ['localhost', '127.0.0.1', '[::1]'].map((h) => `http://${h}:${gw.contentPort}`).join(' ')
       const onPortal = await fetch(`${portal}/api/content/tok/index.html`)
       expect(onPortal.status).toBe(404)
-      expect(onPortal.headers.get('content-security-policy')).toContain(`frame-src 'self' blob: ${gw.contentOrigin};`)
+      // The portal frames and plays the content origin of each of its loopback names.
+      expect(onPortal.headers.get('content-security-policy')).toContain(`frame-src 'self' blob: ${contents};`)
+      expect(onPortal.headers.get('content-security-policy')).toContain(`media-src 'self' blob: ${contents};`)
       const onContent = await fetch(`${content}/api/content/tok/index.html`)
       expect(await onContent.text()).toBe('learning /content/tok/index.html')
-      // Who may frame content: the portal, by both loopback names when PUBLIC_URL does not say.
-      expect(onContent.headers.get('content-security-policy')).toContain(`frame-ancestors 'self' http://localhost:${gw.port} http://127.0.0.1:${gw.port};`)
+      // Who may frame content: the portal, by its loopback names when PUBLIC_URL does not say.
+      const portals = ['localhost', '127.0.0.1', '[::1]'].map((h) => `http://${h}:${gw.port}`).join(' ')
+      expect(onContent.headers.get('content-security-policy')).toContain(`frame-ancestors 'self' ${portals};`)
+      // The registry tells the shell where content plays for the address the portal was opened at.
+      const registryAt = (host: string) =>
+        new Promise<{ content?: { origin: string; portalOrigins: string[] } }>((resolve, reject) => {
+          const req = httpRequest({ host: '127.0.0.1', port: gw.port, path: '/remote-registry.json', headers: { host } }, (res) => {
+            let body = ''
+            res.on('data', (d) => (body += d))
+            res.on('end', () => resolve(JSON.parse(body)))
+          })
+          req.on('error', reject)
+          req.end()
+        })
+      const portalOrigins = portals.split(' ')
+      expect((await registryAt(`127.0.0.1:${gw.port}`)).content).toEqual({ origin: `http://127.0.0.1:${gw.contentPort}`, portalOrigins })
+      expect((await registryAt(`localhost:${gw.port}`)).content).toEqual({ origin: `http://localhost:${gw.contentPort}`, portalOrigins })
+      // at an address content may not be framed by: the address to use comes first
+      expect((await registryAt(`portal.test:${gw.port}`)).content).toEqual({ origin: `http://localhost:${gw.contentPort}`, portalOrigins })
       expect((await fetch(`${content}/api/auth/login`, { method: 'POST' })).status).toBe(404)
       // SCORM commits: the content origin's, refused by the portal
       const commit = (origin: string) => fetch(`${origin}/api/scorm/commit/eyJ.tok.sig`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })

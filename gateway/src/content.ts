@@ -17,6 +17,46 @@ import { CONTENT_ROUTE_TABLE, resolveRoute, type Upstream } from './routes.ts'
  * portal. It serves only the package files, the commits the content player sends, and the player.
  */
 
+/**
+ * Where course content is served for each address of the portal. Content may be framed only by
+ * the portal's origins (`PORTAL_ORIGINS`): opened at another address, the portal gets frames the
+ * browser refuses, so the viewer says which address to use instead (decision 0018).
+ */
+export interface ContentSite {
+  /** The addresses the portal may be opened at, the one to use first (PUBLIC_URL's origin). */
+  portalOrigins: readonly string[]
+  /** The content origin (CONTENT_ORIGIN, else the first portal origin's host on `port`). */
+  origin: string
+  /**
+   * Without CONTENT_ORIGIN: the content listener's port, served on whichever of its host names the
+   * portal was opened by (opened at http://127.0.0.1:8080, content is at http://127.0.0.1:8081).
+   */
+  port?: number
+}
+
+const onPort = (origin: string, port: number) => {
+  const url = new URL(origin)
+  url.port = String(port)
+  return url.origin
+}
+
+/**
+ * The content origin for a request to the portal with this `Host`: on the same host name when the
+ * content origin follows it (no CONTENT_ORIGIN) and the host is one of the portal's origins;
+ * otherwise the configured one.
+ */
+export function contentOriginFor(site: ContentSite, host: string | undefined): string {
+  if (site.port === undefined || !host) return site.origin
+  const wanted = host.toLowerCase()
+  const portal = site.portalOrigins.find((o) => new URL(o).host === wanted)
+  return portal ? onPort(portal, site.port) : site.origin
+}
+
+/** Every content origin of the site (one per portal origin when it follows the host name): what the portal may frame and play. */
+export const contentOrigins = (site: ContentSite): string[] => [
+  ...new Set([site.origin, ...(site.port === undefined ? [] : site.portalOrigins.map((o) => onPort(o, site.port!)))]),
+]
+
 /** Origins beyond its own that content may use (none by default): CDNs, embedded players, an xAPI LRS. */
 export interface ContentAllowList {
   /** Scripts, styles, fonts and images (e.g. https://ajax.googleapis.com for jQuery). */

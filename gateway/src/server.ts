@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { PlatformEnv, UPLOAD_REQUEST_TIMEOUT_MS, closeOnSignal, createLogger, parseEnv, trustedProxies, type Logger } from '@portal/server-kit'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createGatewayHandler } from './app.ts'
-import { createContentHandler, NO_EXTRA_ORIGINS, type ContentAllowList } from './content.ts'
+import { createContentHandler, NO_EXTRA_ORIGINS, type ContentAllowList, type ContentSite } from './content.ts'
 import { RemotesEnv, remotesFromEnv, type RemoteConfig } from './registry.ts'
 import type { Upstream } from './routes.ts'
 
@@ -19,9 +19,17 @@ export interface ContentListener {
   port: number
   /** Default: the gateway's hostname. */
   hostname?: string
-  /** Its public origin; default http://localhost:<its port>. */
+  /** Its public origin for the portal's first origin; default http://localhost:<its port>. */
   origin?: string
-  /** The portal's public origins (who may frame content); default http://localhost:<port> and http://127.0.0.1:<port>. */
+  /**
+   * No CONTENT_ORIGIN: content is served on whichever of the portal's host names the portal was
+   * opened by (default: when `origin` is not given).
+   */
+  perHost?: boolean
+  /**
+   * The portal's public origins (PORTAL_ORIGINS: who may frame content; the first is the address to
+   * use); default its loopback names (loopbackOrigins).
+   */
   portalOrigins?: readonly string[]
   allow?: ContentAllowList
 }
@@ -51,8 +59,10 @@ const listenOn = (server: Server, port: number, hostname: string) =>
     })
   })
 
-/** The portal's origins when PUBLIC_URL does not name it: both loopback names of the port. */
-export const loopbackOrigins = (port: number) => [`http://localhost:${port}`, `http://127.0.0.1:${port}`]
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]']
+
+/** The portal's origins on loopback (single node, development): each loopback name of the port, localhost first. */
+export const loopbackOrigins = (port: number, protocol = 'http:') => LOOPBACK_NAMES.map((h) => new URL(`${protocol}//${h}:${port}`).origin)
 
 /** Starts the portal on `port` and the content origin on `content.port`. */
 export async function start(deps: GatewayDeps) {
@@ -75,6 +85,8 @@ export async function start(deps: GatewayDeps) {
   }
   const contentOrigin = deps.content.origin ?? `http://localhost:${contentPort}`
   const portalOrigins = deps.content.portalOrigins ?? loopbackOrigins(port)
+  const perHost = deps.content.perHost ?? deps.content.origin === undefined
+  const site: ContentSite = { portalOrigins, origin: contentOrigin, ...(perHost ? { port: contentPort } : {}) }
   portalHandler = createGatewayHandler({
     logger: deps.logger,
     upstreams: deps.upstreams,
@@ -82,7 +94,7 @@ export async function start(deps: GatewayDeps) {
     metricsToken: deps.metricsToken,
     shellDir,
     remotes,
-    contentOrigin,
+    content: site,
   })
   contentHandler = createContentHandler({
     logger: deps.logger.child({ origin: 'content' }),
@@ -109,6 +121,14 @@ const originList = z
   .transform((v) => (v ?? '').split(/[\s,]+/).filter(Boolean))
   .pipe(z.array(z.string().regex(/^https?:\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i, 'must list origins such as https://cdn.example.com')))
 
+/** `http://localhost:8080, https://portal.example.com`: exact origins (the portal's addresses). */
+const exactOriginList = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(/[\s,]+/).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^https?:\/\/([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?\/?$/i, 'must list origins such as https://portal.example.com')))
+  .transform((list) => list.map((o) => new URL(o).origin))
+
 const optionalOrigin = z
   .string()
   .trim()
@@ -123,6 +143,11 @@ export const ContentEnv = z.object({
   CONTENT_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   /** Public origin of course content, e.g. https://content.example.com; default the PUBLIC_URL's host (else localhost) on CONTENT_PORT. */
   CONTENT_ORIGIN: optionalOrigin,
+  /**
+   * Addresses the portal may be opened at besides PUBLIC_URL (content plays only there): default
+   * its loopback names when PUBLIC_URL is on loopback or unset, else none.
+   */
+  PORTAL_ORIGINS: exactOriginList,
   CONTENT_ALLOW_SCRIPTS: originList,
   CONTENT_ALLOW_FRAMES: originList,
   CONTENT_ALLOW_CONNECT: originList,
@@ -137,12 +162,27 @@ export function contentListenerOf(env: z.infer<typeof ContentEnv> & { PORT: numb
   const publicUrl = env.PUBLIC_URL ? new URL(env.PUBLIC_URL) : null
   const origin = env.CONTENT_ORIGIN ?? (port ? `${publicUrl?.protocol ?? 'http:'}//${publicUrl?.hostname ?? 'localhost'}:${port}` : undefined)
   const allow = { scripts: env.CONTENT_ALLOW_SCRIPTS, frames: env.CONTENT_ALLOW_FRAMES, connect: env.CONTENT_ALLOW_CONNECT }
+  const portalOrigins = portalOriginsOf(env.PORT, publicUrl, env.PORTAL_ORIGINS)
   return {
     port,
     ...(origin ? { origin } : {}),
-    ...(publicUrl ? { portalOrigins: [publicUrl.origin] } : {}),
+    perHost: !env.CONTENT_ORIGIN,
+    ...(portalOrigins ? { portalOrigins } : {}),
     allow: allow.scripts.length || allow.frames.length || allow.connect.length ? allow : NO_EXTRA_ORIGINS,
   }
+}
+
+/**
+ * The portal's origins: PUBLIC_URL's (default http://localhost:PORT) first, then PORTAL_ORIGINS,
+ * or without it the other loopback names when the portal is on loopback. Unknown (left to `start`)
+ * when neither PUBLIC_URL nor PORT names the portal.
+ */
+function portalOriginsOf(port: number, publicUrl: URL | null, listed: readonly string[]): string[] | undefined {
+  const own = publicUrl ?? (port ? new URL(`http://localhost:${port}`) : null)
+  if (!own) return listed.length ? [...listed] : undefined
+  const onLoopback = LOOPBACK_NAMES.includes(own.hostname) || /^127\./.test(own.hostname)
+  const others = listed.length ? listed : onLoopback ? loopbackOrigins(Number(own.port || (own.protocol === 'https:' ? 443 : 80)), own.protocol) : []
+  return [...new Set([own.origin, ...others])]
 }
 
 const GatewayEnv = PlatformEnv.extend({

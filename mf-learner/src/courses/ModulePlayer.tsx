@@ -13,6 +13,7 @@ import { completeModule, completeModuleOnExit, fetchHasEdits, fetchModuleLaunch,
 import { moduleKind } from './course-view.ts'
 import { ModuleController } from './module-controller.ts'
 import { FRAME_STYLE } from './ScormLayout.tsx'
+import { fetchContentPlace, onContentOrigin, type ContentPlace } from './content-place.ts'
 import { contentOriginOf } from './player-connection.ts'
 import { ScormPlayer } from './ScormPlayer.tsx'
 
@@ -27,6 +28,30 @@ export const LoadError = ({ message, onGoBack }: { message: string; onGoBack: ()
       </Button>
       <Button onClick={() => window.location.reload()}>Try Again</Button>
     </div>
+  </div>
+)
+
+/**
+ * The portal was opened at an address content may not be framed by (decision 0018): the frames
+ * would stay empty, so this names the address to use, with this page there.
+ */
+export const WrongAddress = ({ address, here, onGoBack }: { address: string; here: Pick<Location, 'origin' | 'pathname' | 'search' | 'hash'>; onGoBack: () => void }) => (
+  <div role="alert" className="pk-stack" style={{ alignItems: 'flex-start' }}>
+    <h3 style={{ margin: 0 }}>Course Content Is Not Available at This Address</h3>
+    <p style={{ margin: 0 }}>
+      Course content plays only when the portal is opened at <strong>{address}</strong>. This page is open at {here.origin}.
+    </p>
+    <div className="pk-row">
+      <a className="pk-btn" style={{ textDecoration: 'none' }} href={`${address}${here.pathname}${here.search}${here.hash}`}>
+        Open This Page at {address}
+      </a>
+      <Button variant="secondary" onClick={onGoBack}>
+        Go Back
+      </Button>
+    </div>
+    <p className="pk-muted" style={{ margin: 0 }}>
+      You may need to sign in again there. Administrators can let content play at this address too by adding it to PORTAL_ORIGINS.
+    </p>
   </div>
 )
 
@@ -72,6 +97,15 @@ export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBa
       }),
   )
   const kind = moduleKind(module)
+  // Where content plays for this address of the portal (the registry is in already: at once).
+  const [place, setPlace] = useState<ContentPlace | null>(null)
+  useEffect(() => {
+    let cancelled = false
+    void fetchContentPlace().then((p) => !cancelled && setPlace(p))
+    return () => {
+      cancelled = true
+    }
+  }, [])
 
   // Page lifecycle, for as long as this module is open (the content's own signals come from its player).
   useEffect(() => {
@@ -114,10 +148,14 @@ export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBa
           </Button>
         ) : null}
       </div>
-      {kind === 'scorm' ? (
-        <ScormContent module={module} controller={controller} urls={urls} onGoBack={onGoBack} registerClose={registerClose} />
+      {!place ? (
+        <Spinner label="Loading module..." />
+      ) : place.kind === 'elsewhere' ? (
+        <WrongAddress address={place.address} here={window.location} onGoBack={onGoBack} />
+      ) : kind === 'scorm' ? (
+        <ScormContent module={module} controller={controller} urls={urls} onGoBack={onGoBack} registerClose={registerClose} contentOrigin={place.origin} />
       ) : (
-        <FileContent module={module} controller={controller} urls={urls} onGoBack={onGoBack} />
+        <FileContent module={module} controller={controller} urls={urls} onGoBack={onGoBack} contentOrigin={place.origin} />
       )}
     </div>
   )
@@ -128,6 +166,8 @@ interface ContentProps {
   controller: ModuleController
   urls: MutableRefObject<readonly string[]>
   onGoBack: () => void
+  /** The content origin of this address of the portal (null: the launch's own). */
+  contentOrigin: string | null
 }
 
 interface ScormContentProps extends ContentProps {
@@ -139,7 +179,7 @@ interface ScormContentProps extends ContentProps {
  * PDF frame is of another origin: its loads count, what happens inside the PDF viewer does not
  * reach the portal (it never reached a same-origin frame's document either).
  */
-const FileContent = ({ module, controller, urls, onGoBack }: ContentProps) => {
+const FileContent = ({ module, controller, urls, onGoBack, contentOrigin }: ContentProps) => {
   const [state, setState] = useState<{ phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; launch: ModuleLaunch }>({
     phase: 'loading',
   })
@@ -150,8 +190,9 @@ const FileContent = ({ module, controller, urls, onGoBack }: ContentProps) => {
     let cancelled = false
     controller.open(false)
     fetchModuleLaunch(module.id).then(
-      (launch) => {
+      (answer) => {
         if (cancelled) return
+        const launch = { ...answer, url: onContentOrigin(answer.url, contentOrigin) }
         urls.current = [launch.url]
         setState({ phase: 'ready', launch })
       },
@@ -230,7 +271,7 @@ const FileContent = ({ module, controller, urls, onGoBack }: ContentProps) => {
 type ScormPhase = { kind: 'loading' } | { kind: 'processing'; message: string } | { kind: 'error'; message: string } | { kind: 'ready' }
 
 /** A SCORM module: the launch (retried while the package is processed), then its player. */
-const ScormContent = ({ module, controller, urls, onGoBack, registerClose }: ScormContentProps) => {
+const ScormContent = ({ module, controller, urls, onGoBack, registerClose, contentOrigin: placeOrigin }: ScormContentProps) => {
   const toast = useToast()
   const [phase, setPhase] = useState<ScormPhase>({ kind: 'loading' })
   const [attempt, setAttempt] = useState(0)
@@ -259,14 +300,15 @@ const ScormContent = ({ module, controller, urls, onGoBack, registerClose }: Sco
         retry = setTimeout(() => setAttempt((a) => a + 1), T.launchRetryMs)
         return
       }
-      const contentOrigin = contentOriginOf(result.launch, window.location.origin)
+      const launch = { ...result.launch, playerUrl: onContentOrigin(result.launch.playerUrl, placeOrigin) }
+      const contentOrigin = contentOriginOf(launch, window.location.origin)
       if (!contentOrigin) {
         setPhase({ kind: 'error', message: 'Failed to initialize SCORM' })
         return
       }
       controller.open(hasEdits)
       setEdited(hasEdits)
-      setLaunch({ launch: result.launch, contentOrigin })
+      setLaunch({ launch, contentOrigin })
       setPhase({ kind: 'ready' })
     })()
     return () => {

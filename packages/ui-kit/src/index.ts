@@ -31,7 +31,7 @@ export { ToastProvider, useToast, toastsReducer, TOAST_DURATION_MS, MAX_TOASTS }
 export type { ToastApi, ToastItem, ToastTone } from './components/Toast.tsx'
 export { RemoteSlot } from './remotes/RemoteSlot.tsx'
 export type { RemoteSlotProps } from './remotes/RemoteSlot.tsx'
-export { ensureRemotesRegistered, loadRemoteComponent } from './remotes/federation.ts'
+export { ensureRemotesRegistered, fetchRegistry, loadRemoteComponent } from './remotes/federation.ts'
 export { RemoteUnavailableError } from './remotes/error-load-remote.ts'
 
 /** Props the shell hands to every remote's top-level component (the contract's `RemotePageProps`). */

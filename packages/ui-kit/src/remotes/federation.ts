@@ -10,7 +10,8 @@ import { errorLoadRemotePlugin } from './error-load-remote.ts'
 const REGISTRY_KEY = Symbol.for('portal.remoteRegistry')
 type RegistryHolder = { [REGISTRY_KEY]?: Promise<RemoteRegistry> }
 
-const fetchRegistry = (): Promise<RemoteRegistry> => {
+/** The registry document (the remotes, and where course content plays for this page's address). */
+export const fetchRegistry = (): Promise<RemoteRegistry> => {
   const holder = globalThis as RegistryHolder
   holder[REGISTRY_KEY] ??= fetch('/remote-registry.json', { headers: { Accept: 'application/json' } })
     .then((res) => {
