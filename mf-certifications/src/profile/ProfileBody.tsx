@@ -6,7 +6,7 @@ import { ProfileHeader } from './ProfileHeader.tsx'
 import { RevenueCards, TierProgressPanel, UpcomingExpirations } from './ProfileOverview.tsx'
 
 /** The profile's sections; what the viewer may change comes from the answer's `permissions`. */
-export const ProfileBody = ({ profile, isOwn, today = todayIso() }: { profile: TechnicianProfile; isOwn: boolean; today?: string }) => {
+export const ProfileBody = ({ profile, isOwn, today = profile.as_of ?? todayIso() }: { profile: TechnicianProfile; isOwn: boolean; today?: string }) => {
   const [notice, announce] = useAnnouncement()
   const locked = isOwn && (profile.user.branch === null || profile.user.department === null)
   return (

@@ -14,7 +14,7 @@ export const memberLoadError = (error: unknown): string =>
   error instanceof ApiError && error.status === 404 ? errorMessage(error, TEAM_MESSAGES.memberNotFound) : errorMessage(error, TEAM_MESSAGES.loadMember)
 
 /** Manager Controls, then the technician's profile as a manager sees it, then the revenue overview. */
-export const TeamMemberBody = ({ detail, today = todayIso() }: { detail: TeamMemberDetail; today?: string }) => {
+export const TeamMemberBody = ({ detail, today = detail.profile.as_of ?? todayIso() }: { detail: TeamMemberDetail; today?: string }) => {
   const [notice, announce] = useAnnouncement()
   return (
     <>

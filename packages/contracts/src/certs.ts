@@ -326,6 +326,8 @@ export const TechnicianProfile = z.object({
   next_tier_progress: TierProgress.nullable(),
   /** What the caller may do here: the owner and admins edit; managers in scope read and may delete proofs. */
   permissions: z.object({ can_edit: z.boolean(), can_toggle_notifications: z.boolean(), can_delete_files: z.boolean() }),
+  /** The company's date the statuses, badges and days are for: the screen counts from it, never from the browser's clock. */
+  as_of: z.string().optional(),
 })
 export type TechnicianProfile = z.infer<typeof TechnicianProfile>
 

@@ -103,6 +103,7 @@ export function createTechnicianService(ctx: CertsContext) {
         next_tier_progress: next === null ? null : tierProgress(b.shown, b.facts, next, b.today, view),
         // Whoever may read the profile may delete its proof files: the owner, admins, managers in scope (learner §6).
         permissions: { can_edit: own || actor.isAdmin, can_toggle_notifications: own, can_delete_files: true },
+        as_of: b.today,
       }
     },
 

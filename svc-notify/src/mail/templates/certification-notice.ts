@@ -36,7 +36,8 @@ function factsBlock(t: Technician, c: Certification): { mjml: string; text: stri
     ['Technician', t.name],
     ['Branch / department', `${t.branch ?? 'No branch'} / ${t.department ?? 'No department'}`],
     ['Expiration date', c.expirationDate],
-    ['Days left', String(Math.max(c.daysLeft, 0))],
+    // An expired certification has no days left: the notice says how long ago it expired (issue 23).
+    c.daysLeft < 0 ? ['Expired', `${plural(-c.daysLeft, 'day')} ago`] : ['Days left', String(c.daysLeft)],
   ]
   const cells = rows
     .map(([k, v]) => `<tr><td style="padding:4px 12px 4px 0;color:#4b5563">${escapeHtml(k)}</td><td style="padding:4px 0;font-weight:bold">${escapeHtml(v)}</td></tr>`)
