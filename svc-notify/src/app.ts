@@ -1,10 +1,11 @@
 import type { Hono } from 'hono'
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { auditTrailRoutes, createServiceApp, projectionTokenCheck, withTokenCheck, type AppEnv, type Logger, type TokenVerifier } from '@portal/server-kit'
+import { auditTrailRoutes, createMetrics, createServiceApp, projectionTokenCheck, withTokenCheck, type AppEnv, type Logger, type TokenVerifier } from '@portal/server-kit'
 import { adminEmailRoutes } from './admin-emails/admin-email.routes.ts'
 import { createAdminEmailService } from './admin-emails/admin-email.service.ts'
 import type { NotifyContext } from './context.ts'
 import type { DeliveryRepository } from './deliveries/delivery.repository.ts'
+import { renderSenderCounts, type SenderCounts } from './deliveries/delivery.sender.ts'
 import { emailReportRoutes, notificationRuleRoutes } from './group-reports/rule.routes.ts'
 import { createRuleService, type RuleService } from './group-reports/rule.service.ts'
 import { mailboxRoutes } from './mailbox/mailbox.routes.ts'
@@ -19,6 +20,8 @@ export interface AppDeps {
   deliveries: DeliveryRepository
   /** Tells the sender that mails were queued. */
   kick?: () => void
+  /** The sender's counts of interrupted attempts, served on /metrics with the request figures. */
+  senderCounts?: () => SenderCounts
   /** Current time (tests move it). */
   clock?: () => Date
 }
@@ -26,9 +29,12 @@ export interface AppDeps {
 /** svc-notify's HTTP app (health, readiness, metrics, the dev mailbox, admin e-mails, group rules) and its rule service. */
 export function createApp(deps: AppDeps): { app: Hono<AppEnv>; ctx: NotifyContext; rules: RuleService } {
   const ctx: NotifyContext = { orm: deps.orm, logger: deps.logger, now: deps.clock ?? (() => new Date()), deliveries: deps.deliveries, kick: deps.kick ?? (() => undefined) }
+  const requests = createMetrics('notify')
+  const senderCounts = deps.senderCounts
   const app = createServiceApp({
     service: 'notify',
     logger: deps.logger,
+    metrics: senderCounts ? { observe: requests.observe, render: () => requests.render() + renderSenderCounts(senderCounts()) } : requests,
     ready: async () => {
       await deps.orm.em.getConnection().execute('select 1')
     },

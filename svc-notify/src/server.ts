@@ -85,7 +85,7 @@ export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono
   const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
   const users = createUserProjection({ orm: db.orm, logger, consumer: USERS_CONSUMER, onDeleted: learningFacts.dropUser })
   const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
-  const { app, rules } = createApp({ orm: db.orm, verifier, logger, mailbox, deliveries, kick: sender.kick, clock: deps.clock })
+  const { app, rules } = createApp({ orm: db.orm, verifier, logger, mailbox, deliveries, kick: sender.kick, senderCounts: sender.counts, clock: deps.clock })
   const scheduler = startReportScheduler({ rules, logger })
   const subscriptions: Subscription[] = []
   let server: Awaited<ReturnType<typeof listen>> | undefined

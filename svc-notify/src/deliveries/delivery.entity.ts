@@ -4,7 +4,8 @@ export type DeliveryStatus = 'pending' | 'sent' | 'failed'
 
 /**
  * One e-mail to send, written in the same transaction as the inbox row of the event that asked
- * for it; the sender moves it from pending to sent (or failed after the last retry).
+ * for it; the sender moves it from pending to sent (or failed after the last retry), one claimed
+ * attempt at a time (decision 0043).
  */
 export const EmailDelivery = defineEntity({
   name: 'EmailDelivery',
@@ -25,5 +26,9 @@ export const EmailDelivery = defineEntity({
     lastError: p.text().nullable(),
     createdAt: p.datetime(),
     sentAt: p.datetime().nullable(),
+    /** When the attempt in flight was handed to the transport; null once its outcome is recorded. */
+    sendingSince: p.datetime().nullable(),
+    /** Times the mail was sent again after an attempt interrupted before its outcome was recorded. */
+    unknownOutcomeResends: p.integer().default(0),
   },
 })

@@ -31,10 +31,15 @@ const recordOutcome = (type: 'notify.email.sent.v1' | 'notify.email.failed.v1') 
     from d cross join lateral (select gen_random_uuid() as id, to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at) e
    where d.notice_id is not null`
 
-/** A pending delivery claimed by one sender for one attempt. */
+/** A due delivery claimed by one sender for one attempt. */
 export interface ClaimedDelivery extends OutgoingEmail {
-  /** Attempts including this one. */
+  /** Attempts including this one (it also tells this attempt's outcome from a later one's). */
   attempts: number
+  /**
+   * An earlier attempt was handed to the transport and its outcome never recorded (its sender
+   * died, or could not reach the database after sending): the mail may have been accepted.
+   */
+  interrupted: boolean
 }
 
 /** Queries of the email_deliveries table. */
@@ -60,44 +65,54 @@ export function createDeliveryRepository(orm: MikroORM) {
         lastError: null,
         createdAt: now,
         sentAt: null,
+        sendingSince: null,
+        unknownOutcomeResends: 0,
       })
       return id
     },
 
     /**
-     * Claims up to `limit` due deliveries for `leaseMs`: other senders (other instances) skip
-     * them until the lease ends, so a sender that dies mid-way is taken over later.
+     * Claims the oldest due delivery for one attempt, committed before the mail goes to the
+     * transport: other senders (other instances) skip it for `leaseMs`, so one whose sender dies
+     * is taken over after that, and `sending_since` says an attempt is in flight until its
+     * outcome is recorded. Said the other way round: a claim that finds it still set was
+     * interrupted (`interrupted`).
      */
-    async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-      const rows = (await conn().execute(
+    async claimNext(leaseMs: number): Promise<ClaimedDelivery | null> {
+      const [row] = (await conn().execute(
         `update email_deliveries d
-            set next_attempt_at = now() + (? * interval '1 millisecond'), attempts = d.attempts + 1
-          where d.id in (
-            select id from email_deliveries
-             where status = 'pending' and next_attempt_at <= now()
-             order by created_at, id
-             limit ?
-             for update skip locked)
-        returning d.id, d.recipient, d.subject, d.text, d.html, d.attempts, d.created_at`,
-        [leaseMs, limit],
-      )) as { id: string; recipient: string; subject: string; text: string; html: string; attempts: number; created_at: Date }[]
-      return rows
-        .sort((a, b) => +new Date(a.created_at) - +new Date(b.created_at))
-        .map((r) => ({ id: r.id, to: r.recipient, subject: r.subject, text: r.text, html: r.html, attempts: Number(r.attempts) }))
+            set next_attempt_at = now() + (? * interval '1 millisecond'), attempts = d.attempts + 1, sending_since = now()
+           from (select id, sending_since from email_deliveries
+                  where status = 'pending' and next_attempt_at <= now()
+                  order by created_at, id
+                  limit 1
+                  for update skip locked) c
+          where d.id = c.id
+        returning d.id, d.recipient, d.subject, d.text, d.html, d.attempts, c.sending_since is not null as interrupted`,
+        [leaseMs],
+      )) as { id: string; recipient: string; subject: string; text: string; html: string; attempts: number; interrupted: boolean }[]
+      if (!row) return null
+      return { id: row.id, to: row.recipient, subject: row.subject, text: row.text, html: row.html, attempts: Number(row.attempts), interrupted: Boolean(row.interrupted) }
+    },
+
+    /** Records that an interrupted delivery goes out again without knowing whether it was accepted. */
+    async recordUnknownOutcomeResend(id: string): Promise<void> {
+      await conn().execute('update email_deliveries set unknown_outcome_resends = unknown_outcome_resends + 1 where id = ?', [id])
     },
 
     /**
-     * Marks a delivery sent (and records a notice's `notify.email.sent.v1`); a delivery already
-     * sent stays as it was. It runs right after the mail server accepted the mail, and a crash
-     * before it commits sends the mail again (with the same Message-ID), so it is one round trip
-     * that does not wait for the WAL flush: a database crash that loses the mark costs the same
-     * duplicate, never a mail.
+     * Marks a delivery sent, whichever attempt's (and records a notice's `notify.email.sent.v1`);
+     * a delivery already sent stays as it was. It runs right after the mail server accepted the
+     * mail, and a crash before it commits sends the mail again (with the same Message-ID;
+     * decision 0043), so it is one round trip that does not wait for the WAL flush: a database
+     * crash that loses the mark costs the same duplicate, never a mail.
      */
     async markSent(id: string): Promise<void> {
       if (!UUID.test(id)) throw new Error(`not a delivery id: ${id}`)
       await conn().execute(
         `begin; set local synchronous_commit = off;
-         with d as (update email_deliveries set status = 'sent', sent_at = now(), last_error = null where id = '${id}' and status = 'pending'
+         with d as (update email_deliveries set status = 'sent', sent_at = now(), last_error = null, sending_since = null
+                     where id = '${id}' and status = 'pending'
                     returning notice_id, recipient, kind, attempts, last_error)
          ${recordOutcome('notify.email.sent.v1')};
          commit`,
@@ -105,18 +120,19 @@ export function createDeliveryRepository(orm: MikroORM) {
     },
 
     /**
-     * Records a failed attempt: retried at `retryAt`, or given up when `retryAt` is null (a
-     * notice's `notify.email.failed.v1` is recorded then).
+     * Records that attempt `attempts` failed: retried at `retryAt`, or given up when `retryAt` is
+     * null (a notice's `notify.email.failed.v1` is recorded then). An attempt that outlived its
+     * lease, the delivery since claimed again, changes nothing: the later attempt's is in flight.
      */
-    async markFailed(id: string, error: string, retryAt: Date | null): Promise<void> {
+    async markFailed(id: string, attempts: number, error: string, retryAt: Date | null): Promise<void> {
       await conn().execute(
         `with d as (update email_deliveries
             set last_error = ?, status = case when ?::timestamptz is null then 'failed' else status end,
-                next_attempt_at = coalesce(?::timestamptz, next_attempt_at)
-          where id = ? and status = 'pending'
+                next_attempt_at = coalesce(?::timestamptz, next_attempt_at), sending_since = null
+          where id = ? and status = 'pending' and attempts = ?
           returning notice_id, recipient, kind, attempts, last_error, status)
          ${recordOutcome('notify.email.failed.v1')} and d.status = 'failed'`,
-        [error.slice(0, 2000), retryAt, retryAt, id],
+        [error.slice(0, 2000), retryAt, retryAt, id, attempts],
       )
     },
 

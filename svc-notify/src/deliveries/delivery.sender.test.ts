@@ -3,11 +3,13 @@ import { openDatabase, type Database } from '@portal/server-kit'
 import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
 import type { OutgoingEmail } from '../mail/message.ts'
 import { MailRejected, type MailTransport } from '../mail/transport.ts'
+import { createMailboxTransport } from '../mail/mailbox-transport.ts'
 import { MailboxEntry } from '../mailbox/mailbox-message.entity.ts'
+import { createMailboxRepository } from '../mailbox/mailbox.repository.ts'
 import { migrationsList } from '../migrations/index.ts'
 import { EmailDelivery } from './delivery.entity.ts'
 import { createDeliveryRepository, deliveryId } from './delivery.repository.ts'
-import { retryDelay, startDeliverySender, type DeliverySender } from './delivery.sender.ts'
+import { renderSenderCounts, retryDelay, startDeliverySender, type DeliverySender } from './delivery.sender.ts'
 
 /** A transport that fails its first `failures` sends (with `error`), then accepts. */
 function fakeTransport(failures = 0, error: () => Error = () => new Error('connection refused')) {
@@ -48,7 +50,7 @@ describe('delivery sender', () => {
   afterEach(async () => {
     await sender?.stop()
     sender = undefined
-    await db.orm.em.getConnection().execute('delete from email_deliveries')
+    await db.orm.em.getConnection().execute('delete from email_deliveries; delete from mailbox_messages')
   })
 
   const queue = async (to = 'ada@example.com') => {
@@ -68,10 +70,11 @@ describe('delivery sender', () => {
     sender = startDeliverySender({ deliveries, transport: fake.transport, logger: silentLogger, options: { intervalMs: 60_000 } })
     expect(await sender.flush()).toBe(1)
     expect(await sender.flush()).toBe(0)
-    expect(fake.sent).toEqual([{ id, to: 'ada@example.com', subject: 'S', text: 'T', html: '<p>H</p>', attempts: 1 }])
+    expect(fake.sent).toEqual([{ id, to: 'ada@example.com', subject: 'S', text: 'T', html: '<p>H</p>', attempts: 1, interrupted: false }])
     const stored = await row(id)
     expect(stored.status).toBe('sent')
     expect(stored.sentAt).toBeInstanceOf(Date)
+    expect(stored.sendingSince).toBeNull()
   })
 
   it('retries a failed send with backoff until it goes out', async () => {
@@ -154,7 +157,7 @@ describe('delivery sender', () => {
     expect((await row(id)).status).toBe('sent')
   })
 
-  it('stops sending a claimed batch once half its lease is over, so another instance taking the rest sends no mail twice', async () => {
+  it('lets a slow sender and another instance share a backlog without sending a mail twice (each claims one mail at a time)', async () => {
     const deliveries = createDeliveryRepository(db.orm)
     for (let i = 0; i < 5; i++) await queue(`slow${i}@example.com`)
     const slow = fakeTransport()
@@ -168,13 +171,79 @@ describe('delivery sender', () => {
     const a = startDeliverySender({ deliveries, transport: slow.transport, logger: silentLogger, options: opts })
     const b = startDeliverySender({ deliveries, transport: other.transport, logger: silentLogger, options: opts })
     const first = a.flush()
-    await new Promise((r) => setTimeout(r, 330)) // the batch's lease has run out
+    await new Promise((r) => setTimeout(r, 330)) // a's first mails are sent, one is in flight
     await b.flush()
     await first
     await Promise.all([a.stop(), b.stop()])
     const ids = [...slow.sent, ...other.sent].map((m) => m.id)
     expect(new Set(ids).size).toBe(ids.length)
     expect(ids).toHaveLength(5)
+  })
+
+  it('sends the rest of a backlog at once after its sender died mid-way; the mail in flight waits for its lease and goes again, recorded as sent without knowing', async () => {
+    const ids: string[] = []
+    for (let i = 0; i < 5; i++) ids.push((await queue(`backlog${i}@example.com`)).id)
+    const deliveries = createDeliveryRepository(db.orm)
+    // The first process: its transport takes the third mail and never answers (it "died" there).
+    const dead = fakeTransport()
+    let inFlight: ((err: Error) => void) | undefined
+    const send = dead.transport.send
+    dead.transport.send = (mail) => (mail.id === ids[2] ? new Promise((_, reject) => (inFlight = reject)) : send(mail))
+    const opts = { intervalMs: 60_000, leaseMs: 300 }
+    const first = startDeliverySender({ deliveries, transport: dead.transport, logger: silentLogger, options: opts })
+    const stuck = first.flush()
+    await expect.poll(() => dead.sent.length === 2 && inFlight !== undefined, { timeout: 5_000 }).toBe(true)
+    // The next process sends what was not in flight at once.
+    const next = fakeTransport()
+    sender = startDeliverySender({ deliveries, transport: next.transport, logger: silentLogger, options: opts })
+    expect(await sender.flush()).toBe(2)
+    expect(next.sent.map((m) => m.id)).toEqual([ids[3], ids[4]])
+    expect((await row(ids[2]!)).sendingSince).toBeInstanceOf(Date)
+    // Once its lease is over, the mail that was in flight goes once more, known to be a resend.
+    await new Promise((r) => setTimeout(r, 320))
+    expect(await sender.flush()).toBe(1)
+    expect(next.sent.at(-1)).toMatchObject({ id: ids[2], attempts: 2, interrupted: true })
+    expect(await row(ids[2]!)).toMatchObject({ status: 'sent', unknownOutcomeResends: 1, sendingSince: null })
+    expect(sender.counts()).toEqual({ unknownOutcomeResends: 1, foundAccepted: 0 })
+    expect(renderSenderCounts(sender.counts())).toContain('notify_email_unknown_outcome_resends_total{service="notify"} 1\n')
+    for (const id of [ids[0], ids[1], ids[3], ids[4]]) expect((await row(id!)).unknownOutcomeResends).toBe(0)
+    // The first process's attempt failing that late changes nothing.
+    inFlight!(new Error('connection reset'))
+    await stuck
+    await first.stop()
+    expect(await row(ids[2]!)).toMatchObject({ status: 'sent', lastError: null })
+    expect(next.sent.length + dead.sent.length).toBe(5)
+  })
+
+  it('marks sent, without sending it again, an interrupted mail the transport says it accepted (the dev mailbox)', async () => {
+    const { deliveries, id } = await queue('mailbox@example.com')
+    const mailbox = createMailboxRepository(db.orm)
+    const transport = createMailboxTransport(mailbox)
+    // A process claimed it and stored it in the mailbox, and died before the mark.
+    const claimed = await deliveries.claimNext(50)
+    await transport.send(claimed!)
+    await new Promise((r) => setTimeout(r, 60))
+    let sends = 0
+    const counting: MailTransport = { ...transport, send: (mail) => (sends++, transport.send(mail)) }
+    sender = startDeliverySender({ deliveries, transport: counting, logger: silentLogger, options: { intervalMs: 60_000 } })
+    expect(await sender.flush()).toBe(1)
+    expect(sends).toBe(0)
+    expect(await row(id)).toMatchObject({ status: 'sent', unknownOutcomeResends: 0 })
+    expect(sender.counts()).toEqual({ unknownOutcomeResends: 0, foundAccepted: 1 })
+  })
+
+  it('keeps an attempt in flight when an earlier attempt that outlived its lease reports failure', async () => {
+    const { deliveries, id } = await queue()
+    const first = await deliveries.claimNext(30)
+    expect(first).toMatchObject({ id, attempts: 1, interrupted: false })
+    await new Promise((r) => setTimeout(r, 40))
+    const second = await deliveries.claimNext(60_000)
+    expect(second).toMatchObject({ id, attempts: 2, interrupted: true })
+    await deliveries.markFailed(id, 1, 'timed out', new Date())
+    const stored = await row(id)
+    expect(stored).toMatchObject({ status: 'pending', attempts: 2, lastError: null })
+    expect(stored.sendingSince).toBeInstanceOf(Date)
+    expect(stored.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 30_000)
   })
 
   it('derives the delivery id from the event id and recipient', () => {

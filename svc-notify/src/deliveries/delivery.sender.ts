@@ -1,12 +1,16 @@
 import { createBackgroundTask, type Logger } from '@portal/server-kit'
 import { MailRejected, type MailTransport } from '../mail/transport.ts'
-import type { DeliveryRepository } from './delivery.repository.ts'
+import type { ClaimedDelivery, DeliveryRepository } from './delivery.repository.ts'
 
 export interface SenderOptions {
   /** How often pending deliveries are looked for (besides the kick after a queue). */
   intervalMs: number
+  /** Deliveries sent per pass, each claimed on its own; a pass that sent as many runs again at once. */
   batchSize: number
-  /** How long a claimed delivery is reserved for the sender that claimed it. */
+  /**
+   * How long a claimed delivery is reserved for the sender that claimed it: longer than one send
+   * can take (the SMTP transport's timeouts), and how long a mail whose sender died waits.
+   */
   leaseMs: number
   /** First retry delay; doubles per attempt up to `retryMaxMs`. */
   retryBaseMs: number
@@ -29,7 +33,28 @@ export interface DeliverySender {
   flush(): Promise<number>
   /** Asks for a flush soon (after a delivery was queued). */
   kick(): void
+  /** What this process found after interrupted attempts, since it started (for /metrics). */
+  counts(): SenderCounts
   stop(): Promise<void>
+}
+
+export interface SenderCounts {
+  /** Mails sent again without knowing whether their interrupted attempt had been accepted. */
+  unknownOutcomeResends: number
+  /** Interrupted attempts the transport said it had accepted: marked sent, not sent again. */
+  foundAccepted: number
+}
+
+/** Prometheus lines of a sender's counts (appended to the service's /metrics). */
+export function renderSenderCounts(c: SenderCounts): string {
+  return [
+    '# HELP notify_email_unknown_outcome_resends_total E-mails sent again after an attempt interrupted before its outcome was recorded (may arrive twice, same Message-ID).',
+    '# TYPE notify_email_unknown_outcome_resends_total counter',
+    `notify_email_unknown_outcome_resends_total{service="notify"} ${c.unknownOutcomeResends}`,
+    '# HELP notify_email_interrupted_found_accepted_total Interrupted attempts the transport said it had accepted (marked sent, not sent again).',
+    '# TYPE notify_email_interrupted_found_accepted_total counter',
+    `notify_email_interrupted_found_accepted_total{service="notify"} ${c.foundAccepted}`,
+  ].join('\n') + '\n'
 }
 
 /** The delay before attempt `attempts + 1`, with jitter so many failures do not retry in step. */
@@ -39,15 +64,20 @@ export function retryDelay(attempts: number, opts: Pick<SenderOptions, 'retryBas
 }
 
 /**
- * Sends pending deliveries through the transport and marks each sent after the transport
- * accepted it. A sent delivery is never sent again; a failed attempt is retried with backoff.
+ * Sends due deliveries through the transport, one at a time: claim it (committed: the attempt is
+ * in flight), send it, mark it sent at once. A sent delivery is never sent again; a failed attempt
+ * is retried with backoff.
  *
- * Between the server accepting a mail and the mark committing, a crash sends the mail again (with
- * the same Message-ID): that window is kept short. The mark is the next thing done (one round
- * trip); a mark that fails (the database hiccups) is remembered and made before anything else is
- * claimed, so this process never hands an accepted mail to the transport again; and no mail of a
- * claimed batch is sent once half its lease is over, so another instance that claims it after the
- * lease cannot send it too.
+ * What SMTP leaves open (decision 0043): between the server keeping the mail (its reply to the
+ * end of DATA) and the mark committing, a crash leaves the server with the mail and the row in
+ * flight. The mark is the next thing done (one round trip), and a mark that fails (the database
+ * hiccups) is remembered and made before anything else is claimed, so this process never hands an
+ * accepted mail to the transport again. A delivery claimed again with its attempt still in flight
+ * (its sender died; the claim's lease ran out) is checked with the transport when it can tell, and
+ * otherwise sent once more with the same Message-ID, logged and counted as such. (A connection
+ * lost after the end of DATA without a reply is a failed attempt, retried: it may have been kept
+ * too.) Only the mail in flight waits for its lease; the rest of a backlog is sent by the next
+ * process at once.
  */
 export function startDeliverySender(deps: {
   deliveries: DeliveryRepository
@@ -57,6 +87,7 @@ export function startDeliverySender(deps: {
 }): DeliverySender {
   const opts = { ...DEFAULT_SENDER_OPTIONS, ...deps.options }
   const { deliveries, transport, logger } = deps
+  const counts: SenderCounts = { unknownOutcomeResends: 0, foundAccepted: 0 }
   // Accepted by the mail server, not yet marked sent (the mark failed): marked before anything new is claimed.
   const accepted = new Set<string>()
   const markAccepted = async () => {
@@ -65,6 +96,52 @@ export function startDeliverySender(deps: {
       accepted.delete(id)
     }
   }
+  const markSent = async (id: string) => {
+    accepted.add(id)
+    await deliveries.markSent(id)
+    accepted.delete(id)
+  }
+
+  /** One claimed attempt; resolves with whether the mail is now sent. */
+  const attempt = async (mail: ClaimedDelivery): Promise<boolean> => {
+    if (mail.interrupted) {
+      const known = transport.wasAccepted ? await transport.wasAccepted(mail) : undefined
+      if (known) {
+        await markSent(mail.id)
+        counts.foundAccepted++
+        logger.info('e-mail of an interrupted attempt found accepted; marked sent', { deliveryId: mail.id, transport: transport.kind })
+        return true
+      }
+      if (known === undefined) {
+        await deliveries.recordUnknownOutcomeResend(mail.id)
+        counts.unknownOutcomeResends++
+        logger.warn('e-mail sent again: an earlier attempt was interrupted before its outcome was recorded, so it may arrive twice (same Message-ID)', {
+          deliveryId: mail.id,
+          attempts: mail.attempts,
+          transport: transport.kind,
+          unknownOutcomeResends: counts.unknownOutcomeResends,
+        })
+      }
+    }
+    try {
+      await transport.send(mail)
+    } catch (err) {
+      const permanent = err instanceof MailRejected || mail.attempts >= opts.maxAttempts
+      const retryAt = permanent ? null : new Date(Date.now() + retryDelay(mail.attempts, opts))
+      logger[permanent ? 'error' : 'warn'](permanent ? 'e-mail given up' : 'e-mail not sent; will retry', {
+        deliveryId: mail.id,
+        attempts: mail.attempts,
+        retryAt,
+        err: err as Error,
+      })
+      await deliveries.markFailed(mail.id, mail.attempts, (err as Error).message ?? String(err), retryAt)
+      return false
+    }
+    await markSent(mail.id)
+    logger.info('e-mail sent', { deliveryId: mail.id, transport: transport.kind })
+    return true
+  }
+
   const task = createBackgroundTask({
     name: 'delivery sender',
     logger,
@@ -74,34 +151,14 @@ export function startDeliverySender(deps: {
     runAtStart: false,
     async pass({ stopping }) {
       await markAccepted()
-      const claimedAt = Date.now()
-      const due = await deliveries.claimDue(opts.batchSize, opts.leaseMs)
       let sent = 0
-      for (const mail of due) {
-        if (stopping()) break
-        // The rest of the batch waits for its lease to end and is claimed again (by anyone).
-        if (Date.now() - claimedAt > opts.leaseMs / 2) break
-        try {
-          await transport.send(mail)
-        } catch (err) {
-          const permanent = err instanceof MailRejected || mail.attempts >= opts.maxAttempts
-          const retryAt = permanent ? null : new Date(Date.now() + retryDelay(mail.attempts, opts))
-          logger[permanent ? 'error' : 'warn'](permanent ? 'e-mail given up' : 'e-mail not sent; will retry', {
-            deliveryId: mail.id,
-            attempts: mail.attempts,
-            retryAt,
-            err: err as Error,
-          })
-          await deliveries.markFailed(mail.id, (err as Error).message ?? String(err), retryAt)
-          continue
-        }
-        accepted.add(mail.id)
-        await deliveries.markSent(mail.id)
-        accepted.delete(mail.id)
-        logger.info('e-mail sent', { deliveryId: mail.id, transport: transport.kind })
-        sent++
+      for (let n = 0; n < opts.batchSize; n++) {
+        if (stopping()) return { done: sent, more: false }
+        const mail = await deliveries.claimNext(opts.leaseMs)
+        if (!mail) return { done: sent, more: false }
+        if (await attempt(mail)) sent++
       }
-      return { done: sent, more: due.length === opts.batchSize }
+      return { done: sent, more: true }
     },
     chores: [{ everyMs: 3_600_000, run: () => deliveries.pruneFinished(7) }],
   })
@@ -110,6 +167,7 @@ export function startDeliverySender(deps: {
   return {
     flush: task.runNow,
     kick: task.kick,
+    counts: () => ({ ...counts }),
     async stop() {
       await task.stop()
       await markAccepted().catch((err) => logger.warn('e-mails sent but not marked sent; they will be sent again', { ids: [...accepted], err: err as Error }))

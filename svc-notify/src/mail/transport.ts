@@ -5,6 +5,13 @@ export interface MailTransport {
   readonly kind: 'smtp' | 'mailbox'
   /** Resolves once the mail was accepted; throws `MailRejected` when retrying cannot help. */
   send(mail: OutgoingEmail): Promise<void>
+  /**
+   * Whether `mail` (its delivery id, which is its Message-ID) was accepted, for a transport that
+   * can tell: asked before sending again a mail whose earlier attempt was interrupted. SMTP
+   * cannot (no command asks a server about a Message-ID), so its transport has none and such a
+   * mail is sent once more (decision 0043).
+   */
+  wasAccepted?(mail: OutgoingEmail): Promise<boolean>
   close(): Promise<void>
 }
 

@@ -9,7 +9,7 @@ export interface MailboxStore {
 }
 
 /** Queries of the mailbox_messages table. */
-export function createMailboxRepository(orm: MikroORM): MailboxStore & { save(mail: OutgoingEmail): Promise<void> } {
+export function createMailboxRepository(orm: MikroORM): MailboxStore & { save(mail: OutgoingEmail): Promise<void>; has(id: string): Promise<boolean> } {
   const conn = () => orm.em.getConnection()
   return {
     /** Stores a message once: a delivery retried after a crash does not appear twice. */
@@ -19,6 +19,11 @@ export function createMailboxRepository(orm: MikroORM): MailboxStore & { save(ma
          values (?, ?, ?, ?, ?, now()) on conflict (id) do nothing`,
         [mail.id, mail.to, mail.subject, mail.text, mail.html],
       )
+    },
+    /** Whether the message of delivery `id` is stored. */
+    async has(id) {
+      const rows = (await conn().execute('select 1 from mailbox_messages where id = ?', [id])) as unknown[]
+      return rows.length > 0
     },
     async list({ to, limit }) {
       const where = to ? 'where lower(recipient) = lower(?)' : ''

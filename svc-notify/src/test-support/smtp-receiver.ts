@@ -1,8 +1,12 @@
 import { SMTPServer } from 'smtp-server'
 import { simpleParser, type ParsedMail } from 'mailparser'
 
-/** A real SMTP server for tests: keeps every message it accepted, parsed. */
-export async function startSmtpReceiver(opts: { rejectRecipients?: RegExp } = {}) {
+/**
+ * A real SMTP server for tests: keeps every message it accepted, parsed. `beforeReply` sees each
+ * message once it has arrived in full and is kept, before the server's 250 reply: a sender killed
+ * then has had its mail accepted without knowing it (the window no SMTP client can close).
+ */
+export async function startSmtpReceiver(opts: { rejectRecipients?: RegExp; beforeReply?: (mail: ParsedMail) => void | Promise<void> } = {}) {
   const received: (ParsedMail & { envelopeTo: string[] })[] = []
   const server = new SMTPServer({
     authOptional: true,
@@ -18,8 +22,9 @@ export async function startSmtpReceiver(opts: { rejectRecipients?: RegExp } = {}
     },
     onData(stream, session, callback) {
       simpleParser(stream)
-        .then((mail) => {
+        .then(async (mail) => {
           received.push(Object.assign(mail, { envelopeTo: session.envelope.rcptTo.map((r) => r.address) }))
+          await opts.beforeReply?.(mail)
           callback()
         })
         .catch(callback)
