@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Branch, CertificationTypeInput, Department, ManagerScope, TierLevel } from '@portal/contracts'
+import { addDays, todayIn, type Branch, type CertificationTypeInput, type Department, type ManagerScope, type TierLevel } from '@portal/contracts'
 import {
   PlatformEnv,
   createGarbageCleaner,
@@ -27,10 +27,12 @@ import { ledgerRoutines } from './compliance/rules-sql.ts'
 import { entities } from './server.ts'
 import { createCertsUsers } from './users.ts'
 
-export async function createHarness(opts: { storage?: Storage; runs?: AppDeps['runs'] } = {}) {
+/** `timeZone`: the company's (default UTC, the date the tests compute with). */
+export async function createHarness(opts: { storage?: Storage; runs?: AppDeps['runs']; timeZone?: string } = {}) {
+  const timeZone = opts.timeZone ?? 'UTC'
   const testDb = await createTestDatabase('certs')
   const env = PlatformEnv.parse({ LOG_LEVEL: 'silent' })
-  const db = await openDatabase({ service: 'certs', url: testDb.url, dataDir: '/tmp/unused', entities, migrations: migrationsList, routines: ledgerRoutines('UTC'), logger: silentLogger })
+  const db = await openDatabase({ service: 'certs', url: testDb.url, dataDir: '/tmp/unused', entities, migrations: migrationsList, routines: ledgerRoutines(timeZone), logger: silentLogger })
   const key = await loadOrCreateSigningKey(undefined)
   const jwtOpts = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }
   const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: 3600 })
@@ -50,8 +52,8 @@ export async function createHarness(opts: { storage?: Storage; runs?: AppDeps['r
     logger: silentLogger,
     clock,
     publicUrl: 'http://portal.test',
-    // "Today" of the notification runs is the UTC date the tests compute with.
-    schedule: { ...DEFAULT_SCHEDULE, enabled: false, timeZone: 'UTC' },
+    // "Today" of every figure and of the notification runs: UTC unless a test names the company's zone.
+    schedule: { ...DEFAULT_SCHEDULE, enabled: false, timeZone },
     runs: opts.runs,
   })
   // As in server.ts: identity's user events fill the users projection; notify's outcomes the log.
@@ -157,10 +159,12 @@ export async function createHarness(opts: { storage?: Storage; runs?: AppDeps['r
     user,
     type,
     now: clock,
-    /** The date `days` from the service's today (UTC), `YYYY-MM-DD`. */
-    daysFromToday: (days: number) => new Date(Date.parse(`${clock().toISOString().slice(0, 10)}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10),
+    /** The date `days` from the service's today (the company's date), `YYYY-MM-DD`. */
+    daysFromToday: (days: number) => addDays(todayIn(timeZone, clock()), days),
     /** Moves the service's clock forward. */
     advance: (ms: number) => void (offsetMs += ms),
+    /** Sets the service's clock to `instant` (it runs on from there). */
+    setNow: (instant: Date) => void (offsetMs = instant.getTime() - Date.now()),
     runner,
     async close() {
       await runner.stop()

@@ -366,6 +366,32 @@ export const CertificationsOverview = z.object({
 })
 export type CertificationsOverview = z.infer<typeof CertificationsOverview>
 
+/** One figure a screen shows that the ledger does not bear out. */
+export const ConsistencyDifference = z.object({
+  /** The screen or table ("Team member figures", "Certification Notification Management", "Team dashboard (admin)"). */
+  surface: z.string(),
+  /** The row: a technician, a branch, "Organisation", "Summary". */
+  key: z.string(),
+  field: z.string(),
+  /** What the surface shows (null: the row is missing). */
+  shown: z.number().nullable(),
+  /** What the ledger says. */
+  expected: z.number().nullable(),
+})
+export type ConsistencyDifference = z.infer<typeof ConsistencyDifference>
+
+/** GET /admin/certifications/consistency: the kept figures and the screens' figures recomputed from the ledger. */
+export const ConsistencyReport = z.object({
+  consistent: z.boolean(),
+  as_of: z.string(),
+  checked_at: z.string(),
+  technicians: z.number().int(),
+  difference_count: z.number().int(),
+  /** The first 200 differences. */
+  differences: z.array(ConsistencyDifference),
+})
+export type ConsistencyReport = z.infer<typeof ConsistencyReport>
+
 /**
  * POST /technician/pause-notifications (learner §7): pauses for 30 days from now (a later
  * `pauseUntil` is capped). `pauseUntil` is an ISO 8601 date-time, or a date meaning its start (UTC).

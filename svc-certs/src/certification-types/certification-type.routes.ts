@@ -15,6 +15,7 @@ export const adminCertificationRoutes = (types: CertificationTypeService, techni
     .get('/', async (c) => c.json({ certifications: await types.list() }))
     .post('/', validate('json', CertificationTypeInput), async (c) => c.json({ certification: await types.create(c.get('actor'), c.req.valid('json')) }, 201))
     .get('/overview', async (c) => c.json(await technicians.overview()))
+    .get('/consistency', async (c) => c.json(await technicians.consistency(c.get('actor'))))
     .get('/tier-requirements', async (c) => c.json({ requirements: await types.requirements() }))
     .put('/tier-requirements', validate('json', TierRequirementInput), async (c) => c.json({ requirements: await types.putRequirement(c.get('actor'), c.req.valid('json')) }))
     .delete('/tier-requirements/:id{[0-9]+}', validate('param', IdParam), async (c) => c.json({ requirements: await types.removeRequirement(c.get('actor'), c.req.valid('param').id) }))

@@ -5,6 +5,7 @@ import {
   nextTier,
   type CertificationSummary,
   type CertificationsOverview,
+  type ConsistencyReport,
   type TechnicianProfile,
   type TierLevel,
   type UserCertification,
@@ -18,6 +19,7 @@ import { complianceRequirements, progressOf, requirementsFor, tierProgress } fro
 import { TechnicianEntity } from './technician.entity.ts'
 import { revenueCards } from '../revenue/revenue.service.ts'
 import { ledgerRepository } from '../compliance/ledger.repository.ts'
+import { consistencyReport } from '../compliance/consistency.ts'
 
 const DAY_MS = 86_400_000
 
@@ -157,6 +159,11 @@ export function createTechnicianService(ctx: CertsContext) {
      * (issue 23), the same as Certification Notification Management and the team dashboard show:
      * technicians (every non-admin user), the two measures, expired and expiring-soon certifications.
      */
+    /** GET /admin/certifications/consistency: every figure recomputed from the ledger and compared (issue 23). */
+    async consistency(actor: Actor): Promise<ConsistencyReport> {
+      return consistencyReport(orm.em.fork(), ctx.today(), now(), actor)
+    },
+
     async overview(): Promise<CertificationsOverview> {
       const em = orm.em.fork()
       const today = ctx.today()

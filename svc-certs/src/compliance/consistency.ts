@@ -1,0 +1,173 @@
+import type { EntityManager } from '@mikro-orm/postgresql'
+import {
+  BRANCHES,
+  compliancePercentage,
+  completionPercent,
+  daysUntil,
+  hasNoExpired,
+  isExpired,
+  isExpiringSoon,
+  meetsRequirements,
+  requirementMet,
+  type Branch,
+  type ConsistencyDifference,
+  type ConsistencyReport,
+  type Department,
+  type StatusFacts,
+  type TierLevel,
+} from '@portal/contracts'
+import type { Actor } from '@portal/server-kit'
+import { certificationTypeRepository } from '../certification-types/certification-type.repository.ts'
+import { complianceRequirements } from '../technicians/compliance.ts'
+import { teamRepository } from '../team/team.repository.ts'
+import { TECHNICIAN_CONDITIONS, ledgerRepository } from './ledger.repository.ts'
+
+/** Differences listed at most (the count says how many there were). */
+const MAX_LISTED = 200
+
+/** A technician's figures as the rules say them from the ledger itself. */
+interface Recomputed {
+  user_id: string
+  name: string
+  branch: Branch | null
+  department: Department | null
+  current_tier: number
+  required_count: number
+  met_count: number
+  completion_percentage: number
+  expired_certifications: number
+  expiring_soon: number
+}
+
+const FIELDS = ['current_tier', 'required_count', 'met_count', 'completion_percentage', 'expired_certifications', 'expiring_soon'] as const
+
+interface HeldRow {
+  user_id: string
+  certification_id: number
+  expiration_date: string | null
+  verified_at: string | null
+  file_name: string | null
+  upload_required: boolean
+}
+
+/**
+ * Every technician's figures computed in TypeScript from the certifications, tiers, departments
+ * and requirements themselves (contracts' cert-rules and `complianceRequirements`), independently
+ * of the SQL that keeps `team_member_figures`.
+ */
+async function recompute(em: EntityManager, today: string): Promise<Recomputed[]> {
+  const [members, held, requirements] = await Promise.all([
+    em.execute(
+      `select u.id as user_id, u.name, u.branch, u.department, coalesce(t.current_tier, 0)::int as current_tier
+         from users u left join technicians t on t.user_id = u.id
+        where ${TECHNICIAN_CONDITIONS.join(' and ')}
+        order by u.id`,
+    ) as Promise<Pick<Recomputed, 'user_id' | 'name' | 'branch' | 'department' | 'current_tier'>[]>,
+    em.execute(
+      `select tc.user_id, tc.certification_id, to_char(tc.expiration_date, 'YYYY-MM-DD') as expiration_date,
+              to_char(tc.verified_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as verified_at, tc.file_name, ct.upload_required
+         from technician_certifications tc join certification_types ct on ct.id = tc.certification_id`,
+    ) as Promise<HeldRow[]>,
+    certificationTypeRepository.requirements(em),
+  ])
+  const byUser = new Map<string, Map<number, StatusFacts>>()
+  for (const h of held) {
+    const facts: StatusFacts = { expiration_date: h.expiration_date, verified_at: h.verified_at, file_name: h.file_name, certification: { upload_required: h.upload_required } }
+    const mine = byUser.get(h.user_id) ?? new Map<number, StatusFacts>()
+    mine.set(Number(h.certification_id), facts)
+    byUser.set(h.user_id, mine)
+  }
+  return members.map((m) => {
+    const mine = byUser.get(m.user_id) ?? new Map<number, StatusFacts>()
+    const counting = complianceRequirements(requirements, { currentTier: Number(m.current_tier) as TierLevel, department: m.department })
+    const met = counting.filter((r) => requirementMet(mine.get(r.certification_id), today, { managerView: true })).length
+    const days = [...mine.values()].flatMap((c) => (c.expiration_date === null ? [] : [daysUntil(c.expiration_date, today)]))
+    return {
+      ...m,
+      current_tier: Number(m.current_tier),
+      required_count: counting.length,
+      met_count: met,
+      completion_percentage: completionPercent(met, counting.length),
+      expired_certifications: days.filter(isExpired).length,
+      expiring_soon: days.filter(isExpiringSoon).length,
+    }
+  })
+}
+
+/** The figures of a set of technicians, as every surface counts them. */
+function totals(rows: readonly Recomputed[]) {
+  const technicians = rows.length
+  const noExpired = rows.filter((r) => hasNoExpired(r.expired_certifications)).length
+  return {
+    technicians,
+    compliant: noExpired,
+    non_compliant: technicians - noExpired,
+    requirements_met: rows.filter((r) => meetsRequirements(r.completion_percentage)).length,
+    expired_certifications: rows.reduce((n, r) => n + r.expired_certifications, 0),
+    expiring_30_days: rows.reduce((n, r) => n + r.expiring_soon, 0),
+    percentage: compliancePercentage(noExpired, technicians),
+  }
+}
+
+/**
+ * GET /admin/certifications/consistency (issue 23): recomputes every technician's figures from the
+ * ledger in TypeScript and compares them with the kept figures (the team dashboard, its export and
+ * the member rows) and with what Certification Notification Management, the admin overview and an
+ * admin's team summary report. An empty `differences` is the proof the screens agree.
+ */
+export async function consistencyReport(em: EntityManager, today: string, at: Date, admin: Actor): Promise<ConsistencyReport> {
+  await ledgerRepository.refresh(em, today)
+  const [ledger, kept, dashboard, team] = await Promise.all([
+    recompute(em.fork(), today),
+    em.fork().execute(
+      `select f.user_id, ${FIELDS.map((f) => `f.${f}::int as ${f}`).join(', ')} from team_member_figures f join users u on u.id = f.user_id
+        where ${TECHNICIAN_CONDITIONS.join(' and ')}`,
+    ) as Promise<(Pick<Recomputed, 'user_id'> & Record<(typeof FIELDS)[number], number>)[]>,
+    ledgerRepository.figures(em.fork(), today),
+    teamRepository.page(em.fork(), { actor: admin, scope: null }, { sort: 'name', order: 'asc' }, today, { limit: 1, offset: 0 }),
+  ])
+  const differences: ConsistencyDifference[] = []
+  const differ = (surface: string, key: string, field: string, shown: number | null, expected: number | null) => {
+    if (shown !== expected) differences.push({ surface, key, field, shown, expected })
+  }
+
+  const keptBy = new Map(kept.map((k) => [k.user_id, k]))
+  for (const r of ledger) {
+    const k = keptBy.get(r.user_id)
+    const key = `${r.name} (${r.user_id})`
+    if (!k) {
+      differ('Team member figures', key, 'row', null, 1)
+      continue
+    }
+    for (const f of FIELDS) differ('Team member figures', key, f, Number(k[f]), r[f])
+  }
+
+  const organisation = totals(ledger)
+  for (const [field, value] of Object.entries(organisation)) differ('Certification Notification Management', 'Organisation', field, Number(dashboard.organisation[field as keyof typeof organisation] ?? null), value)
+  for (const branch of [...BRANCHES, null] as const) {
+    const rows = ledger.filter((r) => r.branch === branch)
+    const shown = dashboard.branches.find((b) => b.branch === branch)
+    if (branch === null && rows.length === 0 && !shown) continue
+    const expected = totals(rows)
+    for (const [field, value] of Object.entries(expected))
+      differ('Certification Notification Management', branch ?? 'No branch', field, shown ? Number(shown[field as keyof typeof expected] ?? null) : null, value)
+  }
+
+  // An admin's team is every technician but the admin themself (admins are never technicians).
+  const s = team.summary
+  differ('Team dashboard (admin)', 'Summary', 'total_team', s.total_team, organisation.technicians)
+  differ('Team dashboard (admin)', 'Summary', 'compliant', s.compliant, organisation.requirements_met)
+  differ('Team dashboard (admin)', 'Summary', 'expired', s.expired, organisation.expired_certifications)
+  differ('Team dashboard (admin)', 'Summary', 'expiring_soon', s.expiring_soon, organisation.expiring_30_days)
+  const avg = ledger.length === 0 ? null : Math.round(ledger.reduce((n, r) => n + r.completion_percentage, 0) / ledger.length)
+  differ('Team dashboard (admin)', 'Summary', 'avg_progress', s.avg_progress, avg)
+
+  return {
+    consistent: differences.length === 0,
+    as_of: today,
+    checked_at: at.toISOString(),
+    technicians: ledger.length,
+    difference_count: differences.length,
+    differences: differences.slice(0, MAX_LISTED),
+  }
+}
