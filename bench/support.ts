@@ -75,6 +75,10 @@ export async function startBenchCluster(smtpPort: number, adminCode: string) {
       PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
       // Every benchmark user registers from this one machine, and their tokens serve the whole run.
       REGISTRATIONS_PER_ADDRESS_PER_HOUR: '100000',
+      // ... and signs in from no browser it signed in from before (no device cookie): unknown
+      // clients' hashing queues and waits long enough for the 8 and 16 the runners send at once (decision 0042).
+      KDF_QUEUE_UNKNOWN: '64',
+      KDF_MAX_WAIT_MS: '20000',
       ACCESS_TOKEN_TTL_SECONDS: '7200',
       CLUSTER_NODE_ARGS: process.env.CLUSTER_NODE_ARGS,
     },

@@ -13,7 +13,8 @@ import {
 } from '@portal/server-kit'
 import { authRoutes } from './auth/auth.routes.ts'
 import { createAuthService } from './auth/auth.service.ts'
-import { createPasswordHasher, DEFAULT_KDF, gateKdf, type KdfParams, type PasswordHasher } from './auth/password.ts'
+import { createKdfScheduler } from './auth/kdf-scheduler.ts'
+import { createPasswordHasher, DEFAULT_KDF, scheduleKdf, type KdfParams, type PasswordHasher } from './auth/password.ts'
 import { IDENTITY_AUDITED } from './audit.ts'
 import { createBackgroundTasks, type BackgroundTasks } from './background.ts'
 import type { IdentityContext, IdentityEnv } from './context.ts'
@@ -53,7 +54,14 @@ export function createApp(deps: AppDeps) {
     env: deps.env,
     settings,
     relay: deps.relay,
-    hasher: gateKdf(deps.hasher ?? createPasswordHasher(deps.kdf ?? DEFAULT_KDF), { concurrency: settings.KDF_CONCURRENCY, queue: settings.KDF_QUEUE }),
+    hasher: scheduleKdf(
+      deps.hasher ?? createPasswordHasher(deps.kdf ?? DEFAULT_KDF),
+      createKdfScheduler({
+        concurrency: settings.KDF_CONCURRENCY,
+        queue: { known: settings.KDF_QUEUE, unknown: settings.KDF_QUEUE_UNKNOWN },
+        maxWaitMs: settings.KDF_MAX_WAIT_MS,
+      }),
+    ),
     logger,
     now: deps.clock ?? (() => new Date()),
     background: deps.background ?? createBackgroundTasks(logger),

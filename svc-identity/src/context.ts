@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { Logger, OutboxRelay, PlatformEnv, TokenIssuer } from '@portal/server-kit'
-import type { PasswordHasher } from './auth/password.ts'
+import type { ScheduledHasher } from './auth/password.ts'
 import type { BackgroundTasks } from './background.ts'
 import type { IdentitySettings } from './settings.ts'
 
@@ -18,8 +18,8 @@ export interface IdentityContext {
   env: IdentityEnv
   settings: IdentitySettings
   relay: Pick<OutboxRelay, 'kick'>
-  /** The password KDF, bounded (`gateKdf`): it throws `KdfBusy` when at capacity. */
-  hasher: PasswordHasher
+  /** The password KDF, scheduled (`scheduleKdf`): known browsers first; `KdfBusy` when a hash would wait too long. */
+  hasher: ScheduledHasher
   logger: Logger
   now: () => Date
   background: BackgroundTasks

@@ -127,7 +127,14 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
       body: { userId: reg.body.userId, verificationCode: await lastCode(reg.body.userId) },
     })
     if (verified.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verified.body)}`)
-    return { token: verified.body.token as string, user: verified.body.user, email, password, refreshCookie: refreshCookieOf(verified) }
+    return {
+      token: verified.body.token as string,
+      user: verified.body.user,
+      email,
+      password,
+      refreshCookie: refreshCookieOf(verified),
+      deviceCookie: deviceCookieOf(verified),
+    }
   }
 
   /** A token signed by identity's key with chosen claims and header (for forged/expired cases). */
@@ -189,4 +196,11 @@ export function refreshCookieOf(res: { headers: Headers }): string | undefined {
   const set = res.headers.getSetCookie().find((c) => c.startsWith('portal_refresh='))
   const value = set?.split(';')[0]
   return value && value !== 'portal_refresh=' ? value : undefined
+}
+
+/** The `Cookie` header value carrying the device cookie an answer set (a known browser), or undefined. */
+export function deviceCookieOf(res: { headers: Headers }): string | undefined {
+  const set = res.headers.getSetCookie().find((c) => c.startsWith('portal_device='))
+  const value = set?.split(';')[0]
+  return value && value !== 'portal_device=' ? value : undefined
 }

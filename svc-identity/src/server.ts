@@ -25,7 +25,7 @@ import {
 import { createApp } from './app.ts'
 import { createBackfillHandler, subscribeBackfillRequests } from './consumers/backfill.consumer.ts'
 import { createBackgroundTasks } from './background.ts'
-import { PasswordResetTokenEntity, RefreshTokenEntity, VerificationCodeEntity, VerificationDecoyEntity } from './auth/auth.entity.ts'
+import { KnownDeviceEntity, PasswordResetTokenEntity, RefreshTokenEntity, VerificationCodeEntity, VerificationDecoyEntity } from './auth/auth.entity.ts'
 import type { KdfParams } from './auth/password.ts'
 import type { IdentityEnv } from './context.ts'
 import { IdentitySettings, identitySettings } from './settings.ts'
@@ -38,7 +38,7 @@ export type { IdentityEnv } from './context.ts'
 export { IdentitySettings } from './settings.ts'
 
 /** Every entity of identity's database. */
-export const entities = [UserEntity, UserGroupEntity, VerificationCodeEntity, VerificationDecoyEntity, PasswordResetTokenEntity, RefreshTokenEntity]
+export const entities = [UserEntity, UserGroupEntity, VerificationCodeEntity, VerificationDecoyEntity, PasswordResetTokenEntity, RefreshTokenEntity, KnownDeviceEntity]
 
 export interface IdentityDeps {
   env: IdentityEnv

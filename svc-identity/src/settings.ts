@@ -26,10 +26,14 @@ export const IdentitySettings = z.object({
   ADMIN_CODE_FAILURES_PER_ADDRESS_PER_HOUR: count(5),
   /** Wrong admin registration codes from everyone together per hour. */
   ADMIN_CODE_FAILURES_PER_HOUR: count(20),
-  /** Password hashes computed at once by one identity instance. */
+  /** Password hashes computed at once by one identity instance (one slot is kept for known browsers). */
   KDF_CONCURRENCY: count(2),
-  /** Password hashes waiting for a slot; beyond that a request is answered 429 at once. */
+  /** Hashes of known browsers' sign-ins (device cookie) waiting for a slot; beyond that 429 at once. */
   KDF_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
+  /** Hashes of everyone else (other sign-ins, registrations, resets) waiting for a slot; beyond that 429 at once. */
+  KDF_QUEUE_UNKNOWN: z.coerce.number().int().min(0).max(10_000).default(4),
+  /** Longest a hash waits for a slot (well under the gateway's 30 s): a longer expected wait is answered 429 at once. */
+  KDF_MAX_WAIT_MS: z.coerce.number().int().min(100).max(20_000).default(2_000),
 })
 export type IdentitySettings = z.infer<typeof IdentitySettings>
 

@@ -67,3 +67,20 @@ export const RefreshTokenEntity = defineEntity({
   },
 })
 export type RefreshTokenEntity = InferEntity<typeof RefreshTokenEntity>
+
+/**
+ * A browser a user signed in from (the device cookie, stored as its sha256): its sign-ins are
+ * hashed first and escape the lockout that unknown clients' failures put on the account.
+ */
+export const KnownDeviceEntity = defineEntity({
+  name: 'KnownDeviceEntity',
+  tableName: 'known_devices',
+  properties: {
+    id: p.uuid().primary(),
+    userId: p.uuid(),
+    tokenHash: p.string(),
+    createdAt: p.datetime(),
+    expiresAt: p.datetime(),
+  },
+})
+export type KnownDeviceEntity = InferEntity<typeof KnownDeviceEntity>

@@ -11,6 +11,7 @@ import {
 } from '@portal/contracts'
 import { clientAddress, validate, type AppEnv, type TokenIssuer } from '@portal/server-kit'
 import type { AuthService, SignedIn } from './auth.service.ts'
+import { DEVICE_COOKIE, DEVICE_COOKIE_PATH } from './known-devices.ts'
 
 /** The refresh token's cookie: HttpOnly (no script reads it), SameSite=Strict, sent only to the auth routes. */
 export const REFRESH_COOKIE = 'portal_refresh'
@@ -21,6 +22,8 @@ export const authRoutes = (svc: AuthService, issuer: TokenIssuer, opts: { secure
   const cookie = { path: REFRESH_COOKIE_PATH, httpOnly: true, sameSite: 'Strict', secure: opts.secureCookie } as const
   const signedIn = (c: Context<AppEnv>, out: SignedIn) => {
     setCookie(c, REFRESH_COOKIE, out.refresh.token, { ...cookie, maxAge: out.refresh.maxAgeSeconds })
+    // The browser is known from now on: its sign-ins go first under load (decision 0042).
+    if (out.device) setCookie(c, DEVICE_COOKIE, out.device.token, { ...cookie, path: DEVICE_COOKIE_PATH, maxAge: out.device.maxAgeSeconds })
     c.header('Cache-Control', 'no-store')
     return c.json(out.body)
   }
@@ -36,7 +39,9 @@ export const authRoutes = (svc: AuthService, issuer: TokenIssuer, opts: { secure
     .post('/resend-verification', validate('json', ResendVerificationBody), async (c) =>
       c.json(await svc.resendVerification(c.req.valid('json'))),
     )
-    .post('/login', validate('json', LoginBody), async (c) => signedIn(c, await svc.login(c.req.valid('json'), clientAddress(c))))
+    .post('/login', validate('json', LoginBody), async (c) =>
+      signedIn(c, await svc.login(c.req.valid('json'), clientAddress(c), getCookie(c, DEVICE_COOKIE))),
+    )
     .post('/refresh', async (c) => {
       try {
         return signedIn(c, await svc.refresh(getCookie(c, REFRESH_COOKIE)))

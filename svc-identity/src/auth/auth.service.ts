@@ -12,10 +12,12 @@ import { AppError, badRequest, forbidden, publicUrl, recordEvent, tooManyRequest
 import type { IdentityContext } from '../context.ts'
 import { UserEntity, toUserDto, userFacts } from '../users/user.entity.ts'
 import { userRepository } from '../users/user.repository.ts'
-import { PasswordResetTokenEntity, VerificationCodeEntity, VerificationDecoyEntity } from './auth.entity.ts'
+import { PasswordResetTokenEntity, VerificationCodeEntity, VerificationDecoyEntity, type KnownDeviceEntity } from './auth.entity.ts'
 import { resetTokenRepository, verificationCodeRepository } from './auth.repository.ts'
 import { createLimits, LimitReached, type LimitRule } from './limits.ts'
-import { KdfBusy } from './password.ts'
+import { KdfBusy, type KdfLane } from './kdf-scheduler.ts'
+import type { HashingTurn } from './password.ts'
+import { createKnownDevices, type IssuedDeviceToken } from './known-devices.ts'
 import { createRefreshTokens, type IssuedRefreshToken } from './refresh-tokens.ts'
 import { hashCode, hashToken, newSalt, newSecretToken, newVerificationCode, safeEqual } from './secrets.ts'
 
@@ -55,24 +57,26 @@ export const AUTH_MESSAGES = {
   loggedOut: 'Logged out',
 } as const
 
-/** 429 for work shed before it started (every password hash slot taken). */
-const busy = () => new AppError(429, 'busy', AUTH_MESSAGES.busy, {}, { 'Retry-After': '1' })
+/** 429 for work shed before it started (password hashing would keep it waiting too long). */
+const busy = (retryAfterSeconds: number) => new AppError(429, 'busy', AUTH_MESSAGES.busy, {}, { 'Retry-After': String(retryAfterSeconds) })
 
 const secondsUntil = (at: number, now: Date) => Math.max(1, Math.ceil((at - now.getTime()) / 1000))
 
 /** A code row: a pending registration's, or a decoy's (same counters, a hash no code matches). */
 type CodeState = VerificationCodeEntity | VerificationDecoyEntity
 
-/** A sign-in: the answer's body and the refresh token to set as a cookie. */
+/** A sign-in: the answer's body, the refresh token to set as a cookie, and the browser's new device cookie. */
 export interface SignedIn {
   body: AuthSuccess
   refresh: IssuedRefreshToken
+  device?: IssuedDeviceToken
 }
 
 export function createAuthService(ctx: IdentityContext) {
   const { orm, env, settings, issuer, hasher, now } = ctx
   const limits = createLimits(orm, now)
   const refreshTokens = createRefreshTokens({ orm, settings, now, logger: ctx.logger })
+  const devices = createKnownDevices({ orm, now })
 
   const loginRules = (email: string, address: string) => {
     const pair: LimitRule = {
@@ -86,6 +90,17 @@ export function createAuthService(ctx: IdentityContext) {
     // Always reserved in this order (see `Limits.reserve`).
     return { pair, account, fromAddress, all: [pair, account, fromAddress] }
   }
+
+  /**
+   * A known browser's failures count on its device alone, with the lockout of an account-and-address
+   * pair: it is not held up by the account's or the address's counts, which unknown clients fill.
+   */
+  const deviceRule = (device: KnownDeviceEntity): LimitRule => ({
+    key: `login:device:${device.id}`,
+    limit: settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS,
+    windowMs: LIMITS.loginWindowMs,
+    lockout: LIMITS.loginLockout,
+  })
 
   /** Reserves the rules or answers 429 with `message` and the seconds until they free up. */
   const reserve = async (rules: readonly LimitRule[], message: string) => {
@@ -103,7 +118,16 @@ export function createAuthService(ctx: IdentityContext) {
       return await work()
     } catch (err) {
       await limits.release(reserved)
-      throw err instanceof KdfBusy ? busy() : err
+      throw err instanceof KdfBusy ? busy(err.retryAfterSeconds) : err
+    }
+  }
+
+  /** A place for one hash in `lane`, taken before the request's other work; 429 at once when hashing is too busy. */
+  const enterKdf = (lane: KdfLane): HashingTurn => {
+    try {
+      return hasher.enter(lane)
+    } catch (err) {
+      throw err instanceof KdfBusy ? busy(err.retryAfterSeconds) : err
     }
   }
 
@@ -113,6 +137,7 @@ export function createAuthService(ctx: IdentityContext) {
     const em = orm.em.fork()
     await limits.prune(HOUR)
     await refreshTokens.prune(em)
+    await devices.prune(em)
     await em.nativeDelete(VerificationDecoyEntity, { createdAt: { $lt: new Date(now().getTime() - 24 * HOUR) } })
   }
 
@@ -126,12 +151,16 @@ export function createAuthService(ctx: IdentityContext) {
       managerScope: toUserDto(u).manager_scope,
       tokenVersion: u.authVersion,
     })
-  /** A new session: an access token and the first refresh token of a new family. */
-  const signIn = async (u: UserEntity): Promise<SignedIn> => {
+  /**
+   * A new session: an access token and the first refresh token of a new family; the browser becomes
+   * a known device of the user (a new device cookie, replacing the `device` it presented).
+   */
+  const signIn = async (u: UserEntity, device?: KnownDeviceEntity | null): Promise<SignedIn> => {
     const em = orm.em.fork()
     const refresh = refreshTokens.issue(em, u.id)
+    const known = await devices.issue(em, u.id, device)
     await em.flush()
-    return { body: { token: await sign(u), user: toUserDto(u) }, refresh }
+    return { body: { token: await sign(u), user: toUserDto(u) }, refresh, device: known }
   }
 
   /** Seconds to wait before another code may be sent, or 0. */
@@ -258,6 +287,24 @@ export function createAuthService(ctx: IdentityContext) {
     else ctx.logger.warn('password reset requests bounded', { userId: user.id })
   }
 
+  /** The session of a user whose password matched; one who never verified the e-mail gets a code instead (403). */
+  const signInVerified = async (user: UserEntity, device: KnownDeviceEntity | null): Promise<SignedIn> => {
+    if (!user.emailVerified) {
+      const at = now()
+      // The old code may have expired or been used up: send a fresh one when allowed.
+      const sent = await orm.em.fork().transactional(async (tx) => {
+        const existing = await lockCode(tx, user.id)
+        const usable = existing && existing.expiresAt.getTime() > at.getTime() && existing.attempts < VERIFICATION_CODE_MAX_TRIES
+        if (usable || resendWait(existing, at) > 0) return false
+        await issueCode(tx, user, existing)
+        return true
+      })
+      if (sent) ctx.relay.kick()
+      throw forbidden(AUTH_MESSAGES.verificationRequired, 'verification_required', { requiresVerification: true, userId: user.id })
+    }
+    return signIn(user, device)
+  }
+
   return {
     config(): PublicConfig {
       return { companyEmailDomain: env.COMPANY_EMAIL_DOMAIN, adminRegistrationEnabled: Boolean(env.ADMIN_REGISTRATION_CODE) }
@@ -266,22 +313,28 @@ export function createAuthService(ctx: IdentityContext) {
     async register(body: { name: string; email: string; password: string; isAdmin: boolean; adminCode?: string }, address: string) {
       const domain = env.COMPANY_EMAIL_DOMAIN
       if (!body.email.toLowerCase().endsWith(`@${domain}`)) throw badRequest(MESSAGES.domain(domain), 'email_domain_not_allowed')
-      const perAddress: LimitRule = { key: `register:address:${address}`, limit: settings.REGISTRATIONS_PER_ADDRESS_PER_HOUR, windowMs: HOUR }
-      await reserve([perAddress], AUTH_MESSAGES.tooManyRegistrations)
-      if (body.isAdmin) {
-        const expected = env.ADMIN_REGISTRATION_CODE
-        if (!expected) throw forbidden(AUTH_MESSAGES.adminRegistrationDisabled, 'admin_registration_disabled')
-        // Every guess is reserved before it is compared; only a right one is given back.
-        const guesses: LimitRule[] = [
-          { key: `admin-code:address:${address}`, limit: settings.ADMIN_CODE_FAILURES_PER_ADDRESS_PER_HOUR, windowMs: HOUR },
-          { key: 'admin-code:all', limit: settings.ADMIN_CODE_FAILURES_PER_HOUR, windowMs: HOUR },
-        ]
-        await reserve(guesses, AUTH_MESSAGES.tooManyAdminCodes)
-        if (!body.adminCode || !safeEqual(body.adminCode, expected)) throw badRequest(MESSAGES.invalidAdminCode, 'invalid_admin_code')
-        await limits.release(guesses)
+      const turn = enterKdf('unknown')
+      let passwordHash: string
+      try {
+        const perAddress: LimitRule = { key: `register:address:${address}`, limit: settings.REGISTRATIONS_PER_ADDRESS_PER_HOUR, windowMs: HOUR }
+        await reserve([perAddress], AUTH_MESSAGES.tooManyRegistrations)
+        if (body.isAdmin) {
+          const expected = env.ADMIN_REGISTRATION_CODE
+          if (!expected) throw forbidden(AUTH_MESSAGES.adminRegistrationDisabled, 'admin_registration_disabled')
+          // Every guess is reserved before it is compared; only a right one is given back.
+          const guesses: LimitRule[] = [
+            { key: `admin-code:address:${address}`, limit: settings.ADMIN_CODE_FAILURES_PER_ADDRESS_PER_HOUR, windowMs: HOUR },
+            { key: 'admin-code:all', limit: settings.ADMIN_CODE_FAILURES_PER_HOUR, windowMs: HOUR },
+          ]
+          await reserve(guesses, AUTH_MESSAGES.tooManyAdminCodes)
+          if (!body.adminCode || !safeEqual(body.adminCode, expected)) throw badRequest(MESSAGES.invalidAdminCode, 'invalid_admin_code')
+          await limits.release(guesses)
+        }
+        // Hashed whether or not the address is taken: both answers cost the same.
+        passwordHash = await withKdf([perAddress], () => turn.hash(body.password))
+      } finally {
+        turn.leave()
       }
-      // Hashed whether or not the address is taken: both answers cost the same.
-      const passwordHash = await withKdf([perAddress], () => hasher.hash(body.password))
       const email = body.email.toLowerCase()
       let created: string | null
       try {
@@ -364,42 +417,56 @@ export function createAuthService(ctx: IdentityContext) {
       return { message: AUTH_MESSAGES.codeResent }
     },
 
-    async login(body: { email: string; password: string }, address: string): Promise<SignedIn> {
+    /**
+     * Signs in with `body`'s password. `deviceToken` is the browser's device cookie: when it is this
+     * user's (and its device not locked), the password is hashed ahead of unknown clients' and the
+     * device's failures alone count (OWASP device cookies); anyone else is an unknown client, shed at
+     * once when unknown clients' hashing is full, and subject to the account's and address's limits.
+     */
+    async login(body: { email: string; password: string }, address: string, deviceToken?: string): Promise<SignedIn> {
       const email = body.email.toLowerCase()
       const rules = loginRules(email, address)
-      // Reserved before the password is checked: however many arrive at once, at most the limit are checked.
-      await reserve(rules.all, AUTH_MESSAGES.tooManyLogins)
-      const user = await userRepository.findByEmail(orm.em.fork(), email).catch(async (err: unknown) => {
-        await limits.release(rules.all)
-        throw err
-      })
-      // An unknown account costs the same key derivation (no timing difference).
-      const ok = await withKdf(rules.all, async () => {
-        if (user) return hasher.verify(body.password, user.passwordHash)
-        await hasher.dummyVerify(body.password)
-        return false
-      })
-      if (!user || !ok) {
-        await limits.fail(rules.all)
-        await maybePrune()
-        throw unauthorized(AUTH_MESSAGES.invalidCredentials, 'invalid_credentials')
-      }
-      await limits.clear([rules.pair])
-      await limits.release([rules.account, rules.fromAddress])
-      if (!user.emailVerified) {
-        const at = now()
-        // The old code may have expired or been used up: send a fresh one when allowed.
-        const sent = await orm.em.fork().transactional(async (tx) => {
-          const existing = await lockCode(tx, user.id)
-          const usable = existing && existing.expiresAt.getTime() > at.getTime() && existing.attempts < VERIFICATION_CODE_MAX_TRIES
-          if (usable || resendWait(existing, at) > 0) return false
-          await issueCode(tx, user, existing)
-          return true
+      // Without a device cookie, the place in unknown clients' hashing is taken before any other
+      // work: a flood costs a check each, and a burst arriving at once is shed at once.
+      let turn = deviceToken ? undefined : enterKdf('unknown')
+      try {
+        const [device, user] = await Promise.all([devices.find(deviceToken), userRepository.findByEmail(orm.em.fork(), email)])
+        const ownDevice = user && device?.userId === user.id ? device : null
+        // Reserved before the password is checked: however many arrive at once, at most the limit are checked.
+        let reserved: readonly LimitRule[] = []
+        if (ownDevice) {
+          const rule = deviceRule(ownDevice)
+          if (await limits.tryReserve(rule)) reserved = [rule] // a locked device counts as unknown
+        }
+        const lane: KdfLane = reserved.length > 0 ? 'known' : 'unknown'
+        if (lane === 'unknown') {
+          turn ??= enterKdf('unknown') // another user's browser, or locked
+          await reserve(rules.all, AUTH_MESSAGES.tooManyLogins)
+          reserved = rules.all
+        }
+        // An unknown account costs the same key derivation (no timing difference).
+        const ok = await withKdf(reserved, async () => {
+          const t = (turn ??= hasher.enter(lane))
+          if (user) return t.verify(body.password, user.passwordHash)
+          await t.dummyVerify(body.password)
+          return false
         })
-        if (sent) ctx.relay.kick()
-        throw forbidden(AUTH_MESSAGES.verificationRequired, 'verification_required', { requiresVerification: true, userId: user.id })
+        if (!user || !ok) {
+          await limits.fail(reserved)
+          await maybePrune()
+          throw unauthorized(AUTH_MESSAGES.invalidCredentials, 'invalid_credentials')
+        }
+        // The counters and the session are written side by side (a known browser waits for neither twice).
+        const [counted, session] = await Promise.allSettled([
+          lane === 'known' ? limits.clear(reserved) : limits.clear([rules.pair]).then(() => limits.release([rules.account, rules.fromAddress])),
+          signInVerified(user, device),
+        ])
+        if (counted.status === 'rejected') throw counted.reason
+        if (session.status === 'rejected') throw session.reason
+        return session.value
+      } finally {
+        turn?.leave()
       }
-      return signIn(user)
     },
 
     /** A new access token for the session of `refreshToken`, whose successor replaces it. */
@@ -418,7 +485,7 @@ export function createAuthService(ctx: IdentityContext) {
      * background, so a known address takes no longer than an unknown one.
      */
     forgotPassword(body: { email: string }) {
-      if (!ctx.background.tryRun('password-reset request', () => requestReset(body.email))) throw busy()
+      if (!ctx.background.tryRun('password-reset request', () => requestReset(body.email))) throw busy(1)
       return { message: AUTH_MESSAGES.forgot }
     },
 
@@ -429,7 +496,7 @@ export function createAuthService(ctx: IdentityContext) {
         Boolean(t && !t.usedAt && t.expiresAt.getTime() > now().getTime())
       // Check first, so an invalid token costs no key derivation.
       if (!usable(await resetTokenRepository.findByHash(orm.em.fork(), tokenHash))) throw invalid()
-      const passwordHash = await withKdf([], () => hasher.hash(body.password))
+      const passwordHash = await withKdf([], async () => hasher.enter('unknown').hash(body.password))
       await orm.em.fork().transactional(async (em) => {
         const token = await em.findOne(PasswordResetTokenEntity, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE })
         if (!usable(token)) throw invalid()
@@ -444,9 +511,11 @@ export function createAuthService(ctx: IdentityContext) {
           user.emailVerified = true
           await verificationCodeRepository.deleteByUser(em, user.id)
         }
-        // Every session and token from before the reset stops working (a stolen one included).
+        // Every session and token from before the reset stops working (a stolen one included);
+        // browsers are known again once they sign in with the new password.
         user.authVersion += 1
         await refreshTokens.revokeAllOf(em, user.id)
+        await devices.forgetAllOf(em, user.id)
         user.updatedAt = at
         recordEvent(em, 'identity.user.updated.v1', userFacts(user))
         // The owner holds the mailbox: their sign-in counters start over.

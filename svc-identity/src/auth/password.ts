@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+import type { KdfLane, KdfScheduler } from './kdf-scheduler.ts'
 
 /** scrypt cost parameters; the production values are the one place they are set. */
 export interface KdfParams {
@@ -53,59 +54,32 @@ export function createPasswordHasher(params: KdfParams = DEFAULT_KDF): PasswordH
   }
 }
 
-/** Thrown when every key-derivation slot and queue place is taken (answered 429 before any hashing). */
-export class KdfBusy extends Error {
-  constructor() {
-    super('password hashing is at capacity')
-  }
+/** One hash's place in the scheduler (see `KdfTurn`): one of its hashing calls, or `leave`. */
+export interface HashingTurn {
+  hash(password: string): Promise<string>
+  verify(password: string, stored: string): Promise<boolean>
+  dummyVerify(password: string): Promise<void>
+  /** Gives the place back unused (the request ended before hashing). */
+  leave(): void
 }
 
-/** How much key derivation may run at once, and how many may wait for a slot. */
-export interface KdfGateOptions {
-  concurrency: number
-  queue: number
+/** The hasher as the services use it: each hash takes its place in the scheduler first, in the lane of whom it is for. */
+export interface ScheduledHasher {
+  /** Takes a place for one hash; throws `KdfBusy` at once when hashing is too busy for `lane`. */
+  enter(lane: KdfLane): HashingTurn
 }
 
-/**
- * The hasher with bounded key derivation: at most `concurrency` hashes run (each holds 32 MiB and a
- * libuv thread), at most `queue` wait, and the rest fail at once with `KdfBusy`. A flood of
- * sign-ins then costs everyone else at most one queue's wait, never minutes.
- */
-export function gateKdf(hasher: PasswordHasher, opts: KdfGateOptions): PasswordHasher & { readonly active: number; readonly waiting: number } {
-  let active = 0
-  const waiting: (() => void)[] = []
-  const acquire = (): Promise<void> | void => {
-    if (active < opts.concurrency) {
-      active++
-      return
-    }
-    if (waiting.length >= opts.queue) throw new KdfBusy()
-    return new Promise<void>((resolve) => waiting.push(resolve))
-  }
-  const release = () => {
-    const next = waiting.shift()
-    if (next) next() // the slot passes straight to the next in line
-    else active--
-  }
-  const gated =
-    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      await acquire()
-      try {
-        return await fn(...args)
-      } finally {
-        release()
-      }
-    }
+/** `hasher` with its hashes run by `scheduler` (bounded, known browsers first; see kdf-scheduler.ts). */
+export function scheduleKdf(hasher: PasswordHasher, scheduler: KdfScheduler): ScheduledHasher {
   return {
-    hash: gated(hasher.hash),
-    verify: gated(hasher.verify),
-    dummyVerify: gated(hasher.dummyVerify),
-    get active() {
-      return active
-    },
-    get waiting() {
-      return waiting.length
+    enter(lane) {
+      const turn = scheduler.enter(lane)
+      return {
+        hash: (password) => turn.run(() => hasher.hash(password)),
+        verify: (password, stored) => turn.run(() => hasher.verify(password, stored)),
+        dummyVerify: (password) => turn.run(() => hasher.dummyVerify(password)),
+        leave: turn.leave,
+      }
     },
   }
 }
