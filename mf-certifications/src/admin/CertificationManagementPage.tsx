@@ -17,6 +17,7 @@ import { RouteLink } from '../shared/RouteLink.tsx'
 import { exposed } from '../shared/exposed.tsx'
 import { Notice } from '../shared/Notice.tsx'
 import { useCertificationTypes, useDeleteType, useRefreshCertificationAdmin, useTierRequirements } from './data/apiHooks.ts'
+import { FiguresConsistency } from './FiguresConsistency.tsx'
 import { TierSection } from './TierSection.tsx'
 import { ADMIN_FOCUS, typesOfTier, type DepartmentTab } from './type-form.ts'
 import { TypeFormDialog, type TypeEditing } from './TypeFormDialog.tsx'
@@ -71,6 +72,7 @@ export const CertificationManagementView = ({ navigate }: Pick<RemoteProps, 'nav
         </RouteLink>
       </p>
       <Notice notice={notice} />
+      <FiguresConsistency />
       {failed ? (
         <div className="pk-stack" style={{ alignItems: 'flex-start' }}>
           <Alert>{errorMessage(failed, CERT_MESSAGES.loadTypes)}</Alert>

@@ -1,4 +1,4 @@
-import { CertificationTypeResponse, CertificationTypesResponse, TierRequirementsResponse, type CertificationTypeInput } from '@portal/contracts'
+import { CertificationTypeResponse, CertificationTypesResponse, ConsistencyReport, TierRequirementsResponse, type CertificationTypeInput } from '@portal/contracts'
 import { api } from '@portal/ui-kit'
 
 export const fetchTypes = () => api.get('/admin/certifications', CertificationTypesResponse).then((r) => r.certifications)
@@ -11,3 +11,6 @@ export const fetchRequirements = () => api.get('/admin/certifications/tier-requi
 export const putRequirement = (body: { tier_level: number; certification_id: number; is_required: boolean }) =>
   api.put('/admin/certifications/tier-requirements', body)
 export const deleteRequirement = (id: number) => api.delete(`/admin/certifications/tier-requirements/${id}`)
+
+/** Every figure recomputed from the ledger and compared with what the screens show (issue 23). */
+export const fetchConsistency = () => api.get('/admin/certifications/consistency', ConsistencyReport)

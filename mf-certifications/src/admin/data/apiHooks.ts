@@ -1,13 +1,17 @@
 import type { CertificationType, CertificationTypeInput, TierRequirement } from '@portal/contracts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { createType, deleteRequirement, deleteType, fetchRequirements, fetchTypes, putRequirement, updateType } from '../api.ts'
+import { createType, deleteRequirement, deleteType, fetchConsistency, fetchRequirements, fetchTypes, putRequirement, updateType } from '../api.ts'
 
 /** Query keys of Certification Management. */
 export const adminKeys = {
   all: ['certification-admin'] as const,
   types: () => [...adminKeys.all, 'types'] as const,
   requirements: () => [...adminKeys.all, 'tier-requirements'] as const,
+  consistency: () => [...adminKeys.all, 'consistency'] as const,
 }
+
+/** The figures' consistency check; checked again after every change on the page (the lists' refresh invalidates it too). */
+export const useConsistency = () => useQuery({ queryKey: adminKeys.consistency(), queryFn: fetchConsistency, staleTime: 0 })
 
 /** Every certification type. */
 export const useCertificationTypes = () => useQuery({ queryKey: adminKeys.types(), queryFn: fetchTypes })
