@@ -1,4 +1,4 @@
-import { IsoMonth, progressColour, promotionTiers, TEAM, tierLabel, type RevenueRecord, type TeamMemberRow, type TeamSort, type TierLevel } from '@portal/contracts'
+import { IsoMonth, meetsRequirements, progressColour, promotionTiers, TEAM, tierLabel, type RevenueRecord, type TeamMemberRow, type TeamSort, type TierLevel } from '@portal/contracts'
 import type { Tone } from '../shared/cert-view.ts'
 import { monthLabel } from '../shared/format.ts'
 
@@ -33,7 +33,7 @@ export function issuesView(row: Pick<TeamMemberRow, 'expired_certifications' | '
 export const progressView = (percent: number) => ({
   text: `${percent}%`,
   tone: progressColour(percent),
-  compliant: percent >= TEAM.compliantAt,
+  compliant: meetsRequirements(percent),
 })
 
 /** Tiers a promotion may offer: 2 if current<2, 3 if current<3, as the server enforces (learner §4). */

@@ -47,16 +47,19 @@ export function computeExpiration(obtained: string, validityMonths: number | nul
 /** Renewing from this many days before expiry extends from the old expiry (beyond the spec). */
 export const RECERTIFICATION_WINDOW_DAYS = 60
 
+/** Whether a renewal on `renewedOn` is inside the recertification window: from 60 days before `oldExpiration` up to that day. */
+export function inRecertificationWindow(oldExpiration: string, renewedOn: string): boolean {
+  const left = daysUntil(oldExpiration, renewedOn)
+  return left >= 0 && left <= RECERTIFICATION_WINDOW_DAYS
+}
+
 /**
  * Recertification window (beyond the spec): a renewal from 60 days before the old expiry up to
  * the expiry day runs from the old expiry; earlier or later renewals run from the renewal day.
  */
 export function renewedExpiration(oldExpiration: string | null, renewedOn: string, validityMonths: number | null): string | null {
   if (validityMonths === null) return null
-  if (oldExpiration !== null) {
-    const left = daysUntil(oldExpiration, renewedOn)
-    if (left >= 0 && left <= RECERTIFICATION_WINDOW_DAYS) return computeExpiration(oldExpiration, validityMonths)
-  }
+  if (oldExpiration !== null && inRecertificationWindow(oldExpiration, renewedOn)) return computeExpiration(oldExpiration, validityMonths)
   return computeExpiration(renewedOn, validityMonths)
 }
 
@@ -150,7 +153,9 @@ export const completionPercent = (met: number, total: number): number => (total 
  * "Requirements met" (learner §9: compliant = completion ≥ 100): every requirement that counts for
  * the technician's tier and department is met (manager view). The team dashboard's Compliant.
  */
-export const meetsRequirements = (completion: number): boolean => completion >= 100
+/** Learner §9: a member is compliant at this completion percentage. */
+export const COMPLIANT_AT = 100
+export const meetsRequirements = (completion: number): boolean => completion >= COMPLIANT_AT
 
 /**
  * "No expired certifications" (admin §9): the technician holds no expired certification. The

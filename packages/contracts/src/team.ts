@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { Branch, Department } from './identity.ts'
 import { IsoDate, PROMOTION_TIERS, TechnicianProfile, TierLevel } from './certs.ts'
 import { wholeNumberParam } from './params.ts'
+import { COMPLIANT_AT } from './cert-rules.ts'
 
 /**
  * Team compliance, tier promotions and revenue (learner §2 Team dashboard, Team member detail,
@@ -12,7 +13,7 @@ import { wholeNumberParam } from './params.ts'
 /** Constants of learner §9. */
 export const TEAM = {
   /** A member is compliant at this completion percentage. */
-  compliantAt: 100,
+  compliantAt: COMPLIANT_AT,
   recentEntriesLimit: 10,
   leaderboardTop: 5,
   trendMonths: 6,

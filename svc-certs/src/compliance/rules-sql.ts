@@ -1,4 +1,4 @@
-import { EXPIRY_BANDS, RECERTIFICATION_WINDOW_DAYS } from '@portal/contracts'
+import { COMPLIANT_AT, EXPIRY_BANDS, RECERTIFICATION_WINDOW_DAYS } from '@portal/contracts'
 
 /**
  * The certification rules of `@portal/contracts/cert-rules` in SQL, one function for each, named
@@ -50,7 +50,7 @@ export const ruleFunctions = (timeZone: string): string[] => [
      select (expiration is null or expiration >= today) and not (manager_view and upload_required and file_name is null) $$`,
   `create or replace function certs_completion_percent(met integer, total integer) returns integer language sql immutable as $$
      select case when total = 0 then 100 else (met * 100) / total end $$`,
-  `create or replace function certs_meets_requirements(completion integer) returns boolean language sql immutable as $$ select completion >= 100 $$`,
+  `create or replace function certs_meets_requirements(completion integer) returns boolean language sql immutable as $$ select completion >= ${COMPLIANT_AT} $$`,
   `create or replace function certs_has_no_expired(expired_held integer) returns boolean language sql immutable as $$ select expired_held = 0 $$`,
   `create or replace function certs_compliance_percentage(compliant integer, total integer) returns integer language sql immutable as $$
      select case when total = 0 then 100 else round((compliant * 100)::numeric / total)::integer end $$`,
