@@ -149,12 +149,13 @@ export function requirementMet(c: StatusFacts | undefined, today: string, opts: 
 /** Completion (tier progress, team progress): requirements met over those that count, rounded down; 100 when none count. */
 export const completionPercent = (met: number, total: number): number => (total === 0 ? 100 : Math.floor((met * 100) / total))
 
+/** Learner §9: a member is compliant at this completion percentage. */
+export const COMPLIANT_AT = 100
+
 /**
  * "Requirements met" (learner §9: compliant = completion ≥ 100): every requirement that counts for
  * the technician's tier and department is met (manager view). The team dashboard's Compliant.
  */
-/** Learner §9: a member is compliant at this completion percentage. */
-export const COMPLIANT_AT = 100
 export const meetsRequirements = (completion: number): boolean => completion >= COMPLIANT_AT
 
 /**
