@@ -32,9 +32,7 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
         Compliance Overview
       </h2>
       <p className="pk-muted" id="cn-compliance-help" style={{ margin: 0 }}>
-        Compliance counts technicians with no expired certification ({COMPLIANCE_MEASURES.noExpired.label.toLowerCase()}), out of all
-        technicians. {COMPLIANCE_MEASURES.technicians} {COMPLIANCE_MEASURES.requirementsMet.label}: {COMPLIANCE_MEASURES.requirementsMet.help.charAt(0).toLowerCase()}
-        {COMPLIANCE_MEASURES.requirementsMet.help.slice(1)}
+        {`Compliance: technicians with no expired certification, out of all technicians. ${COMPLIANCE_MEASURES.technicians} ${COMPLIANCE_MEASURES.requirementsMet.label}: ${COMPLIANCE_MEASURES.requirementsMet.help.charAt(0).toLowerCase()}${COMPLIANCE_MEASURES.requirementsMet.help.slice(1)}`}
       </p>
       <dl className="ct-figures">
         <div>
