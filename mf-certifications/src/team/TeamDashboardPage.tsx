@@ -204,6 +204,11 @@ const TeamDashboardPage = ({ user, navigate }: RemoteProps) => {
         <ExportButton filters={filters} order={order} />
       </div>
       {user.is_admin ? <PendingPromotions /> : null}
+      <p className="pk-muted" style={{ margin: 0 }}>
+        {user.is_admin
+          ? `Your team is every technician: ${COMPLIANCE_MEASURES.technicians.charAt(0).toLowerCase()}${COMPLIANCE_MEASURES.technicians.slice(1)}`
+          : 'Your team is the technicians of the branches and departments you manage, managers included; you are not counted in your own team.'}
+      </p>
       {data ? <SummaryCards summary={data.summary} /> : null}
       <section className="pk-card pk-stack" aria-labelledby="team-title">
         <h2 id="team-title">Team Members</h2>
