@@ -118,6 +118,8 @@ describe('certifications journey', () => {
     const cpr = card('First Aid / CPR / AED')
     await cpr.getByText('Expired', { exact: true }).waitFor()
     await cpr.getByText(/^Expired \d+ days ago$/).waitFor()
+    // Each badge says why, as a tooltip and to screen readers (issue 23).
+    expect(await cpr.getByText('Expired', { exact: true }).getAttribute('title')).toMatch(/^Expired \d+ days ago: expiry \w{3} \d{1,2}, \d{4}$/)
     await card('Forklift Operator').getByText(/^Critical: expires in \d+ days?$/).waitFor()
     const osha = card('OSHA 10-Hour Construction Safety')
     await osha.getByText('Not Uploaded', { exact: true }).waitFor()
@@ -135,6 +137,8 @@ describe('certifications journey', () => {
     await add.getByText('Typical validity: 2 years').waitFor()
     await add.getByLabel('Certification Number').fill(`SC-${stamp}`)
     await add.getByLabel('Obtained Date').fill('2026-10-01')
+    // Before saving, the dialog says what the server will store, and why.
+    await add.getByText('Expires Oct 1, 2028: obtained date + 24 months', { exact: true }).waitFor()
     await add.getByRole('button', { name: 'Add Certification' }).click()
     await add.waitFor({ state: 'hidden' })
     await page.getByRole('status').getByText(/Certification added successfully!/).waitFor()

@@ -1,15 +1,16 @@
 import { CERT_MESSAGES, tierLabel } from '@portal/contracts'
 import { Alert, Button, errorMessage, focusFirstInvalid, Modal, Select, TextField } from '@portal/ui-kit'
 import { useId, useRef, useState, type FormEvent } from 'react'
-import { formatDate } from '../shared/format.ts'
-import { expirationPreview, validateAdd, validityHint, type AddForm, type FieldErrors } from './certification-forms.ts'
+import { ExpirationPreview } from './ExpirationPreview.tsx'
+import { explainExpiration, validateAdd, validityHint, type AddForm, type FieldErrors } from './certification-forms.ts'
 import { useAddCertification, useAvailableCertifications } from './data/apiHooks.ts'
 
 const EMPTY: AddForm = { certification_id: '', certification_number: '', obtained_date: '', expiration_date: '' }
 
 /**
  * Add Certification (learner §5): a certification the technician may add, its number and optional
- * dates; the typical validity of the chosen type is shown, and what an empty expiration becomes.
+ * dates; the typical validity of the chosen type is shown, and the expiration the server will
+ * store, with why, as the dates are entered (issue 23).
  */
 export const AddCertificationDialog = ({
   open,
@@ -30,9 +31,12 @@ export const AddCertificationDialog = ({
   const [errors, setErrors] = useState<FieldErrors<keyof AddForm>>({})
   const formRef = useRef<HTMLFormElement>(null)
   const hintId = useId()
+  const previewId = useId()
   const add = useAddCertification()
   const chosen = available.data?.find((c) => String(c.id) === form.certification_id)
-  const preview = chosen ? expirationPreview(form.obtained_date, chosen.validity_period) : null
+  const preview = chosen
+    ? explainExpiration({ obtained: form.obtained_date, entered: form.expiration_date, validityMonths: chosen.validity_period })
+    : 'Pick a certification to see when it expires.'
   const set = (key: keyof AddForm) => (value: string) => {
     setForm((f) => ({ ...f, [key]: value }))
     setErrors((e) => ({ ...e, [key]: undefined }))
@@ -103,23 +107,24 @@ export const AddCertificationDialog = ({
           autoComplete="off"
           required
         />
-        <TextField label="Obtained Date" type="date" value={form.obtained_date} onChange={(e) => set('obtained_date')(e.target.value)} error={errors.obtained_date} />
+        <TextField
+          label="Obtained Date"
+          type="date"
+          value={form.obtained_date}
+          onChange={(e) => set('obtained_date')(e.target.value)}
+          error={errors.obtained_date}
+          aria-describedby={previewId}
+        />
         <TextField
           label="Expiration Date"
           type="date"
           value={form.expiration_date}
           onChange={(e) => set('expiration_date')(e.target.value)}
           error={errors.expiration_date}
-          hint={
-            chosen
-              ? chosen.validity_period === null
-                ? 'Leave empty: this certification does not expire.'
-                : preview
-                  ? `Leave empty to use ${formatDate(preview)} (obtained date + ${chosen.validity_period} months).`
-                  : `Leave empty to use the obtained date + ${chosen.validity_period} months.`
-              : 'Optional.'
-          }
+          hint={chosen?.validity_period === null ? 'Optional.' : 'Optional: leave it empty to count from the obtained date.'}
+          aria-describedby={previewId}
         />
+        <ExpirationPreview id={previewId} text={preview} />
         {add.isError ? <Alert>{errorMessage(add.error, CERT_MESSAGES.addFailed)}</Alert> : null}
         <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
           <Button variant="secondary" onClick={close}>

@@ -72,7 +72,7 @@ export const CertificationCard = ({
           {c.name} <span className="pk-muted" style={{ fontWeight: 500 }}>({c.code})</span>
         </h4>
         <span className="pk-row" style={{ gap: '.375rem' }}>
-          <StatusBadge status={view.status} />
+          <StatusBadge view={view} />
           <ExpiryBadge view={view} />
         </span>
       </div>

@@ -1,3 +1,4 @@
+import type { UserCertification } from '@portal/contracts'
 import { ApiError } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
@@ -11,6 +12,8 @@ import { UploadProofDialog } from './UploadProofDialog.tsx'
 
 const render = (node: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>)
 const noop = () => undefined
+/** The aria-describedby of every input of a type, in order. */
+const describedBy = (html: string, type: string) => [...html.matchAll(new RegExp(`<input[^>]*type="${type}"[^>]*>`, 'g'))].map((m) => / aria-describedby="([^"]*)"/.exec(m[0])?.[1] ?? '')
 
 describe('technician profile page', () => {
   it('shows the header facts, the notifications switch and four revenue cards without zeros', () => {
@@ -32,6 +35,23 @@ describe('technician profile page', () => {
     expect(html).toMatch(/ct-tone--green">Completed/)
     expect(html).toMatch(/ct-tone--yellow">Not Uploaded/)
     expect(html).toContain('Never (lifetime)')
+  })
+
+  it('says why each badge shows: a tooltip, and the rest of the sentence for screen readers', () => {
+    const html = render(<ProfileBody profile={profile()} isOwn today={TODAY} />)
+    const badge = (tone: string, shown: string, description: string) =>
+      `title="${description}" class="ct-badge ct-tone--${tone}">${shown}</span><span class="pk-visually-hidden">${description.slice(shown.length)}</span>`
+    // OSHA 10: expired; its status and its badge.
+    expect(html).toContain(badge('red', 'Expired', 'Expired 5 days ago: expiry Nov 20, 2026'))
+    expect(html).toContain(badge('red', 'Expired 5 days ago', 'Expired 5 days ago: expiry Nov 20, 2026'))
+    // First Aid: critical, with its proof.
+    expect(html).toContain(badge('red', 'Critical: expires in 6 days', 'Critical: expires in 6 days (Dec 1, 2026); critical from 10 days before expiry'))
+    expect(html).toContain(badge('blue', 'Uploaded', 'Uploaded: proof first-aid.pdf uploaded Jan 2, 2026, not verified yet'))
+    expect(html).toContain(badge('green', 'Completed', 'Completed: this type needs no proof file'))
+    expect(html).toContain(badge('yellow', 'Not Uploaded', 'Not Uploaded: this type needs a proof file and none is uploaded yet'))
+    // Upcoming Expirations carries the same descriptions.
+    const upcoming = html.slice(html.indexOf('Upcoming Expirations'), html.indexOf('Tier Progress'))
+    expect(upcoming).toContain(badge('red', 'Expired 5 days ago', 'Expired 5 days ago: expiry Nov 20, 2026'))
   })
 
   it('groups the cards under New Hire and Tier 1 to 3 with their actions', () => {
@@ -103,6 +123,27 @@ describe('profile dialogs', () => {
     expect(html).toContain('value="2025-01-10"')
     expect(html).toContain('PDF, JPEG or PNG, at most 10 MB.')
     expect(html).toMatch(/type="submit"[^>]*>Upload Proof</)
+  })
+
+  it('Add Certification says in a live region, which both dates name, what the expiration will be', () => {
+    const html = render(<AddCertificationDialog open userId="u" forOther={false} onAdded={noop} onClose={noop} />)
+    const preview = /<p id="([^"]+)" aria-live="polite" aria-atomic="true"[^>]*>([^<]*)<\/p>/.exec(html)
+    expect(preview?.[2]).toBe('Pick a certification to see when it expires.')
+    expect(describedBy(html, 'date')).toEqual([expect.stringContaining(preview![1]!), expect.stringContaining(preview![1]!)])
+  })
+
+  it('Upload Proof says, from the dates in the form, what the expiration will be and why', () => {
+    const shown = (cert: UserCertification) => {
+      const html = render(<UploadProofDialog cert={cert} userId="u" forOther={false} onUploaded={noop} onClose={noop} />)
+      const preview = /<p id="([^"]+)" aria-live="polite" aria-atomic="true"[^>]*>([^<]*)<\/p>/.exec(html)
+      expect(describedBy(html, 'date').every((ids) => ids.split(' ').includes(preview![1]!))).toBe(true)
+      return preview![2]!
+    }
+    const [, , lifetime, nfpa] = profile().certifications
+    // The dates on record are in the form: kept as they are.
+    expect(shown(nfpa!)).toBe('Expires Jan 10, 2027: the expiration date on record, as entered')
+    expect(shown({ ...nfpa!, expiration_date: null })).toBe('Expires Jan 10, 2027: obtained date + 24 months')
+    expect(shown(lifetime!)).toBe('Never expires: this certification type has no validity period')
   })
 
   it('Replace Proof says which file is replaced', () => {

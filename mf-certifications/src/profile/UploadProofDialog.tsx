@@ -1,8 +1,9 @@
 import { CERT_MESSAGES, CERT_UPLOAD, type UserCertification } from '@portal/contracts'
 import { Alert, ApiError, Button, errorMessage, focusFirstInvalid, Modal, TextField, UploadProgress } from '@portal/ui-kit'
-import { useRef, useState, type FormEvent } from 'react'
+import { useId, useRef, useState, type FormEvent } from 'react'
 import { formatSize } from '../shared/format.ts'
-import { buildReplaceForm, buildUploadForm, checkProofFile, type FieldErrors, type UploadForm } from './certification-forms.ts'
+import { buildReplaceForm, buildUploadForm, checkProofFile, explainExpiration, type FieldErrors, type UploadForm } from './certification-forms.ts'
+import { ExpirationPreview } from './ExpirationPreview.tsx'
 import { useUploadProof } from './data/uploadHooks.ts'
 
 const formOf = (cert: UserCertification): UploadForm => ({
@@ -15,8 +16,9 @@ const formOf = (cert: UserCertification): UploadForm => ({
 export const UPLOAD_CANCELLED = 'The upload was cancelled; nothing was changed.'
 
 /**
- * Upload the proof of a held certification with its obtained date (learner §5), or replace the
- * proof alone; a progress bar and Cancel while it goes up.
+ * Upload the proof of a held certification with its obtained date (learner §5), saying the
+ * expiration the server will store and why (issue 23), or replace the proof alone; a progress bar
+ * and Cancel while it goes up.
  */
 export const UploadProofDialog = ({
   cert,
@@ -59,6 +61,14 @@ const UploadForm = ({
   const formRef = useRef<HTMLFormElement>(null)
   const submitRef = useRef<HTMLButtonElement>(null)
   const replacing = cert.file_name !== null
+  const previewId = useId()
+  const preview = explainExpiration({
+    obtained: form.obtained_date,
+    entered: form.expiration_date,
+    validityMonths: cert.certification.validity_period,
+    held: cert,
+    obtainedRequired: true,
+  })
   const upload = useUploadProof(
     cert,
     () => {
@@ -116,6 +126,7 @@ const UploadForm = ({
               value={form.obtained_date}
               onChange={(e) => set('obtained_date', e.target.value)}
               error={errors.obtained_date}
+              aria-describedby={previewId}
               required
             />
             <TextField
@@ -124,8 +135,10 @@ const UploadForm = ({
               value={form.expiration_date}
               onChange={(e) => set('expiration_date', e.target.value)}
               error={errors.expiration_date}
-              hint="Optional."
+              hint={cert.certification.validity_period === null ? 'Optional.' : 'Optional: leave it empty to count from the obtained date.'}
+              aria-describedby={previewId}
             />
+            <ExpirationPreview id={previewId} text={preview} />
             <TextField label="Notes" value={form.notes} onChange={(e) => set('notes', e.target.value)} error={errors.notes} hint="Optional." />
           </>
         )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDate, formatSize, monthLabel, relativeDays } from './format.ts'
+import { formatDate, formatSize, longMonthLabel, monthLabel, relativeDays } from './format.ts'
 
 describe('formats', () => {
   it('shows calendar dates as the same day wherever the browser is', () => {
@@ -15,6 +15,7 @@ describe('formats', () => {
 
   it('shows months as the short month and year', () => {
     expect(['2026-11', '2025-01'].map(monthLabel)).toEqual(['Nov 2026', 'Jan 2025'])
+    expect(['2026-02-28', '2025-12-31'].map(longMonthLabel)).toEqual(['February 2026', 'December 2025'])
   })
 
   it('shows file sizes', () => {

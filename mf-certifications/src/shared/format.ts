@@ -22,3 +22,7 @@ export const formatSize = (bytes: number): string =>
 const MONTH = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' })
 /** A month (`2026-11`) as "Nov 2026". */
 export const monthLabel = (month: string): string => MONTH.format(new Date(`${month}-01T00:00:00Z`))
+
+const LONG_MONTH = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' })
+/** The month of a calendar date (`2026-02-28`) as "February 2026". */
+export const longMonthLabel = (date: string): string => LONG_MONTH.format(new Date(`${date.slice(0, 7)}-01T00:00:00Z`))

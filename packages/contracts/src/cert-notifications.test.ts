@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { NotificationConfigInput, StatsQuery } from './cert-notifications.ts'
-import { certificationStatus, complianceColour, compliancePercentage, expirationBadge, isExpired, noticeBand, renewedExpiration } from './cert-rules.ts'
+import {
+  certificationStatus,
+  complianceColour,
+  compliancePercentage,
+  expirationBadge,
+  inRecertificationWindow,
+  isExpired,
+  noticeBand,
+  renewedExpiration,
+} from './cert-rules.ts'
 
 describe('certification notification rules', () => {
   it('puts days left into the 30/14/7/expired bands, expired only once the date has passed (admin §9 "expired below 0")', () => {
@@ -39,6 +48,15 @@ describe('certification notification rules', () => {
     expect(renewedExpiration('2026-03-01', '2025-12-01', 12)).toBe('2026-12-01')
     expect(renewedExpiration('2026-03-01', '2026-03-10', 12)).toBe('2027-03-10')
     expect(renewedExpiration('2026-03-01', '2026-01-15', null)).toBeNull()
+  })
+
+  it('opens the window 60 days before the old expiry and closes it after the expiry day', () => {
+    // 2026-03-01 minus 60 days is 2025-12-31.
+    expect(['2025-12-30', '2025-12-31', '2026-02-28', '2026-03-01', '2026-03-02'].map((d) => inRecertificationWindow('2026-03-01', d))).toEqual([
+      false, true, true, true, false,
+    ])
+    expect(renewedExpiration('2026-03-01', '2025-12-31', 12)).toBe('2027-03-01')
+    expect(renewedExpiration('2026-03-01', '2025-12-30', 12)).toBe('2026-12-30')
   })
 
   it('refuses a stats range that runs backwards', () => {

@@ -9,12 +9,12 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   ref?: Ref<HTMLInputElement>
 }
 
-/** A labelled input; error and hint texts are tied to it by aria-describedby. */
-export const TextField = ({ label, error, hint, adornment, ...rest }: TextFieldProps) => {
+/** A labelled input; error and hint texts are tied to it by aria-describedby, before any ids given in `aria-describedby`. */
+export const TextField = ({ label, error, hint, adornment, 'aria-describedby': described, ...rest }: TextFieldProps) => {
   const id = useId()
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
-  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined
+  const describedBy = [error ? errorId : null, hint ? hintId : null, described].filter(Boolean).join(' ') || undefined
   const input = <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...rest} />
   return (
     <div className="pk-field">
