@@ -8,7 +8,7 @@ import { profile, TODAY } from '../test/fixtures.ts'
 import { AddCertificationDialog } from './AddCertificationDialog.tsx'
 import { ProfileBody } from './ProfileBody.tsx'
 import { profileLoadError } from './TechnicianProfilePage.tsx'
-import { UploadProofDialog } from './UploadProofDialog.tsx'
+import { UploadProofDialog, clearsRecordedExpiration } from './UploadProofDialog.tsx'
 
 const render = (node: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>)
 const noop = () => undefined
@@ -113,6 +113,17 @@ describe('profile dialogs', () => {
     expect(html.indexOf('<select')).toBeLessThan(html.indexOf('<input'))
     expect(html.match(/type="date"/g)).toHaveLength(2)
     expect(html).toContain('Pick a certification to see its typical validity.')
+  })
+
+  it('Upload Proof clears the expiration on record when a later obtained date renews the period, so the server counts the new one', () => {
+    const cert = { ...profile().certifications[3]!, obtained_date: '2025-01-10', expiration_date: '2027-01-10' }
+    const typed = { ...cert, certification: { ...cert.certification, validity_period: 24 } }
+    expect(clearsRecordedExpiration(typed, '2026-11-20', '2027-01-10')).toBe(true)
+    // The same period, an expiration the user changed, a lifetime type, or a date half typed: kept.
+    expect(clearsRecordedExpiration(typed, '2025-01-10', '2027-01-10')).toBe(false)
+    expect(clearsRecordedExpiration(typed, '2026-11-20', '2028-11-20')).toBe(false)
+    expect(clearsRecordedExpiration({ ...typed, certification: { ...typed.certification, validity_period: null } }, '2026-11-20', '2027-01-10')).toBe(false)
+    expect(clearsRecordedExpiration(typed, '2026-1', '2027-01-10')).toBe(false)
   })
 
   it('Upload Proof names the certification, takes PDF, JPEG or PNG and prefills the dates', () => {

@@ -6,6 +6,15 @@ import { buildReplaceForm, buildUploadForm, checkProofFile, explainExpiration, t
 import { ExpirationPreview } from './ExpirationPreview.tsx'
 import { useUploadProof } from './data/uploadHooks.ts'
 
+/** Whether a new obtained date renews the period while the expiration field still shows the one on record. */
+export const clearsRecordedExpiration = (cert: UserCertification, obtained: string, expiration: string): boolean =>
+  cert.certification.validity_period !== null &&
+  cert.obtained_date !== null &&
+  /^\d{4}-\d{2}-\d{2}$/.test(obtained) &&
+  obtained > cert.obtained_date &&
+  expiration !== '' &&
+  expiration === (cert.expiration_date ?? '')
+
 const formOf = (cert: UserCertification): UploadForm => ({
   file: null,
   obtained_date: cert.obtained_date ?? '',
@@ -87,6 +96,14 @@ const UploadForm = ({
     setForm((f) => ({ ...f, [key]: value }))
     setErrors((e) => ({ ...e, [key]: key === 'file' ? (checkProofFile(value as File | null) ?? undefined) : undefined }))
   }
+  /**
+   * A later obtained date starts a new period: the expiration on record, still as it was filled in,
+   * is cleared so the server counts the new one (a renewal kept the old expiry before).
+   */
+  const setObtained = (value: string) => {
+    setForm((f) => ({ ...f, obtained_date: value, expiration_date: clearsRecordedExpiration(cert, value, f.expiration_date) ? '' : f.expiration_date }))
+    setErrors((e) => ({ ...e, obtained_date: undefined }))
+  }
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (upload.isPending) return
@@ -124,7 +141,7 @@ const UploadForm = ({
               label="Obtained Date"
               type="date"
               value={form.obtained_date}
-              onChange={(e) => set('obtained_date', e.target.value)}
+              onChange={(e) => setObtained(e.target.value)}
               error={errors.obtained_date}
               aria-describedby={previewId}
               required
