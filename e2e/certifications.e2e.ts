@@ -177,6 +177,14 @@ describe('certifications journey', () => {
     await osha.getByText('osha-card.png', { exact: false }).first().waitFor()
     await osha.getByRole('button', { name: 'View' }).click()
     await osha.getByRole('img', { name: 'Proof of OSHA 10-Hour Construction Safety: osha-card.png' }).waitFor()
+    // The replaced proof is kept in the card's history (issue 23: history, not overwrite).
+    const history = osha.getByRole('button', { name: 'History (1 earlier period)' })
+    expect(await history.getAttribute('aria-expanded')).toBe('false')
+    await history.click()
+    expect(await history.getAttribute('aria-expanded')).toBe('true')
+    await osha.getByText(/^Proof replaced on \w{3} \d{1,2}, \d{4} by Avery Anchorage$/).waitFor()
+    await osha.getByText('osha-card.pdf, 1 KB').waitFor()
+    await history.click()
 
     // Delete the proof after confirming; focus goes to the card's Upload.
     await osha.getByRole('button', { name: 'Delete Proof' }).click()
@@ -190,10 +198,14 @@ describe('certifications journey', () => {
     // Delete the certification added above, after confirming; focus stays on a card's Delete.
     await added.getByRole('button', { name: 'Delete', exact: true }).click()
     const confirmDelete = page.getByRole('dialog', { name: 'Delete Certification?' })
+    await confirmDelete.getByText(/Its history, this period and its proof included, is kept for the audit trail\./).waitFor()
     await confirmDelete.getByRole('button', { name: 'Delete Certification' }).click()
     await confirmDelete.waitFor({ state: 'hidden' })
-    await page.getByRole('status').getByText(`${typeName} deleted.`).waitFor()
-    await added.waitFor({ state: 'detached' })
+    await page.getByRole('status').getByText(`${typeName} deleted. Its history is kept for the audit trail.`).waitFor()
+    // It leaves its tier for Deleted Certifications, its history kept.
+    const deleted = page.getByRole('region', { name: /^Deleted Certifications/ })
+    await deleted.getByRole('heading', { name: `${typeName} (${typeCode})` }).waitFor()
+    expect(await added.count()).toBe(1)
     expect(await focusedControl(page)).toMatch(/^button "Delete"/)
 
     // Pause notifications for 30 days.

@@ -30,7 +30,7 @@ const Panel = ({ tab, remote }: { tab: AdminTab; remote: RemoteProps }) => {
     case 'Courses':
       return <CoursesTab />
     case 'Audit Trail':
-      return <AuditTrailTab />
+      return <AuditTrailTab navigate={remote.navigate} />
     case 'Certifications':
       // The certification slice's own tab (admin §2 cards), loaded at run time.
       return <RemoteSlot id="mf_certifications/AdminCertificationsTab" {...remote} loadingLabel="Loading certifications..." />

@@ -25,7 +25,7 @@ import {
 } from '@portal/server-kit'
 import { createApp, type AppDeps } from './app.ts'
 import { CertificationTypeEntity, TierRequirementEntity } from './certification-types/certification-type.entity.ts'
-import { TechnicianCertificationEntity } from './certifications/certification.entity.ts'
+import { CertificationPeriodEntity, TechnicianCertificationEntity } from './certifications/certification.entity.ts'
 import { loadCertsEnv, loadNotifySchedule } from './env.ts'
 import type { NotificationSchedule } from './notifications/notification.runner.ts'
 import { createOutcomeHandler, subscribeOutcomes } from './notifications/outcome.consumer.ts'
@@ -38,7 +38,7 @@ export { seedDemoData, type SeedTarget } from './demo/demo-data.ts'
 export { loadCertsEnv } from './env.ts'
 
 /** Every entity of certs' database. */
-export const entities = [CertificationTypeEntity, TierRequirementEntity, TechnicianCertificationEntity, TechnicianEntity, ProjectedUser]
+export const entities = [CertificationTypeEntity, TierRequirementEntity, TechnicianCertificationEntity, CertificationPeriodEntity, TechnicianEntity, ProjectedUser]
 
 export interface CertsDeps {
   env: PlatformEnv

@@ -1,10 +1,31 @@
 import { Alert, Button, EmptyState, Spinner, TextField, errorMessage } from '@portal/ui-kit'
 import { useState, type FormEvent } from 'react'
-import { AUDIT_SOURCES, SOURCE_LABELS, auditQuery, detailsText, emptyFilter, mergeTrails, type AuditFilter } from './audit-view.ts'
+import { AUDIT_SOURCES, SOURCE_LABELS, auditQuery, detailsText, emptyFilter, historyLink, mergeTrails, type AuditFilter } from './audit-view.ts'
 import { useAuditTrails } from './data/apiHooks.ts'
 
-/** Audit Trail tab: every service's admin changes in one list, filtered by who, what and when (decision 0030). */
-export const AuditTrailTab = () => {
+/** An entry's target, a link to the history it kept when there is one (the host's router follows it; it opens in a new tab too). */
+const Target = ({ target, link, navigate }: { target: string; link: string | null; navigate?: (to: string) => void }) =>
+  link ? (
+    <a
+      href={link}
+      aria-label={`${target}: certification history`}
+      onClick={(e) => {
+        if (!navigate || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return
+        e.preventDefault()
+        navigate(link)
+      }}
+    >
+      {target}
+    </a>
+  ) : (
+    <>{target}</>
+  )
+
+/**
+ * Audit Trail tab: every service's admin changes in one list, filtered by who, what and when
+ * (decision 0030); a certification's renewal, replaced proof or deletion links to its history.
+ */
+export const AuditTrailTab = ({ navigate }: { navigate?: (to: string) => void }) => {
   const [draft, setDraft] = useState<AuditFilter>(emptyFilter)
   const [filter, setFilter] = useState<AuditFilter>(emptyFilter)
   const query = auditQuery(filter)
@@ -70,7 +91,9 @@ export const AuditTrailTab = () => {
                   <td>{e.actor_name}</td>
                   <td>{SOURCE_LABELS[e.service as keyof typeof SOURCE_LABELS] ?? e.service}</td>
                   <td>{e.action}</td>
-                  <td>{e.target}</td>
+                  <td>
+                    <Target target={e.target} link={historyLink(e)} navigate={navigate} />
+                  </td>
                   <td className="pk-muted">{detailsText(e.details)}</td>
                 </tr>
               ))}

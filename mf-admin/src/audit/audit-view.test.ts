@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AUDIT_SOURCES, SOURCE_LABELS, auditQuery, detailsText, emptyFilter, mergeTrails } from './audit-view.ts'
+import { AUDIT_SOURCES, SOURCE_LABELS, auditQuery, detailsText, emptyFilter, historyLink, mergeTrails } from './audit-view.ts'
 
 const entry = (service: string, id: number, at: string) => ({ id, service, at, actor_id: 'a', actor_name: 'Ada', action: 'x', target: 't', details: {} })
 
@@ -23,5 +23,13 @@ describe('audit trail view', () => {
 
   it('writes details as one line', () => {
     expect(detailsText({ is_active: false, recipient_emails: ['a@x', 'b@x'], scope: { branches: [] }, gone: undefined })).toBe('is_active: false; recipient_emails: a@x, b@x; scope: {"branches":[]}')
+  })
+
+  it('links a certification’s renewal, replaced proof or deletion to its history on the technician’s profile (decision 0044)', () => {
+    const kept = { ...entry('certs', 3, '2026-11-02T00:00:00.000Z'), action: 'certification.renewed', details: { user_id: 'u-1', user_certification_id: 9, certification_id: 4, period_id: 12 } }
+    expect(historyLink(kept)).toBe('/admin/technician/u-1#certification-history-4')
+    expect(historyLink({ ...kept, details: { user_id: 'u-1', certification_id: 4 } })).toBeNull()
+    expect(historyLink({ ...kept, service: 'identity' })).toBeNull()
+    expect(historyLink(entry('certs', 4, '2026-11-02T00:00:00.000Z'))).toBeNull()
   })
 })

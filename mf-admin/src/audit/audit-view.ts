@@ -31,6 +31,17 @@ export const auditQuery = (f: AuditFilter): string => {
 export const mergeTrails = (lists: readonly (readonly AuditEntry[])[]): AuditEntry[] =>
   lists.flat().sort((a, b) => b.at.localeCompare(a.at) || a.service.localeCompare(b.service) || b.id - a.id)
 
+/**
+ * Where an entry's certification history is shown: certs' entries of a kept period (a renewal, a
+ * replaced proof, a deletion: decision 0044) name its technician, type and period, and the
+ * technician's profile opens that type's history at `#certification-history-{type}`; null otherwise.
+ */
+export const historyLink = (e: AuditEntry): string | null => {
+  const { user_id, certification_id, period_id } = e.details
+  if (e.service !== 'certs' || typeof user_id !== 'string' || typeof certification_id !== 'number' || typeof period_id !== 'number') return null
+  return `/admin/technician/${encodeURIComponent(user_id)}#certification-history-${certification_id}`
+}
+
 /** Details as one line: `key: value` pairs, lists joined. */
 export const detailsText = (d: Record<string, unknown>): string =>
   Object.entries(d)

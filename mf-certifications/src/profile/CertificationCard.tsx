@@ -6,6 +6,7 @@ import type { CertView } from '../shared/cert-view.ts'
 import { formatDate, formatSize } from '../shared/format.ts'
 import { saveBlob } from '../shared/save-blob.ts'
 import { fetchProof } from './api.ts'
+import { CertificationHistory } from './CertificationHistory.tsx'
 import { FOCUS } from './profile-view.ts'
 
 export interface CardPermissions {
@@ -46,7 +47,7 @@ const useInlineProof = (cert: UserCertification) => {
   return { proof, busy, error, view: () => (proof ? setProof(null) : void run('view')), download: () => void run('download') }
 }
 
-/** One held certification: status and expiration badges, its facts, and what the viewer may do with it. */
+/** One held certification: status and expiration badges, its facts, what the viewer may do with it, and its earlier periods. */
 export const CertificationCard = ({
   cert,
   view,
@@ -152,6 +153,7 @@ export const CertificationCard = ({
           </figure>
         ) : null}
       </div>
+      <CertificationHistory history={cert.history ?? []} certificationId={cert.certification_id} certificationName={c.name} describedBy={nameId} />
     </li>
   )
 }

@@ -3,6 +3,7 @@ import { Alert, Button, ConfirmDialog, EmptyState, errorMessage, neighbourAfterR
 import { lazy, Suspense, useState } from 'react'
 import { certView } from '../shared/cert-view.ts'
 import { CertificationCard, type CardPermissions } from './CertificationCard.tsx'
+import { CertificationHistory } from './CertificationHistory.tsx'
 import { useDeleteFromProfile, useRefreshProfiles, type ProfileDeletion } from './data/apiHooks.ts'
 import { FOCUS, groupByTier, shownOrder } from './profile-view.ts'
 
@@ -59,7 +60,7 @@ export const CertificationsSection = ({
     } else {
       const next = neighbourAfterRemoval(shownOrder(profile.certifications), cert.id)
       focusLater(...(next === undefined ? [FOCUS.add] : [FOCUS.remove(next), FOCUS.add]))
-      announce(`${cert.certification.name} deleted.`)
+      announce(`${cert.certification.name} deleted. Its history is kept for the audit trail.`)
     }
     setPending(null)
   })
@@ -107,6 +108,26 @@ export const CertificationsSection = ({
           )}
         </section>
       ))}
+      {profile.deleted_certifications?.length ? (
+        <section className="pk-stack" aria-labelledby="deleted-certifications-title" style={{ gap: '.75rem' }}>
+          <h3 id="deleted-certifications-title" style={{ margin: 0 }}>
+            Deleted Certifications <span className="pk-muted" style={{ fontWeight: 500, fontSize: '.9375rem' }}>({profile.deleted_certifications.length})</span>
+          </h3>
+          <p className="pk-muted" style={{ margin: 0 }}>
+            No longer on this profile and counted in no figure; their history is kept for the audit trail.
+          </p>
+          <ul className="ct-cards">
+            {profile.deleted_certifications.map((d) => (
+              <li key={d.certification_id} className="ct-card">
+                <h4 id={`deleted-certification-${d.certification_id}`}>
+                  {d.name} <span className="pk-muted" style={{ fontWeight: 500 }}>({d.code})</span>
+                </h4>
+                <CertificationHistory history={d.history} certificationId={d.certification_id} certificationName={d.name} describedBy={`deleted-certification-${d.certification_id}`} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {canEdit && adding ? (
         <Suspense fallback={null}>
           <AddCertificationDialog
@@ -159,8 +180,8 @@ export const CertificationsSection = ({
         ) : pending ? (
           <p>
             Delete {pending.cert.certification.name}
-            {pending.cert.certification_number ? ` (${pending.cert.certification_number})` : ''} and its proof from this profile? This cannot be
-            undone.
+            {pending.cert.certification_number ? ` (${pending.cert.certification_number})` : ''} from this profile? It no longer counts in any figure. Its
+            history, this period and its proof included, is kept for the audit trail.
           </p>
         ) : null}
         {remove.isError ? <Alert>{errorMessage(remove.error, CERT_MESSAGES.deleteFailed)}</Alert> : null}

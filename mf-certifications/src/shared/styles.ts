@@ -22,6 +22,12 @@ const CSS = `
 .ct-card{border:1px solid var(--c-border);border-radius:8px;padding:1rem;display:flex;flex-direction:column;gap:.625rem;min-width:0}
 .ct-card h4{margin:0;font-size:1.0625rem}
 .ct-card .ct-actions{display:flex;flex-wrap:wrap;gap:.5rem}
+.ct-history{border-top:1px solid var(--c-border);padding-top:.5rem}
+.ct-history-toggle{display:flex;width:100%;align-items:center;gap:.375rem;font:inherit;font-weight:600;text-align:left;background:none;border:0;padding:.25rem 0;cursor:pointer;color:inherit}
+.ct-history-toggle::before{content:"▸";font-size:.9rem}
+.ct-history-toggle[aria-expanded=true]::before{content:"▾"}
+.ct-periods{list-style:none;margin:.5rem 0 0;padding:0;display:flex;flex-direction:column;gap:.75rem}
+.ct-period{border-left:3px solid var(--c-border);padding-left:.625rem;display:flex;flex-direction:column;gap:.375rem}
 .ct-viewer{border:1px solid var(--c-border);border-radius:6px;padding:.5rem;display:flex;flex-direction:column;gap:.5rem}
 .ct-viewer iframe{width:100%;height:420px;border:0;background:#fff}
 .ct-viewer img{max-width:100%;height:auto}

@@ -72,6 +72,9 @@ export const CERT_MESSAGES = {
   certificationNotFound: 'Certification not found',
   certificationTypeNotFound: 'Certification type not found',
   fileNotFound: 'No file has been uploaded for this certification',
+  deleted: 'Certification deleted. Its history, the deleted period and its proof included, is kept for the audit trail.',
+  changedMeanwhile: 'Someone else changed this certification at the same time, so nothing was saved. Reload it and try again.',
+  noEarlierPeriods: 'No earlier periods',
   // Admin side (admin §8).
   fetchTypes: 'Failed to fetch certifications',
   loadTypes: 'Failed to load certifications',
@@ -179,6 +182,39 @@ export const TierRequirementsResponse = z.object({ requirements: z.array(TierReq
 // ---------------------------------------------------------------------------------------------
 // Technicians' certifications (learner §3, §5)
 
+/**
+ * Why a period of a technician's certification ended and was kept as history (issue 23: history,
+ * not overwrite): `renewed` (a later obtained date started a new period), `replaced` (its proof
+ * was replaced within the same period), `deleted` (the certification was deleted).
+ */
+export const PERIOD_END_REASONS = ['renewed', 'replaced', 'deleted'] as const
+export const PeriodEndReason = z.enum(PERIOD_END_REASONS)
+export type PeriodEndReason = z.infer<typeof PeriodEndReason>
+
+/** An earlier period of a technician's certification, as it was when it ended, with who ended it and why. */
+export const CertificationPeriod = z.object({
+  id: z.number().int(),
+  /** The technician's certification it was a period of (it may since have been deleted). */
+  user_certification_id: z.number().int(),
+  /** The certification type. */
+  certification_id: z.number().int(),
+  certification_number: z.string().nullable(),
+  obtained_date: z.string().nullable(),
+  expiration_date: z.string().nullable(),
+  notes: z.string().nullable(),
+  /** API path of the period's proof (inline; `?download=1` downloads it); null when it had none. */
+  file_path: z.string().nullable(),
+  file_name: z.string().nullable(),
+  file_size: z.number().int().nullable(),
+  file_type: z.string().nullable(),
+  uploaded_at: z.string().nullable(),
+  verified_at: z.string().nullable(),
+  ended_at: z.string(),
+  ended_by: z.object({ id: z.uuid(), name: z.string() }),
+  reason: PeriodEndReason,
+})
+export type CertificationPeriod = z.infer<typeof CertificationPeriod>
+
 export const UserCertification = z.object({
   id: z.number().int(),
   user_id: z.uuid(),
@@ -201,8 +237,37 @@ export const UserCertification = z.object({
   expiration_badge: ExpirationBadge.nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /**
+   * The earlier periods of this certification type for the technician, newest first (a renewal,
+   * a replaced proof, an earlier deleted one). Optional: older servers send none.
+   */
+  history: z.array(CertificationPeriod).optional(),
 })
 export type UserCertification = z.infer<typeof UserCertification>
+
+/** GET /technician/certifications/{id}/history: the earlier periods of a certification, also after it was deleted. */
+export const CertificationHistoryResponse = z.object({
+  user_id: z.uuid(),
+  user_certification_id: z.number().int(),
+  certification_id: z.number().int(),
+  name: z.string(),
+  code: z.string(),
+  /** Whether the technician still holds this certification (false: it was deleted and its history kept). */
+  held: z.boolean(),
+  history: z.array(CertificationPeriod),
+})
+export type CertificationHistoryResponse = z.infer<typeof CertificationHistoryResponse>
+
+/** A certification the technician no longer holds, shown with the history kept for it. */
+export const DeletedCertification = z.object({
+  certification_id: z.number().int(),
+  /** The last certification of this type the technician held (its history route). */
+  user_certification_id: z.number().int(),
+  name: z.string(),
+  code: z.string(),
+  history: z.array(CertificationPeriod),
+})
+export type DeletedCertification = z.infer<typeof DeletedCertification>
 
 const certificationNumber = z
   .string({ error: missingOr(CERT_MESSAGES.certificationNumberRequired, 'Certification number must be text') })
@@ -318,6 +383,8 @@ export const TechnicianProfile = z.object({
   /** Requirements of every tier that apply to the technician's department. */
   tier_requirements: z.array(ProfileRequirement),
   certifications: z.array(UserCertification),
+  /** Certifications deleted from the profile whose history is kept, latest deletion first (optional for older servers). */
+  deleted_certifications: z.array(DeletedCertification).optional(),
   /** Certifications with an expiration badge (expired or within 60 days), soonest first. */
   upcoming_expirations: z.array(UserCertification),
   revenue_data: RevenueData.nullable(),

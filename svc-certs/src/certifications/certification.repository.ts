@@ -5,16 +5,22 @@ import {
   expirationBadge,
   isCertificationValid,
   type EventData,
+  type CertificationPeriod,
   type StatusFacts,
   type UserCertification,
 } from '@portal/contracts'
 import { toCertificationBrief, type CertificationTypeEntity } from '../certification-types/certification-type.entity.ts'
 import { certificationTypeRepository } from '../certification-types/certification-type.repository.ts'
-import { TechnicianCertificationEntity } from './certification.entity.ts'
+import { CertificationPeriodEntity, TechnicianCertificationEntity } from './certification.entity.ts'
 
 export const certificationRepository = {
   findHeld: (em: EntityManager, userId: string, certificationId: number) => em.findOne(TechnicianCertificationEntity, { userId, certificationId }),
   listOf: (em: EntityManager, userId: string) => em.find(TechnicianCertificationEntity, { userId }, { orderBy: { id: 'asc' } }),
+  /** The kept periods of a technician's certification type, newest first (its history, whichever certification of the type they were). */
+  historyOf: (em: EntityManager, userId: string, certificationId: number) =>
+    em.find(CertificationPeriodEntity, { userId, certificationId }, { orderBy: { endedAt: 'desc', id: 'desc' } }),
+  /** Every kept period of the user, newest first. */
+  historiesOf: (em: EntityManager, userId: string) => em.find(CertificationPeriodEntity, { userId }, { orderBy: { endedAt: 'desc', id: 'desc' } }),
   /** The user's certifications with their types. */
   async listWithTypes(em: EntityManager, userId: string) {
     const certs = await certificationRepository.listOf(em, userId)
@@ -34,8 +40,34 @@ export const statusFacts = (c: TechnicianCertificationEntity, t: CertificationTy
 /** The API path of a certification's proof (inline; `?download=1` downloads it). */
 export const proofPath = (id: number) => `/technician/certifications/${id}/file`
 
-/** A technician's certification as the API shows it, its status and badge by the contracts' rules on `today`. */
-export function toUserCertification(c: TechnicianCertificationEntity, t: CertificationTypeEntity, today: string): UserCertification {
+/** The API path of an earlier period's proof (inline; `?download=1` downloads it). */
+export const periodProofPath = (p: CertificationPeriodEntity) => `/technician/certifications/${p.technicianCertificationId}/history/${p.id}/file`
+
+/** An earlier period as the API shows it. */
+export const toCertificationPeriod = (p: CertificationPeriodEntity): CertificationPeriod => ({
+  id: p.id,
+  user_certification_id: p.technicianCertificationId,
+  certification_id: p.certificationId,
+  certification_number: p.certificationNumber ?? null,
+  obtained_date: p.obtainedDate ?? null,
+  expiration_date: p.expirationDate ?? null,
+  notes: p.notes ?? null,
+  file_path: p.fileKey ? periodProofPath(p) : null,
+  file_name: p.fileName ?? null,
+  file_size: p.fileSize ?? null,
+  file_type: p.fileType ?? null,
+  uploaded_at: p.uploadedAt?.toISOString() ?? null,
+  verified_at: p.verifiedAt?.toISOString() ?? null,
+  ended_at: p.endedAt.toISOString(),
+  ended_by: { id: p.endedById, name: p.endedByName },
+  reason: p.reason,
+})
+
+/**
+ * A technician's certification as the API shows it, its status and badge by the contracts' rules
+ * on `today`; with `history` (its type's kept periods, newest first) when given.
+ */
+export function toUserCertification(c: TechnicianCertificationEntity, t: CertificationTypeEntity, today: string, history?: CertificationPeriodEntity[]): UserCertification {
   const facts = statusFacts(c, t)
   const days = c.expirationDate ? daysUntil(c.expirationDate, today) : null
   return {
@@ -59,6 +91,7 @@ export function toUserCertification(c: TechnicianCertificationEntity, t: Certifi
     expiration_badge: expirationBadge(days),
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
+    ...(history ? { history: history.map(toCertificationPeriod) } : {}),
   }
 }
 

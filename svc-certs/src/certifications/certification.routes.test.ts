@@ -183,7 +183,7 @@ describe('POST /technician/certifications/upload', () => {
     }
   })
 
-  it('gives a held certification its proof and new dates (200, an update event), replacing the old proof file', async () => {
+  it('gives a held certification its proof and new dates (200, an update event); a later obtained date keeps the earlier period and its proof file', async () => {
     const t = await h.type(admin, { validity_period: 12 })
     const added = await add(tech, { certification_id: t.id, certification_number: 'KEEP', obtained_date: '2024-01-01' })
     const id = added.body.certification.id
@@ -195,8 +195,13 @@ describe('POST /technician/certifications/upload', () => {
       ['file', 'b.jpg', FILES.jpeg],
     ])
     expect(second.body.certification).toMatchObject({ file_name: 'b.jpg', file_type: 'image/jpeg', expiration_date: '2027-01-01' })
+    // The renewal keeps a.pdf with the period it ended (history, not overwrite).
     const after = await h.storage.list('proofs')
-    expect(after.length).toBe(before.length)
+    expect(after.length).toBe(before.length + 1)
+    expect(second.body.certification.history.map((p: { obtained_date: string; file_name: string | null; reason: string }) => [p.obtained_date, p.file_name, p.reason])).toEqual([
+      ['2025-03-01', 'a.pdf', 'renewed'],
+      ['2024-01-01', null, 'renewed'],
+    ])
     expect((await h.events('certs.certification.updated.v1')).filter((e) => e.data.certificationId === id)).toHaveLength(2)
     expect(await h.sql('select key from storage_garbage')).toEqual([])
   })
@@ -296,7 +301,7 @@ describe('a held certification', () => {
     expect((await h.events('certs.certification.updated.v1')).at(-1)!.data).toMatchObject({ certificationId: certification.id, obtainedDate: '2024-06-01' })
   })
 
-  it('has its proof replaced, deleted (then 404 on view and delete), and is deleted with its proof', async () => {
+  it('has its proof replaced (the old one kept), deleted (then 404 on view and delete), and is deleted with its proof kept in its history', async () => {
     const t = await h.type(admin)
     const created = await h.upload('/technician/certifications/upload', tech.token, { certification_id: String(t.id), obtained_date: '2025-01-01' }, [['file', 'a.pdf', FILES.pdf]])
     const id = created.body.certification.id as number
@@ -316,9 +321,16 @@ describe('a held certification', () => {
 
     await h.upload(`/technician/certifications/${id}/file`, tech.token, {}, [['file', 'd.pdf', FILES.pdf]])
     const last = (await keyOf())!
-    expect(await h.call('DELETE', `/technician/certifications/${id}`, { token: tech.token })).toMatchObject({ status: 200 })
+    expect(await h.call('DELETE', `/technician/certifications/${id}`, { token: tech.token })).toMatchObject({
+      status: 200,
+      body: { message: CERT_MESSAGES.deleted, history_path: `/technician/certifications/${id}/history` },
+    })
     expect(await keyOf()).toBeUndefined()
-    expect(await h.storage.stat(last)).toBeNull()
+    expect(await h.storage.stat(last)).not.toBeNull()
+    expect(await h.sql('select reason, file_name from technician_certification_periods where technician_certification_id = ? order by id', [id])).toEqual([
+      { reason: 'replaced', file_name: 'a.pdf' },
+      { reason: 'deleted', file_name: 'd.pdf' },
+    ])
     expect((await h.events('certs.certification.deleted.v1')).at(-1)!.data).toEqual({ certificationId: id, userId: tech.id, certificationTypeId: t.id })
     expect(await h.call('DELETE', `/technician/certifications/${id}`, { token: tech.token })).toMatchObject({ status: 404 })
   })

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
+import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql'
 import { z } from 'zod'
 import {
   AddCertificationBody,
@@ -10,6 +10,8 @@ import {
   computeExpiration,
   renewedExpiration,
   type AvailableCertificationsResponse,
+  type CertificationHistoryResponse,
+  type PeriodEndReason,
   type UserCertification,
 } from '@portal/contracts'
 import {
@@ -18,7 +20,9 @@ import {
   conflict,
   forgetGarbage,
   assertStorableInput,
+  auditTrail,
   notFound,
+  projectedUsers,
   recordEvent,
   recordGarbage,
   validationFailed,
@@ -32,9 +36,16 @@ import { typeNotFound } from '../certification-types/certification-type.service.
 import type { CertsContext } from '../context.ts'
 import { revenueRepository } from '../revenue/revenue.repository.ts'
 import { appliesToDepartment } from '../technicians/compliance.ts'
-import { requireCompleteProfile, requireEdit, requireEditableUser, requireReadableCertification, requireReadableUser } from '../technicians/access.ts'
-import { TechnicianCertificationEntity } from './certification.entity.ts'
-import { certificationFacts, certificationRepository, toUserCertification } from './certification.repository.ts'
+import {
+  requireCompleteProfile,
+  requireEdit,
+  requireEditableUser,
+  requireReadableCertification,
+  requireReadableHistory,
+  requireReadableUser,
+} from '../technicians/access.ts'
+import { CertificationPeriodEntity, TechnicianCertificationEntity } from './certification.entity.ts'
+import { certificationFacts, certificationRepository, toCertificationPeriod, toUserCertification } from './certification.repository.ts'
 import { receiveProof, type ReceivedProof } from './proof-file.ts'
 
 type AddBody = z.output<typeof AddCertificationBody>
@@ -44,10 +55,57 @@ const unavailable = (message: string) => badRequest(message, 'certification_unav
 /** The field of an upload that names whose certification it is. */
 const UploadTarget = z.object({ user_id: UploadCertificationFields.shape.user_id })
 
-/** Dates a certification can carry (and PostgreSQL store): calendar dates from 1900 to 2199. */
-function requirePlausibleDates(...dates: (string | null | undefined)[]) {
-  for (const d of dates)
-    if (d && (d < '1900-01-01' || d > '2199-12-31')) throw badRequest('Use a date between 1900 and 2199', 'date_out_of_range')
+/** The date fields of a certification, as the forms name them. */
+const DATE_LABELS = { obtained_date: 'Obtained date', expiration_date: 'Expiration date' } as const
+type DateField = keyof typeof DATE_LABELS
+
+/** 400 naming `field` in the error shape's details, as a failed validation does. */
+const fieldError = (field: string, message: string, code: string) => badRequest(message, code, { details: [{ path: field, message }] })
+
+/** How far from today a certification's dates may lie: further is a typo (issue 23), and past it PostgreSQL and the validity arithmetic stay safe. */
+const PLAUSIBLE_YEARS = 100
+/** `date` moved by whole years (the day clamped at the month's end). */
+const yearsFrom = (date: string, years: number) => computeExpiration(date, years * 12)!
+
+/** 400 `date_out_of_range` naming the first date given more than 100 years from `today`. */
+function requirePlausibleDates(today: string, dates: Partial<Record<DateField, string | null>>) {
+  const earliest = yearsFrom(today, -PLAUSIBLE_YEARS)
+  const latest = yearsFrom(today, PLAUSIBLE_YEARS)
+  for (const field of Object.keys(DATE_LABELS) as DateField[]) {
+    const d = dates[field]
+    if (d && (d < earliest || d > latest))
+      throw fieldError(field, `${DATE_LABELS[field]} must be within ${PLAUSIBLE_YEARS} years of today (${earliest} to ${latest})`, 'date_out_of_range')
+  }
+}
+const changedMeanwhile = () => conflict(CERT_MESSAGES.changedMeanwhile, 'certification_changed')
+
+/** Where a certification row is: by id, or as the technician's certification of a type. */
+type RowKey = { id: number } | { userId: string; certificationId: number }
+
+/**
+ * The row's version as a request found it: PostgreSQL's `xmin`, which every update of the row
+ * renews (null: no such row). Taken before the row is locked and compared once it is, it tells
+ * that a concurrent request changed the row meanwhile (decision 0044).
+ */
+async function versionOf(em: EntityManager, key: RowKey): Promise<string | null> {
+  const [row] = (
+    'id' in key
+      ? await em.execute('select xmin::text as v from technician_certifications where id = ?', [key.id])
+      : await em.execute('select xmin::text as v from technician_certifications where user_id = ? and certification_id = ?', [key.userId, key.certificationId])
+  ) as { v: string }[]
+  return row?.v ?? null
+}
+
+/** 409 `certification_changed` unless the (locked) row is as the request first found it. */
+async function requireUnchanged(em: EntityManager, key: RowKey, seen: string | null) {
+  if ((await versionOf(em, key)) !== seen) throw changedMeanwhile()
+}
+
+/** The audit trail's action for a period kept for each reason. */
+const PERIOD_ACTIONS: Record<PeriodEndReason, string> = {
+  renewed: 'certification.renewed',
+  replaced: 'certification.proof_replaced',
+  deleted: 'certification.deleted',
 }
 const uploadExpired = () => new AppError(409, 'upload_expired', 'The upload took too long; please upload the file again')
 const fileNotFound = () => notFound(CERT_MESSAGES.fileNotFound, 'file_not_found')
@@ -98,6 +156,80 @@ export function createCertificationService(ctx: CertsContext) {
   const typeOf = async (em: EntityManager, cert: TechnicianCertificationEntity) => (await certificationTypeRepository.findById(em, cert.certificationId))!
 
   /**
+   * What a change with obtained date `obtained` does to the current period (decision 0044): a
+   * later date than the period's renews it; the same date (or none on either side) corrects it. An
+   * earlier date is refused (400 naming `obtained_date`) once the period is on record (it has a
+   * proof, or earlier periods of it are kept); before that it corrects the date it was added with.
+   */
+  const periodChange = (cert: TechnicianCertificationEntity, obtained: string | null, history: CertificationPeriodEntity[]): 'renewal' | 'correction' => {
+    const current = cert.obtainedDate ?? null
+    if (!obtained || !current || obtained === current) return 'correction'
+    if (obtained > current) return 'renewal'
+    const onRecord = Boolean(cert.fileKey) || history.some((p) => p.technicianCertificationId === cert.id)
+    if (!onRecord) return 'correction'
+    throw fieldError('obtained_date', `Obtained date cannot be before the current period's (${current}): a renewal starts after it`, 'obtained_before_current_period')
+  }
+
+  /**
+   * Keeps the certification's current period as history (issue 23 item 4): its dates, number,
+   * notes, proof (the file stays in storage: the period refers to it) and verification, when and
+   * by whom it ended and why. Flushed with the change that ends it.
+   */
+  const keepPeriod = async (em: EntityManager, actor: Actor, cert: TechnicianCertificationEntity, type: CertificationTypeEntity, reason: PeriodEndReason, at: Date) => {
+    const endedByName = (await projectedUsers.findAny(em, actor.userId))?.name || actor.name || actor.email || actor.userId
+    return em.create(CertificationPeriodEntity, {
+      technicianCertificationId: cert.id,
+      userId: cert.userId,
+      certificationId: cert.certificationId,
+      certificationCode: type.code,
+      certificationName: type.name,
+      certificationNumber: cert.certificationNumber ?? null,
+      obtainedDate: cert.obtainedDate ?? null,
+      expirationDate: cert.expirationDate ?? null,
+      notes: cert.notes ?? null,
+      fileKey: cert.fileKey ?? null,
+      fileName: cert.fileName ?? null,
+      fileSize: cert.fileSize ?? null,
+      fileType: cert.fileType ?? null,
+      uploadedAt: cert.uploadedAt ?? null,
+      verifiedAt: cert.verifiedAt ?? null,
+      endedAt: at,
+      endedById: actor.userId,
+      endedByName,
+      reason,
+    })
+  }
+
+  /** The audit trail's entry of a kept period: who ended it, whose it was, and the ids its history is found by. */
+  const auditPeriod = (
+    em: EntityManager,
+    actor: Actor,
+    ownerName: string | null | undefined,
+    type: CertificationTypeEntity,
+    period: CertificationPeriodEntity,
+    next: Record<string, unknown> = {},
+  ) =>
+    auditTrail.record(em, actor, PERIOD_ACTIONS[period.reason], `${ownerName || period.userId}: ${type.code}`, {
+      user_id: period.userId,
+      user_certification_id: period.technicianCertificationId,
+      certification_id: period.certificationId,
+      period_id: period.id,
+      obtained_date: period.obtainedDate ?? null,
+      expiration_date: period.expirationDate ?? null,
+      file_name: period.fileName ?? null,
+      ...next,
+    })
+
+  /** The row's proof let go of (a renewal's new period starts without one; the old one is kept with its period). */
+  const clearProof = (cert: TechnicianCertificationEntity) => {
+    cert.fileKey = null
+    cert.fileName = null
+    cert.fileSize = null
+    cert.fileType = null
+    cert.uploadedAt = null
+  }
+
+  /**
    * Receives a proof under a fresh key recorded as garbage first; `commit` must forget it in its
    * transaction. Any failure deletes the file. `beforeFile` runs as the file begins (see `receiveProof`).
    */
@@ -116,10 +248,8 @@ export function createCertificationService(ctx: CertsContext) {
     }
   }
 
-  /** Sets the proof on the row and records the one it replaces as garbage (collected after the commit). */
-  const attachProof = async (em: EntityManager, cert: TechnicianCertificationEntity, proof: ReceivedProof, at: Date): Promise<string | null> => {
-    const replaced = cert.fileKey ?? null
-    if (replaced) await recordGarbage(em, [{ key: replaced, isPrefix: false }], new Date(0))
+  /** Sets the proof on the row; the one it replaces must have been kept with its period first. */
+  const attachProof = async (em: EntityManager, cert: TechnicianCertificationEntity, proof: ReceivedProof, at: Date): Promise<void> => {
     cert.fileKey = proof.key
     cert.fileName = proof.name
     cert.fileSize = proof.size
@@ -127,18 +257,41 @@ export function createCertificationService(ctx: CertsContext) {
     cert.uploadedAt = at
     cert.updatedAt = at
     if (!(await forgetGarbage(em, proof.key))) throw uploadExpired()
-    return replaced
+  }
+
+  /** Flushes, telling a certification created meanwhile by a concurrent request (the unique key) as such. */
+  const flushCertification = async (em: EntityManager) => {
+    try {
+      await em.flush()
+    } catch (err) {
+      if (err instanceof UniqueConstraintViolationException) throw changedMeanwhile()
+      throw err
+    }
   }
 
   const collect = async (key: string | null) => {
-    if (key) await ctx.garbage.collect([key]).catch((err: unknown) => logger.warn('replaced proof not removed yet', { key, err: err as Error }))
+    if (key) await ctx.garbage.collect([key]).catch((err: unknown) => logger.warn('deleted proof not removed yet', { key, err: err as Error }))
+  }
+
+  /** A stored proof as it is served; a key storage does not have is a logged 404, not a 500. */
+  const proofDownload = async (
+    key: string,
+    f: { fileName?: string | null; fileType?: string | null; fileSize?: number | null },
+    where: { certificationId: number; periodId?: number },
+  ): Promise<ProofDownload> => {
+    const body = await storage.get(key).catch((err: unknown) => {
+      // The row names a file storage does not have (restored database, lost volume): say so, not 500.
+      logger.error('proof file missing from storage', { ...where, key, err: err as Error })
+      throw fileNotFound()
+    })
+    return { body, name: f.fileName ?? 'proof', type: f.fileType ?? 'application/octet-stream', size: f.fileSize ?? null }
   }
 
   return {
     /** POST /technician/certifications/add (learner §5). */
     async add(actor: Actor, body: AddBody): Promise<UserCertification> {
       const userId = body.user_id ?? actor.userId
-      requirePlausibleDates(body.obtained_date, body.expiration_date)
+      requirePlausibleDates(today(), body)
       return orm.em.fork().transactional(async (em) => {
         const user = await requireEditableUser(em, actor, userId)
         requireCompleteProfile(actor, user)
@@ -161,18 +314,22 @@ export function createCertificationService(ctx: CertsContext) {
           createdAt: at,
           updatedAt: at,
         })
-        await em.flush()
+        await flushCertification(em)
         recordEvent(em, 'certs.certification.added.v1', certificationFacts(cert, type))
-        return toUserCertification(cert, type, today())
+        // Added again after a deletion: the history kept then shows with it.
+        return toUserCertification(cert, type, today(), await certificationRepository.historyOf(em, userId, type.id))
       })
     },
 
     /**
      * POST /technician/certifications/upload: a proof with its dates; creates the certification of
-     * that type, or gives the one held its new proof and dates. Resolves with whether it was created.
+     * that type, or gives the one held its new proof and dates: a later obtained date renews it, the
+     * same one replaces the proof of the current period, and either keeps the period or proof it
+     * ends as history (decision 0044). Resolves with whether it was created.
      */
     async upload(actor: Actor, req: UploadRequest): Promise<{ created: boolean; certification: UserCertification }> {
-      let replaced: string | null = null
+      // The held certification as the upload began: a change made while the file streams in is a concurrent one.
+      let seenAtStart: { key: string; version: string | null } | null = null
       // Checked as the file begins, before any of it is read: whose certification it is comes in the
       // fields before the file (as forms are sent), so nobody streams 10 MB into someone else's.
       // The transaction below checks again with every field.
@@ -180,21 +337,36 @@ export function createCertificationService(ctx: CertsContext) {
         const target = UploadTarget.safeParse({ user_id: fields.get('user_id')?.[0] })
         if (!target.success) throw validationFailed(target.error)
         const userId = target.data.user_id ?? actor.userId
-        await orm.em.fork().transactional(async (em) => requireCompleteProfile(actor, await requireEditableUser(em, actor, userId)))
+        const typeId = Number(fields.get('certification_id')?.[0])
+        await orm.em.fork().transactional(async (em) => {
+          requireCompleteProfile(actor, await requireEditableUser(em, actor, userId))
+          if (Number.isSafeInteger(typeId) && typeId > 0 && typeId <= 2_147_483_647)
+            seenAtStart = { key: `${userId}/${typeId}`, version: await versionOf(em, { userId, certificationId: typeId }) }
+        })
       }
-      const result = await withProof(req, async ({ fields, proof }) => {
+      return withProof(req, async ({ fields, proof }) => {
         const parsed = UploadCertificationFields.safeParse(Object.fromEntries([...fields].map(([k, v]) => [k, v[0]])))
         if (!parsed.success) throw validationFailed(parsed.error)
         assertStorableInput(parsed.data)
         const body = parsed.data
-        requirePlausibleDates(body.obtained_date, body.expiration_date)
+        requirePlausibleDates(today(), body)
         const userId = body.user_id ?? actor.userId
         return orm.em.fork().transactional(async (em) => {
           const user = await requireEditableUser(em, actor, userId)
           requireCompleteProfile(actor, user)
           const type = await offeredType(em, body.certification_id, user)
+          const key = { userId, certificationId: type.id }
+          const seen = seenAtStart as { key: string; version: string | null } | null
+          const version = seen?.key === `${userId}/${type.id}` ? seen.version : await versionOf(em, key)
+          const held = await em.findOne(TechnicianCertificationEntity, key, { lockMode: LockMode.PESSIMISTIC_WRITE })
+          await requireUnchanged(em, key, version)
+          const history = await certificationRepository.historyOf(em, userId, type.id)
           const at = now()
-          const held = await em.findOne(TechnicianCertificationEntity, { userId, certificationId: type.id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+          let kept: CertificationPeriodEntity | null = null
+          if (held && periodChange(held, body.obtained_date, history) === 'renewal') {
+            kept = await keepPeriod(em, actor, held, type, 'renewed', at)
+            held.verifiedAt = null
+          } else if (held?.fileKey) kept = await keepPeriod(em, actor, held, type, 'replaced', at)
           const cert =
             held ??
             em.create(TechnicianCertificationEntity, {
@@ -210,65 +382,113 @@ export function createCertificationService(ctx: CertsContext) {
           cert.obtainedDate = body.obtained_date
           if (body.certification_number !== null) cert.certificationNumber = body.certification_number
           if (body.notes !== null) cert.notes = body.notes
-          replaced = await attachProof(em, cert, proof, at)
-          await em.flush()
+          await attachProof(em, cert, proof, at)
+          await flushCertification(em)
+          if (kept)
+            await auditPeriod(em, actor, user?.name, type, kept, kept.reason === 'renewed' ? { new_obtained_date: cert.obtainedDate ?? null, new_expiration_date: cert.expirationDate ?? null } : {})
           recordEvent(em, held ? 'certs.certification.updated.v1' : 'certs.certification.added.v1', certificationFacts(cert, type))
-          return { created: !held, certification: toUserCertification(cert, type, today()) }
+          return { created: !held, certification: toUserCertification(cert, type, today(), kept ? [kept, ...history] : history) }
         })
       }, mayUpload)
-      await collect(replaced)
-      return result
     },
 
-    /** PUT /technician/certifications/{id}: number (kept when absent), dates and notes (replaced). */
+    /**
+     * PUT /technician/certifications/{id}: number (kept when absent), dates and notes (replaced). A
+     * later obtained date renews: the period it ends is kept as history, its proof with it, and the
+     * new period waits for its own proof; the same date corrects the current period in place.
+     */
     async update(actor: Actor, id: number, body: UpdateBody): Promise<UserCertification> {
-      requirePlausibleDates(body.obtained_date, body.expiration_date)
+      requirePlausibleDates(today(), body)
       return orm.em.fork().transactional(async (em) => {
+        const seen = await versionOf(em, { id })
         const access = await requireReadableCertification(em, actor, id, true)
         requireEdit(access)
+        await requireUnchanged(em, { id }, seen)
         const { cert } = access
         const type = await typeOf(em, cert)
+        const history = await certificationRepository.historyOf(em, cert.userId, cert.certificationId)
+        const at = now()
+        const renewal = periodChange(cert, body.obtained_date, history) === 'renewal'
+        const kept = renewal ? await keepPeriod(em, actor, cert, type, 'renewed', at) : null
+        if (renewal) {
+          clearProof(cert)
+          cert.verifiedAt = null
+        }
         if (body.certification_number !== undefined) cert.certificationNumber = body.certification_number
         cert.expirationDate = expirationOf(body.expiration_date, body.obtained_date, type, cert)
         cert.obtainedDate = body.obtained_date
         cert.notes = body.notes
-        cert.updatedAt = now()
+        cert.updatedAt = at
         await em.flush()
+        if (kept) await auditPeriod(em, actor, access.owner?.name, type, kept, { new_obtained_date: cert.obtainedDate ?? null, new_expiration_date: cert.expirationDate ?? null })
         recordEvent(em, 'certs.certification.updated.v1', certificationFacts(cert, type))
-        return toUserCertification(cert, type, today())
+        return toUserCertification(cert, type, today(), kept ? [kept, ...history] : history)
       })
     },
 
-    /** POST /technician/certifications/{id}/file: replaces (or adds) the proof. */
+    /** POST /technician/certifications/{id}/file: replaces (or adds) the proof; a replaced proof is kept with the period (`replaced`). */
     async replaceFile(actor: Actor, id: number, req: UploadRequest): Promise<UserCertification> {
       // Checked before the body is read: nobody streams 10 MB into a certification they may not change.
-      await orm.em.fork().transactional(async (em) => requireEdit(await requireReadableCertification(em, actor, id)))
-      let replaced: string | null = null
-      const result = await withProof(req, ({ proof }) =>
+      const seen = await orm.em.fork().transactional(async (em) => {
+        requireEdit(await requireReadableCertification(em, actor, id))
+        return versionOf(em, { id })
+      })
+      return withProof(req, ({ proof }) =>
         orm.em.fork().transactional(async (em) => {
           const access = await requireReadableCertification(em, actor, id, true)
           requireEdit(access)
-          const type = await typeOf(em, access.cert)
-          replaced = await attachProof(em, access.cert, proof, now())
+          await requireUnchanged(em, { id }, seen)
+          const { cert } = access
+          const type = await typeOf(em, cert)
+          const history = await certificationRepository.historyOf(em, cert.userId, cert.certificationId)
+          const at = now()
+          const kept = cert.fileKey ? await keepPeriod(em, actor, cert, type, 'replaced', at) : null
+          await attachProof(em, cert, proof, at)
           await em.flush()
-          recordEvent(em, 'certs.certification.updated.v1', certificationFacts(access.cert, type))
-          return toUserCertification(access.cert, type, today())
+          if (kept) await auditPeriod(em, actor, access.owner?.name, type, kept)
+          recordEvent(em, 'certs.certification.updated.v1', certificationFacts(cert, type))
+          return toUserCertification(cert, type, today(), kept ? [kept, ...history] : history)
         }),
       )
-      await collect(replaced)
-      return result
     },
 
     /** GET /technician/certifications/{id}/file: the proof for the owner, admins and managers in scope. */
     async file(actor: Actor, id: number): Promise<ProofDownload> {
       const { cert } = await requireReadableCertification(orm.em.fork(), actor, id)
       if (!cert.fileKey) throw fileNotFound()
-      const body = await storage.get(cert.fileKey).catch((err: unknown) => {
-        // The row names a file storage does not have (restored database, lost volume): say so, not 500.
-        logger.error('proof file missing from storage', { certificationId: id, key: cert.fileKey, err: err as Error })
-        throw fileNotFound()
-      })
-      return { body, name: cert.fileName ?? 'proof', type: cert.fileType ?? 'application/octet-stream', size: cert.fileSize ?? null }
+      return proofDownload(cert.fileKey, cert, { certificationId: id })
+    },
+
+    /**
+     * GET /technician/certifications/{id}/history: the earlier periods of its type for its
+     * technician, newest first, for whoever may read the certification (also once it was deleted).
+     */
+    async history(actor: Actor, id: number): Promise<CertificationHistoryResponse> {
+      const em = orm.em.fork()
+      const readable = await requireReadableHistory(em, actor, id)
+      const [periods, type] = await Promise.all([
+        certificationRepository.historyOf(em, readable.userId, readable.certificationId),
+        certificationTypeRepository.findById(em, readable.certificationId),
+      ])
+      return {
+        user_id: readable.userId,
+        user_certification_id: id,
+        certification_id: readable.certificationId,
+        name: type?.name ?? periods[0]?.certificationName ?? '',
+        code: type?.code ?? periods[0]?.certificationCode ?? '',
+        held: readable.cert !== null,
+        history: periods.map(toCertificationPeriod),
+      }
+    },
+
+    /** GET /technician/certifications/{id}/history/{periodId}/file: an earlier period's proof, for whoever may read the history. */
+    async periodFile(actor: Actor, id: number, periodId: number): Promise<ProofDownload> {
+      const em = orm.em.fork()
+      await requireReadableHistory(em, actor, id)
+      const period = await em.findOne(CertificationPeriodEntity, { id: periodId, technicianCertificationId: id })
+      if (!period) throw notFound('No such earlier period of this certification', 'period_not_found')
+      if (!period.fileKey) throw fileNotFound()
+      return proofDownload(period.fileKey, period, { certificationId: id, periodId })
     },
 
     /** DELETE /technician/certifications/{id}/file: the owner, admins and managers in scope (learner §6). */
@@ -281,11 +501,7 @@ export function createCertificationService(ctx: CertsContext) {
         if (!cert.fileKey) throw fileNotFound()
         removed = cert.fileKey
         await recordGarbage(em, [{ key: cert.fileKey, isPrefix: false }], new Date(0))
-        cert.fileKey = null
-        cert.fileName = null
-        cert.fileSize = null
-        cert.fileType = null
-        cert.uploadedAt = null
+        clearProof(cert)
         cert.updatedAt = now()
         const type = await typeOf(em, cert)
         await em.flush()
@@ -296,21 +512,25 @@ export function createCertificationService(ctx: CertsContext) {
       return result
     },
 
-    /** DELETE /technician/certifications/{id}: the certification and its proof. */
-    async remove(actor: Actor, id: number): Promise<{ message: string }> {
-      let removed: string | null = null
+    /**
+     * DELETE /technician/certifications/{id}: the certification leaves the profile and every figure;
+     * its last period, proof included, is kept as its history for the audit trail (decision 0044).
+     */
+    async remove(actor: Actor, id: number): Promise<{ message: string; history_path: string }> {
       await orm.em.fork().transactional(async (em) => {
+        const seen = await versionOf(em, { id })
         const access = await requireReadableCertification(em, actor, id, true)
         requireEdit(access)
+        await requireUnchanged(em, { id }, seen)
         const { cert } = access
-        removed = cert.fileKey ?? null
-        if (removed) await recordGarbage(em, [{ key: removed, isPrefix: false }], new Date(0))
+        const type = await typeOf(em, cert)
+        const kept = await keepPeriod(em, actor, cert, type, 'deleted', now())
         recordEvent(em, 'certs.certification.deleted.v1', { certificationId: cert.id, userId: cert.userId, certificationTypeId: cert.certificationId })
         em.remove(cert)
         await em.flush()
+        await auditPeriod(em, actor, access.owner?.name, type, kept)
       })
-      await collect(removed)
-      return { message: 'Certification deleted' }
+      return { message: CERT_MESSAGES.deleted, history_path: `/technician/certifications/${id}/history` }
     },
 
     /** GET /technician/certifications/available/{userId}: active types for the user's department not held yet. */
@@ -325,14 +545,18 @@ export function createCertificationService(ctx: CertsContext) {
     },
 
     /**
-     * A deleted user's certifications go with them (their proofs to the garbage cleaner), each
-     * announced as deleted; called in the projection's deletion transaction.
+     * A deleted user's certifications and their history go with them (their proofs to the garbage
+     * cleaner), each certification announced as deleted; called in the projection's deletion transaction.
      */
     async dropUser(em: EntityManager, userId: string): Promise<void> {
       for (const cert of await certificationRepository.listOf(em, userId)) {
         if (cert.fileKey) await recordGarbage(em, [{ key: cert.fileKey, isPrefix: false }], new Date(0))
         recordEvent(em, 'certs.certification.deleted.v1', { certificationId: cert.id, userId, certificationTypeId: cert.certificationId })
       }
+      // Their kept history goes too: a deleted user's records are not kept (the audit trail keeps its entries).
+      for (const period of await certificationRepository.historiesOf(em, userId))
+        if (period.fileKey) await recordGarbage(em, [{ key: period.fileKey, isPrefix: false }], new Date(0))
+      await em.execute('delete from technician_certification_periods where user_id = ?', [userId])
       await em.execute('delete from technician_certifications where user_id = ?', [userId])
       await em.execute('delete from technicians where user_id = ?', [userId])
       await revenueRepository.dropUser(em, userId)

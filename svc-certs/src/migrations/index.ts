@@ -3,6 +3,7 @@ import { CertificationTables } from './0001-certification-tables.ts'
 import { TeamAndRevenueTables } from './0004-team-and-revenue.ts'
 import { CertificationNotifications } from './0005-certification-notifications.ts'
 import { TeamFiguresAndAudit } from './0006-team-figures-and-audit.ts'
+import { CertificationPeriods } from './0007-certification-periods.ts'
 
 /** Certs' migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -12,4 +13,5 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0004_team_and_revenue', class: TeamAndRevenueTables },
   { name: '0005_certification_notifications', class: CertificationNotifications },
   { name: '0006_team_figures_and_audit', class: TeamFiguresAndAudit },
+  { name: '0007_certification_periods', class: CertificationPeriods },
 ]

@@ -1,7 +1,7 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import { CERT_MESSAGES } from '@portal/contracts'
 import { conflict, forbidden, inManagerScope, notFound, projectedUsers, withProjectedScope, type Actor, type ProjectedUser } from '@portal/server-kit'
-import { TechnicianCertificationEntity } from '../certifications/certification.entity.ts'
+import { CertificationPeriodEntity, TechnicianCertificationEntity } from '../certifications/certification.entity.ts'
 
 export { requireReadableUser } from '@portal/server-kit'
 
@@ -49,13 +49,43 @@ export interface AccessibleCertification {
 export async function requireReadableCertification(em: EntityManager, actor: Actor, id: number, lock = false): Promise<AccessibleCertification> {
   const cert = await em.findOne(TechnicianCertificationEntity, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})
   if (!cert) throw certificationNotFound()
-  const owner = await projectedUsers.findAny(em, cert.userId)
-  const own = cert.userId === actor.userId
+  const { owner, own, inScope } = await readerOf(em, actor, cert.userId)
+  if (!own && !actor.isAdmin && !inScope) throw certificationNotFound()
+  return { cert, owner, canEdit: own || actor.isAdmin, canDeleteFile: own || actor.isAdmin || inScope }
+}
+
+/** The owner of certifications and whether `actor` is them or a manager whose scope covers them. */
+async function readerOf(em: EntityManager, actor: Actor, ownerId: string) {
+  const owner = await projectedUsers.findAny(em, ownerId)
+  const own = ownerId === actor.userId
   const manager = own || actor.isAdmin ? actor : await withProjectedScope(em, actor)
   const inScope =
     manager.isManager && owner !== null && !owner.deletedAt && inManagerScope(manager.managerScope, { branch: owner.branch ?? null, department: owner.department ?? null })
+  return { owner, own, inScope }
+}
+
+/** Whose history of which type certification `id`'s is, and the certification while it is held. */
+export interface ReadableHistory {
+  cert: TechnicianCertificationEntity | null
+  userId: string
+  /** The certification type. */
+  certificationId: number
+  owner: ProjectedUser | null
+}
+
+/**
+ * The history of certification `id` as far as `actor` may read it, by the rule of
+ * `requireReadableCertification` (the same 404 for anyone else), also once the certification was
+ * deleted: then its owner and type come from the periods it left.
+ */
+export async function requireReadableHistory(em: EntityManager, actor: Actor, id: number): Promise<ReadableHistory> {
+  const cert = await em.findOne(TechnicianCertificationEntity, { id })
+  const kept = cert ? null : await em.findOne(CertificationPeriodEntity, { technicianCertificationId: id }, { orderBy: { id: 'desc' } })
+  const held = cert ?? kept
+  if (!held) throw certificationNotFound()
+  const { owner, own, inScope } = await readerOf(em, actor, held.userId)
   if (!own && !actor.isAdmin && !inScope) throw certificationNotFound()
-  return { cert, owner, canEdit: own || actor.isAdmin, canDeleteFile: own || actor.isAdmin || inScope }
+  return { cert, userId: held.userId, certificationId: held.certificationId, owner }
 }
 
 /** 403 unless the caller may edit the certification. */

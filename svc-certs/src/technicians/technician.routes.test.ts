@@ -242,7 +242,14 @@ describe('who may call what (DESIGN "Security")', () => {
 
   it('leaves no file behind for uploads it refused', async () => {
     await h.garbage.sweep()
-    const referenced = new Set((await h.sql<{ file_key: string }>('select file_key from technician_certifications where file_key is not null')).map((r) => r.file_key))
+    // Proofs of earlier periods (replaced, renewed, deleted) are kept: their history refers to them.
+    const referenced = new Set(
+      (
+        await h.sql<{ file_key: string }>(
+          'select file_key from technician_certifications where file_key is not null union all select file_key from technician_certification_periods where file_key is not null',
+        )
+      ).map((r) => r.file_key),
+    )
     const stored = await h.storage.list('proofs')
     expect(stored.filter((k) => !referenced.has(k))).toEqual([])
     expect(await h.sql('select key from storage_garbage')).toEqual([])

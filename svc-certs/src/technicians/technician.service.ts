@@ -6,13 +6,15 @@ import {
   type CertificationSummary,
   type CertificationsOverview,
   type ConsistencyReport,
+  type DeletedCertification,
   type TechnicianProfile,
   type TierLevel,
   type UserCertification,
 } from '@portal/contracts'
 import { ProjectedUser, badRequest, type Actor } from '@portal/server-kit'
 import { certificationTypeRepository, toTierRequirement } from '../certification-types/certification-type.repository.ts'
-import { certificationRepository, statusFacts, toUserCertification } from '../certifications/certification.repository.ts'
+import type { CertificationPeriodEntity } from '../certifications/certification.entity.ts'
+import { certificationRepository, statusFacts, toCertificationPeriod, toUserCertification } from '../certifications/certification.repository.ts'
 import type { CertsContext } from '../context.ts'
 import { requireEditableUser, requireReadableUser } from './access.ts'
 import { complianceRequirements, progressOf, requirementsFor, tierProgress } from './compliance.ts'
@@ -34,6 +36,21 @@ const tierState = (row: TechnicianEntity | null, at: Date) => {
   }
 }
 
+/**
+ * The certifications a technician deleted and does not hold again, each with the history kept for
+ * it (`history` is newest first, so the first deleted is the latest deletion's), latest first.
+ */
+const deletedCertifications = (history: CertificationPeriodEntity[], held: ReadonlySet<number>): DeletedCertification[] =>
+  [...Map.groupBy(history, (p) => p.certificationId)]
+    .filter(([certificationId]) => !held.has(certificationId))
+    .map(([certificationId, periods]) => ({
+      certification_id: certificationId,
+      user_certification_id: periods[0]!.technicianCertificationId,
+      name: periods[0]!.certificationName,
+      code: periods[0]!.certificationCode,
+      history: periods.map(toCertificationPeriod),
+    }))
+
 /** Expiring soon (contracts' rule): not expired and within the warning band (30 days). */
 const expiringSoon = (c: UserCertification) => c.days_until_expiry !== null && isExpiringSoon(c.days_until_expiry)
 
@@ -45,13 +62,14 @@ export function createTechnicianService(ctx: CertsContext) {
   const { orm, now } = ctx
 
   /** What a profile is built from. */
-  const load = async (em: EntityManager, userId: string) => {
-    const [tech, held, requirements] = await Promise.all([
+  const load = async (em: EntityManager, userId: string, withHistory = false) => {
+    const [tech, held, requirements, history] = await Promise.all([
       em.findOne(TechnicianEntity, { userId }),
       certificationRepository.listWithTypes(em, userId),
       certificationTypeRepository.requirements(em),
+      withHistory ? certificationRepository.historiesOf(em, userId) : Promise.resolve([]),
     ])
-    return { tech, held, requirements }
+    return { tech, held, requirements, history }
   }
 
   const build = (actor: Actor, userId: string, user: ProjectedUser | null, data: Awaited<ReturnType<typeof load>>) => {
@@ -59,7 +77,8 @@ export function createTechnicianService(ctx: CertsContext) {
     const today = ctx.today()
     const tier = tierState(data.tech, at)
     const department = user?.department ?? null
-    const certifications = data.held.map(({ cert, type }) => toUserCertification(cert, type, today))
+    const histories = Map.groupBy(data.history, (p) => p.certificationId)
+    const certifications = data.held.map(({ cert, type }) => toUserCertification(cert, type, today, histories.get(cert.certificationId) ?? []))
     const facts = new Map(data.held.map(({ cert, type }) => [cert.certificationId, statusFacts(cert, type)]))
     const heldIds = new Map(data.held.map(({ cert }) => [cert.certificationId, cert.id]))
     const shown = requirementsFor(data.requirements, department)
@@ -76,7 +95,8 @@ export function createTechnicianService(ctx: CertsContext) {
     async profile(actor: Actor, userId: string, view: { managerView?: boolean } = {}): Promise<TechnicianProfile> {
       const em = orm.em.fork()
       const user = await requireReadableUser(em, actor, userId)
-      const b = build(actor, userId, user, await load(em, userId))
+      const data = await load(em, userId, true)
+      const b = build(actor, userId, user, data)
       const own = actor.userId === userId
       const next = b.tier.current_tier < 3 ? nextTier(b.tier.current_tier) : null
       return {
@@ -97,6 +117,7 @@ export function createTechnicianService(ctx: CertsContext) {
           user_certification_id: b.heldIds.get(r.certification_id) ?? null,
         })),
         certifications: b.certifications,
+        deleted_certifications: deletedCertifications(data.history, new Set(data.held.map(({ cert }) => cert.certificationId))),
         upcoming_expirations: b.certifications
           .filter((c) => c.expiration_badge !== null)
           .sort((x, y) => x.days_until_expiry! - y.days_until_expiry! || x.id - y.id),

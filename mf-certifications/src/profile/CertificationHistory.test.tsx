@@ -1,0 +1,90 @@
+import { CertificationPeriod, TechnicianProfile } from '@portal/contracts'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { held, profile, TODAY } from '../test/fixtures.ts'
+import { CertificationHistory, historyAnchor } from './CertificationHistory.tsx'
+import { ProfileBody } from './ProfileBody.tsx'
+
+const render = (node: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>)
+
+const period = (id: number, over: Partial<CertificationPeriod> = {}): CertificationPeriod =>
+  CertificationPeriod.parse({
+    id,
+    user_certification_id: 1,
+    certification_id: 1,
+    certification_number: 'N-1',
+    obtained_date: '2023-01-10',
+    expiration_date: '2025-01-10',
+    notes: null,
+    file_path: `/technician/certifications/1/history/${id}/file`,
+    file_name: 'first.pdf',
+    file_size: 120_000,
+    file_type: 'application/pdf',
+    uploaded_at: '2023-01-11T00:00:00.000Z',
+    verified_at: null,
+    ended_at: '2025-01-12T15:00:00.000Z',
+    ended_by: { id: '0b3b5a52-95b4-4d2b-9f39-4b0c9f0f1a11', name: 'Pat Portland' },
+    reason: 'renewed',
+    ...over,
+  })
+
+describe('a certification’s history (issue 23: history, not overwrite)', () => {
+  it('is a closed disclosure saying there are no earlier periods when there are none', () => {
+    const html = render(<CertificationHistory history={[]} certificationId={1} certificationName="Cert 1" describedBy="h" />)
+    expect(html).toMatch(/<button type="button" class="ct-history-toggle" aria-expanded="false" aria-controls="[^"]+" aria-describedby="h">History <span class="pk-muted">\(0 earlier periods\)<\/span><\/button>/)
+    expect(html).toMatch(/<div id="[^"]+" hidden="">/)
+    expect(html).toContain('No earlier periods')
+    expect(html).toContain(`id="${historyAnchor(1)}"`)
+  })
+
+  it('lists each earlier period, newest first: dates, number, proof with its download, and who ended it, when and why', () => {
+    const html = render(
+      <CertificationHistory
+        history={[
+          period(3, { reason: 'deleted', obtained_date: '2025-01-05', expiration_date: '2027-01-10', file_path: null, file_name: null, file_size: null, ended_at: '2026-03-02T10:00:00.000Z', ended_by: { id: '0b3b5a52-95b4-4d2b-9f39-4b0c9f0f1a11', name: 'Ada Admin' } }),
+          period(2, { reason: 'replaced', file_name: 'blurry.jpg', file_size: 2_400_000, ended_at: '2024-02-01T10:00:00.000Z' }),
+          period(1, { obtained_date: null, expiration_date: null, certification_number: null, file_path: null, file_name: null, file_size: null, ended_at: '2023-01-09T10:00:00.000Z' }),
+        ]}
+        certificationId={1}
+        certificationName="Cert 1"
+        describedBy="h"
+      />,
+    )
+    expect(html).toContain('History <span class="pk-muted">(3 earlier periods)</span>')
+    const items = html.split('<li class="ct-period">').slice(1)
+    expect(items).toHaveLength(3)
+    expect(items[0]).toContain('Deleted on Mar 2, 2026 by Ada Admin')
+    expect(items[0]).toContain('<dt>Obtained</dt><dd>Jan 5, 2025</dd>')
+    expect(items[0]).toContain('<dt>Expiry</dt><dd>Jan 10, 2027</dd>')
+    expect(items[0]).toContain('<dt>Proof</dt><dd>None</dd>')
+    expect(items[0]).not.toContain('Download')
+    expect(items[1]).toContain('Proof replaced on Feb 1, 2024 by Pat Portland')
+    expect(items[1]).toContain('<dt>Proof</dt><dd>blurry.jpg, 2.3 MB</dd>')
+    expect(items[1]).toContain('<dt>Certification Number</dt><dd>N-1</dd>')
+    expect(items[1]).toContain('aria-label="Download blurry.jpg, the proof of Cert 1 obtained Jan 10, 2023">Download</button>')
+    expect(items[2]).toContain('Renewed on Jan 9, 2023 by Pat Portland')
+    expect(items[2]).toContain('<dt>Obtained</dt><dd>—</dd>')
+    expect(items[2]).toContain('<dt>Expiry</dt><dd>—</dd>')
+  })
+
+  it('shows on every card of the profile and the member page, and lists deleted certifications with their history', () => {
+    const p = profile()
+    const withHistory = TechnicianProfile.parse({
+      ...p,
+      certifications: [held(1, { history: [period(7)] }), ...p.certifications.filter((c) => c.id !== 1)],
+      deleted_certifications: [{ certification_id: 42, user_certification_id: 9, name: 'Forklift', code: 'FL', history: [period(8, { reason: 'deleted', certification_id: 42 })] }],
+    })
+    const html = render(<ProfileBody profile={withHistory} isOwn={false} today={TODAY} />)
+    // Every card has its History; older servers send no history: "No earlier periods".
+    expect(html.match(/class="ct-history-toggle"/g)).toHaveLength(withHistory.certifications.length + 1)
+    expect(html).toContain('History <span class="pk-muted">(1 earlier period)</span>')
+    expect(html).toContain('No earlier periods')
+    expect(html).toMatch(/<h3 id="deleted-certifications-title"[^>]*>Deleted Certifications <span[^>]*>\(1\)<\/span><\/h3>/)
+    expect(html).toContain('their history is kept for the audit trail')
+    expect(html).toContain('Forklift <span class="pk-muted" style="font-weight:500">(FL)</span>')
+    expect(html).toContain('Deleted on Jan 12, 2025 by Pat Portland')
+    expect(html).toContain(`id="${historyAnchor(42)}"`)
+  })
+})
