@@ -25,6 +25,8 @@ describe('exams journey', () => {
     await form.getByLabel('Questions per Attempt').fill('2')
     await form.getByLabel('Exam Type').selectOption('final')
     await form.getByLabel('Max Attempts').fill('1')
+    // Each attempt shows the options in an order of its own unless the admin unticks it (issue 27).
+    expect(await form.getByLabel('Shuffle answer options in each attempt').isChecked()).toBe(true)
     for (const c of ['Ladders', 'Tools']) {
       await form.getByLabel('New Subject Category').fill(c)
       await form.getByRole('button', { name: 'Add Category' }).click()
@@ -52,6 +54,7 @@ describe('exams journey', () => {
     await q2.getByLabel('Option 3').fill('Corded grinder')
     await q2.getByLabel('Choice 1 is correct').check()
     await q2.getByLabel('Choice 3 is correct').check()
+    await q2.getByLabel("Keep option order (e.g. 'All of the above')").check()
 
     await form.getByRole('button', { name: 'Create Exam' }).click()
     const row = page.getByRole('row').filter({ hasText: examName })
@@ -93,6 +96,8 @@ describe('exams journey', () => {
       const heading = await current.getByRole('heading').first().textContent()
       if (heading?.includes('ladder')) await current.getByLabel('Three feet').check()
       else {
+        // This question keeps its option order; the other one's is drawn per attempt.
+        expect(await current.locator('label').allTextContents()).toEqual(['Corded drill', 'Hand saw', 'Corded grinder'])
         await current.getByLabel('Corded drill').check()
         await current.getByLabel('Corded grinder').check()
       }
@@ -172,6 +177,10 @@ describe('exams journey', () => {
     await page.getByText('100%').first().waitFor()
     await page.getByText('Ladders').first().waitFor()
     await page.getByText('Tools').first().waitFor()
+    // The review lists each question's options as this learner saw them, their answers and the correct ones marked.
+    const reviewed = (option: string) => page.getByRole('list', { name: /^Options of question \d as you saw them$/ }).filter({ hasText: option }).getByRole('listitem').allTextContents()
+    expect(await reviewed('Hand saw')).toEqual(['Corded drillYour answerCorrect answer', 'Hand saw', 'Corded grinderYour answerCorrect answer'])
+    expect((await reviewed('One foot')).sort()).toEqual(['One foot', 'Three feetYour answerCorrect answer'])
     await noSerious('results')
     expect(errors).toEqual([])
     await page.getByRole('button', { name: 'Return to Dashboard' }).or(page.getByRole('link', { name: 'Return to Dashboard' })).click()

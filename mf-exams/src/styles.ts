@@ -39,8 +39,13 @@ const CSS = `
 .pk-bar span{display:block;height:100%}
 .pk-bar--green span{background:#16a34a}.pk-bar--yellow span{background:#ca8a04}.pk-bar--red span{background:#dc2626}
 .pk-review{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.75rem}
-.pk-review li{border:1px solid var(--c-border);border-left-width:5px;border-radius:6px;padding:.75rem 1rem}
-.pk-review li.is-correct{border-left-color:#16a34a}.pk-review li.is-incorrect{border-left-color:#dc2626}
+.pk-review>li{border:1px solid var(--c-border);border-left-width:5px;border-radius:6px;padding:.75rem 1rem}
+.pk-review>li.is-correct{border-left-color:#16a34a}.pk-review>li.is-incorrect{border-left-color:#dc2626}
+.pk-review-options{list-style:none;margin:.5rem 0 0;padding:0;display:flex;flex-direction:column;gap:.25rem}
+.pk-review-options li{padding:.375rem .625rem;border:1px solid var(--c-border);border-radius:6px}
+.pk-review-options li.is-chosen{border-color:var(--c-primary);background:var(--c-info-bg)}
+.pk-review-options li.is-right{border-color:#16a34a;border-width:2px}
+.pk-badge--right{background:#dcfce7;color:#14532d}
 `
 
 export const ensureExamStyles = (): void => addStyleSheet('portal-exam-styles', CSS)

@@ -1,7 +1,7 @@
 // Shared set-up of learning's route tests: a fresh PostgreSQL database, tokens from a test issuer,
 // users registered through identity's event, a movable clock and helpers to call the app and read
 // the outbox.
-import type { Branch, Department, ExamInput, ManagerScope } from '@portal/contracts'
+import type { AttemptQuestion, Branch, Department, Exam, ExamInput, ManagerScope, StartAttemptResponse } from '@portal/contracts'
 import {
   PlatformEnv,
   createInProcessBus,
@@ -141,3 +141,16 @@ export function examInput(over: Partial<Record<keyof ExamInput, unknown>> = {}):
     ...over,
   }
 }
+
+/**
+ * The correct answer of a pool question as indexes into the options an attempt shows (the options
+ * are shuffled per attempt: found by their text, which is unique within each test question).
+ */
+export function correctAsShown(q: Pick<Exam['questions'][number], 'options' | 'correct_answer'>, shown: Pick<AttemptQuestion, 'options'>): number | number[] {
+  const at = (i: number) => shown.options.indexOf(q.options[i]!)
+  return Array.isArray(q.correct_answer) ? q.correct_answer.map(at).sort((a, b) => a - b) : at(q.correct_answer)
+}
+
+/** The correct answer of each question of the attempt, in the order its options were shown. */
+export const correctAnswersAsShown = (exam: Pick<Exam, 'questions'>, attempt: Pick<StartAttemptResponse, 'questions'>) =>
+  attempt.questions.map((q) => correctAsShown(exam.questions.find((p) => p.id === q.id)!, q))

@@ -46,6 +46,9 @@ describe('start()', () => {
     const safety = exams.find((e) => e.name === 'Electrical Safety Basics')!
     expect(safety).toMatchObject({ exam_type: 'practice', total_questions: 8, time_limit: 15, pass_score: 70, max_attempts: null, is_assigned_to_all: true })
     expect(safety.questions).toHaveLength(12)
+    // Issue 27: the demo exams shuffle their options, and their correct options are not all listed first.
+    expect([safety.shuffle_options, exams.find((e) => e.name === 'Lockout/Tagout Certification')!.shuffle_options]).toEqual([true, true])
+    expect(safety.questions.filter((q) => q.correct_answer === 0).length).toBeLessThan(safety.questions.filter((q) => q.question_type === 'multiple_choice').length / 2)
     expect(new Set(safety.questions.map((q) => q.question_type))).toEqual(new Set(['multiple_choice', 'multi_select']))
     expect(safety.subject_categories.length).toBeGreaterThanOrEqual(2)
     const lockout = exams.find((e) => e.name === 'Lockout/Tagout Certification')!

@@ -36,7 +36,7 @@ const QUESTION_TYPES = [
 ] as const
 
 /** What a question asks of the form besides plain edits; the form also moves focus and says what happened. */
-interface QuestionActions {
+export interface QuestionActions {
   dispatch: Dispatch<ExamFormAction>
   target: FocusTargets['target']
   remove: (q: QuestionDraft) => void
@@ -46,7 +46,8 @@ interface QuestionActions {
   toggle: (q: QuestionDraft) => void
 }
 
-const QuestionEditor = ({
+/** One question of the pool: a line when collapsed, its fields when open (exported for its tests). */
+export const QuestionEditor = ({
   q,
   n,
   state,
@@ -196,6 +197,14 @@ const QuestionEditor = ({
               Add Option
             </Button>
           </div>
+          <label className="pk-check">
+            <input
+              type="checkbox"
+              checked={q.keep_option_order}
+              onChange={(e) => dispatch({ type: 'keepOptionOrder', key: q.key, value: e.target.checked })}
+            />
+            Keep option order (e.g. 'All of the above')
+          </label>
         </fieldset>
       </fieldset>
       ) : null}
@@ -360,6 +369,21 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
         />
         Assign to all users
       </label>
+      <div className="pk-stack" style={{ gap: '.25rem' }}>
+        <label className="pk-check">
+          <input
+            type="checkbox"
+            checked={state.shuffle_options}
+            aria-describedby="exam-shuffle-hint"
+            onChange={(e) => dispatch({ type: 'shuffleOptions', value: e.target.checked })}
+          />
+          Shuffle answer options in each attempt
+        </label>
+        <p id="exam-shuffle-hint" className="pk-muted" style={{ margin: 0, fontSize: '.875rem' }}>
+          Each attempt shows every question's options in an order of its own, so the position of the right answer tells nothing.
+          Questions set to keep their option order are shown as written.
+        </p>
+      </div>
 
       <section className="pk-stack" aria-labelledby="exam-categories-title" style={{ gap: '.5rem' }}>
         <h3 id="exam-categories-title" style={{ margin: 0 }}>

@@ -10,6 +10,7 @@ import {
   EXAM_FOCUS,
   emptyForm,
   examFormReducer as reduce,
+  formFromExam,
   normalisePassScore,
   normaliseTimeLimit,
   questionSummary,
@@ -25,9 +26,40 @@ const run = (...actions: ExamFormAction[]) => actions.reduce(reduce, emptyForm()
 const q = (s: ExamFormState, n = 0) => s.questions[n]!
 
 describe('exam form', () => {
-  it('starts with the spec defaults: 60 minutes, pass 70, 10 questions, practice', () => {
+  it('starts with the spec defaults: 60 minutes, pass 70, 10 questions, practice; options shuffled per attempt', () => {
     const s = emptyForm()
-    expect([s.time_limit, s.pass_score, s.total_questions, s.exam_type]).toEqual(['60', '70', '10', 'practice'])
+    expect([s.time_limit, s.pass_score, s.total_questions, s.exam_type, s.shuffle_options]).toEqual(['60', '70', '10', 'practice', true])
+  })
+
+  it('turns shuffling off and keeps a question in its order, both sent with the exam', () => {
+    let s = run(
+      { type: 'field', field: 'name', value: 'Safety' },
+      { type: 'field', field: 'total_questions', value: '1' },
+      { type: 'addQuestion' },
+      { type: 'questionText', key: 1, value: 'Which?' },
+      { type: 'optionText', key: 1, index: 0, value: 'a' },
+      { type: 'optionText', key: 1, index: 1, value: 'All of the above' },
+    )
+    expect(q(s).keep_option_order).toBe(false)
+    expect(toExamInput(s)).toMatchObject({ shuffle_options: true, questions: [{ keep_option_order: false }] })
+    s = reduce(s, { type: 'keepOptionOrder', key: 1, value: true })
+    s = reduce(s, { type: 'shuffleOptions', value: false })
+    const input = toExamInput(s)
+    expect(input).toMatchObject({ shuffle_options: false, questions: [{ keep_option_order: true }] })
+    expect(ExamInput.parse(input)).toMatchObject({ shuffle_options: false, questions: [{ keep_option_order: true }] })
+    expect(questionSummary(q(s))).toBe('Which? · Multiple choice · 2 choices · option order kept')
+  })
+
+  it('edits a stored exam with its own settings; one from a service that does not say is not shuffled', () => {
+    const stored = {
+      id: 1, name: 'E', time_limit: 10, pass_score: 70, total_questions: 1, subject_categories: [], exam_type: 'practice' as const,
+      max_attempts: null, is_assigned_to_all: true, assigned_user_ids: [], created_at: '2026-01-01T00:00:00Z',
+      questions: [{ id: 5, question_type: 'multiple_choice' as const, question_text: 'Q', options: ['a', 'b'], correct_answer: 0, subject_category: null, category_weight: 1 }],
+    }
+    const old = formFromExam(stored)
+    expect([old.shuffle_options, old.questions[0]!.keep_option_order]).toEqual([false, false])
+    const set = formFromExam({ ...stored, shuffle_options: true, questions: [{ ...stored.questions[0]!, keep_option_order: true }] })
+    expect([set.shuffle_options, set.questions[0]!.keep_option_order]).toEqual([true, true])
   })
 
   it('adds a question as multiple choice with two empty options, answer 0, weight 1', () => {
@@ -190,6 +222,7 @@ describe('exam form at scale: reorder, summaries, import', () => {
       correct_answer: 1,
       subject_category,
       category_weight: 2,
+      keep_option_order: false,
     })
     s = reduce(s, { type: 'importQuestions', questions: [imported('I1', 'ladders'), imported('I2', 'Tools'), imported('I3', '')] })
     expect(s.subject_categories).toEqual(['Ladders', 'Tools'])

@@ -11,6 +11,8 @@ export interface QuestionDraft {
   correct_answer: number | number[]
   subject_category: string
   category_weight: number
+  /** Shown in this order even when the exam shuffles options (e.g. "All of the above"). */
+  keep_option_order: boolean
 }
 
 /** The Add New Exam / Edit Exam form; numbers stay text while typed and are normalised on blur and submit. */
@@ -22,6 +24,8 @@ export interface ExamFormState {
   exam_type: ExamType
   max_attempts: string
   is_assigned_to_all: boolean
+  /** Each attempt shows the options in an order of its own (decision 0045). */
+  shuffle_options: boolean
   subject_categories: string[]
   newCategory: string
   categoryError: string | null
@@ -39,9 +43,10 @@ export const newQuestion = (key: number): QuestionDraft => ({
   correct_answer: 0,
   subject_category: '',
   category_weight: 1,
+  keep_option_order: false,
 })
 
-/** A new form: time 60, pass 70, 10 questions, practice (admin §4). */
+/** A new form: time 60, pass 70, 10 questions, practice (admin §4); options shuffled per attempt (issue 27). */
 export const emptyForm = (): ExamFormState => ({
   name: '',
   time_limit: String(EXAM_LIMITS.timeLimit.default),
@@ -50,6 +55,7 @@ export const emptyForm = (): ExamFormState => ({
   exam_type: 'practice',
   max_attempts: '1',
   is_assigned_to_all: false,
+  shuffle_options: true,
   subject_categories: [],
   newCategory: '',
   categoryError: null,
@@ -68,6 +74,8 @@ export const formFromExam = (exam: Exam): ExamFormState => ({
   exam_type: exam.exam_type,
   max_attempts: String(exam.max_attempts ?? 1),
   is_assigned_to_all: exam.is_assigned_to_all,
+  // A service that does not say does not shuffle.
+  shuffle_options: exam.shuffle_options ?? false,
   subject_categories: [...exam.subject_categories],
   questions: exam.questions.map((q, i) => ({
     key: i + 1,
@@ -78,6 +86,7 @@ export const formFromExam = (exam: Exam): ExamFormState => ({
     correct_answer: Array.isArray(q.correct_answer) ? [...q.correct_answer] : q.correct_answer,
     subject_category: q.subject_category ?? '',
     category_weight: q.category_weight,
+    keep_option_order: q.keep_option_order ?? false,
   })),
   nextKey: exam.questions.length + 1,
 })
@@ -105,6 +114,7 @@ export type ExamFormAction =
   | { type: 'normalise'; field: 'time_limit' | 'pass_score' | 'max_attempts' }
   | { type: 'examType'; value: ExamType }
   | { type: 'assignAll'; value: boolean }
+  | { type: 'shuffleOptions'; value: boolean }
   | { type: 'addCategory' }
   | { type: 'removeCategory'; name: string }
   | { type: 'addQuestion' }
@@ -113,6 +123,7 @@ export type ExamFormAction =
   | { type: 'questionType'; key: number; value: QuestionType }
   | { type: 'questionCategory'; key: number; value: string }
   | { type: 'questionWeight'; key: number; value: number }
+  | { type: 'keepOptionOrder'; key: number; value: boolean }
   | { type: 'optionText'; key: number; index: number; value: string }
   | { type: 'addOption'; key: number }
   | { type: 'removeOption'; key: number; index: number }
@@ -154,6 +165,8 @@ export const examFormReducer = (s: ExamFormState, a: ExamFormAction): ExamFormSt
       return { ...s, exam_type: a.value, max_attempts: a.value === 'final' ? s.max_attempts || '1' : '1' }
     case 'assignAll':
       return { ...s, is_assigned_to_all: a.value }
+    case 'shuffleOptions':
+      return { ...s, shuffle_options: a.value }
     case 'addCategory': {
       const name = s.newCategory.trim()
       if (!name) return { ...s, categoryError: EXAM_MESSAGES.categoryEmpty }
@@ -181,6 +194,8 @@ export const examFormReducer = (s: ExamFormState, a: ExamFormAction): ExamFormSt
       return updateQuestion(s, a.key, (q) => ({ ...q, subject_category: a.value }))
     case 'questionWeight':
       return updateQuestion(s, a.key, (q) => ({ ...q, category_weight: a.value }))
+    case 'keepOptionOrder':
+      return updateQuestion(s, a.key, (q) => ({ ...q, keep_option_order: a.value }))
     case 'optionText':
       return updateQuestion(s, a.key, (q) => ({ ...q, options: q.options.map((o, i) => (i === a.index ? a.value : o)) }))
     case 'addOption':
@@ -251,7 +266,7 @@ export const afterMoveQuestion = (s: ExamFormState, key: number, direction: 'up'
 
 const TYPE_WORDS: Record<QuestionType, string> = { multiple_choice: 'Multiple choice', multi_select: 'Multi-select' }
 
-/** A collapsed question's one-line summary: its text, type, choices, category and weight. */
+/** A collapsed question's one-line summary: its text, type, choices, category, weight and a kept option order. */
 export const questionSummary = (q: QuestionDraft): string => {
   const filled = q.options.filter((o) => o.trim()).length
   return [
@@ -260,6 +275,7 @@ export const questionSummary = (q: QuestionDraft): string => {
     `${filled} choice${filled === 1 ? '' : 's'}`,
     q.subject_category || null,
     q.category_weight !== 1 ? `weight ${q.category_weight}` : null,
+    q.keep_option_order ? 'option order kept' : null,
   ]
     .filter(Boolean)
     .join(' · ')
@@ -376,6 +392,7 @@ export const toExamInput = (s: ExamFormState): ExamInput => ({
   exam_type: s.exam_type,
   max_attempts: s.exam_type === 'final' ? normaliseMaxAttempts(s.max_attempts) : null,
   is_assigned_to_all: s.is_assigned_to_all,
+  shuffle_options: s.shuffle_options,
   questions: s.questions.map((q) => {
     const kept = q.options.map((o, i) => ({ text: o.trim(), i })).filter((o) => o.text)
     const newIndex = (old: number) => kept.findIndex((o) => o.i === old)
@@ -390,6 +407,7 @@ export const toExamInput = (s: ExamFormState): ExamInput => ({
       correct_answer,
       subject_category: q.subject_category || null,
       category_weight: q.category_weight > 0 ? q.category_weight : 1,
+      keep_option_order: q.keep_option_order,
     }
   }),
 })

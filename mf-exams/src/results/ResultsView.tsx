@@ -1,7 +1,7 @@
 import type { ExamSubmissionResult } from '@portal/contracts'
 import { Button } from '@portal/ui-kit'
 import { useEffect, useRef } from 'react'
-import { answerText, formatPercent, isWeighted, sectionTone, weightText, weightedScoreExplanation } from './results.ts'
+import { NOT_ANSWERED, formatPercent, isWeighted, reviewOptions, sectionTone, weightText, weightedScoreExplanation } from './results.ts'
 
 const MULTI_NOTE = 'Multi-select questions require all correct options and no incorrect ones.'
 
@@ -89,22 +89,34 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
           </p>
         ) : null}
         <ol className="pk-review">
-          {result.question_results.map((q, i) => (
-            <li key={q.question_id} className={q.is_correct ? 'is-correct' : 'is-incorrect'}>
-              <h3 style={{ fontSize: '1rem', margin: '0 0 .375rem' }}>
-                <span aria-hidden="true">{q.is_correct ? '✓ ' : '✗ '}</span>
-                Question {i + 1}:{" "}
-                {q.question_text}
-              </h3>
-              <p style={{ margin: 0 }}>
-                <strong>{q.is_correct ? 'Correct' : 'Incorrect'}</strong>
-                {q.question_type === 'multi_select' ? <span className="pk-badge">Multi-select</span> : null}
-                {weighted ? <span className="pk-badge">{weightText(q.weight)}</span> : null}
-              </p>
-              <p style={{ margin: '.25rem 0 0' }}>Your answer: {answerText(q.user_answer, q.options)}</p>
-              {!q.is_correct ? <p style={{ margin: '.25rem 0 0' }}>Correct answer: {answerText(q.correct_answer, q.options)}</p> : null}
-            </li>
-          ))}
+          {result.question_results.map((q, i) => {
+            const options = reviewOptions(q)
+            return (
+              <li key={q.question_id} className={q.is_correct ? 'is-correct' : 'is-incorrect'}>
+                <h3 style={{ fontSize: '1rem', margin: '0 0 .375rem' }}>
+                  <span aria-hidden="true">{q.is_correct ? '✓ ' : '✗ '}</span>
+                  Question {i + 1}:{" "}
+                  {q.question_text}
+                </h3>
+                <p style={{ margin: 0 }}>
+                  <strong>{q.is_correct ? 'Correct' : 'Incorrect'}</strong>
+                  {q.question_type === 'multi_select' ? <span className="pk-badge">Multi-select</span> : null}
+                  {weighted ? <span className="pk-badge">{weightText(q.weight)}</span> : null}
+                </p>
+                {options.some((o) => o.chosen) ? null : <p style={{ margin: '.25rem 0 0' }}>{NOT_ANSWERED}</p>}
+                {/* The options as the learner saw them (each attempt has its own order), what they chose and what was right. */}
+                <ul className="pk-review-options" aria-label={`Options of question ${i + 1} as you saw them`}>
+                  {options.map((o, j) => (
+                    <li key={j} className={[o.chosen ? 'is-chosen' : '', o.correct ? 'is-right' : ''].filter(Boolean).join(' ') || undefined}>
+                      <span>{o.text}</span>
+                      {o.chosen ? <span className="pk-badge">Your answer</span> : null}
+                      {o.correct ? <span className="pk-badge pk-badge--right">Correct answer</span> : null}
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            )
+          })}
         </ol>
       </section>
     </div>

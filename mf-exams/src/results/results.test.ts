@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { answerText, formatPercent, isWeighted, resultFromState, sectionTone, weightText, weightedScoreExplanation } from './results.ts'
+import { answerText, formatPercent, isWeighted, resultFromState, reviewOptions, sectionTone, weightText, weightedScoreExplanation } from './results.ts'
 
 describe('exam results', () => {
   it('colours sections green from 80, yellow from 70, else red, with words as well', () => {
@@ -14,6 +14,20 @@ describe('exam results', () => {
     expect(answerText([0, 2], ['a', 'b', 'c'])).toBe('a, c')
     expect(answerText(-1, ['a'])).toBe('Not answered')
     expect(answerText([], ['a'])).toBe('Not answered')
+  })
+
+  it('marks the options of a reviewed question, in the order the learner saw them, as chosen and as correct', () => {
+    expect(reviewOptions({ options: ['c', 'a', 'b'], user_answer: 2, correct_answer: 0 })).toEqual([
+      { text: 'c', chosen: false, correct: true },
+      { text: 'a', chosen: false, correct: false },
+      { text: 'b', chosen: true, correct: false },
+    ])
+    expect(reviewOptions({ options: ['x', 'y', 'z'], user_answer: [0, 2], correct_answer: [0, 1] }).map((o) => [o.chosen, o.correct])).toEqual([
+      [true, true],
+      [false, true],
+      [true, false],
+    ])
+    expect(reviewOptions({ options: ['x', 'y'], user_answer: -1, correct_answer: 1 }).some((o) => o.chosen)).toBe(false)
   })
 
   it('formats scores', () => {

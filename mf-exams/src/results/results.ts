@@ -18,11 +18,33 @@ export const sectionTone = (score: number): { tone: ScoreTone; label: string } =
 /** Scores are shown as whole-or-one-decimal percents. */
 export const formatPercent = (score: number): string => `${Math.round(score * 10) / 10}%`
 
+export const NOT_ANSWERED = 'Not answered'
+
 /** The option texts an answer points at, or "Not answered". */
 export const answerText = (answer: Answer | number[] | number, options: readonly string[]): string => {
   const picked = (Array.isArray(answer) ? answer : [answer]).filter((i) => i >= 0)
-  if (picked.length === 0) return 'Not answered'
+  if (picked.length === 0) return NOT_ANSWERED
   return picked.map((i) => options[i] ?? `Option ${i + 1}`).join(', ')
+}
+
+/** One option of a reviewed question: its text, whether the learner chose it and whether it is correct. */
+export interface ReviewOption {
+  text: string
+  chosen: boolean
+  correct: boolean
+}
+
+/**
+ * A reviewed question's options in the order the learner saw them (the server gives the options,
+ * the answer and the correct ones in that order), each marked as chosen and as correct.
+ */
+export const reviewOptions = (
+  q: Pick<ExamSubmissionResult['question_results'][number], 'options' | 'user_answer' | 'correct_answer'>,
+): ReviewOption[] => {
+  const list = (a: Answer) => (Array.isArray(a) ? a : [a]).filter((i) => i >= 0)
+  const chosen = new Set(list(q.user_answer))
+  const correct = new Set(list(q.correct_answer))
+  return q.options.map((text, i) => ({ text, chosen: chosen.has(i), correct: correct.has(i) }))
 }
 
 const points = (n: number) => `${Math.round(n * 100) / 100} point${n === 1 ? '' : 's'}`

@@ -43,6 +43,15 @@ describe('ExamInput', () => {
     expect(ExamInput.safeParse(exam({ questions: [q({ question_type: 'multi_select', correct_answer: [1, 0] })] })).success).toBe(false)
     expect(ExamInput.safeParse(exam({ questions: [q({ question_type: 'multi_select', correct_answer: [0, 1] })] })).success).toBe(true)
   })
+  it('leaves shuffle_options and keep_option_order out unless sent (the server picks defaults), and takes only booleans', () => {
+    const e = ExamInput.parse(exam())
+    expect(e.shuffle_options).toBeUndefined()
+    expect(e.questions[0]!.keep_option_order).toBeUndefined()
+    const set = ExamInput.parse(exam({ shuffle_options: false, questions: [q({ keep_option_order: true })] }))
+    expect([set.shuffle_options, set.questions[0]!.keep_option_order]).toEqual([false, true])
+    expect(messages(exam({ shuffle_options: 'no' }))).toEqual(['shuffle_options must be true or false'])
+    expect(messages(exam({ questions: [q({ keep_option_order: 'yes' })] }))).toEqual(['keep_option_order must be true or false'])
+  })
   it('enforces the limits of time, pass score and attempts', () => {
     expect(ExamInput.safeParse(exam({ time_limit: 181 })).success).toBe(false)
     expect(ExamInput.safeParse(exam({ pass_score: 101 })).success).toBe(false)

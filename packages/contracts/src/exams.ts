@@ -31,6 +31,9 @@ export type ExamType = z.infer<typeof ExamType>
 export const Answer = z.union([z.number().int().min(-1).max(99), z.array(z.number().int().min(0).max(99)).max(100)])
 export type Answer = z.infer<typeof Answer>
 
+/** A boolean whose error names the field (the exam form's new settings, issue 27). */
+const flag = (field: string) => z.boolean({ error: `${field} must be true or false` })
+
 /** A question as an admin writes it (blank options are dropped before the checks). */
 export const QuestionInput = z.object({
   id: z.number().int().positive().optional(),
@@ -44,6 +47,11 @@ export const QuestionInput = z.object({
   correct_answer: z.union([z.number().int().min(0), z.array(z.number().int().min(0)).max(50)]),
   subject_category: z.string().trim().max(200).nullish().transform((c) => (c ? c : null)),
   category_weight: z.number().positive().max(100).default(1),
+  /**
+   * Shown in the pool's order even when the exam shuffles options (e.g. "All of the above" last).
+   * Left out: false for a new question, unchanged for a stored one.
+   */
+  keep_option_order: flag('keep_option_order').optional(),
 })
 export type QuestionInput = z.input<typeof QuestionInput>
 
@@ -58,6 +66,11 @@ export const ExamInput = z
     exam_type: ExamType,
     max_attempts: z.number().int().min(EXAM_LIMITS.maxAttempts.min).max(EXAM_LIMITS.maxAttempts.max).nullish(),
     is_assigned_to_all: z.boolean().default(false),
+    /**
+     * Each attempt shows every question's options in an order of its own, drawn by the server
+     * (decision 0045). Left out: true for a new exam, unchanged for a stored one.
+     */
+    shuffle_options: flag('shuffle_options').optional(),
     questions: z.array(QuestionInput).max(1000),
   })
   .transform((e) => ({ ...e, max_attempts: e.exam_type === 'practice' ? null : (e.max_attempts ?? 1) }))
@@ -100,6 +113,8 @@ export const Question = z.object({
   correct_answer: z.union([z.number().int(), z.array(z.number().int())]),
   subject_category: z.string().nullable(),
   category_weight: z.number(),
+  /** Options shown in this order whatever the exam's shuffle_options (optional within v1). */
+  keep_option_order: z.boolean().optional(),
 })
 export type Question = z.infer<typeof Question>
 
@@ -130,6 +145,8 @@ export const Exam = z.object({
   exam_type: ExamType,
   max_attempts: z.number().int().nullable(),
   is_assigned_to_all: z.boolean(),
+  /** Each attempt shows the options in an order of its own (optional within v1; absent: not shuffled). */
+  shuffle_options: z.boolean().optional(),
   assigned_user_ids: z.array(z.string()),
   questions: z.array(Question),
   created_at: z.string(),
@@ -154,7 +171,10 @@ export const ExamSummary = z.object({
 })
 export type ExamSummary = z.infer<typeof ExamSummary>
 
-/** A question as a learner sees it during an attempt: no correct answer, no weight. */
+/**
+ * A question as a learner sees it during an attempt: no correct answer, no weight, and the options
+ * in the order this attempt shows them (answers are indexes into it), never the pool's.
+ */
 export const AttemptQuestion = z.object({
   id: z.number().int(),
   question_type: QuestionType,
@@ -205,6 +225,10 @@ export const SubmitExamBody = z.object({
   questionIds: z.array(z.number().int().positive('Some questions are missing IDs')).max(1000),
 })
 
+/**
+ * A question of a graded attempt as the learner saw it: `options` in the order shown, `user_answer`
+ * and `correct_answer` indexes into that order.
+ */
 export const QuestionResult = z.object({
   question_id: z.number().int(),
   question_text: z.string(),

@@ -26,6 +26,8 @@ const ms = (category: string, text: string, options: string[], correct: number[]
   category_weight: weight,
 })
 
+// The correct options sit at every position (issue 27: they were all listed first), and both exams
+// shuffle the options per attempt anyway.
 const ELECTRICAL_SAFETY = {
   name: 'Electrical Safety Basics',
   time_limit: 15,
@@ -35,18 +37,19 @@ const ELECTRICAL_SAFETY = {
   exam_type: 'practice' as const,
   max_attempts: null,
   is_assigned_to_all: true,
+  shuffle_options: true,
   questions: [
-    mc('Hazard Awareness', 'What current through the body can be fatal?', ['As little as 50 mA', 'Only above 5 A', 'Only above 1 A', 'Current is never fatal'], 0),
-    mc('Hazard Awareness', 'Which is the most common cause of arc flash?', ['Dropped tools or accidental contact', 'Cold weather', 'LED lighting', 'Low humidity'], 0),
-    ms('Hazard Awareness', 'Which are signs of an electrical hazard?', ['Frayed cords', 'Warm outlets', 'Labelled breakers', 'Buzzing panels'], [0, 1, 3]),
-    mc('Hazard Awareness', 'Water near energized equipment…', ['Increases the risk of shock', 'Reduces the risk of shock', 'Has no effect', 'Only matters outdoors'], 0),
+    mc('Hazard Awareness', 'What current through the body can be fatal?', ['Only above 5 A', 'Only above 1 A', 'As little as 50 mA', 'Current is never fatal'], 2),
+    mc('Hazard Awareness', 'Which is the most common cause of arc flash?', ['Cold weather', 'Dropped tools or accidental contact', 'LED lighting', 'Low humidity'], 1),
+    ms('Hazard Awareness', 'Which are signs of an electrical hazard?', ['Frayed cords', 'Labelled breakers', 'Warm outlets', 'Buzzing panels'], [0, 2, 3]),
+    mc('Hazard Awareness', 'Water near energized equipment…', ['Reduces the risk of shock', 'Has no effect', 'Only matters outdoors', 'Increases the risk of shock'], 3),
     mc('Protective Equipment', 'Insulated gloves must be…', ['Rated for the voltage and inspected before use', 'Any thick work gloves', 'Leather only', 'Worn only above 1000 V'], 0),
-    ms('Protective Equipment', 'Which PPE is part of arc-rated protection?', ['Arc-rated face shield', 'Arc-rated clothing', 'Synthetic fleece', 'Voltage-rated gloves'], [0, 1, 3]),
-    mc('Protective Equipment', 'When should PPE be inspected?', ['Before each use', 'Once a year', 'Only when it looks damaged', 'Never, it is certified'], 0),
-    ms('Protective Equipment', 'Which footwear properties help near live parts?', ['Electrical-hazard rated soles', 'Steel toes alone', 'Dry, intact soles', 'Metal cleats'], [0, 2]),
-    mc('Safe Work Practices', 'Before working on a circuit you should…', ['De-energize it and verify absence of voltage', 'Work quickly', 'Tell a coworker only', 'Wear a watch for timing'], 0),
-    ms('Safe Work Practices', 'Verifying absence of voltage includes…', ['Testing the tester on a known source', 'Testing each conductor', 'Trusting the breaker label', 'Re-testing the tester afterwards'], [0, 1, 3], 2),
-    mc('Safe Work Practices', 'A ladder used near electrical lines should be…', ['Non-conductive (fiberglass)', 'Aluminium', 'Wet-cleaned first', 'As tall as possible'], 0),
+    ms('Protective Equipment', 'Which PPE is part of arc-rated protection?', ['Synthetic fleece', 'Arc-rated face shield', 'Arc-rated clothing', 'Voltage-rated gloves'], [1, 2, 3]),
+    mc('Protective Equipment', 'When should PPE be inspected?', ['Once a year', 'Only when it looks damaged', 'Before each use', 'Never, it is certified'], 2),
+    ms('Protective Equipment', 'Which footwear properties help near live parts?', ['Steel toes alone', 'Dry, intact soles', 'Metal cleats', 'Electrical-hazard rated soles'], [1, 3]),
+    mc('Safe Work Practices', 'Before working on a circuit you should…', ['Work quickly', 'Tell a coworker only', 'Wear a watch for timing', 'De-energize it and verify absence of voltage'], 3),
+    ms('Safe Work Practices', 'Verifying absence of voltage includes…', ['Testing the tester on a known source', 'Trusting the breaker label', 'Testing each conductor', 'Re-testing the tester afterwards'], [0, 2, 3], 2),
+    mc('Safe Work Practices', 'A ladder used near electrical lines should be…', ['Aluminium', 'Non-conductive (fiberglass)', 'Wet-cleaned first', 'As tall as possible'], 1),
     mc('Safe Work Practices', 'Who may repair damaged electrical equipment?', ['A qualified person', 'Anyone with tools', 'The closest worker', 'Nobody, ever'], 0),
   ],
 }
@@ -60,19 +63,23 @@ const LOCKOUT_TAGOUT = {
   exam_type: 'final' as const,
   max_attempts: 2,
   is_assigned_to_all: true,
+  shuffle_options: true,
   questions: [
-    mc('Energy Control', 'What is the purpose of lockout/tagout?', ['Prevent unexpected release of hazardous energy', 'Save electricity', 'Track tool usage', 'Mark finished work'], 0),
-    ms('Energy Control', 'Which are hazardous energy sources?', ['Electrical', 'Hydraulic', 'Stored spring tension', 'Paint colour'], [0, 1, 2]),
-    mc('Energy Control', 'Stored energy (capacitors, springs) must be…', ['Released or restrained', 'Ignored once locked', 'Measured next week', 'Tagged only'], 0),
-    mc('Energy Control', 'A tag alone (without a lock) is acceptable when…', ['The device cannot accept a lock and extra measures are used', 'Always', 'Never on any equipment', 'The job is short'], 0),
-    ms('Energy Control', 'Which verify zero energy state?', ['Attempting a normal start', 'Testing with a meter', 'Looking at the panel', 'Bleeding pressure gauges to zero'], [0, 1, 3], 2),
-    mc('Procedure', 'Who removes a lock?', ['Only the person who applied it (or per the employer’s removal procedure)', 'Any supervisor', 'The next shift', 'Whoever finishes first'], 0),
+    mc('Energy Control', 'What is the purpose of lockout/tagout?', ['Save electricity', 'Track tool usage', 'Prevent unexpected release of hazardous energy', 'Mark finished work'], 2),
+    ms('Energy Control', 'Which are hazardous energy sources?', ['Paint colour', 'Electrical', 'Hydraulic', 'Stored spring tension'], [1, 2, 3]),
+    mc('Energy Control', 'Stored energy (capacitors, springs) must be…', ['Ignored once locked', 'Released or restrained', 'Measured next week', 'Tagged only'], 1),
+    mc('Energy Control', 'A tag alone (without a lock) is acceptable when…', ['Always', 'Never on any equipment', 'The job is short', 'The device cannot accept a lock and extra measures are used'], 3),
+    ms('Energy Control', 'Which verify zero energy state?', ['Attempting a normal start', 'Looking at the panel', 'Testing with a meter', 'Bleeding pressure gauges to zero'], [0, 2, 3], 2),
+    mc('Procedure', 'Who removes a lock?', ['Any supervisor', 'The next shift', 'Whoever finishes first', 'Only the person who applied it (or per the employer’s removal procedure)'], 3),
     mc('Procedure', 'What comes first in a lockout procedure?', ['Notify affected employees', 'Remove guards', 'Start the machine', 'Apply the tag'], 0),
-    ms('Procedure', 'Which belong on a lockout tag?', ['Name of the person applying it', 'Date', 'Reason for lockout', 'Favourite tool'], [0, 1, 2]),
-    mc('Procedure', 'In group lockout each worker…', ['Applies their own personal lock', 'Shares one key', 'Relies on the supervisor’s lock', 'Needs no lock'], 0),
-    mc('Procedure', 'Before re-energizing you must…', ['Check the area and ensure all workers are clear', 'Remove locks as fast as possible', 'Skip notification', 'Leave tools in place'], 0),
+    ms('Procedure', 'Which belong on a lockout tag?', ['Name of the person applying it', 'Favourite tool', 'Date', 'Reason for lockout'], [0, 2, 3]),
+    mc('Procedure', 'In group lockout each worker…', ['Shares one key', 'Relies on the supervisor’s lock', 'Applies their own personal lock', 'Needs no lock'], 2),
+    mc('Procedure', 'Before re-energizing you must…', ['Remove locks as fast as possible', 'Check the area and ensure all workers are clear', 'Skip notification', 'Leave tools in place'], 1),
   ],
 }
+
+/** The exams seeded on a first start (as the exam form would send them). */
+export const DEMO_EXAMS = [ELECTRICAL_SAFETY, LOCKOUT_TAGOUT]
 
 /**
  * Creates the demo exams when there are none, and the demo course "Field Safety Essentials" when
@@ -92,7 +99,7 @@ async function seedDemoExams(orm: MikroORM): Promise<string[]> {
     if ((await em.count(ExamEntity, {})) > 0) return []
     const at = new Date()
     const names: string[] = []
-    for (const input of [ELECTRICAL_SAFETY, LOCKOUT_TAGOUT]) {
+    for (const input of DEMO_EXAMS) {
       const data = ExamInput.parse(input)
       const exam = em.create(ExamEntity, {
         name: data.name,
@@ -103,6 +110,7 @@ async function seedDemoExams(orm: MikroORM): Promise<string[]> {
         examType: data.exam_type,
         maxAttempts: data.max_attempts,
         isAssignedToAll: data.is_assigned_to_all,
+        shuffleOptions: data.shuffle_options ?? true,
         createdAt: at,
         updatedAt: at,
       })
@@ -117,6 +125,7 @@ async function seedDemoExams(orm: MikroORM): Promise<string[]> {
           correctAnswer: q.correct_answer,
           subjectCategory: q.subject_category,
           categoryWeight: q.category_weight,
+          keepOptionOrder: q.keep_option_order ?? false,
         }),
       )
       names.push(data.name)

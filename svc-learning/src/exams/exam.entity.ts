@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
 import type { AttemptQuestion, Exam, ExamSummary, ExamType, Question, QuestionType } from '@portal/contracts'
+import { shownOptions, type OptionOrder } from './attempts/option-order.ts'
 
 /** An exam and its settings; its pool lives in `exam_questions`. */
 export const ExamEntity = defineEntity({
@@ -15,6 +16,8 @@ export const ExamEntity = defineEntity({
     examType: p.string().$type<ExamType>(),
     maxAttempts: p.integer().nullable(),
     isAssignedToAll: p.boolean(),
+    /** Each attempt shows the options in an order of its own (decision 0045). */
+    shuffleOptions: p.boolean(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
@@ -35,6 +38,8 @@ export const ExamQuestionEntity = defineEntity({
     correctAnswer: p.json<number | number[]>(),
     subjectCategory: p.string().nullable(),
     categoryWeight: p.double().$type<number>(),
+    /** Options always in this order, even when the exam shuffles (e.g. "All of the above"). */
+    keepOptionOrder: p.boolean(),
   },
 })
 export type ExamQuestionEntity = InferEntity<typeof ExamQuestionEntity>
@@ -60,15 +65,19 @@ export function toQuestionDto(q: ExamQuestionEntity): Question {
     correct_answer: q.correctAnswer,
     subject_category: q.subjectCategory ?? null,
     category_weight: q.categoryWeight,
+    keep_option_order: q.keepOptionOrder,
   }
 }
 
-/** A question without its answer and weight: what a learner may see. */
-export const toAttemptQuestion = (q: Question): AttemptQuestion => ({
+/**
+ * A question without its answer and weight, its options in the order the attempt shows them
+ * (`order`: the pool index of each position): what a learner may see.
+ */
+export const toAttemptQuestion = (q: Question, order: OptionOrder | null | undefined): AttemptQuestion => ({
   id: q.id,
   question_type: q.question_type,
   question_text: q.question_text,
-  options: q.options,
+  options: shownOptions(q.options, order),
   subject_category: q.subject_category,
 })
 
@@ -84,6 +93,7 @@ export function toExamDto(e: ExamEntity, questions: ExamQuestionEntity[], assign
     exam_type: e.examType,
     max_attempts: e.maxAttempts ?? null,
     is_assigned_to_all: e.isAssignedToAll,
+    shuffle_options: e.shuffleOptions,
     assigned_user_ids: assignedUserIds,
     questions: questions.map(toQuestionDto),
     created_at: e.createdAt.toISOString(),

@@ -85,6 +85,35 @@ describe('POST /exams', () => {
     }
     expect(await snapshot()).toEqual(before)
   })
+  it('shuffles the options of a new exam unless told not to, and keeps a question in order only when asked', async () => {
+    const byDefault = await create()
+    expect(byDefault.shuffle_options).toBe(true)
+    expect(byDefault.questions.map((q) => q.keep_option_order)).toEqual([false, false, false, false])
+    const questions = (examInput().questions as any[]).map((q, i) => (i === 3 ? { ...q, keep_option_order: true } : q))
+    const chosen = await create({ shuffle_options: false, questions })
+    expect(chosen.shuffle_options).toBe(false)
+    expect(chosen.questions.map((q) => q.keep_option_order)).toEqual([false, false, false, true])
+    expect(Exam.parse((await h.call('GET', `/exams/${chosen.id}`, { token: admin.token })).body)).toMatchObject({ shuffle_options: false })
+    expect(await h.sql('select shuffle_options from exams where id = ?', [chosen.id])).toEqual([{ shuffle_options: false }])
+  })
+  it('refuses shuffle_options and keep_option_order that are not booleans with 400 naming the field, and writes nothing', async () => {
+    const before = await snapshot()
+    const q = (over: Record<string, unknown>) => [{ ...(examInput().questions as any[])[0], ...over }]
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ shuffle_options: 'yes' }, 'shuffle_options', 'shuffle_options must be true or false'],
+      [{ shuffle_options: 1 }, 'shuffle_options', 'shuffle_options must be true or false'],
+      [{ shuffle_options: null }, 'shuffle_options', 'shuffle_options must be true or false'],
+      [{ total_questions: 1, questions: q({ keep_option_order: 'true' }) }, 'questions.0.keep_option_order', 'keep_option_order must be true or false'],
+      [{ total_questions: 1, questions: q({ keep_option_order: 0 }) }, 'questions.0.keep_option_order', 'keep_option_order must be true or false'],
+    ]
+    for (const [over, path, message] of cases) {
+      const res = await h.call('POST', '/exams', { token: admin.token, body: examInput(over) })
+      expect(res.status, JSON.stringify(over)).toBe(400)
+      expect(res.body).toMatchObject({ code: 'validation_failed', message })
+      expect(res.body.details, JSON.stringify(over)).toContainEqual({ path, message })
+    }
+    expect(await snapshot()).toEqual(before)
+  })
   it('is for admins only', async () => {
     const before = await snapshot()
     const res = await h.call('POST', '/exams', { token: tech.token, body: examInput() })
@@ -171,6 +200,20 @@ describe('PUT /exams/{id}', () => {
     expect(edited.questions[0]).toMatchObject({ question_text: 'Inspect what?', correct_answer: [0] })
     expect(edited.questions[2]!.id).toBeGreaterThan(q4!.id)
     expect(edited.questions.map((q) => q.id)).not.toContain(q1!.id)
+  })
+  it('keeps the shuffle setting and each kept order when a PUT leaves them out, and changes them when it sends them', async () => {
+    const questions = (examInput().questions as any[]).map((q, i) => (i === 1 ? { ...q, keep_option_order: true } : q))
+    const exam = await create({ name: 'Legacy client', shuffle_options: false, questions })
+    // A client that knows nothing of shuffling sends the exam back without the new fields.
+    const resent = examInput({ name: 'Legacy client', questions: exam.questions.map(({ keep_option_order: _k, ...q }) => q) })
+    delete resent.shuffle_options
+    const same = Exam.parse((await h.call('PUT', `/exams/${exam.id}`, { token: admin.token, body: resent })).body)
+    expect(same.shuffle_options).toBe(false)
+    expect(same.questions.map((q) => q.keep_option_order)).toEqual([false, true, false, false])
+    const flipped = examInput({ name: 'Legacy client', shuffle_options: true, questions: exam.questions.map((q, i) => ({ ...q, keep_option_order: i === 2 })).concat([{ question_type: 'multiple_choice', question_text: 'New', options: ['a', 'b'], correct_answer: 0 } as any]) })
+    const changed = Exam.parse((await h.call('PUT', `/exams/${exam.id}`, { token: admin.token, body: flipped })).body)
+    expect(changed.shuffle_options).toBe(true)
+    expect(changed.questions.map((q) => q.keep_option_order)).toEqual([false, false, true, false, false])
   })
   it('refuses question ids of another exam, bad input, non-admins and unknown exams, changing nothing', async () => {
     const a = await create({ name: 'A' })

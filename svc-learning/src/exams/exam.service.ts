@@ -22,7 +22,8 @@ async function loadFull(em: EntityManager, exams: ExamEntity[]): Promise<Exam[]>
   )
 }
 
-const settings = (data: ExamData) => ({
+/** The exam's settings; what the payload leaves out of the issue 27 ones stays as stored (shuffling: on for a new exam). */
+const settings = (data: ExamData, stored?: ExamEntity) => ({
   name: data.name,
   timeLimit: data.time_limit,
   passScore: data.pass_score,
@@ -31,9 +32,10 @@ const settings = (data: ExamData) => ({
   examType: data.exam_type,
   maxAttempts: data.max_attempts,
   isAssignedToAll: data.is_assigned_to_all,
+  shuffleOptions: data.shuffle_options ?? stored?.shuffleOptions ?? true,
 })
 
-const questionFields = (q: ExamData['questions'][number], position: number) => ({
+const questionFields = (q: ExamData['questions'][number], position: number, stored?: ExamQuestionEntity) => ({
   position,
   questionType: q.question_type,
   questionText: q.question_text,
@@ -41,6 +43,7 @@ const questionFields = (q: ExamData['questions'][number], position: number) => (
   correctAnswer: q.correct_answer,
   subjectCategory: q.subject_category,
   categoryWeight: q.category_weight,
+  keepOptionOrder: q.keep_option_order ?? stored?.keepOptionOrder ?? false,
 })
 
 const isAnswered = (a: unknown) => (Array.isArray(a) ? a.length > 0 : typeof a === 'number' && a >= 0)
@@ -128,13 +131,13 @@ export function createExamService(ctx: LearningContext) {
           if (!existing.has(q.id)) throw badRequest(`Question ${q.id} does not belong to this exam`, 'unknown_question')
           if (kept.has(q.id)) throw badRequest(`Question ${q.id} appears twice`, 'duplicate_question')
           kept.add(q.id)
-          tx.assign(existing.get(q.id)!, questionFields(q, i))
+          tx.assign(existing.get(q.id)!, questionFields(q, i, existing.get(q.id)))
         })
         for (const [qid, q] of existing) if (!kept.has(qid)) tx.remove(q)
         data.questions.forEach((q, i) => {
           if (q.id === undefined) tx.create(ExamQuestionEntity, { examId: id, ...questionFields(q, i) })
         })
-        tx.assign(exam, { ...settings(data), updatedAt: now() })
+        tx.assign(exam, { ...settings(data, exam), updatedAt: now() })
       })
       return getFull(orm.em.fork(), id)
     },

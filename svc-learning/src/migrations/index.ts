@@ -6,6 +6,7 @@ import { ScormStateFromCmi } from './0004-scorm-state-from-cmi.ts'
 import { UserProjection } from './0005-user-projection.ts'
 import { ScormAttemptsAndRevisions } from './0008-scorm-attempts-and-revisions.ts'
 import { ScormEditor } from './0009-scorm-editor.ts'
+import { OptionShuffle } from './0010-option-shuffle.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -20,4 +21,5 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0007_audit_trail', class: AuditTrailTable },
   { name: '0008_scorm_attempts_and_revisions', class: ScormAttemptsAndRevisions },
   { name: '0009_scorm_editor', class: ScormEditor },
+  { name: '0010_option_shuffle', class: OptionShuffle },
 ]

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Exam, StartAttemptResponse, UserStats } from '@portal/contracts'
 import { createTokenIssuer } from '@portal/server-kit'
-import { createHarness, examInput, type Harness, type TestUser } from '../harness.test-support.ts'
+import { correctAnswersAsShown, createHarness, examInput, type Harness, type TestUser } from '../harness.test-support.ts'
 
 let h: Harness
 let admin: TestUser
@@ -23,7 +23,8 @@ const take = async (name: string, correct: number) => {
   const qs = (examInput().questions as any[]).map((q) => ({ ...q, category_weight: 1 }))
   const exam = Exam.parse((await h.call('POST', '/exams', { token: admin.token, body: examInput({ name, total_questions: 4, questions: qs }) })).body)
   const attempt = StartAttemptResponse.parse((await h.call('POST', `/exams/${exam.id}/attempts`, { token: tech.token })).body)
-  const answers = attempt.questions.map((q, i) => (i < correct ? exam.questions.find((p) => p.id === q.id)!.correct_answer : -1))
+  const right = correctAnswersAsShown(exam, attempt)
+  const answers = attempt.questions.map((_, i) => (i < correct ? right[i]! : -1))
   const res = await h.call('POST', `/exams/${exam.id}/submit`, { token: tech.token, body: { attemptId: attempt.attemptId, answers, questionIds: attempt.questions.map((q) => q.id) } })
   expect(res.status).toBe(200)
   h.advance(1000)

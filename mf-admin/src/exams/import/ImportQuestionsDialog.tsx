@@ -61,7 +61,8 @@ const ImportQuestionsDialog = ({
           A CSV or Excel (.xlsx) file, one question per row. The first row names the columns: <strong>Question</strong>,{' '}
           <strong>Option 1</strong>, <strong>Option 2</strong>, … (or one <strong>Options</strong> column separated by “|”),{' '}
           <strong>Correct</strong> (option numbers such as 2 or 1, 3); optionally <strong>Type</strong> (multiple_choice or
-          multi_select), <strong>Category</strong> and <strong>Weight</strong>.
+          multi_select), <strong>Category</strong>, <strong>Weight</strong> and <strong>Keep Order</strong> (yes when the options must
+          stay in their order, e.g. “All of the above”).
         </p>
         <div>
           <Button size="small" variant="link" onClick={() => void downloadTemplate()}>
@@ -116,6 +117,7 @@ const ImportQuestionsDialog = ({
                     <th scope="col">Correct</th>
                     <th scope="col">Category</th>
                     <th scope="col">Weight</th>
+                    <th scope="col">Keep Order</th>
                     <th scope="col">Status</th>
                   </tr>
                 </thead>
@@ -129,6 +131,7 @@ const ImportQuestionsDialog = ({
                       <td>{answerText(r.question)}</td>
                       <td>{r.question.subject_category || <span className="pk-muted">None</span>}</td>
                       <td>{r.question.category_weight}</td>
+                      <td>{r.question.keep_option_order ? 'Yes' : 'No'}</td>
                       <td>
                         {r.errors.length === 0 ? (
                           <span style={{ color: 'var(--c-success)', fontWeight: 600 }}>Ready</span>

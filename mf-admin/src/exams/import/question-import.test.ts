@@ -5,12 +5,13 @@ describe('question import', () => {
   it('reads the template: one column per option, numbers for the correct answers', () => {
     const result = readQuestions(IMPORT_TEMPLATE, [])
     expect(result.fileError).toBeNull()
-    expect(result.rows.map((r) => r.errors)).toEqual([[], []])
+    expect(result.rows.map((r) => r.errors)).toEqual([[], [], []])
     expect(result.rows[0]).toMatchObject({
       line: 2,
       question: { question_type: 'multiple_choice', options: ['One foot', 'Three feet', 'Five feet'], correct_answer: 1, subject_category: 'Ladders', category_weight: 1 },
     })
-    expect(result.rows[1]!.question).toMatchObject({ question_type: 'multi_select', correct_answer: [0, 2], category_weight: 2 })
+    expect(result.rows[1]!.question).toMatchObject({ question_type: 'multi_select', correct_answer: [0, 2], category_weight: 2, keep_option_order: false })
+    expect(result.rows[2]!.question).toMatchObject({ options: ['The rungs', 'The feet', 'The locks', 'All of the above'], correct_answer: 3, keep_option_order: true })
     expect(result.newCategories).toEqual(['Ladders', 'Tools'])
   })
 
@@ -56,6 +57,24 @@ describe('question import', () => {
     expect(readQuestions([['Question', 'Option 1', 'Correct']], []).fileError).toBe('The file has no questions.')
     const many = [['Question', 'Options', 'Correct'], ...Array.from({ length: 3 }, () => ['q', 'a|b', '1'])]
     expect(readQuestions(many, [], 2).fileError).toBe('The file has 3 questions; at most 2 can be imported at once.')
+  })
+
+  it('reads an optional Keep Order column: yes keeps the options in their order, empty or no shuffles them, anything else is an error', () => {
+    const rows = readQuestions(
+      [
+        ['Question', 'Options', 'Correct', 'Keep option order'],
+        ['A', 'a|b|All of the above', '3', 'Yes'],
+        ['B', 'a|b', '1', ''],
+        ['C', 'a|b', '1', 'no'],
+        ['D', 'a|b', '1', 'x'],
+        ['E', 'a|b', '1', 'sometimes'],
+      ],
+      [],
+    ).rows
+    expect(rows.map((r) => r.question.keep_option_order)).toEqual([true, false, false, true, false])
+    expect(rows.map((r) => r.errors)).toEqual([[], [], [], [], ['Keep Order must be yes or no, not "sometimes"']])
+    // Without the column every question may be shuffled.
+    expect(readQuestions([['Question', 'Options', 'Correct'], ['A', 'a|b', '1']], []).rows[0]!.question.keep_option_order).toBe(false)
   })
 
   it('reads answers as numbers or letters', () => {

@@ -8,15 +8,18 @@ export const IMPORT_COLUMNS = {
   correct: ['correct', 'correct answer', 'answer', 'answers'],
   category: ['category', 'subject category'],
   weight: ['weight', 'category weight'],
+  /** Yes for a question whose options are always shown as written (e.g. "All of the above"); empty is no. */
+  keepOrder: ['keep order', 'keep option order', 'keep options in order', 'fixed order'],
   /** One column with every option, separated by "|"; else one column per option ("Option 1", "Option 2", ...). */
   options: ['options', 'choices'],
 } as const
 const OPTION_COLUMN = /^(option|choice)\s*([0-9]+|[a-z])$/
 
 export const IMPORT_TEMPLATE = [
-  ['Question', 'Type', 'Option 1', 'Option 2', 'Option 3', 'Option 4', 'Correct', 'Category', 'Weight'],
-  ['How far should a ladder extend above the landing?', 'multiple_choice', 'One foot', 'Three feet', 'Five feet', '', '2', 'Ladders', '1'],
-  ['Which tools need a GFCI outlet?', 'multi_select', 'Corded drill', 'Hand saw', 'Corded grinder', '', '1, 3', 'Tools', '2'],
+  ['Question', 'Type', 'Option 1', 'Option 2', 'Option 3', 'Option 4', 'Correct', 'Category', 'Weight', 'Keep Order'],
+  ['How far should a ladder extend above the landing?', 'multiple_choice', 'One foot', 'Three feet', 'Five feet', '', '2', 'Ladders', '1', ''],
+  ['Which tools need a GFCI outlet?', 'multi_select', 'Corded drill', 'Hand saw', 'Corded grinder', '', '1, 3', 'Tools', '2', ''],
+  ['What must be checked before climbing a ladder?', 'multiple_choice', 'The rungs', 'The feet', 'The locks', 'All of the above', '4', 'Ladders', '1', 'yes'],
 ]
 
 /** One data row of the file as the preview shows it: what was read, and why it cannot be imported. */
@@ -51,6 +54,12 @@ const TYPES: Record<string, QuestionType> = {
   'multiple select': 'multi_select',
 }
 
+/** The Keep Order column's words (empty: no). */
+const KEEP_ORDER = new Map<string, boolean>([
+  ...['', 'no', 'n', 'false', '0'].map((w) => [w, false] as const),
+  ...['yes', 'y', 'true', '1', 'x', 'keep'].map((w) => [w, true] as const),
+])
+
 /** "2", "1, 3", "1;3", "B", "a|c" → 0-based option indexes; null when a part is neither a number nor a letter. */
 export const parseCorrect = (text: string): number[] | null => {
   const parts = text.split(/[,;|/\s]+/).filter(Boolean)
@@ -77,12 +86,14 @@ export function readQuestions(table: readonly (readonly unknown[])[], existingCa
     correct: find(IMPORT_COLUMNS.correct),
     category: find(IMPORT_COLUMNS.category),
     weight: find(IMPORT_COLUMNS.weight),
+    keepOrder: find(IMPORT_COLUMNS.keepOrder),
     options: find(IMPORT_COLUMNS.options),
   }
   const optionColumns = names.flatMap((n, i) => (OPTION_COLUMN.test(n) ? [i] : []))
   if (col.question < 0 || col.correct < 0 || (col.options < 0 && optionColumns.length === 0))
     return {
-      fileError: 'The first row must name the columns: Question, Option 1, Option 2 (or Options, separated by "|"), Correct; Type, Category and Weight may follow.',
+      fileError:
+        'The first row must name the columns: Question, Option 1, Option 2 (or Options, separated by "|"), Correct; Type, Category, Weight and Keep Order may follow.',
       rows: [],
       newCategories: [],
     }
@@ -110,6 +121,9 @@ export function readQuestions(table: readonly (readonly unknown[])[], existingCa
     const weightText = col.weight >= 0 ? cell(r[col.weight]) : ''
     const weight = weightText ? Number(weightText.replace(',', '.')) : 1
     if (!Number.isFinite(weight) || weight <= 0 || weight > 100) errors.push('Weight must be a number above 0 and at most 100')
+    const keepText = col.keepOrder >= 0 ? norm(r[col.keepOrder]) : ''
+    const keepOrder = KEEP_ORDER.get(keepText)
+    if (keepOrder === undefined) errors.push(`Keep Order must be yes or no, not "${cell(r[col.keepOrder])}"`)
     const question: ImportedQuestion = {
       question_type: type,
       question_text: text,
@@ -117,6 +131,7 @@ export function readQuestions(table: readonly (readonly unknown[])[], existingCa
       correct_answer: type === 'multi_select' ? (correct ?? []) : (correct?.[0] ?? 0),
       subject_category: col.category >= 0 ? cell(r[col.category]) : '',
       category_weight: Number.isFinite(weight) ? weight : 1,
+      keep_option_order: keepOrder ?? false,
     }
     // The server's schema says the rest (text required, two options at least, lengths).
     const checked = QuestionInput.safeParse({ ...question, subject_category: question.subject_category || null })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Exam, ExamSubmissionResult, StartAttemptResponse, type Question } from '@portal/contracts'
-import { createHarness, examInput, type Harness, type TestUser } from '../../harness.test-support.ts'
+import { AttemptQuestion, Exam, ExamSubmissionResult, StartAttemptResponse } from '@portal/contracts'
+import { correctAnswersAsShown, correctAsShown, createHarness, examInput, type Harness, type TestUser } from '../../harness.test-support.ts'
 import { SUBMIT_GRACE_MS } from './attempt.service.ts'
 
 let h: Harness
@@ -24,10 +24,14 @@ const startAttempt = async (user: TestUser, examId: number, status = 201) => {
   expect(res.status, JSON.stringify(res.body)).toBe(status)
   return StartAttemptResponse.parse(res.body)
 }
-/** The correct answer of each question of the attempt, from the admin's view of the exam. */
-const correctAnswers = (exam: Exam, attempt: StartAttemptResponse) =>
-  attempt.questions.map((q) => exam.questions.find((p) => p.id === q.id)!.correct_answer)
-const wrongAnswer = (q: Question) => (q.question_type === 'multiple_choice' ? ((q.correct_answer as number) + 1) % q.options.length : -1)
+/** The correct answer of each question of the attempt (from the admin's view of the exam), in the order the attempt shows the options. */
+const correctAnswers = correctAnswersAsShown
+/** A wrong answer to question `i` of the attempt, in the order it shows the options. */
+const wrongAnswer = (exam: Exam, attempt: StartAttemptResponse, i: number) => {
+  const shown = attempt.questions[i]!
+  const right = correctAsShown(exam.questions.find((p) => p.id === shown.id)!, shown)
+  return typeof right === 'number' ? (right + 1) % shown.options.length : -1
+}
 const submit = (user: TestUser, examId: number, attempt: StartAttemptResponse, answers: unknown[]) =>
   h.call('POST', `/exams/${examId}/submit`, { token: user.token, body: { attemptId: attempt.attemptId, answers, questionIds: attempt.questions.map((q) => q.id) } })
 const attemptRow = async (id: string) => (await h.sql('select * from exam_attempts where id = ?', [id]))[0]!
@@ -214,7 +218,7 @@ describe('POST /exams/{id}/submit', () => {
     const attempt = await startAttempt(tech, exam.id)
     const answers: unknown[] = correctAnswers(exam, attempt)
     const wrongIndex = attempt.questions.findIndex((q) => exam.questions.find((p) => p.id === q.id)!.category_weight === 1)
-    answers[wrongIndex] = wrongAnswer(exam.questions.find((p) => p.id === attempt.questions[wrongIndex]!.id)!)
+    answers[wrongIndex] = wrongAnswer(exam, attempt, wrongIndex)
     const res = await submit(tech, exam.id, attempt, answers)
     expect(res.status).toBe(200)
     const result = ExamSubmissionResult.parse(res.body)
@@ -361,5 +365,151 @@ describe('deadline', () => {
     const stats = await h.call('GET', `/users/${tech.id}/stats`, { token: tech.token })
     expect(stats.body).toMatchObject({ examsTaken: 1, averageScore: 0 })
     expect((await attemptRow(attempt.attemptId)).status).toBe('expired')
+  })
+})
+
+describe('options shuffled per attempt', () => {
+  /** Four questions of four options, every correct one listed first (as the demo exams had them). */
+  const rightFirst = (over: Record<string, unknown> = {}) => {
+    const mc = (t: string) => ({ question_type: 'multiple_choice', question_text: t, options: [`${t} right`, `${t} b`, `${t} c`, `${t} d`], correct_answer: 0 })
+    const ms = (t: string) => ({ question_type: 'multi_select', question_text: t, options: [`${t} right`, `${t} right too`, `${t} c`, `${t} d`], correct_answer: [0, 1] })
+    return { name: 'Right first', total_questions: 4, subject_categories: [], questions: [mc('M1'), mc('M2'), ms('S1'), ms('S2')], ...over }
+  }
+  const poolOf = (exam: Exam, q: AttemptQuestion) => exam.questions.find((p) => p.id === q.id)!
+  const blank = (attempt: StartAttemptResponse) => attempt.questions.map(() => -1)
+
+  it('shows every attempt an order of its own, drawn and kept by the server: over 20 attempts the correct option is not always first', async () => {
+    const exam = await create(rightFirst())
+    expect(exam.shuffle_options).toBe(true)
+    const tech = await h.user()
+    const orders = new Map<number, Set<string>>()
+    const rightAt = new Map<number, Set<number>>()
+    for (let n = 0; n < 20; n++) {
+      const attempt = await startAttempt(tech, exam.id)
+      for (const q of attempt.questions) {
+        const pool = poolOf(exam, q)
+        expect([...q.options].sort()).toEqual([...pool.options].sort())
+        orders.set(q.id, (orders.get(q.id) ?? new Set()).add(q.options.join('|')))
+        rightAt.set(q.id, (rightAt.get(q.id) ?? new Set()).add(q.options.indexOf(pool.options[0]!)))
+      }
+      // The attempt holds the permutation it showed: position → the option's place in the pool.
+      const row = await attemptRow(attempt.attemptId)
+      expect(row.option_orders.map((order: number[], i: number) => order.map((j) => row.questions[i].options[j]))).toEqual(attempt.questions.map((q) => q.options))
+      expect((await submit(tech, exam.id, attempt, blank(attempt))).status).toBe(200)
+    }
+    for (const q of exam.questions) {
+      expect(orders.get(q.id)!.size, q.question_text).toBeGreaterThan(1)
+      expect(rightAt.get(q.id)!.size, q.question_text).toBeGreaterThan(1)
+    }
+  })
+
+  it('shows the same order, and the answers given in it, when the attempt is resumed', async () => {
+    const exam = await create(rightFirst())
+    const tech = await h.user()
+    const first = await startAttempt(tech, exam.id)
+    // Four questions of four options all left in the pool's order: 1 in 24^4.
+    expect(first.questions.some((q) => q.options.join('|') !== poolOf(exam, q).options.join('|'))).toBe(true)
+    const right = correctAnswers(exam, first)
+    const save = await h.call('PUT', `/exams/attempts/${first.attemptId}/answers`, {
+      token: tech.token,
+      body: { questionIds: [first.questions[0]!.id, first.questions[2]!.id], answers: [right[0], right[2]] },
+    })
+    expect(save.status).toBe(200)
+    const before = (await attemptRow(first.attemptId)).option_orders
+    for (let n = 0; n < 3; n++) {
+      const again = await startAttempt(tech, exam.id, 200)
+      expect(again.questions).toEqual(first.questions)
+      expect(again.answers).toEqual([right[0], -1, right[2], -1])
+    }
+    expect((await attemptRow(first.attemptId)).option_orders).toEqual(before)
+    const result = ExamSubmissionResult.parse((await submit(tech, exam.id, first, [right[0], -1, right[2], -1])).body)
+    expect(result.question_results.map((r) => r.is_correct)).toEqual([true, false, true, false])
+  })
+
+  it('grades answers given in the order shown (multiple choice and multi-select) and reviews them in that order', async () => {
+    const exam = await create(rightFirst({ pass_score: 50 }))
+    const tech = await h.user()
+    let poolIndexesWrong = 0
+    for (let n = 0; n < 6; n++) {
+      const attempt = await startAttempt(tech, exam.id)
+      const right = correctAnswers(exam, attempt)
+      // Odd attempts: every answer right. Even ones: the pool's own indexes (0, [0, 1]), right only where the shuffle left them.
+      const answers = n % 2 ? right : attempt.questions.map((q) => poolOf(exam, q).correct_answer)
+      const res = await submit(tech, exam.id, attempt, answers)
+      expect(res.status).toBe(200)
+      const result = ExamSubmissionResult.parse(res.body)
+      const expected = answers.map((a, i) => JSON.stringify(a) === JSON.stringify(right[i]))
+      expect(result.question_results.map((r) => r.is_correct)).toEqual(expected)
+      if (n % 2) expect(result.score).toBe(100)
+      else poolIndexesWrong += expected.filter((ok) => !ok).length
+      // The review: the options as the learner saw them, their answer and the correct ones as indexes into that order.
+      result.question_results.forEach((r, i) => {
+        expect(r.options).toEqual(attempt.questions[i]!.options)
+        expect(r.user_answer).toEqual(answers[i])
+        expect(r.correct_answer).toEqual(right[i])
+      })
+      expect(result.question_results.find((r) => r.question_type === 'multi_select')!.correct_answer).toEqual(expect.any(Array))
+      const row = await attemptRow(attempt.attemptId)
+      expect(row.answers).toEqual(answers)
+      expect(row.result).toEqual(res.body)
+    }
+    // The pool's indexes are right only by chance once the options are shuffled (all 12 right: about 1 in 10^8).
+    expect(poolIndexesWrong).toBeGreaterThan(0)
+  })
+
+  it('keeps the pool order of questions marked keep_option_order, and of every question when the exam does not shuffle', async () => {
+    const marked = rightFirst().questions.map((q, i) => (i % 2 ? { ...q, keep_option_order: true } : q))
+    const keep = await create(rightFirst({ questions: marked }))
+    const off = await create(rightFirst({ shuffle_options: false }))
+    expect(keep.questions.map((q) => q.keep_option_order)).toEqual([false, true, false, true])
+    expect(off.shuffle_options).toBe(false)
+    const tech = await h.user()
+    const shuffledOrders = new Set<string>()
+    for (let n = 0; n < 10; n++) {
+      const a = await startAttempt(tech, keep.id)
+      for (const q of a.questions) {
+        const pool = poolOf(keep, q)
+        if (pool.keep_option_order) expect(q.options).toEqual(pool.options)
+        else shuffledOrders.add(q.options.join('|'))
+      }
+      const b = await startAttempt(tech, off.id)
+      for (const q of b.questions) expect(q.options).toEqual(poolOf(off, q).options)
+      expect((await submit(tech, off.id, b, b.questions.map((q) => poolOf(off, q).correct_answer))).body.score).toBe(100)
+      await submit(tech, keep.id, a, blank(a))
+    }
+    expect(shuffledOrders.size).toBeGreaterThan(2)
+  })
+
+  it('grades an attempt started before options were shuffled in the stored order', async () => {
+    const exam = await create(rightFirst())
+    const tech = await h.user()
+    const attempt = await startAttempt(tech, exam.id)
+    // What the migration leaves on attempts under way: no permutation, and the options as stored.
+    const stored = (await attemptRow(attempt.attemptId)).questions
+    await h.sql('update exam_attempts set option_orders = null where id = ?', [attempt.attemptId])
+    const resumed = await startAttempt(tech, exam.id, 200)
+    expect(resumed.questions.map((q) => q.options)).toEqual(stored.map((q: { options: string[] }) => q.options))
+    const res = await submit(tech, exam.id, attempt, resumed.questions.map((q) => poolOf(exam, q).correct_answer))
+    expect(res.body).toMatchObject({ score: 100 })
+    expect(res.body.question_results.map((r: { options: string[] }) => r.options)).toEqual(stored.map((q: { options: string[] }) => q.options))
+  })
+
+  it('never sends the pool order, the permutation or the answers before the submit', async () => {
+    const exam = await create(rightFirst({ questions: rightFirst().questions.map((q, i) => ({ ...q, keep_option_order: i < 2 })) }))
+    const tech = await h.user()
+    const started = await h.call('POST', `/exams/${exam.id}/attempts`, { token: tech.token })
+    const resumed = await h.call('POST', `/exams/${exam.id}/attempts`, { token: tech.token })
+    for (const body of [started.body, resumed.body]) {
+      expect(Object.keys(body).sort()).toEqual(['attemptId', 'attemptNumber', 'deadline', 'questions', 'startedAt', ...(body === resumed.body ? ['answers'] : [])].sort())
+      for (const q of body.questions) expect(Object.keys(q).sort()).toEqual(['id', 'options', 'question_text', 'question_type', 'subject_category'])
+      expect(JSON.stringify(body)).not.toMatch(/correct|order|shuffle|weight/)
+    }
+    const q = started.body.questions[0]
+    const save = await h.call('PUT', `/exams/attempts/${started.body.attemptId}/answers`, { token: tech.token, body: { questionIds: [q.id], answers: [q.question_type === 'multi_select' ? [0] : 0] } })
+    expect(Object.keys(save.body)).toEqual(['savedAt'])
+    for (const path of [`/exams/${exam.id}`, '/exams']) {
+      const res = await h.call('GET', path, { token: tech.token })
+      expect(JSON.stringify(res.body), path).not.toMatch(/correct|order|shuffle|"options"/)
+    }
   })
 })

@@ -8,6 +8,7 @@ import { toAttemptQuestion } from '../exam.entity.ts'
 import { ExamAttemptEntity, type AttemptStatus } from './attempt.entity.ts'
 import { draw } from './draw.ts'
 import { answerProblem, gradeAttempt } from './grading.ts'
+import { drawOptionOrder, type OptionOrder } from './option-order.ts'
 
 /** Network latency allowance: a save or submit this long after the deadline is still accepted. */
 export const SUBMIT_GRACE_MS = 5_000
@@ -48,7 +49,7 @@ function checkedAnswers(attempt: Pick<ExamAttemptEntity, 'questions'>, questionI
  */
 async function poolOf(em: EntityManager, examId: number): Promise<Question[]> {
   const rows = (await em.execute(
-    `select id, question_type, question_text, options, correct_answer, subject_category, category_weight
+    `select id, question_type, question_text, options, correct_answer, subject_category, category_weight, keep_option_order
      from exam_questions where exam_id = ? order by position, id`,
     [examId],
   )) as {
@@ -59,6 +60,7 @@ async function poolOf(em: EntityManager, examId: number): Promise<Question[]> {
     correct_answer: Question['correct_answer']
     subject_category: string | null
     category_weight: number
+    keep_option_order: boolean
   }[]
   return rows.map((r) => ({
     id: Number(r.id),
@@ -68,13 +70,14 @@ async function poolOf(em: EntityManager, examId: number): Promise<Question[]> {
     correct_answer: r.correct_answer,
     subject_category: r.subject_category ?? null,
     category_weight: Number(r.category_weight),
+    keep_option_order: r.keep_option_order === true,
   }))
 }
 
 /** An attempt as a submit reads it: a plain row, so its question snapshot is neither hydrated nor change-tracked. */
 type AttemptRow = Pick<
   ExamAttemptEntity,
-  'id' | 'examId' | 'userId' | 'attemptNumber' | 'examName' | 'passScore' | 'questions' | 'answers' | 'status' | 'deadline' | 'result'
+  'id' | 'examId' | 'userId' | 'attemptNumber' | 'examName' | 'passScore' | 'questions' | 'optionOrders' | 'answers' | 'status' | 'deadline' | 'result'
 >
 
 /** The attempt's row, locked for the transaction, or null. */
@@ -90,7 +93,7 @@ async function latestAttemptId(em: EntityManager, examId: number, userId: string
 
 async function lockAttemptRow(em: EntityManager, id: string): Promise<AttemptRow | null> {
   const rows = (await em.execute(
-    `select id, exam_id, user_id, attempt_number, exam_name, pass_score, questions, answers, status, deadline, result
+    `select id, exam_id, user_id, attempt_number, exam_name, pass_score, questions, option_orders, answers, status, deadline, result
      from exam_attempts where id = ? for update`,
     [id],
   )) as {
@@ -101,6 +104,7 @@ async function lockAttemptRow(em: EntityManager, id: string): Promise<AttemptRow
     exam_name: string
     pass_score: number
     questions: Question[]
+    option_orders: OptionOrder[] | null
     answers: Answer[]
     status: AttemptStatus
     deadline: Date | string
@@ -116,6 +120,7 @@ async function lockAttemptRow(em: EntityManager, id: string): Promise<AttemptRow
     examName: r.exam_name,
     passScore: Number(r.pass_score),
     questions: r.questions,
+    optionOrders: r.option_orders ?? null,
     answers: r.answers,
     status: r.status,
     deadline: new Date(r.deadline),
@@ -136,6 +141,7 @@ export function createAttemptService(ctx: LearningContext) {
       passScore: attempt.passScore,
       attemptNumber: attempt.attemptNumber,
       questions: attempt.questions,
+      optionOrders: attempt.optionOrders,
       answers,
       submittedAt: at,
     })
@@ -193,12 +199,13 @@ export function createAttemptService(ctx: LearningContext) {
     return done
   }
 
+  /** The attempt as the browser gets it: each question's options in the attempt's order only (never the pool's, nor the permutation). */
   const startResponse = (
-    a: Pick<ExamAttemptEntity, 'id' | 'questions' | 'deadline' | 'startedAt' | 'attemptNumber' | 'answers'>,
+    a: Pick<ExamAttemptEntity, 'id' | 'questions' | 'optionOrders' | 'deadline' | 'startedAt' | 'attemptNumber' | 'answers'>,
     resumed: boolean,
   ): StartAttemptResponse => ({
     attemptId: a.id,
-    questions: a.questions.map(toAttemptQuestion),
+    questions: a.questions.map((q, i) => toAttemptQuestion(q, a.optionOrders?.[i])),
     deadline: a.deadline.toISOString(),
     startedAt: a.startedAt.toISOString(),
     attemptNumber: a.attemptNumber,
@@ -242,11 +249,14 @@ export function createAttemptService(ctx: LearningContext) {
         if (exam.examType === 'final' && exam.maxAttempts !== null && exam.maxAttempts !== undefined && used >= exam.maxAttempts)
           return { error: conflict(`You have used all ${exam.maxAttempts} attempt(s) for this exam.`, 'attempts_exhausted') }
         const questions: Question[] = draw(pool, exam.totalQuestions)
+        // Each question's options in an order of this attempt's own, held with it (decision 0045).
+        const optionOrders = questions.map((q) => drawOptionOrder(q, exam.shuffleOptions))
         const startedAt = now()
         const attempt = {
           id: crypto.randomUUID(),
           attemptNumber: Number(rows[0]!.last) + 1,
           questions,
+          optionOrders,
           answers: questions.map((): Answer => -1),
           startedAt,
           deadline: new Date(startedAt.getTime() + exam.timeLimit * 60_000),
@@ -254,9 +264,21 @@ export function createAttemptService(ctx: LearningContext) {
         // One insert with real parameters: the snapshot is tens of kilobytes of JSON.
         await sqlWithParams(
           tx,
-          `insert into exam_attempts (id, exam_id, user_id, attempt_number, exam_name, pass_score, questions, answers, status, started_at, deadline)
-           values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, 'in_progress', $9, $10)`,
-          [attempt.id, examId, actor.userId, attempt.attemptNumber, exam.name, exam.passScore, JSON.stringify(questions), JSON.stringify(attempt.answers), startedAt, attempt.deadline],
+          `insert into exam_attempts (id, exam_id, user_id, attempt_number, exam_name, pass_score, questions, option_orders, answers, status, started_at, deadline)
+           values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, 'in_progress', $10, $11)`,
+          [
+            attempt.id,
+            examId,
+            actor.userId,
+            attempt.attemptNumber,
+            exam.name,
+            exam.passScore,
+            JSON.stringify(questions),
+            JSON.stringify(optionOrders),
+            JSON.stringify(attempt.answers),
+            startedAt,
+            attempt.deadline,
+          ],
         )
         return { resumed: false, attempt: startResponse(attempt, false) }
       })
@@ -265,7 +287,7 @@ export function createAttemptService(ctx: LearningContext) {
       return { resumed: out.resumed, attempt: out.attempt }
     },
 
-    /** Saves answers as the learner goes (any subset of the attempt's questions). */
+    /** Saves answers as the learner goes (any subset of the attempt's questions), as indexes into the options as shown. */
     async saveAnswers(actor: Actor, attemptId: string, body: { answers: Answer[]; questionIds: number[] }) {
       const out = await orm.em.fork().transactional(async (tx) => {
         const a = requireOwnAttempt(actor, await lockAttempt(tx, attemptId))

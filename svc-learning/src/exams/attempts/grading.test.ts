@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Question } from '@portal/contracts'
 import { answerProblem, gradeAttempt, isCorrect } from './grading.ts'
 import { draw, shuffle } from './draw.ts'
+import { drawOptionOrder, shownOptions, toPoolAnswer, toShownAnswer } from './option-order.ts'
 
 const mc = (id: number, correct: number, category: string | null = 'A', weight = 1): Question => ({
   id,
@@ -101,5 +102,48 @@ describe('draw', () => {
     expect(shuffle(pool).sort((a, b) => a - b)).toEqual(pool)
     const orders = new Set(Array.from({ length: 20 }, () => shuffle(pool).join(',')))
     expect(orders.size).toBeGreaterThan(1)
+  })
+})
+
+describe('options in the order an attempt shows them', () => {
+  // Shown: c, a, d, b (pool indexes 2, 0, 3, 1).
+  const order = [2, 0, 3, 1]
+  it('maps answers given in the order shown back to the pool (multi-select sorted), and correct answers forth', () => {
+    expect(shownOptions(['a', 'b', 'c', 'd'], order)).toEqual(['c', 'a', 'd', 'b'])
+    expect(toPoolAnswer(0, order)).toBe(2)
+    expect(toPoolAnswer(-1, order)).toBe(-1)
+    expect(toPoolAnswer([0, 3], order)).toEqual([1, 2])
+    expect(toPoolAnswer([], order)).toEqual([])
+    expect(toShownAnswer(2, order)).toBe(0)
+    expect(toShownAnswer([1, 2], order)).toEqual([0, 3])
+    // Attempts started before shuffling hold no order: the pool's.
+    expect([toPoolAnswer([1, 3], null), toShownAnswer(1, null), shownOptions(['a', 'b'], null)]).toEqual([[1, 3], 1, ['a', 'b']])
+  })
+  it('grades the answers mapped back and reviews the question as shown', () => {
+    const result = gradeAttempt({
+      attemptId: crypto.randomUUID(),
+      examId: 1,
+      examName: 'E',
+      passScore: 50,
+      attemptNumber: 1,
+      questions: [{ ...mc(1, 2), options: ['a', 'b', 'c', 'd'] }, ms(2, [1, 2]), mc(3, 0)],
+      optionOrders: [order, order, null],
+      answers: [0, [0, 3], 0],
+      submittedAt: new Date(0),
+    })
+    expect(result.question_results.map((r) => [r.options, r.user_answer, r.correct_answer, r.is_correct])).toEqual([
+      [['c', 'a', 'd', 'b'], 0, 0, true],
+      [['c', 'a', 'd', 'b'], [0, 3], [0, 3], true],
+      [['a', 'b', 'c'], 0, 0, true],
+    ])
+    expect(result.score).toBe(100)
+  })
+  it('draws an order only for an exam that shuffles and a question that does not keep its own', () => {
+    const q = { options: ['a', 'b', 'c', 'd', 'e'], keep_option_order: false }
+    const seen = new Set(Array.from({ length: 30 }, () => drawOptionOrder(q, true).join('')))
+    expect(seen.size).toBeGreaterThan(1)
+    for (const o of seen) expect([...o].sort().join('')).toBe('01234')
+    expect(drawOptionOrder(q, false)).toEqual([0, 1, 2, 3, 4])
+    expect(drawOptionOrder({ ...q, keep_option_order: true }, true)).toEqual([0, 1, 2, 3, 4])
   })
 })

@@ -1,6 +1,7 @@
 // Pure grading of an exam attempt: no I/O, no clock.
 import type { Answer, ExamSubmissionResult, Question } from '@portal/contracts'
 import { roundPercent } from '../../percent.ts'
+import { shownOptions, toPoolAnswer, toShownAnswer, type OptionOrder } from './option-order.ts'
 
 /** Questions without a subject category are reported under this section name. */
 export const GENERAL_SECTION = 'General'
@@ -43,8 +44,10 @@ export interface GradeInput {
   attemptNumber: number
   /** The attempt's questions in the order drawn. */
   questions: Question[]
-  /** Aligned with `questions`; -1 = unanswered. */
+  /** Aligned with `questions`, indexes into the options as shown (`optionOrders`); -1 = unanswered. */
   answers: Answer[]
+  /** The order each question's options were shown in (pool index per position); none: the pool's order. */
+  optionOrders?: readonly (OptionOrder | null)[] | null | undefined
   submittedAt: Date
 }
 
@@ -52,6 +55,8 @@ export interface GradeInput {
  * Grades an attempt. The overall score is weighted by `category_weight`:
  * score = Σ weight·correct / Σ weight × 100; each section (subject category) is weighted the same
  * way within itself. Sections follow the order their first question appears in the attempt.
+ * Answers are mapped back to the pool's indexes to be graded against the stored answer; the review
+ * gives the options, the learner's answer and the correct one in the order the learner saw them.
  */
 export function gradeAttempt(input: GradeInput): ExamSubmissionResult {
   let weightTotal = 0
@@ -60,7 +65,8 @@ export function gradeAttempt(input: GradeInput): ExamSubmissionResult {
   const sections = new Map<string, { weight: number; weightCorrect: number; correct: number; count: number }>()
   const questionResults = input.questions.map((q, i) => {
     const answer = input.answers[i] ?? -1
-    const correct = isCorrect(q, answer)
+    const order = input.optionOrders?.[i] ?? null
+    const correct = isCorrect(q, toPoolAnswer(answer, order))
     const w = q.category_weight > 0 ? q.category_weight : 1
     weightTotal += w
     if (correct) {
@@ -79,11 +85,11 @@ export function gradeAttempt(input: GradeInput): ExamSubmissionResult {
     return {
       question_id: q.id,
       question_text: q.question_text,
-      options: q.options,
+      options: shownOptions(q.options, order),
       question_type: q.question_type,
       subject_category: q.subject_category,
       user_answer: answer,
-      correct_answer: q.correct_answer,
+      correct_answer: toShownAnswer(q.correct_answer, order),
       is_correct: correct,
       weight: w,
     }
