@@ -1,22 +1,26 @@
 /**
- * Team dashboard and export benchmark (issue 11): svc-certs' real `start()` on the machine's
+ * Compliance surfaces benchmark (issues 11 and 23): svc-certs' real `start()` on the machine's
  * PostgreSQL with 10,000 technicians holding 8 certifications each, beside a bare Hono + pg
- * ceiling running the same statement, measured in the same run.
- * Goals: `GET /manager/team` p95 <= 100 ms and >= 40% of the ceiling, for an admin (everyone) and
- * a one-branch manager; the 10,000-member export <= 3 s with the service's peak RSS <= 200 MB.
- * Runs alone with `node bench/team.ts` (BENCH_SECONDS, BENCH_DATABASE_URL; BENCH_SERVER: another
- * script in place of bench/team-server.ts, e.g. one printing its memory, for probes).
+ * ceiling running the same statements, measured in the same run.
+ * Goals: `GET /manager/team` (an admin, everyone; a one-branch manager), `GET
+ * /admin/certifications/overview` and `GET /certification-notifications/dashboard` p95 <= 100 ms
+ * and >= 40% of the ceiling; the 10,000-member export <= 3 s with the service's peak RSS <= 200 MB;
+ * `GET /admin/certifications/consistency` <= 5 s on every run.
+ * Runs alone with `node bench/team.ts` (BENCH_SECONDS, BENCH_CONSISTENCY_RUNS, BENCH_DATABASE_URL;
+ * BENCH_SERVER: another script in place of bench/team-server.ts, e.g. one printing its memory, for
+ * probes), writing bench/results/team-<time>.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { PlatformEnv, createTokenIssuer, ensureDatabase, loadOrCreateSigningKey } from '@portal/server-kit'
+import { CERT_NOTIFICATIONS, type ConsistencyReport } from '@portal/contracts'
 import { CERTS_NODE_FLAGS } from 'svc-certs/node-flags'
 import { BENCH_PG } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-export const TEAM_BENCH = { technicians: 10_000, certificationsEach: 8, types: 10, managerBranch: 'Portland' } as const
+export const TEAM_BENCH = { technicians: 10_000, certificationsEach: 8, types: 12, managerBranch: 'Portland' } as const
 
 export interface LatencyFigures {
   rps: number
@@ -26,14 +30,24 @@ export interface LatencyFigures {
   requests: number
   failures: number
 }
+export interface SurfaceFigures {
+  ceiling: LatencyFigures
+  ours: LatencyFigures
+  ratio: number
+}
 export interface TeamBenchResult {
   technicians: number
   certifications: number
   connections: number
-  admin: { ceiling: LatencyFigures; ours: LatencyFigures; ratio: number }
-  manager: { members: number; ceiling: LatencyFigures; ours: LatencyFigures; ratio: number }
+  /** What the seed made (counted from the database, as the surfaces see it). */
+  data: { technicians: number; noBranch: number; expired: number; expiring30Days: number; within60Days: number; missingProof: number; requirementsMet: number }
+  admin: SurfaceFigures
+  manager: SurfaceFigures & { members: number }
+  overview: SurfaceFigures & { bytes: number }
+  dashboard: SurfaceFigures & { items: number; bytes: number }
+  consistency: { seconds: number[]; ceilingSeconds: number[]; worst: number; consistent: boolean; differences: number; technicians: number }
   export: { rows: number; bytes: number; seconds: number; idleRssMb: number; peakRssMb: number }
-  goals: { p95Ms: number; ratio: number; exportSeconds: number; exportPeakRssMb: number }
+  goals: { p95Ms: number; ratio: number; exportSeconds: number; exportPeakRssMb: number; consistencySeconds: number }
 }
 
 /** Starts a bench child that prints `READY <port>`, with its own Node flags. */
@@ -85,7 +99,8 @@ async function measure(url: string, headers: Record<string, string>, seconds: nu
   const elapsed = (performance.now() - started) / 1000
   latencies.sort((a, b) => a - b)
   return {
-    rps: Math.round(latencies.length / elapsed),
+    // one decimal: the notification dashboard answers a few a second
+    rps: round1(latencies.length / elapsed),
     p50: round1(percentile(latencies, 50)),
     p95: round1(percentile(latencies, 95)),
     p99: round1(percentile(latencies, 99)),
@@ -94,26 +109,77 @@ async function measure(url: string, headers: Record<string, string>, seconds: nu
   }
 }
 
-/** 10 types over the tiers (every one required by its tier), 10,000 technicians over the branches and departments, 8 certifications each. */
+/**
+ * As a real organisation's ledger looks: 12 types over the tiers (one for each of three
+ * departments, one lifetime, one inactive, one optional), 10,000 technicians over every branch
+ * (unevenly) and the departments each branch has, 2% without a branch (half of those without a
+ * department either), tiers 0-3 thinning upwards, 1% with notifications paused, and 100 deleted
+ * users' id-only rows. Each holds 8 of the types: 6% expired (up to a year ago), 8% within 80 days,
+ * the rest later in their validity; 12% of the proofs a type asks for are missing, a third of the
+ * uploaded ones verified. Deterministic (hashtext), so every run seeds the same ledger.
+ */
 async function seed(client: pg.Client) {
   const n = TEAM_BENCH.technicians
+  // name, code, tier, department (null: all), validity in months (null: lifetime), upload required, active; every one required by its tier but the elective
   await client.query(`insert into certification_types (name, code, tier_level, department, validity_period, upload_required, is_active, created_at, updated_at)
-    select 'Bench type ' || i, 'BENCH-' || i, (array[0,0,0,1,1,1,2,2,3,3])[i], null, 24, i % 2 = 0, true, now(), now() from generate_series(1, ${TEAM_BENCH.types}) i`)
-  await client.query(`insert into tier_requirements (tier_level, certification_id, is_required, created_at) select tier_level, id, true, now() from certification_types`)
+    select name, code, tier, department, validity, upload, active, now(), now() from (values
+      ('Safety Orientation', 'B-SAFE', 0, null, 24, false, true), ('First Aid and CPR', 'B-CPR', 0, null, 24, true, true),
+      ('OSHA 10', 'B-OSHA10', 0, null, null, true, true), ('Confined Space Entry', 'B-CSE', 1, null, 12, true, true),
+      ('Fall Protection', 'B-FALL', 1, null, 36, false, true), ('NFPA 70E', 'B-70E', 1, 'Electricians', 36, true, true),
+      ('Backflow Testing', 'B-BFT', 2, 'Testing', 36, true, true), ('Rigging and Signaling', 'B-RIG', 2, null, 60, false, true),
+      ('Forklift Operator', 'B-FORK', 2, 'Construction', 36, false, true), ('Master Technician', 'B-MASTER', 3, null, 24, true, true),
+      ('Legacy Hazmat', 'B-HAZ', 1, null, 24, false, false), ('Elective: Customer Care', 'B-CARE', 2, null, 24, true, true)
+    ) v(name, code, tier, department, validity, upload, active)`)
+  await client.query(`insert into tier_requirements (tier_level, certification_id, is_required, created_at)
+    select tier_level, id, code <> 'B-CARE', now() from certification_types`)
+  // Branches 35/30/20/15%, 2% none; departments as the branch has them (Anchorage and Tri-Cities have no Electricians).
   await client.query(`insert into users (id, name, email, is_admin, is_manager, branch, department, occurred_at, employee_id)
-    select gen_random_uuid(), 'Tech ' || lpad(i::text, 5, '0'), 'tech' || i || '@bench.test', false, false,
-      (array['Portland','Seattle','Anchorage','Tri-Cities'])[1 + i % 4], (array['Service','Testing','Construction','Electricians'])[1 + (i / 4) % 4], now(), 'B' || i
-    from generate_series(1, ${n}) i`)
-  await client.query(`insert into technicians (user_id, current_tier, updated_at) select id, (substr(employee_id, 2)::int % 4), now() from users where employee_id like 'B%'`)
-  // Spread obtained dates so some are expired, some expiring soon, most valid; half the uploads done.
-  await client.query(`insert into technician_certifications (user_id, certification_id, certification_number, obtained_date, expiration_date, file_key, file_name, file_size, file_type, uploaded_at, created_at, updated_at)
-    select u.id, t.id, 'N-' || u.employee_id || '-' || k, current_date - ((u.i * 7 + k * 13) % 760), current_date - ((u.i * 7 + k * 13) % 760) + 730,
-      case when (u.i + k) % 2 = 0 then 'proofs/bench' end, case when (u.i + k) % 2 = 0 then 'proof.pdf' end, case when (u.i + k) % 2 = 0 then 1000 end,
-      case when (u.i + k) % 2 = 0 then 'application/pdf' end, case when (u.i + k) % 2 = 0 then now() end, now(), now()
-    from (select id, employee_id, substr(employee_id, 2)::int as i from users where employee_id like 'B%') u
-    cross join generate_series(0, ${TEAM_BENCH.certificationsEach - 1}) k
-    join (select id, row_number() over (order by id) - 1 as idx from certification_types) t on t.idx = (u.i + k) % ${TEAM_BENCH.types}`)
+    select gen_random_uuid(), 'Tech ' || lpad(i::text, 5, '0'), 'tech' || i || '@bench.test', false, false, b.branch,
+      case when b.branch is null then case when i % 100 = 0 then null else 'Service' end
+           when b.branch in ('Portland', 'Seattle') then (array['Service','Testing','Construction','Electricians'])[1 + (i / 20) % 4]
+           else (array['Service','Testing','Construction'])[1 + (i / 20) % 3] end,
+      now(), 'B' || i
+    from generate_series(1, ${n}) i
+    cross join lateral (select case when i % 50 = 0 then null when i % 20 < 7 then 'Portland' when i % 20 < 13 then 'Seattle'
+      when i % 20 < 17 then 'Anchorage' else 'Tri-Cities' end as branch) b`)
+  await client.query(`insert into users (id, occurred_at, deleted_at) select gen_random_uuid(), now(), now() from generate_series(1, 100)`)
+  // Tiers 40/30/20/10%; 1% with notifications paused for two weeks.
+  await client.query(`insert into technicians (user_id, current_tier, notifications_paused_until, updated_at)
+    select id, case when h < 40 then 0 when h < 70 then 1 when h < 90 then 2 else 3 end,
+      case when i % 100 = 3 then now() + interval '14 days' end, now()
+    from (select id, substr(employee_id, 2)::int as i, abs(hashtext('tier' || employee_id)) % 100 as h from users where employee_id like 'B%') u`)
+  await client.query(`insert into technician_certifications (user_id, certification_id, certification_number, obtained_date, expiration_date,
+      file_key, file_name, file_size, file_type, uploaded_at, verified_at, created_at, updated_at)
+    select c.user_id, c.type_id, 'N-' || c.employee_id || '-' || c.k,
+      coalesce((c.expires - make_interval(months => c.validity))::date, current_date - 30 - c.r), c.expires,
+      case when c.proof then 'proofs/bench' end, case when c.proof then 'proof.pdf' end, case when c.proof then 1000 end,
+      case when c.proof then 'application/pdf' end, case when c.proof then now() end, case when c.proof and c.f % 3 = 0 then now() end, now(), now()
+    from (
+      select u.id as user_id, u.employee_id, k, t.id as type_id, t.validity_period as validity, r, f,
+        case when t.validity_period is null then null
+             when r < 60 then current_date - (1 + r * 6)
+             when r < 140 then current_date + (r - 60)
+             else current_date + 80 + ((r - 140) * (t.validity_period * 30 - 80)) / 860 end as expires,
+        case when t.upload_required then f >= 12 else f < 40 end as proof
+      from (select id, employee_id, substr(employee_id, 2)::int as i from users where employee_id like 'B%') u
+      cross join generate_series(0, ${TEAM_BENCH.certificationsEach - 1}) k
+      join (select id, validity_period, upload_required, row_number() over (order by id) - 1 as idx from certification_types) t on t.idx = (u.i + k) % ${TEAM_BENCH.types}
+      cross join lateral (select abs(hashtext(u.employee_id || ':' || k)) % 1000 as r, abs(hashtext('proof' || u.employee_id || ':' || k)) % 100 as f) h
+    ) c`)
   await client.query('analyze')
+}
+
+/** What the seed made, as the surfaces count it (today: the database's own date, for this summary only). */
+async function seededData(client: pg.Client): Promise<TeamBenchResult['data']> {
+  const { rows } = await client.query(`select
+      (select count(*) from users u where not u.is_admin and u.deleted_at is null and u.name is not null)::int as technicians,
+      (select count(*) from users u where not u.is_admin and u.deleted_at is null and u.name is not null and u.branch is null)::int as "noBranch",
+      (select count(*) from technician_certifications where expiration_date < current_date)::int as expired,
+      (select count(*) from technician_certifications where expiration_date between current_date and current_date + 30)::int as "expiring30Days",
+      (select count(*) from technician_certifications where expiration_date between current_date and current_date + 60)::int as "within60Days",
+      (select count(*) from technician_certifications tc join certification_types ct on ct.id = tc.certification_id where ct.upload_required and tc.file_name is null)::int as "missingProof",
+      (select count(*) from team_member_figures where completion_percentage >= 100)::int as "requirementsMet"`)
+  return rows[0]
 }
 
 /** Peak resident set of a process (VmHWM) in MB; `reset` clears it first (clear_refs 5). */
@@ -129,8 +195,9 @@ async function rss(pid: number): Promise<number> {
   return Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024)
 }
 
-export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number; connections?: number }): Promise<TeamBenchResult> {
+export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number; connections?: number; consistencyRuns?: number }): Promise<TeamBenchResult> {
   const connections = opts.connections ?? 4
+  const consistencyRuns = opts.consistencyRuns ?? 5
   const db = new URL(opts.pgUrl ?? BENCH_PG)
   db.pathname = '/bench_team'
   const admin = new pg.Client({ connectionString: opts.pgUrl ?? BENCH_PG })
@@ -175,32 +242,89 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
     for (let r = await reader.read(); !r.done; r = await reader.read()) bytes += r.value.length
     const exportSeconds = (performance.now() - t0) / 1000
     const exportPeak = await peakRss(certs.proc.pid!)
-
     step(`export done in ${exportSeconds.toFixed(2)} s`)
+    const data = await seededData(client)
+    step(`seeded data: ${JSON.stringify(data)}`)
+
     const teamUrl = `${base}/manager/team`
-    const first = (await (await fetch(teamUrl, { headers: managerAuth })).json()) as { total: number }
+    const overviewUrl = `${base}/admin/certifications/overview`
+    // As Certification Notification Management asks for it (the ceiling runs the same query).
+    const dashboardUrl = `${base}/certification-notifications/dashboard?days=${CERT_NOTIFICATIONS.dashboardDays}&include_expired=true`
+    const consistencyUrl = `${base}/admin/certifications/consistency`
+    const json = async <T>(url: string, headers: Record<string, string>) => {
+      const r = await fetch(url, { headers })
+      const text = await r.text()
+      if (!r.ok) throw new Error(`${url}: ${r.status} ${text.slice(0, 300)}`)
+      return { body: JSON.parse(text) as T, bytes: Buffer.byteLength(text) }
+    }
+    const first = (await json<{ total: number }>(teamUrl, managerAuth)).body
     step(`manager sees ${first.total}`)
-    // Warm both up, then measure: the ceiling first (alone), then ours.
+    const overview = await json<{ technicians: number }>(overviewUrl, adminAuth)
+    const dashboard = await json<{ counts: Record<string, number> }>(dashboardUrl, adminAuth)
+    const items = Object.values(dashboard.body.counts).reduce((a, b) => a + b, 0)
+    step(`overview: ${overview.body.technicians} technicians; dashboard: ${items} certifications listed (${JSON.stringify(dashboard.body.counts)}), ${(dashboard.bytes / 1024).toFixed(0)} KB`)
+
+    /** One request's seconds and answer. */
+    const timed = async (url: string, headers: Record<string, string>) => {
+      const t = performance.now()
+      const body = (await json(url, headers)).body
+      return { seconds: Number(((performance.now() - t) / 1000).toFixed(2)), body }
+    }
+    type Surface = 'admin' | 'manager' | 'overview' | 'dashboard'
+    const SURFACES: readonly Surface[] = ['admin', 'manager', 'overview', 'dashboard']
     ceiling = await child('bench/team-ceiling-server.ts', { DATABASE_URL: db.toString(), BENCH_MANAGER_BRANCH: TEAM_BENCH.managerBranch })
     const cBase = `http://127.0.0.1:${ceiling.port}`
     step('ceiling up')
-    await measure(`${cBase}/team/admin`, {}, 1, connections)
-    const ceilingAdmin = await measure(`${cBase}/team/admin`, {}, opts.durationSeconds, connections)
-    const ceilingManager = await measure(`${cBase}/team/manager`, {}, opts.durationSeconds, connections)
+    const sides = {
+      ceiling: { urls: { admin: `${cBase}/team/admin`, manager: `${cBase}/team/manager`, overview: `${cBase}/overview`, dashboard: `${cBase}/dashboard` }, auth: { admin: {}, manager: {} } },
+      ours: { urls: { admin: teamUrl, manager: teamUrl, overview: overviewUrl, dashboard: dashboardUrl }, auth: { admin: adminAuth, manager: managerAuth } },
+    }
+    // Each surface on the ceiling, then at once on svc-certs (each warmed 1 s first): on a shared
+    // machine the load changes less between the two than between two whole passes.
+    const c = {} as Record<Surface, LatencyFigures>
+    const o = {} as Record<Surface, LatencyFigures>
+    for (const key of SURFACES) {
+      for (const [side, out] of [['ceiling', c], ['ours', o]] as const) {
+        const { urls, auth } = sides[side]
+        const headers = key === 'manager' ? auth.manager : auth.admin
+        await measure(urls[key], headers, 1, connections)
+        step(`measuring ${key} (${side})`)
+        out[key] = await measure(urls[key], headers, opts.durationSeconds, connections)
+      }
+    }
+    // The consistency check, one run at a time, alternating with the same statements run bare.
+    step('consistency')
+    const cConsistency: number[] = []
+    const oConsistency: number[] = []
+    let report: ConsistencyReport | undefined
+    for (let i = 0; i < consistencyRuns; i++) {
+      cConsistency.push((await timed(`${cBase}/consistency`, {})).seconds)
+      const run = await timed(consistencyUrl, adminAuth)
+      oConsistency.push(run.seconds)
+      report = run.body as ConsistencyReport
+    }
     await stop(ceiling.proc)
-    await measure(teamUrl, adminAuth, 1, connections)
-    step('measuring svc-certs')
-    const oursAdmin = await measure(teamUrl, adminAuth, opts.durationSeconds, connections)
-    const oursManager = await measure(teamUrl, managerAuth, opts.durationSeconds, connections)
-    const ratio = (o: LatencyFigures, c: LatencyFigures) => Number((o.rps / c.rps).toFixed(3))
+    const ratio = (ours: LatencyFigures, ceil: LatencyFigures) => Number((ours.rps / ceil.rps).toFixed(3))
+    const surface = (key: Surface) => ({ ceiling: c[key], ours: o[key], ratio: ratio(o[key], c[key]) })
     return {
       technicians: TEAM_BENCH.technicians,
       certifications: TEAM_BENCH.technicians * TEAM_BENCH.certificationsEach,
       connections,
-      admin: { ceiling: ceilingAdmin, ours: oursAdmin, ratio: ratio(oursAdmin, ceilingAdmin) },
-      manager: { members: first.total, ceiling: ceilingManager, ours: oursManager, ratio: ratio(oursManager, ceilingManager) },
+      data,
+      admin: surface('admin'),
+      manager: { members: first.total, ...surface('manager') },
+      overview: { bytes: overview.bytes, ...surface('overview') },
+      dashboard: { items, bytes: dashboard.bytes, ...surface('dashboard') },
+      consistency: {
+        seconds: oConsistency,
+        ceilingSeconds: cConsistency,
+        worst: Math.max(...oConsistency),
+        consistent: report!.consistent,
+        differences: report!.difference_count,
+        technicians: report!.technicians,
+      },
       export: { rows: TEAM_BENCH.technicians, bytes, seconds: Number(exportSeconds.toFixed(2)), idleRssMb: idleRss, peakRssMb: exportPeak },
-      goals: { p95Ms: 100, ratio: 0.4, exportSeconds: 3, exportPeakRssMb: 200 },
+      goals: { p95Ms: 100, ratio: 0.4, exportSeconds: 3, exportPeakRssMb: 200, consistencySeconds: 5 },
     }
   } finally {
     await client.end()
@@ -210,19 +334,41 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
 }
 
 export const formatTeam = (r: TeamBenchResult) => {
-  const line = (who: string, x: TeamBenchResult['admin']) =>
-    `team dashboard (${who})`.padEnd(34) +
-    `${x.ours.rps} req/s, p95 ${x.ours.p95} ms, p99 ${x.ours.p99} ms; ceiling ${x.ceiling.rps} req/s, p95 ${x.ceiling.p95} ms; ratio ${(x.ratio * 100).toFixed(1)}% (goal p95 <= 100 ms, >= 40%)`
+  const goal = `(goal p95 <= ${r.goals.p95Ms} ms, >= ${r.goals.ratio * 100}%)`
+  const line = (what: string, x: SurfaceFigures) =>
+    what.padEnd(46) +
+    `${x.ours.rps} req/s, p50 ${x.ours.p50} ms, p95 ${x.ours.p95} ms, p99 ${x.ours.p99} ms; ceiling ${x.ceiling.rps} req/s, p95 ${x.ceiling.p95} ms; ratio ${(x.ratio * 100).toFixed(1)}% ${goal}` +
+    (x.ours.failures || x.ceiling.failures ? `, failures ${x.ours.failures} (ceiling ${x.ceiling.failures})` : '')
+  const d = r.data
   return [
     `team: ${r.technicians} technicians x ${r.certifications / r.technicians} certifications, ${r.connections} connections`,
-    line('admin, everyone', r.admin),
-    line(`manager, ${r.manager.members} members`, r.manager),
-    `team export (${r.export.rows} rows)`.padEnd(34) + `${r.export.seconds} s, ${(r.export.bytes / 1024 / 1024).toFixed(1)} MB, service idle RSS ${r.export.idleRssMb} MB, peak RSS ${r.export.peakRssMb} MB (goal <= 3 s, <= 200 MB)`,
+    `  seeded: ${d.technicians} technicians (${d.noBranch} without branch), ${d.expired} certifications expired, ${d.expiring30Days} within 30 days, ${d.within60Days} within 60, ${d.missingProof} proofs missing, ${d.requirementsMet} meeting every requirement`,
+    line('team dashboard (admin, everyone)', r.admin),
+    line(`team dashboard (manager, ${r.manager.members} members)`, r.manager),
+    line(`admin overview (${r.overview.bytes} B)`, r.overview),
+    line(`notification dashboard (${r.dashboard.items} rows, ${(r.dashboard.bytes / 1024 / 1024).toFixed(1)} MB)`, r.dashboard),
+    `consistency check (${r.consistency.technicians} technicians)`.padEnd(46) +
+      `${r.consistency.seconds.join(' s, ')} s (worst ${r.consistency.worst} s), ${r.consistency.consistent ? 'consistent' : `${r.consistency.differences} differences`}; same statements bare ${r.consistency.ceilingSeconds.join(' s, ')} s (goal <= ${r.goals.consistencySeconds} s)`,
+    `team export (${r.export.rows} rows)`.padEnd(46) + `${r.export.seconds} s, ${(r.export.bytes / 1024 / 1024).toFixed(1)} MB, service idle RSS ${r.export.idleRssMb} MB, peak RSS ${r.export.peakRssMb} MB (goal <= 3 s, <= 200 MB)`,
   ].join('\n')
 }
 
 if (import.meta.main) {
-  const result = await benchTeam({ durationSeconds: Number(process.env.BENCH_SECONDS ?? 10), connections: process.env.BENCH_TEAM_CONNECTIONS ? Number(process.env.BENCH_TEAM_CONNECTIONS) : undefined })
-  console.log(JSON.stringify(result, null, 2))
+  const { mkdir } = await import('node:fs/promises')
+  const { cpus, loadavg } = await import('node:os')
+  const load = () => loadavg().map((l) => Number(l.toFixed(2)))
+  const loadBefore = load()
+  const result = await benchTeam({
+    durationSeconds: Number(process.env.BENCH_SECONDS ?? 10),
+    connections: process.env.BENCH_TEAM_CONNECTIONS ? Number(process.env.BENCH_TEAM_CONNECTIONS) : undefined,
+    consistencyRuns: process.env.BENCH_CONSISTENCY_RUNS ? Number(process.env.BENCH_CONSISTENCY_RUNS) : undefined,
+  })
+  const at = new Date().toISOString()
+  const record = { at, machine: { cores: cpus().length, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: load() }, durationSeconds: Number(process.env.BENCH_SECONDS ?? 10), ...result }
+  const dir = new URL('results/', import.meta.url)
+  await mkdir(dir, { recursive: true })
+  const file = new URL(`team-${at.replace(/[:.]/g, '-')}.json`, dir)
+  await writeFile(file, JSON.stringify(record, null, 2) + '\n')
   console.log(formatTeam(result))
+  console.log(`written to ${fileURLToPath(file)}`)
 }

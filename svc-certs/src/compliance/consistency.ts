@@ -50,6 +50,19 @@ interface HeldRow {
   upload_required: boolean
 }
 
+/** The check's own reads (also run bare by the benchmark's ceiling): the technicians, every certification held, the kept figures. */
+export const consistencyStatements = {
+  members: `select u.id as user_id, u.name, u.branch, u.department, coalesce(t.current_tier, 0)::int as current_tier
+         from users u left join technicians t on t.user_id = u.id
+        where ${TECHNICIAN_CONDITIONS.join(' and ')}
+        order by u.id`,
+  held: `select tc.user_id, tc.certification_id, to_char(tc.expiration_date, 'YYYY-MM-DD') as expiration_date,
+              to_char(tc.verified_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as verified_at, tc.file_name, ct.upload_required
+         from technician_certifications tc join certification_types ct on ct.id = tc.certification_id`,
+  kept: `select f.user_id, ${FIELDS.map((f) => `f.${f}::int as ${f}`).join(', ')} from team_member_figures f join users u on u.id = f.user_id
+        where ${TECHNICIAN_CONDITIONS.join(' and ')}`,
+}
+
 /**
  * Every technician's figures computed in TypeScript from the certifications, tiers, departments
  * and requirements themselves (contracts' cert-rules and `complianceRequirements`), independently
@@ -57,17 +70,8 @@ interface HeldRow {
  */
 async function recompute(em: EntityManager, today: string): Promise<Recomputed[]> {
   const [members, held, requirements] = await Promise.all([
-    em.execute(
-      `select u.id as user_id, u.name, u.branch, u.department, coalesce(t.current_tier, 0)::int as current_tier
-         from users u left join technicians t on t.user_id = u.id
-        where ${TECHNICIAN_CONDITIONS.join(' and ')}
-        order by u.id`,
-    ) as Promise<Pick<Recomputed, 'user_id' | 'name' | 'branch' | 'department' | 'current_tier'>[]>,
-    em.execute(
-      `select tc.user_id, tc.certification_id, to_char(tc.expiration_date, 'YYYY-MM-DD') as expiration_date,
-              to_char(tc.verified_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as verified_at, tc.file_name, ct.upload_required
-         from technician_certifications tc join certification_types ct on ct.id = tc.certification_id`,
-    ) as Promise<HeldRow[]>,
+    em.execute(consistencyStatements.members) as Promise<Pick<Recomputed, 'user_id' | 'name' | 'branch' | 'department' | 'current_tier'>[]>,
+    em.execute(consistencyStatements.held) as Promise<HeldRow[]>,
     certificationTypeRepository.requirements(em),
   ])
   const byUser = new Map<string, Map<number, StatusFacts>>()
@@ -119,10 +123,7 @@ export async function consistencyReport(em: EntityManager, today: string, at: Da
   await ledgerRepository.refresh(em, today)
   const [ledger, kept, dashboard, team] = await Promise.all([
     recompute(em.fork(), today),
-    em.fork().execute(
-      `select f.user_id, ${FIELDS.map((f) => `f.${f}::int as ${f}`).join(', ')} from team_member_figures f join users u on u.id = f.user_id
-        where ${TECHNICIAN_CONDITIONS.join(' and ')}`,
-    ) as Promise<(Pick<Recomputed, 'user_id'> & Record<(typeof FIELDS)[number], number>)[]>,
+    em.fork().execute(consistencyStatements.kept) as Promise<(Pick<Recomputed, 'user_id'> & Record<(typeof FIELDS)[number], number>)[]>,
     ledgerRepository.figures(em.fork(), today),
     teamRepository.page(em.fork(), { actor: admin, scope: null }, { sort: 'name', order: 'asc' }, today, { limit: 1, offset: 0 }),
   ])

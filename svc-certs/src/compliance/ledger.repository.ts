@@ -32,6 +32,25 @@ export const refreshStaleFiguresStatement = (today: string) => ({
   params: [today, today, today, today, today],
 })
 
+/** The figures' statement (also run bare by the benchmark's ceiling): the technicians' kept figures summed per branch. */
+export function figuresStatement(where: FiguresFilter = {}) {
+  const conditions: string[] = [...TECHNICIAN_CONDITIONS]
+  const params: unknown[] = []
+  if (where.branch) (conditions.push('u.branch = ?'), params.push(where.branch))
+  if (where.department) (conditions.push('u.department = ?'), params.push(where.department))
+  return {
+    sql: `select u.branch, count(*)::int as technicians,
+              count(*) filter (where certs_has_no_expired(f.expired_certifications))::int as no_expired,
+              count(*) filter (where certs_meets_requirements(f.completion_percentage))::int as requirements_met,
+              coalesce(sum(f.expired_certifications), 0)::int as expired_certifications,
+              coalesce(sum(f.expiring_soon), 0)::int as expiring_30_days
+         from users u join team_member_figures f on f.user_id = u.id
+        where ${conditions.join(' and ')}
+        group by u.branch`,
+    params,
+  }
+}
+
 interface FigureRow {
   branch: Branch | null
   technicians: number
@@ -70,21 +89,8 @@ export const ledgerRepository = {
    */
   async figures(em: EntityManager, today: string, where: FiguresFilter = {}): Promise<{ organisation: ComplianceFigures; branches: BranchCompliance[] }> {
     await this.refresh(em, today)
-    const conditions: string[] = [...TECHNICIAN_CONDITIONS]
-    const params: unknown[] = []
-    if (where.branch) (conditions.push('u.branch = ?'), params.push(where.branch))
-    if (where.department) (conditions.push('u.department = ?'), params.push(where.department))
-    const rows = (await em.execute(
-      `select u.branch, count(*)::int as technicians,
-              count(*) filter (where certs_has_no_expired(f.expired_certifications))::int as no_expired,
-              count(*) filter (where certs_meets_requirements(f.completion_percentage))::int as requirements_met,
-              coalesce(sum(f.expired_certifications), 0)::int as expired_certifications,
-              coalesce(sum(f.expiring_soon), 0)::int as expiring_30_days
-         from users u join team_member_figures f on f.user_id = u.id
-        where ${conditions.join(' and ')}
-        group by u.branch`,
-      params,
-    )) as FigureRow[]
+    const { sql, params } = figuresStatement(where)
+    const rows = (await em.execute(sql, params)) as FigureRow[]
     const sum = rows.reduce(
       (a, r) => ({
         technicians: a.technicians + Number(r.technicians),

@@ -1,6 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Branch, Department } from '@portal/contracts'
 import { TECHNICIAN_CONDITIONS } from '../compliance/ledger.repository.ts'
+import { FACTS_FROM } from './expiry-check.ts'
+
+/**
+ * Certification Notification Management's list (also run bare by the benchmark's ceiling): the
+ * certifications expiring within `days` of `today` (and the expired ones unless left out), with
+ * what a row shows, soonest first.
+ */
+export function dashboardStatement(today: string, at: Date, q: { days: number; include_expired: boolean; branch?: Branch | undefined }) {
+  const params: unknown[] = [today, at, today, q.days]
+  let filter = ''
+  if (!q.include_expired) (filter += ' and tc.expiration_date >= ?::date'), params.push(today)
+  if (q.branch) (filter += ' and u.branch = ?'), params.push(q.branch)
+  return { sql: `${FACTS_FROM} where not u.is_admin and tc.expiration_date <= ?::date + ?::int${filter}\n          order by tc.expiration_date, tc.id`, params }
+}
 
 export interface TechnicianExpiries {
   user_id: string

@@ -22,7 +22,7 @@ import type { z } from 'zod'
 import type { DashboardQuery, NotificationConfigInput, NotificationLogsQuery, StatsQuery } from '@portal/contracts'
 import type { AckSigner } from './acknowledgement.ts'
 import { ledgerRepository } from '../compliance/ledger.repository.ts'
-import { technicianExpiries } from './compliance-queries.ts'
+import { dashboardStatement, technicianExpiries } from './compliance-queries.ts'
 import { FACTS_FROM, logOf, type ActiveConfig, noticeCertification, noticeTechnician, type NoticeFacts } from './expiry-check.ts'
 import { LOG_SELECT, insertLogs, toNotificationLog, type LogRecord } from './notice-store.ts'
 import { dateIn, type NotificationRunner, type RunKind } from './notification.runner.ts'
@@ -121,15 +121,8 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     async dashboard(q: z.output<typeof DashboardQuery>): Promise<CertificationDashboard> {
       const day = today()
       const em = orm.em.fork()
-      const params: unknown[] = [day, now(), day, q.days]
-      let filter = ''
-      if (!q.include_expired) (filter += ' and tc.expiration_date >= ?::date'), params.push(day)
-      if (q.branch) (filter += ' and u.branch = ?'), params.push(q.branch)
-      const rows = (await em.execute(
-        `${FACTS_FROM} where not u.is_admin and tc.expiration_date <= ?::date + ?::int${filter}
-          order by tc.expiration_date, tc.id`,
-        params,
-      )) as NoticeFacts[]
+      const { sql, params } = dashboardStatement(day, now(), q)
+      const rows = (await em.execute(sql, params)) as NoticeFacts[]
       const groups: Record<(typeof DASHBOARD_GROUPS)[number], DashboardItem[]> = { expired: [], critical: [], warning: [], notice: [] }
       for (const r of rows) {
         const days = Number(r.days_left)
