@@ -12,15 +12,17 @@ export { freePort }
 /**
  * Starts the portal in single-node mode with `command` (from the repository root) on a free port,
  * a fresh data folder and embedded defaults, plus `env`; resolves once it answers /healthz.
- * `stop()` ends the process group and removes the data.
+ * `contentHost` puts the content origin on another host name than the portal's `localhost` (e.g.
+ * `127.0.0.1`: another site, so Chromium runs the content in a process of its own, as it does for
+ * a deployment's content host). `stop()` ends the process group and removes the data.
  */
-export async function startPortal(command: string, args: string[], env: Record<string, string> = {}) {
+export async function startPortal(command: string, args: string[], env: Record<string, string> = {}, opts: { contentHost?: string } = {}) {
   const port = await freePort()
   let contentPort = await freePort()
   while (contentPort === port) contentPort = await freePort()
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-e2e-'))
   const baseURL = `http://localhost:${port}`
-  const contentURL = `http://localhost:${contentPort}`
+  const contentURL = `http://${opts.contentHost ?? 'localhost'}:${contentPort}`
   const childEnv: Record<string, string | undefined> = {
     ...process.env,
     PORT: String(port),
@@ -33,6 +35,7 @@ export async function startPortal(command: string, args: string[], env: Record<s
   // No PUBLIC_URL: e-mailed links must follow the gateway's port by themselves (issue 15 item 10).
   delete childEnv.PUBLIC_URL
   for (const k of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL', 'CONTENT_ORIGIN', 'CONTENT_ALLOW_FRAMES', 'CONTENT_ALLOW_CONNECT']) delete childEnv[k]
+  if (opts.contentHost) childEnv.CONTENT_ORIGIN = contentURL
   Object.assign(childEnv, env)
   const child = spawn(command, args, { cwd: root, env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''

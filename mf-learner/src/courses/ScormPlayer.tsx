@@ -185,7 +185,9 @@ export const ScormPlayer = ({ launch, contentOrigin, module, controller, edited,
         title={title}
         src={launch.playerUrl}
         sandbox={PLAYER_SANDBOX}
-        allow="fullscreen; autoplay"
+        // deferred-fetch: the player's share of the page's fetchLater quota is 64 KiB, not 8 KiB, so
+        // the final commit it has the browser hold (sent when the tab closes) fits a whole cmi tree.
+        allow="fullscreen; autoplay; deferred-fetch"
         // Hidden only while the learner is out of the lesson: a hidden frame's timers are throttled,
         // and the player is at work while a SCO loads or unloads.
         style={left ? { ...FRAME_STYLE, display: 'none' } : FRAME_STYLE}

@@ -1,4 +1,4 @@
-import type { ScormCommit } from '@portal/contracts'
+import { mergePatchOf, type ScormCommit } from '@portal/contracts'
 
 /** What scorm-again renders for a commit (`renderCommonCommitFields: true`). */
 export interface RenderedCommit {
@@ -14,7 +14,7 @@ export interface RenderedCommit {
 export const COMMIT_FAILED = 'Failed to save progress'
 
 /** Browsers refuse a beacon or a keepalive fetch above 64 KiB (in flight); stay under it. */
-const KEEPALIVE_MAX_BYTES = 60_000
+export const KEEPALIVE_MAX_BYTES = 60_000
 
 /** Commit numbers per launch token: increase across every session of one launch in this page. */
 const sequences = new Map<string, number>()
@@ -57,8 +57,26 @@ export function commitBody(
   return body
 }
 
-function byteLength(body: string): number {
+export function byteLength(body: string): number {
   return new TextEncoder().encode(body).length
+}
+
+/** A commit the server stored (its answer said so): what a final commit's patch is measured against. */
+export interface AckedCommit {
+  seq: number
+  runtimeData: Record<string, unknown>
+}
+
+/**
+ * The JSON of a commit as it goes out. A final commit larger than a beacon may carry is sent as the
+ * merge patch from the last commit the server stored (`base`): what changed since, usually a few
+ * elements, while the large unchanged ones (64,000 characters of suspend data) stay out.
+ */
+export function wireJson(body: ScormCommit & { sequencing?: unknown }, acked: AckedCommit | null, budget = KEEPALIVE_MAX_BYTES): string {
+  const whole = JSON.stringify(body)
+  if (!body.terminated || !acked || byteLength(whole) <= budget) return whole
+  const patch = JSON.stringify({ ...body, base: acked.seq, runtimeData: mergePatchOf(acked.runtimeData, body.runtimeData) })
+  return byteLength(patch) < byteLength(whole) ? patch : whole
 }
 
 /** The server's answer to a commit (`ScormCommitResponse`); a beacon gets none. */

@@ -266,7 +266,7 @@ export class SequencedSession {
         host: this.host,
         events: this.sessionEvents(),
         logLevel: this.logLevel,
-        engine: { api: this.api, report: (final) => this.report(final) },
+        engine: { api: this.api, report: (final, dryRun) => this.report(final, dryRun) },
       })
       this.delivered = next
       this.delivery += 1
@@ -333,11 +333,11 @@ export class SequencedSession {
   }
 
   /** The engine's state for a commit: with every final commit, and with others when it changed. */
-  private report(final: boolean): ScormCommit['sequencing'] | undefined {
+  private report(final: boolean, dryRun = false): ScormCommit['sequencing'] | undefined {
     const json = this.api.serializeSequencingState()
     const key = this.stateKey(json)
     if (!final && key === this.reported) return undefined
-    this.reported = key
+    if (!dryRun) this.reported = key
     return { state: JSON.parse(json) as SequencingState, root: this.root() }
   }
 

@@ -1,6 +1,7 @@
-import { ScormCommit } from '@portal/contracts'
+import { applyMergePatch, ScormCommit } from '@portal/contracts'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { flushOnPageHide, preloadRuntime, startScormSession, type NavRequest, type ScormSession } from './index.ts'
+import { EARLY_COMMIT_CHARS, EARLY_COMMIT_MS } from './session.ts'
 import { captureCommits, hostWindow, item, launchOf } from './test-support.ts'
 
 beforeAll(async () => {
@@ -717,5 +718,146 @@ describe('SCORM 2004 session', () => {
     expect(again.GetValue('cmi.objectives._count')).toBe('3')
     expect(again.GetValue('cmi.objectives.2.id')).toBe('obj_etiquette')
     expect(again.GetValue('cmi.objectives.2.success_status')).toBe('passed')
+  })
+})
+
+describe('the last commit when the page goes away (issue 28 item 10)', () => {
+  /** A fake `fetchLater`: what the browser holds now, and everything it was handed. */
+  function fakeFetchLater(quota = Infinity) {
+    const held: { body: string; signal: AbortSignal }[] = []
+    const fetchLater = vi.fn((url: string, init: RequestInit) => {
+      const body = String(init.body)
+      if (new TextEncoder().encode(url + body).length > quota) throw new DOMException('over the quota', 'QuotaExceededError')
+      held.push({ body, signal: init.signal! })
+      return { activated: false }
+    })
+    return {
+      fetchLater,
+      /** The commit the browser would send if the page went away now. */
+      pending: () => held.filter((h) => !h.signal.aborted).map((h) => ScormCommit.parse(JSON.parse(h.body))),
+    }
+  }
+  const stored = () => Response.json({ result: true, errorCode: 0, applied: true })
+  const start = (version: '1.2' | '2004', fetchLater: ReturnType<typeof fakeFetchLater>['fetchLater'] | null) => {
+    const host = hostWindow()
+    const over = version === '2004' ? { version, edition: '2004 4th Edition' as const, items: golf2004Items, startItem: 'playing_item' } : {}
+    const itemId = version === '2004' ? 'playing_item' : 'playing'
+    const session = startScormSession({ launch: launchOf(over), itemId, host, logLevel: 5, fetchLater })
+    return { session, api: version === '2004' ? host.API_1484_11 : host.API }
+  }
+  const turn = () => new Promise((r) => setTimeout(r, 0))
+
+  it('has the browser hold the final commit from Initialize on, renewed after each change, so it goes even if no script of the player runs again', async () => {
+    captureCommits()
+    const f = fakeFetchLater()
+    const { api } = start('1.2', f.fetchLater)
+    expect(f.pending()).toEqual([])
+    api.LMSInitialize('')
+    await turn()
+    expect(f.pending()).toMatchObject([{ itemId: 'playing', terminated: true }])
+    api.LMSSetValue('cmi.core.lesson_location', 'page-7')
+    api.LMSSetValue('cmi.suspend_data', 'x'.repeat(3_000))
+    await turn()
+    // One renewal for the Sets of one task, and only the newest is held.
+    expect(f.fetchLater).toHaveBeenCalledTimes(2)
+    const [held] = f.pending()
+    expect(held).toMatchObject({ terminated: true, runtimeData: { cmi: { core: { lesson_location: 'page-7' }, suspend_data: 'x'.repeat(3_000) } } })
+    expect(f.fetchLater.mock.calls[1]![1]).toMatchObject({ method: 'POST', headers: { 'Content-Type': 'text/plain;charset=UTF-8' } })
+    expect(f.fetchLater.mock.calls[1]![0]).toBe('/api/scorm/commit/tok')
+  })
+
+  it('renews it with a later seq after each commit that goes out, and withdraws it once a final commit went out', async () => {
+    const c = captureCommits({ answer: stored })
+    const f = fakeFetchLater()
+    const { api, session } = start('2004', f.fetchLater)
+    api.Initialize('')
+    api.SetValue('cmi.location', 'p1')
+    api.Commit('')
+    await c.settle()
+    const committed = c.sent[0]!.body.seq
+    expect(f.pending()).toHaveLength(1)
+    expect(f.pending()[0]!.seq).toBeGreaterThan(committed)
+    api.SetValue('cmi.exit', 'suspend')
+    session.flush()
+    await c.settle()
+    expect(c.sent.at(-1)).toMatchObject({ via: 'beacon', body: { terminated: true, runtimeData: { cmi: { exit: 'suspend' } } } })
+    expect(f.pending()).toEqual([])
+    // Changes after a dismissal flush (the tab came back) are held again; Terminate ends it for good.
+    api.SetValue('cmi.location', 'p2')
+    await turn()
+    expect(f.pending()).toMatchObject([{ runtimeData: { cmi: { location: 'p2' } } }])
+    api.Terminate('')
+    await turn()
+    expect(f.pending()).toEqual([])
+  })
+
+  it('holds the patch from the last stored commit when the whole tree is over the frame’s quota', async () => {
+    const c = captureCommits({ answer: stored })
+    const f = fakeFetchLater(8 * 1024)
+    const { api } = start('2004', f.fetchLater)
+    api.Initialize('')
+    api.SetValue('cmi.suspend_data', 'S'.repeat(20_000))
+    await turn()
+    // Nothing stored yet to measure a patch against, and the tree does not fit.
+    expect(f.pending()).toEqual([])
+    api.Commit('')
+    await c.settle()
+    api.SetValue('cmi.location', 'chapter-3')
+    api.SetValue('cmi.exit', 'suspend')
+    await turn()
+    const [held] = f.pending()
+    expect(held).toMatchObject({ base: c.sent[0]!.body.seq, terminated: true, runtimeData: { cmi: { location: 'chapter-3', exit: 'suspend' } } })
+    expect((held!.runtimeData.cmi as Record<string, unknown>).suspend_data).toBeUndefined()
+  })
+
+  it('sends a final commit larger than a beacon may carry as the patch from the last stored commit, which rebuilds the whole tree', async () => {
+    const c = captureCommits({ answer: stored })
+    const { api, session } = start('2004', null)
+    api.Initialize('')
+    const big = Array.from({ length: 20_000 }, (_, i) => `k${i % 97}=`).join('').slice(0, 64_000)
+    expect(api.SetValue('cmi.suspend_data', big)).toBe('true')
+    api.Commit('')
+    await c.settle()
+    const acked = c.sent[0]!.body
+    api.SetValue('cmi.location', 'chapter-3')
+    api.SetValue('cmi.exit', 'suspend')
+    session.flush()
+    await c.settle()
+    const last = c.sent.at(-1)!
+    expect(last.via).toBe('beacon')
+    expect(last.body).toMatchObject({ base: acked.seq, terminated: true })
+    expect(JSON.stringify(last.body).length).toBeLessThan(2_000)
+    const whole = applyMergePatch(acked.runtimeData, last.body.runtimeData) as { cmi: Record<string, unknown> }
+    expect(whole.cmi).toMatchObject({ suspend_data: big, location: 'chapter-3', exit: 'suspend' })
+  })
+
+  it('sends the whole tree when nothing is stored to measure a patch against (the browser then decides)', async () => {
+    const c = captureCommits()
+    const { api, session } = start('2004', null)
+    api.Initialize('')
+    api.SetValue('cmi.suspend_data', 'S'.repeat(64_000))
+    session.flush()
+    await c.settle()
+    expect(c.sent).toMatchObject([{ via: 'fetch', keepalive: false, body: { terminated: true } }])
+    expect(c.sent[0]!.body.base).toBeUndefined()
+  })
+
+  it('commits large values within half a second instead of at the 5 s autocommit', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const c = captureCommits()
+    const { api } = start('1.2', null)
+    api.LMSInitialize('')
+    api.LMSSetValue('cmi.core.lesson_location', 'p1')
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(c.fetchStub).not.toHaveBeenCalled()
+    api.LMSSetValue('cmi.suspend_data', 'x'.repeat(EARLY_COMMIT_CHARS))
+    await vi.advanceTimersByTimeAsync(EARLY_COMMIT_MS + 10)
+    expect(c.sent).toMatchObject([{ via: 'fetch', body: { terminated: false, runtimeData: { cmi: { suspend_data: 'x'.repeat(EARLY_COMMIT_CHARS) } } } }])
+    // Small values after it wait for the autocommit again.
+    api.LMSSetValue('cmi.core.lesson_location', 'p2')
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(c.sent).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(4_100)
+    expect(c.sent).toHaveLength(2)
   })
 })

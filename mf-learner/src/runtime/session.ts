@@ -1,7 +1,8 @@
 import type { ScormCommit, ScormItem, ScormLaunch, ScormVersion } from '@portal/contracts'
 import { AICC_ERRORS, AICC_IDENTIFIER, AICC_IDENTIFIER_ELEMENTS, AiccError, AiccModel } from './aicc.ts'
 import { refusal12, refusal2004, timespan12, TIMESPAN_READS_12, zonedTime2004 } from './data-model.ts'
-import { COMMIT_FAILED, commitBody, nextSeq, sendCommit, type CommitAnswer, type RenderedCommit } from './commit.ts'
+import { COMMIT_FAILED, commitBody, nextSeq, sendCommit, wireJson, type AckedCommit, type CommitAnswer, type RenderedCommit } from './commit.ts'
+import { DeferredCommit, type FetchLater } from './deferred-commit.ts'
 import { scorm12Class, scorm2004Class } from './loader.ts'
 import type { Api12 as Scorm12API, Api2004 as Scorm2004API, Api2004Sequenced as Scorm2004Sequenced } from './scorm-again-types.ts'
 import { itemAfter, launchableItems, parseNavRequest, type NavRequest } from './navigation.ts'
@@ -56,13 +57,18 @@ export interface StartScormSessionOptions {
   logLevel?: 1 | 2 | 3 | 4 | 5
   /** Sequenced packages: the SCO runs on the visit's sequencing engine instead of an API of its own. */
   engine?: SessionEngine
+  /** The browser's `fetchLater` (tests pass a fake; null: none). Default: the window's, where there is one. */
+  fetchLater?: FetchLater | null
 }
 
 /** The visit's SCORM 2004 API with its sequencing engine (see sequenced-session.ts), as one SCO session uses it. */
 export interface SessionEngine {
   api: Scorm2004Sequenced
-  /** The sequencing report a commit carries (engine state, root rollup), or undefined when there is nothing new. */
-  report(final: boolean): ScormCommit['sequencing'] | undefined
+  /**
+   * The sequencing report a commit carries (engine state, root rollup), or undefined when there is
+   * nothing new. `dryRun`: for a commit that may never be sent (the standing one), nothing is marked as reported.
+   */
+  report(final: boolean, dryRun?: boolean): ScormCommit['sequencing'] | undefined
 }
 
 /** What scorm-again's HTTP service hands a commit to. */
@@ -116,6 +122,14 @@ type StringKeyMap = Record<string, unknown>
 
 const TRUE = 'true'
 const FALSE = 'false'
+
+/**
+ * Values set and not yet committed, in characters, past which the session commits within
+ * EARLY_COMMIT_MS instead of at the 5 s autocommit: large values (suspend data of up to 64,000
+ * characters) reach the server early, so what a final commit must still carry stays small.
+ */
+export const EARLY_COMMIT_CHARS = 4_000
+export const EARLY_COMMIT_MS = 500
 /** SCORM 1.2 "General Exception": what LMSGetValue, LMSSetValue and LMSCommit answer after LMSFinish. */
 const AFTER_TERMINATION_12 = 101
 
@@ -189,6 +203,14 @@ export class Session implements ScormSession, CommitTarget {
   /** Successful Sets so far, and how many there were at the last flush (-1: never flushed). */
   private changes = 0
   private changesFlushed = -1
+  /** The last commit the server said it stored: a final commit too large for a beacon is the patch from it. */
+  private acked: AckedCommit | null = null
+  /** The final commit the browser sends if the page goes away with no script of ours running (fetchLater). */
+  private readonly deferred: DeferredCommit
+  private deferredQueued = false
+  /** Characters set since the last commit went out, and whether an early commit is scheduled for them. */
+  private unsentChars = 0
+  private earlyCommit = false
 
   constructor(opts: StartScormSessionOptions) {
     const { launch, itemId, host } = opts
@@ -201,6 +223,7 @@ export class Session implements ScormSession, CommitTarget {
     this.host = host
     this.events = opts.events ?? {}
     this.engine = opts.engine ?? null
+    this.deferred = new DeferredCommit(launch.commitUrl, opts.fetchLater)
     const settings = runtimeSettings(launch, opts.logLevel ?? 4, commitService(() => this))
     if (this.engine) {
       this.api = this.engine.api
@@ -268,6 +291,7 @@ export class Session implements ScormSession, CommitTarget {
     if (this.destroyed) return
     this.flush()
     this.api.clearScheduledCommit()
+    this.deferred.disarm()
     this.destroyed = true
     // a frame still unloading may call Finish later: it still saves, but the viewer hears nothing
     this.events = {}
@@ -375,11 +399,22 @@ export class Session implements ScormSession, CommitTarget {
   }
 
   private send(rendered: RenderedCommit, final: boolean): Promise<void> {
+    const body = this.bodyOf(rendered, final)
+    this.remember(body)
+    // what was set is on its way: the next early commit waits for new values
+    this.unsentChars = 0
+    this.earlyCommit = false
+    if (this.holding && final) return new Promise((done) => this.held.push({ body, done }))
+    return this.post(body)
+  }
+
+  /** The `ScormCommit` of a rendered commit, with the next seq of the launch. */
+  private bodyOf(rendered: RenderedCommit, final: boolean): ScormCommit {
     const runtimeData = isObj(rendered.runtimeData) ? { ...rendered.runtimeData } : {}
     if (this.aicc && isObj(runtimeData.cmi)) runtimeData.cmi = mergeAicc(runtimeData.cmi, this.aicc.toJSON())
     // SN: a suspendAll suspends the SCO's attempt; stored as an exit of suspend (unless the content set another exit)
     if (final && this.suspendedByNav && isObj(runtimeData.cmi) && !runtimeData.cmi.exit) runtimeData.cmi = { ...runtimeData.cmi, exit: 'suspend' }
-    const body = commitBody(
+    return commitBody(
       { ...rendered, runtimeData },
       {
         itemId: this.itemId,
@@ -390,18 +425,55 @@ export class Session implements ScormSession, CommitTarget {
         revision: this.launch.revision,
       },
     )
-    this.remember(body)
-    if (this.holding && final) return new Promise((done) => this.held.push({ body, done }))
-    return this.post(body)
   }
 
   private post(body: ScormCommit): Promise<void> {
     const sequencing = this.engine?.report(body.terminated)
-    const json = JSON.stringify(sequencing ? { ...body, sequencing } : body)
+    const json = wireJson(sequencing ? { ...body, sequencing } : body, this.acked)
+    // A final commit going out replaces the standing one; after any other, the standing one
+    // needs a later seq than this (the server keeps a launch's highest).
+    if (body.terminated) this.deferred.disarm()
+    else this.queueDeferred()
     return sendCommit(this.launch.commitUrl, json, body.terminated).then((answer) => {
       if (!answer) this.events.onCommitError?.(COMMIT_FAILED)
-      else if (!answer.beacon) this.events.onCommitted?.(answer)
+      else if (!answer.beacon) {
+        if (answer.applied) this.acknowledged(body)
+        this.events.onCommitted?.(answer)
+      }
     })
+  }
+
+  /** The server stored `body`: later final commits may be patches from it. */
+  private acknowledged(body: ScormCommit): void {
+    if (this.acked && this.acked.seq >= body.seq) return
+    this.acked = { seq: body.seq, runtimeData: body.runtimeData }
+    this.queueDeferred()
+  }
+
+  /** Renews the standing final commit once the current task is done (many Sets give one renewal). */
+  private queueDeferred(): void {
+    if (!this.deferred.available || this.deferredQueued) return
+    this.deferredQueued = true
+    queueMicrotask(() => {
+      this.deferredQueued = false
+      this.renewDeferred()
+    })
+  }
+
+  /**
+   * Has the browser hold the final commit of the session as it stands now (the whole tree, else
+   * the patch from the last stored commit), to be sent if the page goes away without our
+   * dismissal handlers running; nothing once the session is over.
+   */
+  private renewDeferred(): void {
+    // Nothing since the last dismissal commit (or the session is over): nothing to hold.
+    if (this.isFinished || this.destroyed || !this.api.isInitialized() || this.changesFlushed === this.changes) return this.deferred.disarm()
+    const body = this.bodyOf(this.api.renderCommitObject(true, true) as unknown as RenderedCommit, true)
+    const sequencing = this.engine?.report(true, true)
+    const whole = sequencing ? { ...body, sequencing } : body
+    if (this.deferred.arm(JSON.stringify(whole))) return
+    const patch = wireJson(whole, this.acked, 0)
+    if (!this.acked || !this.deferred.arm(patch)) this.deferred.disarm()
   }
 
   /**
@@ -438,7 +510,11 @@ export class Session implements ScormSession, CommitTarget {
   private initialize(call: () => string): string {
     this.activity()
     const result = call()
-    if (result === TRUE) this.events.onInitialize?.()
+    if (result === TRUE) {
+      this.events.onInitialize?.()
+      // from now on the session's end reaches the server even if the page dies
+      this.queueDeferred()
+    }
     return result
   }
 
@@ -491,9 +567,20 @@ export class Session implements ScormSession, CommitTarget {
     if (result === TRUE) {
       if (element === 'cmi.core.exit') this.exit12 = v
       this.changes++
+      this.commitLargeValuesEarly(v.length)
+      this.queueDeferred()
       this.events.onChange?.(element, v, this.status())
     }
     return result
+  }
+
+  /** Large values set and not yet committed go out within EARLY_COMMIT_MS (the autocommit's schedule, sooner). */
+  private commitLargeValuesEarly(chars: number): void {
+    this.unsentChars += chars
+    if (this.earlyCommit || this.unsentChars < EARLY_COMMIT_CHARS || !this.api.isInitialized()) return
+    this.earlyCommit = true
+    this.api.clearScheduledCommit()
+    this.api.scheduleCommit(EARLY_COMMIT_MS, this.version === '2004' ? 'Commit' : 'LMSCommit')
   }
 
   /** A value the data model refuses though scorm-again would take it (data-model.ts): the error is recorded. */

@@ -180,6 +180,12 @@ export const ScormCommit = z.object({
   revision: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   /** True for the commit sent by Terminate/LMSFinish or at page dismissal. */
   terminated: z.boolean().default(false),
+  /**
+   * A final commit too large for a beacon sends only what changed: `runtimeData` is then a JSON
+   * merge patch (RFC 7396) of the state this launch stored with its commit `base` (its `seq`), or
+   * a later one of the same launch; when another state is stored, 409 `stale_commit`.
+   */
+  base: z.number().int().min(0).max(2_147_483_647).optional(),
   successStatus: z.string().max(50).optional(),
   completionStatus: z.string().max(50).optional(),
   totalTimeSeconds: z.number().min(0).optional(),
@@ -187,7 +193,7 @@ export const ScormCommit = z.object({
     .object({ raw: z.number().optional(), min: z.number().optional(), max: z.number().optional(), scaled: z.number().optional() })
     .partial()
     .optional(),
-  /** The whole cmi tree. */
+  /** The whole cmi tree (with `base`: the merge patch to it). */
   runtimeData: z
     .record(z.string(), z.unknown())
     .refine((tree) => nestsAtMost(tree, RUNTIME_DATA_MAX_DEPTH), `runtimeData may nest at most ${RUNTIME_DATA_MAX_DEPTH} levels deep`),

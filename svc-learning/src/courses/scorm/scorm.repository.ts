@@ -122,6 +122,17 @@ export const scormRepository = {
         moduleId,
       ]) as Promise<StateRow[]>,
 
+  /** One SCO's stored state: the tree, and the launch and commit that stored it. */
+  async stateOf(em: EntityManager, userId: string, moduleId: number, itemId: string) {
+    const [row] = (await em
+      .getConnection()
+      .execute('select launch_at, seq, cmi from scorm_states where user_id = ? and module_id = ? and item_id = ?', [userId, moduleId, itemId])) as (Pick<
+      StateRow,
+      'launch_at' | 'cmi'
+    > & { seq: number | string })[]
+    return row
+  },
+
   /** The learner's shared data stores of the module. */
   sharedData: (em: EntityManager, userId: string, moduleId: number) =>
     em.getConnection().execute('select store_id, store from scorm_shared_data where user_id = ? and module_id = ?', [userId, moduleId]) as Promise<

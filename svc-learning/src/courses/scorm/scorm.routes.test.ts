@@ -250,6 +250,33 @@ describe('POST /scorm/commit/{token}', () => {
     expect((await commit(older, { itemId: 'handicapping_item', seq: 99, runtimeData: cmi2004({ location: 'old-99' }) })).body.applied).toBe(false)
     expect((await state('handicapping_item'))[0]!.location).toBe('new-5')
   })
+  it('stores a final commit sent as a patch of what its launch stored (too large for a beacon otherwise); a patch of another launch’s state is refused', async () => {
+    h.advance(1000)
+    const l = await launch()
+    const big = 'B'.repeat(60_000)
+    expect((await commit(l, { itemId: 'playing_item', seq: 3, runtimeData: cmi2004({ suspend_data: big, location: 'ch-2' }) })).body.applied).toBe(true)
+    expect((await commit(l, { itemId: 'playing_item', seq: 4, runtimeData: cmi2004({ suspend_data: big, location: 'ch-2b' }) })).body.applied).toBe(true)
+    // Measured against seq 3 (the answer to seq 4 never reached the tab): applied to what is stored.
+    const patch = { cmi: { location: 'ch-3', session_time: 'PT20S', interactions: null } }
+    const beacon = await commit(l, JSON.stringify({ itemId: 'playing_item', seq: 5, base: 3, terminated: true, runtimeData: patch }), 'text/plain;charset=UTF-8')
+    expect(beacon.body).toMatchObject({ result: true, applied: true })
+    const [row] = await state('playing_item')
+    expect(row).toMatchObject({ location: 'ch-3', session_time: 'PT20S', exit: 'suspend', seq: 5 })
+    expect(row!.cmi.cmi.suspend_data).toBe(big)
+    expect(row!.cmi.cmi.interactions).toBeUndefined()
+    expect(row!.cmi.cmi.score).toEqual({ raw: '80', min: '0', max: '100', scaled: '0.8' })
+
+    // Another launch stored since: there is no state of this launch to patch.
+    h.advance(1000)
+    const other = await launch()
+    expect((await commit(other, { itemId: 'playing_item', seq: 1, runtimeData: cmi2004({ location: 'elsewhere' }) })).body.applied).toBe(true)
+    const stale = await commit(l, { itemId: 'playing_item', seq: 6, base: 5, terminated: true, runtimeData: { cmi: { location: 'ch-4' } } })
+    expect([stale.status, stale.body.result, stale.body.code]).toEqual([409, false, 'stale_commit'])
+    // Nor a base this launch never stored.
+    const ahead = await commit(other, { itemId: 'playing_item', seq: 2, base: 7, terminated: true, runtimeData: { cmi: { location: 'ch-5' } } })
+    expect([ahead.status, ahead.body.code]).toEqual([409, 'stale_commit'])
+    expect((await state('playing_item'))[0]!.location).toBe('elsewhere')
+  })
   it('answers 400 with a SCORM error to bad JSON and bad shapes, 415 to forms and 401 to bad or expired tokens', async () => {
     const l = await launch()
     const bad = await commit(l, '{nope', 'text/plain')

@@ -1,4 +1,5 @@
 import {
+  applyMergePatch,
   CONTENT_PLAYER_PATH,
   COURSE_MESSAGES,
   DEFAULT_SCORM_PROGRESS,
@@ -122,6 +123,19 @@ export function createScormService(ctx: LearningContext) {
     return out.newly_completed
   }
 
+  /**
+   * The cmi tree a commit stores: its runtime data, or for a patch (`base`: a final commit too large
+   * for a beacon) the state this launch stored with that commit or after it, patched. Another
+   * launch's state (or none) cannot be patched: newer work from elsewhere, refused as stale.
+   */
+  async function wholeTree(claims: LaunchClaims, commit: ScormCommit): Promise<Record<string, unknown>> {
+    if (commit.base === undefined) return commit.runtimeData
+    const stored = await scormRepository.stateOf(orm.em.fork(), claims.userId, claims.moduleId, commit.itemId)
+    if (!stored || Number(stored.launch_at) !== claims.issuedAt || Number(stored.seq) < commit.base)
+      throw new CommitError(409, 'stale_commit', COURSE_MESSAGES.staleCommit)
+    return applyMergePatch(json(stored.cmi), commit.runtimeData) as Record<string, unknown>
+  }
+
   return {
     /**
      * GET /scorm/{moduleId}/launch: the content player's URL, a launch token, the package's items
@@ -199,7 +213,7 @@ export function createScormService(ctx: LearningContext) {
       if (scos === undefined) throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
       if (scos === null) throw new CommitError(400, 'not_scorm', COURSE_MESSAGES.notScorm)
       if (!scos.has(commit.itemId)) throw new CommitError(400, 'unknown_item', 'itemId is not a SCO of this package')
-      const runtimeData = applyCompletionThreshold(commit.runtimeData, scos.get(commit.itemId)!)
+      const runtimeData = applyCompletionThreshold(await wholeTree(claims, commit), scos.get(commit.itemId)!)
       const summary = summarize(runtimeData, commit)
       const tooLong = suspendDataProblem(summary.suspendData, 'runtimeData: cmi.suspend_data')
       if (tooLong) throw new CommitError(400, 'validation_failed', tooLong)
