@@ -58,10 +58,17 @@ export async function signIn(browser: Browser, baseURL: string, who: { email: st
 export const report = (s: Session): string =>
   JSON.stringify({ errors: s.errors, consoleErrors: s.consoleErrors, failedRequests: s.failedRequests, dialogs: s.dialogs }, null, 1)
 
-/** The bearer token the shell keeps in localStorage under `token`. */
+/**
+ * The page's bearer token. The shell keeps it in memory only (decision 0019: nothing in
+ * localStorage), in ui-kit's slot on the global object; after a load it arrives with the start-up
+ * refresh, so this waits for it.
+ */
 export const tokenOf = async (page: Page): Promise<string> => {
-  const token = await page.evaluate(() => localStorage.getItem('token'))
-  if (!token) throw new Error('no token in localStorage')
+  const token = await page
+    .waitForFunction(() => (globalThis as unknown as Record<symbol, string | null | undefined>)[Symbol.for('portal.ui-kit.access-token')] || null, undefined, { timeout: 10_000 })
+    .then((h) => h.jsonValue())
+    .catch(() => null)
+  if (!token) throw new Error('no access token in the page')
   return token
 }
 

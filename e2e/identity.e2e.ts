@@ -51,9 +51,11 @@ describe('identity journeys', () => {
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}'))
     expect(stored).toMatchObject({ branch: 'Anchorage', department: 'Testing' })
 
+    // The access token was never stored (memory only, decision 0019); logout clears the stored user.
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull()
     await page.getByRole('button', { name: 'Logout' }).click()
     await page.waitForURL('**/login')
-    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull()
+    expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')])).toEqual([null, null])
 
     await logIn(page, email, 'FirstPass1')
     await page.waitForURL('**/user-dashboard')

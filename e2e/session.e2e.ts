@@ -22,7 +22,10 @@ afterAll(async () => {
   await portal?.stop()
 })
 
-const tokenOf = (page: Page) => page.evaluate(() => localStorage.getItem('token'))
+/** The page's access token: in memory only (decision 0019), in ui-kit's slot on the global object. */
+const tokenOf = (page: Page) => page.evaluate(() => (globalThis as unknown as Record<symbol, string | null | undefined>)[Symbol.for('portal.ui-kit.access-token')] ?? null)
+/** What the page keeps in localStorage: the user, never a token. */
+const storedKeys = (page: Page) => page.evaluate(() => Object.keys(localStorage))
 const pastTheToken = () => new Promise((r) => setTimeout(r, (TTL_SECONDS + 2) * 1000))
 
 describe('a session with short access tokens', () => {
@@ -45,6 +48,8 @@ describe('a session with short access tokens', () => {
     await page.waitForURL('**/user-dashboard')
     await page.getByText('Welcome, Pat Portland').waitFor()
     const first = await tokenOf(page)
+    expect(first).toBeTruthy()
+    expect(await storedKeys(page)).toEqual(['user'])
 
     // The refresh token is an HttpOnly, SameSite=Strict cookie sent to the auth routes only.
     const [cookie] = (await context.cookies()).filter((c) => c.name === 'portal_refresh')
@@ -57,8 +62,16 @@ describe('a session with short access tokens', () => {
     await page.getByText('Welcome, Pat Portland').waitFor()
     await page.getByRole('heading', { name: 'My Courses' }).waitFor()
     const second = await tokenOf(page)
+    expect(second).toBeTruthy()
     expect(second).not.toBe(first)
     expect(page.url()).toContain('/user-dashboard')
+    expect(await storedKeys(page)).toEqual(['user'])
+
+    // A tab opened now is signed in as well: it gets a token of its own from the refresh cookie.
+    const other = await context.newPage()
+    await other.goto('/user-dashboard')
+    await other.getByText('Welcome, Pat Portland').waitFor()
+    expect(await tokenOf(other)).toBeTruthy()
 
     // And again without a reload: opening a course calls the API with an ended token.
     await pastTheToken()
@@ -70,10 +83,12 @@ describe('a session with short access tokens', () => {
     expect(refreshes.length).toBeGreaterThanOrEqual(2)
     expect(refreshes.every((s) => s === 200)).toBe(true)
 
-    // Logout revokes the refresh token: it cannot bring the session back.
+    // Logout revokes the refresh token: it cannot bring the session back; the other tab signs out too.
     await page.getByRole('button', { name: 'Close Course' }).click()
     await page.getByRole('button', { name: 'Logout' }).click()
     await page.waitForURL('**/login')
+    await other.waitForURL('**/login')
+    expect(await tokenOf(other)).toBeNull()
     await expect.poll(async () => (await context.request.post('/api/auth/refresh')).status()).toBe(401)
     expect(errors).toEqual([])
     await context.close()

@@ -1,4 +1,4 @@
-import { ensureStyles, getToken, loadRemoteComponent, readStoredUser } from '@portal/ui-kit'
+import { dropStoredToken, ensureStyles, loadRemoteComponent, readStoredUser } from '@portal/ui-kit'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { UNSAFE_createBrowserHistory, unstable_HistoryRouter as HistoryRouter } from 'react-router'
@@ -12,11 +12,14 @@ import { pageToPreload } from './routing/preload.ts'
 
 ensureStyles()
 
+// An earlier version kept the access token in localStorage; it lives in memory now (decision 0019).
+dropStoredToken()
+
 // A stored session: the dashboard it will most likely show is fetched (registry, remote entry,
 // page) while the session check runs, not after it (issue 15 item 9). The route loads it again
 // from the same cache; a failure here is the route's to show.
 const stored = readStoredUser()
-if (decideStart(getToken(), stored) === 'validate') {
+if (decideStart(stored) === 'validate') {
   const page = pageToPreload(location.pathname, stored as { is_admin?: unknown })
   if (page) loadRemoteComponent(page).catch(() => {})
 }

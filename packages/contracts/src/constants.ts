@@ -18,7 +18,12 @@ export const VERIFICATION_CODE_MAX_TRIES = 5
 /** A new verification code may be asked for this long after the last one was sent. */
 export const VERIFICATION_RESEND_SECONDS = 30
 export const RESET_TOKEN_TTL_MINUTES = 60
-export const STORAGE_KEYS = { token: 'token', user: 'user' } as const
+/**
+ * What the browser keeps in localStorage: the signed-in user (spec §3). The spec's `token` key is
+ * not used: the access token stays in memory and a reload gets a new one from the refresh cookie
+ * (decision 0019); a `token` left by an earlier version is removed at start.
+ */
+export const STORAGE_KEYS = { user: 'user', legacyToken: 'token' } as const
 export const REQUEST_TIMEOUT_MS = 300_000
 
 /** Texts the user sees, shared by the shell and the server so both say the same thing. */

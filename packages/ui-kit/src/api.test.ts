@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { ApiError, classify401, createApiClient, errorMessage, type ApiEnvironment } from './api.ts'
+import { clearSession, getToken, storeSession, type StoredUser } from './session.ts'
 import { MemoryStorage } from './test-storage.ts'
 
 const json = (status: number, body: unknown) =>
@@ -13,8 +14,8 @@ let fetchMock: ReturnType<typeof vi.fn<typeof fetch>>
 beforeEach(() => {
   storage = new MemoryStorage()
   vi.stubGlobal('localStorage', storage)
-  storage.setItem('token', 'tkn')
-  storage.setItem('user', '{"id":"u"}')
+  clearSession()
+  storeSession({ id: 'u' } as StoredUser, 'tkn')
   fetchMock = vi.fn<typeof fetch>()
   env = { fetch: fetchMock, alert: vi.fn(), goToLogin: vi.fn(), log: vi.fn() }
 })
@@ -73,7 +74,7 @@ describe('api client', () => {
   it('on a 401 with expired:true clears the session, alerts and goes to /login', async () => {
     fetchMock.mockResolvedValue(json(401, { message: 'Token expired', code: 'token_expired', expired: true }))
     await expect(client().get('/users')).rejects.toBeInstanceOf(ApiError)
-    expect(storage.getItem('token')).toBeNull()
+    expect(getToken()).toBeNull()
     expect(storage.getItem('user')).toBeNull()
     expect(env.alert).toHaveBeenCalledWith('Your session has expired. Please log in again.')
     expect(env.goToLogin).toHaveBeenCalled()
@@ -82,7 +83,7 @@ describe('api client', () => {
   it('on a 401 from /users/me clears the session and goes to /login without an alert', async () => {
     fetchMock.mockResolvedValue(json(401, { message: 'Unauthorized', code: 'unauthorized' }))
     await expect(client().get('/users/me')).rejects.toBeInstanceOf(ApiError)
-    expect(storage.getItem('token')).toBeNull()
+    expect(getToken()).toBeNull()
     expect(env.alert).not.toHaveBeenCalled()
     expect(env.goToLogin).toHaveBeenCalled()
   })
@@ -90,7 +91,7 @@ describe('api client', () => {
   it('only logs any other 401', async () => {
     fetchMock.mockResolvedValue(json(401, { message: 'Unauthorized', code: 'unauthorized' }))
     await expect(client().get('/admin/user-groups')).rejects.toBeInstanceOf(ApiError)
-    expect(storage.getItem('token')).toBe('tkn')
+    expect(getToken()).toBe('tkn')
     expect(env.goToLogin).not.toHaveBeenCalled()
     expect(env.log).toHaveBeenCalled()
   })

@@ -4,7 +4,7 @@ export { uploadWithProgress, createUploader, uploadPercent, UPLOAD_TIMEOUT_MS } 
 export type { UploadEnvironment, UploadOptions, UploadXhr } from './upload.ts'
 export { SESSION_REFRESHED_EVENT, endServerSession, expiresSoon, refreshSession, tokenTimes } from './refresh.ts'
 export type { RefreshOutcome } from './refresh.ts'
-export { getToken, getStoredUser, readStoredUser, storeSession, clearSession, hasIdentity } from './session.ts'
+export { getToken, getStoredUser, readStoredUser, storeSession, clearSession, hasIdentity, dropStoredToken, onSignedOutElsewhere } from './session.ts'
 export type { StoredUser } from './session.ts'
 export { addStyleSheet, ensureStyles } from './styles.ts'
 export { documentTitle, focusPageHeadingWhenShown, usePageHeading, HEADING_WAIT_MS, PRODUCT_TITLE } from './page.ts'

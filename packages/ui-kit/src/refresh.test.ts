@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createApiClient, type ApiEnvironment } from './api.ts'
 import { expiresSoon, refreshSession, SESSION_REFRESHED_EVENT, tokenTimes } from './refresh.ts'
+import { clearSession, getToken, storeSession } from './session.ts'
 import { MemoryStorage } from './test-storage.ts'
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
@@ -21,9 +22,13 @@ let fetchMock: ReturnType<typeof vi.fn<typeof fetch>>
 let calls: [string, string | undefined][]
 let fresh: string
 
+/** The page's access token (in memory, decision 0019), as a sign-in or an earlier refresh left it. */
+const keepToken = (token: string) => storeSession(user, token)
+
 beforeEach(() => {
   storage = new MemoryStorage()
   vi.stubGlobal('localStorage', storage)
+  clearSession()
   storage.setItem('user', JSON.stringify(user))
   fresh = jwt(900, 900, 'fresh')
   calls = []
@@ -57,7 +62,7 @@ describe('token times', () => {
 
 describe('session refresh in the API client', () => {
   it('refreshes a token about to end before the call, stores the new one and tells the page', async () => {
-    storage.setItem('token', jwt(30))
+    keepToken(jwt(30))
     serve(() => json(200, { token: fresh, user: { ...user, name: 'Tess Renamed' } }))
     // The page (window) the shell listens on.
     const page = new EventTarget()
@@ -71,13 +76,15 @@ describe('session refresh in the API client', () => {
       ['/api/exams', fresh],
     ])
     expect(fetchMock.mock.calls[0]![1]).toMatchObject({ method: 'POST', credentials: 'same-origin' })
-    expect(storage.getItem('token')).toBe(fresh)
+    expect(getToken()).toBe(fresh)
+    // Only the user is stored; the token stays in memory.
+    expect(storage.getItem('token')).toBeNull()
     expect(JSON.parse(storage.getItem('user')!).name).toBe('Tess Renamed')
     expect(seen).toEqual([expect.objectContaining({ name: 'Tess Renamed' })])
   })
 
   it('on a 401 expired refreshes once and sends the call again, without alert or sign-out', async () => {
-    storage.setItem('token', jwt(600)) // looks fine, but the server says stale (roles changed)
+    keepToken(jwt(600)) // looks fine, but the server says stale (roles changed)
     serve(() => json(200, { token: fresh, user }))
     await expect(client().post('/exams/1/attempts', {})).resolves.toEqual({ ok: true })
     expect(calls.map((c) => c[0])).toEqual(['/api/exams/1/attempts', '/api/auth/refresh', '/api/exams/1/attempts'])
@@ -86,7 +93,7 @@ describe('session refresh in the API client', () => {
   })
 
   it('shares one refresh among concurrent calls, also of separate clients (each remote bundles its own)', async () => {
-    storage.setItem('token', jwt(-10))
+    keepToken(jwt(-10))
     let release!: () => void
     const gate = new Promise<void>((r) => (release = r))
     serve(async () => (await gate, json(200, { token: fresh, user })))
@@ -98,16 +105,16 @@ describe('session refresh in the API client', () => {
     expect(calls.filter((c) => c[0] !== '/api/auth/refresh').every((c) => c[1] === fresh)).toBe(true)
   })
 
-  it('uses a token another tab or call already refreshed instead of presenting the old refresh cookie again', async () => {
+  it('uses a token another call of the page already refreshed instead of presenting the old refresh cookie again', async () => {
     const stale = jwt(-10)
-    storage.setItem('token', fresh)
+    keepToken(fresh)
     serve(() => json(500, {}))
     await expect(refreshSession('/api', stale, env.fetch)).resolves.toEqual({ token: fresh })
     expect(calls).toEqual([])
   })
 
   it('takes turns with other tabs through a Web Lock when the browser has one', async () => {
-    storage.setItem('token', jwt(-10))
+    keepToken(jwt(-10))
     const names: string[] = []
     vi.stubGlobal('navigator', { locks: { request: async <T>(name: string, cb: () => Promise<T>) => (names.push(name), cb()) } })
     serve(() => json(200, { token: fresh, user }))
@@ -117,18 +124,18 @@ describe('session refresh in the API client', () => {
   })
 
   it('when the refresh is refused, handles the call’s 401 exactly as the spec says (clear, alert, login)', async () => {
-    storage.setItem('token', jwt(600))
+    keepToken(jwt(600))
     serve(() => json(401, { message: 'Your session has expired. Please log in again.', code: 'refresh_invalid', expired: true }))
     await expect(client().get('/exams')).rejects.toMatchObject({ status: 401, code: 'token_expired' })
     expect(calls.map((c) => c[0])).toEqual(['/api/exams', '/api/auth/refresh'])
-    expect(storage.getItem('token')).toBeNull()
+    expect(getToken()).toBeNull()
     expect(storage.getItem('user')).toBeNull()
     expect(env.alert).toHaveBeenCalledWith('Your session has expired. Please log in again.')
     expect(env.goToLogin).toHaveBeenCalledTimes(1)
   })
 
   it('does not refresh again after a refused refresh before the call', async () => {
-    storage.setItem('token', jwt(-10))
+    keepToken(jwt(-10))
     serve(() => json(401, { message: 'x', code: 'refresh_invalid', expired: true }))
     await expect(client().get('/exams')).rejects.toMatchObject({ status: 401 })
     expect(calls.map((c) => c[0])).toEqual(['/api/auth/refresh', '/api/exams'])
@@ -136,22 +143,44 @@ describe('session refresh in the API client', () => {
   })
 
   it('keeps the session when the refresh cannot reach the server (a network error, not a sign-out)', async () => {
-    storage.setItem('token', jwt(600))
+    keepToken(jwt(600))
     fetchMock.mockImplementation(async (url) => {
       if (String(url) === '/api/auth/refresh') throw new TypeError('offline')
       return json(401, expiredBody)
     })
     await expect(client().get('/exams')).rejects.toMatchObject({ status: 0, code: 'network_error' })
-    expect(storage.getItem('token')).not.toBeNull()
+    expect(getToken()).not.toBeNull()
     expect(env.goToLogin).not.toHaveBeenCalled()
   })
 
   it('never refreshes for a 401 without the expired flag, nor for the auth calls themselves', async () => {
-    storage.setItem('token', jwt(-10))
+    keepToken(jwt(-10))
     fetchMock.mockImplementation(async () => json(401, { message: 'Invalid email or password', code: 'invalid_credentials' }))
     await expect(client().post('/auth/login', {})).rejects.toMatchObject({ status: 401 })
-    storage.setItem('token', jwt(600))
+    keepToken(jwt(600))
     await expect(client().get('/admin/user-groups')).rejects.toMatchObject({ status: 401 })
     expect(fetchMock.mock.calls.map((c) => String(c[0]))).toEqual(['/api/auth/login', '/api/admin/user-groups'])
+  })
+})
+
+describe('a page loaded anew', () => {
+  it('has no token until the refresh cookie brings one, with the user as identity has them now (the shell asks at start)', async () => {
+    expect(getToken()).toBeNull()
+    serve(() => json(200, { token: fresh, user: { ...user, is_manager: true } }))
+    await expect(refreshSession('/api', null, env.fetch)).resolves.toEqual({ token: fresh })
+    expect(calls).toEqual([['/api/auth/refresh', undefined]])
+    expect(getToken()).toBe(fresh)
+    expect(storage.getItem('token')).toBeNull()
+    expect(JSON.parse(storage.getItem('user')!).is_manager).toBe(true)
+  })
+
+  it('says when the session is over, and when the server cannot be reached', async () => {
+    serve(() => json(401, { message: 'Your session has expired. Please log in again.', code: 'refresh_invalid', expired: true }))
+    await expect(refreshSession('/api', null, env.fetch)).resolves.toBe('ended')
+    fetchMock.mockImplementation(async () => {
+      throw new TypeError('offline')
+    })
+    await expect(refreshSession('/api', null, env.fetch)).resolves.toBe('unreachable')
+    expect(getToken()).toBeNull()
   })
 })

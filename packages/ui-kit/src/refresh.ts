@@ -34,9 +34,11 @@ type Shared = { [IN_FLIGHT]?: Promise<RefreshOutcome> }
 
 /**
  * A new access token for the session (POST `{base}/auth/refresh`, carried by the HttpOnly refresh
- * cookie), stored like a sign-in's. Single-flight: concurrent callers share one call, and tabs take
- * turns through a Web Lock; a caller whose `staleToken` was already replaced (by another call or
- * tab) gets the stored token without a call, since a refresh token presented twice ends the session.
+ * cookie), kept like a sign-in's (in memory). The shell calls it at start with no token: a reload
+ * gets its token this way. Single-flight: concurrent callers share one call, and tabs take turns
+ * through a Web Lock (each then presents the cookie the one before it received); a caller whose
+ * `staleToken` was already replaced by another call gets that token without a call, since a
+ * refresh token presented twice ends the session.
  */
 export function refreshSession(base: string, staleToken: string | null, fetchImpl: typeof fetch): Promise<RefreshOutcome> {
   const shared = globalThis as Shared

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { ApiError, errorMessage } from './api.ts'
 import { createUploader, UPLOAD_TIMEOUT_MS, type UploadEnvironment, type UploadXhr } from './upload.ts'
+import { clearSession, getToken, storeSession, type StoredUser } from './session.ts'
 import { MemoryStorage } from './test-storage.ts'
 
 /** An XMLHttpRequest stand-in that the test drives: progress, answer, abort, timeout, network error. */
@@ -51,8 +52,8 @@ let env: UploadEnvironment
 beforeEach(() => {
   storage = new MemoryStorage()
   vi.stubGlobal('localStorage', storage)
-  storage.setItem('token', 'tkn')
-  storage.setItem('user', '{"id":"u"}')
+  clearSession()
+  storeSession({ id: 'u' } as StoredUser, 'tkn')
   xhr = new FakeXhr()
   env = { createXhr: () => xhr, alert: vi.fn(), goToLogin: vi.fn(), log: vi.fn() }
 })
@@ -163,7 +164,7 @@ describe('uploadWithProgress', () => {
     const p = upload('POST', '/courses', form())
     xhr.answer(401, { message: 'Token expired', code: 'token_expired', expired: true })
     await expect(p).rejects.toMatchObject({ status: 401 })
-    expect(storage.getItem('token')).toBeNull()
+    expect(getToken()).toBeNull()
     expect(storage.getItem('user')).toBeNull()
     expect(env.alert).toHaveBeenCalledWith('Your session has expired. Please log in again.')
     expect(env.goToLogin).toHaveBeenCalled()
@@ -173,7 +174,7 @@ describe('uploadWithProgress', () => {
     const p = upload('PUT', '/courses/1', form())
     xhr.answer(401, { message: 'Unauthorized', code: 'unauthorized' })
     await expect(p).rejects.toMatchObject({ status: 401, code: 'unauthorized' })
-    expect(storage.getItem('token')).toBe('tkn')
+    expect(getToken()).toBe('tkn')
     expect(env.goToLogin).not.toHaveBeenCalled()
     expect(env.log).toHaveBeenCalled()
   })

@@ -1,5 +1,14 @@
-import { ProfileResponse, type User } from '@portal/contracts'
-import { SESSION_REFRESHED_EVENT, api, clearSession, endServerSession, getToken, readStoredUser, storeSession } from '@portal/ui-kit'
+import type { User } from '@portal/contracts'
+import {
+  SESSION_REFRESHED_EVENT,
+  clearSession,
+  endServerSession,
+  getStoredUser,
+  onSignedOutElsewhere,
+  readStoredUser,
+  refreshSession,
+  storeSession,
+} from '@portal/ui-kit'
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { decideStart } from './session-start.ts'
 
@@ -14,33 +23,35 @@ interface AuthContextValue {
 
 const AuthContext = createContext<AuthContextValue | null>(null)
 
-/** Resolves the stored session at start and keeps the signed-in user. */
+/**
+ * Resolves the stored session at start and keeps the signed-in user. The access token is kept in
+ * memory only (decision 0019): a reload gets a new one from the refresh cookie, with the user as
+ * identity has them now; when that is refused the stored user is cleared (spec §4).
+ */
 export const AuthProvider = ({ children }: { children: ReactNode }) => {
   const [state, setState] = useState<AuthState>({ status: 'loading' })
 
   useEffect(() => {
     let cancelled = false
-    if (decideStart(getToken(), readStoredUser()) === 'anonymous') {
+    if (decideStart(readStoredUser()) === 'anonymous') {
       clearSession()
       setState({ status: 'anonymous' })
       return
     }
-    api
-      .get('/users/me', ProfileResponse)
-      .then(({ user }) => {
-        if (cancelled) return
-        storeSession(user)
-        setState({ status: 'authenticated', user })
-      })
-      .catch(() => {
-        if (cancelled) return
-        clearSession()
-        setState({ status: 'anonymous' })
-      })
+    void refreshSession('/api', null, (...a) => globalThis.fetch(...a)).then((outcome) => {
+      if (cancelled) return
+      const user = typeof outcome === 'object' ? getStoredUser() : null
+      if (user) return setState({ status: 'authenticated', user })
+      clearSession()
+      setState({ status: 'anonymous' })
+    })
     return () => {
       cancelled = true
     }
   }, [])
+
+  // Another tab signed out: this one drops its token and shows the sign-in page too.
+  useEffect(() => onSignedOutElsewhere(() => setState((s) => (s.status === 'authenticated' ? { status: 'anonymous' } : s))), [])
 
   // A refresh brings the user as identity has them now (e.g. a role granted or taken away).
   useEffect(() => {

@@ -4,8 +4,8 @@ import { hasIdentity } from '@portal/ui-kit'
 export type StartDecision = 'validate' | 'anonymous'
 
 /**
- * A stored user and token with id, email and name are validated against the server; anything
- * less means "signed out" (and the leftovers are cleared by the caller).
+ * A stored user with id, email and name is validated against the server: the refresh cookie
+ * brings a new access token (kept in memory only, decision 0019) and the user as stored now.
+ * Anything less means "signed out" (and the leftovers are cleared by the caller).
  */
-export const decideStart = (token: string | null, storedUser: unknown): StartDecision =>
-  token && hasIdentity(storedUser) ? 'validate' : 'anonymous'
+export const decideStart = (storedUser: unknown): StartDecision => (hasIdentity(storedUser) ? 'validate' : 'anonymous')

@@ -12,6 +12,14 @@ export interface IssuedRefreshToken {
   maxAgeSeconds: number
 }
 
+/**
+ * How long a retired refresh token still brings a successor instead of ending its session. The
+ * shell refreshes at every page load (the access token lives in memory only, decision 0019): a
+ * reload that interrupts that call leaves the browser with the token the server just retired, and
+ * the next load presents it again — the owner, not a thief, within a second or two.
+ */
+export const RETIRED_TOKEN_GRACE_MS = 10_000
+
 /** 401 for a refresh that cannot be honoured: the session is over, the shell signs the user out. */
 export const sessionEnded = (code = 'refresh_invalid') => unauthorized(MESSAGES.sessionExpired, code, { expired: true })
 
@@ -50,7 +58,8 @@ export function createRefreshTokens(deps: { orm: MikroORM; settings: IdentitySet
 
     /**
      * Retires `token` and issues its successor; resolves with the user (read afresh, so the new
-     * access token carries today's roles and auth version). A retired token revokes its family.
+     * access token carries today's roles and auth version). A retired token revokes its family,
+     * unless it was retired less than RETIRED_TOKEN_GRACE_MS ago: then it gets another successor.
      */
     async rotate(token: string | undefined): Promise<{ user: UserEntity; refresh: IssuedRefreshToken }> {
       if (!token) throw sessionEnded()
@@ -58,14 +67,15 @@ export function createRefreshTokens(deps: { orm: MikroORM; settings: IdentitySet
         const at = now()
         const row = await em.findOne(RefreshTokenEntity, { tokenHash: hashToken(token) }, { lockMode: LockMode.PESSIMISTIC_WRITE })
         if (!row || row.revokedAt || row.expiresAt.getTime() <= at.getTime()) return 'invalid' as const
-        if (row.usedAt) {
+        const retiredJustNow = row.usedAt != null && at.getTime() - row.usedAt.getTime() < RETIRED_TOKEN_GRACE_MS
+        if (row.usedAt && !retiredJustNow) {
           // Committed although the call fails: the copy and the original both stop working.
           await revokeFamily(em, row.familyId, at)
           return 'reused' as const
         }
         const user = await em.findOne(UserEntity, { id: row.userId })
         if (!user) return 'invalid' as const
-        row.usedAt = at
+        row.usedAt ??= at
         return { user, refresh: issue(em, user.id, { id: row.familyId, expiresAt: row.familyExpiresAt }) }
       })
       if (outcome === 'reused') {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MESSAGES } from '@portal/contracts'
 import { createHarness, refreshCookieOf, type Harness } from '../harness.test-support.ts'
+import { RETIRED_TOKEN_GRACE_MS } from './refresh-tokens.ts'
 
 let h: Harness
 let admin: Awaited<ReturnType<Harness['signUp']>>
@@ -38,12 +39,28 @@ describe('POST /auth/refresh', () => {
   it('treats a retired refresh token presented again as stolen: the whole session ends', async () => {
     const { refreshCookie } = await h.signUp()
     const rotated = refreshCookieOf(await refresh(refreshCookie))!
+    h.advance(RETIRED_TOKEN_GRACE_MS)
     const reused = await refresh(refreshCookie)
     expect(reused.status).toBe(401)
     expect(reused.body).toEqual({ ...ended, code: 'refresh_reused' })
     clearsCookie(reused)
     // The thief's copy and the owner's successor alike.
     expect((await refresh(rotated)).body).toEqual(ended)
+  })
+
+  it('gives a token retired moments ago another successor: a reload cut off the answer to the refresh, the browser still has it', async () => {
+    const { refreshCookie } = await h.signUp()
+    const lost = await refresh(refreshCookie) // its answer never reached the browser
+    expect(lost.status).toBe(200)
+    h.advance(RETIRED_TOKEN_GRACE_MS - 1000)
+    const again = await refresh(refreshCookie)
+    expect(again.status).toBe(200)
+    const next = refreshCookieOf(again)!
+    expect(next).not.toBe(refreshCookieOf(lost))
+    expect((await refresh(next)).status).toBe(200)
+    // Past the grace the first token is a copy again.
+    h.advance(RETIRED_TOKEN_GRACE_MS)
+    expect((await refresh(refreshCookie)).body).toEqual({ ...ended, code: 'refresh_reused' })
   })
 
   it('refuses a missing, unknown or expired refresh token', async () => {
