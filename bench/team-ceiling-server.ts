@@ -64,7 +64,7 @@ app.get('/overview', async (c) => {
 // GET /certification-notifications/dashboard as the screen asks for it (60 days, expired included): the list, then the figures.
 app.get('/dashboard', async (c) => {
   const day = today()
-  const rows = await run(dashboardStatement(day, new Date(), { days: CERT_NOTIFICATIONS.dashboardDays, include_expired: true }))
+  const rows = await run(dashboardStatement(day, new Date(), { days: CERT_NOTIFICATIONS.dashboardDays, include_expired: true, limit: CERT_NOTIFICATIONS.dashboardListed }))
   return c.json({ rows, compliance: await figures() })
 })
 // GET /admin/certifications/consistency: the check's reads with the service's parallelism, no recompute or comparison.

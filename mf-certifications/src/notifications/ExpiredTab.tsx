@@ -13,7 +13,20 @@ const BRANCH_OPTIONS = BRANCHES.map((b) => ({ value: b, label: b }))
  * Expired Certifications (admin §2) with a branch filter; a reminder to one technician or to the
  * selected ones (the single call repeated; the outcome counts successes and failures).
  */
-export const ExpiredTab = ({ expired, announce }: { expired: readonly DashboardItem[]; announce: (text: string) => void }) => {
+export const ExpiredTab = ({
+  expired,
+  total = expired.length,
+  loadingAll = false,
+  onShowAll,
+  announce,
+}: {
+  expired: readonly DashboardItem[]
+  /** Every expired certification's count: more than `expired` holds while the screen shows the first ones. */
+  total?: number
+  loadingAll?: boolean
+  onShowAll?: () => void
+  announce: (text: string) => void
+}) => {
   const [branch, setBranch] = useState('')
   const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set())
   const [outcome, setOutcome] = useState<BulkOutcome | null>(null)
@@ -59,6 +72,18 @@ export const ExpiredTab = ({ expired, announce }: { expired: readonly DashboardI
           {bulk.isPending ? 'Sending Reminders...' : `Send Reminders to Selected (${chosen.length})`}
         </Button>
       </div>
+      {total > expired.length ? (
+        <div className="pk-row" role="status">
+          <p className="pk-muted" style={{ margin: 0 }}>
+            {`Showing the ${expired.length} longest expired of ${total} expired certifications; the branch filter looks at these.`}
+          </p>
+          {onShowAll ? (
+            <Button variant="secondary" aria-disabled={loadingAll || undefined} onClick={() => !loadingAll && onShowAll()}>
+              {loadingAll ? 'Loading All...' : `Show All ${total}`}
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
       {single.isError ? <Alert>{errorMessage(single.error, REMINDER_FAILED)}</Alert> : null}
       {outcome && outcome.failed.length > 0 ? (
         <Alert>

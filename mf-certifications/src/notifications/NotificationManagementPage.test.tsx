@@ -111,6 +111,13 @@ describe('Certification Notification Management', () => {
     expect(html).not.toContain('Tech 21')
   })
 
+  it('says when it shows the first expired certifications of more, and offers all of them', () => {
+    const html = render(<ExpiredTab expired={dashboard.expired} total={4369} onShowAll={noop} announce={noop} />)
+    expect(html).toContain('Showing the 2 longest expired of 4369 expired certifications; the branch filter looks at these.')
+    expect(html).toContain('>Show All 4369</button>')
+    expect(render(<ExpiredTab expired={dashboard.expired} total={2} onShowAll={noop} announce={noop} />)).not.toContain('Show All')
+  })
+
   it('lists expired certifications with a branch filter, selection for the bulk reminder and a reminder per row', () => {
     const html = render(<ExpiredTab expired={dashboard.expired} announce={noop} />)
     expect(html).toContain('>Branch</label>')

@@ -28,7 +28,8 @@ export const NotificationManagementView = ({ navigate }: Pick<RemoteProps, 'navi
   const headingRef = usePageHeading(NOTIFICATIONS_TITLE)
   const [notice, announce] = useAnnouncement()
   const [tab, setTab] = useState<NotificationTab>('Email Configurations')
-  const dashboard = useCertificationDashboard()
+  const [allExpired, setAllExpired] = useState(false)
+  const dashboard = useCertificationDashboard(allExpired)
   return (
     <div className="pk-stack">
       <h1 ref={headingRef} tabIndex={-1} style={{ margin: 0 }}>
@@ -57,7 +58,13 @@ export const NotificationManagementView = ({ navigate }: Pick<RemoteProps, 'navi
         ) : tab === 'Notification Logs' ? (
           <LogsTab />
         ) : dashboard.data ? (
-          <ExpiredTab expired={dashboard.data.expired} announce={announce} />
+          <ExpiredTab
+            expired={dashboard.data.expired}
+            total={dashboard.data.counts.expired}
+            loadingAll={allExpired && dashboard.isPlaceholderData}
+            onShowAll={() => setAllExpired(true)}
+            announce={announce}
+          />
         ) : dashboard.isPending ? (
           <Spinner label="Loading expired certifications..." />
         ) : (

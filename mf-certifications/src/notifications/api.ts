@@ -13,9 +13,12 @@ import { api } from '@portal/ui-kit'
 
 const BASE = '/certification-notifications'
 
-/** The grouped dashboard with the compliance overview; expired items included (the Expired Certifications tab). */
-export const fetchDashboard = () =>
-  api.get(`${BASE}/dashboard?days=${CERT_NOTIFICATIONS.dashboardDays}&include_expired=true`, CertificationDashboard)
+/**
+ * The grouped dashboard with the compliance overview; expired items included (the Expired
+ * Certifications tab): the first of each group unless `all` (the counts are the totals either way).
+ */
+export const fetchDashboard = (all = false) =>
+  api.get(`${BASE}/dashboard?days=${CERT_NOTIFICATIONS.dashboardDays}&include_expired=true${all ? '' : `&limit=${CERT_NOTIFICATIONS.dashboardListed}`}`, CertificationDashboard)
 export const fetchForecast = () => api.get(`${BASE}/forecast`, ComplianceForecast)
 export const fetchConfigs = () => api.get(`${BASE}/configs`, NotificationConfigsResponse).then((r) => r.configs)
 /** The latest 50 entries (admin §9); the screen shows the first 20. */

@@ -66,6 +66,9 @@ export const CERT_NOTIFICATIONS = {
   logsMax: 500,
   /** Default and largest dashboard window in days. */
   dashboardDays: 60,
+  /** Items per group the management screen asks for (`limit`); the counts are always the totals. */
+  dashboardListed: 250,
+  dashboardListedMax: 10_000,
   dashboardDaysMax: 365,
   /** Forecast horizons in days (beyond the spec). */
   forecastHorizons: [30, 60, 90] as const,
@@ -195,6 +198,8 @@ export const DashboardQuery = z.object({
   days: wholeNumberParam('days', 1, CERT_NOTIFICATIONS.dashboardDaysMax).default(CERT_NOTIFICATIONS.dashboardDays),
   include_expired: queryBoolean.default(true),
   branch: Branch.optional(),
+  /** At most this many items per group, soonest expiry first (default: all); `counts` stay the totals. */
+  limit: wholeNumberParam('limit', 1, CERT_NOTIFICATIONS.dashboardListedMax).optional(),
 })
 
 export const DashboardItem = z.object({

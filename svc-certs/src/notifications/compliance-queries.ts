@@ -8,12 +8,23 @@ import { FACTS_FROM } from './expiry-check.ts'
  * certifications expiring within `days` of `today` (and the expired ones unless left out), with
  * what a row shows, soonest first.
  */
-export function dashboardStatement(today: string, at: Date, q: { days: number; include_expired: boolean; branch?: Branch | undefined }) {
+export function dashboardStatement(today: string, at: Date, q: { days: number; include_expired: boolean; branch?: Branch | undefined; limit?: number | undefined }) {
   const params: unknown[] = [today, at, today, q.days]
   let filter = ''
   if (!q.include_expired) (filter += ' and tc.expiration_date >= ?::date'), params.push(today)
   if (q.branch) (filter += ' and u.branch = ?'), params.push(q.branch)
-  return { sql: `${FACTS_FROM} where not u.is_admin and tc.expiration_date <= ?::date + ?::int${filter}\n          order by tc.expiration_date, tc.id`, params }
+  const all = `${FACTS_FROM} where not u.is_admin and tc.expiration_date <= ?::date + ?::int${filter}`
+  if (q.limit === undefined) return { sql: `${all}\n          order by tc.expiration_date, tc.id`, params }
+  // The first `limit` of each group (its badge, as `expirationBadge` groups them), with the group's total.
+  return {
+    sql: `select x.* from (
+            select f.*, count(*) over (partition by f.badge) as group_total,
+                   row_number() over (partition by f.badge order by f.expiration_date, f.id) as n
+              from (select a.*, certs_badge(a.days_left) as badge from (${all}) a) f
+             where f.badge is not null) x
+          where x.n <= ? order by x.expiration_date, x.id`,
+    params: [...params, q.limit],
+  }
 }
 
 export interface TechnicianExpiries {

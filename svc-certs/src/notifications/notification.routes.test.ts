@@ -299,6 +299,20 @@ describe('dashboard, stats, forecast', () => {
     const anchorage = all.compliance.branches.find((b) => b.branch === 'Anchorage')!
     expect(anchorage).toMatchObject({ technicians: 5, compliant: 4, non_compliant: 1, percentage: 80 })
     expect((await h.call('GET', '/certification-notifications/dashboard?days=0', { token: admin.token })).status).toBe(400)
+
+    // The screen asks for the first items of each group: the soonest, with the totals as counts.
+    await holder(-9, at)
+    const limited = await get('?limit=1')
+    for (const g of ['expired', 'critical', 'warning', 'notice'] as const) {
+      expect(limited[g].length, g).toBeLessThanOrEqual(1)
+      expect(limited[g]).toEqual(all[g].length === 0 ? [] : [expect.objectContaining({ days_until_expiry: expect.any(Number) })])
+    }
+    const whole = await get('')
+    expect(limited.counts).toEqual(whole.counts)
+    expect(limited.expired[0]!.days_until_expiry).toBe(Math.min(...whole.expired.map((i) => i.days_until_expiry)))
+    expect(limited.compliance).toEqual(whole.compliance)
+    const bad = await h.call('GET', '/certification-notifications/dashboard?limit=0', { token: admin.token })
+    expect([bad.status, bad.body.message]).toEqual([400, 'limit must be a whole number from 1 to 10000'])
   })
 
   it('counts log entries by type and status, per day and per branch', async () => {

@@ -124,10 +124,13 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       const { sql, params } = dashboardStatement(day, now(), q)
       const rows = (await em.execute(sql, params)) as NoticeFacts[]
       const groups: Record<(typeof DASHBOARD_GROUPS)[number], DashboardItem[]> = { expired: [], critical: [], warning: [], notice: [] }
-      for (const r of rows) {
+      // With a limit, each row carries its group's total; without, the lists are whole.
+      const totals: Partial<Record<(typeof DASHBOARD_GROUPS)[number], number>> = {}
+      for (const r of rows as (NoticeFacts & { group_total?: number | string })[]) {
         const days = Number(r.days_left)
         const group = expirationBadge(days)
         if (!group) continue
+        if (r.group_total !== undefined) totals[group] = Number(r.group_total)
         groups[group].push({
           technician_certification_id: r.id,
           user: { id: r.user_id, name: r.name, email: r.email, branch: r.branch, department: r.department, notifications_paused: Boolean(r.paused) },
@@ -138,7 +141,12 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       }
       return {
         ...groups,
-        counts: { expired: groups.expired.length, critical: groups.critical.length, warning: groups.warning.length, notice: groups.notice.length },
+        counts: {
+          expired: totals.expired ?? groups.expired.length,
+          critical: totals.critical ?? groups.critical.length,
+          warning: totals.warning ?? groups.warning.length,
+          notice: totals.notice ?? groups.notice.length,
+        },
         compliance: await ledgerRepository.figures(em, day),
         generated_on: day,
       }

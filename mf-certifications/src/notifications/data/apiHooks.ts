@@ -1,5 +1,5 @@
 import type { DashboardItem, NotificationConfig, NotificationConfigInput, TriggerResponse } from '@portal/contracts'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { fetchConfigs, fetchDashboard, fetchForecast, fetchLogs, sendReminder, triggerDaily, triggerWeekly, updateConfig } from '../api.ts'
 import { sendReminders, type BulkOutcome } from '../notification-view.ts'
 
@@ -12,8 +12,9 @@ export const notificationKeys = {
   logs: () => [...notificationKeys.all, 'logs'] as const,
 }
 
-/** The grouped dashboard with the compliance overview, expired items included. */
-export const useCertificationDashboard = () => useQuery({ queryKey: notificationKeys.dashboard(), queryFn: fetchDashboard })
+/** The grouped dashboard with the compliance overview, expired items included: the first of each group, or `all`. */
+export const useCertificationDashboard = (all = false) =>
+  useQuery({ queryKey: all ? [...notificationKeys.dashboard(), 'all'] : notificationKeys.dashboard(), queryFn: () => fetchDashboard(all), placeholderData: keepPreviousData })
 
 /** The compliance forecast. */
 export const useComplianceForecast = () => useQuery({ queryKey: notificationKeys.forecast(), queryFn: fetchForecast })
