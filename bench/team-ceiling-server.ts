@@ -1,7 +1,7 @@
 /**
  * The compliance surfaces' ceiling: bare Hono + pg routes running the very statements svc-certs
  * runs, imported from it (`refreshStaleFiguresStatement`, `teamPageStatement`, `figuresStatement`,
- * `dashboardStatement`, `consistencyStatements`), for the same viewer and filters — no token, no
+ * `dashboardStatements`, `consistencyStatements`), for the same viewer and filters — no token, no
  * ORM, no validation, no shaping. Prints `READY <port>`.
  */
 import { Hono } from 'hono'
@@ -10,7 +10,7 @@ import { CERT_NOTIFICATIONS, DEFAULT_COMPANY_TIME_ZONE, todayIn } from '@portal/
 import { listen } from '@portal/server-kit'
 import { consistencyStatements } from 'svc-certs/compliance/consistency'
 import { figuresStatement, refreshStaleFiguresStatement } from 'svc-certs/compliance/ledger.repository'
-import { dashboardStatement } from 'svc-certs/notifications/compliance-queries'
+import { dashboardStatements } from 'svc-certs/notifications/compliance-queries'
 import { teamPageStatement } from 'svc-certs/team/team.repository'
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
@@ -64,8 +64,9 @@ app.get('/overview', async (c) => {
 // GET /certification-notifications/dashboard as the screen asks for it (60 days, expired included): the list, then the figures.
 app.get('/dashboard', async (c) => {
   const day = today()
-  const rows = await run(dashboardStatement(day, new Date(), { days: CERT_NOTIFICATIONS.dashboardDays, include_expired: true, limit: CERT_NOTIFICATIONS.dashboardListed }))
-  return c.json({ rows, compliance: await figures() })
+  const { list, counts } = dashboardStatements(day, new Date(), { days: CERT_NOTIFICATIONS.dashboardDays, include_expired: true, limit: CERT_NOTIFICATIONS.dashboardListed })
+  const [rows, counted] = await Promise.all([run(list), run(counts!)])
+  return c.json({ rows, counted, compliance: await figures() })
 })
 // GET /admin/certifications/consistency: the check's reads with the service's parallelism, no recompute or comparison.
 app.get('/consistency', async (c) => {

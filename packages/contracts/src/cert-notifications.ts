@@ -67,7 +67,7 @@ export const CERT_NOTIFICATIONS = {
   /** Default and largest dashboard window in days. */
   dashboardDays: 60,
   /** Items per group the management screen asks for (`limit`); the counts are always the totals. */
-  dashboardListed: 250,
+  dashboardListed: 100,
   dashboardListedMax: 10_000,
   dashboardDaysMax: 365,
   /** Forecast horizons in days (beyond the spec). */

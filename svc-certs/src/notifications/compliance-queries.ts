@@ -1,29 +1,74 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
-import type { Branch, Department } from '@portal/contracts'
+import { EXPIRY_BANDS, type Branch, type Department } from '@portal/contracts'
 import { TECHNICIAN_CONDITIONS } from '../compliance/ledger.repository.ts'
 import { FACTS_FROM } from './expiry-check.ts'
+
+/** A dashboard request's rows: the window, expired ones or not, one branch, and at most `limit` of each group. */
+export interface DashboardFilter {
+  days: number
+  include_expired: boolean
+  branch?: Branch | undefined
+  limit?: number | undefined
+}
+
+/** The groups' day ranges, from the badge's bands (`expirationBadge`, `certs_badge`): [from, to] days left, to included. */
+const GROUP_DAYS = [
+  ['expired', null, -1],
+  ['critical', 0, EXPIRY_BANDS.critical],
+  ['warning', EXPIRY_BANDS.critical + 1, EXPIRY_BANDS.warning],
+  ['notice', EXPIRY_BANDS.warning + 1, EXPIRY_BANDS.notice],
+] as const
 
 /**
  * Certification Notification Management's list (also run bare by the benchmark's ceiling): the
  * certifications expiring within `days` of `today` (and the expired ones unless left out), with
- * what a row shows, soonest first.
+ * what a row shows, soonest first. With `limit` (the screen), the first of each group, each read
+ * along the expiry index and stopped there, and a count of each group (`counts`), so 10,000
+ * technicians' thousands of due certifications are counted, not all sent.
  */
-export function dashboardStatement(today: string, at: Date, q: { days: number; include_expired: boolean; branch?: Branch | undefined; limit?: number | undefined }) {
-  const params: unknown[] = [today, at, today, q.days]
-  let filter = ''
-  if (!q.include_expired) (filter += ' and tc.expiration_date >= ?::date'), params.push(today)
-  if (q.branch) (filter += ' and u.branch = ?'), params.push(q.branch)
-  const all = `${FACTS_FROM} where not u.is_admin and tc.expiration_date <= ?::date + ?::int${filter}`
-  if (q.limit === undefined) return { sql: `${all}\n          order by tc.expiration_date, tc.id`, params }
-  // The first `limit` of each group (its badge, as `expirationBadge` groups them), with the group's total.
+export function dashboardStatements(today: string, at: Date, q: DashboardFilter): { list: { sql: string; params: unknown[] }; counts?: { sql: string; params: unknown[] } } {
+  const scope = (params: unknown[]) => {
+    let filter = ''
+    if (q.branch) (filter += ' and u.branch = ?'), params.push(q.branch)
+    return filter
+  }
+  if (q.limit === undefined) {
+    const params: unknown[] = [today, at, today, q.days]
+    let filter = ''
+    if (!q.include_expired) (filter += ' and tc.expiration_date >= ?::date'), params.push(today)
+    filter += scope(params)
+    return { list: { sql: `${FACTS_FROM} where not u.is_admin and tc.expiration_date <= ?::date + ?::int${filter}\n          order by tc.expiration_date, tc.id`, params } }
+  }
+  const parts: string[] = []
+  const params: unknown[] = []
+  for (const [, from, to] of GROUP_DAYS) {
+    if (from === null && !q.include_expired) continue
+    const upto = Math.min(to, q.days)
+    if (from !== null && from > upto) continue
+    params.push(today, at)
+    let range = ''
+    if (from !== null) (range += ' and tc.expiration_date >= ?::date + ?::int'), params.push(today, from)
+    range += ' and tc.expiration_date <= ?::date + ?::int'
+    params.push(today, upto)
+    const filter = scope(params)
+    params.push(q.limit)
+    parts.push(`(${FACTS_FROM} where not u.is_admin${range}${filter}\n          order by tc.expiration_date, tc.id limit ?)`)
+  }
+  const countParams: unknown[] = [today, today, q.days]
+  let countFilter = ''
+  if (!q.include_expired) (countFilter += ' and tc.expiration_date >= ?::date'), countParams.push(today)
+  countFilter += scope(countParams)
   return {
-    sql: `select x.* from (
-            select f.*, count(*) over (partition by f.badge) as group_total,
-                   row_number() over (partition by f.badge order by f.expiration_date, f.id) as n
-              from (select a.*, certs_badge(a.days_left) as badge from (${all}) a) f
-             where f.badge is not null) x
-          where x.n <= ? order by x.expiration_date, x.id`,
-    params: [...params, q.limit],
+    list: parts.length
+      ? { sql: `select * from (${parts.join('\n union all ')}) d\n order by d.expiration_date, d.id`, params }
+      : { sql: `${FACTS_FROM} where false`, params: [today, at] },
+    counts: {
+      sql: `select certs_badge(certs_days_left(tc.expiration_date, ?::date)) as badge, count(*)::int as n
+              from technician_certifications tc join users u on u.id = tc.user_id and u.deleted_at is null
+             where not u.is_admin and tc.expiration_date <= ?::date + ?::int${countFilter}
+             group by 1`,
+      params: countParams,
+    },
   }
 }
 

@@ -311,6 +311,12 @@ describe('dashboard, stats, forecast', () => {
     expect(limited.counts).toEqual(whole.counts)
     expect(limited.expired[0]!.days_until_expiry).toBe(Math.min(...whole.expired.map((i) => i.days_until_expiry)))
     expect(limited.compliance).toEqual(whole.compliance)
+    // Each filter counts the same with a limit as without, and lists the same first items.
+    for (const q of ['days=10&include_expired=false', 'branch=Anchorage', 'days=25']) {
+      const [some, every] = [await get(`?${q}&limit=2`), await get(`?${q}`)]
+      expect([q, some.counts]).toEqual([q, every.counts])
+      for (const g of ['expired', 'critical', 'warning', 'notice'] as const) expect([q, g, some[g]]).toEqual([q, g, every[g].slice(0, 2)])
+    }
     const bad = await h.call('GET', '/certification-notifications/dashboard?limit=0', { token: admin.token })
     expect([bad.status, bad.body.message]).toEqual([400, 'limit must be a whole number from 1 to 10000'])
   })

@@ -22,7 +22,7 @@ import type { z } from 'zod'
 import type { DashboardQuery, NotificationConfigInput, NotificationLogsQuery, StatsQuery } from '@portal/contracts'
 import type { AckSigner } from './acknowledgement.ts'
 import { ledgerRepository } from '../compliance/ledger.repository.ts'
-import { dashboardStatement, technicianExpiries } from './compliance-queries.ts'
+import { dashboardStatements, technicianExpiries } from './compliance-queries.ts'
 import { FACTS_FROM, logOf, type ActiveConfig, noticeCertification, noticeTechnician, type NoticeFacts } from './expiry-check.ts'
 import { LOG_SELECT, insertLogs, toNotificationLog, type LogRecord } from './notice-store.ts'
 import { dateIn, type NotificationRunner, type RunKind } from './notification.runner.ts'
@@ -121,16 +121,20 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     async dashboard(q: z.output<typeof DashboardQuery>): Promise<CertificationDashboard> {
       const day = today()
       const em = orm.em.fork()
-      const { sql, params } = dashboardStatement(day, now(), q)
-      const rows = (await em.execute(sql, params)) as NoticeFacts[]
+      const statements = dashboardStatements(day, now(), q)
+      // The list, the counts and the figures at once, each on its own connection.
+      const [rows, counted, compliance] = await Promise.all([
+        em.execute(statements.list.sql, statements.list.params) as Promise<NoticeFacts[]>,
+        statements.counts ? (orm.em.fork().execute(statements.counts.sql, statements.counts.params) as Promise<{ badge: string | null; n: number }[]>) : null,
+        ledgerRepository.figures(orm.em.fork(), day),
+      ])
       const groups: Record<(typeof DASHBOARD_GROUPS)[number], DashboardItem[]> = { expired: [], critical: [], warning: [], notice: [] }
-      // With a limit, each row carries its group's total; without, the lists are whole.
-      const totals: Partial<Record<(typeof DASHBOARD_GROUPS)[number], number>> = {}
-      for (const r of rows as (NoticeFacts & { group_total?: number | string })[]) {
+      // With a limit, the groups were counted apart; without, the lists are whole.
+      const totals: Partial<Record<string, number>> = Object.fromEntries((counted ?? []).map((c) => [c.badge, Number(c.n)]))
+      for (const r of rows) {
         const days = Number(r.days_left)
         const group = expirationBadge(days)
         if (!group) continue
-        if (r.group_total !== undefined) totals[group] = Number(r.group_total)
         groups[group].push({
           technician_certification_id: r.id,
           user: { id: r.user_id, name: r.name, email: r.email, branch: r.branch, department: r.department, notifications_paused: Boolean(r.paused) },
@@ -142,12 +146,12 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       return {
         ...groups,
         counts: {
-          expired: totals.expired ?? groups.expired.length,
-          critical: totals.critical ?? groups.critical.length,
-          warning: totals.warning ?? groups.warning.length,
-          notice: totals.notice ?? groups.notice.length,
+          expired: counted ? (totals.expired ?? 0) : groups.expired.length,
+          critical: counted ? (totals.critical ?? 0) : groups.critical.length,
+          warning: counted ? (totals.warning ?? 0) : groups.warning.length,
+          notice: counted ? (totals.notice ?? 0) : groups.notice.length,
         },
-        compliance: await ledgerRepository.figures(em, day),
+        compliance,
         generated_on: day,
       }
     },
