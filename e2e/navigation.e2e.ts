@@ -189,9 +189,10 @@ describe('loading', () => {
     await logIn(page, 'tech.seattle@example.com', 'Tech1234!')
     await page.waitForURL('**/user-dashboard')
     await page.getByRole('heading', { name: 'Available Exams' }).waitFor()
-    // A slow session check (300 ms more on the wire): the dashboard's remote is on its way before it answers.
+    // A slow session check (300 ms more on the wire): the dashboard's remote is on its way before it
+    // answers. The check at start is the refresh that brings the page its token (decision 0019).
     const events: string[] = []
-    await page.route('**/api/users/me', async (route) => {
+    await page.route('**/api/auth/refresh', async (route) => {
       await new Promise((r) => setTimeout(r, 300))
       await route.continue()
     })
@@ -199,7 +200,7 @@ describe('loading', () => {
       if (req.url().includes('/remotes/mf-learner/')) events.push('remote requested')
     })
     page.on('requestfinished', (req) => {
-      if (req.url().endsWith('/api/users/me')) events.push('session checked')
+      if (req.url().endsWith('/api/auth/refresh')) events.push('session checked')
     })
     await page.reload()
     await page.getByRole('heading', { name: 'Available Exams' }).waitFor()
