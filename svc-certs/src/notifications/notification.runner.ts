@@ -24,8 +24,6 @@ export interface NotificationSchedule {
 
 export const DEFAULT_SCHEDULE: NotificationSchedule = { enabled: true, dailyHour: 6, weeklyDay: 1, weeklyHour: 7, timeZone: DEFAULT_COMPANY_TIME_ZONE }
 
-/** The calendar date at `at` in `timeZone` (`YYYY-MM-DD`): contracts' `todayIn`. */
-export const dateIn = (at: Date, timeZone: string): string => todayIn(timeZone, at)
 
 export interface RunnerDeps {
   orm: MikroORM
@@ -85,7 +83,7 @@ export function createNotificationRunner(deps: RunnerDeps) {
 
   const execute = async (kind: RunKind, trigger: RunTrigger, stopping: () => boolean): Promise<RunOutcome | 'skipped'> => {
     const at = now()
-    const today = dateIn(at, schedule.timeZone)
+    const today = todayIn(schedule.timeZone, at)
     const runId = await startRun(kind, trigger, today, at)
     if (runId === null) return 'skipped'
     if (kind === 'daily') {
@@ -160,7 +158,7 @@ export function createNotificationRunner(deps: RunnerDeps) {
     scheduled: (kind: RunKind) => (kind === 'daily' ? daily : weekly).run('schedule'),
     /** A scheduled run of today that stopped midway (the process died) goes on at start. */
     async resumeUnfinished(): Promise<void> {
-      const today = dateIn(now(), schedule.timeZone)
+      const today = todayIn(schedule.timeZone, now())
       const open = (await orm.em.getConnection().execute(
         "select kind from notification_runs where trigger = 'schedule' and run_date = ? and finished_at is null",
         [today],

@@ -1,4 +1,5 @@
 import {
+  todayIn,
   BRANCHES,
   CERT_NOTIFICATIONS,
   CERT_NOTIFICATION_MESSAGES as M,
@@ -25,7 +26,7 @@ import { ledgerRepository } from '../compliance/ledger.repository.ts'
 import { dashboardStatements, technicianExpiries } from './compliance-queries.ts'
 import { FACTS_FROM, logOf, type ActiveConfig, noticeCertification, noticeTechnician, type NoticeFacts } from './expiry-check.ts'
 import { LOG_SELECT, insertLogs, toNotificationLog, type LogRecord } from './notice-store.ts'
-import { dateIn, type NotificationRunner, type RunKind } from './notification.runner.ts'
+import type { NotificationRunner, RunKind } from './notification.runner.ts'
 
 export interface NotificationServiceDeps {
   orm: MikroORM
@@ -65,7 +66,7 @@ const shiftDate = (date: string, days: number) => new Date(Date.parse(`${date}T0
 export function createNotificationService(deps: NotificationServiceDeps) {
   const { orm, now } = deps
   const conn = () => orm.em.getConnection()
-  const today = () => dateIn(now(), deps.timeZone)
+  const today = () => todayIn(deps.timeZone, now())
 
   return {
     async configs(): Promise<NotificationConfig[]> {
