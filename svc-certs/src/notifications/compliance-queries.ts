@@ -27,18 +27,19 @@ const GROUP_DAYS = [
  * technicians' thousands of due certifications are counted, not all sent.
  */
 export function dashboardStatements(today: string, at: Date, q: DashboardFilter): { list: { sql: string; params: unknown[] }; counts?: { sql: string; params: unknown[] } } {
-  const scope = (params: unknown[]) => {
-    let filter = ''
-    if (q.branch) (filter += ' and u.branch = ?'), params.push(q.branch)
-    return filter
+  const branchFilter = (params: unknown[]) => (q.branch ? (params.push(q.branch), ' and u.branch = ?') : '')
+  /** The window: due within `days`, expired ones only when included, one branch when given. */
+  const within = (params: unknown[]) => {
+    params.push(today, q.days)
+    let filter = ' and tc.expiration_date <= ?::date + ?::int'
+    if (!q.include_expired) (filter += ' and tc.expiration_date >= ?::date'), params.push(today)
+    return filter + branchFilter(params)
   }
   if (q.limit === undefined) {
-    const params: unknown[] = [today, at, today, q.days]
-    let filter = ''
-    if (!q.include_expired) (filter += ' and tc.expiration_date >= ?::date'), params.push(today)
-    filter += scope(params)
-    return { list: { sql: `${FACTS_FROM} where not u.is_admin and tc.expiration_date <= ?::date + ?::int${filter}\n          order by tc.expiration_date, tc.id`, params } }
+    const params: unknown[] = [today, at]
+    return { list: { sql: `${FACTS_FROM} where not u.is_admin${within(params)}\n          order by tc.expiration_date, tc.id`, params } }
   }
+  // One part a group in the window (the critical group always is: `days` is at least 1).
   const parts: string[] = []
   const params: unknown[] = []
   for (const [, from, to] of GROUP_DAYS) {
@@ -50,22 +51,18 @@ export function dashboardStatements(today: string, at: Date, q: DashboardFilter)
     if (from !== null) (range += ' and tc.expiration_date >= ?::date + ?::int'), params.push(today, from)
     range += ' and tc.expiration_date <= ?::date + ?::int'
     params.push(today, upto)
-    const filter = scope(params)
+    const filter = branchFilter(params)
     params.push(q.limit)
     parts.push(`(${FACTS_FROM} where not u.is_admin${range}${filter}\n          order by tc.expiration_date, tc.id limit ?)`)
   }
-  const countParams: unknown[] = [today, today, q.days]
-  let countFilter = ''
-  if (!q.include_expired) (countFilter += ' and tc.expiration_date >= ?::date'), countParams.push(today)
-  countFilter += scope(countParams)
+  const countParams: unknown[] = [today]
+  const countFilter = within(countParams)
   return {
-    list: parts.length
-      ? { sql: `select * from (${parts.join('\n union all ')}) d\n order by d.expiration_date, d.id`, params }
-      : { sql: `${FACTS_FROM} where false`, params: [today, at] },
+    list: { sql: `select * from (${parts.join('\n union all ')}) d\n order by d.expiration_date, d.id`, params },
     counts: {
       sql: `select certs_badge(certs_days_left(tc.expiration_date, ?::date)) as badge, count(*)::int as n
               from technician_certifications tc join users u on u.id = tc.user_id and u.deleted_at is null
-             where not u.is_admin and tc.expiration_date <= ?::date + ?::int${countFilter}
+             where not u.is_admin${countFilter}
              group by 1`,
       params: countParams,
     },
