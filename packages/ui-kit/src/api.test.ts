@@ -17,10 +17,42 @@ beforeEach(() => {
   clearSession()
   storeSession({ id: 'u' } as StoredUser, 'tkn')
   fetchMock = vi.fn<typeof fetch>()
-  env = { fetch: fetchMock, alert: vi.fn(), goToLogin: vi.fn(), log: vi.fn() }
+  env = { fetch: fetchMock, alert: vi.fn(), goToLogin: vi.fn(), log: vi.fn(), sleep: vi.fn(async () => undefined) }
 })
 
 const client = () => createApiClient('/api', () => env)
+
+const busy = (retryAfter: string) =>
+  new Response(JSON.stringify({ message: 'The server is busy, please try again in a moment', code: 'busy' }), {
+    status: 429,
+    headers: { 'Content-Type': 'application/json', 'Retry-After': retryAfter },
+  })
+
+describe('a sign-in told the hashes are busy (429 busy, Retry-After)', () => {
+  it('waits what the server asks and sends it again, so the person only sees a slower sign-in', async () => {
+    fetchMock.mockResolvedValueOnce(busy('2')).mockResolvedValueOnce(busy('1')).mockResolvedValueOnce(json(200, { token: 't' }))
+    await expect(client().post('/auth/login', { email: 'a@b.c', password: 'x' })).resolves.toEqual({ token: 't' })
+    expect(fetchMock).toHaveBeenCalledTimes(3)
+    expect(vi.mocked(env.sleep).mock.calls.map(([ms]) => ms)).toEqual([2000, 1000])
+  })
+
+  it('gives up with the server message and its Retry-After once waiting would pass the budget', async () => {
+    fetchMock.mockImplementation(async () => busy('5'))
+    const err = await client().post('/auth/login', {}).catch((e: unknown) => e)
+    expect(err).toMatchObject({ status: 429, code: 'busy', retryAfterSeconds: 5, serverMessage: 'The server is busy, please try again in a moment' })
+    expect(vi.mocked(env.sleep).mock.calls.reduce((sum, [ms]) => sum + ms, 0)).toBeLessThanOrEqual(20_000)
+    expect(fetchMock).toHaveBeenCalledTimes(5)
+  })
+
+  it('does not resend other 429s or calls outside /auth', async () => {
+    fetchMock.mockResolvedValue(new Response(JSON.stringify({ message: 'Too many attempts', code: 'too_many_attempts' }), { status: 429, headers: { 'Retry-After': '60' } }))
+    await expect(client().post('/auth/login', {})).rejects.toMatchObject({ status: 429, retryAfterSeconds: 60 })
+    fetchMock.mockResolvedValue(busy('1'))
+    await expect(client().post('/exams/1/submit', {})).rejects.toMatchObject({ status: 429, code: 'busy' })
+    expect(fetchMock).toHaveBeenCalledTimes(2)
+    expect(env.sleep).not.toHaveBeenCalled()
+  })
+})
 
 describe('api client', () => {
   it('sends the bearer token and JSON body', async () => {

@@ -10,14 +10,17 @@ export class ApiError extends Error {
   readonly body: unknown
   /** The server's human-readable message, if the body had one. */
   readonly serverMessage: string | undefined
+  /** The answer's `Retry-After` in seconds, when it gave one (a 429 or 503). */
+  readonly retryAfterSeconds: number | undefined
 
-  constructor(status: number, code: string, message: string, body: unknown, serverMessage?: string) {
+  constructor(status: number, code: string, message: string, body: unknown, serverMessage?: string, retryAfterSeconds?: number) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.code = code
     this.body = body
     this.serverMessage = serverMessage
+    this.retryAfterSeconds = retryAfterSeconds
   }
 }
 
@@ -31,6 +34,7 @@ export interface ApiEnvironment {
   alert: (message: string) => void
   goToLogin: () => void
   log: (...args: unknown[]) => void
+  sleep: (ms: number) => Promise<void>
 }
 
 const browserEnv = (): ApiEnvironment => ({
@@ -42,7 +46,13 @@ const browserEnv = (): ApiEnvironment => ({
     if (here && !PUBLIC_PATHS.includes(here)) globalThis.location.assign('/login')
   },
   log: (...args) => console.warn(...args),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 })
+
+const codeOf = (data: unknown): string | undefined => {
+  const parsed = ErrorBody.safeParse(data)
+  return parsed.success ? parsed.data.code : undefined
+}
 
 const PUBLIC_PATHS = ['/login', '/register', '/forgot-password', '/reset-password']
 
@@ -63,7 +73,7 @@ type FailureEnvironment = Pick<ApiEnvironment, 'alert' | 'goToLogin' | 'log'>
  * The error of a non-2xx answer, after the spec's 401 handling (§8): an expired session or a
  * session URL clears the stored session and goes to the login page. Shared by every client.
  */
-export function failure(status: number, data: unknown, method: string, path: string, e: FailureEnvironment): ApiError {
+export function failure(status: number, data: unknown, method: string, path: string, e: FailureEnvironment, retryAfterSeconds?: number): ApiError {
   const parsed = ErrorBody.safeParse(data)
   const serverMessage = parsed.success ? parsed.data.message : undefined
   const code = parsed.success ? parsed.data.code : `http_${status}`
@@ -80,8 +90,27 @@ export function failure(status: number, data: unknown, method: string, path: str
       e.log(`401 from ${method} ${path}`, data)
     }
   }
-  return new ApiError(status, code, serverMessage ?? `Request failed (${status})`, data, serverMessage)
+  return new ApiError(status, code, serverMessage ?? `Request failed (${status})`, data, serverMessage, retryAfterSeconds)
 }
+
+/** `Retry-After` as seconds: a number of seconds or an HTTP date; undefined when absent or unreadable. */
+export const retryAfterOf = (header: string | null, now = Date.now()): number | undefined => {
+  if (!header) return undefined
+  const seconds = Number(header)
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds
+  const at = Date.parse(header)
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000))
+}
+
+/**
+ * Password hashing is bounded (decisions 0020, 0042): a sign-in, registration or reset arriving
+ * while the hashes are taken is told `429 busy` with `Retry-After`. The client waits that long and
+ * sends it again, as a person would, so a busy moment reads as a slower sign-in, not an error; it
+ * gives up (and shows the message) once waiting would pass BUSY_RETRY_BUDGET_MS in all.
+ */
+export const BUSY_RETRY_BUDGET_MS = 20_000
+const BUSY_RETRY_MAX_WAIT_MS = 5_000
+
 
 /** A 2xx answer's body, checked against `schema` when given (an unexpected shape is an `invalid_response` error). */
 export function checked<T>(status: number, data: unknown, schema: z.ZodType<T> | undefined, method: string, path: string, e: FailureEnvironment): T {
@@ -131,7 +160,8 @@ export const createApiClient = (base = '/api', env: () => ApiEnvironment = brows
     } finally {
       clearTimeout(timer)
     }
-    if (res.ok && opts.as === 'blob') return { status: res.status, ok: true, data: await res.blob() as unknown }
+    if (res.ok && opts.as === 'blob') return { status: res.status, ok: true, data: await res.blob() as unknown, retryAfter: undefined }
+    const retryAfter = res.ok ? undefined : retryAfterOf(res.headers.get('Retry-After'))
     const text = await res.text()
     let data: unknown = undefined
     if (text) {
@@ -141,7 +171,7 @@ export const createApiClient = (base = '/api', env: () => ApiEnvironment = brows
         data = text
       }
     }
-    return { status: res.status, ok: res.ok, data }
+    return { status: res.status, ok: res.ok, data, retryAfter }
   }
 
   const request = async <T = unknown>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<T> => {
@@ -160,7 +190,17 @@ export const createApiClient = (base = '/api', env: () => ApiEnvironment = brows
       if (outcome === 'unreachable') throw new ApiError(0, 'network_error', 'Network error', answer.data)
       if (outcome !== 'ended') answer = await send(e, method, path, outcome.token, opts as RequestOptions<unknown>)
     }
-    if (!answer.ok) throw failure(answer.status, answer.data, method, path, e)
+    if (AUTH_CALL.test(path)) {
+      let waited = 0
+      while (answer.status === 429 && codeOf(answer.data) === 'busy' && answer.retryAfter !== undefined) {
+        const wait = Math.min(Math.max(answer.retryAfter * 1000, 250), BUSY_RETRY_MAX_WAIT_MS)
+        if (waited + wait > BUSY_RETRY_BUDGET_MS) break
+        await e.sleep(wait)
+        waited += wait
+        answer = await send(e, method, path, token, opts as RequestOptions<unknown>)
+      }
+    }
+    if (!answer.ok) throw failure(answer.status, answer.data, method, path, e, answer.retryAfter)
     if (opts.as === 'blob') return answer.data as T
     return checked(answer.status, answer.data, opts.schema, method, path, e)
   }

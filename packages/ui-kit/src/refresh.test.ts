@@ -33,7 +33,7 @@ beforeEach(() => {
   fresh = jwt(900, 900, 'fresh')
   calls = []
   fetchMock = vi.fn<typeof fetch>()
-  env = { fetch: fetchMock, alert: vi.fn(), goToLogin: vi.fn(), log: vi.fn() }
+  env = { fetch: fetchMock, alert: vi.fn(), goToLogin: vi.fn(), log: vi.fn(), sleep: vi.fn(async () => undefined) }
 })
 
 /** A server whose refresh answers `refresh` and whose other routes accept only `fresh`. */
