@@ -46,6 +46,9 @@ export async function logIn(page: Page, email: string, password: string): Promis
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Log In' }).click()
+  // A sign-in told the hashes are busy waits and goes again (up to 20 s, decision 0042); on a
+  // loaded machine that outlasts a step's 15 s, so wait for the form to finish first.
+  await page.waitForFunction(() => !document.querySelector('button[type=submit]')?.textContent?.includes('Logging in'), null, { timeout: 45_000 })
 }
 
 /** Signs in through the API: the user's id and the Authorization header for direct calls. */
