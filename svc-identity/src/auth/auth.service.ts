@@ -13,7 +13,7 @@ import type { IdentityContext } from '../context.ts'
 import { UserEntity, toUserDto, userFacts } from '../users/user.entity.ts'
 import { userRepository } from '../users/user.repository.ts'
 import { PasswordResetTokenEntity, VerificationCodeEntity, VerificationDecoyEntity, type KnownDeviceEntity } from './auth.entity.ts'
-import { resetTokenRepository, verificationCodeRepository } from './auth.repository.ts'
+import { resetTokenRepository, verificationCodeRepository, verificationDecoyRepository } from './auth.repository.ts'
 import { createLimits, LimitReached, type LimitRule } from './limits.ts'
 import { KdfBusy, type KdfLane } from './kdf-scheduler.ts'
 import type { HashingTurn } from './password.ts'
@@ -226,11 +226,13 @@ export function createAuthService(ctx: IdentityContext) {
   const lockDecoy = async (em: EntityManager, userId: string) => {
     const at = now()
     const longAgo = new Date(at.getTime() - HOUR)
-    await em.execute(
-      `insert into verification_decoys (user_id, code_hash, salt, expires_at, attempts, last_sent_at, send_window_started_at, sends_in_window, created_at)
-       values (?, '', ?, ?, 0, ?, ?, 0, ?) on conflict (user_id) do nothing`,
-      [userId, newSalt(), new Date(at.getTime() + VERIFICATION_CODE_TTL_MINUTES * MINUTE), longAgo, longAgo, at],
-    )
+    await verificationDecoyRepository.insertIfMissing(em, {
+      userId,
+      salt: newSalt(),
+      expiresAt: new Date(at.getTime() + VERIFICATION_CODE_TTL_MINUTES * MINUTE),
+      sentAt: longAgo,
+      createdAt: at,
+    })
     return em.findOneOrFail(VerificationDecoyEntity, { userId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
   }
 

@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
 import { KnownDeviceEntity } from './auth.entity.ts'
+import { knownDeviceRepository } from './auth.repository.ts'
 import { hashToken, newSecretToken } from './secrets.ts'
 
 /**
@@ -40,11 +41,7 @@ export function createKnownDevices(deps: { orm: MikroORM; now: () => Date }) {
     async issue(em: EntityManager, userId: string, replacing?: KnownDeviceEntity | null): Promise<IssuedDeviceToken> {
       const at = now()
       const replaced = replacing && replacing.userId === userId ? replacing.id : null
-      await em.execute(
-        `delete from known_devices where user_id = ? and (id = ? or id not in
-           (select id from known_devices where user_id = ? order by created_at desc limit ?))`,
-        [userId, replaced, userId, DEVICES_PER_USER - 1],
-      )
+      await knownDeviceRepository.forgetReplacedAndOldest(em, userId, replaced, DEVICES_PER_USER - 1)
       const token = newSecretToken()
       em.create(KnownDeviceEntity, { id: crypto.randomUUID(), userId, tokenHash: hashToken(token), createdAt: at, expiresAt: new Date(at.getTime() + DEVICE_LIFETIME_DAYS * DAY) })
       return { token, maxAgeSeconds: DEVICE_LIFETIME_DAYS * 86400 }

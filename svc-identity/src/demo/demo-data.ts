@@ -3,6 +3,7 @@ import type { Branch, Department } from '@portal/contracts'
 import { recordEvent, type OutboxRelay } from '@portal/server-kit'
 import { createPasswordHasher, DEFAULT_KDF, type KdfParams } from '../auth/password.ts'
 import { UserEntity, userFacts } from '../users/user.entity.ts'
+import { userRepository } from '../users/user.repository.ts'
 
 export interface DemoLogin {
   role: string
@@ -57,7 +58,7 @@ export async function seedDemoData(
   const hashes = await Promise.all(DEMO_USERS.map((u) => hasher.hash(u.password)))
   const logins = await orm.em.fork().transactional(async (em) => {
     // Serialize concurrent first starts of several instances.
-    await em.execute('lock table users in share row exclusive mode')
+    await userRepository.lockForSeeding(em)
     if ((await em.count(UserEntity, {})) > 0) return []
     const at = new Date()
     return DEMO_USERS.map((d, i) => {

@@ -20,6 +20,9 @@ interface ProfileRow {
 }
 
 export const userRepository = {
+  /** Locks `users` against other writers until the transaction ends (concurrent first starts seed once). */
+  lockForSeeding: (em: EntityManager) => em.execute('lock table users in share row exclusive mode'),
+
   /**
    * The caller's own profile, read on every page load: one plain query straight into the API
    * shape, without hydrating an entity (the hot path of `GET /users/me`).
