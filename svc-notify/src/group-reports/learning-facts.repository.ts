@@ -1,5 +1,34 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 
+/** A learner's standing on one exam, as the projection holds it. */
+export interface ExamResultFact {
+  userId: string
+  examId: number
+  attempts: number
+  bestScore: number
+  passed: boolean
+}
+/** A learner's progress on one course, as the projection holds it. */
+export interface CourseProgressFact {
+  userId: string
+  courseId: number
+  progress: number
+  completedAt: Date | null
+}
+interface ExamResultRow {
+  user_id: string
+  exam_id: number
+  attempts: number
+  best_score: string | number
+  passed: boolean
+}
+interface CourseProgressRow {
+  user_id: string
+  course_id: number
+  progress: number
+  completed_at: Date | string | null
+}
+
 /**
  * Notify's projection of learning's exam and course events, per learner: what group reports and
  * immediate rule mails are built from (never a call to learning on the request path).
@@ -28,6 +57,26 @@ export const learningFacts = {
          last_activity_at = greatest(learner_course_progress.last_activity_at, excluded.last_activity_at)`,
       [f.userId, f.courseId, f.courseTitle, Math.max(0, Math.min(100, Math.round(f.progress))), f.completedAt, f.at],
     ),
+
+  /** The exam results of the users on the exams (none asked: none found). */
+  async examResults(em: EntityManager, userIds: readonly string[], examIds: readonly number[]): Promise<ExamResultFact[]> {
+    const rows = (await em.execute(
+      `select user_id, exam_id, attempts, best_score, passed from learner_exam_results
+        where user_id = any(string_to_array(?, ',')::uuid[]) and exam_id = any(string_to_array(?, ',')::int[])`,
+      [userIds.join(','), examIds.join(',') || '0'],
+    )) as ExamResultRow[]
+    return rows.map((r) => ({ userId: r.user_id, examId: r.exam_id, attempts: r.attempts, bestScore: Number(r.best_score), passed: r.passed }))
+  },
+
+  /** The course progress of the users on the courses (none asked: none found). */
+  async courseProgress(em: EntityManager, userIds: readonly string[], courseIds: readonly number[]): Promise<CourseProgressFact[]> {
+    const rows = (await em.execute(
+      `select user_id, course_id, progress, completed_at from learner_course_progress
+        where user_id = any(string_to_array(?, ',')::uuid[]) and course_id = any(string_to_array(?, ',')::int[])`,
+      [userIds.join(','), courseIds.join(',') || '0'],
+    )) as CourseProgressRow[]
+    return rows.map((r) => ({ userId: r.user_id, courseId: r.course_id, progress: r.progress, completedAt: r.completed_at ? new Date(r.completed_at) : null }))
+  },
 
   /** A deleted user's facts go with them. */
   dropUser: async (em: EntityManager, userId: string) => {

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { TrackingItem } from '@portal/contracts'
+import { learningFacts } from './learning-facts.repository.ts'
 import { ruleRepository, type Member } from './rule.repository.ts'
 
 export interface ExamLine {
@@ -36,28 +37,20 @@ export async function buildGroupReport(em: EntityManager, group: string, items: 
   const exams = items.filter((i) => i.type === 'exam')
   const courses = items.filter((i) => i.type === 'course')
   if (members.length === 0 || items.length === 0) return null
-  const ids = members.map((m) => m.id).join(',')
-  const examRows = (await em.execute(
-    `select user_id, exam_id, exam_name, attempts, best_score, passed from learner_exam_results
-      where user_id = any(string_to_array(?, ',')::uuid[]) and exam_id = any(string_to_array(?, ',')::int[])`,
-    [ids, exams.map((e) => e.id).join(',') || '0'],
-  )) as { user_id: string; exam_id: number; attempts: number; best_score: string | number; passed: boolean }[]
-  const courseRows = (await em.execute(
-    `select user_id, course_id, progress, completed_at from learner_course_progress
-      where user_id = any(string_to_array(?, ',')::uuid[]) and course_id = any(string_to_array(?, ',')::int[])`,
-    [ids, courses.map((c) => c.id).join(',') || '0'],
-  )) as { user_id: string; course_id: number; progress: number; completed_at: Date | null }[]
-  const examOf = new Map(examRows.map((r) => [`${r.user_id}:${r.exam_id}`, r]))
-  const courseOf = new Map(courseRows.map((r) => [`${r.user_id}:${r.course_id}`, r]))
+  const ids = members.map((m) => m.id)
+  const examRows = await learningFacts.examResults(em, ids, exams.map((e) => e.id))
+  const courseRows = await learningFacts.courseProgress(em, ids, courses.map((c) => c.id))
+  const examOf = new Map(examRows.map((r) => [`${r.userId}:${r.examId}`, r]))
+  const courseOf = new Map(courseRows.map((r) => [`${r.userId}:${r.courseId}`, r]))
   const lines: MemberReport[] = members.map((member) => ({
     member,
     exams: exams.map((e) => {
       const r = examOf.get(`${member.id}:${e.id}`)
-      return { examId: e.id, name: e.name, attempts: r?.attempts ?? 0, bestScore: r ? Number(r.best_score) : null, passed: r?.passed ?? false }
+      return { examId: e.id, name: e.name, attempts: r?.attempts ?? 0, bestScore: r ? r.bestScore : null, passed: r?.passed ?? false }
     }),
     courses: courses.map((c) => {
       const r = courseOf.get(`${member.id}:${c.id}`)
-      return { courseId: c.id, name: c.name, progress: r?.progress ?? 0, completedAt: r?.completed_at ? new Date(r.completed_at).toISOString() : null }
+      return { courseId: c.id, name: c.name, progress: r?.progress ?? 0, completedAt: r?.completedAt ? r.completedAt.toISOString() : null }
     }),
   }))
   return {

@@ -42,6 +42,12 @@ export interface Member {
 
 /** Queries of notification_rules, rule_tracking_items and notify's user_groups. */
 export const ruleRepository = {
+  /** Takes the scheduled reports' run for the transaction; false when another instance holds it. */
+  async tryLockReportRun(em: EntityManager): Promise<boolean> {
+    const [lock] = (await em.execute("select pg_try_advisory_xact_lock(hashtext('notify.group-reports')) as locked")) as { locked: boolean }[]
+    return lock?.locked === true
+  },
+
   /** Records a group identity announced and makes its rule (weekly on Monday, active, no recipients yet); a repeat changes nothing. */
   async groupCreated(em: EntityManager, g: { id: string; name: string; createdAt: Date }): Promise<void> {
     await em.execute('insert into user_groups (id, name, created_at) values (?, ?, ?) on conflict do nothing', [g.id, g.name, g.createdAt])

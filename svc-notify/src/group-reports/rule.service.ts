@@ -119,8 +119,7 @@ export function createRuleService(ctx: NotifyContext) {
     async runDue(now = ctx.now()): Promise<string[]> {
       const sent: string[] = []
       await orm.em.fork().transactional(async (em) => {
-        const [lock] = (await em.execute("select pg_try_advisory_xact_lock(hashtext('notify.group-reports')) as locked")) as { locked: boolean }[]
-        if (!lock?.locked) return
+        if (!(await repo.tryLockReportRun(em))) return
         for (const rule of await repo.scheduled(em)) {
           const slot = latestSlot(rule, now)
           if (!slot || slot.getTime() <= new Date(rule.report_slot_done ?? rule.created_at).getTime()) continue
