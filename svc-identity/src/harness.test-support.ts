@@ -5,24 +5,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SignJWT } from 'jose'
 import type { EventEnvelope } from '@portal/contracts'
-import {
-  PlatformEnv,
-  createInProcessBus,
-  createTokenIssuer,
-  createTokenVerifier,
-  loadOrCreateSigningKey,
-  openDatabase,
-  startOutboxRelay,
-  type SigningKey,
-} from '@portal/server-kit'
+import { PlatformEnv, createInProcessBus, createTokenIssuer, loadOrCreateSigningKey, openDatabase, type SigningKey } from '@portal/server-kit'
 import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
 import { createApp } from './app.ts'
 import type { IdentityEnv } from './context.ts'
-import { createBackgroundTasks } from './background.ts'
 import type { PasswordHasher } from './auth/password.ts'
 import { IdentitySettings, identitySettings } from './settings.ts'
 import { migrationsList } from './migrations/index.ts'
-import { entities } from './server.ts'
+import { entities, identityService } from './server.ts'
 
 export const ADMIN_CODE = 'let-me-in-2024'
 export const CHEAP_KDF = { N: 1024, r: 8, p: 1 }
@@ -39,27 +29,31 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
     PUBLIC_URL: 'https://portal.acme.test',
     LOG_LEVEL: 'silent',
     ...envOverrides,
-  })
-  const db = await openDatabase({
-    service: 'identity',
-    url: opts.embedded ? undefined : testDb.url,
-    dataDir: opts.embedded ? testDb.url : '/tmp/unused',
-    entities,
-    migrations: migrationsList,
-    logger: silentLogger,
+    // The embedded database lives in the folder made for it.
+    DATA_DIR: opts.embedded ? testDb.url : '/tmp/unused',
   })
   const key = await loadOrCreateSigningKey(undefined)
-  const jwtOpts = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }
-  const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: identitySettings(env).ACCESS_TOKEN_TTL_SECONDS })
-  const verifier = createTokenVerifier(issuer.jwks(), jwtOpts)
+  const issuer = createTokenIssuer(key, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: identitySettings(env).ACCESS_TOKEN_TTL_SECONDS })
   const bus = createInProcessBus()
-  const relay = startOutboxRelay({ orm: db.orm, bus, logger: silentLogger })
   let offsetMs = 0
   const clock = () => new Date(Date.now() + offsetMs)
-  const background = createBackgroundTasks(silentLogger)
-  const appOn = (orm: typeof db.orm) =>
-    createApp({ orm, issuer, verifier, env, relay, clock, logger: silentLogger, kdf: CHEAP_KDF, hasher: opts.hasher, background, tokenCheckTtlMs: 0 })
-  const app = appOn(db.orm)
+  // The service as server.ts wires it, called in process (nothing served, no job running).
+  const service = await identityService.assemble({
+    env,
+    logger: silentLogger,
+    bus,
+    jwks: issuer.jwks(),
+    databaseUrl: opts.embedded ? undefined : testDb.url,
+    clock,
+    issuer,
+    kdf: CHEAP_KDF,
+    hasher: opts.hasher,
+    tokenCheckTtlMs: 0,
+  })
+  const { app, background } = service
+  // Another instance's app on its own connection pool (see `replica`).
+  const appOn = (orm: typeof service.orm) =>
+    createApp({ orm, issuer, verifier: service.verifier, env, relay: service.relay, clock, logger: silentLogger, kdf: CHEAP_KDF, hasher: opts.hasher, background, tokenCheckTtlMs: 0 })
 
   let addressSeq = 0
   type CallOptions = { body?: unknown; raw?: string; token?: string; address?: string; headers?: Record<string, string> }
@@ -94,7 +88,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
   }
 
   const sql = async <T = Record<string, unknown>>(query: string, params: unknown[] = []) =>
-    (await db.orm.em.getConnection().execute(query, params)) as T[]
+    (await service.orm.em.getConnection().execute(query, params)) as T[]
 
   // Events recorded in one millisecond keep their order only by the kit's outbox sequence.
   const hasSeq = (await sql("select 1 from information_schema.columns where table_name = 'outbox' and column_name = 'seq'")).length > 0
@@ -154,7 +148,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
     app,
     env,
     background,
-    orm: db.orm,
+    orm: service.orm,
     issuer,
     key,
     call,
@@ -176,9 +170,8 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
     /** Moves the service's clock forward. */
     advance: (ms: number) => void (offsetMs += ms),
     async close() {
-      await relay.stop()
+      await service.close()
       await bus.close()
-      await db.close()
       await testDb.drop()
     },
   }

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { auditAdminChanges, auditTrailRoutes, createGarbageCleaner, createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
+import { auditAdminChanges, auditTrailRoutes, createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
 import { attemptRoutes } from './exams/attempts/attempt.routes.ts'
 import { createAttemptService, type AttemptService } from './exams/attempts/attempt.service.ts'
 import { COURSE_UPLOAD } from '@portal/contracts'
@@ -29,6 +29,8 @@ export interface AppDeps {
   clock?: () => Date
   logger?: Logger
   storage: Storage
+  /** Removes the storage nothing refers to any more (the kit's, started with the service). */
+  garbage: GarbageCleaner
   launchTokens: LaunchTokens
   uploadLimits?: Partial<UploadLimits>
   /** Where course content is served (see LearningContext.contentOrigin). */
@@ -57,7 +59,7 @@ export function createApp(deps: AppDeps) {
   const attempts: AttemptService = createAttemptService(ctx)
   const stats = createStatsService(ctx, attempts)
   // Background parts of the courses slice; `start()` of server.ts runs them (kicks are no-ops until then).
-  const garbage = createGarbageCleaner(ctx)
+  const garbage = deps.garbage
   const ingest = createIngestWorker(ctx)
   const courses = createCourseService(ctx, { garbage, ingest })
   const app = createServiceApp({

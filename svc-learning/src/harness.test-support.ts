@@ -2,26 +2,12 @@
 // users registered through identity's event, a movable clock and helpers to call the app and read
 // the outbox.
 import type { AttemptQuestion, Branch, Department, Exam, ExamInput, ManagerScope, StartAttemptResponse } from '@portal/contracts'
-import {
-  PlatformEnv,
-  createInProcessBus,
-  createTokenIssuer,
-  createTokenVerifier,
-  loadOrCreateSigningKey,
-  openDatabase,
-  startOutboxRelay,
-  type Actor,
-} from '@portal/server-kit'
+import { PlatformEnv, createInProcessBus, createLocalStorage, createTokenIssuer, loadOrCreateSigningKey, type Actor } from '@portal/server-kit'
 import { appStatusCaller, createTestDatabase, outboxEvents, silentLogger, sqlOf } from '@portal/server-kit/testing'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createApp } from './app.ts'
-import { createIdentityHandler, subscribeIdentity } from './consumers/identity.consumer.ts'
-import { createLaunchTokens } from './courses/launch/launch-token.ts'
-import { createLocalStorage } from '@portal/server-kit'
-import { migrationsList } from './migrations/index.ts'
-import { entities } from './server.ts'
+import { learningService } from './server.ts'
 
 /** Where the gateway would serve course content in these tests. */
 export const CONTENT_ORIGIN = 'http://content.test'
@@ -33,37 +19,35 @@ export async function createHarness(
     embedded?: boolean
   } = {},
 ) {
-  const env = PlatformEnv.parse({ LOG_LEVEL: 'silent' })
   const dataDir = opts.embedded ? await mkdtemp(join(tmpdir(), 'learning-pglite-')) : undefined
+  const env = PlatformEnv.parse({ LOG_LEVEL: 'silent', DATA_DIR: dataDir ?? '/tmp/unused' })
   const testDb = dataDir ? { url: undefined, drop: () => rm(dataDir, { recursive: true, force: true }) } : await createTestDatabase('learning')
-  const db = await openDatabase({ service: 'learning', url: testDb.url, dataDir: dataDir ?? '/tmp/unused', entities, migrations: migrationsList, logger: silentLogger })
   const key = await loadOrCreateSigningKey(undefined)
-  const jwtOpts = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }
-  const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: 3600 })
-  const verifier = createTokenVerifier(issuer.jwks(), jwtOpts)
+  const issuer = createTokenIssuer(key, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: 3600 })
   const bus = createInProcessBus()
-  const relay = startOutboxRelay({ orm: db.orm, bus, logger: silentLogger })
-  // As in server.ts: identity's user events fill the users projection.
-  const identitySubscription = await subscribeIdentity(bus, createIdentityHandler({ orm: db.orm, logger: silentLogger }))
   let offsetMs = 0
   const clock = () => new Date(Date.now() + offsetMs)
   const storageDir = await mkdtemp(join(tmpdir(), 'learning-storage-'))
   const storage = createLocalStorage(storageDir)
-  const launchTokens = createLaunchTokens(new Uint8Array(32).map((_, i) => i + 1), { now: clock })
-  const { app, attempts, ctx } = createApp({
-    orm: db.orm,
-    verifier,
-    clock,
+  // The service as server.ts wires it (identity's user events fill the users projection), called in
+  // process: nothing served, no sweeper or ingest running (tests drive them).
+  const service = await learningService.assemble({
+    env,
     logger: silentLogger,
+    bus,
+    jwks: issuer.jwks(),
+    databaseUrl: testDb.url,
+    clock,
     storage,
-    launchTokens,
+    launchSecret: Buffer.from(new Uint8Array(32).map((_, i) => i + 1)).toString('base64url'),
     uploadLimits: opts.uploadLimits,
     contentOrigin: CONTENT_ORIGIN,
   })
+  const { app, attempts, ctx, launchTokens, relay } = service
 
   // Status and body only: tests compare the whole answer.
   const call = appStatusCaller(app)
-  const sql = sqlOf(db.orm)
+  const sql = sqlOf(service.orm)
   const events = (type?: string) => outboxEvents(sql, type)
 
   /**
@@ -95,7 +79,7 @@ export async function createHarness(
     storage,
     storageDir,
     launchTokens,
-    orm: db.orm,
+    orm: service.orm,
     bus,
     relay,
     key,
@@ -109,10 +93,8 @@ export async function createHarness(
     /** Moves the service's clock forward. */
     advance: (ms: number) => void (offsetMs += ms),
     async close() {
-      await identitySubscription.stop()
-      await relay.stop()
+      await service.close()
       await bus.close()
-      await db.close()
       await testDb.drop()
       await rm(storageDir, { recursive: true, force: true })
     },

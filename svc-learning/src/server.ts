@@ -1,36 +1,23 @@
-import type { Hono } from 'hono'
-import type { MikroORM } from '@mikro-orm/postgresql'
+import { join } from 'node:path'
 import { z } from 'zod'
 import {
   PlatformEnv,
-  createLogger,
-  createNatsBus,
-  createTokenVerifier,
-  listen,
-  trustedProxies,
-  openDatabase,
-  parseEnv,
-  serviceDatabaseUrl,
-  startOutboxRelay,
-  type AppEnv,
-  type EventBus,
-  type KeySource,
-  type Logger,
-  type OutboxRelay,
-  type Storage,
-  ProjectedUser,
-  closeOnSignal,
+  defineService,
   openStorage,
+  parseEnv,
+  ProjectedUser,
+  runServiceProcess,
+  startedJob,
   storageDirVariable,
+  type ServeOptions,
+  type ServiceDeps,
 } from '@portal/server-kit'
-import { createApp } from './app.ts'
-import type { CourseService } from './courses/course.service.ts'
+import { createApp, type AppDeps } from './app.ts'
 import { ExamAttemptEntity } from './exams/attempts/attempt.entity.ts'
 import { startAttemptSweeper } from './exams/attempts/attempt.service.ts'
 import { createLearningUsers } from './consumers/identity.consumer.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity } from './courses/course.entity.ts'
 import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity } from './exams/exam.entity.ts'
-import { join } from 'node:path'
 import { createLaunchTokens, loadOrCreateLaunchSecret } from './courses/launch/launch-token.ts'
 import { migrationsList } from './migrations/index.ts'
 
@@ -48,105 +35,51 @@ export const entities = [
   ProjectedUser,
 ]
 
-export interface LearningDeps {
-  env: PlatformEnv
-  logger: Logger
-  bus: EventBus
-  port: number
-  hostname?: string
-  /** Identity's public keys: its JWKS URL in cluster mode, a document or getter in single-node. */
-  jwks: KeySource
-  /** Current time (tests move it past deadlines). */
-  clock?: () => Date
+/** What learning adds to the platform's parts. */
+export interface LearningOptions {
   /** How often overdue attempts are finalised (default 3 s). */
   sweepIntervalMs?: number
-  /** Full URL of learning's own database; default: its database on env.DATABASE_URL's server. */
-  databaseUrl?: string
-  /** Module files and packages; default: S3 when S3_BUCKET is set, else STORAGE_DIR, else a local folder under DATA_DIR (`storage/learning`). */
-  storage?: Storage
   /** Launch-token secret (base64url, at least 32 bytes); default: generated into DATA_DIR. */
   launchSecret?: string
   /** Origin the gateway serves course content from (`CONTENT_ORIGIN`); the launch answers point there. */
   contentOrigin?: string
-}
-
-export interface LearningServer {
-  port: number
-  app: Hono<AppEnv>
-  orm: MikroORM
-  relay: OutboxRelay
-  /** Module files and extracted packages. */
-  storage: Storage
-  /** Course authoring (the demo seeding creates its course through it). */
-  courses: CourseService
-  close(): Promise<void>
+  /** Limits of course uploads (tests lower them). */
+  uploadLimits?: AppDeps['uploadLimits']
 }
 
 /**
- * Opens learning's database, starts the outbox relay, the attempt sweeper, the package ingest
- * worker, the storage garbage cleaner and the durable subscription to identity's user events
- * (the `users` projection), and serves the app. `close()` leaves the bus open.
+ * Learning: exams, attempts and courses with their files. Beside the platform's parts it runs the
+ * attempt sweeper and the package ingest worker, and keeps the `users` projection of identity's
+ * user events.
  */
-export async function start(deps: LearningDeps): Promise<LearningServer> {
-  const { env, logger } = deps
-  const db = await openDatabase({
-    service: 'learning',
-    url: deps.databaseUrl ?? (env.DATABASE_URL ? serviceDatabaseUrl(env.DATABASE_URL, 'learning') : undefined),
-    dataDir: env.DATA_DIR,
-    entities,
-    migrations: migrationsList,
-    logger,
-  })
-  const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
-  const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
-  const storage = deps.storage ?? (await openStorage(env, 'learning', join(env.DATA_DIR, 'storage', 'learning')))
-  const secret = deps.launchSecret
-    ? new Uint8Array(Buffer.from(deps.launchSecret, 'base64url'))
-    : await loadOrCreateLaunchSecret(join(env.DATA_DIR, 'learning-launch.key'))
-  const launchTokens = createLaunchTokens(secret, { now: deps.clock })
-  const { app, attempts, courses, ingest, garbage } = createApp({ orm: db.orm, verifier, clock: deps.clock, logger, storage, launchTokens, contentOrigin: deps.contentOrigin })
-  const sweeper = startAttemptSweeper(attempts, { intervalMs: deps.sweepIntervalMs, logger })
-  // Packages waiting for extraction (also after a crash) and storage nothing refers to any more.
-  ingest.start()
-  garbage.start()
-  const users = createLearningUsers({ orm: db.orm, logger })
-  let subscription: Awaited<ReturnType<typeof users.subscribe>> | undefined
-  try {
-    subscription = await users.subscribe(deps.bus)
-    // A projection that never asked (a new deployment, or one older than the kit's projection) asks
-    // identity once for every user.
-    await users.requestBackfill()
-    const server = await listen(app, deps.port, deps.hostname ?? '127.0.0.1', { trustedProxies: trustedProxies(env.TRUSTED_PROXIES) })
-    relay.kick()
-    logger.info('learning listening', { port: server.port })
-    const sub = subscription
+export const learningService = defineService({
+  name: 'learning',
+  entities,
+  migrations: migrationsList,
+  storage: true,
+  async features(ctx, deps: ServiceDeps & LearningOptions) {
+    const secret = deps.launchSecret
+      ? new Uint8Array(Buffer.from(deps.launchSecret, 'base64url'))
+      : await loadOrCreateLaunchSecret(join(ctx.env.DATA_DIR, 'learning-launch.key'))
+    const launchTokens = createLaunchTokens(secret, { now: deps.clock })
+    const { orm, verifier, clock, logger, storage, garbage } = ctx
+    const { app, attempts, courses, ingest, ctx: learning } = createApp({ orm, verifier, clock, logger, storage, garbage, launchTokens, contentOrigin: deps.contentOrigin, uploadLimits: deps.uploadLimits })
     return {
-      port: server.port,
       app,
-      orm: db.orm,
-      relay,
-      storage,
-      courses,
-      async close() {
-        await server.close()
-        await sub.stop()
-        await sweeper.stop()
-        await ingest.stop()
-        await garbage.stop()
-        await relay.stop()
-        await db.close()
-      },
+      users: createLearningUsers(ctx),
+      // Overdue attempts; packages waiting for extraction (also after a crash).
+      jobs: [startedJob(() => startAttemptSweeper(attempts, { intervalMs: deps.sweepIntervalMs, logger })), ingest],
+      parts: { courses, attempts, launchTokens, ctx: learning },
     }
-  } catch (err) {
-    await subscription?.stop()
-    await sweeper.stop()
-    await ingest.stop()
-    await garbage.stop()
-    await relay.stop()
-    await db.close()
-    throw err
-  }
-}
+  },
+})
+
+export interface LearningDeps extends ServiceDeps, LearningOptions, ServeOptions {}
+
+export type LearningServer = Awaited<ReturnType<typeof start>>
+
+/** Starts learning; `close()` leaves the bus open. */
+export const start = (deps: LearningDeps) => learningService.start(deps)
 
 const required = z
   .string({ error: 'is required to run svc-learning on its own' })
@@ -193,9 +126,6 @@ export function loadLearningEnv(source: Record<string, string | undefined> = pro
 // The cluster deployable: its own process with PostgreSQL, NATS JetStream and identity's JWKS.
 if (import.meta.main) {
   const { env, port, hostname, jwksUrl, storageDir, launchSecret, contentOrigin } = loadLearningEnv()
-  const logger = createLogger('learning', env.LOG_LEVEL)
-  const bus = await createNatsBus({ url: env.NATS_URL!, logger })
   const storage = await openStorage({ ...env, STORAGE_DIR: storageDir }, 'learning', storageDir ?? '')
-  const server = await start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl), storage, launchSecret, contentOrigin })
-  closeOnSignal(logger, () => server.close(), () => bus.close())
+  await runServiceProcess('learning', env, ({ logger, bus }) => start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl), storage, launchSecret, contentOrigin }))
 }
