@@ -2,9 +2,6 @@ import { addStyleSheet } from '@portal/ui-kit'
 
 /** Styles of the admin screens only (kept out of the shared kit so the shell's first load stays small). */
 const CSS = `
-.pk-sort{font:inherit;font-weight:inherit;text-transform:inherit;letter-spacing:inherit;color:inherit;background:none;border:none;padding:.25rem 0;min-height:24px;cursor:pointer;display:inline-flex;gap:.375rem;align-items:center}
-.pk-sort__arrow{font-size:.75em;color:var(--c-muted)}
-th[aria-sort=ascending] .pk-sort,th[aria-sort=descending] .pk-sort{color:var(--c-primary)}
 .pk-file-picker{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem}
 .pk-file-picker input[type=file]{position:absolute;width:1px;height:1px;opacity:0;overflow:hidden}
 .pk-file-picker input[type=file]:focus-visible+label{outline:3px solid var(--c-focus);outline-offset:2px}
@@ -15,13 +12,8 @@ th[aria-sort=ascending] .pk-sort,th[aria-sort=descending] .pk-sort{color:var(--c
 .pk-question__toggle[aria-expanded=true] .pk-question__chevron{transform:rotate(90deg)}
 .pk-question__summary{flex:1 1 16rem;min-width:0;color:var(--c-muted);font-size:.875rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .pk-dialog:has(.pk-import){max-width:min(920px,calc(100vw - 2rem))}
+.pk-import-preview{max-height:320px;overflow-y:auto}
 .pk-import-table td,.pk-import-table th{font-size:.8125rem;padding:.375rem .5rem}
-.pk-switch{display:inline-flex;align-items:center;gap:.5rem;font:inherit;background:none;border:1px solid #9aa5b1;border-radius:999px;padding:.25rem .75rem .25rem .25rem;min-height:2.25rem;cursor:pointer;color:inherit}
-.pk-switch[aria-disabled=true]{opacity:.6;cursor:progress}
-.pk-switch__track{position:relative;width:2.75rem;height:1.5rem;border-radius:999px;background:#64748b;flex:none}
-.pk-switch__track::after{content:"";position:absolute;top:.1875rem;left:.1875rem;width:1.125rem;height:1.125rem;border-radius:50%;background:#fff;transition:left .15s}
-.pk-switch[aria-checked=true] .pk-switch__track{background:#15803d}
-.pk-switch[aria-checked=true] .pk-switch__track::after{left:1.4375rem}
 .pk-dialog:has(.pk-wide){max-width:min(920px,calc(100vw - 2rem))}
 .pk-tone{display:inline-block;padding:.125rem .5rem;border-radius:999px;font-size:.8125rem;font-weight:600;border:1px solid transparent}
 .pk-tone--green{background:#dcfce7;color:#14532d;border-color:#86efac}
@@ -33,7 +25,6 @@ th[aria-sort=ascending] .pk-sort,th[aria-sort=descending] .pk-sort{color:var(--c
 .pk-figure{border:1px solid var(--c-border);border-radius:var(--radius);padding:.5rem .75rem}
 .pk-figure dt{font-size:.8125rem;color:var(--c-muted)}
 .pk-figure dd{margin:0;font-size:1.375rem;font-weight:700}
-@media (prefers-reduced-motion:reduce){.pk-switch__track::after{transition:none}}
 `
 
 export const ensureAdminStyles = (): void => addStyleSheet('portal-admin-styles', CSS)

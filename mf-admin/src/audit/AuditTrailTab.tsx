@@ -1,4 +1,4 @@
-import { Alert, Button, EmptyState, Spinner, TextField, errorMessage } from '@portal/ui-kit'
+import { Alert, Button, DataTable, EmptyState, errorMessage, Spinner, TextField } from '@portal/ui-kit'
 import { useState, type FormEvent } from 'react'
 import { AUDIT_SOURCES, SOURCE_LABELS, auditQuery, detailsText, emptyFilter, historyLink, mergeTrails, type AuditFilter } from './audit-view.ts'
 import { useAuditTrails } from './data/apiHooks.ts'
@@ -71,35 +71,33 @@ export const AuditTrailTab = ({ navigate }: { navigate?: (to: string) => void })
       {!trails.some((t) => t.isPending) && entries.length === 0 ? <EmptyState>No changes recorded for these filters</EmptyState> : null}
       {entries.length > 0 ? (
         // Focusable: the table scrolls sideways on narrow screens and has no controls of its own.
-        <div className="pk-table-wrap" role="region" aria-label="Audit trail" tabIndex={0}>
-          <table className="pk-table">
-            <caption className="pk-visually-hidden">Admin changes, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Area</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Details</th>
+        <DataTable region="Audit trail">
+          <caption className="pk-visually-hidden">Admin changes, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">Area</th>
+              <th scope="col">Action</th>
+              <th scope="col">Target</th>
+              <th scope="col">Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={`${e.service}-${e.id}`}>
+                <td>{new Date(e.at).toLocaleString()}</td>
+                <td>{e.actor_name}</td>
+                <td>{SOURCE_LABELS[e.service as keyof typeof SOURCE_LABELS] ?? e.service}</td>
+                <td>{e.action}</td>
+                <td>
+                  <Target target={e.target} link={historyLink(e)} navigate={navigate} />
+                </td>
+                <td className="pk-muted">{detailsText(e.details)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={`${e.service}-${e.id}`}>
-                  <td>{new Date(e.at).toLocaleString()}</td>
-                  <td>{e.actor_name}</td>
-                  <td>{SOURCE_LABELS[e.service as keyof typeof SOURCE_LABELS] ?? e.service}</td>
-                  <td>{e.action}</td>
-                  <td>
-                    <Target target={e.target} link={historyLink(e)} navigate={navigate} />
-                  </td>
-                  <td className="pk-muted">{detailsText(e.details)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+</DataTable>
       ) : null}
     </div>
   )

@@ -1,7 +1,6 @@
 import { NOTIFICATION_TYPES, NOTIFICATION_TYPE_LABELS, type AdminEmail } from '@portal/contracts'
-import { Alert, Button, ConfirmDialog, EmptyState, Modal, Spinner, TextField, errorMessage } from '@portal/ui-kit'
+import { Alert, Button, ConfirmDialog, DataTable, EmptyState, errorMessage, Modal, Spinner, Switch, TextField } from '@portal/ui-kit'
 import { useState, type FormEvent } from 'react'
-import { Switch } from '../notifications/Switch.tsx'
 import { checkForm, emptyForm, formOf, type AdminEmailForm } from './admin-email-form.ts'
 import { useAdminEmails, useDeleteAdminEmail, useSaveAdminEmail, useToggleAdminEmail } from './data/apiHooks.ts'
 
@@ -88,52 +87,50 @@ export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
         {emails.isError ? <Alert>{errorMessage(emails.error, 'Failed to fetch admin emails')}</Alert> : null}
         {emails.data && emails.data.length === 0 ? <EmptyState>No admin emails configured yet</EmptyState> : null}
         {emails.data && emails.data.length > 0 ? (
-          <div className="pk-table-wrap">
-            <table className="pk-table">
-              <caption className="pk-visually-hidden">Admin emails</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Notifications</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Actions</th>
+          <DataTable>
+            <caption className="pk-visually-hidden">Admin emails</caption>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Name</th>
+                <th scope="col">Notifications</th>
+                <th scope="col">Status</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {emails.data.map((e) => (
+                <tr key={e.id}>
+                  <td>{e.email}</td>
+                  <td>{e.name ?? <span className="pk-muted">None</span>}</td>
+                  <td>{e.notification_types.map((t) => NOTIFICATION_TYPE_LABELS[t]).join(', ')}</td>
+                  <td>
+                    <Switch text="Active" aria-label={`Active: ${e.email}`} checked={e.is_active} busy={toggle.isPending && toggle.variables?.id === e.id} onToggle={() => toggle.mutate(e)} />
+                  </td>
+                  <td>
+                    <div className="pk-row">
+                      <Button
+                        size="small"
+                        variant="secondary"
+                        aria-label={`Edit ${e.email}`}
+                        onClick={() => {
+                          setEditing(e)
+                          setForm(formOf(e))
+                          setFieldError(null)
+                          setNotice(null)
+                        }}
+                      >
+                        Edit
+                      </Button>
+                      <Button size="small" variant="danger" aria-label={`Delete ${e.email}`} onClick={() => setToDelete(e)}>
+                        Delete
+                      </Button>
+                    </div>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {emails.data.map((e) => (
-                  <tr key={e.id}>
-                    <td>{e.email}</td>
-                    <td>{e.name ?? <span className="pk-muted">None</span>}</td>
-                    <td>{e.notification_types.map((t) => NOTIFICATION_TYPE_LABELS[t]).join(', ')}</td>
-                    <td>
-                      <Switch text="Active" label={`Active: ${e.email}`} checked={e.is_active} busy={toggle.isPending && toggle.variables?.id === e.id} onToggle={() => toggle.mutate(e)} />
-                    </td>
-                    <td>
-                      <div className="pk-row">
-                        <Button
-                          size="small"
-                          variant="secondary"
-                          aria-label={`Edit ${e.email}`}
-                          onClick={() => {
-                            setEditing(e)
-                            setForm(formOf(e))
-                            setFieldError(null)
-                            setNotice(null)
-                          }}
-                        >
-                          Edit
-                        </Button>
-                        <Button size="small" variant="danger" aria-label={`Delete ${e.email}`} onClick={() => setToDelete(e)}>
-                          Delete
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+</DataTable>
         ) : null}
         <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
           <Button variant="secondary" onClick={onClose}>

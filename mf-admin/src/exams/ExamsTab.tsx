@@ -1,5 +1,5 @@
 import type { Exam } from '@portal/contracts'
-import { Alert, Button, ConfirmDialog, EmptyState, Spinner, errorMessage } from '@portal/ui-kit'
+import { Alert, Button, ConfirmDialog, DataTable, EmptyState, errorMessage, Spinner } from '@portal/ui-kit'
 import { Suspense, lazy } from 'react'
 import { AuthoringHeader } from '../authoring/AuthoringHeader.tsx'
 import { ADD_TARGET, deleteTarget, editTarget, useAuthoringTab } from '../authoring/useAuthoringTab.ts'
@@ -61,57 +61,55 @@ export const ExamsTab = () => {
       ) : (
         <>
         <TableSearch table={table} label="Search exams" placeholder="Search by name" noun={{ one: 'exam', many: 'exams' }} />
-        <div className="pk-table-wrap">
-          <table className="pk-table">
-            <caption className="pk-visually-hidden">Exams</caption>
-            <thead>
-              <tr>
-                <SortHeader table={table} column="name">Name</SortHeader>
-                <SortHeader table={table} column="type">Type</SortHeader>
-                <SortHeader table={table} column="time">Time/Pass</SortHeader>
-                <SortHeader table={table} column="questions">Questions</SortHeader>
-                <SortHeader table={table} column="assignment">Assignment</SortHeader>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {table.view.rows.map((e) => {
-                const nameId = `admin-exam-${e.id}-name`
-                return (
-                  <tr key={e.id}>
-                    <th scope="row" id={nameId}>
-                      {e.name}
-                    </th>
-                    <td>{typeText(e)}</td>
-                    <td>
-                      {e.time_limit} min / {e.pass_score}%
-                    </td>
-                    <td>
-                      {e.total_questions} of {e.questions.length}
-                    </td>
-                    <td>{assignmentText(e)}</td>
-                    <td>
-                      <div className="pk-row">
-                        <Button ref={target(editTarget(e.id))} size="small" variant="secondary" aria-describedby={nameId} onClick={() => openEditor({ mode: 'edit', item: e })}>
-                          Edit
-                        </Button>
-                        <Button size="small" variant="secondary" aria-describedby={nameId} onClick={() => setToAssign(e)}>
-                          Assign
-                        </Button>
-                        <Button ref={target(deleteTarget(e.id))} size="small" variant="danger" aria-describedby={nameId} onClick={() => {
-                          remove.reset()
-                          setToDelete(e)
-                        }}>
-                          Delete
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable>
+          <caption className="pk-visually-hidden">Exams</caption>
+          <thead>
+            <tr>
+              <SortHeader table={table} column="name">Name</SortHeader>
+              <SortHeader table={table} column="type">Type</SortHeader>
+              <SortHeader table={table} column="time">Time/Pass</SortHeader>
+              <SortHeader table={table} column="questions">Questions</SortHeader>
+              <SortHeader table={table} column="assignment">Assignment</SortHeader>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {table.view.rows.map((e) => {
+              const nameId = `admin-exam-${e.id}-name`
+              return (
+                <tr key={e.id}>
+                  <th scope="row" id={nameId}>
+                    {e.name}
+                  </th>
+                  <td>{typeText(e)}</td>
+                  <td>
+                    {e.time_limit} min / {e.pass_score}%
+                  </td>
+                  <td>
+                    {e.total_questions} of {e.questions.length}
+                  </td>
+                  <td>{assignmentText(e)}</td>
+                  <td>
+                    <div className="pk-row">
+                      <Button ref={target(editTarget(e.id))} size="small" variant="secondary" aria-describedby={nameId} onClick={() => openEditor({ mode: 'edit', item: e })}>
+                        Edit
+                      </Button>
+                      <Button size="small" variant="secondary" aria-describedby={nameId} onClick={() => setToAssign(e)}>
+                        Assign
+                      </Button>
+                      <Button ref={target(deleteTarget(e.id))} size="small" variant="danger" aria-describedby={nameId} onClick={() => {
+                        remove.reset()
+                        setToDelete(e)
+                      }}>
+                        Delete
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+              )
+            })}
+          </tbody>
+</DataTable>
         <Pager table={table} label="Exams" />
         </>
       )}

@@ -1,7 +1,6 @@
 import type { NotificationRule } from '@portal/contracts'
-import { Alert, Button, errorMessage } from '@portal/ui-kit'
+import { Alert, Button, errorMessage, Switch } from '@portal/ui-kit'
 import { useId, useState, type FormEvent } from 'react'
-import { Switch } from '../notifications/Switch.tsx'
 import { useSaveRecipients, useSendTestReport, useToggleRule } from './data/apiHooks.ts'
 import { parseRecipients, scheduleLabel, trackedItemsOf } from './rule-view.ts'
 import { TrackingDialog } from './TrackingDialog.tsx'
@@ -29,7 +28,7 @@ export const GroupRuleCard = ({ rule, onNotice }: { rule: NotificationRule; onNo
         <h3 id={`${recipientsId}-title`} style={{ margin: 0 }}>
           {rule.user_group}
         </h3>
-        <Switch text="Notifications" label={`Notifications for ${rule.user_group}`} checked={rule.is_active} busy={toggle.isPending} onToggle={() => toggle.mutate()} />
+        <Switch text="Notifications" aria-label={`Notifications for ${rule.user_group}`} checked={rule.is_active} busy={toggle.isPending} onToggle={() => toggle.mutate()} />
       </div>
       {toggle.isError ? <Alert>{errorMessage(toggle.error, 'Failed to toggle notification rule')}</Alert> : null}
       <dl className="pk-stack" style={{ margin: 0, gap: '.25rem' }}>

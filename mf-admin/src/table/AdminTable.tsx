@@ -1,4 +1,4 @@
-import { Button, TextField } from '@portal/ui-kit'
+import { Button, SortHeader as KitSortHeader, TextField } from '@portal/ui-kit'
 import { useState, type ReactNode } from 'react'
 import { nextSort, tableSummary, tableView, type TableColumns, type TableState } from './table-view.ts'
 
@@ -41,7 +41,7 @@ export const TableSearch = ({
   </div>
 )
 
-/** A column header whose button sorts by it; aria-sort says the order to screen readers. */
+/** The kit's sortable column header, bound to one column of an admin table. */
 export const SortHeader = <K extends string>({
   table,
   column,
@@ -53,14 +53,9 @@ export const SortHeader = <K extends string>({
 }) => {
   const sort = table.state.sort?.column === column ? table.state.sort.direction : undefined
   return (
-    <th scope="col" aria-sort={sort ?? 'none'}>
-      <button type="button" className="pk-sort" onClick={() => table.sortBy(column)}>
-        {children}
-        <span aria-hidden="true" className="pk-sort__arrow">
-          {sort === 'ascending' ? '▲' : sort === 'descending' ? '▼' : '↕'}
-        </span>
-      </button>
-    </th>
+    <KitSortHeader sort={sort} onSort={() => table.sortBy(column)}>
+      {children}
+    </KitSortHeader>
   )
 }
 

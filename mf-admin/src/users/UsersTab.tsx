@@ -1,5 +1,5 @@
 import type { User, UserGroup } from '@portal/contracts'
-import { Alert, Button, ConfirmDialog, Select, Spinner, errorMessage } from '@portal/ui-kit'
+import { Alert, Button, ConfirmDialog, DataTable, errorMessage, Select, Spinner } from '@portal/ui-kit'
 import { useState } from 'react'
 import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/AdminTable.tsx'
 import { USER_COLUMNS, roleLabel } from './filter.ts'
@@ -75,66 +75,64 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
       <TableSearch table={table} label="Search users" placeholder="Search by name or email" noun={{ one: 'user', many: 'users' }} />
       {remove.isError ? <Alert>{errorMessage(remove.error, 'Failed to delete user')}</Alert> : null}
       {groups.isError ? <Alert>{errorMessage(groups.error, 'Failed to fetch data')}</Alert> : null}
-      <div className="pk-table-wrap">
-        <table className="pk-table">
-          <caption className="pk-visually-hidden">Users</caption>
-          <thead>
-            <tr>
-              <SortHeader table={table} column="name">Name</SortHeader>
-              <SortHeader table={table} column="email">Email</SortHeader>
-              <SortHeader table={table} column="role">Role</SortHeader>
-              <SortHeader table={table} column="branch">Branch</SortHeader>
-              <SortHeader table={table} column="department">Department</SortHeader>
-              <SortHeader table={table} column="group">User Group</SortHeader>
-              <th scope="col">Actions</th>
+      <DataTable>
+        <caption className="pk-visually-hidden">Users</caption>
+        <thead>
+          <tr>
+            <SortHeader table={table} column="name">Name</SortHeader>
+            <SortHeader table={table} column="email">Email</SortHeader>
+            <SortHeader table={table} column="role">Role</SortHeader>
+            <SortHeader table={table} column="branch">Branch</SortHeader>
+            <SortHeader table={table} column="department">Department</SortHeader>
+            <SortHeader table={table} column="group">User Group</SortHeader>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((u) => (
+            <tr key={u.id}>
+              <td>{u.name}</td>
+              <td>{u.email}</td>
+              <td>
+                {roleLabel(u)}
+                {u.is_manager ? <span className="pk-badge">Manager</span> : null}
+              </td>
+              <td>{u.branch ?? <span className="pk-muted">None</span>}</td>
+              <td>{u.department ?? <span className="pk-muted">None</span>}</td>
+              <td>
+                <GroupCell user={u} groups={groups.data ?? []} />
+              </td>
+              <td>
+                <div className="pk-row">
+                  <Button size="small" variant="secondary" aria-label={`Stats of ${u.name}`} onClick={() => setStatsUser(u)}>
+                    Stats
+                  </Button>
+                  <Button size="small" variant="secondary" aria-label={`Manager role of ${u.name}`} onClick={() => setRoleUser(u)}>
+                    Manager Role
+                  </Button>
+                  <Button
+                    size="small"
+                    variant="danger"
+                    aria-label={`Delete ${u.name}`}
+                    disabled={u.id === currentUserId}
+                    title={u.id === currentUserId ? 'You cannot delete your own account' : undefined}
+                    onClick={() => setToDelete(u)}
+                  >
+                    Delete
+                  </Button>
+                </div>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {shown.map((u) => (
-              <tr key={u.id}>
-                <td>{u.name}</td>
-                <td>{u.email}</td>
-                <td>
-                  {roleLabel(u)}
-                  {u.is_manager ? <span className="pk-badge">Manager</span> : null}
-                </td>
-                <td>{u.branch ?? <span className="pk-muted">None</span>}</td>
-                <td>{u.department ?? <span className="pk-muted">None</span>}</td>
-                <td>
-                  <GroupCell user={u} groups={groups.data ?? []} />
-                </td>
-                <td>
-                  <div className="pk-row">
-                    <Button size="small" variant="secondary" aria-label={`Stats of ${u.name}`} onClick={() => setStatsUser(u)}>
-                      Stats
-                    </Button>
-                    <Button size="small" variant="secondary" aria-label={`Manager role of ${u.name}`} onClick={() => setRoleUser(u)}>
-                      Manager Role
-                    </Button>
-                    <Button
-                      size="small"
-                      variant="danger"
-                      aria-label={`Delete ${u.name}`}
-                      disabled={u.id === currentUserId}
-                      title={u.id === currentUserId ? 'You cannot delete your own account' : undefined}
-                      onClick={() => setToDelete(u)}
-                    >
-                      Delete
-                    </Button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-            {shown.length === 0 ? (
-              <tr>
-                <td colSpan={7} className="pk-muted">
-                  No users found
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      </div>
+          ))}
+          {shown.length === 0 ? (
+            <tr>
+              <td colSpan={7} className="pk-muted">
+                No users found
+              </td>
+            </tr>
+          ) : null}
+        </tbody>
+</DataTable>
       <Pager table={table} label="Users" />
       {statsUser ? <UserStatsDialog user={statsUser} onClose={() => setStatsUser(null)} /> : null}
       {roleUser ? <ManagerRoleDialog user={roleUser} onClose={() => setRoleUser(null)} /> : null}

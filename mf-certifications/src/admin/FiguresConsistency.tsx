@@ -1,5 +1,5 @@
 import type { ConsistencyReport } from '@portal/contracts'
-import { Alert, Button, errorMessage, Spinner } from '@portal/ui-kit'
+import { Alert, Button, DataTable, errorMessage, Spinner } from '@portal/ui-kit'
 import { formatDate } from '../shared/format.ts'
 import { useConsistency } from './data/apiHooks.ts'
 
@@ -38,31 +38,29 @@ export const FiguresConsistencyView = ({ report, checking, onCheck }: { report: 
         ) : (
           <>
             <Alert>{`${consistencyHeadline(report)}. The records are right; the figures shown below are not. Certification changes recompute them; tell the platform team if they persist.`}</Alert>
-            <div className="pk-table-wrap">
-              <table className="pk-table">
-                <caption className="pk-visually-hidden">Figures that differ from the certification records</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Screen</th>
-                    <th scope="col">Row</th>
-                    <th scope="col">Figure</th>
-                    <th scope="col">Shown</th>
-                    <th scope="col">From the records</th>
+            <DataTable>
+              <caption className="pk-visually-hidden">Figures that differ from the certification records</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Screen</th>
+                  <th scope="col">Row</th>
+                  <th scope="col">Figure</th>
+                  <th scope="col">Shown</th>
+                  <th scope="col">From the records</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.differences.map((d) => (
+                  <tr key={`${d.surface}|${d.key}|${d.field}`}>
+                    <td>{d.surface}</td>
+                    <th scope="row">{d.key}</th>
+                    <td>{d.field.replaceAll('_', ' ')}</td>
+                    <td>{d.shown ?? 'missing'}</td>
+                    <td>{d.expected ?? 'none'}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {report.differences.map((d) => (
-                    <tr key={`${d.surface}|${d.key}|${d.field}`}>
-                      <td>{d.surface}</td>
-                      <th scope="row">{d.key}</th>
-                      <td>{d.field.replaceAll('_', ' ')}</td>
-                      <td>{d.shown ?? 'missing'}</td>
-                      <td>{d.expected ?? 'none'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+</DataTable>
             {report.difference_count > report.differences.length ? (
               <p className="pk-muted" style={{ margin: 0 }}>{`The first ${report.differences.length} of ${report.difference_count} are listed.`}</p>
             ) : null}

@@ -1,6 +1,6 @@
 import type { CertificationType, TierLevel, TierRequirement } from '@portal/contracts'
 import { validityLabel } from '@portal/contracts'
-import { Alert, Button, EmptyState, errorMessage, neighbourAfterRemoval, Select, type FocusTargets } from '@portal/ui-kit'
+import { Alert, Button, DataTable, EmptyState, errorMessage, neighbourAfterRemoval, Select, type FocusTargets } from '@portal/ui-kit'
 import { useId, useState } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { useDeleteRequirement, usePutRequirement } from './data/apiHooks.ts'
@@ -158,64 +158,62 @@ export const TierSection = ({
         {rows.length === 0 ? (
           <EmptyState>No {label} certifications{tab === 'All' ? '' : ` for ${tab}`}.</EmptyState>
         ) : (
-          <div className="pk-table-wrap">
-            <table className="pk-table">
-              <caption className="pk-visually-hidden">{label} certifications</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Code</th>
-                  <th scope="col">Department</th>
-                  <th scope="col">Validity</th>
-                  <th scope="col">Proof</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Holders</th>
-                  <th scope="col">Actions</th>
+          <DataTable>
+            <caption className="pk-visually-hidden">{label} certifications</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Code</th>
+                <th scope="col">Department</th>
+                <th scope="col">Validity</th>
+                <th scope="col">Proof</th>
+                <th scope="col">Status</th>
+                <th scope="col">Holders</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((t) => (
+                <tr key={t.id}>
+                  <th scope="row">
+                    {t.training_link ? (
+                      <a href={t.training_link} target="_blank" rel="noopener noreferrer">
+                        {t.name}
+                      </a>
+                    ) : (
+                      t.name
+                    )}
+                    {t.description ? (
+                      <>
+                        <br />
+                        <span className="pk-muted" style={{ fontWeight: 400 }}>
+                          {t.description}
+                        </span>
+                      </>
+                    ) : null}
+                  </th>
+                  <td>{t.code}</td>
+                  <td>{t.department ?? 'All departments'}</td>
+                  <td>{validityLabel(t.validity_period)}</td>
+                  <td>{t.upload_required ? 'Required' : 'Not required'}</td>
+                  <td>
+                    <Badge tone={t.is_active ? 'green' : 'grey'}>{t.is_active ? 'Active' : 'Inactive'}</Badge>
+                  </td>
+                  <td>{t.holders ?? '—'}</td>
+                  <td>
+                    <div className="pk-row" style={{ gap: '.375rem', flexWrap: 'nowrap' }}>
+                      <Button size="small" variant="secondary" ref={target(ADMIN_FOCUS.edit(t.id))} aria-label={`Edit ${t.name}`} onClick={() => onEdit(t)}>
+                        Edit
+                      </Button>
+                      <Button size="small" variant="danger" ref={target(ADMIN_FOCUS.remove(t.id))} aria-label={`Delete ${t.name}`} onClick={() => onDelete(t)}>
+                        Delete
+                      </Button>
+                    </div>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {rows.map((t) => (
-                  <tr key={t.id}>
-                    <th scope="row">
-                      {t.training_link ? (
-                        <a href={t.training_link} target="_blank" rel="noopener noreferrer">
-                          {t.name}
-                        </a>
-                      ) : (
-                        t.name
-                      )}
-                      {t.description ? (
-                        <>
-                          <br />
-                          <span className="pk-muted" style={{ fontWeight: 400 }}>
-                            {t.description}
-                          </span>
-                        </>
-                      ) : null}
-                    </th>
-                    <td>{t.code}</td>
-                    <td>{t.department ?? 'All departments'}</td>
-                    <td>{validityLabel(t.validity_period)}</td>
-                    <td>{t.upload_required ? 'Required' : 'Not required'}</td>
-                    <td>
-                      <Badge tone={t.is_active ? 'green' : 'grey'}>{t.is_active ? 'Active' : 'Inactive'}</Badge>
-                    </td>
-                    <td>{t.holders ?? '—'}</td>
-                    <td>
-                      <div className="pk-row" style={{ gap: '.375rem', flexWrap: 'nowrap' }}>
-                        <Button size="small" variant="secondary" ref={target(ADMIN_FOCUS.edit(t.id))} aria-label={`Edit ${t.name}`} onClick={() => onEdit(t)}>
-                          Edit
-                        </Button>
-                        <Button size="small" variant="danger" ref={target(ADMIN_FOCUS.remove(t.id))} aria-label={`Delete ${t.name}`} onClick={() => onDelete(t)}>
-                          Delete
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+</DataTable>
         )}
         <RequirementsEditor {...props} />
       </div>

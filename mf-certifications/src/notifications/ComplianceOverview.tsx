@@ -1,7 +1,7 @@
 import { COMPLIANCE_MEASURES, type CertificationDashboard, type ComplianceFigures } from '@portal/contracts'
+import { DataTable, TableHead } from '@portal/ui-kit'
 import { Badge } from '../shared/Badges.tsx'
 import { complianceTone } from './notification-view.ts'
-import { TableHead } from './TableHead.tsx'
 
 /** A compliance percentage in the spec's colour; the number carries the meaning, the colour repeats it. */
 export const CompliancePercent = ({ percent }: { percent: number }) => <Badge tone={complianceTone(percent)}>{`${percent}%`}</Badge>
@@ -49,29 +49,27 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
           </div>
         ))}
       </dl>
-      <div className="pk-table-wrap">
-        <table className="pk-table">
-          <caption className="pk-visually-hidden">Compliance by branch</caption>
-          <TableHead
-            columns={['Branch', 'Compliance', 'Technicians', COMPLIANCE_MEASURES.noExpired.label, COMPLIANCE_MEASURES.requirementsMet.label, 'Expired Certifications', 'Expiring Within 30 Days']}
-          />
-          <tbody>
-            {compliance.branches.map((b) => (
-              <tr key={b.branch ?? NO_BRANCH}>
-                <th scope="row">{b.branch ?? NO_BRANCH}</th>
-                <td>
-                  <CompliancePercent percent={b.percentage} />
-                </td>
-                <td>{b.technicians}</td>
-                <td>{b.compliant}</td>
-                <td>{b.requirements_met ?? 0}</td>
-                <td>{b.expired_certifications}</td>
-                <td>{b.expiring_30_days}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable>
+        <caption className="pk-visually-hidden">Compliance by branch</caption>
+        <TableHead
+          columns={['Branch', 'Compliance', 'Technicians', COMPLIANCE_MEASURES.noExpired.label, COMPLIANCE_MEASURES.requirementsMet.label, 'Expired Certifications', 'Expiring Within 30 Days']}
+        />
+        <tbody>
+          {compliance.branches.map((b) => (
+            <tr key={b.branch ?? NO_BRANCH}>
+              <th scope="row">{b.branch ?? NO_BRANCH}</th>
+              <td>
+                <CompliancePercent percent={b.percentage} />
+              </td>
+              <td>{b.technicians}</td>
+              <td>{b.compliant}</td>
+              <td>{b.requirements_met ?? 0}</td>
+              <td>{b.expired_certifications}</td>
+              <td>{b.expiring_30_days}</td>
+            </tr>
+          ))}
+        </tbody>
+</DataTable>
     </section>
   )
 }

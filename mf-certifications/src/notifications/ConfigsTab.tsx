@@ -1,28 +1,16 @@
 import { CERT_NOTIFICATION_MESSAGES as M, type NotificationConfig } from '@portal/contracts'
-import { Alert, Button, errorMessage, Spinner } from '@portal/ui-kit'
+import { Alert, Button, DataTable, errorMessage, Spinner, Switch, TableHead } from '@portal/ui-kit'
 import { useState } from 'react'
 import { ConfigDialog } from './ConfigDialog.tsx'
 import { useNotificationConfigs, useToggleConfig } from './data/apiHooks.ts'
 import { configLabel } from './notification-view.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
-import { TableHead } from './TableHead.tsx'
 
 const email = (value: string | null) => value ?? <span className="pk-muted">Not set</span>
 
 /** The active switch of a configuration row; aria-disabled while saving (focus stays on it). */
 const ActiveSwitch = ({ config, busy, onToggle }: { config: NotificationConfig; busy: boolean; onToggle: () => void }) => (
-  <button
-    type="button"
-    role="switch"
-    className="ct-switch"
-    aria-checked={config.is_active}
-    aria-label={`Active: ${configLabel(config)}`}
-    aria-disabled={busy || undefined}
-    onClick={() => !busy && onToggle()}
-  >
-    <span className="ct-switch__track" aria-hidden="true" />
-    <span aria-hidden="true">{config.is_active ? 'Active' : 'Inactive'}</span>
-  </button>
+  <Switch checked={config.is_active} text={config.is_active ? 'Active' : 'Inactive'} aria-label={`Active: ${configLabel(config)}`} busy={busy} onToggle={onToggle} />
 )
 
 /** Email Configurations (admin §2): every branch and department, its recipients, the active switch and the edit dialog. */
@@ -40,37 +28,35 @@ export const ConfigsTab = ({ announce }: { announce: (text: string) => void }) =
         One configuration per branch and department; an inactive one sends no escalations.
       </p>
       {toggle.isError ? <Alert>{errorMessage(toggle.error, M.statusFailed)}</Alert> : null}
-      <div className="pk-table-wrap">
-        <table className="pk-table">
-          <caption className="pk-visually-hidden">Email configurations</caption>
-          <TableHead columns={['Branch', 'Department', 'Manager Email', 'Operations Manager Email', 'Additional Emails', 'Active', 'Actions']} />
-          <tbody>
-            {configs.data.map((c) => (
-              <tr key={c.id}>
-                <td>{c.branch}</td>
-                <td>{c.department}</td>
-                <td>{email(c.manager_email)}</td>
-                <td>{email(c.operations_manager_email)}</td>
-                <td>
-                  {c.additional_email_1 || c.additional_email_2 ? (
-                    [c.additional_email_1, c.additional_email_2].filter(Boolean).join(', ')
-                  ) : (
-                    <span className="pk-muted">None</span>
-                  )}
-                </td>
-                <td>
-                  <ActiveSwitch config={c} busy={toggle.isPending && toggle.variables?.id === c.id} onToggle={() => toggle.mutate(c)} />
-                </td>
-                <td>
-                  <Button size="small" variant="secondary" aria-label={`Edit ${configLabel(c)}`} onClick={() => setEditing(c)}>
-                    Edit
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable>
+        <caption className="pk-visually-hidden">Email configurations</caption>
+        <TableHead columns={['Branch', 'Department', 'Manager Email', 'Operations Manager Email', 'Additional Emails', 'Active', 'Actions']} />
+        <tbody>
+          {configs.data.map((c) => (
+            <tr key={c.id}>
+              <td>{c.branch}</td>
+              <td>{c.department}</td>
+              <td>{email(c.manager_email)}</td>
+              <td>{email(c.operations_manager_email)}</td>
+              <td>
+                {c.additional_email_1 || c.additional_email_2 ? (
+                  [c.additional_email_1, c.additional_email_2].filter(Boolean).join(', ')
+                ) : (
+                  <span className="pk-muted">None</span>
+                )}
+              </td>
+              <td>
+                <ActiveSwitch config={c} busy={toggle.isPending && toggle.variables?.id === c.id} onToggle={() => toggle.mutate(c)} />
+              </td>
+              <td>
+                <Button size="small" variant="secondary" aria-label={`Edit ${configLabel(c)}`} onClick={() => setEditing(c)}>
+                  Edit
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+</DataTable>
       <ConfigDialog
         config={editing}
         onClose={() => setEditing(null)}

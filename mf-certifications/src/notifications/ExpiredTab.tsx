@@ -1,11 +1,10 @@
 import { BRANCHES, type DashboardItem } from '@portal/contracts'
-import { Alert, Button, errorMessage, Select } from '@portal/ui-kit'
+import { Alert, Button, DataTable, errorMessage, Select, TableHead } from '@portal/ui-kit'
 import { useState } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { formatDate, relativeDays } from '../shared/format.ts'
 import { useSendReminder, useSendReminders } from './data/apiHooks.ts'
 import { bulkSummary, expiredOfBranch, itemLabel, REMINDER_FAILED, type BulkOutcome } from './notification-view.ts'
-import { TableHead } from './TableHead.tsx'
 
 const BRANCH_OPTIONS = BRANCHES.map((b) => ({ value: b, label: b }))
 
@@ -100,68 +99,66 @@ export const ExpiredTab = ({
       {rows.length === 0 ? (
         <p className="pk-empty">{branch ? `No expired certifications in ${branch}.` : 'No expired certifications.'}</p>
       ) : (
-        <div className="pk-table-wrap">
-          <table className="pk-table">
-            <caption className="pk-visually-hidden">Expired certifications{branch ? ` in ${branch}` : ''}</caption>
-            <TableHead
-              columns={[
-                <input
-                  key="all"
-                  type="checkbox"
-                  aria-label="Select all expired certifications"
-                  checked={allChosen}
-                  onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.technician_certification_id)) : new Set())}
-                />,
-                'Technician',
-                'Branch',
-                'Department',
-                'Certification',
-                'Expired',
-                'Actions',
-              ]}
-            />
-            <tbody>
-              {rows.map((item) => {
-                const id = item.technician_certification_id
-                return (
-                  <tr key={id}>
-                    <td>
-                      <input type="checkbox" aria-label={`Select ${itemLabel(item)}`} checked={selected.has(id)} onChange={(e) => toggle(id, e.target.checked)} />
-                    </td>
-                    <td>
-                      {item.user.name}
-                      {item.user.notifications_paused ? (
-                        <>
-                          {' '}
-                          <Badge tone="grey">Notifications paused</Badge>
-                        </>
-                      ) : null}
-                    </td>
-                    <td>{item.user.branch ?? '—'}</td>
-                    <td>{item.user.department ?? '—'}</td>
-                    <td>
-                      {item.certification.name} ({item.certification.code})
-                    </td>
-                    <td>
-                      {formatDate(item.expiration_date)} ({relativeDays(item.days_until_expiry)})
-                    </td>
-                    <td>
-                      <Button
-                        size="small"
-                        variant="secondary"
-                        aria-label={`Send reminder to ${itemLabel(item)}`}
-                        aria-disabled={busy || undefined}
-                        onClick={() => !busy && single.mutate(item)}
-                      >
-                        Send Reminder
-                      </Button>
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable>
+          <caption className="pk-visually-hidden">Expired certifications{branch ? ` in ${branch}` : ''}</caption>
+          <TableHead
+            columns={[
+              <input
+                key="all"
+                type="checkbox"
+                aria-label="Select all expired certifications"
+                checked={allChosen}
+                onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.technician_certification_id)) : new Set())}
+              />,
+              'Technician',
+              'Branch',
+              'Department',
+              'Certification',
+              'Expired',
+              'Actions',
+            ]}
+          />
+          <tbody>
+            {rows.map((item) => {
+              const id = item.technician_certification_id
+              return (
+                <tr key={id}>
+                  <td>
+                    <input type="checkbox" aria-label={`Select ${itemLabel(item)}`} checked={selected.has(id)} onChange={(e) => toggle(id, e.target.checked)} />
+                  </td>
+                  <td>
+                    {item.user.name}
+                    {item.user.notifications_paused ? (
+                      <>
+                        {' '}
+                        <Badge tone="grey">Notifications paused</Badge>
+                      </>
+                    ) : null}
+                  </td>
+                  <td>{item.user.branch ?? '—'}</td>
+                  <td>{item.user.department ?? '—'}</td>
+                  <td>
+                    {item.certification.name} ({item.certification.code})
+                  </td>
+                  <td>
+                    {formatDate(item.expiration_date)} ({relativeDays(item.days_until_expiry)})
+                  </td>
+                  <td>
+                    <Button
+                      size="small"
+                      variant="secondary"
+                      aria-label={`Send reminder to ${itemLabel(item)}`}
+                      aria-disabled={busy || undefined}
+                      onClick={() => !busy && single.mutate(item)}
+                    >
+                      Send Reminder
+                    </Button>
+                  </td>
+                </tr>
+              )
+            })}
+          </tbody>
+</DataTable>
       )}
     </div>
   )

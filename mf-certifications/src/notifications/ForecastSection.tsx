@@ -1,12 +1,11 @@
 import { CERT_NOTIFICATIONS, type ComplianceForecast } from '@portal/contracts'
-import { errorMessage, Spinner } from '@portal/ui-kit'
+import { DataTable, errorMessage, Spinner, TableHead } from '@portal/ui-kit'
 import type { Tone } from '../shared/cert-view.ts'
 import { formatDate, relativeDays } from '../shared/format.ts'
 import { useComplianceForecast } from './data/apiHooks.ts'
 import { CompliancePercent } from './ComplianceOverview.tsx'
 import { CHART, fallingOut, forecastGroups, horizonLabel, percentY } from './forecast-chart.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
-import { TableHead } from './TableHead.tsx'
 
 const FILL: Record<Tone, string> = { green: '#15803d', yellow: '#a16207', orange: '#c2410c', red: '#b91c1c', blue: '#1d4ed8', grey: '#475569' }
 const HORIZONS = CERT_NOTIFICATIONS.forecastHorizons
@@ -75,58 +74,54 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
           ))}
         </svg>
       </div>
-      <div className="pk-table-wrap">
-        <table className="pk-table">
-          <caption className="pk-visually-hidden">Compliance forecast by branch</caption>
-          <TableHead columns={['Branch', 'Technicians', ...columns.map((d) => (d === null ? 'Today' : `In ${horizonLabel(d)}`))]} />
-          <tbody>
-            {data.branches.map((b) => (
-              <tr key={b.branch}>
-                <th scope="row">
-                  {b.branch}
-                </th>
-                <td>{b.technicians}</td>
-                <td>
-                  <CompliancePercent percent={b.percentage_now} />
+      <DataTable>
+        <caption className="pk-visually-hidden">Compliance forecast by branch</caption>
+        <TableHead columns={['Branch', 'Technicians', ...columns.map((d) => (d === null ? 'Today' : `In ${horizonLabel(d)}`))]} />
+        <tbody>
+          {data.branches.map((b) => (
+            <tr key={b.branch}>
+              <th scope="row">
+                {b.branch}
+              </th>
+              <td>{b.technicians}</td>
+              <td>
+                <CompliancePercent percent={b.percentage_now} />
+              </td>
+              {b.horizons.map((h) => (
+                <td key={h.days}>
+                  <CompliancePercent percent={h.percentage} />
+                  {h.falling_out.length > 0 ? <span className="pk-muted"> ({h.falling_out.length} fall out)</span> : null}
                 </td>
-                {b.horizons.map((h) => (
-                  <td key={h.days}>
-                    <CompliancePercent percent={h.percentage} />
-                    {h.falling_out.length > 0 ? <span className="pk-muted"> ({h.falling_out.length} fall out)</span> : null}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+</DataTable>
       <h3 style={{ margin: 0, fontSize: '1.0625rem' }}>Falling Out of Compliance</h3>
       {people.length === 0 ? (
         <p className="pk-empty">Nobody falls out of compliance in the next {data.horizons.at(-1) ?? 90} days.</p>
       ) : (
-        <div className="pk-table-wrap">
-          <table className="pk-table">
-            <caption className="pk-visually-hidden">Technicians falling out of compliance</caption>
-            <TableHead columns={['Technician', 'Branch', 'Certification', 'Expires']} />
-            <tbody>
-              {people.map((p) => (
-                <tr key={`${p.branch}-${p.user_id}`}>
-                  <td>
-                    {p.name}
-                    {p.department ? <span className="pk-muted"> ({p.department})</span> : null}
-                  </td>
-                  <td>{p.branch}</td>
-                  <td>
-                    {p.certification.name} ({p.certification.code})
-                  </td>
-                  <td>
-                    {formatDate(p.expiration_date)} ({relativeDays(p.days_until_expiry)})
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable>
+          <caption className="pk-visually-hidden">Technicians falling out of compliance</caption>
+          <TableHead columns={['Technician', 'Branch', 'Certification', 'Expires']} />
+          <tbody>
+            {people.map((p) => (
+              <tr key={`${p.branch}-${p.user_id}`}>
+                <td>
+                  {p.name}
+                  {p.department ? <span className="pk-muted"> ({p.department})</span> : null}
+                </td>
+                <td>{p.branch}</td>
+                <td>
+                  {p.certification.name} ({p.certification.code})
+                </td>
+                <td>
+                  {formatDate(p.expiration_date)} ({relativeDays(p.days_until_expiry)})
+                </td>
+              </tr>
+            ))}
+          </tbody>
+</DataTable>
       )}
     </>
   )

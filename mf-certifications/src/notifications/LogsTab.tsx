@@ -1,10 +1,9 @@
-import { Button, errorMessage, Spinner } from '@portal/ui-kit'
+import { Button, DataTable, errorMessage, Spinner, TableHead } from '@portal/ui-kit'
 import { Badge } from '../shared/Badges.tsx'
 import { formatDate } from '../shared/format.ts'
 import { useNotificationLogs } from './data/apiHooks.ts'
 import { LOG_STATUS, shownLogs, typeLabel } from './notification-view.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
-import { TableHead } from './TableHead.tsx'
 
 const TIME = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
 const formatTime = (iso: string) => {
@@ -30,34 +29,32 @@ export const LogsTab = () => {
         </Button>
       </div>
       {rows.length > 0 ? (
-        <div className="pk-table-wrap">
-          <table className="pk-table">
-            <caption className="pk-visually-hidden">Notification log</caption>
-            <TableHead columns={['Sent', 'Technician', 'Branch', 'Certification', 'Type', 'Recipients', 'Status']} />
-            <tbody>
-              {rows.map((log) => {
-                const status = LOG_STATUS[log.status]
-                return (
-                  <tr key={log.id}>
-                    <td>{formatTime(log.sent_at)}</td>
-                    <td>{log.technician ? `${log.technician.name}${log.technician.department ? ` (${log.technician.department})` : ''}` : '—'}</td>
-                    <td>{log.technician?.branch ?? '—'}</td>
-                    <td>{log.certification?.code ?? '—'}</td>
-                    <td>{typeLabel(log)}</td>
-                    <td style={{ overflowWrap: 'anywhere' }}>{log.recipient_emails.length > 0 ? log.recipient_emails.join(', ') : '—'}</td>
-                    <td>
-                      <div className="pk-stack" style={{ gap: '.25rem' }}>
-                        <Badge tone={status.tone}>{status.text}</Badge>
-                        {log.acknowledged_at ? <span className="pk-muted">Acknowledged {formatDate(log.acknowledged_at)}</span> : null}
-                        {log.status === 'failed' && log.error ? <span className="pk-muted">{log.error}</span> : null}
-                      </div>
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable>
+          <caption className="pk-visually-hidden">Notification log</caption>
+          <TableHead columns={['Sent', 'Technician', 'Branch', 'Certification', 'Type', 'Recipients', 'Status']} />
+          <tbody>
+            {rows.map((log) => {
+              const status = LOG_STATUS[log.status]
+              return (
+                <tr key={log.id}>
+                  <td>{formatTime(log.sent_at)}</td>
+                  <td>{log.technician ? `${log.technician.name}${log.technician.department ? ` (${log.technician.department})` : ''}` : '—'}</td>
+                  <td>{log.technician?.branch ?? '—'}</td>
+                  <td>{log.certification?.code ?? '—'}</td>
+                  <td>{typeLabel(log)}</td>
+                  <td style={{ overflowWrap: 'anywhere' }}>{log.recipient_emails.length > 0 ? log.recipient_emails.join(', ') : '—'}</td>
+                  <td>
+                    <div className="pk-stack" style={{ gap: '.25rem' }}>
+                      <Badge tone={status.tone}>{status.text}</Badge>
+                      {log.acknowledged_at ? <span className="pk-muted">Acknowledged {formatDate(log.acknowledged_at)}</span> : null}
+                      {log.status === 'failed' && log.error ? <span className="pk-muted">{log.error}</span> : null}
+                    </div>
+                  </td>
+                </tr>
+              )
+            })}
+          </tbody>
+</DataTable>
       ) : null}
     </div>
   )

@@ -1,4 +1,6 @@
+// @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { render as renderInto, screen, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
@@ -18,6 +20,13 @@ const render = (node: ReactNode, seed?: (c: QueryClient) => void) => {
   const client = new QueryClient()
   seed?.(client)
   return renderToStaticMarkup(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
+}
+/** Renders into the test's document, for queries by role and text. */
+const renderDom = (node: ReactNode, seed?: (c: QueryClient) => void) => {
+  // Seeded data stays fresh: a test reads what it put there, with no request behind it.
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } })
+  seed?.(client)
+  return renderInto(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
 }
 
 describe('Certification Notification Management', () => {
@@ -74,13 +83,14 @@ describe('Certification Notification Management', () => {
 
   it('lists the configurations with their recipients, an active switch and a labelled Edit', () => {
     const rows = [config(1, { manager_email: 'boss@example.com', additional_email_1: 'a@example.com', is_active: true }), config(2, { department: 'Testing' })]
-    const html = render(<ConfigsTab announce={noop} />, (c) => c.setQueryData(notificationKeys.configs(), rows))
-    for (const col of ['Branch', 'Department', 'Manager Email', 'Operations Manager Email', 'Additional Emails', 'Active', 'Actions']) expect(html).toContain(`<th scope="col">${col}</th>`)
-    expect(html).toContain('role="switch" class="ct-switch" aria-checked="true" aria-label="Active: Portland · Service"')
-    expect(html).toContain('aria-checked="false" aria-label="Active: Portland · Testing"')
-    expect(html).toContain('aria-label="Edit Portland · Service"')
-    expect(html).toContain('<td>boss@example.com</td>')
-    expect(html).toContain('<td>a@example.com</td>')
+    renderDom(<ConfigsTab announce={noop} />, (c) => c.setQueryData(notificationKeys.configs(), rows))
+    const table = screen.getByRole('table')
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Branch', 'Department', 'Manager Email', 'Operations Manager Email', 'Additional Emails', 'Active', 'Actions'])
+    expect(screen.getByRole('switch', { name: 'Active: Portland · Service', checked: true })).toBeTruthy()
+    expect(screen.getByRole('switch', { name: 'Active: Portland · Testing', checked: false })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Edit Portland · Service' })).toBeTruthy()
+    expect(screen.getByRole('cell', { name: 'boss@example.com' })).toBeTruthy()
+    expect(screen.getByRole('cell', { name: 'a@example.com' })).toBeTruthy()
   })
 
   it('edits a configuration with the form of admin §2: four e-mail inputs, Active Configuration, Save Changes and Cancel', () => {

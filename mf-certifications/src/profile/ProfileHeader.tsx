@@ -1,5 +1,5 @@
 import { CERT_MESSAGES, tierLabel, type TechnicianProfile } from '@portal/contracts'
-import { Alert, errorMessage } from '@portal/ui-kit'
+import { Alert, errorMessage, Switch } from '@portal/ui-kit'
 import { useId, type ReactNode } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { formatDate } from '../shared/format.ts'
@@ -18,22 +18,14 @@ const NotificationsSwitch = ({ profile, onChanged }: { profile: TechnicianProfil
         <span id={labelId} style={{ fontWeight: 600 }}>
           Expiration notifications
         </span>
-        {/* aria-disabled, not disabled, while saving: a focused control that turns disabled drops focus. */}
-        <button
-          type="button"
-          role="switch"
-          className="ct-switch"
-          aria-checked={!paused}
+        <Switch
+          checked={!paused}
+          text={paused ? 'Paused' : 'On'}
           aria-labelledby={labelId}
           aria-describedby={stateId}
-          aria-disabled={toggle.isPending || undefined}
-          onClick={() => {
-            if (!toggle.isPending) toggle.mutate()
-          }}
-        >
-          <span className="ct-switch__track" aria-hidden="true" />
-          <span aria-hidden="true">{paused ? 'Paused' : 'On'}</span>
-        </button>
+          busy={toggle.isPending}
+          onToggle={() => toggle.mutate()}
+        />
       </div>
       <span id={stateId} className="pk-muted">
         {notificationsText(profile.tier)}

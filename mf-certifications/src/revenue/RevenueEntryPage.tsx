@@ -1,5 +1,5 @@
 import { BRANCHES, DEPARTMENTS, formatRatio, formatUsd, ratioColour, REMOTES, TEAM_MESSAGES, todayIso, type ManualRevenueBody, type RevenueRecord, type User } from '@portal/contracts'
-import { Alert, Button, ConfirmDialog, EmptyState, errorMessage, Select, Spinner, TextField, usePageHeading, type Announcement, type RemoteProps } from '@portal/ui-kit'
+import { Alert, Button, ConfirmDialog, DataTable, EmptyState, errorMessage, Select, Spinner, TextField, usePageHeading, type Announcement, type RemoteProps } from '@portal/ui-kit'
 import { useEffect, useState, type FormEvent } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { exposed } from '../shared/exposed.tsx'
@@ -35,40 +35,38 @@ export const RecentEntriesTable = ({ entries }: { entries: readonly RevenueRecor
   entries.length === 0 ? (
     <EmptyState>No revenue has been entered yet.</EmptyState>
   ) : (
-    <div className="pk-table-wrap">
-      <table className="pk-table" aria-labelledby="recent-title">
-        <thead>
-          <tr>
-            <th scope="col">Technician</th>
-            <th scope="col">Month</th>
-            <th scope="col">Gross Revenue</th>
-            <th scope="col">Pay Amount</th>
-            <th scope="col">Rev/Pay Ratio</th>
-            <th scope="col">Entered</th>
+    <DataTable labelledBy="recent-title">
+      <thead>
+        <tr>
+          <th scope="col">Technician</th>
+          <th scope="col">Month</th>
+          <th scope="col">Gross Revenue</th>
+          <th scope="col">Pay Amount</th>
+          <th scope="col">Rev/Pay Ratio</th>
+          <th scope="col">Entered</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((e) => (
+          <tr key={e.id}>
+            <td>
+              {e.user.name}
+              <br />
+              <span className="pk-muted">
+                {e.user.branch ?? 'Branch not set'} · {e.user.department ?? 'Department not set'}
+              </span>
+            </td>
+            <td>{monthLabel(e.month)}</td>
+            <td>{formatUsd(e.gross_revenue)}</td>
+            <td>{e.pay_amount === null ? <span className="pk-muted">Not entered</span> : formatUsd(e.pay_amount)}</td>
+            <td>
+              <RatioBadge ratio={e.rev_pay_ratio} />
+            </td>
+            <td>{formatDate(e.updated_at)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.id}>
-              <td>
-                {e.user.name}
-                <br />
-                <span className="pk-muted">
-                  {e.user.branch ?? 'Branch not set'} · {e.user.department ?? 'Department not set'}
-                </span>
-              </td>
-              <td>{monthLabel(e.month)}</td>
-              <td>{formatUsd(e.gross_revenue)}</td>
-              <td>{e.pay_amount === null ? <span className="pk-muted">Not entered</span> : formatUsd(e.pay_amount)}</td>
-              <td>
-                <RatioBadge ratio={e.rev_pay_ratio} />
-              </td>
-              <td>{formatDate(e.updated_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+</DataTable>
   )
 
 /** The chosen technician's last six months, drawn. */

@@ -31,12 +31,6 @@ const CSS = `
 .ct-viewer{border:1px solid var(--c-border);border-radius:6px;padding:.5rem;display:flex;flex-direction:column;gap:.5rem}
 .ct-viewer iframe{width:100%;height:420px;border:0;background:#fff}
 .ct-viewer img{max-width:100%;height:auto}
-.ct-switch{display:inline-flex;align-items:center;gap:.5rem;font:inherit;font-weight:600;background:none;border:1px solid #9aa5b1;border-radius:999px;padding:.25rem .75rem .25rem .25rem;min-height:2.25rem;cursor:pointer;color:inherit}
-.ct-switch[aria-disabled=true]{opacity:.6;cursor:progress}
-.ct-switch__track{position:relative;width:2.75rem;height:1.5rem;border-radius:999px;background:#64748b;flex:none}
-.ct-switch__track::after{content:"";position:absolute;top:.1875rem;left:.1875rem;width:1.125rem;height:1.125rem;border-radius:50%;background:#fff;transition:left .15s}
-.ct-switch[aria-checked=true] .ct-switch__track{background:#15803d}
-.ct-switch[aria-checked=true] .ct-switch__track::after{left:1.4375rem}
 .ct-bar{height:.625rem;border-radius:999px;background:var(--c-border);overflow:hidden}
 .ct-bar span{display:block;height:100%;background:var(--c-primary)}
 .ct-bar--done span{background:#15803d}
@@ -44,14 +38,12 @@ const CSS = `
 .ct-tier-toggle::after{content:"▸";font-size:1rem}
 .ct-tier-toggle[aria-expanded=true]::after{content:"▾"}
 .ct-textarea{font:inherit;padding:.5rem .625rem;border:1px solid #9aa5b1;border-radius:6px;min-height:5rem;resize:vertical}
-.ct-sort{font:inherit;font-weight:inherit;text-transform:inherit;letter-spacing:inherit;color:inherit;background:none;border:none;padding:.25rem 0;min-height:24px;cursor:pointer;display:inline-flex;gap:.375rem;align-items:center}
-th[aria-sort=ascending] .ct-sort,th[aria-sort=descending] .ct-sort{color:var(--c-primary)}
 .ct-filters{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));align-items:end}
 .ct-filters--fields{align-items:start}
 .ct-chart{margin:0;display:flex;flex-direction:column;gap:.5rem}
 .ct-chart svg{width:100%;max-width:760px;height:auto}
 .ct-mine td{background:#eff6ff;font-weight:700}
-@media (prefers-reduced-motion:reduce){.ct-switch__track::after{transition:none}}
+
 `
 
 /** Adds the certification screens' stylesheet to the document once. */

@@ -1,5 +1,5 @@
 import { formatRatio, formatUsd, ratioColour, TEAM, TEAM_MESSAGES, type LeaderboardPeriod, type LeaderboardResponse, type TeamMemberDetail } from '@portal/contracts'
-import { EmptyState, errorMessage, Spinner, Tabs } from '@portal/ui-kit'
+import { DataTable, EmptyState, errorMessage, Spinner, Tabs } from '@portal/ui-kit'
 import { useState } from 'react'
 import { useLeaderboard } from '../revenue/index.ts'
 import { Badge } from '../shared/Badges.tsx'
@@ -38,28 +38,26 @@ export const Leaderboard = ({ board, userId }: { board: LeaderboardResponse; use
       {board.rows.length === 0 ? (
         <EmptyState>No revenue is recorded for this period yet.</EmptyState>
       ) : (
-        <div className="pk-table-wrap">
-          <table className="pk-table" aria-labelledby="leaderboard-title">
-            <thead>
-              <tr>
-                <th scope="col">Rank</th>
-                <th scope="col">Technician</th>
-                <th scope="col">Gross Revenue</th>
-                <th scope="col">Rev/Pay Ratio</th>
+        <DataTable labelledBy="leaderboard-title">
+          <thead>
+            <tr>
+              <th scope="col">Rank</th>
+              <th scope="col">Technician</th>
+              <th scope="col">Gross Revenue</th>
+              <th scope="col">Rev/Pay Ratio</th>
+            </tr>
+          </thead>
+          <tbody>
+            {board.rows.map((r) => (
+              <tr key={r.user_id} className={r.user_id === userId ? 'ct-mine' : undefined} aria-current={r.user_id === userId ? 'true' : undefined}>
+                <td>{r.rank}</td>
+                <td>{r.name}</td>
+                <td>{formatUsd(r.gross_revenue)}</td>
+                <td>{r.rev_pay_ratio === null ? <span className="pk-muted">No pay data</span> : <Badge tone={ratioColour(r.rev_pay_ratio)}>{formatRatio(r.rev_pay_ratio)}</Badge>}</td>
               </tr>
-            </thead>
-            <tbody>
-              {board.rows.map((r) => (
-                <tr key={r.user_id} className={r.user_id === userId ? 'ct-mine' : undefined} aria-current={r.user_id === userId ? 'true' : undefined}>
-                  <td>{r.rank}</td>
-                  <td>{r.name}</td>
-                  <td>{formatUsd(r.gross_revenue)}</td>
-                  <td>{r.rev_pay_ratio === null ? <span className="pk-muted">No pay data</span> : <Badge tone={ratioColour(r.rev_pay_ratio)}>{formatRatio(r.rev_pay_ratio)}</Badge>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+</DataTable>
       )}
     </div>
   )

@@ -12,7 +12,7 @@ import {
   type TeamSort,
   type TeamSummary,
 } from '@portal/contracts'
-import { Alert, Button, EmptyState, errorMessage, Select, Spinner, TextField, usePageHeading, type RemoteProps } from '@portal/ui-kit'
+import { Alert, Button, DataTable, EmptyState, errorMessage, Select, SortHeader as KitSortHeader, Spinner, TextField, usePageHeading, type RemoteProps } from '@portal/ui-kit'
 import { useEffect, useState, type ReactNode } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { exposed } from '../shared/exposed.tsx'
@@ -67,14 +67,10 @@ export const SummaryCards = ({ summary }: { summary: TeamSummary }) => {
 }
 
 const SortHeader = ({ order, column, onSort, children }: { order: TeamOrder; column: TeamSort; onSort: (c: TeamSort) => void; children: string }) => {
-  const sort = ariaSort(order, column)
   return (
-    <th scope="col" aria-sort={sort}>
-      <button type="button" className="ct-sort" onClick={() => onSort(column)}>
-        {children}
-        <span aria-hidden="true">{sort === 'ascending' ? '▲' : sort === 'descending' ? '▼' : '↕'}</span>
-      </button>
-    </th>
+    <KitSortHeader sort={ariaSort(order, column)} onSort={() => onSort(column)}>
+      {children}
+    </KitSortHeader>
   )
 }
 
@@ -92,48 +88,46 @@ export const TeamTable = ({
   viewPath: (id: string) => string
   navigate: (to: string) => void
 }) => (
-  <div className="pk-table-wrap">
-    <table className="pk-table">
-      <caption className="pk-visually-hidden">Team members</caption>
-      <thead>
-        <tr>
-          <SortHeader order={order} column="name" onSort={onSort}>Technician</SortHeader>
-          <SortHeader order={order} column="location" onSort={onSort}>Location</SortHeader>
-          <SortHeader order={order} column="progress" onSort={onSort}>Progress</SortHeader>
-          <SortHeader order={order} column="issues" onSort={onSort}>Issues</SortHeader>
-          <SortHeader order={order} column="tier" onSort={onSort}>Tier</SortHeader>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((m) => {
-          const progress = progressView(m.completion_percentage)
-          const issues = issuesView(m)
-          return (
-            <tr key={m.id}>
-              <td>
-                <strong>{m.name}</strong>
-                <br />
-                <span className="pk-muted">{m.email}</span>
-                {m.employee_id ? <span className="pk-muted"> · {m.employee_id}</span> : null}
-              </td>
-              <td>{locationText(m)}</td>
-              <td>
-                <Badge tone={progress.tone}>{progress.compliant ? `${progress.text} Compliant` : progress.text}</Badge>
-              </td>
-              <td>{issues.tone ? <Badge tone={issues.tone}>{issues.text}</Badge> : <span className="pk-muted">{issues.text}</span>}</td>
-              <td>{tierLabel(m.tier.current_tier)}</td>
-              <td>
-                <RouteLink to={viewPath(m.id)} navigate={navigate} className="pk-btn pk-btn--secondary pk-btn--small" label={`View ${m.name}`}>
-                  View
-                </RouteLink>
-              </td>
-            </tr>
-          )
-        })}
-      </tbody>
-    </table>
-  </div>
+  <DataTable>
+    <caption className="pk-visually-hidden">Team members</caption>
+    <thead>
+      <tr>
+        <SortHeader order={order} column="name" onSort={onSort}>Technician</SortHeader>
+        <SortHeader order={order} column="location" onSort={onSort}>Location</SortHeader>
+        <SortHeader order={order} column="progress" onSort={onSort}>Progress</SortHeader>
+        <SortHeader order={order} column="issues" onSort={onSort}>Issues</SortHeader>
+        <SortHeader order={order} column="tier" onSort={onSort}>Tier</SortHeader>
+        <th scope="col">Actions</th>
+      </tr>
+    </thead>
+    <tbody>
+      {rows.map((m) => {
+        const progress = progressView(m.completion_percentage)
+        const issues = issuesView(m)
+        return (
+          <tr key={m.id}>
+            <td>
+              <strong>{m.name}</strong>
+              <br />
+              <span className="pk-muted">{m.email}</span>
+              {m.employee_id ? <span className="pk-muted"> · {m.employee_id}</span> : null}
+            </td>
+            <td>{locationText(m)}</td>
+            <td>
+              <Badge tone={progress.tone}>{progress.compliant ? `${progress.text} Compliant` : progress.text}</Badge>
+            </td>
+            <td>{issues.tone ? <Badge tone={issues.tone}>{issues.text}</Badge> : <span className="pk-muted">{issues.text}</span>}</td>
+            <td>{tierLabel(m.tier.current_tier)}</td>
+            <td>
+              <RouteLink to={viewPath(m.id)} navigate={navigate} className="pk-btn pk-btn--secondary pk-btn--small" label={`View ${m.name}`}>
+                View
+              </RouteLink>
+            </td>
+          </tr>
+        )
+      })}
+    </tbody>
+</DataTable>
 )
 
 /** The search text once typing pauses, so each keystroke does not cost a query. */

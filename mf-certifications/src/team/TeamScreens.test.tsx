@@ -1,4 +1,6 @@
+// @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { render as renderInto, screen, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
@@ -11,6 +13,7 @@ import { ManagerControls, parseRatio } from './ManagerControls.tsx'
 import { LeaderboardState, memberStanding } from './RevenueOverview.tsx'
 
 const render = (node: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>)
+const renderDom = (node: ReactNode) => renderInto(<QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } })}>{node}</QueryClientProvider>)
 const noop = () => undefined
 
 describe('team dashboard', () => {
@@ -23,16 +26,19 @@ describe('team dashboard', () => {
 
   it('lists members with sortable headers, coloured progress and issues, tier and a View link to the right route', () => {
     const rows = [teamRow(), teamRow({ id: '2c1f7a0e-6b3d-4c8e-9f21-5a4b3c2d1e0f', name: 'Sam Seattle', completion_percentage: 60, expired_certifications: 1, tier: { current_tier: 2 } })]
-    const html = render(<TeamTable rows={rows} order={{ sort: 'progress', order: 'desc' }} onSort={noop} viewPath={(id) => `/admin/technician/${id}`} navigate={noop} />)
-    for (const h of ['Technician', 'Location', 'Progress', 'Issues', 'Tier']) expect(html).toMatch(new RegExp(`<th scope="col" aria-sort="[a-z]+"><button type="button" class="ct-sort">${h}`))
-    expect(html).toContain('aria-sort="descending"><button type="button" class="ct-sort">Progress')
-    expect(html).toContain('ct-tone--green">100% Compliant')
-    expect(html).toContain('ct-tone--orange">60%')
-    expect(html).toContain('ct-tone--red">1 expired')
-    expect(html).toContain('Portland · Service')
-    expect(html).toContain('<td>Tier 2</td>')
-    expect(html).toContain('href="/admin/technician/2c1f7a0e-6b3d-4c8e-9f21-5a4b3c2d1e0f"')
-    expect(html).toContain('aria-label="View Sam Seattle"')
+    renderDom(<TeamTable rows={rows} order={{ sort: 'progress', order: 'desc' }} onSort={noop} viewPath={(id) => `/admin/technician/${id}`} navigate={noop} />)
+    const headers = screen.getAllByRole('columnheader')
+    for (const h of ['Technician', 'Location', 'Progress', 'Issues', 'Tier']) {
+      const header = headers.find((c) => c.textContent?.startsWith(h))
+      expect(within(header!).getByRole('button', { name: new RegExp(`^${h}`) })).toBeTruthy()
+      expect(header!.getAttribute('aria-sort')).toBe(h === 'Progress' ? 'descending' : 'none')
+    }
+    expect(screen.getByText('100% Compliant').className).toContain('ct-tone--green')
+    expect(screen.getByText('60%').className).toContain('ct-tone--orange')
+    expect(screen.getByText('1 expired').className).toContain('ct-tone--red')
+    expect(screen.getAllByText('Portland · Service').length).toBeGreaterThan(0)
+    expect(screen.getByRole('cell', { name: 'Tier 2' })).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'View Sam Seattle' }).getAttribute('href')).toBe('/admin/technician/2c1f7a0e-6b3d-4c8e-9f21-5a4b3c2d1e0f')
   })
 
   it('gives an admin a pending request with Approve and Deny', () => {

@@ -25,7 +25,8 @@ h1,h2,h3{line-height:1.25;margin:0 0 .75rem}
 .pk-auth{max-width:420px;margin:2rem auto}
 .pk-stack{display:flex;flex-direction:column;gap:1rem}
 .pk-row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}
-.pk-grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(240px,1fr))}
+.pk-grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(var(--pk-grid-min,240px),1fr))}
+.pk-plain-list{list-style:none;margin:0;padding:0}
 .pk-muted{color:var(--c-muted)}
 .pk-field{display:flex;flex-direction:column;gap:.25rem}
 .pk-field label{font-weight:600;font-size:.875rem}
@@ -85,6 +86,95 @@ a.pk-btn:not(.pk-btn--link){text-decoration:none}
 @media (max-width:760px){.pk-split__main{order:-1}.pk-split__side{max-width:none}
 /* A table wider than a phone scrolls, its last column (the row's actions) stays in view at the right edge. */
 .pk-table-wrap .pk-table :is(th,td):last-child:not([colspan]){position:sticky;right:0;background:var(--c-surface);box-shadow:-8px 0 8px -8px rgba(15,23,42,.35)}}
+/* The on/off switch (components/Switch.tsx). */
+.pk-switch{display:inline-flex;align-items:center;gap:.5rem;font:inherit;font-weight:600;background:none;border:1px solid #9aa5b1;border-radius:999px;padding:.25rem .75rem .25rem .25rem;min-height:2.25rem;cursor:pointer;color:inherit}
+.pk-switch[aria-disabled=true]{opacity:.6;cursor:progress}
+.pk-switch__track{position:relative;width:2.75rem;height:1.5rem;border-radius:999px;background:#64748b;flex:none}
+.pk-switch__track::after{content:"";position:absolute;top:.1875rem;left:.1875rem;width:1.125rem;height:1.125rem;border-radius:50%;background:#fff;transition:left .15s}
+.pk-switch[aria-checked=true] .pk-switch__track{background:#15803d}
+.pk-switch[aria-checked=true] .pk-switch__track::after{left:1.4375rem}
+@media (prefers-reduced-motion:reduce){.pk-switch__track::after{transition:none}}
+/* A sortable column header (components/DataTable.tsx). */
+.pk-sort{font:inherit;font-weight:inherit;text-transform:inherit;letter-spacing:inherit;color:inherit;background:none;border:none;padding:.25rem 0;min-height:24px;cursor:pointer;display:inline-flex;gap:.375rem;align-items:center}
+.pk-sort__arrow{font-size:.75em;color:var(--c-muted)}
+th[aria-sort=ascending] .pk-sort,th[aria-sort=descending] .pk-sort{color:var(--c-primary)}
+/* One-property helpers where a screen needs a nudge; they stand where inline styles stood, so they win (!important). Longhands follow shorthands. */
+.pk-font-inherit{font:inherit!important}
+.pk-m0{margin:0!important}
+.pk-p0{padding:0!important}
+.pk-ml0{margin-left:0!important}
+.pk-mx-auto{margin:0 auto!important}
+.pk-mt-xs{margin:.25rem 0 0!important}
+.pk-mt-m{margin:.5rem 0 0!important}
+.pk-mt-auto{margin-top:auto!important}
+.pk-mb-xs{margin-bottom:.25rem!important}
+.pk-mb-m{margin:0 0 .5rem!important}
+.pk-mb-s{margin:0 0 .375rem!important}
+.pk-gap-xs{gap:.25rem!important}
+.pk-gap-s{gap:.375rem!important}
+.pk-gap-m{gap:.5rem!important}
+.pk-gap-l{gap:.75rem!important}
+.pk-gap-xl{gap:1rem!important}
+.pk-gap-xxl{gap:1.5rem!important}
+.pk-between{justify-content:space-between!important}
+.pk-justify-end{justify-content:flex-end!important}
+.pk-items-start{align-items:flex-start!important}
+.pk-items-end{align-items:flex-end!important}
+.pk-items-center{align-items:center!important}
+.pk-items-baseline{align-items:baseline!important}
+.pk-fw-normal{font-weight:400!important}
+.pk-fw-medium{font-weight:500!important}
+.pk-fw-semibold{font-weight:600!important}
+.pk-fw-bold{font-weight:700!important}
+.pk-fs-12{font-size:.75rem!important}
+.pk-fs-13{font-size:.8125rem!important}
+.pk-fs-14{font-size:.875rem!important}
+.pk-fs-15{font-size:.9375rem!important}
+.pk-fs-16{font-size:1rem!important}
+.pk-fs-17{font-size:1.0625rem!important}
+.pk-fs-18{font-size:1.125rem!important}
+.pk-fs-20{font-size:1.25rem!important}
+.pk-fs-24{font-size:1.5rem!important}
+.pk-list-none{list-style:none!important}
+.pk-border-0{border:0!important}
+.pk-border{border:1px solid var(--c-border)!important}
+.pk-border-dashed{border:1px dashed var(--c-border)!important}
+.pk-rounded{border-radius:8px!important}
+.pk-rounded-sm{border-radius:6px!important}
+.pk-rounded-full{border-radius:999px!important}
+.pk-min-w0{min-width:0!important}
+.pk-flex-1{flex:1!important}
+.pk-w-full{width:100%!important}
+.pk-inline{display:inline!important}
+.pk-block{display:block!important}
+.pk-flex{display:flex!important}
+.pk-grid-plain{display:grid!important}
+.pk-inline-flex{display:inline-flex!important}
+.pk-col{flex-direction:column!important}
+.pk-break{overflow-wrap:anywhere!important}
+.pk-text-danger{color:var(--c-danger)!important}
+.pk-text-success{color:var(--c-success)!important}
+.pk-text-body{color:var(--c-text)!important}
+.pk-pre-wrap{white-space:pre-wrap!important}
+.pk-no-underline{text-decoration:none!important}
+.pk-nowrap{flex-wrap:nowrap!important}
+.pk-pl-list{padding-left:1.25rem!important}
+.pk-pl-m{padding-left:1rem!important}
+.pk-pad{padding:1rem!important}
+.pk-pad-s{padding:.75rem 1rem!important}
+.pk-pad-l{padding:1.25rem!important}
+.pk-grow-240{flex:1 1 240px!important}
+.pk-grow-200{flex:1 1 200px!important}
+.pk-grow-180{flex:1 1 180px!important}
+.pk-clip{overflow:hidden!important}
+.pk-scroll-y{overflow-y:auto!important}
+.pk-text-right{text-align:right!important}
+.pk-lh-1{line-height:1!important}
+.pk-pointer{cursor:pointer!important}
+.pk-bg-none{background:none!important}
+.pk-color-inherit{color:inherit!important}
+.pk-bg-border{background:var(--c-border)!important}
+.pk-bg-success{background:var(--c-success-bg)!important}
 @media (max-width:600px){.pk-main{padding:1rem}.pk-card{padding:1rem}.pk-header{padding:.75rem 1rem}}
 `
 

@@ -1,6 +1,6 @@
 import { SCORM_EDITOR_MESSAGES as M, type CourseModule } from '@portal/contracts'
 import { isLikelyProblemSlide } from '@portal/contracts/captivate'
-import { Alert, Button, Modal, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
+import { Alert, Button, DataTable, errorMessage, Modal, Select, Spinner, TextField } from '@portal/ui-kit'
 import { useId, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useEditTiming, useRestoreBackup, useScormAnalysis, useScormBackups, useVerifyModule } from './data/apiHooks.ts'
@@ -142,42 +142,40 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
             No backups yet. Every change makes one first.
           </p>
         ) : (
-          <div className="pk-table-wrap">
-            <table className="pk-table">
-              <caption className="pk-visually-hidden">Backups</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Backup</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Actions</th>
+          <DataTable>
+            <caption className="pk-visually-hidden">Backups</caption>
+            <thead>
+              <tr>
+                <th scope="col">Backup</th>
+                <th scope="col">Created</th>
+                <th scope="col">By</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {backups.data.backups.map((b) => (
+                <tr key={b.id}>
+                  <td>{b.backup_name}</td>
+                  <td>{when(b.created_at)}</td>
+                  <td>{b.creator?.username ?? '—'}</td>
+                  <td>
+                    <Button
+                      size="small"
+                      variant="secondary"
+                      aria-label={`Restore ${b.backup_name}`}
+                      disabled={restore.isPending}
+                      onClick={() => {
+                        setSuccess(null)
+                        restore.mutate(b.id)
+                      }}
+                    >
+                      Restore
+                    </Button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {backups.data.backups.map((b) => (
-                  <tr key={b.id}>
-                    <td>{b.backup_name}</td>
-                    <td>{when(b.created_at)}</td>
-                    <td>{b.creator?.username ?? '—'}</td>
-                    <td>
-                      <Button
-                        size="small"
-                        variant="secondary"
-                        aria-label={`Restore ${b.backup_name}`}
-                        disabled={restore.isPending}
-                        onClick={() => {
-                          setSuccess(null)
-                          restore.mutate(b.id)
-                        }}
-                      >
-                        Restore
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+</DataTable>
         )}
       </section>
 

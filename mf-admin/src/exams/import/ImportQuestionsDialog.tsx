@@ -1,4 +1,4 @@
-import { Alert, Button, Modal, Spinner } from '@portal/ui-kit'
+import { Alert, Button, DataTable, Modal, Spinner } from '@portal/ui-kit'
 import { useId, useState } from 'react'
 import type { ImportedQuestion } from '../exam-form.ts'
 import { IMPORT_TEMPLATE, readQuestions, type ImportResult } from './question-import.ts'
@@ -105,49 +105,47 @@ const ImportQuestionsDialog = ({
               {result.newCategories.length > 0 ? ` New categories: ${result.newCategories.join(', ')}.` : ''}
             </p>
             {tooMany ? <Alert>The pool can hold {room} more questions (at most {MAX_POOL}); import a smaller file.</Alert> : null}
-            <div className="pk-table-wrap" role="region" aria-label={`Preview of ${read.status === 'read' ? read.fileName : ''}`} tabIndex={0} style={{ maxHeight: 320, overflowY: 'auto' }}>
-              <table className="pk-table pk-import-table">
-                <caption className="pk-visually-hidden">Rows of the file and whether each can be imported</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Row</th>
-                    <th scope="col">Question</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Options</th>
-                    <th scope="col">Correct</th>
-                    <th scope="col">Category</th>
-                    <th scope="col">Weight</th>
-                    <th scope="col">Keep Order</th>
-                    <th scope="col">Status</th>
+            <DataTable region={`Preview of ${read.status === 'read' ? read.fileName : ''}`} className="pk-import-table" wrapClassName="pk-import-preview">
+              <caption className="pk-visually-hidden">Rows of the file and whether each can be imported</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Row</th>
+                  <th scope="col">Question</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Options</th>
+                  <th scope="col">Correct</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Weight</th>
+                  <th scope="col">Keep Order</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.rows.map((r) => (
+                  <tr key={r.line}>
+                    <th scope="row">{r.line}</th>
+                    <td>{r.question.question_text || <span className="pk-muted">(empty)</span>}</td>
+                    <td>{TYPE_WORDS[r.question.question_type]}</td>
+                    <td>{r.question.options.length}</td>
+                    <td>{answerText(r.question)}</td>
+                    <td>{r.question.subject_category || <span className="pk-muted">None</span>}</td>
+                    <td>{r.question.category_weight}</td>
+                    <td>{r.question.keep_option_order ? 'Yes' : 'No'}</td>
+                    <td>
+                      {r.errors.length === 0 ? (
+                        <span style={{ color: 'var(--c-success)', fontWeight: 600 }}>Ready</span>
+                      ) : (
+                        <ul style={{ margin: 0, paddingLeft: '1rem', color: 'var(--c-danger)' }}>
+                          {r.errors.map((e) => (
+                            <li key={e}>{e}</li>
+                          ))}
+                        </ul>
+                      )}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {result.rows.map((r) => (
-                    <tr key={r.line}>
-                      <th scope="row">{r.line}</th>
-                      <td>{r.question.question_text || <span className="pk-muted">(empty)</span>}</td>
-                      <td>{TYPE_WORDS[r.question.question_type]}</td>
-                      <td>{r.question.options.length}</td>
-                      <td>{answerText(r.question)}</td>
-                      <td>{r.question.subject_category || <span className="pk-muted">None</span>}</td>
-                      <td>{r.question.category_weight}</td>
-                      <td>{r.question.keep_option_order ? 'Yes' : 'No'}</td>
-                      <td>
-                        {r.errors.length === 0 ? (
-                          <span style={{ color: 'var(--c-success)', fontWeight: 600 }}>Ready</span>
-                        ) : (
-                          <ul style={{ margin: 0, paddingLeft: '1rem', color: 'var(--c-danger)' }}>
-                            {r.errors.map((e) => (
-                              <li key={e}>{e}</li>
-                            ))}
-                          </ul>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+</DataTable>
           </>
         ) : null}
         <div className="pk-row" style={{ justifyContent: 'flex-end' }}>

@@ -1,5 +1,5 @@
 import type { User } from '@portal/contracts'
-import { Alert, Button, EmptyState, Modal, Spinner, errorMessage } from '@portal/ui-kit'
+import { Alert, Button, DataTable, EmptyState, errorMessage, Modal, Spinner } from '@portal/ui-kit'
 import { useUserStats } from '../data/apiHooks.ts'
 import { courseProgressBadge, formatDate, formatPercent, scoreBadge, type Tone } from './user-stats-view.ts'
 
@@ -36,65 +36,61 @@ export const UserStatsDialog = ({ user, onClose }: { user: User; onClose: () => 
             {s.examHistory.length === 0 ? (
               <EmptyState>No exams taken yet</EmptyState>
             ) : (
-              <div className="pk-table-wrap">
-                <table className="pk-table">
-                  <caption className="pk-visually-hidden">Exam history</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Exam</th>
-                      <th scope="col">Score</th>
-                      <th scope="col">Completed</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {s.examHistory.map((e, i) => {
-                      const badge = scoreBadge(e.score)
-                      return (
-                        <tr key={`${e.examId}-${i}`}>
-                          <td>{e.examName}</td>
-                          <td>
-                            <Badge tone={badge.tone}>{badge.label}</Badge> {e.passed ? 'Passed' : 'Failed'}
-                          </td>
-                          <td>{formatDate(e.completedAt)}</td>
-                        </tr>
-                      )
-                    })}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable>
+                <caption className="pk-visually-hidden">Exam history</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Exam</th>
+                    <th scope="col">Score</th>
+                    <th scope="col">Completed</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {s.examHistory.map((e, i) => {
+                    const badge = scoreBadge(e.score)
+                    return (
+                      <tr key={`${e.examId}-${i}`}>
+                        <td>{e.examName}</td>
+                        <td>
+                          <Badge tone={badge.tone}>{badge.label}</Badge> {e.passed ? 'Passed' : 'Failed'}
+                        </td>
+                        <td>{formatDate(e.completedAt)}</td>
+                      </tr>
+                    )
+                  })}
+                </tbody>
+</DataTable>
             )}
             <h3>Course History</h3>
             {s.courseHistory.length === 0 ? (
               <EmptyState>No courses yet</EmptyState>
             ) : (
-              <div className="pk-table-wrap">
-                <table className="pk-table">
-                  <caption className="pk-visually-hidden">Course history</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Course</th>
-                      <th scope="col">Progress</th>
-                      <th scope="col">Completed</th>
-                      <th scope="col">Last Accessed</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {s.courseHistory.map((c) => {
-                      const badge = courseProgressBadge(c)
-                      return (
-                        <tr key={c.courseId}>
-                          <td>{c.courseName}</td>
-                          <td>
-                            <Badge tone={badge.tone}>{badge.label}</Badge>
-                          </td>
-                          <td>{formatDate(c.completedAt)}</td>
-                          <td>{formatDate(c.lastAccessed)}</td>
-                        </tr>
-                      )
-                    })}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable>
+                <caption className="pk-visually-hidden">Course history</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Course</th>
+                    <th scope="col">Progress</th>
+                    <th scope="col">Completed</th>
+                    <th scope="col">Last Accessed</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {s.courseHistory.map((c) => {
+                    const badge = courseProgressBadge(c)
+                    return (
+                      <tr key={c.courseId}>
+                        <td>{c.courseName}</td>
+                        <td>
+                          <Badge tone={badge.tone}>{badge.label}</Badge>
+                        </td>
+                        <td>{formatDate(c.completedAt)}</td>
+                        <td>{formatDate(c.lastAccessed)}</td>
+                      </tr>
+                    )
+                  })}
+                </tbody>
+</DataTable>
             )}
           </>
         ) : null}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { formatCompactMoney, formatDate, formatDateTime, formatLongMonth, formatMoney, formatMonth } from './format.ts'
+
+describe('formatting', () => {
+  it('writes a calendar date as that day, whatever the time zone, and an instant as its UTC day', () => {
+    expect(formatDate('2026-11-25')).toBe('Nov 25, 2026')
+    expect(formatDate('2026-11-25T23:30:00Z')).toBe('Nov 25, 2026')
+  })
+
+  it('writes nothing as a dash (or the caller’s word) and leaves what is not a date as it is', () => {
+    expect(formatDate(null)).toBe('—')
+    expect(formatDate(undefined, 'Never')).toBe('Never')
+    expect(formatDate('soon')).toBe('soon')
+    expect(formatDateTime(null)).toBe('—')
+  })
+
+  it('writes an instant with its time of day', () => {
+    expect(formatDateTime('2026-11-25T15:04:00Z')).toMatch(/^Nov 2[56], 2026, \d{1,2}:04 (AM|PM)$/)
+  })
+
+  it('writes months and money', () => {
+    expect(formatMonth('2026-11')).toBe('Nov 2026')
+    expect(formatLongMonth('2026-02-28')).toBe('February 2026')
+    expect(formatMoney(1234.5)).toBe('$1,234.50')
+    expect(formatCompactMoney(9000)).toBe('$9K')
+  })
+})
