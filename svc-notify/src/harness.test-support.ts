@@ -1,38 +1,26 @@
 // Shared set-up of notify's route tests: a fresh PostgreSQL database, tokens from a test issuer,
 // users announced through identity's events (notify's projection), the learning consumer on an
 // in-process bus, a movable clock and a caller of the app.
-import { PlatformEnv, createInProcessBus, createTokenIssuer, createTokenVerifier, createUserProjection, loadOrCreateSigningKey, openDatabase, type Actor } from '@portal/server-kit'
+import { PlatformEnv, createInProcessBus, createTokenIssuer, loadOrCreateSigningKey, type Actor } from '@portal/server-kit'
 import { appCaller, createTestDatabase, silentLogger, sqlOf } from '@portal/server-kit/testing'
-import { createApp } from './app.ts'
-import { createGroupsHandler, subscribeGroups } from './consumers/groups.consumer.ts'
-import { createLearningHandler, subscribeLearning } from './consumers/learning.consumer.ts'
-import { createDeliveryRepository } from './deliveries/delivery.repository.ts'
-import { learningFacts } from './group-reports/learning-facts.repository.ts'
-import { migrationsList } from './migrations/index.ts'
-import { USERS_CONSUMER, entities } from './server.ts'
+import { notifyService } from './server.ts'
 
 export async function createHarness() {
   const testDb = await createTestDatabase('notify')
-  const env = PlatformEnv.parse({ LOG_LEVEL: 'silent' })
-  const db = await openDatabase({ service: 'notify', url: testDb.url, dataDir: '/tmp/unused', entities, migrations: migrationsList, logger: silentLogger })
+  // Mail would go out by SMTP, so the dev mailbox routes answer 404 as in a deployment; no sender
+  // runs here (nothing is ever sent to that address).
+  const env = PlatformEnv.parse({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/unused', SMTP_URL: 'smtp://127.0.0.1:9' })
   const key = await loadOrCreateSigningKey(undefined)
-  const jwtOpts = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }
-  const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: 3600 })
-  const verifier = createTokenVerifier(issuer.jwks(), jwtOpts)
+  const issuer = createTokenIssuer(key, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: 3600 })
   const bus = createInProcessBus()
   let offsetMs = 0
   const clock = () => new Date(Date.now() + offsetMs)
-  const deliveries = createDeliveryRepository(db.orm)
-  const { app, ctx, rules } = createApp({ orm: db.orm, verifier, logger: silentLogger, mailbox: null, deliveries, clock })
-  // As in server.ts: identity's user events fill the projection, learning's events the facts.
-  const users = createUserProjection({ orm: db.orm, logger: silentLogger, consumer: USERS_CONSUMER, onDeleted: learningFacts.dropUser })
-  const subscriptions = [
-    await users.subscribe(bus),
-    await subscribeGroups(bus, createGroupsHandler({ orm: db.orm, logger: silentLogger })),
-    await subscribeLearning(bus, createLearningHandler({ orm: db.orm, deliveries, rules, logger: silentLogger })),
-  ]
+  // The service as server.ts wires it (identity's user events fill the projection, learning's
+  // events the facts), called in process: nothing served, no sender or scheduler running.
+  const service = await notifyService.assemble({ env, logger: silentLogger, bus, jwks: issuer.jwks(), databaseUrl: testDb.url, clock })
+  const { app, ctx, rules } = service
   const call = appCaller(app)
-  const sql = sqlOf(db.orm)
+  const sql = sqlOf(service.orm)
 
   /** A signed-in caller with a fresh id, announced the way identity does; `group` puts them in a user group, `manager` makes them a manager of everything. */
   const user = async (o: { admin?: boolean; manager?: boolean; name?: string; group?: string | null; known?: boolean } = {}) => {
@@ -82,7 +70,7 @@ export async function createHarness() {
     rules,
     group,
     learningEvent,
-    orm: db.orm,
+    orm: service.orm,
     bus,
     issuer,
     call,
@@ -93,9 +81,8 @@ export async function createHarness() {
     /** Moves the service's clock forward. */
     advance: (ms: number) => void (offsetMs += ms),
     async close() {
-      for (const s of subscriptions) await s.stop()
+      await service.close()
       await bus.close()
-      await db.close()
       await testDb.drop()
     },
   }

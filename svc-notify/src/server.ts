@@ -1,24 +1,12 @@
-import type { Hono } from 'hono'
-import type { MikroORM } from '@mikro-orm/postgresql'
 import {
   ProjectedUser,
-  closeOnSignal,
-  createLogger,
-  createNatsBus,
-  createTokenVerifier,
   createUserProjection,
-  listen,
-  openDatabase,
+  defineService,
   publicUrl,
-  serviceDatabaseUrl,
-  startOutboxRelay,
-  trustedProxies,
-  type AppEnv,
-  type EventBus,
-  type KeySource,
-  type Logger,
-  type PlatformEnv,
-  type Subscription,
+  runServiceProcess,
+  startedJob,
+  type ServeOptions,
+  type ServiceDeps,
 } from '@portal/server-kit'
 import { createApp } from './app.ts'
 import { createCertsMailHandler, subscribeCertsMail } from './consumers/certs.consumer.ts'
@@ -27,7 +15,6 @@ import { createIdentityMailHandler, subscribeIdentityMail } from './consumers/id
 import { createGroupsHandler, subscribeGroups } from './consumers/groups.consumer.ts'
 import { createLearningHandler, subscribeLearning } from './consumers/learning.consumer.ts'
 import { startReportScheduler } from './group-reports/report-scheduler.ts'
-import type { RuleService } from './group-reports/rule.service.ts'
 import { learningFacts } from './group-reports/learning-facts.repository.ts'
 import { EmailDelivery } from './deliveries/delivery.entity.ts'
 import { createDeliveryRepository } from './deliveries/delivery.repository.ts'
@@ -39,20 +26,10 @@ import { createMailboxRepository } from './mailbox/mailbox.repository.ts'
 import { loadNotifyEnv } from './env.ts'
 import { migrationsList } from './migrations/index.ts'
 
-export interface NotifyDeps {
-  env: PlatformEnv
-  logger: Logger
-  bus: EventBus
-  port: number
-  hostname?: string
-  /** Identity's public keys: its JWKS URL in cluster mode, a document or getter in single-node. */
-  jwks: KeySource
-  /** Full URL of notify's own database; default: its database on env.DATABASE_URL's server (tests pass a fresh one). */
-  databaseUrl?: string
+/** What notify adds to the platform's parts. */
+export interface NotifyOptions {
   /** Tuning of the delivery sender (tests use short retry delays). */
   sender?: Partial<SenderOptions>
-  /** Current time (tests move it). */
-  clock?: () => Date
 }
 
 /** Durable consumer name of notify's projection of identity's users (and its inbox key). */
@@ -62,76 +39,55 @@ export const USERS_CONSUMER = 'notify-users'
 export const entities = [EmailDelivery, MailboxEntry, ProjectedUser]
 
 /**
- * Starts svc-notify: its database, the sender, the outbox relay (delivery outcomes of
- * certification notices), the durable subscriptions to identity's mail and user events, certs'
- * notices and reminders and learning's events, and the HTTP app. `close()` stops all of it but not
- * the bus (the caller owns it).
+ * svc-notify: e-mail deliveries (SMTP, or the dev mailbox without SMTP_URL), admin e-mails and
+ * group reports. Beside the platform's parts: the delivery sender and the report scheduler, and
+ * the durable subscriptions to identity's mail and user events, certs' notices and reminders and
+ * learning's events. Its outbox carries the delivery outcomes of certification notices.
  */
-export async function start(deps: NotifyDeps): Promise<{ port: number; app: Hono<AppEnv>; orm: MikroORM; rules: RuleService; close(): Promise<void> }> {
-  const { env, logger } = deps
-  const db = await openDatabase({
-    service: 'notify',
-    url: deps.databaseUrl ?? (env.DATABASE_URL ? serviceDatabaseUrl(env.DATABASE_URL, 'notify') : undefined),
-    dataDir: env.DATA_DIR,
-    entities,
-    migrations: migrationsList,
-    logger,
-  })
-  const mailbox = env.SMTP_URL ? null : createMailboxRepository(db.orm)
-  const transport = env.SMTP_URL ? createSmtpTransport({ url: env.SMTP_URL, from: env.MAIL_FROM }) : createMailboxTransport(mailbox!)
-  const deliveries = createDeliveryRepository(db.orm)
-  const sender = startDeliverySender({ deliveries, transport, logger, options: deps.sender })
-  sender.kick() // whatever was pending when the last process stopped
-  const relay = startOutboxRelay({ orm: db.orm, bus: deps.bus, logger })
-  const users = createUserProjection({ orm: db.orm, logger, consumer: USERS_CONSUMER, onDeleted: learningFacts.dropUser })
-  const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
-  const { app, rules } = createApp({ orm: db.orm, verifier, logger, mailbox, deliveries, kick: sender.kick, senderCounts: sender.counts, clock: deps.clock })
-  const scheduler = startReportScheduler({ rules, logger })
-  const subscriptions: Subscription[] = []
-  let server: Awaited<ReturnType<typeof listen>> | undefined
-  const stopAll = async () => {
-    scheduler.stop()
-    for (const s of subscriptions) await s.stop()
-    await relay.stop()
-    await sender.stop()
-    await transport.close()
-    await db.close()
-  }
-  try {
-    subscriptions.push(await subscribeIdentityMail(deps.bus, createIdentityMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick })))
-    subscriptions.push(await users.subscribe(deps.bus))
-    // The launchers set PUBLIC_URL from the gateway's port.
-    subscriptions.push(await subscribeTeamReminderMail(deps.bus, createTeamReminderMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick, portalUrl: publicUrl(env) })))
-    subscriptions.push(await subscribeCertsMail(deps.bus, createCertsMailHandler({ orm: db.orm, deliveries, logger, onQueued: sender.kick })))
-    subscriptions.push(await subscribeGroups(deps.bus, createGroupsHandler({ orm: db.orm, logger })))
-    subscriptions.push(await subscribeLearning(deps.bus, createLearningHandler({ orm: db.orm, deliveries, rules, logger, onQueued: sender.kick })))
-    await users.requestBackfill()
-    relay.kick()
-    server = await listen(app, deps.port, deps.hostname, { trustedProxies: trustedProxies(env.TRUSTED_PROXIES) })
-    logger.info('svc-notify listening', { port: server.port, transport: transport.kind })
-    const running = server
+export const notifyService = defineService({
+  name: 'notify',
+  entities,
+  migrations: migrationsList,
+  features(ctx, deps: ServiceDeps & NotifyOptions) {
+    const { orm, verifier, logger, clock, env } = ctx
+    const mailbox = env.SMTP_URL ? null : createMailboxRepository(orm)
+    const transport = env.SMTP_URL ? createSmtpTransport({ url: env.SMTP_URL, from: env.MAIL_FROM }) : createMailboxTransport(mailbox!)
+    const deliveries = createDeliveryRepository(orm)
+    // Sends whatever was pending when the last process stopped, then what the consumers queue.
+    const sender = startedJob(() => {
+      const running = startDeliverySender({ deliveries, transport, logger, options: deps.sender })
+      running.kick()
+      return running
+    })
+    const kick = () => sender.running?.kick()
+    const senderCounts = () => sender.running?.counts() ?? { unknownOutcomeResends: 0, foundAccepted: 0 }
+    const { app, ctx: notify, rules } = createApp({ orm, verifier, logger, mailbox, deliveries, kick, senderCounts, clock })
     return {
-      port: running.port,
       app,
-      orm: db.orm,
-      rules,
-      async close() {
-        await running.close()
-        await stopAll()
-      },
+      users: createUserProjection({ orm, logger, consumer: USERS_CONSUMER, onDeleted: learningFacts.dropUser }),
+      consumers: [
+        (bus) => subscribeIdentityMail(bus, createIdentityMailHandler({ orm, deliveries, logger, onQueued: kick })),
+        // The launchers set PUBLIC_URL from the gateway's port.
+        (bus) => subscribeTeamReminderMail(bus, createTeamReminderMailHandler({ orm, deliveries, logger, onQueued: kick, portalUrl: publicUrl(env) })),
+        (bus) => subscribeCertsMail(bus, createCertsMailHandler({ orm, deliveries, logger, onQueued: kick })),
+        (bus) => subscribeGroups(bus, createGroupsHandler({ orm, logger })),
+        (bus) => subscribeLearning(bus, createLearningHandler({ orm, deliveries, rules, logger, onQueued: kick })),
+      ],
+      jobs: [sender, startedJob(() => startReportScheduler({ rules, logger }))],
+      close: () => transport.close(),
+      describe: () => ({ transport: transport.kind }),
+      parts: { rules, ctx: notify, deliveries, mailbox },
     }
-  } catch (err) {
-    await server?.close()
-    await stopAll()
-    throw err
-  }
-}
+  },
+})
+
+export interface NotifyDeps extends ServiceDeps, NotifyOptions, ServeOptions {}
+
+/** Starts svc-notify; `close()` stops all of it but not the bus (the caller owns it). */
+export const start = (deps: NotifyDeps) => notifyService.start(deps)
 
 // The cluster deployable: its own process with PostgreSQL, NATS JetStream and SMTP.
 if (import.meta.main) {
   const { env, port, hostname, jwksUrl } = loadNotifyEnv()
-  const logger = createLogger('notify', env.LOG_LEVEL)
-  const bus = await createNatsBus({ url: env.NATS_URL!, logger })
-  const service = await start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl) })
-  closeOnSignal(logger, () => service.close(), () => bus.close())
+  await runServiceProcess('notify', env, ({ logger, bus }) => start({ env, logger, bus, port, hostname, jwks: new URL(jwksUrl) }))
 }
