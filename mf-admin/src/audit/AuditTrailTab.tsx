@@ -1,4 +1,4 @@
-import { Alert, Button, DataTable, EmptyState, errorMessage, Spinner, TextField } from '@portal/ui-kit'
+import { Alert, Button, DataTable, EmptyState, errorMessage, formatDateTime, Spinner, TextField } from '@portal/ui-kit'
 import { useState, type FormEvent } from 'react'
 import { AUDIT_SOURCES, SOURCE_LABELS, auditQuery, detailsText, emptyFilter, historyLink, mergeTrails, type AuditFilter } from './audit-view.ts'
 import { useAuditTrails } from './data/apiHooks.ts'
@@ -86,7 +86,7 @@ export const AuditTrailTab = ({ navigate }: { navigate?: (to: string) => void })
           <tbody>
             {entries.map((e) => (
               <tr key={`${e.service}-${e.id}`}>
-                <td>{new Date(e.at).toLocaleString()}</td>
+                <td>{formatDateTime(e.at)}</td>
                 <td>{e.actor_name}</td>
                 <td>{SOURCE_LABELS[e.service as keyof typeof SOURCE_LABELS] ?? e.service}</td>
                 <td>{e.action}</td>

@@ -1,5 +1,5 @@
 import type { NotificationRule } from '@portal/contracts'
-import { Alert, Button, errorMessage, Switch } from '@portal/ui-kit'
+import { Alert, Button, errorMessage, formatDateTime, Switch } from '@portal/ui-kit'
 import { useId, useState, type FormEvent } from 'react'
 import { useSaveRecipients, useSendTestReport, useToggleRule } from './data/apiHooks.ts'
 import { parseRecipients, scheduleLabel, trackedItemsOf } from './rule-view.ts'
@@ -36,7 +36,7 @@ export const GroupRuleCard = ({ rule, onNotice }: { rule: NotificationRule; onNo
           <dt style={{ display: 'inline', fontWeight: 600 }}>Report: </dt>
           <dd style={{ display: 'inline', margin: 0 }}>
             {scheduleLabel(rule)}
-            {rule.last_report_sent ? `, last sent ${new Date(rule.last_report_sent).toLocaleString()}` : ', not sent yet'}
+            {rule.last_report_sent ? `, last sent ${formatDateTime(rule.last_report_sent)}` : ', not sent yet'}
           </dd>
         </div>
         <div>

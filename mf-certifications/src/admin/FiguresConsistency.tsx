@@ -1,6 +1,5 @@
 import type { ConsistencyReport } from '@portal/contracts'
-import { Alert, Button, DataTable, errorMessage, Spinner } from '@portal/ui-kit'
-import { formatDate } from '../shared/format.ts'
+import { Alert, Button, DataTable, errorMessage, formatDate, Spinner } from '@portal/ui-kit'
 import { useConsistency } from './data/apiHooks.ts'
 
 /** What the check found, in words: the headline a screen reader hears first. */

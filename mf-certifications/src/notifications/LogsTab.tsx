@@ -1,15 +1,8 @@
-import { Button, DataTable, errorMessage, Spinner, TableHead } from '@portal/ui-kit'
+import { Button, DataTable, errorMessage, formatDate, formatDateTime, Spinner, TableHead } from '@portal/ui-kit'
 import { Badge } from '../shared/Badges.tsx'
-import { formatDate } from '../shared/format.ts'
 import { useNotificationLogs } from './data/apiHooks.ts'
 import { LOG_STATUS, shownLogs, typeLabel } from './notification-view.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
-
-const TIME = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
-const formatTime = (iso: string) => {
-  const d = new Date(iso)
-  return Number.isNaN(d.getTime()) ? iso : TIME.format(d)
-}
 
 /** Notification Logs (admin §2, §3, §9): the latest 50 entries fetched, the first 20 shown. */
 export const LogsTab = () => {
@@ -37,7 +30,7 @@ export const LogsTab = () => {
               const status = LOG_STATUS[log.status]
               return (
                 <tr key={log.id}>
-                  <td>{formatTime(log.sent_at)}</td>
+                  <td>{formatDateTime(log.sent_at)}</td>
                   <td>{log.technician ? `${log.technician.name}${log.technician.department ? ` (${log.technician.department})` : ''}` : '—'}</td>
                   <td>{log.technician?.branch ?? '—'}</td>
                   <td>{log.certification?.code ?? '—'}</td>

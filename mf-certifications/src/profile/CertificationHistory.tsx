@@ -1,7 +1,7 @@
 import { CERT_MESSAGES, type CertificationPeriod, type PeriodEndReason } from '@portal/contracts'
-import { Alert, Button, errorMessage } from '@portal/ui-kit'
+import { Alert, Button, errorMessage, formatDate } from '@portal/ui-kit'
 import { useEffect, useId, useRef, useState } from 'react'
-import { formatDate, formatSize } from '../shared/format.ts'
+import { formatSize } from '../shared/format.ts'
 import { saveBlob } from '../shared/save-blob.ts'
 import { fetchProof } from './api.ts'
 

@@ -1,8 +1,7 @@
 import type { TechnicianProfile } from '@portal/contracts'
-import { EmptyState } from '@portal/ui-kit'
+import { EmptyState, formatDate, formatMonth } from '@portal/ui-kit'
 import { ExpiryBadge } from '../shared/Badges.tsx'
 import { certView } from '../shared/cert-view.ts'
-import { formatDate, monthLabel } from '../shared/format.ts'
 import { ProgressBar } from '../shared/ProgressBar.tsx'
 import { revenueCards, tierPanel } from './profile-view.ts'
 
@@ -20,7 +19,7 @@ export const RevenueCards = ({ data }: { data: TechnicianProfile['revenue_data']
         </div>
       ))}
     </dl>
-    {data?.month ? <p className="pk-muted" style={{ margin: 0 }}>Latest month: {monthLabel(data.month)}</p> : null}
+    {data?.month ? <p className="pk-muted" style={{ margin: 0 }}>Latest month: {formatMonth(data.month)}</p> : null}
     {data?.tier_pay_rate != null ? (
       <p className="pk-muted" style={{ margin: 0 }}>
         Pay rate of the current tier: {data.tier_pay_rate}

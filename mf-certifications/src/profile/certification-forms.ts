@@ -1,6 +1,6 @@
 import { AddCertificationBody, CERT_MESSAGES, CERT_UPLOAD, UploadCertificationFields, validityLabel } from '@portal/contracts'
+import { formatDate, formatLongMonth } from '@portal/ui-kit'
 import { computeExpiration, inRecertificationWindow, RECERTIFICATION_WINDOW_DAYS, renewedExpiration } from '@portal/contracts/cert-rules'
-import { formatDate, longMonthLabel } from '../shared/format.ts'
 
 // The Add Certification and proof upload forms' checks, apart from profile-view.ts: only the
 // dialogs (loaded when the user reaches for them) need them, so they stay off the first screen.
@@ -57,7 +57,7 @@ export function expirationOnSave({ obtained, entered, validityMonths, held }: Ex
 
 /** " (February 2026 has no 31st: the month's last day)" when adding months moved the day to a shorter month's end. */
 const clampNote = (from: string, to: string) =>
-  from.slice(8) === to.slice(8) ? '' : ` (${longMonthLabel(to)} has no ${+from.slice(8)}${from.endsWith('31') ? 'st' : 'th'}: the month's last day)`
+  from.slice(8) === to.slice(8) ? '' : ` (${formatLongMonth(to)} has no ${+from.slice(8)}${from.endsWith('31') ? 'st' : 'th'}: the month's last day)`
 
 /** What an empty expiration becomes once the obtained date and a validity are known, and why. */
 function computed(obtained: string, validityMonths: number, held: HeldDates | null | undefined): { date: string; why: string } {

@@ -9,7 +9,7 @@ import {
   type TierLevel,
   type UserCertification,
 } from '@portal/contracts'
-import { formatDate } from '../shared/format.ts'
+import { formatDate } from '@portal/ui-kit'
 
 export type Requirement = TechnicianProfile['tier_requirements'][number]
 

@@ -1,9 +1,8 @@
 import { BRANCHES, DEPARTMENTS, formatRatio, formatUsd, ratioColour, REMOTES, TEAM_MESSAGES, todayIso, type ManualRevenueBody, type RevenueRecord, type User } from '@portal/contracts'
-import { Alert, Button, ConfirmDialog, DataTable, EmptyState, errorMessage, Select, Spinner, TextField, usePageHeading, type Announcement, type RemoteProps } from '@portal/ui-kit'
+import { Alert, Button, ConfirmDialog, DataTable, EmptyState, errorMessage, formatDate, formatMonth, Select, Spinner, TextField, usePageHeading, type Announcement, type RemoteProps } from '@portal/ui-kit'
 import { useEffect, useState, type FormEvent } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { exposed } from '../shared/exposed.tsx'
-import { formatDate, monthLabel } from '../shared/format.ts'
 import { Notice } from '../shared/Notice.tsx'
 import { TrendChart, trendPoints } from '../team/index.ts'
 import { useRecentEntries, useRevenueHistory, useSaveRevenue, useTechnicians } from './data/apiHooks.ts'
@@ -56,7 +55,7 @@ export const RecentEntriesTable = ({ entries }: { entries: readonly RevenueRecor
                 {e.user.branch ?? 'Branch not set'} · {e.user.department ?? 'Department not set'}
               </span>
             </td>
-            <td>{monthLabel(e.month)}</td>
+            <td>{formatMonth(e.month)}</td>
             <td>{formatUsd(e.gross_revenue)}</td>
             <td>{e.pay_amount === null ? <span className="pk-muted">Not entered</span> : formatUsd(e.pay_amount)}</td>
             <td>
@@ -91,7 +90,7 @@ const payText = (pay: number | null) => (pay === null ? 'no pay entered' : `pay 
 /** A month already recorded: what is there, and what replacing it would store. */
 const ReplaceQuestion = ({ recorded, body }: { recorded: RevenueRecord; body: ManualRevenueBody }) => (
   <p>
-    {recorded.user.name} already has revenue for {monthLabel(recorded.month)}: gross {formatUsd(recorded.gross_revenue)}, {payText(recorded.pay_amount)}. Replace it with
+    {recorded.user.name} already has revenue for {formatMonth(recorded.month)}: gross {formatUsd(recorded.gross_revenue)}, {payText(recorded.pay_amount)}. Replace it with
     gross {formatUsd(body.gross_revenue)}, {payText(body.pay_amount ?? null)}?
   </p>
 )

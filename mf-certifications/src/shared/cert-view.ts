@@ -1,3 +1,4 @@
+import { formatDate } from '@portal/ui-kit'
 import {
   certificationStatus,
   daysUntil,
@@ -7,7 +8,7 @@ import {
   type ExpirationBadgeKind as ExpirationBadge,
   type StatusFacts,
 } from '@portal/contracts/cert-rules'
-import { formatDate, relativeDays } from './format.ts'
+import { relativeDays } from './format.ts'
 
 /** Colour families of the badges; every badge also says its meaning in words (never colour alone). */
 export type Tone = 'red' | 'orange' | 'yellow' | 'blue' | 'green' | 'grey'

@@ -1,7 +1,6 @@
 import { TEAM_MESSAGES, tierLabel, todayIso, type TeamMemberDetail, type TierLevel } from '@portal/contracts'
-import { Alert, Button, errorMessage, Modal, Select, TextField } from '@portal/ui-kit'
+import { Alert, Button, errorMessage, formatDate, Modal, Select, TextField } from '@portal/ui-kit'
 import { useId, useState, type FormEvent } from 'react'
-import { formatDate } from '../shared/format.ts'
 import { saveBlob } from '../shared/save-blob.ts'
 import { fetchMemberReport, sendReminder } from './api.ts'
 import { useRequestPromotion, useUpdateRevPay } from './data/apiHooks.ts'

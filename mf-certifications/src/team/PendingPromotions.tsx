@@ -1,7 +1,6 @@
 import { tierLabel, type PromotionRequest } from '@portal/contracts'
-import { Alert, Button, EmptyState, errorMessage, Modal, Spinner, useAnnouncement } from '@portal/ui-kit'
+import { Alert, Button, EmptyState, errorMessage, formatDate, Modal, Spinner, useAnnouncement } from '@portal/ui-kit'
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import { formatDate } from '../shared/format.ts'
 import { Notice } from '../shared/Notice.tsx'
 import { useDecidePromotion, usePendingPromotions } from './data/apiHooks.ts'
 import { LoadFailure } from '../shared/LoadFailure.tsx'

@@ -1,10 +1,9 @@
 import { formatRatio, formatUsd, ratioColour, TEAM, TEAM_MESSAGES, type LeaderboardPeriod, type LeaderboardResponse, type TeamMemberDetail } from '@portal/contracts'
-import { DataTable, EmptyState, errorMessage, Spinner, Tabs } from '@portal/ui-kit'
+import { DataTable, EmptyState, errorMessage, formatMonth, Spinner, Tabs } from '@portal/ui-kit'
 import { useState } from 'react'
 import { useLeaderboard } from '../revenue/index.ts'
 import { Badge } from '../shared/Badges.tsx'
 import { LoadFailure } from '../shared/LoadFailure.tsx'
-import { monthLabel } from '../shared/format.ts'
 import { trendPoints } from './team-view.ts'
 import { TrendChart } from './TrendChart.tsx'
 
@@ -29,7 +28,7 @@ export const memberStanding = (name: string, userId: string, board: LeaderboardR
 
 /** Top 5 by gross revenue (learner §9); the member's own row stands out. */
 export const Leaderboard = ({ board, userId }: { board: LeaderboardResponse; userId?: string }) => {
-  const span = board.from === board.to ? monthLabel(board.from) : `${monthLabel(board.from)} to ${monthLabel(board.to)}`
+  const span = board.from === board.to ? formatMonth(board.from) : `${formatMonth(board.from)} to ${formatMonth(board.to)}`
   return (
     <div className="pk-stack" style={{ gap: '.5rem' }}>
       <h3 id="leaderboard-title" style={{ margin: 0, fontSize: '1.0625rem' }}>

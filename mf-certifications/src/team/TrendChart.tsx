@@ -1,3 +1,4 @@
+import { formatCompactMoney } from '@portal/ui-kit'
 import { formatRatio, formatUsd, ratioColour } from '@portal/contracts'
 import { niceMax, type TrendPoint } from './team-view.ts'
 
@@ -9,7 +10,6 @@ const TICKS = 4
 /** Bar fills of the ratio colours (learner §9), dark enough to stand against the white page. */
 const FILL = { green: '#15803d', yellow: '#a16207', orange: '#c2410c', red: '#b91c1c' } as const
 
-const compactUsd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 })
 
 /** What the chart shows, in words: read by screen readers in place of the drawing. */
 export const trendSummary = (points: readonly TrendPoint[]): string =>
@@ -37,7 +37,7 @@ export const TrendChart = ({ points, title }: { points: readonly TrendPoint[]; t
             <g key={i}>
               <line x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} stroke="#cbd5e1" strokeWidth={1} />
               <text x={PAD.left - 8} y={y(v) + 4} textAnchor="end" fontSize={12} fill="#475569">
-                {compactUsd.format(v)}
+                {formatCompactMoney(v)}
               </text>
             </g>
           )
@@ -61,7 +61,7 @@ export const TrendChart = ({ points, title }: { points: readonly TrendPoint[]; t
                     rx={3}
                   />
                   <text x={cx} y={y(p.revenue) - 6} textAnchor="middle" fontSize={11} fontWeight={600} fill="#1e293b">
-                    {compactUsd.format(p.revenue)}
+                    {formatCompactMoney(p.revenue)}
                   </text>
                 </>
               )}

@@ -1,6 +1,6 @@
 import { IsoMonth, meetsRequirements, progressColour, promotionTiers, TEAM, tierLabel, type RevenueRecord, type TeamMemberRow, type TeamSort, type TierLevel } from '@portal/contracts'
+import { formatMonth } from '@portal/ui-kit'
 import type { Tone } from '../shared/cert-view.ts'
-import { monthLabel } from '../shared/format.ts'
 
 /** The table's order: a column and a direction, as the server sorts. */
 export interface TeamOrder {
@@ -64,7 +64,7 @@ export function trendPoints(records: readonly Pick<RevenueRecord, 'month' | 'gro
   const byMonth = new Map(records.map((r) => [r.month, r]))
   return monthsEnding(lastMonth).map((month) => {
     const r = byMonth.get(month)
-    return { month, label: monthLabel(month), revenue: r ? r.gross_revenue : null, ratio: r ? r.rev_pay_ratio : null }
+    return { month, label: formatMonth(month), revenue: r ? r.gross_revenue : null, ratio: r ? r.rev_pay_ratio : null }
   })
 }
 

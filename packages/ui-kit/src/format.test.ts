@@ -5,11 +5,13 @@ describe('formatting', () => {
   it('writes a calendar date as that day, whatever the time zone, and an instant as its UTC day', () => {
     expect(formatDate('2026-11-25')).toBe('Nov 25, 2026')
     expect(formatDate('2026-11-25T23:30:00Z')).toBe('Nov 25, 2026')
+    expect(formatDate('2026-12-25T10:00:00.000Z')).toBe('Dec 25, 2026')
   })
 
   it('writes nothing as a dash (or the caller’s word) and leaves what is not a date as it is', () => {
     expect(formatDate(null)).toBe('—')
     expect(formatDate(undefined, 'Never')).toBe('Never')
+    expect(formatDate(null, 'Not set')).toBe('Not set')
     expect(formatDate('soon')).toBe('soon')
     expect(formatDateTime(null)).toBe('—')
   })
@@ -19,8 +21,8 @@ describe('formatting', () => {
   })
 
   it('writes months and money', () => {
-    expect(formatMonth('2026-11')).toBe('Nov 2026')
-    expect(formatLongMonth('2026-02-28')).toBe('February 2026')
+    expect(['2026-11', '2025-01'].map(formatMonth)).toEqual(['Nov 2026', 'Jan 2025'])
+    expect(['2026-02-28', '2025-12-31'].map(formatLongMonth)).toEqual(['February 2026', 'December 2025'])
     expect(formatMoney(1234.5)).toBe('$1,234.50')
     expect(formatCompactMoney(9000)).toBe('$9K')
   })

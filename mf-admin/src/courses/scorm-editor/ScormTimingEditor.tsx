@@ -1,12 +1,11 @@
 import { SCORM_EDITOR_MESSAGES as M, type CourseModule } from '@portal/contracts'
 import { isLikelyProblemSlide } from '@portal/contracts/captivate'
-import { Alert, Button, DataTable, errorMessage, Modal, Select, Spinner, TextField } from '@portal/ui-kit'
+import { Alert, Button, DataTable, errorMessage, formatDateTime, Modal, Select, Spinner, TextField } from '@portal/ui-kit'
 import { useId, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useEditTiming, useRestoreBackup, useScormAnalysis, useScormBackups, useVerifyModule } from './data/apiHooks.ts'
 import { canSave, isNameOnly, slideLabel, successMessage, timingProblem, type TimingForm } from './timing-editor.ts'
 
-const when = (iso: string) => new Date(iso).toLocaleString()
 
 /**
  * SCORM Timing Editor (admin §2, §4, §5, §8) of a stored module: status, slide selection, new
@@ -156,7 +155,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
               {backups.data.backups.map((b) => (
                 <tr key={b.id}>
                   <td>{b.backup_name}</td>
-                  <td>{when(b.created_at)}</td>
+                  <td>{formatDateTime(b.created_at)}</td>
                   <td>{b.creator?.username ?? '—'}</td>
                   <td>
                     <Button

@@ -1,7 +1,7 @@
 import type { User } from '@portal/contracts'
-import { Alert, Button, DataTable, EmptyState, errorMessage, Modal, Spinner } from '@portal/ui-kit'
+import { Alert, Button, DataTable, EmptyState, errorMessage, formatDate, Modal, Spinner } from '@portal/ui-kit'
 import { useUserStats } from '../data/apiHooks.ts'
-import { courseProgressBadge, formatDate, formatPercent, scoreBadge, type Tone } from './user-stats-view.ts'
+import { courseProgressBadge, formatPercent, scoreBadge, type Tone } from './user-stats-view.ts'
 
 const Badge = ({ tone, children }: { tone: Tone; children: string }) => <span className={`pk-tone pk-tone--${tone}`}>{children}</span>
 

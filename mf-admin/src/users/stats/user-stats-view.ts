@@ -14,6 +14,3 @@ export const scoreBadge = (score: number): { label: string; tone: Tone } => ({ l
 
 /** Percent with at most one decimal (85, 72.5). */
 export const formatPercent = (n: number) => `${Math.round(n * 10) / 10}%`
-
-/** A date of the history, or a dash when there is none. */
-export const formatDate = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : '—')
