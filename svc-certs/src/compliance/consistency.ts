@@ -4,6 +4,7 @@ import {
   compliancePercentage,
   completionPercent,
   daysUntil,
+  expirationBadge,
   hasNoExpired,
   isExpired,
   isExpiringSoon,
@@ -37,9 +38,11 @@ interface Recomputed {
   completion_percentage: number
   expired_certifications: number
   expiring_soon: number
+  expiring_critical: number
+  expiring_notice: number
 }
 
-const FIELDS = ['current_tier', 'required_count', 'met_count', 'completion_percentage', 'expired_certifications', 'expiring_soon'] as const
+const FIELDS = ['current_tier', 'required_count', 'met_count', 'completion_percentage', 'expired_certifications', 'expiring_soon', 'expiring_critical', 'expiring_notice'] as const
 
 interface HeldRow {
   user_id: string
@@ -59,7 +62,10 @@ export const consistencyStatements = {
   held: `select tc.user_id, tc.certification_id, to_char(tc.expiration_date, 'YYYY-MM-DD') as expiration_date,
               to_char(tc.verified_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as verified_at, tc.file_name, ct.upload_required
          from technician_certifications tc join certification_types ct on ct.id = tc.certification_id`,
-  kept: `select f.user_id, ${FIELDS.map((f) => `f.${f}::int as ${f}`).join(', ')} from team_member_figures f join users u on u.id = f.user_id
+  // `member`: 1 when the row keeps its member's branch, department and technician flag as they are now.
+  kept: `select f.user_id, ${FIELDS.map((f) => `f.${f}::int as ${f}`).join(', ')},
+              (f.technician and f.branch is not distinct from u.branch and f.department is not distinct from u.department)::int as member
+         from team_member_figures f join users u on u.id = f.user_id
         where ${TECHNICIAN_CONDITIONS.join(' and ')}`,
 }
 
@@ -94,6 +100,8 @@ async function recompute(em: EntityManager, today: string): Promise<Recomputed[]
       completion_percentage: completionPercent(met, counting.length),
       expired_certifications: days.filter(isExpired).length,
       expiring_soon: days.filter(isExpiringSoon).length,
+      expiring_critical: days.filter((d) => expirationBadge(d) === 'critical').length,
+      expiring_notice: days.filter((d) => expirationBadge(d) === 'notice').length,
     }
   })
 }
@@ -123,7 +131,7 @@ export async function consistencyReport(em: EntityManager, today: string, at: Da
   await ledgerRepository.refresh(em, today)
   const [ledger, kept, dashboard, team] = await Promise.all([
     recompute(em.fork(), today),
-    em.fork().execute(consistencyStatements.kept) as Promise<(Pick<Recomputed, 'user_id'> & Record<(typeof FIELDS)[number], number>)[]>,
+    em.fork().execute(consistencyStatements.kept) as Promise<(Pick<Recomputed, 'user_id'> & Record<(typeof FIELDS)[number] | 'member', number>)[]>,
     ledgerRepository.figures(em.fork(), today),
     teamRepository.page(em.fork(), { actor: admin, scope: null }, { sort: 'name', order: 'asc' }, today, { limit: 1, offset: 0 }),
   ])
@@ -141,6 +149,7 @@ export async function consistencyReport(em: EntityManager, today: string, at: Da
       continue
     }
     for (const f of FIELDS) differ('Team member figures', key, f, Number(k[f]), r[f])
+    differ('Team member figures', key, 'branch, department and technician', Number(k.member), 1)
   }
 
   const organisation = totals(ledger)
@@ -153,6 +162,16 @@ export async function consistencyReport(em: EntityManager, today: string, at: Da
     for (const [field, value] of Object.entries(expected))
       differ('Certification Notification Management', branch ?? 'No branch', field, shown ? Number(shown[field as keyof typeof expected] ?? null) : null, value)
   }
+
+  // Its groups' counts (the screen's window, 60 days with the expired ones), from the same kept rows.
+  const groups = dashboard.groups()
+  const expected = {
+    expired: ledger.reduce((n, r) => n + r.expired_certifications, 0),
+    critical: ledger.reduce((n, r) => n + r.expiring_critical, 0),
+    warning: ledger.reduce((n, r) => n + r.expiring_soon - r.expiring_critical, 0),
+    notice: ledger.reduce((n, r) => n + r.expiring_notice, 0),
+  }
+  for (const [group, value] of Object.entries(expected)) differ('Certification Notification Management', 'Counts', group, groups[group as keyof typeof groups], value)
 
   // An admin's team is every technician but the admin themself (admins are never technicians).
   const s = team.summary

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { BRANCHES, compliancePercentage, type Branch, type BranchCompliance, type ComplianceFigures, type Department } from '@portal/contracts'
+import { BRANCHES, compliancePercentage, type Branch, type BranchCompliance, type ComplianceFigures, type Department, type ExpirationBadgeKind } from '@portal/contracts'
 
 /**
  * The certification ledger's reads (issue 23): every compliance figure of the portal (the team
@@ -32,21 +32,28 @@ export const refreshStaleFiguresStatement = (today: string) => ({
   params: [today, today, today, today, today],
 })
 
-/** The figures' statement (also run bare by the benchmark's ceiling): the technicians' kept figures summed per branch. */
+/**
+ * The figures' statement (also run bare by the benchmark's ceiling): the technicians' kept figures
+ * summed per branch, one pass over the kept rows (each carries its member's branch, department and
+ * whether they count as a technician, recomputed when those change). With the certifications of
+ * each expiry group, which Certification Notification Management counts from the same rows.
+ */
 export function figuresStatement(where: FiguresFilter = {}) {
-  const conditions: string[] = [...TECHNICIAN_CONDITIONS]
+  const conditions: string[] = ['f.technician']
   const params: unknown[] = []
-  if (where.branch) (conditions.push('u.branch = ?'), params.push(where.branch))
-  if (where.department) (conditions.push('u.department = ?'), params.push(where.department))
+  if (where.branch) (conditions.push('f.branch = ?'), params.push(where.branch))
+  if (where.department) (conditions.push('f.department = ?'), params.push(where.department))
   return {
-    sql: `select u.branch, count(*)::int as technicians,
+    sql: `select f.branch, count(*)::int as technicians,
               count(*) filter (where certs_has_no_expired(f.expired_certifications))::int as no_expired,
               count(*) filter (where certs_meets_requirements(f.completion_percentage))::int as requirements_met,
               coalesce(sum(f.expired_certifications), 0)::int as expired_certifications,
-              coalesce(sum(f.expiring_soon), 0)::int as expiring_30_days
-         from users u join team_member_figures f on f.user_id = u.id
+              coalesce(sum(f.expiring_soon), 0)::int as expiring_30_days,
+              coalesce(sum(f.expiring_critical), 0)::int as expiring_critical,
+              coalesce(sum(f.expiring_notice), 0)::int as expiring_notice
+         from team_member_figures f
         where ${conditions.join(' and ')}
-        group by u.branch`,
+        group by f.branch`,
     params,
   }
 }
@@ -58,7 +65,12 @@ interface FigureRow {
   requirements_met: number
   expired_certifications: number
   expiring_30_days: number
+  expiring_critical: number
+  expiring_notice: number
 }
+
+/** Certifications per expiry group (the badge's bands) of a set of technicians. */
+export type ExpiryGroupCounts = Record<ExpirationBadgeKind, number>
 
 const figuresOf = (r: Omit<FigureRow, 'branch'>): ComplianceFigures => {
   const technicians = Number(r.technicians)
@@ -74,7 +86,7 @@ const figuresOf = (r: Omit<FigureRow, 'branch'>): ComplianceFigures => {
   }
 }
 
-const ZERO: Omit<FigureRow, 'branch'> = { technicians: 0, no_expired: 0, requirements_met: 0, expired_certifications: 0, expiring_30_days: 0 }
+const ZERO: Omit<FigureRow, 'branch'> = { technicians: 0, no_expired: 0, requirements_met: 0, expired_certifications: 0, expiring_30_days: 0, expiring_critical: 0, expiring_notice: 0 }
 
 export const ledgerRepository = {
   async refresh(em: EntityManager, today: string) {
@@ -85,30 +97,43 @@ export const ledgerRepository = {
   /**
    * Compliance of the organisation (or one branch and department) and of each branch: every branch
    * in the spec's order, then "No branch" when technicians without one exist, so the rows add up
-   * to the organisation's figures.
+   * to the organisation's figures. `groups(branch?)`: the certifications of each expiry group
+   * (expired, critical 0-10 days, warning 11-30, notice 31-60) of those technicians, or of one
+   * branch's, counted from the same kept rows.
    */
-  async figures(em: EntityManager, today: string, where: FiguresFilter = {}): Promise<{ organisation: ComplianceFigures; branches: BranchCompliance[] }> {
+  async figures(
+    em: EntityManager,
+    today: string,
+    where: FiguresFilter = {},
+  ): Promise<{ organisation: ComplianceFigures; branches: BranchCompliance[]; groups: (branch?: Branch) => ExpiryGroupCounts }> {
     await this.refresh(em, today)
     const { sql, params } = figuresStatement(where)
     const rows = (await em.execute(sql, params)) as FigureRow[]
-    const sum = rows.reduce(
-      (a, r) => ({
-        technicians: a.technicians + Number(r.technicians),
-        no_expired: a.no_expired + Number(r.no_expired),
-        requirements_met: a.requirements_met + Number(r.requirements_met),
-        expired_certifications: a.expired_certifications + Number(r.expired_certifications),
-        expiring_30_days: a.expiring_30_days + Number(r.expiring_30_days),
-      }),
-      ZERO,
-    )
+    const sumOf = (of: readonly FigureRow[]) =>
+      of.reduce(
+        (a, r) => ({
+          technicians: a.technicians + Number(r.technicians),
+          no_expired: a.no_expired + Number(r.no_expired),
+          requirements_met: a.requirements_met + Number(r.requirements_met),
+          expired_certifications: a.expired_certifications + Number(r.expired_certifications),
+          expiring_30_days: a.expiring_30_days + Number(r.expiring_30_days),
+          expiring_critical: a.expiring_critical + Number(r.expiring_critical),
+          expiring_notice: a.expiring_notice + Number(r.expiring_notice),
+        }),
+        ZERO,
+      )
     const byBranch = new Map(rows.map((r) => [r.branch, r]))
     const noBranch = byBranch.get(null)
     return {
-      organisation: figuresOf(sum),
+      organisation: figuresOf(sumOf(rows)),
       branches: [
         ...BRANCHES.map((branch) => ({ branch, ...figuresOf(byBranch.get(branch) ?? ZERO) })),
         ...(noBranch ? [{ branch: null, ...figuresOf(noBranch) }] : []),
       ],
+      groups: (branch) => {
+        const s = sumOf(branch ? rows.filter((r) => r.branch === branch) : rows)
+        return { expired: s.expired_certifications, critical: s.expiring_critical, warning: s.expiring_30_days - s.expiring_critical, notice: s.expiring_notice }
+      },
     }
   },
 }

@@ -1,4 +1,5 @@
 import { COMPLIANT_AT, EXPIRY_BANDS, RECERTIFICATION_WINDOW_DAYS } from '@portal/contracts'
+import { TECHNICIAN_CONDITIONS } from './ledger.repository.ts'
 
 /**
  * The certification rules of `@portal/contracts/cert-rules` in SQL, one function for each, named
@@ -67,15 +68,18 @@ export const ruleFunctions = (timeZone: string): string[] => [
 /**
  * The kept per-member figures of the team dashboard, the admin overview and Certification
  * Notification Management (decision 0036; `team_member_figures`): tier, requirements that count
- * and those met in the manager view, completion, expired and expiring-soon certifications, as of
- * `computed_on`, good until `stale_on` (the first day one of the member's certifications enters the
- * 30-day window or expires). The requirements that count are those of `technicians/compliance.ts`
+ * and those met in the manager view, completion, expired and expiring-soon certifications, those
+ * in the critical (0-10 days) and notice (31-60 days) bands, and the member's branch, department
+ * and whether they count as a technician (`TECHNICIAN_CONDITIONS`; the users' triggers recompute
+ * the row when those change), as of `computed_on`, good until `stale_on` (the first day one of the
+ * member's certifications enters the 60-, 30- or 10-day band or expires). The requirements that count are those of `technicians/compliance.ts`
  * (decision 0015): the required types of every tier up to the member's, active, and for their
  * department or every department.
  */
 export const refreshFunction = `create or replace function certs_refresh_member_figures(ids uuid[], today date) returns void language sql as $$
   with members as materialized (
-    select u.id, u.department, coalesce(t.current_tier, 0)::int as current_tier
+    select u.id, u.branch, u.department, coalesce(t.current_tier, 0)::int as current_tier,
+      (${TECHNICIAN_CONDITIONS.join(' and ')}) as technician
     from users u left join technicians t on t.user_id = u.id
     where ids is null or u.id = any (ids)),
   reqs as (
@@ -94,8 +98,13 @@ export const refreshFunction = `create or replace function certs_refresh_member_
           then case m.current_tier when 0 then rt.n0 when 1 then rt.n1 when 2 then rt.n2 else rt.n3 end else 0 end)::int as met,
       count(*) filter (where certs_is_expired(certs_days_left(tc.expiration_date, today)))::int as expired,
       count(*) filter (where certs_is_expiring_soon(certs_days_left(tc.expiration_date, today)))::int as soon,
-      -- the next day a figure changes: entering the 30-day window, then expiring
-      min(case when tc.expiration_date - ${EXPIRY_BANDS.warning} > today then tc.expiration_date - ${EXPIRY_BANDS.warning}
+      count(*) filter (where certs_badge(certs_days_left(tc.expiration_date, today)) = 'critical')::int as critical,
+      count(*) filter (where certs_badge(certs_days_left(tc.expiration_date, today)) = 'notice')::int as notice,
+      -- the next day a figure changes: entering the 60-day (notice), 30-day (warning) and 10-day
+      -- (critical) bands, then expiring
+      min(case when tc.expiration_date - ${EXPIRY_BANDS.notice} > today then tc.expiration_date - ${EXPIRY_BANDS.notice}
+               when tc.expiration_date - ${EXPIRY_BANDS.warning} > today then tc.expiration_date - ${EXPIRY_BANDS.warning}
+               when tc.expiration_date - ${EXPIRY_BANDS.critical} > today then tc.expiration_date - ${EXPIRY_BANDS.critical}
                when tc.expiration_date + 1 > today then tc.expiration_date + 1 end) as stale_on
     from members m join technician_certifications tc on tc.user_id = m.id
     left join req_types rt on rt.certification_id = tc.certification_id
@@ -103,13 +112,16 @@ export const refreshFunction = `create or replace function certs_refresh_member_
   totals as (
     select m.*, (select count(*) from reqs q where q.tier_level <= m.current_tier and (q.department is null or q.department = m.department))::int as total
     from members m)
-  insert into team_member_figures as f (user_id, current_tier, required_count, met_count, completion_percentage, expired_certifications, expiring_soon, computed_on, stale_on)
+  insert into team_member_figures as f (user_id, current_tier, required_count, met_count, completion_percentage, expired_certifications, expiring_soon,
+    expiring_critical, expiring_notice, branch, department, technician, computed_on, stale_on)
   select m.id, m.current_tier, m.total, coalesce(x.met, 0), certs_completion_percent(coalesce(x.met, 0), m.total),
-    coalesce(x.expired, 0), coalesce(x.soon, 0), today, x.stale_on
+    coalesce(x.expired, 0), coalesce(x.soon, 0), coalesce(x.critical, 0), coalesce(x.notice, 0), m.branch, m.department, m.technician, today, x.stale_on
   from totals m left join figures x on x.user_id = m.id
   on conflict (user_id) do update set current_tier = excluded.current_tier, required_count = excluded.required_count,
     met_count = excluded.met_count, completion_percentage = excluded.completion_percentage,
     expired_certifications = excluded.expired_certifications, expiring_soon = excluded.expiring_soon,
+    expiring_critical = excluded.expiring_critical, expiring_notice = excluded.expiring_notice,
+    branch = excluded.branch, department = excluded.department, technician = excluded.technician,
     computed_on = excluded.computed_on, stale_on = excluded.stale_on
 $$`
 

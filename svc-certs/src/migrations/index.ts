@@ -4,6 +4,7 @@ import { TeamAndRevenueTables } from './0004-team-and-revenue.ts'
 import { CertificationNotifications } from './0005-certification-notifications.ts'
 import { TeamFiguresAndAudit } from './0006-team-figures-and-audit.ts'
 import { CertificationPeriods } from './0007-certification-periods.ts'
+import { KeptBranchFigures } from './0008-kept-branch-figures.ts'
 
 /** Certs' migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -14,4 +15,5 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0005_certification_notifications', class: CertificationNotifications },
   { name: '0006_team_figures_and_audit', class: TeamFiguresAndAudit },
   { name: '0007_certification_periods', class: CertificationPeriods },
+  { name: '0008_kept_branch_figures', class: KeptBranchFigures },
 ]

@@ -11,6 +11,9 @@ export interface DashboardFilter {
   limit?: number | undefined
 }
 
+/** Whether the kept figures' group counts are the window's: every group whole (the groups past the window are left out). */
+export const keptGroupsAnswer = (q: Pick<DashboardFilter, 'days'>) => q.days >= EXPIRY_BANDS.notice
+
 /** The groups' day ranges, from the badge's bands (`expirationBadge`, `certs_badge`): [from, to] days left, to included. */
 const GROUP_DAYS = [
   ['expired', null, -1],
@@ -23,8 +26,10 @@ const GROUP_DAYS = [
  * Certification Notification Management's list (also run bare by the benchmark's ceiling): the
  * certifications expiring within `days` of `today` (and the expired ones unless left out), with
  * what a row shows, soonest first. With `limit` (the screen), the first of each group, each read
- * along the expiry index and stopped there, and a count of each group (`counts`), so 10,000
- * technicians' thousands of due certifications are counted, not all sent.
+ * along the expiry index and stopped there, so 10,000 technicians' thousands of due certifications
+ * are counted, not all sent. The groups' totals are the kept figures' (`ledgerRepository.figures`'
+ * `groups`) when the window holds every group whole (`days` reaching the notice band's 60); for a
+ * shorter window, which cuts a group, `counts` counts them from the certifications.
  */
 export function dashboardStatements(today: string, at: Date, q: DashboardFilter): { list: { sql: string; params: unknown[] }; counts?: { sql: string; params: unknown[] } } {
   const branchFilter = (params: unknown[]) => (q.branch ? (params.push(q.branch), ' and u.branch = ?') : '')
@@ -55,10 +60,12 @@ export function dashboardStatements(today: string, at: Date, q: DashboardFilter)
     params.push(q.limit)
     parts.push(`(${FACTS_FROM} where not u.is_admin${range}${filter}\n          order by tc.expiration_date, tc.id limit ?)`)
   }
+  const list = { sql: `select * from (${parts.join('\n union all ')}) d\n order by d.expiration_date, d.id`, params }
+  if (keptGroupsAnswer(q)) return { list }
   const countParams: unknown[] = [today]
   const countFilter = within(countParams)
   return {
-    list: { sql: `select * from (${parts.join('\n union all ')}) d\n order by d.expiration_date, d.id`, params },
+    list,
     counts: {
       sql: `select certs_badge(certs_days_left(tc.expiration_date, ?::date)) as badge, count(*)::int as n
               from technician_certifications tc join users u on u.id = tc.user_id and u.deleted_at is null

@@ -321,6 +321,31 @@ describe('dashboard, stats, forecast', () => {
     expect([bad.status, bad.body.message]).toEqual([400, 'limit must be a whole number from 1 to 10000'])
   })
 
+  it('counts each group from the kept figures as from the certifications themselves, on every band’s edge', async () => {
+    // A certification on each side of every band's edge (expired, 10, 30, 60 days) and past the window.
+    const at = { branch: 'Anchorage', department: 'Testing' } as const
+    for (const days of [-1, 0, 1, 10, 11, 29, 30, 31, 59, 60, 61, 90]) await holder(days, at)
+    const get = async (q: string) => {
+      const res = await h.call('GET', `/certification-notifications/dashboard?${q}`, { token: admin.token })
+      expect(res.status).toBe(200)
+      return CertificationDashboard.parse(res.body)
+    }
+    // With a limit and a window that holds every group whole, the counts are the kept figures';
+    // without a limit, the lists' lengths; they agree, for every filter the screen can ask.
+    for (const q of ['days=60', 'days=90', 'days=365', 'include_expired=false', 'branch=Anchorage', 'branch=Anchorage&include_expired=false&days=61', 'days=59', 'days=30']) {
+      const [some, every] = [await get(`${q}&limit=1`), await get(q)]
+      expect([q, some.counts]).toEqual([q, { expired: every.expired.length, critical: every.critical.length, warning: every.warning.length, notice: every.notice.length }])
+      expect([q, some.compliance]).toEqual([q, every.compliance])
+    }
+    // The next day every edge moves by one: the kept figures follow (their rows are stale then).
+    h.advance(DAY)
+    const [some, every] = [await get('limit=1'), await get('')]
+    expect(some.counts).toEqual({ expired: every.expired.length, critical: every.critical.length, warning: every.warning.length, notice: every.notice.length })
+    h.advance(-DAY)
+    const check = await h.call('GET', '/admin/certifications/consistency', { token: admin.token })
+    expect([check.status, check.body.consistent, check.body.differences]).toEqual([200, true, []])
+  })
+
   it('counts log entries by type and status, per day and per branch', async () => {
     const res = await h.call('GET', `/certification-notifications/stats?start_date=${daysFromToday(-1)}&end_date=${daysFromToday(0)}`, { token: admin.token })
     expect(res.status).toBe(200)

@@ -123,15 +123,18 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       const day = today()
       const em = orm.em.fork()
       const statements = dashboardStatements(day, now(), q)
-      // The list, the counts and the figures at once, each on its own connection.
+      // The list, the figures (with the kept group counts) and, for a window shorter than the
+      // groups, the counts, at once, each on its own connection.
       const [rows, counted, compliance] = await Promise.all([
         em.execute(statements.list.sql, statements.list.params) as Promise<NoticeFacts[]>,
         statements.counts ? (orm.em.fork().execute(statements.counts.sql, statements.counts.params) as Promise<{ badge: string | null; n: number }[]>) : null,
         ledgerRepository.figures(orm.em.fork(), day),
       ])
       const groups: Record<(typeof DASHBOARD_GROUPS)[number], DashboardItem[]> = { expired: [], critical: [], warning: [], notice: [] }
-      // With a limit, the groups were counted apart; without, the lists are whole.
-      const totals: Partial<Record<string, number>> = Object.fromEntries((counted ?? []).map((c) => [c.badge, Number(c.n)]))
+      // With a limit, the groups were counted apart (from the kept figures, or from the
+      // certifications for a window that cuts a group); without, the lists are whole.
+      const kept = q.limit !== undefined && !statements.counts ? compliance.groups(q.branch) : null
+      const totals: Partial<Record<string, number>> = kept ?? Object.fromEntries((counted ?? []).map((c) => [c.badge, Number(c.n)]))
       for (const r of rows) {
         const days = Number(r.days_left)
         const group = expirationBadge(days)
@@ -144,15 +147,16 @@ export function createNotificationService(deps: NotificationServiceDeps) {
           days_until_expiry: days,
         })
       }
+      const total = (group: (typeof DASHBOARD_GROUPS)[number]) => (kept || counted ? (totals[group] ?? 0) : groups[group].length)
       return {
         ...groups,
         counts: {
-          expired: counted ? (totals.expired ?? 0) : groups.expired.length,
-          critical: counted ? (totals.critical ?? 0) : groups.critical.length,
-          warning: counted ? (totals.warning ?? 0) : groups.warning.length,
-          notice: counted ? (totals.notice ?? 0) : groups.notice.length,
+          expired: kept && !q.include_expired ? 0 : total('expired'),
+          critical: total('critical'),
+          warning: total('warning'),
+          notice: total('notice'),
         },
-        compliance,
+        compliance: { organisation: compliance.organisation, branches: compliance.branches },
         generated_on: day,
       }
     },
