@@ -1,15 +1,11 @@
 import type { Hono } from 'hono'
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { auditTrailRoutes, createMetrics, createServiceApp, projectionTokenCheck, withTokenCheck, type AppEnv, type Logger, type TokenVerifier } from '@portal/server-kit'
-import { adminEmailRoutes } from './admin-emails/admin-email.routes.ts'
-import { createAdminEmailService } from './admin-emails/admin-email.service.ts'
+import { adminEmailRoutes, createAdminEmailService } from './admin-emails/index.ts'
 import type { NotifyContext } from './context.ts'
-import type { DeliveryRepository } from './deliveries/delivery.repository.ts'
-import { renderSenderCounts, type SenderCounts } from './deliveries/delivery.sender.ts'
-import { emailReportRoutes, notificationRuleRoutes } from './group-reports/rule.routes.ts'
-import { createRuleService, type RuleService } from './group-reports/rule.service.ts'
-import { mailboxRoutes } from './mailbox/mailbox.routes.ts'
-import type { MailboxStore } from './mailbox/mailbox.repository.ts'
+import { type DeliveryRepository, renderSenderCounts, type SenderCounts } from './deliveries/index.ts'
+import { emailReportRoutes, notificationRuleRoutes, createRuleService, type RuleService } from './group-reports/index.ts'
+import { mailboxRoutes, type MailboxStore } from './mailbox/index.ts'
 
 export interface AppDeps {
   orm: MikroORM

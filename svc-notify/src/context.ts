@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { Logger } from '@portal/server-kit'
-import type { DeliveryRepository } from './deliveries/delivery.repository.ts'
+import type { DeliveryRepository } from './deliveries/index.ts'
 
 /** What notify's services share. */
 export interface NotifyContext {

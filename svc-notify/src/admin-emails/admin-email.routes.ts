@@ -1,11 +1,8 @@
 import { Hono } from 'hono'
-import { z } from 'zod'
 import { AdminEmailInput } from '@portal/contracts'
 import { authenticate, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import { IdParam } from '../shared/params.ts'
 import type { AdminEmailService } from './admin-email.service.ts'
-
-/** A numeric id in a path: anything else is not a route (404), never a 500. */
-export const IdParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) })
 
 /** `/admin/emails` (admin §7): global admin e-mails, admins only. */
 export const adminEmailRoutes = (svc: AdminEmailService, verifier: TokenVerifier) =>

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventData } from '@portal/contracts'
-import { startNotifyStack } from '../test-support/notify-stack.ts'
-import { eventually } from '../test-support/smtp-receiver.ts'
+import { startNotifyStack, eventually } from '../test-support/index.ts'
 
 describe('Send Reminder: svc-notify e-mails certs.reminder.requested.v1 over NATS JetStream and SMTP', () => {
   let stack: Awaited<ReturnType<typeof startNotifyStack>>

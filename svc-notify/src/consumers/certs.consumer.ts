@@ -1,7 +1,6 @@
 import { Events, type EventEnvelope, type NoticeMail } from '@portal/contracts'
 import type { EventBus, Subscription } from '@portal/server-kit'
-import type { EmailTemplate } from '../mail/render.ts'
-import { certificationNoticeEmail, weeklyReportEmail } from '../mail/templates/certification-notice.ts'
+import { type EmailTemplate, certificationNoticeEmail, weeklyReportEmail } from '../mail/index.ts'
 import { createMailHandler, type MailHandlerDeps, type MailRequest } from './identity.consumer.ts'
 
 /** Durable consumer name of svc-notify for svc-certs' notices (and its inbox key). */

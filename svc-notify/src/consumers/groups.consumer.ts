@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { Events, type EventEnvelope } from '@portal/contracts'
 import { handleOnce, type EventBus, type Logger, type Subscription } from '@portal/server-kit'
-import { ruleRepository } from '../group-reports/rule.repository.ts'
+import { ruleRepository } from '../group-reports/index.ts'
 
 /** Durable consumer name of notify's projection of identity's groups (and its inbox key). */
 export const GROUPS_CONSUMER = 'notify-groups'

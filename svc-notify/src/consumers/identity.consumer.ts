@@ -1,11 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { Events, type EventEnvelope } from '@portal/contracts'
 import { handleOnce, type EventBus, type Logger, type Subscription } from '@portal/server-kit'
-import type { DeliveryRepository } from '../deliveries/delivery.repository.ts'
-import { renderEmail, type EmailTemplate } from '../mail/render.ts'
-import { passwordResetEmail } from '../mail/templates/password-reset.ts'
-import { registrationAttemptEmail } from '../mail/templates/registration-attempt.ts'
-import { verificationEmail } from '../mail/templates/verification.ts'
+import type { DeliveryRepository } from '../deliveries/index.ts'
+import { renderEmail, type EmailTemplate, passwordResetEmail, registrationAttemptEmail, verificationEmail } from '../mail/index.ts'
 
 /** Durable consumer name of svc-notify on the bus (and in its inbox). */
 export const NOTIFY_CONSUMER = 'notify'

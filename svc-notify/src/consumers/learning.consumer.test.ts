@@ -4,7 +4,7 @@ import { AdminEmail, type EventEnvelope } from '@portal/contracts'
 import { PlatformEnv, createNatsBus, createTokenIssuer, loadOrCreateSigningKey, type Actor } from '@portal/server-kit'
 import { TEST_NATS_URL, appCaller, createTestDatabase, silentLogger, uniqueName } from '@portal/server-kit/testing'
 import { start } from '../server.ts'
-import { eventually, startSmtpReceiver } from '../test-support/smtp-receiver.ts'
+import { eventually, startSmtpReceiver } from '../test-support/index.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const envelope = (type: string, data: unknown): EventEnvelope => ({ id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), data })

@@ -1,12 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { Events, type EventData, type EventEnvelope, type NotificationType } from '@portal/contracts'
 import { handleOnce, projectedUsers, type EventBus, type Logger, type Subscription } from '@portal/server-kit'
-import { adminEmailRepository } from '../admin-emails/admin-email.repository.ts'
-import type { DeliveryRepository } from '../deliveries/delivery.repository.ts'
-import { learningFacts } from '../group-reports/learning-facts.repository.ts'
-import type { RuleService } from '../group-reports/rule.service.ts'
-import { renderEmail } from '../mail/render.ts'
-import { courseCompletedEmail, examCompletedEmail, type Learner } from '../mail/templates/admin-completion.ts'
+import { adminEmailRepository } from '../admin-emails/index.ts'
+import type { DeliveryRepository } from '../deliveries/index.ts'
+import { learningFacts, type RuleService } from '../group-reports/index.ts'
+import { renderEmail, courseCompletedEmail, examCompletedEmail, type Learner } from '../mail/index.ts'
 
 /** Durable consumer name of svc-notify for learning's events (and its inbox key). */
 export const LEARNING_CONSUMER = 'notify-learning'

@@ -1,6 +1,6 @@
 import { Events, type EventEnvelope } from '@portal/contracts'
 import type { EventBus, Subscription } from '@portal/server-kit'
-import { certificationReminderEmail } from '../mail/templates/certification-reminder.ts'
+import { certificationReminderEmail } from '../mail/index.ts'
 import { NOTIFY_CONSUMER, createMailHandler, type MailHandlerDeps, type MailRequest } from './identity.consumer.ts'
 
 export const TEAM_REMINDER_SUBJECTS = ['certs.reminder.requested.v1'] as const

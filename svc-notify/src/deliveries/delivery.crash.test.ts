@@ -9,7 +9,7 @@ import { jetstreamManager } from '@nats-io/jetstream'
 import type { EventEnvelope } from '@portal/contracts'
 import { createNatsBus } from '@portal/server-kit'
 import { TEST_NATS_URL, createTestDatabase, silentLogger, uniqueName } from '@portal/server-kit/testing'
-import { eventually, startSmtpReceiver } from '../test-support/smtp-receiver.ts'
+import { eventually, startSmtpReceiver } from '../test-support/index.ts'
 import { deliveryId } from './delivery.repository.ts'
 
 // svc-notify as a process of its own (test-support/notify-process.ts: start() on this test's

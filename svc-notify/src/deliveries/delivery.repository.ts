@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
-import type { OutgoingEmail, RenderedEmail } from '../mail/message.ts'
+import type { OutgoingEmail, RenderedEmail } from '../mail/index.ts'
 import { EmailDelivery } from './delivery.entity.ts'
 
 /**

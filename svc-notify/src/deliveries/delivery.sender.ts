@@ -1,5 +1,5 @@
 import { createBackgroundTask, type Logger } from '@portal/server-kit'
-import { MailRejected, type MailTransport } from '../mail/transport.ts'
+import { MailRejected, type MailTransport } from '../mail/index.ts'
 import type { ClaimedDelivery, DeliveryRepository } from './delivery.repository.ts'
 
 export interface SenderOptions {

@@ -1,31 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { TrackingItem } from '@portal/contracts'
+import type { GroupReport, MemberReport } from '../mail/index.ts'
 import { learningFacts } from './learning-facts.repository.ts'
-import { ruleRepository, type Member } from './rule.repository.ts'
-
-export interface ExamLine {
-  examId: number
-  name: string
-  attempts: number
-  bestScore: number | null
-  passed: boolean
-}
-export interface CourseLine {
-  courseId: number
-  name: string
-  progress: number
-  completedAt: string | null
-}
-export interface MemberReport {
-  member: Member
-  exams: ExamLine[]
-  courses: CourseLine[]
-}
-export interface GroupReport {
-  group: string
-  members: MemberReport[]
-  totals: { members: number; examsPassed: number; examsTracked: number; coursesCompleted: number; coursesTracked: number }
-}
+import { ruleRepository } from './rule.repository.ts'
 
 /**
  * A group's report (admin §2 group reports): for each member, each tracked exam (attempts, best

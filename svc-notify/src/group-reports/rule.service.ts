@@ -4,10 +4,8 @@ import { NOTIFY_MESSAGES, SaveTrackingBody, UpdateNotificationRuleBody, type Not
 import { AppError, auditTrail, badRequest, notFound, type Actor } from '@portal/server-kit'
 import type { z } from 'zod'
 import type { NotifyContext } from '../context.ts'
-import { deliveryId } from '../deliveries/delivery.repository.ts'
-import type { RenderedEmail } from '../mail/message.ts'
-import { renderEmail } from '../mail/render.ts'
-import { groupReportEmail } from '../mail/templates/group-report.ts'
+import { deliveryId } from '../deliveries/index.ts'
+import { type RenderedEmail, renderEmail, groupReportEmail } from '../mail/index.ts'
 import { buildGroupReport } from './report.ts'
 import { ruleRepository as repo, toNotificationRule, type RuleRow } from './rule.repository.ts'
 

@@ -1,5 +1,5 @@
 import type { MailboxMessage } from '@portal/contracts'
-import { escapeHtml } from '../mail/render.ts'
+import { escapeHtml } from '../mail/index.ts'
 
 /** Security headers of the page: no scripts at all; e-mails render in sandboxed iframes. */
 export const MAILBOX_PAGE_CSP =

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { MailboxMessage } from '@portal/contracts'
-import type { OutgoingEmail } from '../mail/message.ts'
+import type { OutgoingEmail } from '../mail/index.ts'
 
 /** What the mailbox routes read. */
 export interface MailboxStore {

@@ -3,7 +3,7 @@
 // server entry would use the shared PORTAL_EVENTS stream) and the test's sender tuning. Its
 // configuration comes as JSON in NOTIFY_PROCESS; it prints `ready` once it listens.
 import { PlatformEnv, closeOnSignal, createLogger, createNatsBus } from '@portal/server-kit'
-import type { SenderOptions } from '../deliveries/delivery.sender.ts'
+import type { SenderOptions } from '../deliveries/index.ts'
 import { start } from '../server.ts'
 
 const config = JSON.parse(process.env.NOTIFY_PROCESS ?? '{}') as {

@@ -1,6 +1,36 @@
-import type { GroupReport } from '../../group-reports/report.ts'
 import { escapeHtml, type EmailTemplate } from '../render.ts'
 import { ADMIN_FOOTER, adminTextFooter, formatDay, layout } from './layout.ts'
+
+export interface ExamLine {
+  examId: number
+  name: string
+  attempts: number
+  bestScore: number | null
+  passed: boolean
+}
+export interface CourseLine {
+  courseId: number
+  name: string
+  progress: number
+  completedAt: string | null
+}
+/** A member of the reported group. */
+export interface ReportMember {
+  id: string
+  name: string
+  email: string
+}
+export interface MemberReport {
+  member: ReportMember
+  exams: ExamLine[]
+  courses: CourseLine[]
+}
+/** What a group report shows (built by group-reports' buildGroupReport). */
+export interface GroupReport {
+  group: string
+  members: MemberReport[]
+  totals: { members: number; examsPassed: number; examsTracked: number; coursesCompleted: number; coursesTracked: number }
+}
 
 const cell = (text: string, bold = false) => `<td style="padding:4px 6px;border-bottom:1px solid #e5e7eb${bold ? ';font-weight:bold' : ''}">${escapeHtml(text)}</td>`
 const head = (labels: string[]) => `<tr style="text-align:left;color:#6b7280">${labels.map((l) => `<th style="padding:4px 6px">${escapeHtml(l)}</th>`).join('')}</tr>`

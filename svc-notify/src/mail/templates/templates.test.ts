@@ -4,8 +4,7 @@ import { passwordResetEmail } from './password-reset.ts'
 import { registrationAttemptEmail } from './registration-attempt.ts'
 import { verificationEmail } from './verification.ts'
 import { courseCompletedEmail, examCompletedEmail } from './admin-completion.ts'
-import { groupReportEmail } from './group-report.ts'
-import type { GroupReport } from '../../group-reports/report.ts'
+import { groupReportEmail, type GroupReport } from './group-report.ts'
 import { certificationReminderEmail } from './certification-reminder.ts'
 
 describe('verification e-mail', () => {

@@ -1,0 +1,5 @@
+export { createCertsMailHandler, subscribeCertsMail } from './certs.consumer.ts'
+export { createGroupsHandler, subscribeGroups } from './groups.consumer.ts'
+export { createIdentityMailHandler, subscribeIdentityMail } from './identity.consumer.ts'
+export { createLearningHandler, subscribeLearning } from './learning.consumer.ts'
+export { createTeamReminderMailHandler, subscribeTeamReminderMail } from './team-reminder.consumer.ts'

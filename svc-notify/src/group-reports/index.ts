@@ -1,0 +1,6 @@
+export { learningFacts } from './learning-facts.repository.ts'
+export { startReportScheduler } from './report-scheduler.ts'
+export { ruleRepository } from './rule.repository.ts'
+export { emailReportRoutes, notificationRuleRoutes } from './rule.routes.ts'
+export { createRuleService } from './rule.service.ts'
+export type { RuleService } from './rule.service.ts'
