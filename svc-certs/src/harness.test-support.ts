@@ -5,61 +5,38 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { addDays, todayIn, type Branch, type CertificationTypeInput, type Department, type ManagerScope, type TierLevel } from '@portal/contracts'
-import {
-  PlatformEnv,
-  createGarbageCleaner,
-  createInProcessBus,
-  createLocalStorage,
-  createTokenIssuer,
-  createTokenVerifier,
-  loadOrCreateSigningKey,
-  openDatabase,
-  startOutboxRelay,
-  type Actor,
-  type Storage,
-} from '@portal/server-kit'
+import { PlatformEnv, createInProcessBus, createLocalStorage, createTokenIssuer, loadOrCreateSigningKey, type Actor, type Storage } from '@portal/server-kit'
 import { appCaller, createTestDatabase, outboxEvents, silentLogger, sqlOf } from '@portal/server-kit/testing'
-import { createApp, type AppDeps } from './app.ts'
+import type { AppDeps } from './app.ts'
 import { DEFAULT_SCHEDULE } from './notifications/notification.runner.ts'
-import { createOutcomeHandler, subscribeOutcomes } from './notifications/outcome.consumer.ts'
-import { migrationsList } from './migrations/index.ts'
-import { ledgerRoutines } from './compliance/rules-sql.ts'
-import { entities } from './server.ts'
-import { createCertsUsers } from './users.ts'
+import { certsService } from './server.ts'
 
 /** `timeZone`: the company's (default UTC, the date the tests compute with). */
 export async function createHarness(opts: { storage?: Storage; runs?: AppDeps['runs']; timeZone?: string } = {}) {
   const timeZone = opts.timeZone ?? 'UTC'
   const testDb = await createTestDatabase('certs')
-  const env = PlatformEnv.parse({ LOG_LEVEL: 'silent' })
-  const db = await openDatabase({ service: 'certs', url: testDb.url, dataDir: '/tmp/unused', entities, migrations: migrationsList, routines: ledgerRoutines(timeZone), logger: silentLogger })
+  const env = PlatformEnv.parse({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/unused', PUBLIC_URL: 'http://portal.test' })
   const key = await loadOrCreateSigningKey(undefined)
-  const jwtOpts = { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }
-  const issuer = createTokenIssuer(key, { ...jwtOpts, ttlSeconds: 3600 })
-  const verifier = createTokenVerifier(issuer.jwks(), jwtOpts)
+  const issuer = createTokenIssuer(key, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: 3600 })
   const bus = createInProcessBus()
-  const relay = startOutboxRelay({ orm: db.orm, bus, logger: silentLogger })
   let offsetMs = 0
   const clock = () => new Date(Date.now() + offsetMs)
   const storageDir = await mkdtemp(join(tmpdir(), 'certs-storage-'))
-  const storage = opts.storage ?? createLocalStorage(storageDir)
-  const garbage = createGarbageCleaner({ orm: db.orm, storage, logger: silentLogger, now: clock })
-  const { app, ctx, certifications, runner } = createApp({
-    orm: db.orm,
-    verifier,
-    storage,
-    garbage,
+  // The service as server.ts wires it (identity's user events fill the users projection; notify's
+  // outcomes the log), called in process: nothing served, no job running (tests drive them).
+  const service = await certsService.assemble({
+    env,
     logger: silentLogger,
+    bus,
+    jwks: issuer.jwks(),
+    databaseUrl: testDb.url,
     clock,
-    publicUrl: 'http://portal.test',
+    storage: opts.storage ?? createLocalStorage(storageDir),
     // "Today" of every figure and of the notification runs: UTC unless a test names the company's zone.
     schedule: { ...DEFAULT_SCHEDULE, enabled: false, timeZone },
     runs: opts.runs,
   })
-  // As in server.ts: identity's user events fill the users projection; notify's outcomes the log.
-  const users = createCertsUsers({ orm: db.orm, logger: silentLogger, certifications })
-  const subscription = await users.subscribe(bus)
-  const outcomes = await subscribeOutcomes(bus, createOutcomeHandler({ orm: db.orm, logger: silentLogger }))
+  const { app, ctx, runner, users, garbage, relay, storage } = service
 
   const call = appCaller(app)
   const parse = (text: string) => {
@@ -85,7 +62,7 @@ export async function createHarness(opts: { storage?: Storage; runs?: AppDeps['r
     return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) }
   }
 
-  const sql = sqlOf(db.orm)
+  const sql = sqlOf(service.orm)
   const events = (type?: string) => outboxEvents(sql, type)
 
   /**
@@ -143,7 +120,7 @@ export async function createHarness(opts: { storage?: Storage; runs?: AppDeps['r
   return {
     app,
     ctx,
-    orm: db.orm,
+    orm: service.orm,
     bus,
     relay,
     storage,
@@ -167,13 +144,8 @@ export async function createHarness(opts: { storage?: Storage; runs?: AppDeps['r
     setNow: (instant: Date) => void (offsetMs = instant.getTime() - Date.now()),
     runner,
     async close() {
-      await runner.stop()
-      await outcomes.stop()
-      await subscription.stop()
-      await garbage.stop()
-      await relay.stop()
+      await service.close()
       await bus.close()
-      await db.close()
       await testDb.drop()
       await rm(storageDir, { recursive: true, force: true })
     },
