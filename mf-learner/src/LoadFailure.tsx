@@ -26,7 +26,7 @@ export const LoadFailure = () => {
   const error = useFirstFailure()
   if (error === null) return null
   return (
-    <div role="alert" className="pk-alert pk-alert--error pk-row" style={{ justifyContent: 'space-between' }}>
+    <div role="alert" className="pk-alert pk-alert--error pk-row pk-between">
       <span>{dashboardError(error)}</span>
       <Button size="small" variant="secondary" onClick={() => void queryClient.refetchQueries({ predicate: failed })}>
         Try Again
@@ -36,4 +36,4 @@ export const LoadFailure = () => {
 }
 
 /** What a card shows when its part failed: the message and Try Again are at the top of the page. */
-export const NotLoaded = () => <p className="pk-muted" style={{ margin: 0 }}>Not loaded.</p>
+export const NotLoaded = () => <p className="pk-muted pk-m0">Not loaded.</p>

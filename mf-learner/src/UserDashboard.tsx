@@ -50,7 +50,7 @@ const Dashboard = (remote: RemoteProps) => {
       <h1>Welcome, {user.name}</h1>
       <LoadFailure />
       {missingProfile ? (
-        <div className="pk-alert pk-alert--info pk-row" style={{ justifyContent: 'space-between' }}>
+        <div className="pk-alert pk-alert--info pk-row pk-between">
           <span>Certification features are locked until you choose your branch and department.</span>
           <Button size="small" onClick={() => setDismissed(false)}>
             Complete Profile

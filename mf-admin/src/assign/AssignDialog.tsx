@@ -126,7 +126,7 @@ export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assi
                   <span>
                     {u.name} <span className="pk-muted">({u.email})</span>
                     {u.branch || u.department ? (
-                      <span className="pk-muted" style={{ display: 'block', fontWeight: 400, fontSize: '.8125rem' }}>
+                      <span className="pk-muted pk-block pk-fw-normal pk-fs-13">
                         {[u.branch, u.department, u.user_group].filter(Boolean).join(' · ')}
                       </span>
                     ) : null}
@@ -139,7 +139,7 @@ export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assi
         </div>
       )}
       {error ? <Alert id={errorId}>{error}</Alert> : null}
-      <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+      <div className="pk-row pk-justify-end">
         <Button variant="secondary" onClick={onClose}>
           Cancel
         </Button>

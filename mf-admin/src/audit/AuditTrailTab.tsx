@@ -40,11 +40,11 @@ export const AuditTrailTab = ({ navigate }: { navigate?: (to: string) => void })
   return (
     <div className="pk-stack">
       <h2>Audit Trail</h2>
-      <form className="pk-row" style={{ alignItems: 'flex-end' }} onSubmit={submit} aria-label="Filter the audit trail">
-        <div style={{ flex: '1 1 180px' }}>
+      <form className="pk-row pk-items-end" onSubmit={submit} aria-label="Filter the audit trail">
+        <div className="pk-grow-180">
           <TextField label="Who" placeholder="Name" {...field('actor')} />
         </div>
-        <div style={{ flex: '1 1 180px' }}>
+        <div className="pk-grow-180">
           <TextField label="What" placeholder="Action or target" {...field('action')} />
         </div>
         <div style={{ flex: '0 1 170px' }}>

@@ -11,8 +11,8 @@ export const AuthoringHeader = (p: {
   deleteError: string | null
 }) => (
   <>
-    <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-      <h2 style={{ margin: 0 }}>{p.title}</h2>
+    <div className="pk-row pk-between">
+      <h2 className="pk-m0">{p.title}</h2>
       <Button ref={p.addRef} onClick={p.onAdd}>
         {p.addLabel}
       </Button>

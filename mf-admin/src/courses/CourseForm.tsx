@@ -44,8 +44,8 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
   const badge = row.stored ? scormBadge({ is_scorm: row.isScorm, ...row.stored }) : null
   const processing = row.stored ? processingText(row.stored) : null
   const meta = (
-    <span className="pk-muted" style={{ fontSize: '.875rem' }}>
-      <span className="pk-badge" style={{ marginLeft: 0 }}>
+    <span className="pk-muted pk-fs-14">
+      <span className="pk-badge pk-ml0">
         {badge ?? moduleTypeLabel(row)}
       </span>
       {row.kind === 'new' ? <span className="pk-badge">New</span> : null}
@@ -55,7 +55,7 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
   )
   if (row.markedForDeletion) {
     return (
-      <li className="pk-row" style={{ justifyContent: 'space-between', border: '1px dashed var(--c-border)', borderRadius: 8, padding: '.75rem 1rem' }}>
+      <li className="pk-row pk-between pk-border-dashed pk-rounded pk-pad-s">
         <span>
           <s>{row.title || row.fileName}</s> <span className="pk-muted">(will be deleted when you update the course)</span>
         </span>
@@ -66,12 +66,12 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
     )
   }
   return (
-    <li className="pk-stack" aria-labelledby={headingId} style={{ border: '1px solid var(--c-border)', borderRadius: 8, padding: '.75rem 1rem', gap: '.5rem' }}>
-      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+    <li className="pk-stack pk-border pk-rounded pk-pad-s pk-gap-m" aria-labelledby={headingId}>
+      <div className="pk-row pk-between">
         <strong id={headingId}>{name}</strong>
         {meta}
       </div>
-      <div className="pk-row" style={{ alignItems: 'flex-start' }}>
+      <div className="pk-row pk-items-start">
         <div style={{ flex: 1, minWidth: 220 }}>
           <TextField label={`${name} title`} value={row.title} error={error} onChange={(e) => actions.rename(row, e.target.value)} />
         </div>
@@ -188,7 +188,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
       }}
     >
       <h2 id="course-form-title">{title}</h2>
-      <fieldset disabled={uploading} className="pk-stack" style={{ border: 'none', padding: 0, margin: 0, minWidth: 0 }}>
+      <fieldset disabled={uploading} className="pk-stack pk-border-0 pk-p0 pk-m0 pk-min-w0">
         <legend className="pk-visually-hidden">{title}</legend>
         <TextField
           label="Course Title"
@@ -203,12 +203,12 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
           Assign to all users
         </label>
 
-        <section className="pk-stack" aria-labelledby="course-modules-title" style={{ gap: '.75rem' }}>
-          <h3 id="course-modules-title" style={{ margin: 0 }}>
+        <section className="pk-stack pk-gap-l" aria-labelledby="course-modules-title">
+          <h3 id="course-modules-title" className="pk-m0">
             Modules ({active.length})
           </h3>
           <div className="pk-field">
-            <span id="course-module-files-label" style={{ fontWeight: 600, fontSize: '.875rem' }}>
+            <span id="course-module-files-label" className="pk-fw-semibold pk-fs-14">
               {course ? 'Add Module Files' : 'Module Files'}
             </span>
             {/*
@@ -245,7 +245,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
               <label htmlFor="course-module-files" className="pk-btn pk-btn--secondary" aria-hidden="true">
                 Choose Files…
               </label>
-              <span className="pk-muted" aria-hidden="true" style={{ fontSize: '.875rem' }}>
+              <span className="pk-muted pk-fs-14" aria-hidden="true">
                 {state.modules.some((r) => r.kind === 'new') ? `${state.modules.filter((r) => r.kind === 'new').length} new file(s) added below` : 'No files chosen yet'}
               </span>
             </div>
@@ -258,7 +258,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
               {state.fileErrors.length === 1 ? (
                 state.fileErrors[0]
               ) : (
-                <ul style={{ margin: 0, paddingLeft: '1.25rem' }}>
+                <ul className="pk-m0 pk-pl-list">
                   {state.fileErrors.map((m) => (
                     <li key={m}>{m}</li>
                   ))}
@@ -268,11 +268,11 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
           ) : null}
           {scormNotice ? <Alert tone="success">{scormNotice}</Alert> : null}
           {state.modules.length === 0 ? (
-            <p className="pk-muted" style={{ margin: 0 }}>
+            <p className="pk-muted pk-m0">
               No modules yet. Choose files to add modules.
             </p>
           ) : (
-            <ol className="pk-stack" style={{ listStyle: 'none', margin: 0, padding: 0, gap: '.5rem' }}>
+            <ol className="pk-stack pk-list-none pk-m0 pk-p0 pk-gap-m">
               {state.modules.map((row) => (
                 <ModuleRowEditor key={row.key} row={row} rows={state.modules} error={errors.moduleTitles[row.key]} actions={actions} />
               ))}
@@ -281,7 +281,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
         </section>
       </fieldset>
 
-      <div ref={target(FOCUS.summary)} tabIndex={-1} className="pk-stack" style={{ gap: '.5rem' }}>
+      <div ref={target(FOCUS.summary)} tabIndex={-1} className="pk-stack pk-gap-m">
         {errors.modules ? <Alert id={modulesErrorId}>{errors.modules}</Alert> : null}
         {state.submitted && errors.count > 0 && !errors.modules ? <Alert>Please correct the errors above.</Alert> : null}
         {saveError ? saveError === UPLOAD_CANCELLED ? <Alert tone="info">{saveError}</Alert> : <Alert>{saveError}</Alert> : null}
@@ -325,7 +325,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
           setToDelete(null)
         }}
       >
-        <p style={{ margin: 0 }}>
+        <p className="pk-m0">
           Are you sure you want to delete the module {toDelete?.title || toDelete?.fileName}? It is removed when you update the course.
         </p>
       </ConfirmDialog>

@@ -14,10 +14,10 @@ import type { CourseModule } from '@portal/contracts'
 import { ScormTimingEditor } from './scorm-editor/ScormTimingEditor.tsx'
 
 const ModulesCell = ({ course, onEditScorm }: { course: Course; onEditScorm: (m: CourseModule) => void }) => (
-  <div className="pk-stack" style={{ gap: '.25rem' }}>
+  <div className="pk-stack pk-gap-xs">
     <span>{modulesSummary(course)}</span>
     {course.modules.length > 0 ? (
-      <ol style={{ margin: 0, paddingLeft: '1.25rem', fontSize: '.875rem' }}>
+      <ol className="pk-m0 pk-pl-list pk-fs-14">
         {sortedModules(course.modules).map((m) => {
           const badge = scormBadge(m) ?? moduleTypeLabel({ fileName: m.file_path, isScorm: m.is_scorm })
           const state = processingText(m)
@@ -155,7 +155,7 @@ export const CoursesTab = () => {
         </>
       )}
       {courses.isSuccess && anyProcessing(courses.data) ? (
-        <p className="pk-muted" role="status" style={{ margin: 0 }}>
+        <p className="pk-muted pk-m0" role="status">
           Some SCORM packages are still being processed. This list updates by itself.
         </p>
       ) : null}
@@ -167,7 +167,7 @@ export const CoursesTab = () => {
         onCancel={() => setToDelete(null)}
         onConfirm={() => toDelete && remove.mutate(toDelete.id)}
       >
-        <p style={{ margin: 0 }}>Are you sure you want to delete {toDelete?.title}? This cannot be undone.</p>
+        <p className="pk-m0">Are you sure you want to delete {toDelete?.title}? This cannot be undone.</p>
         {remove.isError ? <Alert>{errorMessage(remove.error, COURSE_ERRORS.delete)}</Alert> : null}
       </ConfirmDialog>
       {scormModule ? <ScormTimingEditor module={scormModule} onClose={() => setScormModule(null)} /> : null}

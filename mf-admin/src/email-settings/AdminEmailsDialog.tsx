@@ -48,17 +48,17 @@ export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
     <Modal open title="Email Notification Management" onClose={onClose}>
       <div className="pk-stack pk-wide">
         <form className="pk-stack" onSubmit={submit} noValidate aria-label={editing ? 'Edit admin email' : 'Add admin email'}>
-          <h3 style={{ margin: 0 }}>{editing ? `Edit ${editing.email}` : 'Add Admin Email'}</h3>
-          <div className="pk-row" style={{ alignItems: 'flex-start' }}>
-            <div style={{ flex: '1 1 240px' }}>
+          <h3 className="pk-m0">{editing ? `Edit ${editing.email}` : 'Add Admin Email'}</h3>
+          <div className="pk-row pk-items-start">
+            <div className="pk-grow-240">
               <TextField label="Email" type="email" required autoComplete="off" value={form.email} error={fieldError} onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))} />
             </div>
-            <div style={{ flex: '1 1 200px' }}>
+            <div className="pk-grow-200">
               <TextField label="Name (optional)" value={form.name} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
             </div>
           </div>
-          <fieldset className="pk-row" style={{ border: 0, padding: 0, margin: 0 }}>
-            <legend style={{ fontWeight: 600 }}>Notification types</legend>
+          <fieldset className="pk-row pk-border-0 pk-p0 pk-m0">
+            <legend className="pk-fw-semibold">Notification types</legend>
             {NOTIFICATION_TYPES.map((t) => (
               <label key={t} className="pk-check">
                 <input type="checkbox" checked={form.types.includes(t)} onChange={(e) => setType(t, e.target.checked)} />
@@ -132,7 +132,7 @@ export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
             </tbody>
 </DataTable>
         ) : null}
-        <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+        <div className="pk-row pk-justify-end">
           <Button variant="secondary" onClick={onClose}>
             Close
           </Button>

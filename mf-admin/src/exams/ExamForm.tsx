@@ -70,9 +70,9 @@ export const QuestionEditor = ({
   const bodyId = `exam-q-${q.key}-body`
   const correctErrorId = `exam-q-${q.key}-correct-error`
   return (
-    <li className="pk-stack" style={{ border: '1px solid var(--c-border)', borderRadius: 8, padding: '.75rem 1rem', gap: '.75rem' }}>
+    <li className="pk-stack pk-border pk-rounded pk-pad-s pk-gap-l">
       <div className="pk-question__head">
-        <h4 id={titleId} style={{ margin: 0, fontSize: '1rem' }}>
+        <h4 id={titleId} className="pk-m0 pk-fs-16">
           <button
             ref={target(EXAM_FOCUS.toggleQuestion(q.key))}
             type="button"
@@ -93,8 +93,8 @@ export const QuestionEditor = ({
             {questionSummary(q)}
           </span>
         ) : null}
-        {errors ? <span className="pk-error" style={{ color: 'var(--c-danger)', fontSize: '.8125rem', fontWeight: 600 }}>Has errors</span> : null}
-        <div className="pk-row" style={{ gap: '.375rem' }}>
+        {errors ? <span className="pk-error pk-text-danger pk-fs-13 pk-fw-semibold">Has errors</span> : null}
+        <div className="pk-row pk-gap-s">
           {(['up', 'down'] as const).map((direction) => (
             <Button
               key={direction}
@@ -114,7 +114,7 @@ export const QuestionEditor = ({
         </div>
       </div>
       {expanded ? (
-      <fieldset id={bodyId} aria-labelledby={titleId} className="pk-stack" style={{ border: 'none', padding: 0, margin: 0, gap: '.75rem', minWidth: 0 }}>
+      <fieldset id={bodyId} aria-labelledby={titleId} className="pk-stack pk-border-0 pk-p0 pk-m0 pk-gap-l pk-min-w0">
         <TextField
           ref={target(EXAM_FOCUS.questionText(q.key))}
           label="Question Text"
@@ -145,12 +145,12 @@ export const QuestionEditor = ({
             onChange={(e) => dispatch({ type: 'questionWeight', key: q.key, value: Number(e.target.value) || 1 })}
           />
         </div>
-        <fieldset className="pk-stack" style={{ border: 'none', padding: 0, margin: 0, gap: '.5rem', minWidth: 0 }}>
-          <legend style={{ fontWeight: 600, fontSize: '.875rem', marginBottom: '.25rem' }}>
+        <fieldset className="pk-stack pk-border-0 pk-p0 pk-m0 pk-gap-m pk-min-w0">
+          <legend className="pk-fw-semibold pk-fs-14 pk-mb-xs">
             Answer choices ({multi ? 'tick every correct one' : 'pick the correct one'})
           </legend>
           {q.options.map((opt, i) => (
-            <div key={i} className="pk-row" style={{ alignItems: 'flex-start' }}>
+            <div key={i} className="pk-row pk-items-start">
               <label className="pk-check" style={{ marginTop: '1.9rem' }}>
                 <input
                   type={multi ? 'checkbox' : 'radio'}
@@ -369,7 +369,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
         />
         Assign to all users
       </label>
-      <div className="pk-stack" style={{ gap: '.25rem' }}>
+      <div className="pk-stack pk-gap-xs">
         <label className="pk-check">
           <input
             type="checkbox"
@@ -379,24 +379,24 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
           />
           Shuffle answer options in each attempt
         </label>
-        <p id="exam-shuffle-hint" className="pk-muted" style={{ margin: 0, fontSize: '.875rem' }}>
+        <p id="exam-shuffle-hint" className="pk-muted pk-m0 pk-fs-14">
           Each attempt shows every question's options in an order of its own, so the position of the right answer tells nothing.
           Questions set to keep their option order are shown as written.
         </p>
       </div>
 
-      <section className="pk-stack" aria-labelledby="exam-categories-title" style={{ gap: '.5rem' }}>
-        <h3 id="exam-categories-title" style={{ margin: 0 }}>
+      <section className="pk-stack pk-gap-m" aria-labelledby="exam-categories-title">
+        <h3 id="exam-categories-title" className="pk-m0">
           Subject Categories
         </h3>
         {state.subject_categories.length === 0 ? (
-          <p className="pk-muted" style={{ margin: 0 }}>
+          <p className="pk-muted pk-m0">
             No categories yet.
           </p>
         ) : (
-          <ul className="pk-row" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          <ul className="pk-row pk-list-none pk-m0 pk-p0">
             {state.subject_categories.map((c) => (
-              <li key={c} className="pk-badge" style={{ display: 'inline-flex', alignItems: 'center', gap: '.25rem', marginLeft: 0 }}>
+              <li key={c} className="pk-badge pk-inline-flex pk-items-center pk-gap-xs pk-ml0">
                 {c}
                 <Button
                   ref={target(EXAM_FOCUS.removeCategory(c))}
@@ -411,7 +411,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
             ))}
           </ul>
         )}
-        <div className="pk-row" style={{ alignItems: 'flex-start' }}>
+        <div className="pk-row pk-items-start">
           <div style={{ flex: 1, maxWidth: 360 }}>
             <TextField
               ref={target(EXAM_FOCUS.newCategory)}
@@ -434,11 +434,11 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
       </section>
 
       <section className="pk-stack" aria-labelledby="exam-questions-title">
-        <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-          <h3 id="exam-questions-title" style={{ margin: 0 }}>
+        <div className="pk-row pk-between">
+          <h3 id="exam-questions-title" className="pk-m0">
             Questions ({state.questions.length})
           </h3>
-          <div className="pk-row" style={{ gap: '.5rem' }}>
+          <div className="pk-row pk-gap-m">
             {state.questions.length > 0 ? (
               <>
                 <Button size="small" variant="secondary" onClick={() => expand(state.questions.map((q) => q.key))}>
@@ -455,11 +455,11 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
           </div>
         </div>
         {state.questions.length === 0 ? (
-          <p className="pk-muted" style={{ margin: 0 }}>
+          <p className="pk-muted pk-m0">
             The question pool is empty. Add at least as many questions as are drawn per attempt.
           </p>
         ) : (
-          <ol className="pk-stack" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          <ol className="pk-stack pk-list-none pk-m0 pk-p0">
             {state.questions.map((q, i) => (
               <QuestionEditor
                 key={q.key}
@@ -489,7 +489,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
         </div>
       </section>
 
-      <div ref={target(EXAM_FOCUS.summary)} tabIndex={-1} className="pk-stack" style={{ gap: '.5rem' }}>
+      <div ref={target(EXAM_FOCUS.summary)} tabIndex={-1} className="pk-stack pk-gap-m">
         {errors.pool ? <Alert>{errors.pool}</Alert> : null}
         {state.submitted && errors.count > 0 && !errors.pool ? <Alert>Please correct the errors above.</Alert> : null}
         {save.isError ? <Alert>{saveErrorText(save.error, exam ? 'update' : 'create')}</Alert> : null}

@@ -121,7 +121,7 @@ export const ExamsTab = () => {
         onCancel={() => setToDelete(null)}
         onConfirm={() => toDelete && remove.mutate(toDelete.id)}
       >
-        <p style={{ margin: 0 }}>Are you sure you want to delete {toDelete?.name}? This cannot be undone.</p>
+        <p className="pk-m0">Are you sure you want to delete {toDelete?.name}? This cannot be undone.</p>
         {remove.isError ? <Alert>{errorMessage(remove.error, 'Failed to delete exam. Please try again.')}</Alert> : null}
       </ConfirmDialog>
       {toAssign ? (

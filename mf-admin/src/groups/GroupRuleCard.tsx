@@ -23,29 +23,29 @@ export const GroupRuleCard = ({ rule, onNotice }: { rule: NotificationRule; onNo
     saveRecipients.mutate(parseRecipients(recipients))
   }
   return (
-    <section className="pk-card pk-stack" aria-labelledby={`${recipientsId}-title`} style={{ padding: '1rem' }}>
-      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-        <h3 id={`${recipientsId}-title`} style={{ margin: 0 }}>
+    <section className="pk-card pk-stack pk-pad" aria-labelledby={`${recipientsId}-title`}>
+      <div className="pk-row pk-between">
+        <h3 id={`${recipientsId}-title`} className="pk-m0">
           {rule.user_group}
         </h3>
         <Switch text="Notifications" aria-label={`Notifications for ${rule.user_group}`} checked={rule.is_active} busy={toggle.isPending} onToggle={() => toggle.mutate()} />
       </div>
       {toggle.isError ? <Alert>{errorMessage(toggle.error, 'Failed to toggle notification rule')}</Alert> : null}
-      <dl className="pk-stack" style={{ margin: 0, gap: '.25rem' }}>
+      <dl className="pk-stack pk-m0 pk-gap-xs">
         <div>
-          <dt style={{ display: 'inline', fontWeight: 600 }}>Report: </dt>
-          <dd style={{ display: 'inline', margin: 0 }}>
+          <dt className="pk-inline pk-fw-semibold">Report: </dt>
+          <dd className="pk-inline pk-m0">
             {scheduleLabel(rule)}
             {rule.last_report_sent ? `, last sent ${formatDateTime(rule.last_report_sent)}` : ', not sent yet'}
           </dd>
         </div>
         <div>
-          <dt style={{ display: 'inline', fontWeight: 600 }}>Recipients: </dt>
-          <dd style={{ display: 'inline', margin: 0 }}>{rule.recipient_emails.length ? rule.recipient_emails.join(', ') : <span className="pk-muted">None yet</span>}</dd>
+          <dt className="pk-inline pk-fw-semibold">Recipients: </dt>
+          <dd className="pk-inline pk-m0">{rule.recipient_emails.length ? rule.recipient_emails.join(', ') : <span className="pk-muted">None yet</span>}</dd>
         </div>
         <div>
-          <dt style={{ display: 'inline', fontWeight: 600 }}>Tracking: </dt>
-          <dd style={{ display: 'inline', margin: 0 }}>
+          <dt className="pk-inline pk-fw-semibold">Tracking: </dt>
+          <dd className="pk-inline pk-m0">
             {items.length ? items.map((i) => `${i.name} (${i.type === 'exam' ? 'Exam' : 'Course'})`).join(', ') : <span className="pk-muted">Nothing tracked yet</span>}
           </dd>
         </div>

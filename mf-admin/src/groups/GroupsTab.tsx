@@ -41,7 +41,7 @@ export const GroupsTab = () => {
   return (
     <div className="pk-stack">
       <h2>User Groups &amp; Notifications</h2>
-      <form className="pk-row" onSubmit={submit} noValidate style={{ alignItems: 'flex-end' }}>
+      <form className="pk-row pk-items-end" onSubmit={submit} noValidate>
         <div style={{ flex: '1 1 260px', maxWidth: 400 }}>
           <TextField label="Group Name" value={name} onChange={(e) => setName(e.target.value)} error={fieldError} />
         </div>
@@ -64,8 +64,8 @@ export const GroupsTab = () => {
             const rule = rules.data?.find((r) => r.user_group === g.name)
             if (rule) return <GroupRuleCard key={g.id} rule={rule} onNotice={setNotice} />
             return (
-              <section key={g.id} className="pk-card" style={{ padding: '1rem' }} aria-label={g.name}>
-                <h3 style={{ margin: 0 }}>{g.name}</h3>
+              <section key={g.id} className="pk-card pk-pad" aria-label={g.name}>
+                <h3 className="pk-m0">{g.name}</h3>
                 <p className="pk-muted">{rules.isPending ? 'Loading notification rule...' : 'Setting up the notification rule...'}</p>
               </section>
             )

@@ -7,8 +7,8 @@ import { useSaveTracking, useTracking } from './data/apiHooks.ts'
 import { filterItems, itemKey } from './rule-view.ts'
 
 const ItemList = ({ legend, items, selected, onToggle }: { legend: string; items: TrackingItem[]; selected: Map<string, TrackingItem>; onToggle: (i: TrackingItem) => void }) => (
-  <fieldset className="pk-stack" style={{ border: 0, padding: 0, margin: 0, gap: '.25rem' }}>
-    <legend style={{ fontWeight: 600 }}>{legend}</legend>
+  <fieldset className="pk-stack pk-border-0 pk-p0 pk-m0 pk-gap-xs">
+    <legend className="pk-fw-semibold">{legend}</legend>
     {items.length === 0 ? <p className="pk-muted">None found</p> : null}
     {items.map((i) => (
       <label key={itemKey(i)} className="pk-check">
@@ -49,8 +49,8 @@ export const TrackingDialog = ({ rule, onClose, onSaved }: { rule: NotificationR
     <Modal open title={`Configure Tracking: ${group}`} onClose={onClose}>
       <div className="pk-stack pk-wide">
         {loadError ? <Alert>{`Error loading tracking configuration: ${errorMessage(loadError, 'Failed to fetch data')}`}</Alert> : null}
-        <div className="pk-row" style={{ alignItems: 'flex-end' }}>
-          <div style={{ flex: '1 1 200px' }}>
+        <div className="pk-row pk-items-end">
+          <div className="pk-grow-200">
             <Select
               label="Report Frequency"
               options={REPORT_FREQUENCIES.map((f) => ({ value: f, label: REPORT_FREQUENCY_LABELS[f] }))}
@@ -59,7 +59,7 @@ export const TrackingDialog = ({ rule, onClose, onSaved }: { rule: NotificationR
             />
           </div>
           {frequency === 'weekly' ? (
-            <div style={{ flex: '1 1 200px' }}>
+            <div className="pk-grow-200">
               <Select label="Day of Week" options={DAY_OF_WEEK_OPTIONS.map((d) => ({ value: String(d.value), label: d.label }))} value={String(day)} onChange={(e) => setDay(Number(e.target.value))} />
             </div>
           ) : null}
@@ -70,11 +70,11 @@ export const TrackingDialog = ({ rule, onClose, onSaved }: { rule: NotificationR
           examItems.length + courseItems.length === 0 ? (
             <EmptyState>No exams or courses yet</EmptyState>
           ) : (
-            <div className="pk-row" style={{ alignItems: 'flex-start' }}>
-              <div style={{ flex: '1 1 240px' }}>
+            <div className="pk-row pk-items-start">
+              <div className="pk-grow-240">
                 <ItemList legend="Exams" items={filterItems(examItems, search)} selected={selected} onToggle={toggle} />
               </div>
-              <div style={{ flex: '1 1 240px' }}>
+              <div className="pk-grow-240">
                 <ItemList legend="Courses" items={filterItems(courseItems, search)} selected={selected} onToggle={toggle} />
               </div>
             </div>
@@ -84,7 +84,7 @@ export const TrackingDialog = ({ rule, onClose, onSaved }: { rule: NotificationR
           {selected ? `${selected.size} item${selected.size === 1 ? '' : 's'} tracked` : ''}
         </p>
         {save.isError ? <Alert>{`Error saving configuration: ${errorMessage(save.error, 'Failed to update notification rule')}`}</Alert> : null}
-        <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+        <div className="pk-row pk-justify-end">
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>

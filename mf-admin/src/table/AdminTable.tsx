@@ -31,11 +31,11 @@ export const TableSearch = ({
   placeholder: string
   noun: { one: string; many: string }
 }) => (
-  <div className="pk-row" style={{ alignItems: 'flex-end', justifyContent: 'space-between' }}>
+  <div className="pk-row pk-items-end pk-between">
     <div style={{ flex: '0 1 360px', minWidth: 200 }}>
       <TextField label={label} type="search" placeholder={placeholder} value={table.state.search} onChange={(e) => table.setSearch(e.target.value)} />
     </div>
-    <p role="status" className="pk-muted" style={{ margin: 0, fontSize: '.875rem' }}>
+    <p role="status" className="pk-muted pk-m0 pk-fs-14">
       {tableSummary(table.view, noun, table.state.search)}
     </p>
   </div>
@@ -64,7 +64,7 @@ export const Pager = ({ table, label }: { table: TableControls; label: string })
   const { page, pages } = table.view
   if (pages <= 1) return null
   return (
-    <nav className="pk-row" aria-label={`${label} pages`} style={{ justifyContent: 'flex-end' }}>
+    <nav className="pk-row pk-justify-end" aria-label={`${label} pages`}>
       {/* aria-disabled, not disabled: the button pressed to reach the last page keeps focus there. */}
       <Button size="small" variant="secondary" aria-disabled={page <= 1 || undefined} onClick={() => page > 1 && table.setPage(page - 1)}>
         Previous Page

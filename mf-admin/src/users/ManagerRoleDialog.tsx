@@ -17,10 +17,10 @@ export const ManagerRoleDialog = ({ user, onClose }: { user: User; onClose: () =
         <input type="checkbox" checked={isManager} onChange={(e) => setIsManager(e.target.checked)} />
         Manager
       </label>
-      <fieldset disabled={!isManager} className="pk-stack" style={{ border: 0, padding: 0, margin: 0 }}>
+      <fieldset disabled={!isManager} className="pk-stack pk-border-0 pk-p0 pk-m0">
         <p className="pk-muted">Scope: leave a list empty to cover all of it.</p>
-        <fieldset className="pk-row" style={{ border: 0, padding: 0 }}>
-          <legend style={{ fontWeight: 600 }}>Branches</legend>
+        <fieldset className="pk-row pk-border-0 pk-p0">
+          <legend className="pk-fw-semibold">Branches</legend>
           {BRANCHES.map((b) => (
             <label key={b} className="pk-check">
               <input type="checkbox" checked={branches.includes(b)} onChange={() => setBranches((l) => toggleIn(l, b))} />
@@ -28,8 +28,8 @@ export const ManagerRoleDialog = ({ user, onClose }: { user: User; onClose: () =
             </label>
           ))}
         </fieldset>
-        <fieldset className="pk-row" style={{ border: 0, padding: 0 }}>
-          <legend style={{ fontWeight: 600 }}>Departments</legend>
+        <fieldset className="pk-row pk-border-0 pk-p0">
+          <legend className="pk-fw-semibold">Departments</legend>
           {DEPARTMENTS.map((d) => (
             <label key={d} className="pk-check">
               <input
@@ -42,7 +42,7 @@ export const ManagerRoleDialog = ({ user, onClose }: { user: User; onClose: () =
           ))}
         </fieldset>
       </fieldset>
-      <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+      <div className="pk-row pk-justify-end">
         <Button variant="secondary" onClick={onClose}>
           Cancel
         </Button>

@@ -33,7 +33,7 @@ const GroupCell = ({ user, groups }: { user: User; groups: readonly UserGroup[] 
     options.push({ value: user.user_group, label: user.user_group })
   }
   return (
-    <div className="pk-stack" style={{ gap: '.5rem' }}>
+    <div className="pk-stack pk-gap-m">
       <Select
         label={`User group of ${user.name}`}
         hideLabel

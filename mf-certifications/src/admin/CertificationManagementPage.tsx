@@ -58,15 +58,15 @@ export const CertificationManagementView = ({ navigate }: Pick<RemoteProps, 'nav
   const failed = types.error ?? requirements.error
   return (
     <div className="pk-stack">
-      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-        <h1 ref={headingRef} tabIndex={-1} style={{ margin: 0 }}>
+      <div className="pk-row pk-between">
+        <h1 ref={headingRef} tabIndex={-1} className="pk-m0">
           Certification Management
         </h1>
         <Button ref={target(ADMIN_FOCUS.add)} onClick={() => setEditing({ mode: 'add', tab })}>
           Add Certification
         </Button>
       </div>
-      <p style={{ margin: 0 }}>
+      <p className="pk-m0">
         <RouteLink to="/admin-dashboard" navigate={navigate}>
           Back to Admin Dashboard
         </RouteLink>
@@ -74,7 +74,7 @@ export const CertificationManagementView = ({ navigate }: Pick<RemoteProps, 'nav
       <Notice notice={notice} />
       <FiguresConsistency />
       {failed ? (
-        <div className="pk-stack" style={{ alignItems: 'flex-start' }}>
+        <div className="pk-stack pk-items-start">
           <Alert>{errorMessage(failed, CERT_MESSAGES.loadTypes)}</Alert>
           <Button onClick={() => void refresh()}>Try Again</Button>
         </div>

@@ -16,8 +16,8 @@ export function consistencyHeadline(r: ConsistencyReport): string {
  */
 export const FiguresConsistencyView = ({ report, checking, onCheck }: { report: ConsistencyReport | undefined; checking: boolean; onCheck: () => void }) => (
   <section className="pk-card pk-stack" aria-labelledby="figures-consistency">
-    <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-      <h2 id="figures-consistency" style={{ margin: 0, fontSize: '1.125rem' }}>
+    <div className="pk-row pk-between">
+      <h2 id="figures-consistency" className="pk-m0 pk-fs-18">
         Compliance Figures
       </h2>
       <Button variant="secondary" onClick={onCheck} disabled={checking}>
@@ -28,7 +28,7 @@ export const FiguresConsistencyView = ({ report, checking, onCheck }: { report: 
       {checking && !report ? <Spinner label="Checking figures..." /> : null}
       {report ? (
         report.consistent ? (
-          <p style={{ margin: 0 }}>
+          <p className="pk-m0">
             <strong className="ct-badge ct-tone--green">{consistencyHeadline(report)}</strong>{' '}
             <span className="pk-muted">
               {`${report.technicians} technician${report.technicians === 1 ? '' : 's'} checked against the team dashboard, the admin overview and notification management, as of ${formatDate(report.as_of)}.`}
@@ -61,7 +61,7 @@ export const FiguresConsistencyView = ({ report, checking, onCheck }: { report: 
               </tbody>
 </DataTable>
             {report.difference_count > report.differences.length ? (
-              <p className="pk-muted" style={{ margin: 0 }}>{`The first ${report.differences.length} of ${report.difference_count} are listed.`}</p>
+              <p className="pk-muted pk-m0">{`The first ${report.differences.length} of ${report.difference_count} are listed.`}</p>
             ) : null}
           </>
         )

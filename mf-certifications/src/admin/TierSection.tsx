@@ -47,19 +47,19 @@ const RequirementsEditor = ({ tier, tab, types, requirements, target, focusLater
   })
   const failure = put.error ?? remove.error
   return (
-    <div className="pk-stack" style={{ gap: '.75rem' }}>
-      <h4 style={{ margin: 0 }}>{label} requirements</h4>
+    <div className="pk-stack pk-gap-l">
+      <h4 className="pk-m0">{label} requirements</h4>
       {shown.length === 0 ? (
         <EmptyState>No certifications are listed for {label} yet.</EmptyState>
       ) : (
         <ul className="ct-list">
           {shown.map((r) => (
-            <li key={r.id} className="pk-row" style={{ justifyContent: 'space-between' }}>
+            <li key={r.id} className="pk-row pk-between">
               <span>
                 {r.certification.name} <span className="pk-muted">({r.certification.code})</span>{' '}
                 <Badge tone={r.is_required ? 'blue' : 'grey'}>{r.is_required ? 'Required' : 'Optional'}</Badge>
               </span>
-              <span className="pk-row" style={{ gap: '.5rem' }}>
+              <span className="pk-row pk-gap-m">
                 <label className="pk-check">
                   <input
                     type="checkbox"
@@ -86,7 +86,7 @@ const RequirementsEditor = ({ tier, tab, types, requirements, target, focusLater
           ))}
         </ul>
       )}
-      <div className="pk-row" style={{ alignItems: 'flex-end' }}>
+      <div className="pk-row pk-items-end">
         {/* The picker is where focus goes when the last requirement of the tier is removed. */}
         <div ref={(el) => target(ADMIN_FOCUS.requirementPicker(tier))(el?.querySelector('select') ?? null)} style={{ flex: '1 1 16rem' }}>
           <Select
@@ -143,12 +143,12 @@ export const TierSection = ({
   const reqCount = requirementsOfTier(requirements, tab, tier).length
   const label = tierSectionLabel(tier)
   return (
-    <section className="pk-stack" style={{ gap: '.75rem' }}>
-      <h3 style={{ margin: 0 }}>
+    <section className="pk-stack pk-gap-l">
+      <h3 className="pk-m0">
         <button type="button" className="ct-tier-toggle" aria-expanded={expanded} aria-controls={bodyId} onClick={onToggle}>
           <span>
             {label}{' '}
-            <span className="pk-muted" style={{ fontWeight: 500, fontSize: '.9375rem' }}>
+            <span className="pk-muted pk-fw-medium pk-fs-15">
               ({rows.length} {rows.length === 1 ? 'certification' : 'certifications'}, {reqCount} {reqCount === 1 ? 'requirement' : 'requirements'})
             </span>
           </span>
@@ -186,7 +186,7 @@ export const TierSection = ({
                     {t.description ? (
                       <>
                         <br />
-                        <span className="pk-muted" style={{ fontWeight: 400 }}>
+                        <span className="pk-muted pk-fw-normal">
                           {t.description}
                         </span>
                       </>
@@ -201,7 +201,7 @@ export const TierSection = ({
                   </td>
                   <td>{t.holders ?? '—'}</td>
                   <td>
-                    <div className="pk-row" style={{ gap: '.375rem', flexWrap: 'nowrap' }}>
+                    <div className="pk-row pk-gap-s pk-nowrap">
                       <Button size="small" variant="secondary" ref={target(ADMIN_FOCUS.edit(t.id))} aria-label={`Edit ${t.name}`} onClick={() => onEdit(t)}>
                         Edit
                       </Button>

@@ -58,7 +58,7 @@ const TypeFormBody = ({ editing, onSaved, onClose }: { editing: TypeEditing; onS
     <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
       <TextField label="Name" value={form.name} onChange={(e) => set('name', e.target.value)} error={errors.name} required />
       <TextField label="Code" value={form.code} onChange={(e) => set('code', e.target.value)} error={errors.code} required autoComplete="off" />
-      <div className="pk-row" style={{ alignItems: 'flex-start' }}>
+      <div className="pk-row pk-items-start">
         <Select label="Tier" options={TIER_OPTIONS} value={form.tier_level} onChange={(e) => set('tier_level', e.target.value)} error={errors.tier_level} />
         <Select
           label="Department"
@@ -105,7 +105,7 @@ const TypeFormBody = ({ editing, onSaved, onClose }: { editing: TypeEditing; onS
         Active (technicians can add it)
       </label>
       {save.isError ? <Alert>{errorMessage(save.error, failed)}</Alert> : null}
-      <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+      <div className="pk-row pk-justify-end">
         <Button variant="secondary" onClick={onClose}>
           Cancel
         </Button>

@@ -23,10 +23,10 @@ export const AdminCertificationsTabView = ({ navigate }: Pick<RemoteProps, 'navi
       <ul className="ct-cards">
         {adminCards(overview.data).map((card) => (
           <li key={card.key} className="ct-card">
-            <h3 id={`admin-card-${card.key}`} style={{ margin: 0, fontSize: '1.125rem' }}>
+            <h3 id={`admin-card-${card.key}`} className="pk-m0 pk-fs-18">
               {card.title}
             </h3>
-            <p className="pk-muted" style={{ margin: 0 }}>
+            <p className="pk-muted pk-m0">
               {card.text}
             </p>
             {overview.isPending && card.key !== 'revenue' ? (
@@ -34,7 +34,7 @@ export const AdminCertificationsTabView = ({ navigate }: Pick<RemoteProps, 'navi
             ) : card.figures.length > 0 ? (
               <Figures figures={card.figures} />
             ) : null}
-            <p style={{ margin: 0, marginTop: 'auto' }}>
+            <p className="pk-m0 pk-mt-auto">
               <RouteLink to={card.action.to} navigate={navigate} className="pk-btn">
                 {card.action.label}
               </RouteLink>

@@ -12,11 +12,11 @@ import { dashboardLoadError } from './load-error.ts'
 const LinkCard = (p: { id: string; title: string; text: string; link: { to: string; label: string } | null; navigate: (to: string) => void }) => (
   <section className="pk-card pk-stack" aria-labelledby={p.id}>
     <h2 id={p.id}>{p.title}</h2>
-    <p className="pk-muted" style={{ margin: 0 }}>
+    <p className="pk-muted pk-m0">
       {p.text}
     </p>
     {p.link ? (
-      <p style={{ margin: 0 }}>
+      <p className="pk-m0">
         <RouteLink to={p.link.to} navigate={p.navigate} className="pk-btn">
           {p.link.label}
         </RouteLink>
@@ -41,13 +41,13 @@ export const DashboardCardsView = ({ user, navigate }: Pick<RemoteProps, 'user' 
       <section className="pk-card pk-stack" aria-labelledby="cert-tracking-title">
         <h2 id="cert-tracking-title">Certification Tracking</h2>
         {locked ? (
-          <p className="pk-muted" style={{ margin: 0 }}>
+          <p className="pk-muted pk-m0">
             {LOCKED_TEXT}
           </p>
         ) : summary.isPending ? (
           <Spinner label="Loading certifications..." />
         ) : summary.isError ? (
-          <div className="pk-stack" style={{ alignItems: 'flex-start' }}>
+          <div className="pk-stack pk-items-start">
             <Alert>{dashboardLoadError(summary.error)}</Alert>
             <Button size="small" onClick={() => void summary.refetch()}>
               Try Again
@@ -57,7 +57,7 @@ export const DashboardCardsView = ({ user, navigate }: Pick<RemoteProps, 'user' 
           <>
             <Figures figures={trackingFigures(summary.data)} />
             {summary.data.next_tier_progress ? (
-              <div className="pk-stack" style={{ gap: '.375rem' }}>
+              <div className="pk-stack pk-gap-s">
                 <ProgressBar
                   percent={summary.data.next_tier_progress.percent}
                   label={`Progress to ${tierLabel(summary.data.next_tier_progress.tier_level)}`}

@@ -28,10 +28,10 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
   const org = compliance.organisation
   return (
     <section className="pk-card pk-stack" aria-labelledby="cn-compliance">
-      <h2 id="cn-compliance" style={{ margin: 0 }}>
+      <h2 id="cn-compliance" className="pk-m0">
         Compliance Overview
       </h2>
-      <p className="pk-muted" id="cn-compliance-help" style={{ margin: 0 }}>
+      <p className="pk-muted pk-m0" id="cn-compliance-help">
         {`Compliance: technicians with no expired certification, out of all technicians. ${COMPLIANCE_MEASURES.technicians} ${COMPLIANCE_MEASURES.requirementsMet.label}: ${COMPLIANCE_MEASURES.requirementsMet.help.charAt(0).toLowerCase()}${COMPLIANCE_MEASURES.requirementsMet.help.slice(1)}`}
       </p>
       <dl className="ct-figures">

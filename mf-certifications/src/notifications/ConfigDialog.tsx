@@ -42,7 +42,7 @@ const ConfigFormBody = ({ config, onSaved, onClose }: { config: NotificationConf
   }
   return (
     <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
-      <p className="pk-muted" style={{ margin: 0 }}>
+      <p className="pk-muted pk-m0">
         For technicians of {config.branch} in {config.department}: the manager hears of a certification 7 days before it expires, the operations manager
         and the additional emails once it has expired. Leave an email empty for none.
       </p>
@@ -63,7 +63,7 @@ const ConfigFormBody = ({ config, onSaved, onClose }: { config: NotificationConf
         Active Configuration
       </label>
       {save.isError ? <Alert>{saveConfigFailed(save.error)}</Alert> : null}
-      <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+      <div className="pk-row pk-justify-end">
         <Button variant="secondary" onClick={onClose}>
           Cancel
         </Button>

@@ -24,7 +24,7 @@ export const ConfigsTab = ({ announce }: { announce: (text: string) => void }) =
     return <LoadFailure error={configs.error} text={errorMessage(configs.error, 'Failed to load configurations')} onRetry={() => void configs.refetch()} />
   return (
     <div className="pk-stack">
-      <p className="pk-muted" style={{ margin: 0 }}>
+      <p className="pk-muted pk-m0">
         One configuration per branch and department; an inactive one sends no escalations.
       </p>
       {toggle.isError ? <Alert>{errorMessage(toggle.error, M.statusFailed)}</Alert> : null}

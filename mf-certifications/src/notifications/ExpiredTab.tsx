@@ -53,7 +53,7 @@ export const ExpiredTab = ({
   const allChosen = rows.length > 0 && chosen.length === rows.length
   return (
     <div className="pk-stack">
-      <div className="pk-row" style={{ alignItems: 'flex-end', justifyContent: 'space-between' }}>
+      <div className="pk-row pk-items-end pk-between">
         <Select
           label="Branch"
           placeholder="All Branches"
@@ -73,7 +73,7 @@ export const ExpiredTab = ({
       </div>
       {total > expired.length ? (
         <div className="pk-row" role="status">
-          <p className="pk-muted" style={{ margin: 0 }}>
+          <p className="pk-muted pk-m0">
             {`Showing the ${expired.length} longest expired of ${total} expired certifications; the branch filter looks at these.`}
           </p>
           {onShowAll ? (
@@ -87,7 +87,7 @@ export const ExpiredTab = ({
       {outcome && outcome.failed.length > 0 ? (
         <Alert>
           {bulkSummary(outcome)}
-          <ul style={{ margin: '.25rem 0 0' }}>
+          <ul className="pk-mt-xs">
             {outcome.failed.map((f) => (
               <li key={f.item.technician_certification_id}>
                 {itemLabel(f.item)}: {f.message}

@@ -19,10 +19,10 @@ const ForecastSection = () => {
   const forecast = useComplianceForecast()
   return (
     <section className="pk-card pk-stack" aria-labelledby="cn-forecast">
-      <h2 id="cn-forecast" style={{ margin: 0 }}>
+      <h2 id="cn-forecast" className="pk-m0">
         Compliance Forecast
       </h2>
-      <p className="pk-muted" style={{ margin: 0 }}>
+      <p className="pk-muted pk-m0">
         Who falls out of compliance in the next {HORIZONS.join(', ').replace(/, (\d+)$/, ' and $1')} days if nothing is renewed.
       </p>
       {forecast.isPending ? (
@@ -97,7 +97,7 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
           ))}
         </tbody>
 </DataTable>
-      <h3 style={{ margin: 0, fontSize: '1.0625rem' }}>Falling Out of Compliance</h3>
+      <h3 className="pk-m0 pk-fs-17">Falling Out of Compliance</h3>
       {people.length === 0 ? (
         <p className="pk-empty">Nobody falls out of compliance in the next {data.horizons.at(-1) ?? 90} days.</p>
       ) : (

@@ -13,8 +13,8 @@ export const LogsTab = () => {
   const { rows, caption } = shownLogs(logs.data)
   return (
     <div className="pk-stack">
-      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-        <p className="pk-muted" style={{ margin: 0 }}>
+      <div className="pk-row pk-between">
+        <p className="pk-muted pk-m0">
           {caption}
         </p>
         <Button size="small" variant="secondary" aria-disabled={logs.isFetching || undefined} onClick={() => !logs.isFetching && void logs.refetch()}>
@@ -35,9 +35,9 @@ export const LogsTab = () => {
                   <td>{log.technician?.branch ?? '—'}</td>
                   <td>{log.certification?.code ?? '—'}</td>
                   <td>{typeLabel(log)}</td>
-                  <td style={{ overflowWrap: 'anywhere' }}>{log.recipient_emails.length > 0 ? log.recipient_emails.join(', ') : '—'}</td>
+                  <td className="pk-break">{log.recipient_emails.length > 0 ? log.recipient_emails.join(', ') : '—'}</td>
                   <td>
-                    <div className="pk-stack" style={{ gap: '.25rem' }}>
+                    <div className="pk-stack pk-gap-xs">
                       <Badge tone={status.tone}>{status.text}</Badge>
                       {log.acknowledged_at ? <span className="pk-muted">Acknowledged {formatDate(log.acknowledged_at)}</span> : null}
                       {log.status === 'failed' && log.error ? <span className="pk-muted">{log.error}</span> : null}

@@ -16,10 +16,10 @@ export const ManualActions = ({ announce }: { announce: (text: string, detail?: 
   const weekly = useTrigger('weekly', done)
   return (
     <section className="pk-card pk-stack" aria-labelledby="cn-actions">
-      <h2 id="cn-actions" style={{ margin: 0 }}>
+      <h2 id="cn-actions" className="pk-m0">
         Manual Actions
       </h2>
-      <p className="pk-muted" style={{ margin: 0 }}>
+      <p className="pk-muted pk-m0">
         Both run on their schedule every day and every week; run them now to send what is due at once. Nothing is sent twice.
       </p>
       <div className="pk-row">

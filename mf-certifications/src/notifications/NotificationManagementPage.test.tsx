@@ -75,10 +75,13 @@ describe('Certification Notification Management', () => {
   })
 
   it('shows a run’s success as the spec’s message alone, the run’s figures on a line of their own', () => {
-    const html = render(<Notice notice={{ text: 'Daily notification check triggered successfully', detail: '3 notices sent, 0 withheld (notifications paused).', id: 1 }} />)
-    expect(html).toContain('<div role="status" class="pk-live"><div class="pk-alert pk-alert--success">')
-    expect(html).toContain('<p style="margin:0">Daily notification check triggered successfully</p><p style="margin:0">3 notices sent, 0 withheld (notifications paused).</p>')
-    expect(render(<Notice notice={{ text: 'Configuration updated successfully!', id: 2 }} />)).toContain('<div class="pk-alert pk-alert--success">Configuration updated successfully!</div>')
+    const { unmount } = renderDom(<Notice notice={{ text: 'Daily notification check triggered successfully', detail: '3 notices sent, 0 withheld (notifications paused).', id: 1 }} />)
+    const status = screen.getByRole('status')
+    expect([...status.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['Daily notification check triggered successfully', '3 notices sent, 0 withheld (notifications paused).'])
+    expect(status.firstElementChild?.className).toBe('pk-alert pk-alert--success')
+    unmount()
+    renderDom(<Notice notice={{ text: 'Configuration updated successfully!', id: 2 }} />)
+    expect(screen.getByRole('status').textContent).toBe('Configuration updated successfully!')
   })
 
   it('lists the configurations with their recipients, an active switch and a labelled Edit', () => {

@@ -32,10 +32,10 @@ export const NotificationManagementView = ({ navigate }: Pick<RemoteProps, 'navi
   const dashboard = useCertificationDashboard(allExpired)
   return (
     <div className="pk-stack">
-      <h1 ref={headingRef} tabIndex={-1} style={{ margin: 0 }}>
+      <h1 ref={headingRef} tabIndex={-1} className="pk-m0">
         {NOTIFICATIONS_TITLE}
       </h1>
-      <p style={{ margin: 0 }}>
+      <p className="pk-m0">
         <RouteLink to="/admin-dashboard" navigate={navigate}>
           Back to Admin Dashboard
         </RouteLink>

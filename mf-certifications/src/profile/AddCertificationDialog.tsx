@@ -71,7 +71,7 @@ export const AddCertificationDialog = ({
   return (
     <Modal open={open} title="Add Certification" onClose={close}>
       <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
-        <div className="pk-stack" style={{ gap: '.25rem' }}>
+        <div className="pk-stack pk-gap-xs">
           <Select
             label="Certification"
             placeholder={available.isPending ? 'Loading certifications…' : 'Select a certification'}
@@ -82,7 +82,7 @@ export const AddCertificationDialog = ({
             aria-describedby={errors.certification_id ? undefined : hintId}
             required
           />
-          <span id={hintId} className="pk-hint pk-muted" style={{ fontSize: '.8125rem' }}>
+          <span id={hintId} className="pk-hint pk-muted pk-fs-13">
             {chosen
               ? validityHint(chosen.validity_period)
               : available.isError
@@ -93,7 +93,7 @@ export const AddCertificationDialog = ({
           </span>
         </div>
         {chosen?.training_link ? (
-          <p style={{ margin: 0 }}>
+          <p className="pk-m0">
             <a href={chosen.training_link} target="_blank" rel="noopener noreferrer">
               Training for {chosen.name} (opens in a new tab)
             </a>
@@ -126,7 +126,7 @@ export const AddCertificationDialog = ({
         />
         <ExpirationPreview id={previewId} text={preview} />
         {add.isError ? <Alert>{errorMessage(add.error, CERT_MESSAGES.addFailed)}</Alert> : null}
-        <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+        <div className="pk-row pk-justify-end">
           <Button variant="secondary" onClick={close}>
             Cancel
           </Button>

@@ -68,11 +68,11 @@ export const CertificationCard = ({
   const hasFile = cert.file_path !== null && cert.file_name !== null
   return (
     <li className="ct-card">
-      <div className="pk-row" style={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
+      <div className="pk-row pk-between pk-items-start">
         <h4 id={nameId} ref={target(FOCUS.card(cert.id))} tabIndex={-1}>
-          {c.name} <span className="pk-muted" style={{ fontWeight: 500 }}>({c.code})</span>
+          {c.name} <span className="pk-muted pk-fw-medium">({c.code})</span>
         </h4>
-        <span className="pk-row" style={{ gap: '.375rem' }}>
+        <span className="pk-row pk-gap-s">
           <StatusBadge view={view} />
           <ExpiryBadge view={view} />
         </span>
@@ -95,9 +95,9 @@ export const CertificationCard = ({
           <dd>{hasFile ? `${cert.file_name}${cert.file_size ? `, ${formatSize(cert.file_size)}` : ''}` : c.upload_required ? 'Not uploaded (required)' : 'Not uploaded'}</dd>
         </div>
       </dl>
-      {cert.notes ? <p style={{ margin: 0 }}>Notes: {cert.notes}</p> : null}
+      {cert.notes ? <p className="pk-m0">Notes: {cert.notes}</p> : null}
       {c.training_link ? (
-        <p style={{ margin: 0 }}>
+        <p className="pk-m0">
           <a href={c.training_link} target="_blank" rel="noopener noreferrer" aria-describedby={nameId}>
             Training (opens in a new tab)
           </a>
@@ -143,7 +143,7 @@ export const CertificationCard = ({
       {inline.error ? <Alert>{inline.error}</Alert> : null}
       <div id={viewerId} hidden={inline.proof === null}>
         {inline.proof ? (
-          <figure className="ct-viewer" style={{ margin: 0 }}>
+          <figure className="ct-viewer pk-m0">
             {isImage(inline.proof.type) ? (
               <img src={inline.proof.url} alt={`Proof of ${c.name}: ${cert.file_name}`} />
             ) : (

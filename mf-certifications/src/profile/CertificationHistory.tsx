@@ -38,7 +38,7 @@ const Period = ({ period, certificationName }: { period: CertificationPeriod; ce
   }
   return (
     <li className="ct-period">
-      <p style={{ margin: 0, fontWeight: 600 }}>{periodEnd(period)}</p>
+      <p className="pk-m0 pk-fw-semibold">{periodEnd(period)}</p>
       <dl className="ct-facts">
         <div>
           <dt>Obtained</dt>
@@ -120,7 +120,7 @@ export const CertificationHistory = ({
       </button>
       <div id={listId} hidden={!open}>
         {history.length === 0 ? (
-          <p className="pk-muted" style={{ margin: '.5rem 0 0' }}>
+          <p className="pk-muted pk-mt-m">
             {CERT_MESSAGES.noEarlierPeriods}
           </p>
         ) : (

@@ -68,8 +68,8 @@ export const CertificationsSection = ({
   const editing = { canEdit, canDeleteFiles: permissions.canDeleteFiles }
   return (
     <section className="pk-card pk-stack" aria-labelledby="certifications-title" onPointerOver={canEdit ? prefetchDialogs : undefined} onFocus={canEdit ? prefetchDialogs : undefined}>
-      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-        <h2 id="certifications-title" style={{ margin: 0 }}>
+      <div className="pk-row pk-between">
+        <h2 id="certifications-title" className="pk-m0">
           Certifications
         </h2>
         {canEdit ? (
@@ -82,9 +82,9 @@ export const CertificationsSection = ({
         <Alert tone="info">{CERT_MESSAGES.profileIncomplete}</Alert>
       ) : null}
       {groups.map((g) => (
-        <section key={g.tier} className="pk-stack" aria-labelledby={`tier-${g.tier}-title`} style={{ gap: '.75rem' }}>
-          <h3 id={`tier-${g.tier}-title`} style={{ margin: 0 }}>
-            {g.label} <span className="pk-muted" style={{ fontWeight: 500, fontSize: '.9375rem' }}>({g.certs.length})</span>
+        <section key={g.tier} className="pk-stack pk-gap-l" aria-labelledby={`tier-${g.tier}-title`}>
+          <h3 id={`tier-${g.tier}-title`} className="pk-m0">
+            {g.label} <span className="pk-muted pk-fw-medium pk-fs-15">({g.certs.length})</span>
           </h3>
           {g.certs.length === 0 ? (
             <EmptyState>No {g.label} certifications yet.</EmptyState>
@@ -109,18 +109,18 @@ export const CertificationsSection = ({
         </section>
       ))}
       {profile.deleted_certifications?.length ? (
-        <section className="pk-stack" aria-labelledby="deleted-certifications-title" style={{ gap: '.75rem' }}>
-          <h3 id="deleted-certifications-title" style={{ margin: 0 }}>
-            Deleted Certifications <span className="pk-muted" style={{ fontWeight: 500, fontSize: '.9375rem' }}>({profile.deleted_certifications.length})</span>
+        <section className="pk-stack pk-gap-l" aria-labelledby="deleted-certifications-title">
+          <h3 id="deleted-certifications-title" className="pk-m0">
+            Deleted Certifications <span className="pk-muted pk-fw-medium pk-fs-15">({profile.deleted_certifications.length})</span>
           </h3>
-          <p className="pk-muted" style={{ margin: 0 }}>
+          <p className="pk-muted pk-m0">
             No longer on this profile and counted in no figure; their history is kept for the audit trail.
           </p>
           <ul className="ct-cards">
             {profile.deleted_certifications.map((d) => (
               <li key={d.certification_id} className="ct-card">
                 <h4 id={`deleted-certification-${d.certification_id}`}>
-                  {d.name} <span className="pk-muted" style={{ fontWeight: 500 }}>({d.code})</span>
+                  {d.name} <span className="pk-muted pk-fw-medium">({d.code})</span>
                 </h4>
                 <CertificationHistory history={d.history} certificationId={d.certification_id} certificationName={d.name} describedBy={`deleted-certification-${d.certification_id}`} />
               </li>

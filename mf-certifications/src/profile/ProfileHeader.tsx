@@ -12,9 +12,9 @@ const NotificationsSwitch = ({ profile, onChanged }: { profile: TechnicianProfil
   const paused = profile.tier.notifications_paused
   const toggle = useToggleNotifications(profile, (nowPaused, until) => onChanged(notificationsChanged(nowPaused, until)))
   return (
-    <div className="pk-stack" style={{ gap: '.375rem' }}>
+    <div className="pk-stack pk-gap-s">
       <div className="pk-row">
-        <span id={labelId} style={{ fontWeight: 600 }}>
+        <span id={labelId} className="pk-fw-semibold">
           Expiration notifications
         </span>
         <Switch
@@ -64,8 +64,8 @@ export const ProfileHeader = ({
   ]
   return (
     <section className="pk-card pk-stack" aria-labelledby="profile-name">
-      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-        <h2 id="profile-name" style={{ margin: 0 }}>
+      <div className="pk-row pk-between">
+        <h2 id="profile-name" className="pk-m0">
           {u.name}
         </h2>
         <Badge tone="blue">{`Current tier: ${tierLabel(profile.tier.current_tier)}`}</Badge>
@@ -81,7 +81,7 @@ export const ProfileHeader = ({
       {canToggleNotifications ? (
         <NotificationsSwitch profile={profile} onChanged={onNotificationsChanged} />
       ) : (
-        <p className="pk-muted" style={{ margin: 0 }}>
+        <p className="pk-muted pk-m0">
           Expiration notifications: {notificationsText(profile.tier)}
         </p>
       )}

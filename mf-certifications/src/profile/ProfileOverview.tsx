@@ -19,9 +19,9 @@ export const RevenueCards = ({ data }: { data: TechnicianProfile['revenue_data']
         </div>
       ))}
     </dl>
-    {data?.month ? <p className="pk-muted" style={{ margin: 0 }}>Latest month: {formatMonth(data.month)}</p> : null}
+    {data?.month ? <p className="pk-muted pk-m0">Latest month: {formatMonth(data.month)}</p> : null}
     {data?.tier_pay_rate != null ? (
-      <p className="pk-muted" style={{ margin: 0 }}>
+      <p className="pk-muted pk-m0">
         Pay rate of the current tier: {data.tier_pay_rate}
       </p>
     ) : null}
@@ -37,7 +37,7 @@ export const UpcomingExpirations = ({ profile, today }: { profile: TechnicianPro
     ) : (
       <ul className="ct-list">
         {profile.upcoming_expirations.map((c) => (
-          <li key={c.id} className="pk-row" style={{ justifyContent: 'space-between' }}>
+          <li key={c.id} className="pk-row pk-between">
             <span>
               <strong>{c.certification.name}</strong> <span className="pk-muted">({c.certification.code})</span>
               <br />
@@ -57,12 +57,12 @@ export const TierProgressPanel = ({ profile }: { profile: TechnicianProfile }) =
   return (
     <section className="pk-card pk-stack" aria-labelledby="tier-title">
       <h2 id="tier-title">Tier Progress</h2>
-      <p style={{ margin: 0 }}>
+      <p className="pk-m0">
         Current tier: <strong>{panel.currentLabel}</strong>
         {panel.atTop ? ' (the highest tier)' : null}
       </p>
-      <div className="pk-stack" style={{ gap: '.375rem' }}>
-        <h3 style={{ margin: 0, fontSize: '1rem' }}>{panel.heading}</h3>
+      <div className="pk-stack pk-gap-s">
+        <h3 className="pk-m0 pk-fs-16">{panel.heading}</h3>
         <ProgressBar percent={panel.percent} label={panel.heading} />
         <span className="pk-muted">{panel.summary}</span>
       </div>
@@ -71,11 +71,11 @@ export const TierProgressPanel = ({ profile }: { profile: TechnicianProfile }) =
       ) : (
         <ul className="ct-list">
           {panel.requirements.map((r) => (
-            <li key={r.id} className="pk-row" style={{ justifyContent: 'space-between' }}>
+            <li key={r.id} className="pk-row pk-between">
               <span>
                 {r.certification.name} <span className="pk-muted">({r.certification.code})</span>
               </span>
-              <span className="pk-row" style={{ gap: '.375rem' }}>
+              <span className="pk-row pk-gap-s">
                 <span className={`ct-badge ct-tone--${r.is_required ? 'blue' : 'grey'}`}>{r.is_required ? 'Required' : 'Optional'}</span>
                 <span className={`ct-badge ct-tone--${r.met ? 'green' : r.is_required ? 'red' : 'grey'}`}>{r.met ? 'Met' : 'Missing'}</span>
               </span>

@@ -121,11 +121,11 @@ const UploadForm = ({
   return (
     <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
       {replacing ? (
-        <p className="pk-muted" style={{ margin: 0 }}>
+        <p className="pk-muted pk-m0">
           The current proof, {cert.file_name}, is replaced by the new file. The certification's dates stay as they are.
         </p>
       ) : null}
-      <fieldset disabled={uploading} className="pk-stack" style={{ border: 0, padding: 0, margin: 0 }}>
+      <fieldset disabled={uploading} className="pk-stack pk-border-0 pk-p0 pk-m0">
         <TextField
           label="Proof File"
           type="file"
@@ -162,7 +162,7 @@ const UploadForm = ({
       </fieldset>
       {progress ? <UploadProgress loaded={progress.loaded} total={progress.total} doneText="Upload complete. Checking the file…" /> : null}
       {failure ? <Alert>{failure}</Alert> : null}
-      <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+      <div className="pk-row pk-justify-end">
         {uploading ? (
           // Takes the place (and the focus) of Upload, which the disabled fieldset would not drop but the swap would.
           <Button variant="danger" autoFocus onClick={() => abort.current?.abort()}>

@@ -186,7 +186,7 @@ const RevenueEntryPage = (_props: RemoteProps) => {
               onChange={(e) => set('pay_amount')(e.target.value)}
             />
           </div>
-          <p style={{ margin: 0 }} aria-live="polite">
+          <p className="pk-m0" aria-live="polite">
             Rev/Pay Ratio: {ratio === null ? <span className="pk-muted">shown when revenue and pay are both above 0</span> : <RatioBadge ratio={ratio} />}
           </p>
           {error ? <Alert>{error}</Alert> : null}

@@ -11,8 +11,8 @@ export const Notice = ({ notice }: { notice: Announcement | null }) => (
       <div key={notice.id} className="pk-alert pk-alert--success">
         {notice.detail ? (
           <>
-            <p style={{ margin: 0 }}>{notice.text}</p>
-            <p style={{ margin: 0 }}>{notice.detail}</p>
+            <p className="pk-m0">{notice.text}</p>
+            <p className="pk-m0">{notice.detail}</p>
           </>
         ) : (
           notice.text

@@ -32,10 +32,10 @@ const RevPayEditor = ({ userId, current, announce }: { userId: string; current: 
   }
   return (
     <form className="pk-stack" onSubmit={submit} noValidate aria-labelledby="revpay-title">
-      <h3 id="revpay-title" style={{ margin: 0, fontSize: '1.0625rem' }}>
+      <h3 id="revpay-title" className="pk-m0 pk-fs-17">
         Rev/Pay Ratio
       </h3>
-      <div className="pk-row" style={{ alignItems: 'flex-end' }}>
+      <div className="pk-row pk-items-end">
         <div style={{ flex: '0 1 200px' }}>
           <TextField
             label="Rev/Pay Ratio"
@@ -104,7 +104,7 @@ const PromotionDialog = ({
   return (
     <Modal open={open} title="Request Tier Promotion" onClose={close}>
       <form className="pk-stack" onSubmit={submit} noValidate>
-        <p style={{ margin: 0 }}>
+        <p className="pk-m0">
           {name} is {tierLabel(current)}. An admin approves or denies the request.
         </p>
         <Select label="New Tier" options={options} value={tier} onChange={(e) => setTier(e.target.value)} />
@@ -130,7 +130,7 @@ const PromotionDialog = ({
           ) : null}
         </div>
         {send.isError ? <Alert>{errorMessage(send.error, TEAM_MESSAGES.promotionFailed)}</Alert> : null}
-        <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+        <div className="pk-row pk-justify-end">
           <Button variant="secondary" onClick={close}>
             Cancel
           </Button>
@@ -187,13 +187,13 @@ export const ManagerControls = ({ detail, announce }: { detail: TeamMemberDetail
     <section className="pk-card pk-stack" aria-labelledby="controls-title">
       <h2 id="controls-title">Manager Controls</h2>
       <RevPayEditor key={tier.rev_pay_ratio ?? 'none'} userId={user.id} current={tier.rev_pay_ratio} announce={announce} />
-      <div className="pk-stack" style={{ gap: '.5rem' }}>
-        <h3 style={{ margin: 0, fontSize: '1.0625rem' }}>Tier Promotion</h3>
-        <p style={{ margin: 0 }}>
+      <div className="pk-stack pk-gap-m">
+        <h3 className="pk-m0 pk-fs-17">Tier Promotion</h3>
+        <p className="pk-m0">
           Current tier: <strong>{tierLabel(tier.current_tier)}</strong>
         </p>
         {pending ? (
-          <p className="pk-muted" style={{ margin: 0 }}>
+          <p className="pk-muted pk-m0">
             Pending: {tierLabel(pending.to_tier)} requested by {pending.requested_by.name} on {formatDate(pending.requested_at)}.
           </p>
         ) : null}
@@ -201,14 +201,14 @@ export const ManagerControls = ({ detail, announce }: { detail: TeamMemberDetail
           .filter((r) => r.status !== 'pending')
           .slice(0, 1)
           .map((r) => (
-            <p key={r.id} className="pk-muted" style={{ margin: 0 }}>
+            <p key={r.id} className="pk-muted pk-m0">
               Last request: {tierLabel(r.to_tier)} {r.status === 'approved' ? 'approved' : 'denied'}
               {r.decided_by ? ` by ${r.decided_by.name}` : ''}
               {r.decision_note ? `: ${r.decision_note}` : '.'}
             </p>
           ))}
         {tier.current_tier >= 3 ? (
-          <p className="pk-muted" style={{ margin: 0 }}>
+          <p className="pk-muted pk-m0">
             {tierLabel(3)} is the highest tier.
           </p>
         ) : pending ? null : (
@@ -219,8 +219,8 @@ export const ManagerControls = ({ detail, announce }: { detail: TeamMemberDetail
           </div>
         )}
       </div>
-      <div className="pk-stack" style={{ gap: '.5rem' }}>
-        <h3 style={{ margin: 0, fontSize: '1.0625rem' }}>Quick Actions</h3>
+      <div className="pk-stack pk-gap-m">
+        <h3 className="pk-m0 pk-fs-17">Quick Actions</h3>
         <div className="pk-row">
           <Button variant="secondary" aria-disabled={reminder.busy || undefined} onClick={() => void reminder.go()}>
             {reminder.busy ? 'Sending...' : 'Send Reminder'}

@@ -42,7 +42,7 @@ const DecisionDialog = ({ deciding, onClose, onDone }: { deciding: Deciding | nu
     <Modal open={deciding !== null} title={r ? `${verb} Promotion of ${r.user.name}` : 'Promotion'} onClose={close}>
       {r ? (
         <form className="pk-stack" onSubmit={submit} noValidate>
-          <p style={{ margin: 0 }}>
+          <p className="pk-m0">
             {tierLabel(r.from_tier)} to {tierLabel(r.to_tier)}, requested by {r.requested_by.name}.
           </p>
           <div className="pk-field">
@@ -50,7 +50,7 @@ const DecisionDialog = ({ deciding, onClose, onDone }: { deciding: Deciding | nu
             <textarea id={noteId} className="ct-textarea" value={note} maxLength={4000} onChange={(e) => setNote(e.target.value)} />
           </div>
           {decide.isError ? <Alert>{errorMessage(decide.error, DECISION_FAILED)}</Alert> : null}
-          <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+          <div className="pk-row pk-justify-end">
             <Button variant="secondary" onClick={close}>
               Cancel
             </Button>
@@ -67,16 +67,16 @@ const DecisionDialog = ({ deciding, onClose, onDone }: { deciding: Deciding | nu
 /** One pending request: who, from which tier to which, why, by whom, with Approve and Deny. */
 export const PromotionItem = ({ request: r, onDecide }: { request: PromotionRequest; onDecide: (d: Deciding) => void }) => (
   <li className="ct-card">
-    <h3 style={{ margin: 0, fontSize: '1.0625rem' }}>{r.user.name}</h3>
-    <p style={{ margin: 0 }}>
+    <h3 className="pk-m0 pk-fs-17">{r.user.name}</h3>
+    <p className="pk-m0">
       {tierLabel(r.from_tier)} to <strong>{tierLabel(r.to_tier)}</strong>
       <span className="pk-muted">
         {' '}
         · {r.user.branch ?? 'Branch not set'} · {r.user.department ?? 'Department not set'}
       </span>
     </p>
-    <p style={{ margin: 0, whiteSpace: 'pre-wrap' }}>{r.justification}</p>
-    <p className="pk-muted" style={{ margin: 0 }}>
+    <p className="pk-m0 pk-pre-wrap">{r.justification}</p>
+    <p className="pk-muted pk-m0">
       Requested by {r.requested_by.name} on {formatDate(r.requested_at)}
     </p>
     <div className="ct-actions">

@@ -30,8 +30,8 @@ export const memberStanding = (name: string, userId: string, board: LeaderboardR
 export const Leaderboard = ({ board, userId }: { board: LeaderboardResponse; userId?: string }) => {
   const span = board.from === board.to ? formatMonth(board.from) : `${formatMonth(board.from)} to ${formatMonth(board.to)}`
   return (
-    <div className="pk-stack" style={{ gap: '.5rem' }}>
-      <h3 id="leaderboard-title" style={{ margin: 0, fontSize: '1.0625rem' }}>
+    <div className="pk-stack pk-gap-m">
+      <h3 id="leaderboard-title" className="pk-m0 pk-fs-17">
         Leaderboard: {PERIOD_LABEL[board.period]} ({span})
       </h3>
       {board.rows.length === 0 ? (
@@ -73,7 +73,7 @@ export const LeaderboardState = ({ name, userId, board, place, error, onRetry }:
 }) =>
   board ? (
     <>
-      <p style={{ margin: 0 }}>{memberStanding(name, userId, board, place)}</p>
+      <p className="pk-m0">{memberStanding(name, userId, board, place)}</p>
       <Leaderboard board={board} userId={userId} />
     </>
   ) : error ? (
@@ -94,7 +94,7 @@ export const RevenueOverview = ({ detail, thisMonth }: { detail: TeamMemberDetai
   return (
     <section className="pk-card pk-stack" aria-labelledby="overview-title">
       <h2 id="overview-title">Revenue Overview</h2>
-      <h3 style={{ margin: 0, fontSize: '1.0625rem' }}>Revenue Trend</h3>
+      <h3 className="pk-m0 pk-fs-17">Revenue Trend</h3>
       <TrendChart points={trendPoints(detail.revenue_trend, thisMonth)} title={`Gross revenue of ${name}, last 6 months`} />
       <Tabs label="Leaderboard period" tabs={PERIOD_TABS} selected={tab} onSelect={setTab} idOf={tabId} panelClassName="pk-stack">
         {period === 'monthly' ? (

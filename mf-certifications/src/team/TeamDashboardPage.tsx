@@ -156,12 +156,12 @@ const ExportButton = ({ filters, order }: { filters: TeamFilters; order: TeamOrd
     }
   }
   return (
-    <div className="pk-stack" style={{ gap: '.375rem', alignItems: 'flex-end' }}>
+    <div className="pk-stack pk-gap-s pk-items-end">
       {/* aria-disabled, not disabled, while exporting: the pressed button keeps focus. */}
       <Button variant="secondary" aria-disabled={state.busy || undefined} onClick={() => void run()}>
         {state.busy ? 'Exporting...' : 'Export'}
       </Button>
-      <div role="status" className="pk-muted" style={{ fontSize: '.875rem' }}>
+      <div role="status" className="pk-muted pk-fs-14">
         {state.busy ? 'Preparing the spreadsheet...' : state.done}
       </div>
       {state.error ? <Alert>{state.error}</Alert> : null}
@@ -191,14 +191,14 @@ const TeamDashboardPage = ({ user, navigate }: RemoteProps) => {
   const viewPath = (id: string) => (user.is_admin ? `/admin/technician/${id}` : `/manager/technician/${id}`)
   return (
     <div className="pk-stack">
-      <div className="pk-row" style={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
+      <div className="pk-row pk-between pk-items-start">
         <h1 ref={headingRef} tabIndex={-1}>
           Team Dashboard
         </h1>
         <ExportButton filters={filters} order={order} />
       </div>
       {user.is_admin ? <PendingPromotions /> : null}
-      <p className="pk-muted" style={{ margin: 0 }}>
+      <p className="pk-muted pk-m0">
         {user.is_admin
           ? `Your team is every technician: ${COMPLIANCE_MEASURES.technicians.charAt(0).toLowerCase()}${COMPLIANCE_MEASURES.technicians.slice(1)}`
           : 'Your team is the technicians of the branches and departments you manage, managers included; you are not counted in your own team.'}
@@ -232,7 +232,7 @@ const TeamDashboardPage = ({ user, navigate }: RemoteProps) => {
             </Button>
           </div>
         </div>
-        <p role="status" className="pk-muted" style={{ margin: 0, fontSize: '.875rem' }}>
+        <p role="status" className="pk-muted pk-m0 pk-fs-14">
           {data ? teamCount(data.total, filtered) : ''}
         </p>
         {team.isError ? (
@@ -254,7 +254,7 @@ const TeamDashboardPage = ({ user, navigate }: RemoteProps) => {
               navigate={navigate}
             />
             {data.total > PAGE_SIZE ? (
-              <nav className="pk-row" aria-label="Team pages" style={{ justifyContent: 'flex-end' }}>
+              <nav className="pk-row pk-justify-end" aria-label="Team pages">
                 <Button size="small" variant="secondary" aria-disabled={offset === 0 || undefined} onClick={() => offset > 0 && setOffset(offset - PAGE_SIZE)}>
                   Previous Page
                 </Button>

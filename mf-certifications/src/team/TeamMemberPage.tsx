@@ -33,7 +33,7 @@ const TeamMemberPage = ({ params, navigate }: RemoteProps) => {
   const headingRef = usePageHeading(detail.data ? `Team Member: ${detail.data.profile.user.name}` : 'Team Member')
   return (
     <div className="pk-stack">
-      <p style={{ margin: 0 }}>
+      <p className="pk-m0">
         <RouteLink to="/manager/dashboard" navigate={navigate}>
           Back to Team Dashboard
         </RouteLink>

@@ -55,7 +55,7 @@ export const Intro = ({
       {open ? (
         <OpenAttemptNote open={open} receivedAt={receivedAt} onOver={onAttemptOver} />
       ) : (
-        <p className="pk-muted" style={{ margin: 0 }}>
+        <p className="pk-muted pk-m0">
           The timer starts when you press Start Exam and does not stop, even if you leave this page. Your answers are saved as you
           go; when the time is up, they are submitted automatically.
         </p>
@@ -93,12 +93,12 @@ const OpenAttemptNote = ({
     if (seconds <= 0) onOver()
   }, [seconds, onOver])
   return (
-    <div className="pk-alert pk-alert--info pk-stack" style={{ gap: '.5rem' }}>
-      <p style={{ margin: 0 }}>
+    <div className="pk-alert pk-alert--info pk-stack pk-gap-m">
+      <p className="pk-m0">
         <strong>Attempt {open.attempt_number} is under way.</strong> Its clock kept running while you were away: resume it to go on
         where you left off ({open.answered} of {open.questions} questions answered).
       </p>
-      <p style={{ margin: 0 }}>
+      <p className="pk-m0">
         Time left: <strong className="pk-exam-clock-inline">{formatClock(seconds)}</strong>
         <span className="pk-muted"> (minutes:seconds)</span>
       </p>

@@ -40,12 +40,12 @@ export const LeaveDialog = ({
   const words = WORDS[ask?.kind ?? 'exit']
   return (
     <ConfirmDialog open={ask !== null} title={words.title} confirmLabel={words.confirm} cancelLabel="Continue Exam" onCancel={onStay} onConfirm={onLeave}>
-      <div className="pk-stack" style={{ gap: '.5rem' }}>
-        <p style={{ margin: 0 }}>
+      <div className="pk-stack pk-gap-m">
+        <p className="pk-m0">
           This attempt stays open and its clock keeps running until {clockTime(deadlineMs)} ({durationText(secondsLeft)} from now),
           whether or not you are here.
         </p>
-        <p style={{ margin: 0 }}>
+        <p className="pk-m0">
           {unsaved
             ? 'Your latest answers could not be saved yet (connection problem): answers not saved are lost if you leave.'
             : 'Your answers so far are saved.'}{' '}

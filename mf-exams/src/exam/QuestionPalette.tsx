@@ -21,8 +21,8 @@ export const QuestionPalette = ({
 }) => {
   const marked = states.filter((s) => s.marked)
   return (
-    <nav className="pk-card pk-stack pk-palette" aria-labelledby="palette-title" style={{ gap: '.75rem' }}>
-      <h2 id="palette-title" style={{ fontSize: '1rem', margin: 0 }}>
+    <nav className="pk-card pk-stack pk-palette pk-gap-l" aria-labelledby="palette-title">
+      <h2 id="palette-title" className="pk-fs-16 pk-m0">
         Questions
       </h2>
       <ol className="pk-palette__grid">
@@ -53,16 +53,16 @@ export const QuestionPalette = ({
           <span aria-hidden="true">⚑</span> Marked for review
         </li>
       </ul>
-      <section className="pk-stack" aria-labelledby="marked-title" style={{ gap: '.5rem' }}>
-        <h3 id="marked-title" style={{ fontSize: '.9375rem', margin: 0 }}>
+      <section className="pk-stack pk-gap-m" aria-labelledby="marked-title">
+        <h3 id="marked-title" className="pk-fs-15 pk-m0">
           Marked for Review ({marked.length})
         </h3>
         {marked.length === 0 ? (
-          <p className="pk-muted" style={{ margin: 0, fontSize: '.875rem' }}>
+          <p className="pk-muted pk-m0 pk-fs-14">
             No questions marked. Use Mark for Review to come back to a question.
           </p>
         ) : (
-          <ul className="pk-row" style={{ listStyle: 'none', margin: 0, padding: 0, gap: '.375rem' }}>
+          <ul className="pk-row pk-list-none pk-m0 pk-p0 pk-gap-s">
             {marked.map((s) => (
               <li key={s.index}>
                 <Button size="small" variant="secondary" disabled={disabled} onClick={() => onJump(s.index)}>

@@ -23,20 +23,20 @@ export const QuestionView = ({ question, index, total, draft, onChange, focusKey
   const multi = question.question_type === 'multi_select'
   const name = `question-${question.id}`
   return (
-    <fieldset className="pk-stack" aria-labelledby={`${name}-title`} style={{ border: 'none', margin: 0, padding: 0, minWidth: 0 }}>
-      <h2 ref={headingRef} id={`${name}-title`} tabIndex={-1} className="pk-exam-question-title" style={{ fontSize: '1.0625rem' }}>
-        <span className="pk-muted" style={{ display: 'block', fontSize: '.875rem', fontWeight: 600 }}>
+    <fieldset className="pk-stack pk-border-0 pk-m0 pk-p0 pk-min-w0" aria-labelledby={`${name}-title`}>
+      <h2 ref={headingRef} id={`${name}-title`} tabIndex={-1} className="pk-exam-question-title pk-fs-17">
+        <span className="pk-muted pk-block pk-fs-14 pk-fw-semibold">
           Question {index + 1} of {total}
           {question.subject_category ? ` · ${question.subject_category}` : ''}
         </span>
         {question.question_text}
       </h2>
-      {multi ? <p className="pk-muted" style={{ margin: 0 }}>Select all that apply.</p> : null}
-      <div className="pk-stack" style={{ gap: '.5rem' }}>
+      {multi ? <p className="pk-muted pk-m0">Select all that apply.</p> : null}
+      <div className="pk-stack pk-gap-m">
         {question.options.map((opt, i) => {
           const checked = multi ? Array.isArray(draft) && draft.includes(i) : draft === i
           return (
-            <label key={i} className="pk-check pk-option" style={{ fontWeight: 500, fontSize: '1rem' }}>
+            <label key={i} className="pk-check pk-option pk-fw-medium pk-fs-16">
               <input
                 type={multi ? 'checkbox' : 'radio'}
                 name={name}

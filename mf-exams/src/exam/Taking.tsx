@@ -176,8 +176,8 @@ export const Taking = ({
     <div className="pk-stack pk-exam">
       <header className="pk-card pk-row pk-exam-bar">
         <div style={{ flex: '1 1 12rem', minWidth: 0 }}>
-          <h1 style={{ margin: 0, fontSize: '1.25rem' }}>{exam.name}</h1>
-          <p className="pk-muted" style={{ margin: 0, fontSize: '.875rem' }}>
+          <h1 className="pk-m0 pk-fs-20">{exam.name}</h1>
+          <p className="pk-muted pk-m0 pk-fs-14">
             {answeredCount} of {questions.length} answered
             {saver.state === 'offline' ? ' · not saved yet (connection problem), your answers are kept here' : ''}
           </p>
@@ -210,7 +210,7 @@ export const Taking = ({
               onChange={setDraft}
               focusKey={focusKey}
             />
-            <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+            <div className="pk-row pk-between">
               <Button variant="secondary" onClick={() => goTo(current - 1)} disabled={current === 0 || submitting}>
                 Previous
               </Button>
@@ -234,7 +234,7 @@ export const Taking = ({
             </div>
             {timeUp && submitting ? <Alert tone="info">Time is up. Submitting your answers...</Alert> : null}
             {submitError ? (
-              <div className="pk-stack" style={{ gap: '.5rem' }}>
+              <div className="pk-stack pk-gap-m">
                 <Alert>{submitError}</Alert>
                 <div>
                   <Button onClick={() => void submit()} disabled={submitting}>
@@ -263,9 +263,9 @@ export const Taking = ({
         onCancel={() => setConfirmSubmit(false)}
         onConfirm={() => void submit()}
       >
-        <div className="pk-stack" style={{ gap: '.5rem' }}>
+        <div className="pk-stack pk-gap-m">
           {confirmSubmitText(states, { final: exam.exam_type === 'final', number: attempt.attemptNumber, allowed: exam.max_attempts }).map((line) => (
-            <p key={line} style={{ margin: 0 }}>
+            <p key={line} className="pk-m0">
               {line}
             </p>
           ))}

@@ -19,9 +19,9 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
         <h1 id="results-title" ref={headingRef} tabIndex={-1}>
           Exam Results: {result.exam_name}
         </h1>
-        <div className="pk-row" style={{ gap: '1.5rem' }}>
+        <div className="pk-row pk-gap-xxl">
           <div>
-            <div className="pk-muted" style={{ fontSize: '.8125rem', fontWeight: 600 }}>
+            <div className="pk-muted pk-fs-13 pk-fw-semibold">
               Your Score
             </div>
             <div className="pk-score">{formatPercent(result.score)}</div>
@@ -45,7 +45,7 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
           </div>
         </dl>
         {explanation ? (
-          <p className="pk-alert pk-alert--info" style={{ margin: 0 }}>
+          <p className="pk-alert pk-alert--info pk-m0">
             {explanation}
           </p>
         ) : null}
@@ -57,12 +57,12 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
       {result.section_scores.length > 0 ? (
         <section className="pk-card pk-stack" aria-labelledby="sections-title">
           <h2 id="sections-title">Scores by Category</h2>
-          <ul className="pk-stack" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          <ul className="pk-stack pk-list-none pk-m0 pk-p0">
             {result.section_scores.map((s) => {
               const { tone, label } = sectionTone(s.section_score)
               return (
-                <li key={s.section_name} className="pk-stack" style={{ gap: '.25rem' }}>
-                  <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+                <li key={s.section_name} className="pk-stack pk-gap-xs">
+                  <div className="pk-row pk-between">
                     <strong>{s.section_name}</strong>
                     <span>
                       {formatPercent(s.section_score)} ({s.correct_answers}/{s.questions_in_section}){' '}
@@ -84,7 +84,7 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
       <section className="pk-card pk-stack" aria-labelledby="review-title">
         <h2 id="review-title">Question Review</h2>
         {hasMulti ? (
-          <p className="pk-alert pk-alert--info" style={{ margin: 0 }}>
+          <p className="pk-alert pk-alert--info pk-m0">
             {MULTI_NOTE}
           </p>
         ) : null}
@@ -93,17 +93,17 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
             const options = reviewOptions(q)
             return (
               <li key={q.question_id} className={q.is_correct ? 'is-correct' : 'is-incorrect'}>
-                <h3 style={{ fontSize: '1rem', margin: '0 0 .375rem' }}>
+                <h3 className="pk-fs-16 pk-mb-s">
                   <span aria-hidden="true">{q.is_correct ? '✓ ' : '✗ '}</span>
                   Question {i + 1}:{" "}
                   {q.question_text}
                 </h3>
-                <p style={{ margin: 0 }}>
+                <p className="pk-m0">
                   <strong>{q.is_correct ? 'Correct' : 'Incorrect'}</strong>
                   {q.question_type === 'multi_select' ? <span className="pk-badge">Multi-select</span> : null}
                   {weighted ? <span className="pk-badge">{weightText(q.weight)}</span> : null}
                 </p>
-                {options.some((o) => o.chosen) ? null : <p style={{ margin: '.25rem 0 0' }}>{NOT_ANSWERED}</p>}
+                {options.some((o) => o.chosen) ? null : <p className="pk-mt-xs">{NOT_ANSWERED}</p>}
                 {/* The options as the learner saw them (each attempt has its own order), what they chose and what was right. */}
                 <ul className="pk-review-options" aria-label={`Options of question ${i + 1} as you saw them`}>
                   {options.map((o, j) => (

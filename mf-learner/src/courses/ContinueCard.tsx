@@ -14,9 +14,9 @@ export const ContinueCard = ({ onView }: { onView: (course: CourseWithProgress) 
   if (!course) return null
   const titleId = `continue-${course.id}-title`
   return (
-    <section className="pk-card pk-stack" aria-labelledby="continue-title" style={{ gap: '.75rem' }}>
+    <section className="pk-card pk-stack pk-gap-l" aria-labelledby="continue-title">
       <h2 id="continue-title">Continue where you left off</h2>
-      <p id={titleId} style={{ margin: 0, fontWeight: 600, fontSize: '1.0625rem' }}>
+      <p id={titleId} className="pk-m0 pk-fw-semibold pk-fs-17">
         {course.title}
       </p>
       <ProgressBar value={percent(course.progress)} label={`${course.title} progress`} showText />

@@ -104,13 +104,13 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePag
 
   return (
     <section className="pk-card pk-stack" aria-labelledby="course-viewer-title">
-      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+      <div className="pk-row pk-between">
         <div>
-          <h1 id="course-viewer-title" ref={headingRef} tabIndex={-1} style={{ marginBottom: '.25rem', fontSize: '1.5rem' }}>
+          <h1 id="course-viewer-title" ref={headingRef} tabIndex={-1} className="pk-mb-xs pk-fs-24">
             {title || 'Course'}
           </h1>
           {position ? (
-            <p className="pk-muted" style={{ margin: 0 }} aria-live="polite">
+            <p className="pk-muted pk-m0" aria-live="polite">
               {position}
             </p>
           ) : null}
@@ -135,14 +135,14 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePag
         />
       ) : (
         <div className="pk-split">
-          <nav aria-label="Course modules" className="pk-stack pk-split__side" style={{ gap: '.75rem' }}>
-            <div className="pk-stack" style={{ gap: '.25rem' }}>
-              <p style={{ margin: 0, fontWeight: 600 }} aria-live="polite">
+          <nav aria-label="Course modules" className="pk-stack pk-split__side pk-gap-l">
+            <div className="pk-stack pk-gap-xs">
+              <p className="pk-m0 pk-fw-semibold" aria-live="polite">
                 {completedText(list)}
               </p>
               <ProgressBar value={courseProgress} label="Course progress" showText />
             </div>
-            <ol style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '.5rem' }}>
+            <ol className="pk-list-none pk-m0 pk-p0 pk-flex pk-col pk-gap-m">
               {list.map((m, index) => {
                 const status = moduleStatusLabel(m, selectedId)
                 const progress = shownProgress(m)
@@ -171,20 +171,20 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePag
                       }}
                     >
                       {/* Named by what it shows, in its order (a voice user says what they see); the bar's percent as text. */}
-                      <span style={{ display: 'flex', gap: '.5rem', alignItems: 'baseline' }}>
+                      <span className="pk-flex pk-gap-m pk-items-baseline">
                         <span style={{ fontWeight: 700, minWidth: '1.5rem' }}>{index + 1}.</span>{' '}
-                        <span style={{ fontWeight: 600, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{m.title}</span>{' '}
+                        <span className="pk-fw-semibold pk-flex-1 pk-min-w0 pk-break">{m.title}</span>{' '}
                         <span className="pk-badge">{moduleTypeLabel(m)}</span>
                       </span>{' '}
                       <span style={{ fontSize: '.8125rem', fontWeight: 600, color: STATUS_COLOR[status] }}>
                         {status}
                         <span className="pk-visually-hidden">, {progress}%</span>
                       </span>{' '}
-                      <span aria-hidden="true" style={{ display: 'block' }}>
+                      <span aria-hidden="true" className="pk-block">
                         <ProgressBar value={progress} label={`${m.title} progress`} />
                       </span>
                       {done ? (
-                        <span className="pk-muted" style={{ fontSize: '.8125rem' }}>
+                        <span className="pk-muted pk-fs-13">
                           {by ? `${done} · ${by}` : done}
                         </span>
                       ) : null}

@@ -19,9 +19,9 @@ import { ScormPlayer } from './ScormPlayer.tsx'
 
 /** "Error Loading Course" with Go Back and Try Again (which reloads the page). */
 export const LoadError = ({ message, onGoBack }: { message: string; onGoBack: () => void }) => (
-  <div role="alert" className="pk-stack" style={{ alignItems: 'flex-start' }}>
-    <h3 style={{ margin: 0 }}>Error Loading Course</h3>
-    <p style={{ margin: 0, color: 'var(--c-danger)' }}>{message}</p>
+  <div role="alert" className="pk-stack pk-items-start">
+    <h3 className="pk-m0">Error Loading Course</h3>
+    <p className="pk-m0 pk-text-danger">{message}</p>
     <div className="pk-row">
       <Button variant="secondary" onClick={onGoBack}>
         Go Back
@@ -36,20 +36,20 @@ export const LoadError = ({ message, onGoBack }: { message: string; onGoBack: ()
  * would stay empty, so this names the address to use, with this page there.
  */
 export const WrongAddress = ({ address, here, onGoBack }: { address: string; here: Pick<Location, 'origin' | 'pathname' | 'search' | 'hash'>; onGoBack: () => void }) => (
-  <div role="alert" className="pk-stack" style={{ alignItems: 'flex-start' }}>
-    <h3 style={{ margin: 0 }}>Course Content Is Not Available at This Address</h3>
-    <p style={{ margin: 0 }}>
+  <div role="alert" className="pk-stack pk-items-start">
+    <h3 className="pk-m0">Course Content Is Not Available at This Address</h3>
+    <p className="pk-m0">
       Course content plays only when the portal is opened at <strong>{address}</strong>. This page is open at {here.origin}.
     </p>
     <div className="pk-row">
-      <a className="pk-btn" style={{ textDecoration: 'none' }} href={`${address}${here.pathname}${here.search}${here.hash}`}>
+      <a className="pk-btn pk-no-underline" href={`${address}${here.pathname}${here.search}${here.hash}`}>
         Open This Page at {address}
       </a>
       <Button variant="secondary" onClick={onGoBack}>
         Go Back
       </Button>
     </div>
-    <p className="pk-muted" style={{ margin: 0 }}>
+    <p className="pk-muted pk-m0">
       You may need to sign in again there. Administrators can let content play at this address too by adding it to PORTAL_ORIGINS.
     </p>
   </div>
@@ -135,11 +135,11 @@ export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBa
   }
 
   return (
-    <div className="pk-stack" style={{ gap: '.75rem' }}>
-      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
-        <h3 style={{ margin: 0, minWidth: 0, overflowWrap: 'anywhere' }}>{module.title}</h3>
+    <div className="pk-stack pk-gap-l">
+      <div className="pk-row pk-between">
+        <h3 className="pk-m0 pk-min-w0 pk-break">{module.title}</h3>
         {completed ? (
-          <span className="pk-badge" style={{ background: 'var(--c-success-bg)', color: 'var(--c-success)' }}>
+          <span className="pk-badge pk-bg-success pk-text-success">
             Completed
           </span>
         ) : kind !== 'scorm' ? (
@@ -225,7 +225,7 @@ const FileContent = ({ module, controller, urls, onGoBack, contentOrigin }: Cont
     return kind === 'video' ? (
       <video {...media} style={{ width: '100%', maxHeight: '75vh', background: '#000', borderRadius: 6 }} />
     ) : (
-      <audio {...media} style={{ width: '100%' }} />
+      <audio {...media} className="pk-w-full" />
     )
   }
 
@@ -246,15 +246,14 @@ const FileContent = ({ module, controller, urls, onGoBack, contentOrigin }: Cont
 
   // Slides (pptx) and other files: browsers cannot show them in a frame, so they are downloaded.
   return (
-    <div className="pk-stack" style={{ alignItems: 'flex-start', border: '1px solid var(--c-border)', borderRadius: 6, padding: '1.25rem' }}>
-      <p style={{ margin: 0 }}>
+    <div className="pk-stack pk-items-start pk-border pk-rounded-sm pk-pad-l">
+      <p className="pk-m0">
         {kind === 'slides'
           ? 'This module is a slide presentation. Download it and open it in PowerPoint or a compatible viewer, then mark it as complete.'
           : 'Download this module to view it, then mark it as complete.'}
       </p>
       <a
-        className="pk-btn"
-        style={{ textDecoration: 'none' }}
+        className="pk-btn pk-no-underline"
         href={url}
         download={module.file_path || undefined}
         onClick={() => {
@@ -322,9 +321,9 @@ const ScormContent = ({ module, controller, urls, onGoBack, registerClose, conte
   if (phase.kind === 'error') return <LoadError message={phase.message} onGoBack={onGoBack} />
   if (phase.kind === 'processing')
     return (
-      <div className="pk-stack" style={{ alignItems: 'flex-start' }}>
+      <div className="pk-stack pk-items-start">
         <Alert tone="info">{phase.message}</Alert>
-        <p className="pk-muted" style={{ margin: 0 }}>
+        <p className="pk-muted pk-m0">
           This module will be tried again automatically in 30 seconds.
         </p>
         <Button variant="secondary" onClick={() => setAttempt((a) => a + 1)}>

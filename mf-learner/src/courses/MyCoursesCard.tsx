@@ -24,21 +24,20 @@ export const MyCoursesCard = ({ onView }: { onView: (course: CourseWithProgress)
       ) : courses.data.length === 0 ? (
         <EmptyState>No courses assigned yet</EmptyState>
       ) : (
-        <ul className="pk-grid" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+        <ul className="pk-grid pk-list-none pk-m0 pk-p0">
           {courses.data.map((course) => {
             const titleId = `course-${course.id}-title`
             const progress = percent(course.progress)
             return (
               <li
                 key={course.id}
-                className="pk-stack"
+                className="pk-stack pk-gap-m pk-border pk-rounded pk-pad"
                 aria-labelledby={titleId}
-                style={{ gap: '.5rem', border: '1px solid var(--c-border)', borderRadius: 8, padding: '1rem' }}
               >
-                <h3 id={titleId} style={{ fontSize: '1.0625rem', margin: 0 }}>
+                <h3 id={titleId} className="pk-fs-17 pk-m0">
                   {course.title}
                 </h3>
-                <div className="pk-row" style={{ gap: '.5rem' }}>
+                <div className="pk-row pk-gap-m">
                   <span className="pk-badge" style={{ marginLeft: 0, ...BADGE_STYLE[course.status] }}>
                     {courseStatusLabel(course.status)}
                   </span>

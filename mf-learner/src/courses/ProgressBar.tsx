@@ -4,7 +4,7 @@ import { percent } from './course-view.ts'
 export const ProgressBar = ({ value, label, showText = false }: { value: number; label: string; showText?: boolean }) => {
   const v = percent(value)
   return (
-    <div className="pk-row" style={{ gap: '.5rem', flexWrap: 'nowrap' }}>
+    <div className="pk-row pk-gap-m pk-nowrap">
       <div
         role="progressbar"
         aria-label={label}

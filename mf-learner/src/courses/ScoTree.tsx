@@ -28,7 +28,7 @@ export interface ScoTreeProps {
  * `aria-disabled` and described by the reason.
  */
 export const ScoTree = ({ items, activeId, onPick, access }: ScoTreeProps) => (
-  <ul style={{ listStyle: 'none', margin: 0, paddingLeft: '1rem' }}>
+  <ul className="pk-list-none pk-m0 pk-pl-m">
     {items
       .filter((i) => i.isvisible && access?.[i.identifier]?.kind !== 'hidden')
       .map((i) => (
@@ -36,7 +36,7 @@ export const ScoTree = ({ items, activeId, onPick, access }: ScoTreeProps) => (
           {i.href ? (
             <ScoButton item={i} active={i.identifier === activeId} access={access?.[i.identifier]} onPick={onPick} />
           ) : (
-            <span style={{ fontWeight: 600 }}>{i.title || i.identifier}</span>
+            <span className="pk-fw-semibold">{i.title || i.identifier}</span>
           )}
           {i.children.length > 0 ? <ScoTree items={i.children} activeId={activeId} onPick={onPick} access={access} /> : null}
         </li>
@@ -65,7 +65,7 @@ const ScoButton = ({ item, active, access, onPick }: { item: ScormItem; active: 
         {item.title || item.identifier}
       </Button>
       {reason ? (
-        <span id={reasonId} className="pk-muted" style={{ display: 'block', fontSize: '.8125rem' }}>
+        <span id={reasonId} className="pk-muted pk-block pk-fs-13">
           {reason}
         </span>
       ) : null}

@@ -194,7 +194,7 @@ export const ScormPlayer = ({ launch, contentOrigin, module, controller, edited,
       />
       {left ? <LeftLesson message={left.message} onResume={left.onResume} /> : null}
       {view && (view.previous.shown || view.continue.shown) ? (
-        <div role="group" aria-label="Lesson navigation" className="pk-row" style={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
+        <div role="group" aria-label="Lesson navigation" className="pk-row pk-between pk-items-start">
           {view.previous.shown ? <FlowNav label="Previous" button={view.previous} onGo={() => navigate({ kind: 'previous' })} /> : <span />}
           {view.continue.shown ? <FlowNav label="Continue" button={view.continue} onGo={() => navigate({ kind: 'continue' })} /> : null}
         </div>
@@ -220,7 +220,7 @@ const FlowNav = ({ label, button, onGo }: { label: string; button: FlowButton; o
         {label}
       </Button>
       {button.reason ? (
-        <span id={reasonId} className="pk-muted" style={{ fontSize: '.8125rem' }}>
+        <span id={reasonId} className="pk-muted pk-fs-13">
           {button.reason}
         </span>
       ) : null}

@@ -36,28 +36,28 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
       ) : exams.data.length === 0 ? (
         <EmptyState>No exams assigned yet</EmptyState>
       ) : (
-        <ul className="pk-grid" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+        <ul className="pk-grid pk-list-none pk-m0 pk-p0">
           {exams.data.map((exam) => {
             const attempts = attemptsText(exam)
             const usedUp = attemptsUsedUp(exam)
             const underWay = openAttemptText(exam)
             const nameId = `exam-${exam.id}-name`
             return (
-              <li key={exam.id} className="pk-stack" style={{ gap: '.5rem', border: '1px solid var(--c-border)', borderRadius: 8, padding: '1rem' }}>
-                <h3 id={nameId} style={{ fontSize: '1.0625rem', margin: 0 }}>
+              <li key={exam.id} className="pk-stack pk-gap-m pk-border pk-rounded pk-pad">
+                <h3 id={nameId} className="pk-fs-17 pk-m0">
                   {exam.name}
                   {exam.exam_type === 'final' ? <span className="pk-badge">Final</span> : <span className="pk-badge">Practice</span>}
                 </h3>
-                <p className="pk-muted" style={{ margin: 0 }}>
+                <p className="pk-muted pk-m0">
                   {exam.time_limit} minutes · {exam.total_questions} questions · pass {exam.pass_score}%
                 </p>
-                {attempts ? <p style={{ margin: 0 }}>{attempts}</p> : null}
-                {underWay ? <p style={{ margin: 0, fontWeight: 600 }}>{underWay}</p> : null}
+                {attempts ? <p className="pk-m0">{attempts}</p> : null}
+                {underWay ? <p className="pk-m0 pk-fw-semibold">{underWay}</p> : null}
                 <div>
                   <Button aria-describedby={nameId} disabled={usedUp} onClick={() => navigate(`/exam/${exam.id}`)}>
                     {underWay ? 'Resume Exam' : 'Start Exam'}
                   </Button>
-                  {usedUp ? <p className="pk-muted" style={{ margin: '.25rem 0 0' }}>No attempts left</p> : null}
+                  {usedUp ? <p className="pk-muted pk-mt-xs">No attempts left</p> : null}
                 </div>
               </li>
             )
@@ -71,10 +71,10 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
 /** One figure; null is a figure there is no data for yet, shown as "—" (and read as "No data yet"). */
 const Stat = ({ label, value }: { label: string; value: string | number | null }) => (
   <div style={{ border: '1px solid var(--c-border)', borderRadius: 6, padding: '.625rem .75rem' }}>
-    <dt className="pk-muted" style={{ fontSize: '.8125rem', fontWeight: 600 }}>
+    <dt className="pk-muted pk-fs-13 pk-fw-semibold">
       {label}
     </dt>
-    <dd style={{ margin: 0, fontSize: '1.25rem', fontWeight: 700 }}>
+    <dd className="pk-m0 pk-fs-20 pk-fw-bold">
       {value === null ? (
         <>
           <span aria-hidden="true">—</span>

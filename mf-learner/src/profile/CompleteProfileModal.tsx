@@ -62,7 +62,7 @@ export const CompleteProfileModal = ({ open, user, onSaved, onDismiss }: Complet
           onChange={(e) => setDepartment(e.target.value)}
           required
         />
-        <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+        <div className="pk-row pk-justify-end">
           <Button type="submit" disabled={save.isPending}>
             {save.isPending ? 'Saving...' : 'Save'}
           </Button>

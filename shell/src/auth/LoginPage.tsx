@@ -93,7 +93,7 @@ export const LoginPage = () => {
           {busy ? 'Logging in...' : 'Log In'}
         </Button>
       </form>
-      <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+      <div className="pk-row pk-between">
         <Link to="/forgot-password">Forgot your password?</Link>
         <Link to="/register">Create an account</Link>
       </div>

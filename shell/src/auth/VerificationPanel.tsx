@@ -67,7 +67,7 @@ export const VerificationPanel = ({ userId, email, codeJustSent, onVerified, onB
       <h1 id="verify-title">Verify Your Email</h1>
       <p className="pk-muted">
         {codeJustSent ? 'We sent a 6-digit verification code to ' : 'Enter the 6-digit verification code we sent to '}
-        <strong style={{ color: 'var(--c-text)', overflowWrap: 'anywhere' }}>{email}</strong>. The code expires in{' '}
+        <strong className="pk-text-body pk-break">{email}</strong>. The code expires in{' '}
         {VERIFICATION_CODE_TTL_MINUTES} minutes.
       </p>
       {error ? <Alert>{error}</Alert> : null}
@@ -87,8 +87,8 @@ export const VerificationPanel = ({ userId, email, codeJustSent, onVerified, onB
           {busy ? 'Verifying...' : 'Verify Email'}
         </Button>
       </form>
-      <div className="pk-stack" style={{ gap: '.375rem' }}>
-        <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+      <div className="pk-stack pk-gap-s">
+        <div className="pk-row pk-between">
           {/* aria-disabled, not disabled: it stays focusable and its hint is read while it waits. */}
           <Button variant="secondary" onClick={resend} aria-disabled={wait > 0 || undefined} aria-describedby="verify-resend-hint">
             Resend Code
@@ -97,7 +97,7 @@ export const VerificationPanel = ({ userId, email, codeJustSent, onVerified, onB
             Back to Registration
           </Button>
         </div>
-        <span id="verify-resend-hint" className="pk-muted" style={{ fontSize: '.875rem' }}>
+        <span id="verify-resend-hint" className="pk-muted pk-fs-14">
           {resendHint(wait)}
         </span>
       </div>

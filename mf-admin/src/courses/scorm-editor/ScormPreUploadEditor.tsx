@@ -74,7 +74,7 @@ const Editor = ({ file, onSaved, onCancel }: PreUploadEditorProps) => {
 
   return (
     <div className="pk-stack">
-      <p style={{ margin: 0 }} aria-label="File">
+      <p className="pk-m0" aria-label="File">
         <strong>{file.name}</strong> · {sizeInMb(current.size)}
       </p>
       {phase.state === 'analyzing' ? (
@@ -92,18 +92,18 @@ const Editor = ({ file, onSaved, onCancel }: PreUploadEditorProps) => {
         // Not a form: the editor opens from inside the course form, whose submit it must never trigger.
         <div className="pk-stack" role="group" aria-label="Video slides">
           {drafts.length === 0 ? (
-            <p className="pk-muted" style={{ margin: 0 }}>
+            <p className="pk-muted pk-m0">
               This package has no video slides.
             </p>
           ) : (
-            <ol className="pk-stack" style={{ listStyle: 'none', margin: 0, padding: 0, gap: '.75rem' }}>
+            <ol className="pk-stack pk-list-none pk-m0 pk-p0 pk-gap-l">
               {drafts.map((d, i) => (
-                <li key={d.id} className="pk-stack" style={{ border: '1px solid var(--c-border)', borderRadius: 8, padding: '.75rem 1rem', gap: '.5rem' }}>
-                  <div className="pk-row" style={{ justifyContent: 'space-between' }}>
+                <li key={d.id} className="pk-stack pk-border pk-rounded pk-pad-s pk-gap-m">
+                  <div className="pk-row pk-between">
                     <strong>Slide {i + 1}</strong>
                     {d.likelyProblem ? <span className="pk-badge">{M.likelyProblem}</span> : null}
                   </div>
-                  <div className="pk-row" style={{ alignItems: 'flex-start' }}>
+                  <div className="pk-row pk-items-start">
                     <div style={{ flex: 2, minWidth: 200 }}>
                       <TextField
                         label={`Slide ${i + 1} name`}

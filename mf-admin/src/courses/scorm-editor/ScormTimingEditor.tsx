@@ -52,8 +52,8 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
   // In document.body: from the Edit Course form it must not sit inside that form's element.
   return createPortal(
     <Modal open title={`SCORM Timing Editor: ${module.title}`} onClose={onClose}>
-      <section aria-labelledby={`${videoId}-status`} className="pk-stack" style={{ gap: '.5rem' }}>
-        <h3 id={`${videoId}-status`} style={{ margin: 0 }}>
+      <section aria-labelledby={`${videoId}-status`} className="pk-stack pk-gap-m">
+        <h3 id={`${videoId}-status`} className="pk-m0">
           Status
         </h3>
         {analysis.isPending ? (
@@ -61,7 +61,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
         ) : analysis.isError ? (
           <Alert>{errorMessage(analysis.error, M.analyzeModuleFailed)}</Alert>
         ) : (
-          <p role="status" style={{ margin: 0 }}>
+          <p role="status" className="pk-m0">
             {slides.length} video slide{slides.length === 1 ? '' : 's'} at {frameRate} fps
             {analysis.data.analysis.referencedVideo ? <> · referenced video {analysis.data.analysis.referencedVideo}</> : null}
           </p>
@@ -88,7 +88,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
             onChange={(e) => setForm((f) => ({ ...f, slideId: e.target.value }))}
           />
           {slide ? (
-            <p className="pk-muted" style={{ margin: 0 }}>
+            <p className="pk-muted pk-m0">
               Current duration {slide.durationFormatted} ({slide.durationInFrames} frames){slide.video ? ` · video ${slide.video}` : ''}
               {isLikelyProblemSlide(slide, frameRate) ? (
 <span className="pk-badge">{M.likelyProblem}</span>
@@ -127,8 +127,8 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
         </div>
       )}
 
-      <section aria-labelledby={`${videoId}-backups`} className="pk-stack" style={{ gap: '.5rem' }}>
-        <h3 id={`${videoId}-backups`} style={{ margin: 0 }}>
+      <section aria-labelledby={`${videoId}-backups`} className="pk-stack pk-gap-m">
+        <h3 id={`${videoId}-backups`} className="pk-m0">
           Backups
         </h3>
         {restore.isError ? <Alert>{errorMessage(restore.error, M.restoreFailed)}</Alert> : null}
@@ -137,7 +137,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
         ) : backups.isError ? (
           <Alert>{errorMessage(backups.error, M.analyzeModuleFailed)}</Alert>
         ) : backups.data.backups.length === 0 ? (
-          <p className="pk-muted" style={{ margin: 0 }}>
+          <p className="pk-muted pk-m0">
             No backups yet. Every change makes one first.
           </p>
         ) : (
@@ -178,8 +178,8 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
         )}
       </section>
 
-      <section aria-labelledby={`${videoId}-verify`} className="pk-stack" style={{ gap: '.5rem' }}>
-        <h3 id={`${videoId}-verify`} style={{ margin: 0 }}>
+      <section aria-labelledby={`${videoId}-verify`} className="pk-stack pk-gap-m">
+        <h3 id={`${videoId}-verify`} className="pk-m0">
           Storage Files
         </h3>
         <div className="pk-row">
@@ -189,7 +189,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
         </div>
         {verify.isError ? <Alert>{errorMessage(verify.error, M.analyzeModuleFailed)}</Alert> : null}
         {verify.data ? (
-          <ul style={{ margin: 0, paddingLeft: '1.25rem' }} aria-label="Verification">
+          <ul className="pk-m0 pk-pl-list" aria-label="Verification">
             {(['projectTxt', 'projectJs'] as const).map((k) => {
               const f = verify.data.files[k]
               return (

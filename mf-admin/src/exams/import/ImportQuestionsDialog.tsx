@@ -56,8 +56,8 @@ const ImportQuestionsDialog = ({
   const tooMany = ready.length > room
   return (
     <Modal open title="Import Questions" onClose={onClose}>
-      <div className="pk-stack pk-import" style={{ gap: '.75rem' }}>
-        <p id={hintId} style={{ margin: 0 }}>
+      <div className="pk-stack pk-import pk-gap-l">
+        <p id={hintId} className="pk-m0">
           A CSV or Excel (.xlsx) file, one question per row. The first row names the columns: <strong>Question</strong>,{' '}
           <strong>Option 1</strong>, <strong>Option 2</strong>, … (or one <strong>Options</strong> column separated by “|”),{' '}
           <strong>Correct</strong> (option numbers such as 2 or 1, 3); optionally <strong>Type</strong> (multiple_choice or
@@ -70,7 +70,7 @@ const ImportQuestionsDialog = ({
           </Button>
         </div>
         <div className="pk-field">
-          <span id={labelId} style={{ fontWeight: 600, fontSize: '.875rem' }}>
+          <span id={labelId} className="pk-fw-semibold pk-fs-14">
             Question File
           </span>
           <div className="pk-file-picker">
@@ -89,7 +89,7 @@ const ImportQuestionsDialog = ({
             <label htmlFor={`${labelId}-input`} className="pk-btn pk-btn--secondary" aria-hidden="true">
               Choose File…
             </label>
-            <span className="pk-muted" aria-hidden="true" style={{ fontSize: '.875rem' }}>
+            <span className="pk-muted pk-fs-14" aria-hidden="true">
               {read.status === 'read' || read.status === 'reading' ? read.fileName : 'No file chosen yet'}
             </span>
           </div>
@@ -99,7 +99,7 @@ const ImportQuestionsDialog = ({
         {result?.fileError ? <Alert>{result.fileError}</Alert> : null}
         {result && !result.fileError ? (
           <>
-            <p role="status" style={{ margin: 0 }}>
+            <p role="status" className="pk-m0">
               {ready.length} of {result.rows.length} rows ready to import
               {withErrors > 0 ? `; ${withErrors} with errors ${withErrors === 1 ? 'is' : 'are'} left out` : ''}.
               {result.newCategories.length > 0 ? ` New categories: ${result.newCategories.join(', ')}.` : ''}
@@ -133,9 +133,9 @@ const ImportQuestionsDialog = ({
                     <td>{r.question.keep_option_order ? 'Yes' : 'No'}</td>
                     <td>
                       {r.errors.length === 0 ? (
-                        <span style={{ color: 'var(--c-success)', fontWeight: 600 }}>Ready</span>
+                        <span className="pk-text-success pk-fw-semibold">Ready</span>
                       ) : (
-                        <ul style={{ margin: 0, paddingLeft: '1rem', color: 'var(--c-danger)' }}>
+                        <ul className="pk-m0 pk-pl-m pk-text-danger">
                           {r.errors.map((e) => (
                             <li key={e}>{e}</li>
                           ))}
@@ -148,7 +148,7 @@ const ImportQuestionsDialog = ({
 </DataTable>
           </>
         ) : null}
-        <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+        <div className="pk-row pk-justify-end">
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>

@@ -94,7 +94,7 @@ export const UserStatsDialog = ({ user, onClose }: { user: User; onClose: () => 
             )}
           </>
         ) : null}
-        <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+        <div className="pk-row pk-justify-end">
           <Button variant="secondary" onClick={onClose}>
             Close
           </Button>

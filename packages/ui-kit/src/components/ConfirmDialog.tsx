@@ -26,7 +26,7 @@ export const ConfirmDialog = ({
 }: ConfirmDialogProps) => (
   <Modal open={open} title={title} onClose={onCancel}>
     <div>{children}</div>
-    <div className="pk-row" style={{ justifyContent: 'flex-end' }}>
+    <div className="pk-row pk-justify-end">
       <Button variant="secondary" onClick={onCancel} autoFocus>
         {cancelLabel}
       </Button>

@@ -80,7 +80,7 @@ const Toast = ({ toast, onDismiss }: { toast: ToastItem; onDismiss: (id: number)
         pointerEvents: 'auto',
       }}
     >
-      <span style={{ flex: 1 }}>{toast.message}</span>
+      <span className="pk-flex-1">{toast.message}</span>
       <button
         type="button"
         aria-label="Dismiss notification"

@@ -16,7 +16,7 @@ export const UploadProgress = ({
   const percent = uploadPercent(loaded, total)
   const text = percent === null ? 'Uploading…' : percent >= 100 ? doneText : `Uploading… ${percent}%`
   return (
-    <div className="pk-stack" style={{ gap: '.375rem' }}>
+    <div className="pk-stack pk-gap-s">
       <div
         role="progressbar"
         aria-label="Upload progress"
