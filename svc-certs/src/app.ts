@@ -10,6 +10,7 @@ import { createPromotionService } from './promotions/promotion.service.ts'
 import { revenueRoutes } from './revenue/revenue.routes.ts'
 import { createRevenueService } from './revenue/revenue.service.ts'
 import { managerRoutes, reportRoutes } from './team/team.routes.ts'
+import { teamRepository } from './team/team.repository.ts'
 import { createTeamService } from './team/team.service.ts'
 import { createAckSigner } from './notifications/acknowledgement.ts'
 import { acknowledgementRoutes, notificationRoutes } from './notifications/notification.routes.ts'
@@ -44,7 +45,7 @@ export function createApp(deps: AppDeps) {
   const ctx: CertsContext = { orm: deps.orm, logger, now, timeZone, today: () => todayIn(timeZone, now()), storage: deps.storage, garbage: deps.garbage }
   const types = createCertificationTypeService(ctx)
   const certifications = createCertificationService(ctx)
-  const technicians = createTechnicianService(ctx)
+  const technicians = createTechnicianService(ctx, { adminTeamSummary: (em, admin, today) => teamRepository.adminSummary(em, admin, today) })
   const revenue = createRevenueService(ctx)
   const promotions = createPromotionService(ctx)
   const team = createTeamService(ctx, { technicians, revenue, promotions })

@@ -1,15 +1,17 @@
 import { Hono } from 'hono'
-import { z } from 'zod'
-import { CertificationTypeInput, TierRequirementInput } from '@portal/contracts'
-import { authenticate, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
-import type { TechnicianService } from '../technicians/technician.service.ts'
+import { CertificationTypeInput, TierRequirementInput, type CertificationsOverview, type ConsistencyReport } from '@portal/contracts'
+import { authenticate, requireAdmin, validate, type Actor, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import { IdParam } from '../shared/params.ts'
 import type { CertificationTypeService } from './certification-type.service.ts'
 
-/** A numeric id in a path: anything else is not a route (404), never a 500. */
-export const IdParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) })
+/** What the admin routes ask of the ledger's figures (the technicians' service gives them). */
+export interface LedgerFigures {
+  overview(): Promise<CertificationsOverview>
+  consistency(actor: Actor): Promise<ConsistencyReport>
+}
 
 /** `/admin/certifications`: types, tier requirements and the compliance overview (admins only). */
-export const adminCertificationRoutes = (types: CertificationTypeService, technicians: TechnicianService, verifier: TokenVerifier) =>
+export const adminCertificationRoutes = (types: CertificationTypeService, technicians: LedgerFigures, verifier: TokenVerifier) =>
   new Hono<AppEnv>()
     .use(authenticate(verifier), requireAdmin)
     .get('/', async (c) => c.json({ certifications: await types.list() }))

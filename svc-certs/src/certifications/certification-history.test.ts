@@ -360,7 +360,7 @@ describe('who may read the history (the rule of the certification’s own routes
   type Caller = 'self' | 'other technician' | 'manager in scope' | 'manager out of scope' | 'admin' | 'unauthenticated'
   const callers: Caller[] = ['self', 'other technician', 'manager in scope', 'manager out of scope', 'admin', 'unauthenticated']
   const token = (who: Caller) => ({ self: owner, 'other technician': other, 'manager in scope': inScope, 'manager out of scope': outOfScope, admin, unauthenticated: undefined })[who]?.token
-  // Anyone else gets the 404 of an id that does not exist: ids reveal nothing (technicians/access.ts).
+  // Anyone else gets the 404 of an id that does not exist: ids reveal nothing (certifications/access.ts).
   const readers = { self: 200, 'other technician': 404, 'manager in scope': 200, 'manager out of scope': 404, admin: 200, unauthenticated: 401 }
 
   it.each([

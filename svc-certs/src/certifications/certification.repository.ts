@@ -9,8 +9,7 @@ import {
   type StatusFacts,
   type UserCertification,
 } from '@portal/contracts'
-import { toCertificationBrief, type CertificationTypeEntity } from '../certification-types/certification-type.entity.ts'
-import { certificationTypeRepository } from '../certification-types/certification-type.repository.ts'
+import { type CertificationTypeEntity, certificationTypeRepository, toCertificationBrief } from '../certification-types/index.ts'
 import { CertificationPeriodEntity, TechnicianCertificationEntity } from './certification.entity.ts'
 
 export const certificationRepository = {

@@ -30,12 +30,10 @@ import {
   type ProjectedUser,
   type UploadRequest,
 } from '@portal/server-kit'
-import { toCertificationBrief, type CertificationTypeEntity } from '../certification-types/certification-type.entity.ts'
-import { certificationTypeRepository } from '../certification-types/certification-type.repository.ts'
-import { typeNotFound } from '../certification-types/certification-type.service.ts'
+import { type CertificationTypeEntity, certificationTypeRepository, toCertificationBrief, typeNotFound } from '../certification-types/index.ts'
 import type { CertsContext } from '../context.ts'
-import { revenueRepository } from '../revenue/revenue.repository.ts'
-import { appliesToDepartment } from '../technicians/compliance.ts'
+import { revenueRepository } from '../revenue/index.ts'
+import { appliesToDepartment } from '../compliance/index.ts'
 import {
   requireCompleteProfile,
   requireEdit,
@@ -43,7 +41,7 @@ import {
   requireReadableCertification,
   requireReadableHistory,
   requireReadableUser,
-} from '../technicians/access.ts'
+} from './access.ts'
 import { CertificationPeriodEntity, TechnicianCertificationEntity } from './certification.entity.ts'
 import { certificationFacts, certificationRepository, toCertificationPeriod, toUserCertification } from './certification.repository.ts'
 import { receiveProof, type ReceivedProof } from './proof-file.ts'
@@ -120,7 +118,7 @@ export interface ProofDownload {
 
 /**
  * Technicians' certifications and their proofs (learner §3, §5, §7): add, upload, edit, replace,
- * view, download and delete, each after the access check of `technicians/access.ts`, each change
+ * view, download and delete, each after the access check of `certifications/access.ts`, each change
  * announced through the outbox (`certs.certification.added/updated/deleted.v1`; proof changes are
  * updates). Proof files follow the storage rule of decision 0006: an upload's key is recorded as
  * garbage before a byte is written and forgotten by the transaction that stores its row, a

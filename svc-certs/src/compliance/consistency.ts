@@ -15,12 +15,12 @@ import {
   type ConsistencyReport,
   type Department,
   type StatusFacts,
+  type TeamSummary,
   type TierLevel,
 } from '@portal/contracts'
 import type { Actor } from '@portal/server-kit'
-import { certificationTypeRepository } from '../certification-types/certification-type.repository.ts'
-import { complianceRequirements } from '../technicians/compliance.ts'
-import { teamRepository } from '../team/team.repository.ts'
+import { certificationTypeRepository } from '../certification-types/index.ts'
+import { complianceRequirements } from './requirements.ts'
 import { TECHNICIAN_CONDITIONS, ledgerRepository } from './ledger.repository.ts'
 
 /** Differences listed at most (the count says how many there were). */
@@ -127,13 +127,20 @@ function totals(rows: readonly Recomputed[]) {
  * the member rows) and with what Certification Notification Management, the admin overview and an
  * admin's team summary report. An empty `differences` is the proof the screens agree.
  */
-export async function consistencyReport(em: EntityManager, today: string, at: Date, admin: Actor): Promise<ConsistencyReport> {
+export async function consistencyReport(
+  em: EntityManager,
+  today: string,
+  at: Date,
+  admin: Actor,
+  /** The team dashboard's summary as `admin` sees it (the team feature's `adminTeamSummary`). */
+  teamSummary: (em: EntityManager, admin: Actor, today: string) => Promise<TeamSummary>,
+): Promise<ConsistencyReport> {
   await ledgerRepository.refresh(em, today)
   const [ledger, kept, dashboard, team] = await Promise.all([
     recompute(em.fork(), today),
     em.fork().execute(consistencyStatements.kept) as Promise<(Pick<Recomputed, 'user_id'> & Record<(typeof FIELDS)[number] | 'member', number>)[]>,
     ledgerRepository.figures(em.fork(), today),
-    teamRepository.page(em.fork(), { actor: admin, scope: null }, { sort: 'name', order: 'asc' }, today, { limit: 1, offset: 0 }),
+    teamSummary(em.fork(), admin, today),
   ])
   const differences: ConsistencyDifference[] = []
   const differ = (surface: string, key: string, field: string, shown: number | null, expected: number | null) => {
@@ -174,7 +181,7 @@ export async function consistencyReport(em: EntityManager, today: string, at: Da
   for (const [group, value] of Object.entries(expected)) differ('Certification Notification Management', 'Counts', group, groups[group as keyof typeof groups], value)
 
   // An admin's team is every technician but the admin themself (admins are never technicians).
-  const s = team.summary
+  const s = team
   differ('Team dashboard (admin)', 'Summary', 'total_team', s.total_team, organisation.technicians)
   differ('Team dashboard (admin)', 'Summary', 'compliant', s.compliant, organisation.requirements_met)
   differ('Team dashboard (admin)', 'Summary', 'expired', s.expired, organisation.expired_certifications)

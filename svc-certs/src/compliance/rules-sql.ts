@@ -72,7 +72,7 @@ export const ruleFunctions = (timeZone: string): string[] => [
  * in the critical (0-10 days) and notice (31-60 days) bands, and the member's branch, department
  * and whether they count as a technician (`TECHNICIAN_CONDITIONS`; the users' triggers recompute
  * the row when those change), as of `computed_on`, good until `stale_on` (the first day one of the
- * member's certifications enters the 60-, 30- or 10-day band or expires). The requirements that count are those of `technicians/compliance.ts`
+ * member's certifications enters the 60-, 30- or 10-day band or expires). The requirements that count are those of `compliance/requirements.ts`
  * (decision 0015): the required types of every tier up to the member's, active, and for their
  * department or every department.
  */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { EXPIRY_BANDS, type Branch, type Department } from '@portal/contracts'
-import { TECHNICIAN_CONDITIONS } from '../compliance/ledger.repository.ts'
+import { TECHNICIAN_CONDITIONS } from '../compliance/index.ts'
 import { FACTS_FROM } from './expiry-check.ts'
 
 /** A dashboard request's rows: the window, expired ones or not, one branch, and at most `limit` of each group. */

@@ -22,7 +22,7 @@ import { AppError, auditTrail, badRequest, conflict, notFound, recordEvent, type
 import type { z } from 'zod'
 import type { DashboardQuery, NotificationConfigInput, NotificationLogsQuery, StatsQuery } from '@portal/contracts'
 import type { AckSigner } from './acknowledgement.ts'
-import { ledgerRepository } from '../compliance/ledger.repository.ts'
+import { ledgerRepository } from '../compliance/index.ts'
 import { dashboardStatements, technicianExpiries } from './compliance-queries.ts'
 import { FACTS_FROM, logOf, type ActiveConfig, noticeCertification, noticeTechnician, type NoticeFacts } from './expiry-check.ts'
 import { LOG_SELECT, insertLogs, toNotificationLog, type LogRecord } from './notice-store.ts'

@@ -6,7 +6,7 @@ import { createGarbageCleaner, createLocalStorage, createTokenIssuer, createToke
 import { silentLogger } from '@portal/server-kit/testing'
 import { createApp } from '../app.ts'
 import { migrationsList } from '../migrations/index.ts'
-import { ledgerRoutines } from '../compliance/rules-sql.ts'
+import { ledgerRoutines } from '../compliance/index.ts'
 import { entities } from '../server.ts'
 
 // Single-node mode: embedded PGlite has one connection, so a run must never query outside the

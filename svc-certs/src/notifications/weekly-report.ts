@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { isExpired, type ComplianceReportNotice } from '@portal/contracts'
-import { ledgerRepository } from '../compliance/ledger.repository.ts'
+import { ledgerRepository } from '../compliance/index.ts'
 import { technicianExpiries } from './compliance-queries.ts'
 import { insertEvents, insertLogs } from './notice-store.ts'
 

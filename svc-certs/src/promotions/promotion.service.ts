@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import { promotionTiers, TEAM_MESSAGES, type PromotionDecisionBody, type PromotionRequest, type PromotionStatus, type TierLevel, type TierPromotionBody } from '@portal/contracts'
 import { auditTrail, badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { CertsContext } from '../context.ts'
-import { requireTeamMember, requireTeamViewer } from '../team/team-access.ts'
+import { requireTeamMember, requireTeamViewer } from '../compliance/index.ts'
 import { promotionRepository } from './promotion.repository.ts'
 
 const requestNotFound = () => notFound('Promotion request not found', 'promotion_request_not_found')

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Branch, Department, LeaderboardRow, RevenueRecord } from '@portal/contracts'
-import { teamConditions, type TeamViewer } from '../team/team-access.ts'
+import { teamConditions, type TeamViewer } from '../compliance/index.ts'
 
 interface RecordSql {
   id: number

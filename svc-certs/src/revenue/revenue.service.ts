@@ -13,7 +13,7 @@ import {
 } from '@portal/contracts'
 import { auditTrail, badRequest, conflict, notFound, projectedUsers, requireReadableUser, type Actor } from '@portal/server-kit'
 import type { CertsContext } from '../context.ts'
-import { requireTeamViewer, type TeamViewer } from '../team/team-access.ts'
+import { requireTeamViewer, type TeamViewer } from '../compliance/index.ts'
 import { revenueRepository, revPayRatio } from './revenue.repository.ts'
 
 type ManualEntry = z.output<typeof ManualRevenueBody>

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { type Branch, type Department, type TeamMemberRow, type TeamSort, type TeamSummary, type TierLevel } from '@portal/contracts'
-import { ledgerRepository } from '../compliance/ledger.repository.ts'
-import { teamConditions, type TeamViewer } from './team-access.ts'
+import type { Actor } from '@portal/server-kit'
+import { ledgerRepository, teamConditions, type TeamViewer } from '../compliance/index.ts'
 
 /** The filters of the team screen and the export. */
 export interface TeamFilter {
@@ -27,7 +27,7 @@ const ORDER: Record<TeamSort, string> = {
 /**
  * The members the viewer sees, filtered, each with the figures of the team row read from the kept
  * figures (the dashboard's summary and page, and the export, come from the same rows). The rule is
- * the one of `technicians/compliance.ts` (decision 0015) in SQL (migration 0005): the required
+ * the one of `compliance/requirements.ts` (decision 0015) in SQL (migration 0005): the required
  * types of every tier up to the member's, active and for their department (or every department),
  * met when held, not expired and, in this manager view, with the proof uploaded where the type asks
  * for one; 100% when nothing is required. Expired and expiring soon (within 30 days) count every
@@ -104,6 +104,11 @@ const STREAM_CHUNK = 250
 
 export const teamRepository = {
   /** One page of the team and the summary of every matching member, in one statement. */
+  /** The team dashboard's summary as an admin sees it (everyone but themself): what the consistency check compares. */
+  async adminSummary(em: EntityManager, admin: Actor, today: string): Promise<TeamSummary> {
+    return (await this.page(em, { actor: admin, scope: null }, { sort: 'name', order: 'asc' }, today, { limit: 1, offset: 0 })).summary
+  },
+
   async page(em: EntityManager, viewer: TeamViewer, f: TeamFilter, today: string, page: { limit: number; offset: number }) {
     await ledgerRepository.refresh(em, today)
     const { sql, params } = teamPageStatement(viewer, f, page)

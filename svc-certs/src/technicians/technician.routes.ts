@@ -1,10 +1,8 @@
 import { Hono } from 'hono'
-import { z } from 'zod'
 import { PauseNotificationsBody, ResumeNotificationsBody } from '@portal/contracts'
 import { authenticate, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import { UserIdParam } from '../shared/params.ts'
 import type { TechnicianService } from './technician.service.ts'
-
-export const UserIdParam = z.object({ userId: z.uuid('Invalid user id') })
 
 /** `/technician`: profile, dashboard summary and the notification pause. */
 export const technicianRoutes = (svc: TechnicianService, verifier: TokenVerifier) =>

@@ -7,21 +7,18 @@ import {
   type CertificationsOverview,
   type ConsistencyReport,
   type DeletedCertification,
+  type TeamSummary,
   type TechnicianProfile,
   type TierLevel,
   type UserCertification,
 } from '@portal/contracts'
 import { ProjectedUser, badRequest, type Actor } from '@portal/server-kit'
-import { certificationTypeRepository, toTierRequirement } from '../certification-types/certification-type.repository.ts'
-import type { CertificationPeriodEntity } from '../certifications/certification.entity.ts'
-import { certificationRepository, statusFacts, toCertificationPeriod, toUserCertification } from '../certifications/certification.repository.ts'
+import { certificationTypeRepository, toTierRequirement } from '../certification-types/index.ts'
+import { type CertificationPeriodEntity, certificationRepository, requireEditableUser, requireReadableUser, statusFacts, toCertificationPeriod, toUserCertification } from '../certifications/index.ts'
 import type { CertsContext } from '../context.ts'
-import { requireEditableUser, requireReadableUser } from './access.ts'
-import { complianceRequirements, progressOf, requirementsFor, tierProgress } from './compliance.ts'
+import { complianceRequirements, consistencyReport, ledgerRepository, progressOf, requirementsFor, tierProgress } from '../compliance/index.ts'
 import { TechnicianEntity } from './technician.entity.ts'
-import { revenueCards } from '../revenue/revenue.service.ts'
-import { ledgerRepository } from '../compliance/ledger.repository.ts'
-import { consistencyReport } from '../compliance/consistency.ts'
+import { revenueCards } from '../revenue/index.ts'
 
 const DAY_MS = 86_400_000
 
@@ -58,7 +55,12 @@ const expiringSoon = (c: UserCertification) => c.days_until_expiry !== null && i
  * Technicians' profiles and tier state (learner §2-§4, §7): profile, dashboard summary,
  * notification pause, and the admins' compliance overview.
  */
-export function createTechnicianService(ctx: CertsContext) {
+export interface TechnicianServiceDeps {
+  /** The team dashboard's summary as an admin sees it (the team feature's), for the consistency check. */
+  adminTeamSummary: (em: EntityManager, admin: Actor, today: string) => Promise<TeamSummary>
+}
+
+export function createTechnicianService(ctx: CertsContext, deps: TechnicianServiceDeps) {
   const { orm, now } = ctx
 
   /** What a profile is built from. */
@@ -182,7 +184,7 @@ export function createTechnicianService(ctx: CertsContext) {
      */
     /** GET /admin/certifications/consistency: every figure recomputed from the ledger and compared (issue 23). */
     async consistency(actor: Actor): Promise<ConsistencyReport> {
-      return consistencyReport(orm.em.fork(), ctx.today(), now(), actor)
+      return consistencyReport(orm.em.fork(), ctx.today(), now(), actor, deps.adminTeamSummary)
     },
 
     async overview(): Promise<CertificationsOverview> {

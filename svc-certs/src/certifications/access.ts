@@ -1,7 +1,7 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import { CERT_MESSAGES } from '@portal/contracts'
 import { conflict, forbidden, inManagerScope, notFound, projectedUsers, withProjectedScope, type Actor, type ProjectedUser } from '@portal/server-kit'
-import { CertificationPeriodEntity, TechnicianCertificationEntity } from '../certifications/certification.entity.ts'
+import { CertificationPeriodEntity, TechnicianCertificationEntity } from './certification.entity.ts'
 
 export { requireReadableUser } from '@portal/server-kit'
 

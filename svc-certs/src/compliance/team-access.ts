@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { TECHNICIAN_CONDITIONS } from '../compliance/ledger.repository.ts'
+import { TECHNICIAN_CONDITIONS } from './ledger.repository.ts'
 import { TEAM_MESSAGES, type ManagerScope } from '@portal/contracts'
 import { forbidden, inManagerScope, notFound, projectedUsers, withProjectedScope, type Actor, type ProjectedUser } from '@portal/server-kit'
 
