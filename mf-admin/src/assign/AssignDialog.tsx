@@ -76,7 +76,7 @@ export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assi
             value={filter.search}
             onChange={set('search')}
           />
-          <div className="pk-grid" style={{ gridTemplateColumns: 'repeat(auto-fit,minmax(140px,1fr))', gap: '.5rem' }}>
+          <div className="pk-grid pk-grid-140 pk-gap-m">
             <Select label="Branch" placeholder={ANY.label} options={BRANCHES.map((b) => ({ value: b, label: b }))} value={filter.branch} onChange={set('branch')} />
             <Select
               label="Department"
@@ -113,15 +113,14 @@ export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assi
             </span>
           </div>
           <fieldset
-            aria-describedby={error ? errorId : undefined}
-            style={{ border: '1px solid var(--c-border)', borderRadius: 6, maxHeight: 280, overflowY: 'auto', margin: 0, padding: '.5rem .75rem' }}
+            aria-describedby={error ? errorId : undefined} className="pk-border pk-rounded-sm pk-max-h280 pk-scroll-y pk-m0 pk-pad-s2"
           >
             <legend className="pk-visually-hidden">Users</legend>
             {shown.length === 0 ? (
               <p className="pk-muted">No users found</p>
             ) : (
               shown.map((u) => (
-                <label key={u.id} className="pk-check" style={{ fontWeight: 500, padding: '.25rem 0' }}>
+                <label key={u.id} className="pk-check pk-fw-medium pk-py-xs">
                   <input type="checkbox" checked={selected.includes(u.id)} onChange={() => setSelected((s) => toggleIn(s, u.id))} />
                   <span>
                     {u.name} <span className="pk-muted">({u.email})</span>

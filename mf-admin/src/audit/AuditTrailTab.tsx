@@ -47,10 +47,10 @@ export const AuditTrailTab = ({ navigate }: { navigate?: (to: string) => void })
         <div className="pk-grow-180">
           <TextField label="What" placeholder="Action or target" {...field('action')} />
         </div>
-        <div style={{ flex: '0 1 170px' }}>
+        <div className="pk-w-170">
           <TextField label="From" type="date" {...field('from')} />
         </div>
-        <div style={{ flex: '0 1 170px' }}>
+        <div className="pk-w-170">
           <TextField label="To" type="date" {...field('to')} />
         </div>
         <Button type="submit">Apply Filters</Button>

@@ -72,10 +72,10 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
         {meta}
       </div>
       <div className="pk-row pk-items-start">
-        <div style={{ flex: 1, minWidth: 220 }}>
+        <div className="pk-flex-1 pk-min-w220">
           <TextField label={`${name} title`} value={row.title} error={error} onChange={(e) => actions.rename(row, e.target.value)} />
         </div>
-        <div className="pk-row" style={{ marginTop: '1.6rem', gap: '.375rem' }}>
+        <div className="pk-row pk-below-label-sm pk-gap-s">
           {(['up', 'down'] as const).map((direction) => (
             <Button
               key={direction}

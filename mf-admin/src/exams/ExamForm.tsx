@@ -151,7 +151,7 @@ export const QuestionEditor = ({
           </legend>
           {q.options.map((opt, i) => (
             <div key={i} className="pk-row pk-items-start">
-              <label className="pk-check" style={{ marginTop: '1.9rem' }}>
+              <label className="pk-check pk-below-label-lg">
                 <input
                   type={multi ? 'checkbox' : 'radio'}
                   name={`exam-q-${q.key}-correct`}
@@ -163,7 +163,7 @@ export const QuestionEditor = ({
                 />
                 <span aria-hidden="true">Correct</span>
               </label>
-              <div style={{ flex: 1, minWidth: 200 }}>
+              <div className="pk-flex-1 pk-min-w200">
                 <TextField
                   ref={target(EXAM_FOCUS.option(q.key, i))}
                   label={`Option ${i + 1}`}
@@ -175,8 +175,7 @@ export const QuestionEditor = ({
               <Button
                 ref={target(EXAM_FOCUS.removeOption(q.key, i))}
                 size="small"
-                variant="secondary"
-                style={{ marginTop: '1.75rem' }}
+                variant="secondary" className="pk-below-label"
                 aria-label={`Remove choice ${i + 1}`}
                 disabled={q.options.length <= 2}
                 onClick={() => actions.removeOption(q, i)}
@@ -412,7 +411,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
           </ul>
         )}
         <div className="pk-row pk-items-start">
-          <div style={{ flex: 1, maxWidth: 360 }}>
+          <div className="pk-flex-1 pk-max-w360">
             <TextField
               ref={target(EXAM_FOCUS.newCategory)}
               label="New Subject Category"
@@ -427,7 +426,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
               }}
             />
           </div>
-          <Button variant="secondary" style={{ marginTop: '1.6rem' }} onClick={addCategory}>
+          <Button variant="secondary" className="pk-below-label-sm" onClick={addCategory}>
             Add Category
           </Button>
         </div>

@@ -42,7 +42,7 @@ export const GroupsTab = () => {
     <div className="pk-stack">
       <h2>User Groups &amp; Notifications</h2>
       <form className="pk-row pk-items-end" onSubmit={submit} noValidate>
-        <div style={{ flex: '1 1 260px', maxWidth: 400 }}>
+        <div className="pk-grow-260 pk-max-w400">
           <TextField label="Group Name" value={name} onChange={(e) => setName(e.target.value)} error={fieldError} />
         </div>
         <Button type="submit" disabled={create.isPending}>

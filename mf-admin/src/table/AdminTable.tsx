@@ -32,7 +32,7 @@ export const TableSearch = ({
   noun: { one: string; many: string }
 }) => (
   <div className="pk-row pk-items-end pk-between">
-    <div style={{ flex: '0 1 360px', minWidth: 200 }}>
+    <div className="pk-w-360 pk-min-w200">
       <TextField label={label} type="search" placeholder={placeholder} value={table.state.search} onChange={(e) => table.setSearch(e.target.value)} />
     </div>
     <p role="status" className="pk-muted pk-m0 pk-fs-14">

@@ -88,7 +88,7 @@ const RequirementsEditor = ({ tier, tab, types, requirements, target, focusLater
       )}
       <div className="pk-row pk-items-end">
         {/* The picker is where focus goes when the last requirement of the tier is removed. */}
-        <div ref={(el) => target(ADMIN_FOCUS.requirementPicker(tier))(el?.querySelector('select') ?? null)} style={{ flex: '1 1 16rem' }}>
+        <div ref={(el) => target(ADMIN_FOCUS.requirementPicker(tier))(el?.querySelector('select') ?? null)} className="pk-grow-256">
           <Select
             label={`Certification to add to ${label}`}
             placeholder={addable.length === 0 ? 'No certification left to add' : 'Select a certification'}
@@ -101,7 +101,7 @@ const RequirementsEditor = ({ tier, tab, types, requirements, target, focusLater
             }}
           />
         </div>
-        <label className="pk-check" style={{ minHeight: '2.5rem' }}>
+        <label className="pk-check pk-min-h-control">
           <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} />
           Required
         </label>
@@ -154,7 +154,7 @@ export const TierSection = ({
           </span>
         </button>
       </h3>
-      <div id={bodyId} hidden={!expanded} className="pk-stack" style={{ gap: '1rem', paddingLeft: '.25rem' }}>
+      <div id={bodyId} hidden={!expanded} className="pk-stack pk-gap-xl pk-pl-xs">
         {rows.length === 0 ? (
           <EmptyState>No {label} certifications{tab === 'All' ? '' : ` for ${tab}`}.</EmptyState>
         ) : (

@@ -43,7 +43,7 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
   return (
     <>
       {/* Narrow screens scroll the chart sideways rather than shrink its words; the scroller takes focus to scroll by keyboard. */}
-      <div role="group" aria-label="Forecast chart, scrolls sideways on narrow screens" tabIndex={0} style={{ overflowX: 'auto' }}>
+      <div role="group" aria-label="Forecast chart, scrolls sideways on narrow screens" tabIndex={0} className="pk-scroll-x">
         <svg style={{ display: 'block', width: '100%', minWidth: CHART.minWidth, maxWidth: CHART.width, height: 'auto' }} viewBox={`0 0 ${CHART.width} ${CHART.height}`} role="img" aria-labelledby="cn-chart-title">
           <title id="cn-chart-title">Compliance by branch today and in {data.horizons.join(', ')} days (figures in the table below)</title>
           {[0, 50, 75, 90, 100].map((p) => (

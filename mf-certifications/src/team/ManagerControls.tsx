@@ -36,7 +36,7 @@ const RevPayEditor = ({ userId, current, announce }: { userId: string; current: 
         Rev/Pay Ratio
       </h3>
       <div className="pk-row pk-items-end">
-        <div style={{ flex: '0 1 200px' }}>
+        <div className="pk-w-200">
           <TextField
             label="Rev/Pay Ratio"
             type="number"

@@ -55,7 +55,7 @@ export const ExamScreen = ({ user, navigate, params, registerLeaveGuard, announc
   if (exam.isPending) return <Spinner label="Loading exam..." />
   if (exam.isError)
     return (
-      <section className="pk-card pk-stack" style={{ maxWidth: 640, margin: '0 auto', width: '100%' }}>
+      <section className="pk-card pk-stack pk-max-w640 pk-mx-auto pk-w-full">
         <h1>Exam</h1>
         <Alert>{loadError(exam.error)}</Alert>
         <div className="pk-row">

@@ -28,7 +28,7 @@ export const Intro = ({
   // The page opens on its heading, so a screen reader starts here rather than at <body>.
   useEffect(() => headingRef.current?.focus(), [])
   return (
-    <section className="pk-card pk-stack" aria-labelledby="exam-title" style={{ maxWidth: 640, margin: '0 auto', width: '100%' }}>
+    <section className="pk-card pk-stack pk-max-w640 pk-mx-auto pk-w-full" aria-labelledby="exam-title">
       <h1 id="exam-title" ref={headingRef} tabIndex={-1}>
         {exam.name}
       </h1>

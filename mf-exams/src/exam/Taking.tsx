@@ -175,7 +175,7 @@ export const Taking = ({
   return (
     <div className="pk-stack pk-exam">
       <header className="pk-card pk-row pk-exam-bar">
-        <div style={{ flex: '1 1 12rem', minWidth: 0 }}>
+        <div className="pk-grow-192 pk-min-w0">
           <h1 className="pk-m0 pk-fs-20">{exam.name}</h1>
           <p className="pk-muted pk-m0 pk-fs-14">
             {answeredCount} of {questions.length} answered

@@ -14,7 +14,7 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
   const weighted = isWeighted(result)
   const explanation = weightedScoreExplanation(result)
   return (
-    <div className="pk-stack" style={{ maxWidth: 820, margin: '0 auto', width: '100%' }}>
+    <div className="pk-stack pk-max-w820 pk-mx-auto pk-w-full">
       <section className="pk-card pk-stack" aria-labelledby="results-title">
         <h1 id="results-title" ref={headingRef} tabIndex={-1}>
           Exam Results: {result.exam_name}

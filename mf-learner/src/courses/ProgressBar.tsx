@@ -11,13 +11,12 @@ export const ProgressBar = ({ value, label, showText = false }: { value: number;
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={v}
-        aria-valuetext={`${v}%`}
-        style={{ flex: 1, height: 8, borderRadius: 999, background: 'var(--c-border)', overflow: 'hidden' }}
+        aria-valuetext={`${v}%`} className="pk-flex-1 pk-h-8 pk-rounded-full pk-bg-border pk-clip"
       >
         <div style={{ width: `${v}%`, height: '100%', background: v >= 100 ? 'var(--c-success)' : 'var(--c-primary)' }} />
       </div>
       {showText ? (
-        <span aria-hidden="true" style={{ fontSize: '.8125rem', fontWeight: 600, minWidth: '2.75rem', textAlign: 'right' }}>
+        <span aria-hidden="true" className="pk-fs-13 pk-fw-semibold pk-min-w44 pk-text-right">
           {v}%
         </span>
       ) : null}

@@ -32,7 +32,7 @@ export const ScoTree = ({ items, activeId, onPick, access }: ScoTreeProps) => (
     {items
       .filter((i) => i.isvisible && access?.[i.identifier]?.kind !== 'hidden')
       .map((i) => (
-        <li key={i.identifier} style={{ margin: '.125rem 0' }}>
+        <li key={i.identifier} className="pk-my-xxs">
           {i.href ? (
             <ScoButton item={i} active={i.identifier === activeId} access={access?.[i.identifier]} onPick={onPick} />
           ) : (

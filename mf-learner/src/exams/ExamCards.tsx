@@ -70,7 +70,7 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
 
 /** One figure; null is a figure there is no data for yet, shown as "—" (and read as "No data yet"). */
 const Stat = ({ label, value }: { label: string; value: string | number | null }) => (
-  <div style={{ border: '1px solid var(--c-border)', borderRadius: 6, padding: '.625rem .75rem' }}>
+  <div className="pk-border pk-rounded-sm pk-pad-xs">
     <dt className="pk-muted pk-fs-13 pk-fw-semibold">
       {label}
     </dt>
@@ -94,7 +94,7 @@ export const StatisticsCards = ({ userId }: { userId: string }) => {
   const body = (render: (s: NonNullable<typeof stats.data>) => ReactNode) =>
     stats.isPending ? <Spinner label="Loading statistics..." /> : stats.isError ? <NotLoaded /> : render(stats.data)
   return (
-    <div className="pk-grid" style={{ gridTemplateColumns: 'repeat(auto-fit,minmax(300px,1fr))' }}>
+    <div className="pk-grid pk-grid-300">
       <section className="pk-card pk-stack" aria-labelledby="exam-stats-title">
         <h2 id="exam-stats-title">Exam Statistics</h2>
         {body((s) => (

@@ -175,6 +175,38 @@ th[aria-sort=ascending] .pk-sort,th[aria-sort=descending] .pk-sort{color:var(--c
 .pk-color-inherit{color:inherit!important}
 .pk-bg-border{background:var(--c-border)!important}
 .pk-bg-success{background:var(--c-success-bg)!important}
+.pk-w-170{flex:0 1 170px!important}
+.pk-w-200{flex:0 1 200px!important}
+.pk-w-360{flex:0 1 360px!important}
+.pk-grow-260{flex:1 1 260px!important}
+.pk-grow-256{flex:1 1 16rem!important}
+.pk-grow-192{flex:1 1 12rem!important}
+.pk-flex-2{flex:2!important}
+.pk-min-w200{min-width:200px!important}
+.pk-min-w220{min-width:220px!important}
+.pk-min-w140{min-width:140px!important}
+.pk-min-w44{min-width:2.75rem!important}
+.pk-max-w360{max-width:360px!important}
+.pk-max-w400{max-width:400px!important}
+.pk-max-w640{max-width:640px!important}
+.pk-max-w820{max-width:820px!important}
+.pk-below-label-lg{margin-top:1.9rem!important}
+.pk-below-label{margin-top:1.75rem!important}
+.pk-below-label-sm{margin-top:1.6rem!important}
+.pk-scroll-x{overflow-x:auto!important}
+.pk-min-h-control{min-height:2.5rem!important}
+.pk-pl-xs{padding-left:.25rem!important}
+.pk-my-xxs{margin:.125rem 0!important}
+.pk-pad-xs{padding:.625rem .75rem!important}
+.pk-py-xs{padding:.25rem 0!important}
+.pk-pad-s2{padding:.5rem .75rem!important}
+.pk-pad-chip{padding:.0625rem .5rem!important}
+.pk-max-h280{max-height:280px!important}
+.pk-max-h256{max-height:16rem!important}
+.pk-scroll{overflow:auto!important}
+.pk-h-8{height:8px!important}
+.pk-grid-300{grid-template-columns:repeat(auto-fit,minmax(300px,1fr))!important}
+.pk-grid-140{grid-template-columns:repeat(auto-fit,minmax(140px,1fr))!important}
 @media (max-width:600px){.pk-main{padding:1rem}.pk-card{padding:1rem}.pk-header{padding:.75rem 1rem}}
 `
 

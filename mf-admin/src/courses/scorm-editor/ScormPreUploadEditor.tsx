@@ -104,7 +104,7 @@ const Editor = ({ file, onSaved, onCancel }: PreUploadEditorProps) => {
                     {d.likelyProblem ? <span className="pk-badge">{M.likelyProblem}</span> : null}
                   </div>
                   <div className="pk-row pk-items-start">
-                    <div style={{ flex: 2, minWidth: 200 }}>
+                    <div className="pk-flex-2 pk-min-w200">
                       <TextField
                         label={`Slide ${i + 1} name`}
                         value={d.name}
@@ -112,7 +112,7 @@ const Editor = ({ file, onSaved, onCancel }: PreUploadEditorProps) => {
                         onChange={(e) => setDrafts((all) => all.map((x) => (x.id === d.id ? { ...x, name: e.target.value } : x)))}
                       />
                     </div>
-                    <div style={{ flex: 1, minWidth: 140 }}>
+                    <div className="pk-flex-1 pk-min-w140">
                       <TextField
                         label={`Slide ${i + 1} duration`}
                         hint="HH:MM:SS"

@@ -204,7 +204,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
         ) : null}
         <details>
           <summary>Debug Info</summary>
-          <pre style={{ whiteSpace: 'pre-wrap', fontSize: '.75rem', maxHeight: '16rem', overflow: 'auto' }}>
+          <pre className="pk-pre-wrap pk-fs-12 pk-max-h256 pk-scroll">
             {JSON.stringify({ moduleId: module.id, analysis: analysis.data?.analysis ?? null, verification: verify.data ?? null }, null, 2)}
           </pre>
         </details>
