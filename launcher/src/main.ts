@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { z } from 'zod'
-import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, parseEnv, publicUrl, type EventBus, type KeySource } from '@portal/server-kit'
+import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, createShutdownStack, parseEnv, publicUrl, type EventBus, type KeySource } from '@portal/server-kit'
 import { IdentitySettings, start as startIdentity, seedDemoData } from 'svc-identity/server'
 import { start as startLearning, seedDemoData as seedLearning } from 'svc-learning/server'
 import { start as startCerts, seedDemoData as seedCerts } from 'svc-certs/server'
@@ -39,70 +39,68 @@ export async function startSingleNode(source: Record<string, string | undefined>
   }
   const logger = createLogger('portal', env.LOG_LEVEL)
   await mkdir(env.DATA_DIR, { recursive: true })
-  const bus: EventBus = env.NATS_URL ? await createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger })
-  // Course content is served on an origin of its own (decision "content-origin"): a second port.
-  let content = contentListenerOf(env)
-  if (!content.origin) content = contentListenerOf({ ...env, CONTENT_PORT: await freePort(env.HOST) })
+  // What started is closed in the reverse order (the gateway first, the bus last), also when a
+  // later part fails to start.
+  const stack = createShutdownStack(logger)
+  try {
+    const bus: EventBus = await stack.add(env.NATS_URL ? createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger }))
+    // Course content is served on an origin of its own (decision "content-origin"): a second port.
+    let content = contentListenerOf(env)
+    if (!content.origin) content = contentListenerOf({ ...env, CONTENT_PORT: await freePort(env.HOST) })
 
-  // The services listen on loopback and are reached only by the gateway in this process: it is the
-  // one proxy they trust (TRUSTED_PROXIES names the reverse proxies in front of the gateway).
-  const serviceEnv = { ...env, TRUSTED_PROXIES: 'loopback' }
-  // Consumers first, so the identity outbox has someone to deliver to from the start.
-  // Notify verifies admins' tokens with identity's keys, known once identity has started (same process, no rotation meanwhile).
-  let identityKeys: Exclude<KeySource, URL | (() => unknown)> = { keys: [] }
-  const notify = await startNotify({ env: serviceEnv, logger: logger.child({ service: 'notify' }), bus, port: 0, jwks: () => identityKeys })
-  const identity = await startIdentity({ env: serviceEnv, logger: logger.child({ service: 'identity' }), bus, port: 0 })
-  identityKeys = await (await fetch(identity.jwksUrl)).json()
-  const learning = await startLearning({ env: serviceEnv, logger: logger.child({ service: 'learning' }), bus, port: 0, jwks: new URL(identity.jwksUrl), contentOrigin: content.origin })
-  const certs = await startCerts({ env: serviceEnv, logger: logger.child({ service: 'certs' }), bus, port: 0, jwks: new URL(identity.jwksUrl) })
-  const logins = env.DEMO_DATA === 'on' ? await seedDemoData(identity) : []
-  if (env.DEMO_DATA === 'on') {
-    await seedLearning(learning)
-    // The demo technicians reach certs through identity's events: seeding waits for them.
-    await seedCerts(certs, { companyEmailDomain: env.COMPANY_EMAIL_DOMAIN })
+    // The services listen on loopback and are reached only by the gateway in this process: it is the
+    // one proxy they trust (TRUSTED_PROXIES names the reverse proxies in front of the gateway).
+    const serviceEnv = { ...env, TRUSTED_PROXIES: 'loopback' }
+    const service = (name: string) => ({ env: serviceEnv, logger: logger.child({ service: name }), bus, port: 0 })
+    // Consumers first, so the identity outbox has someone to deliver to from the start.
+    // Notify verifies admins' tokens with identity's keys, known once identity has started (same process, no rotation meanwhile).
+    let identityKeys: Exclude<KeySource, URL | (() => unknown)> = { keys: [] }
+    const notify = await stack.add(startNotify({ ...service('notify'), jwks: () => identityKeys }))
+    const identity = await stack.add(startIdentity(service('identity')))
+    identityKeys = await (await fetch(identity.jwksUrl)).json()
+    const learning = await stack.add(startLearning({ ...service('learning'), jwks: new URL(identity.jwksUrl), contentOrigin: content.origin }))
+    const certs = await stack.add(startCerts({ ...service('certs'), jwks: new URL(identity.jwksUrl) }))
+    const logins = env.DEMO_DATA === 'on' ? await seedDemoData(identity) : []
+    if (env.DEMO_DATA === 'on') {
+      await seedLearning(learning)
+      // The demo technicians reach certs through identity's events: seeding waits for them.
+      await seedCerts(certs, { companyEmailDomain: env.COMPANY_EMAIL_DOMAIN })
+    }
+    const gateway = await stack.add(
+      startGateway({
+        logger: logger.child({ service: 'gateway' }),
+        port: env.PORT,
+        hostname: env.HOST,
+        trustedProxies: env.TRUSTED_PROXIES,
+        metricsToken: env.METRICS_TOKEN,
+        upstreams: {
+          identity: `http://127.0.0.1:${identity.port}`,
+          learning: `http://127.0.0.1:${learning.port}`,
+          certs: `http://127.0.0.1:${certs.port}`,
+          notify: `http://127.0.0.1:${notify.port}`,
+        },
+        content,
+      }),
+    )
+    env.PUBLIC_URL ??= publicUrl(env, gateway.port)
+    const url = env.PUBLIC_URL
+    const lines = [
+      '',
+      `  Learning portal (single-node) at ${url}`,
+      `  course content at ${gateway.contentOrigin} (its own origin)`,
+      `  database: ${env.DATABASE_URL ? 'PostgreSQL' : `embedded PGlite under ${env.DATA_DIR}/pg`}, events: ${bus.kind}, mail: ${env.SMTP_URL ? 'SMTP' : `dev mailbox at ${url}/mailbox`}`,
+    ]
+    if (logins.length) {
+      lines.push('  demo logins (created on first start):')
+      for (const l of logins) lines.push(`    ${l.role.padEnd(10)} ${l.email.padEnd(32)} ${l.password}`)
+    }
+    if (env.ADMIN_REGISTRATION_CODE === DEMO_ADMIN_CODE) lines.push(`  admin code for Register as Admin: ${DEMO_ADMIN_CODE} (ADMIN_REGISTRATION_CODE sets another)`)
+    process.stdout.write(lines.join('\n') + '\n\n')
+    return { port: gateway.port, url, contentOrigin: gateway.contentOrigin, close: stack.close }
+  } catch (err) {
+    await stack.close().catch(() => undefined)
+    throw err
   }
-  const gateway = await startGateway({
-    logger: logger.child({ service: 'gateway' }),
-    port: env.PORT,
-    hostname: env.HOST,
-    trustedProxies: env.TRUSTED_PROXIES,
-    metricsToken: env.METRICS_TOKEN,
-    upstreams: {
-      identity: `http://127.0.0.1:${identity.port}`,
-      learning: `http://127.0.0.1:${learning.port}`,
-      certs: `http://127.0.0.1:${certs.port}`,
-      notify: `http://127.0.0.1:${notify.port}`,
-    },
-    content,
-  })
-
-  env.PUBLIC_URL ??= publicUrl(env, gateway.port)
-  const url = env.PUBLIC_URL
-  const lines = [
-    '',
-    `  Learning portal (single-node) at ${url}`,
-    `  course content at ${gateway.contentOrigin} (its own origin)`,
-    `  database: ${env.DATABASE_URL ? 'PostgreSQL' : `embedded PGlite under ${env.DATA_DIR}/pg`}, events: ${bus.kind}, mail: ${env.SMTP_URL ? 'SMTP' : `dev mailbox at ${url}/mailbox`}`,
-  ]
-  if (logins.length) {
-    lines.push('  demo logins (created on first start):')
-    for (const l of logins) lines.push(`    ${l.role.padEnd(10)} ${l.email.padEnd(32)} ${l.password}`)
-  }
-  if (env.ADMIN_REGISTRATION_CODE === DEMO_ADMIN_CODE) lines.push(`  admin code for Register as Admin: ${DEMO_ADMIN_CODE} (ADMIN_REGISTRATION_CODE sets another)`)
-  process.stdout.write(lines.join('\n') + '\n\n')
-
-  let closing = false
-  const close = async () => {
-    if (closing) return
-    closing = true
-    await gateway.close()
-    await certs.close()
-    await learning.close()
-    await identity.close()
-    await notify.close()
-    await bus.close()
-  }
-  return { port: gateway.port, url, contentOrigin: gateway.contentOrigin, close }
 }
 
 if (import.meta.main) {
