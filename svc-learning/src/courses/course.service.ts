@@ -346,8 +346,7 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
         if (!course) throw courseNotFound()
         await requireAssignable(tx, unique)
         // Read without loading entities: the rows re-created below must not meet managed copies of the deleted ones.
-        const rows = (await tx.execute('select user_id from course_assignments where course_id = ?', [id])) as { user_id: string }[]
-        const before = new Set(rows.map((r) => r.user_id))
+        const before = new Set(await courseRepository.assignedUserIds(tx, id))
         await tx.nativeDelete(CourseAssignmentEntity, { courseId: id })
         const at = now()
         for (const userId of unique) tx.create(CourseAssignmentEntity, { courseId: id, userId, assignedAt: at })

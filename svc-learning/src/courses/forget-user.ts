@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { courseRepository } from './course.repository.ts'
+import { scormRepository } from './scorm/scorm.repository.ts'
 
 /**
  * What a deleted user leaves in the courses wing: their course assignments and their stored SCORM
@@ -7,7 +9,6 @@ import type { EntityManager } from '@mikro-orm/postgresql'
  * identity consumer in the deletion's transaction.
  */
 export async function forgetUser(em: EntityManager, userId: string): Promise<void> {
-  await em.execute('delete from course_assignments where user_id = ?', [userId])
-  await em.execute('delete from scorm_states where user_id = ?', [userId])
-  await em.execute('delete from scorm_shared_data where user_id = ?', [userId])
+  await courseRepository.deleteAssignmentsOfUser(em, userId)
+  await scormRepository.forgetUser(em, userId)
 }

@@ -5,6 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql'
 import yazl from 'yazl'
 import type { CourseService } from '../courses/course.service.ts'
 import { buildPdf, type PdfPage } from '@portal/server-kit/demo'
+import { courseRepository } from '../courses/course.repository.ts'
 
 export const DEMO_COURSE_TITLE = 'Field Safety Essentials'
 
@@ -65,8 +66,7 @@ export const buildDemoHandbook = () => buildPdf('Field Safety Handbook', HANDBOO
  * embedded database, whose single connection the upload path needs for its own transactions.
  */
 export async function seedDemoCourse(orm: MikroORM, courses: CourseService): Promise<string | null> {
-  const [row] = (await orm.em.fork().getConnection().execute('select count(*)::int as n from courses')) as { n: number }[]
-  if (Number(row!.n) > 0) return null
+  if ((await courseRepository.countAll(orm.em.fork())) > 0) return null
   await courses.createFromFiles({
     title: DEMO_COURSE_TITLE,
     isAssignedToAll: true,

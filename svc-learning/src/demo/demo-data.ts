@@ -3,6 +3,7 @@ import { ExamInput } from '@portal/contracts'
 import type { CourseService } from '../courses/course.service.ts'
 import { ExamEntity, ExamQuestionEntity } from '../exams/exam.entity.ts'
 import { seedDemoCourse } from './demo-course.ts'
+import { examRepository } from '../exams/exam.repository.ts'
 
 /** What seeding needs; `start()`'s result has it (without `courses`, no demo course is made). */
 export interface SeedTarget {
@@ -95,7 +96,7 @@ export async function seedDemoData(target: SeedTarget | MikroORM, _opts: Record<
 async function seedDemoExams(orm: MikroORM): Promise<string[]> {
   return orm.em.fork().transactional(async (em) => {
     // Serialize concurrent first starts of several instances.
-    await em.execute('lock table exams in share row exclusive mode')
+    await examRepository.lockForSeeding(em)
     if ((await em.count(ExamEntity, {})) > 0) return []
     const at = new Date()
     const names: string[] = []

@@ -2,6 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity } from './exam.entity.ts'
 
 export const examRepository = {
+  /** Locks `exams` against other writers until the transaction ends (concurrent first starts seed once). */
+  lockForSeeding: (em: EntityManager) => em.execute('lock table exams in share row exclusive mode'),
+  /** A deleted user's exam assignments go. */
+  deleteAssignmentsOfUser: (em: EntityManager, userId: string) => em.execute('delete from exam_assignments where user_id = ?', [userId]),
   findById: (em: EntityManager, id: number) => em.findOne(ExamEntity, { id }),
   listAll: (em: EntityManager) => em.find(ExamEntity, {}, { orderBy: { createdAt: 'desc', id: 'desc' } }),
   count: (em: EntityManager) => em.count(ExamEntity, {}),

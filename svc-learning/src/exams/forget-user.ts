@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { attemptRepository } from './attempts/attempt.repository.ts'
+import { examRepository } from './exam.repository.ts'
 
 /**
  * What a deleted user leaves in the exams wing: their exam assignments and any attempt under way
@@ -6,6 +8,6 @@ import type { EntityManager } from '@mikro-orm/postgresql'
  * out). Called by the identity consumer in the deletion's transaction.
  */
 export async function forgetUser(em: EntityManager, userId: string): Promise<void> {
-  await em.execute('delete from exam_assignments where user_id = ?', [userId])
-  await em.execute("delete from exam_attempts where user_id = ? and status = 'in_progress'", [userId])
+  await examRepository.deleteAssignmentsOfUser(em, userId)
+  await attemptRepository.deleteInProgressOfUser(em, userId)
 }

@@ -3,9 +3,9 @@ import { PROGRESS_TRACKER, type ModuleLaunch } from '@portal/contracts'
 import { badRequest, downloadName, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
-import { MODULE_COLUMNS, courseNotAssigned, requireModule, stillAssignedSql, type ModuleRow } from '../access.ts'
+import { courseNotAssigned, requireModule, type ModuleRow } from '../access.ts'
+import { courseRepository } from '../course.repository.ts'
 import { progressRepository } from '../progress/progress.repository.ts'
-import { sqlWithParams } from '../../sql.ts'
 import { ttlCache } from '../../ttl-cache.ts'
 import { isSafeKey, type ObjectInfo } from '@portal/server-kit'
 import { createEditedFiles } from '../scorm-editor/package-files.ts'
@@ -54,16 +54,11 @@ export function createContentService(ctx: LearningContext) {
   // location is kept for a few seconds instead of being read for every file.
   const TTL_MS = 10_000
   const moduleOf = ttlCache({ ttlMs: TTL_MS, max: 5000 }, async (id: number): Promise<CachedModule | null> => {
-    const [row] = (await orm.em
-      .fork()
-      .getConnection()
-      .execute(`select ${MODULE_COLUMNS} from course_modules m where m.id = ?`, [id])) as ModuleRow[]
-    return row ?? null
+    return (await courseRepository.findModuleRow(orm.em.fork(), id)) ?? null
   })
   // Whether a launch's learner may still open its course, for as long (a burst of files asks once).
   const assigned = ttlCache({ ttlMs: TTL_MS, max: 20_000, now: () => now().getTime() }, async (_key: string, claims: LaunchClaims) => {
-    const [row] = await sqlWithParams<{ ok: boolean }>(orm.em.fork(), `select ${stillAssignedSql('$1', '$2')} as ok`, [claims.userId, claims.courseId])
-    return row!.ok
+    return courseRepository.isStillAssigned(orm.em.fork(), claims.userId, claims.courseId)
   })
   const stillAssigned = async (claims: LaunchClaims) => claims.admin || assigned(`${claims.userId}:${claims.courseId}`, claims)
   // Files the SCORM timing editor replaced, as of the launch (every file of a launch from one revision).

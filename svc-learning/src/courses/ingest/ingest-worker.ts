@@ -2,6 +2,7 @@ import { createBackgroundTask, storableJson, storableText, type Storage } from '
 import type { LearningContext } from '../../context.ts'
 import { toStoredManifest } from '../course.entity.ts'
 import { PackageError, ingestPackage, type PackageInfo } from '../scorm-packages/index.ts'
+import { ingestRepository } from './ingest.repository.ts'
 
 /** Extracts a package into storage and describes it (the package library's `ingestPackage`). */
 export type IngestPackage = (args: { zipPath: string; storage: Storage; prefix: string }) => Promise<PackageInfo>
@@ -35,43 +36,32 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
   const leaseMs = opts.leaseMs ?? 10 * 60_000
   const ingest: IngestPackage = opts.ingest ?? ingestPackage
 
-  const execute = <T>(sql: string, params: unknown[] = []) => ctx.orm.em.fork().execute(sql, params) as Promise<T[]>
-
-  const claim = async () =>
-    (
-      await execute<{ id: number; storage_key: string }>(
-        `update course_modules set lease_until = now() + (? * interval '1 millisecond')
-          where id = (select id from course_modules
-                       where processing_status = 'processing' and (lease_until is null or lease_until < now())
-                       order by id limit 1 for update skip locked)
-          returning id, storage_key`,
-        [leaseMs],
-      )
-    )[0]
+  const claim = () => ingestRepository.claimNext(ctx.orm.em.fork(), leaseMs)
 
   /** Ingests one waiting package; false when there was none. */
   const processOne = async (): Promise<boolean> => {
     const job = await claim()
     if (!job) return false
-    const id = Number(job.id)
+    const id = job.id
     const prefix = modulePackagePrefix(id)
     try {
-      const info = await extractModulePackage(ctx.storage, job.storage_key, id, ingest)
+      const info = await extractModulePackage(ctx.storage, job.storageKey, id, ingest)
       const manifest = toStoredManifest(info)
       // Only a module still waiting is updated: one deleted meanwhile is not brought back.
-      const updated = await execute(
-        `update course_modules set processing_status = 'ready', processing_error = null, lease_until = null,
-            scorm_version = ?, scorm_edition = ?, manifest = ?::jsonb, sco_count = ?, content_prefix = ?, updated_at = ?
-          where id = ? and processing_status = 'processing' returning id`,
-        [info.version, info.edition, storableJson(manifest), info.scoCount, prefix, ctx.now(), id],
-      )
-      if (updated.length === 0) await ctx.storage.deletePrefix(prefix)
+      const updated = await ingestRepository.markReady(ctx.orm.em.fork(), id, {
+        scormVersion: info.version,
+        scormEdition: info.edition,
+        manifestJson: storableJson(manifest),
+        scoCount: info.scoCount,
+        contentPrefix: prefix,
+        at: ctx.now(),
+      })
+      if (!updated) await ctx.storage.deletePrefix(prefix)
       else ctx.logger.info('package ingested', { moduleId: id, version: info.version, scoCount: info.scoCount, files: info.fileCount })
     } catch (err) {
       if (!(err instanceof PackageError)) {
         // Deleted while it was being extracted (its upload went with it): what was written is garbage.
-        const waiting = await execute("select 1 from course_modules where id = ? and processing_status = 'processing'", [id])
-        if (waiting.length === 0) {
+        if (!(await ingestRepository.isWaiting(ctx.orm.em.fork(), id))) {
           await ctx.storage.deletePrefix(prefix)
           ctx.logger.info('package deleted while it was ingested', { moduleId: id })
           return true
@@ -81,11 +71,7 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
       }
       await ctx.storage.deletePrefix(prefix)
       // The message may quote the package (an entry name with a NUL): made storable, so the module is marked failed.
-      await execute(
-        `update course_modules set processing_status = 'failed', processing_error = ?, lease_until = null, updated_at = ?
-          where id = ? and processing_status = 'processing'`,
-        [storableText(err.message), ctx.now(), id],
-      )
+      await ingestRepository.markFailed(ctx.orm.em.fork(), id, storableText(err.message), ctx.now())
       ctx.logger.info('package rejected', { moduleId: id, code: err.code, message: err.message })
     }
     return true

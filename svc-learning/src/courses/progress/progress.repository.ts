@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { PROGRESS_TRACKER } from '@portal/contracts'
-import { MODULE_COLUMNS, type ModuleRow } from '../access.ts'
-import { courseCompleteSql } from './course-completion.ts'
+import { MODULE_COLUMNS, type ModuleRow } from '../course.repository.ts'
+import { allModulesCompleteSql, courseCompleteSql } from './course-completion.ts'
 
 /** A learner's `module_progress` row as the progress service reads it. */
 export interface ProgressRow {
@@ -26,8 +26,66 @@ export const touchProgressSql = (source: string) =>
      started_at = coalesce(m.started_at, excluded.started_at),
      last_accessed = excluded.last_accessed`
 
+interface CourseHistoryRow {
+  id: number
+  title: string
+  progress_sum: number | string
+  module_count: number | string
+  started: boolean
+  completed_at: Date | string | null
+  last_accessed: Date | string | null
+}
+
+/** A course the learner started or completed, with the sum of their module progress over its modules. */
+export interface CourseHistoryFacts {
+  courseId: number
+  title: string
+  progressSum: number
+  moduleCount: number
+  started: boolean
+  completedAt: Date | null
+  lastAccessed: Date | null
+}
+
+const dateOrNull = (v: Date | string | null) => (v === null ? null : new Date(v))
+
 /** The SQL of learners' progress through courses: module progress rows and course completions. */
 export const progressRepository = {
+  /**
+   * The learner's started or completed courses, most recently used first. Completed: every module
+   * of the course is, now (a module added later makes it in progress again).
+   */
+  async courseHistoryRows(em: EntityManager, userId: string): Promise<CourseHistoryFacts[]> {
+    const rows = (await em.execute(
+      `with mine as (
+         select course_id, sum(progress) as progress_sum, bool_or(started_at is not null) as started, max(last_accessed) as last_accessed,
+                count(completed_at) as done, max(completed_at) as last_done
+           from module_progress where user_id = ? group by course_id),
+       courses_of as (
+         select c.id, c.title, coalesce(m.progress_sum, 0) as progress_sum, coalesce(m.started, false) as started, m.last_accessed,
+                coalesce(m.done, 0) as done, m.last_done, cc.completed_at as recorded_at, cc.user_id is not null as recorded,
+                (select count(*) from course_modules cm where cm.course_id = c.id) as module_count
+           from courses c
+           left join mine m on m.course_id = c.id
+           left join course_completions cc on cc.course_id = c.id and cc.user_id = ?)
+       select id, title, progress_sum, started, last_accessed, module_count,
+              case when ${allModulesCompleteSql('module_count', 'done')} then coalesce(recorded_at, last_done) end as completed_at
+         from courses_of
+        where started or recorded
+        order by greatest(last_accessed, recorded_at) desc nulls last, id desc`,
+      [userId, userId],
+    )) as CourseHistoryRow[]
+    return rows.map((r) => ({
+      courseId: Number(r.id),
+      title: r.title,
+      progressSum: Number(r.progress_sum),
+      moduleCount: Number(r.module_count),
+      started: r.started,
+      completedAt: dateOrNull(r.completed_at),
+      lastAccessed: dateOrNull(r.last_accessed),
+    }))
+  },
+
   /**
    * Makes sure (user, module) has a progress row that is started, accessed now and at least at
    * `floor` percent (never above 99 before completion). Used by launches, commits and progress saves.

@@ -4,25 +4,16 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import { projectFilePaths } from '@portal/contracts/captivate'
 import type { Storage } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
-import { sqlWithParams } from '../../sql.ts'
 import { ttlCache } from '../../ttl-cache.ts'
+import { scormEditorRepository, type FileMap } from './scorm-editor.repository.ts'
 
-/** {path in the package: storage key} of the files an edit replaced. */
-export type FileMap = Record<string, string>
-
-const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v)
+export type { FileMap } from './scorm-editor.repository.ts'
 
 /** The files of the module's current revision (none when never edited). */
-export async function currentFiles(em: EntityManager, moduleId: number): Promise<FileMap> {
-  const [row] = await sqlWithParams<{ files: FileMap | string }>(em, 'select files from scorm_package_revisions where module_id = $1 order by id desc limit 1', [moduleId])
-  return row ? json(row.files) : {}
-}
+export const currentFiles = (em: EntityManager, moduleId: number): Promise<FileMap> => scormEditorRepository.currentFiles(em, moduleId)
 
 /** Records `files` as the module's current revision (the caller's transaction makes it visible at once). */
-export async function recordRevision(em: EntityManager, moduleId: number, files: FileMap) {
-  await sqlWithParams(em, 'insert into scorm_package_revisions (module_id, files) values ($1, $2::jsonb)', [moduleId, JSON.stringify(files)])
-  await sqlWithParams(em, 'update course_modules set has_edits = true, updated_at = now() where id = $1', [moduleId])
-}
+export const recordRevision = (em: EntityManager, moduleId: number, files: FileMap): Promise<void> => scormEditorRepository.recordRevision(em, moduleId, files)
 
 /**
  * Where a learner's launch reads an edited package's files: the revision that was current when
@@ -31,12 +22,7 @@ export async function recordRevision(em: EntityManager, moduleId: number, files:
  */
 export function createEditedFiles(ctx: LearningContext) {
   const revisionAt = ttlCache({ ttlMs: 60_000, max: 5000 }, async (_key: string, moduleId: number, issuedAt: number): Promise<FileMap> => {
-    const [row] = await sqlWithParams<{ files: FileMap | string }>(
-      ctx.orm.em.fork(),
-      'select files from scorm_package_revisions where module_id = $1 and created_at <= $2 order by id desc limit 1',
-      [moduleId, new Date(issuedAt)],
-    )
-    return row ? json(row.files) : {}
+    return scormEditorRepository.filesAt(ctx.orm.em.fork(), moduleId, new Date(issuedAt))
   })
   return {
     /** The storage key of `path` (relative to the package root) for a launch issued at `issuedAt`, or null when it is not edited. */

@@ -25,8 +25,8 @@ import {
 import { AppError, badRequest, conflict, forgetGarbage, notFound, recordGarbage, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
 import { requireModule, toCourseModule, type ModuleRow } from '../access.ts'
-import { sqlWithParams } from '../../sql.ts'
 import { currentFiles, decodeText, locateProjectFiles, readAll, recordRevision, sha256, type FileMap } from './package-files.ts'
+import { scormEditorRepository } from './scorm-editor.repository.ts'
 
 /** How a CaptivateError answers. */
 function captivateFailure(err: CaptivateError): AppError {
@@ -38,22 +38,6 @@ function captivateFailure(err: CaptivateError): AppError {
 /** Bytes read from each end of a video to find its `mvhd` box (the `moov` box sits at one end). */
 const VIDEO_PROBE_BYTES = 256 * 1024
 
-interface BackupRow {
-  id: number
-  backup_name: string
-  files: FileMap | string
-  created_at: Date | string
-  creator_name: string | null
-}
-
-const toBackup = (r: BackupRow): ScormBackup => ({
-  id: r.id,
-  backup_name: r.backup_name,
-  created_at: new Date(r.created_at).toISOString(),
-  creator: r.creator_name === null ? null : { username: r.creator_name },
-})
-
-/** The project files of a package as the editor reads them: paths, storage keys, bytes and text. */
 interface ProjectFiles {
   paths: { projectTxt: string | null; projectJs: string | null }
   keys: { projectTxt: string | null; projectJs: string | null }
@@ -127,7 +111,7 @@ export function createScormEditorService(ctx: LearningContext) {
     await em.fork().transactional((tx) => recordGarbage(tx, [{ key: prefix, isPrefix: true }], now()))
     try {
       return await em.fork().transactional(async (tx) => {
-        await sqlWithParams(tx, 'select pg_advisory_xact_lock(hashtext($1))', [`scorm-editor:${module.id}`])
+        await scormEditorRepository.lockModule(tx, module.id)
         const edited = await currentFiles(tx, module.id)
         const current = await readProjectFiles(module, edited)
         const project = parse(current.text)
@@ -149,14 +133,17 @@ export function createScormEditorService(ctx: LearningContext) {
           return key
         }
         const { files, result } = await change({ ...current, module, edited, project }, put)
-        const [backup] = await sqlWithParams<{ id: number }>(
-          tx,
-          'insert into scorm_backups (module_id, backup_name, files, created_by, creator_name, created_at) values ($1, $2, $3::jsonb, $4, $5, $6) returning id',
-          [module.id, backupName(project), JSON.stringify(backupFiles), actor.userId, actor.name || actor.email, now()],
-        )
+        const backupId = await scormEditorRepository.insertBackup(tx, {
+          moduleId: module.id,
+          name: backupName(project),
+          files: backupFiles,
+          createdBy: actor.userId,
+          creatorName: actor.name || actor.email,
+          createdAt: now(),
+        })
         await recordRevision(tx, module.id, files)
         if (!(await forgetGarbage(tx, prefix))) throw conflict('The edit took too long; try again', 'edit_expired')
-        return { ...result, backupId: backup!.id }
+        return { ...result, backupId }
       })
     } catch (err) {
       await storage.deletePrefix(prefix).catch((e: unknown) => logger.warn('failed edit not cleaned up yet', { prefix, err: e as Error }))
@@ -299,26 +286,16 @@ export function createScormEditorService(ctx: LearningContext) {
     async backups(actor: Actor, moduleId: number): Promise<{ backups: ScormBackup[] }> {
       const em = orm.em.fork()
       const module = await editableModule(em, actor, moduleId)
-      const rows = await sqlWithParams<BackupRow>(
-        em,
-        'select id, backup_name, files, created_at, creator_name from scorm_backups where module_id = $1 order by id desc',
-        [module.id],
-      )
-      return { backups: rows.map(toBackup) }
+      return { backups: await scormEditorRepository.backupsOf(em, module.id) }
     },
 
     /** POST /scorm-editor/restore: the backup's exact files become current (after a backup of the current ones). */
     async restore(actor: Actor, input: { moduleId: number; backupId: number }) {
       const em = orm.em.fork()
       await editableModule(em, actor, input.moduleId)
-      const [row] = await sqlWithParams<BackupRow>(
-        em,
-        'select id, backup_name, files, created_at, creator_name from scorm_backups where id = $1 and module_id = $2',
-        [input.backupId, input.moduleId],
-      )
-      if (!row) throw notFound(M.backupNotFound, 'backup_not_found')
-      const backup = toBackup(row)
-      const files = typeof row.files === 'string' ? (JSON.parse(row.files) as FileMap) : row.files
+      const found = await scormEditorRepository.findBackup(em, input.backupId, input.moduleId)
+      if (!found) throw notFound(M.backupNotFound, 'backup_not_found')
+      const { backup, files } = found
       await changePackage(
         actor,
         input.moduleId,

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { launchableItems, type ScormItem } from '@portal/contracts'
 import { manifestOf, type ModuleRow } from '../access.ts'
-import { sqlWithParams } from '../../sql.ts'
-import { SCO_REPORTS_COMPLETE } from './sco-complete.ts'
+import { scormRepository } from './scorm.repository.ts'
 import { sequencedOrganization } from './sequencing-state.ts'
 
 /** Identifiers of the SCOs a learner can open (launchable and visible): all must be completed. */
@@ -30,19 +29,10 @@ export async function contentCompletion(
 ): Promise<ContentCompletion> {
   const manifest = manifestOf(module as ModuleRow)
   const required = requiredScos(manifest)
-  const rows = await sqlWithParams<{ item_id: string }>(em, `select item_id from scorm_states where user_id = $1 and module_id = $2 and ${SCO_REPORTS_COMPLETE}`, [
-    userId,
-    module.id,
-  ])
-  const done = new Set(rows.map((r) => r.item_id))
+  const done = new Set(await scormRepository.reportedCompleteItems(em, userId, module.id))
   const reported = required.filter((id) => done.has(id)).length
   if (sequencedOrganization(module.scorm_version, manifest)?.declaresSequencing) {
-    const [root] = await sqlWithParams(
-      em,
-      `select 1 from scorm_sequencing_states where user_id = $1 and module_id = $2 and (root_completion = 'completed' or root_success = 'passed')`,
-      [userId, module.id],
-    )
-    return { done: root !== undefined, required: required.length, reported }
+    return { done: await scormRepository.rootReportsDone(em, userId, module.id), required: required.length, reported }
   }
   return { done: required.length > 1 ? reported === required.length : done.size > 0, required: required.length, reported }
 }

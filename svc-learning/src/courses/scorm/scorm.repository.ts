@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { PROGRESS_TRACKER } from '@portal/contracts'
-import { stillAssignedSql, type ModuleRow } from '../access.ts'
+import { PROGRESS_TRACKER, type SequencingState } from '@portal/contracts'
+import { stillAssignedSql, type ModuleRow } from '../course.repository.ts'
 import { touchProgressSql } from '../progress/progress.repository.ts'
+import { sqlWithParams } from '../../sql.ts'
+import { SCO_REPORTS_COMPLETE } from './sco-complete.ts'
 
 /** A stored SCO state (`scorm_states`). */
 export interface StateRow {
@@ -80,6 +82,63 @@ export interface CommitRow {
 
 /** The SQL of the SCORM runtime besides its commit statement: modules, stored states, shared data, revisions. */
 export const scormRepository = {
+  /** A deleted user's stored SCORM runtime data (whole cmi trees, shared data stores) goes. */
+  async forgetUser(em: EntityManager, userId: string): Promise<void> {
+    await em.execute('delete from scorm_states where user_id = ?', [userId])
+    await em.execute('delete from scorm_shared_data where user_id = ?', [userId])
+  },
+
+  /** The learner's stored sequencing engine state of a module, null before the first one. */
+  async sequencingState(em: EntityManager, userId: string, moduleId: number): Promise<SequencingState | null> {
+    const [row] = await sqlWithParams<{ state: SequencingState | string }>(em, 'select state from scorm_sequencing_states where user_id = $1 and module_id = $2', [
+      userId,
+      moduleId,
+    ])
+    if (!row) return null
+    return typeof row.state === 'string' ? (JSON.parse(row.state) as SequencingState) : row.state
+  },
+
+  /**
+   * Stores the engine state unless a newer one is stored (ordered by launch and `seq`); true when
+   * it was stored. A module deleted after the launch fails with the foreign key's 23503.
+   */
+  async storeSequencingState(
+    em: EntityManager,
+    s: { userId: string; moduleId: number; launchAt: number; seq: number; state: SequencingState; rootCompletion: string; rootSuccess: string; at: Date },
+  ): Promise<boolean> {
+    const rows = await sqlWithParams(
+      em,
+      `insert into scorm_sequencing_states as s (user_id, module_id, launch_at, seq, state, root_completion, root_success, updated_at)
+       values ($1, $2, $3, $4, $5::jsonb, $6, $7, $8)
+       on conflict (user_id, module_id) do update set
+         launch_at = excluded.launch_at, seq = excluded.seq, state = excluded.state,
+         root_completion = excluded.root_completion, root_success = excluded.root_success, updated_at = excluded.updated_at
+       where (s.launch_at, s.seq) < (excluded.launch_at, excluded.seq)
+       returning 1`,
+      [s.userId, s.moduleId, s.launchAt, s.seq, JSON.stringify(s.state), s.rootCompletion, s.rootSuccess, s.at],
+    )
+    return rows.length > 0
+  },
+
+  /** The SCOs of the module whose stored state reports completion (`SCO_REPORTS_COMPLETE`). */
+  async reportedCompleteItems(em: EntityManager, userId: string, moduleId: number): Promise<string[]> {
+    const rows = await sqlWithParams<{ item_id: string }>(em, `select item_id from scorm_states where user_id = $1 and module_id = $2 and ${SCO_REPORTS_COMPLETE}`, [
+      userId,
+      moduleId,
+    ])
+    return rows.map((r) => r.item_id)
+  },
+
+  /** The stored root rollup of a sequenced module says done (completed, or its objective satisfied). */
+  async rootReportsDone(em: EntityManager, userId: string, moduleId: number): Promise<boolean> {
+    const [root] = await sqlWithParams(
+      em,
+      `select 1 from scorm_sequencing_states where user_id = $1 and module_id = $2 and (root_completion = 'completed' or root_success = 'passed')`,
+      [userId, moduleId],
+    )
+    return root !== undefined
+  },
+
   /** What a package's SCOs are read from. */
   async packageOf(em: EntityManager, id: number) {
     const [row] = (await em

@@ -19,7 +19,8 @@ import { preparedStatement, sqlWithParams } from '../../sql.ts'
 import { ttlCache } from '../../ttl-cache.ts'
 import { contentBase } from '../content/content.service.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
-import { courseRow, iso, manifestOf, requireModule, type ModuleRow } from '../access.ts'
+import { iso, manifestOf, requireModule, type ModuleRow } from '../access.ts'
+import { courseRepository } from '../course.repository.ts'
 import { progressRepository } from '../progress/progress.repository.ts'
 import { completeModule } from '../progress/progress.service.ts'
 import { COMMIT_SQL, scormRepository, type CommitRow, type StateRow } from './scorm.repository.ts'
@@ -108,7 +109,7 @@ export function createScormService(ctx: LearningContext) {
     const em = orm.em.fork()
     const module = await scormRepository.moduleToComplete(em, moduleId)
     if (!module) return false
-    const course = await courseRow(em, module.course_id)
+    const course = await courseRepository.findCourseRow(em, module.course_id)
     if (!course) return false
     if (!wholeModule) {
       const content = await contentCompletion(em, userId, module)

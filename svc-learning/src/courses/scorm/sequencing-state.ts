@@ -4,7 +4,7 @@ import type { StoredManifest } from '../course.entity.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
 import { rootIdAvoiding } from '../scorm-packages/manifest.ts'
 import { countScos } from '../scorm-packages/package-info.ts'
-import { sqlWithParams } from '../../sql.ts'
+import { scormRepository } from './scorm.repository.ts'
 
 /*
  * SCORM 2004 packages run by scorm-again's sequencing engine in the browser: which ones, the
@@ -28,14 +28,8 @@ export const rootDone = (root: NonNullable<ScormCommit['sequencing']>['root']): 
   root.completionStatus === 'completed' || root.successStatus === 'passed'
 
 /** The learner's stored engine state of a module, null before the first one. */
-export async function storedSequencingState(em: EntityManager, userId: string, moduleId: number): Promise<SequencingState | null> {
-  const [row] = await sqlWithParams<{ state: SequencingState | string }>(em, 'select state from scorm_sequencing_states where user_id = $1 and module_id = $2', [
-    userId,
-    moduleId,
-  ])
-  if (!row) return null
-  return typeof row.state === 'string' ? (JSON.parse(row.state) as SequencingState) : row.state
-}
+export const storedSequencingState = (em: EntityManager, userId: string, moduleId: number): Promise<SequencingState | null> =>
+  scormRepository.sequencingState(em, userId, moduleId)
 
 /**
  * Stores the engine state a commit carries, unless a newer one is stored (ordered by launch and
@@ -46,23 +40,22 @@ export async function storedSequencingState(em: EntityManager, userId: string, m
 export async function storeSequencingState(em: EntityManager, claims: LaunchClaims, commit: ScormCommit, at: Date): Promise<boolean> {
   const sequencing = commit.sequencing
   if (!sequencing) return false
-  let rows: unknown[]
+  let stored: boolean
   try {
-    rows = await sqlWithParams(
-      em,
-      `insert into scorm_sequencing_states as s (user_id, module_id, launch_at, seq, state, root_completion, root_success, updated_at)
-       values ($1, $2, $3, $4, $5::jsonb, $6, $7, $8)
-       on conflict (user_id, module_id) do update set
-         launch_at = excluded.launch_at, seq = excluded.seq, state = excluded.state,
-         root_completion = excluded.root_completion, root_success = excluded.root_success, updated_at = excluded.updated_at
-       where (s.launch_at, s.seq) < (excluded.launch_at, excluded.seq)
-       returning 1`,
-      [claims.userId, claims.moduleId, claims.issuedAt, commit.seq, JSON.stringify(sequencing.state), sequencing.root.completionStatus, sequencing.root.successStatus, at],
-    )
+    stored = await scormRepository.storeSequencingState(em, {
+      userId: claims.userId,
+      moduleId: claims.moduleId,
+      launchAt: claims.issuedAt,
+      seq: commit.seq,
+      state: sequencing.state,
+      rootCompletion: sequencing.root.completionStatus,
+      rootSuccess: sequencing.root.successStatus,
+      at,
+    })
   } catch (err) {
     // The module was deleted after the launch: there is nothing to resume.
     if ((err as { code?: string }).code === '23503') return false
     throw err
   }
-  return rows.length > 0 && rootDone(sequencing.root)
+  return stored && rootDone(sequencing.root)
 }
