@@ -10,7 +10,7 @@ import { CERT_NOTIFICATIONS, DEFAULT_COMPANY_TIME_ZONE, todayIn } from '@portal/
 import { listen } from '@portal/server-kit'
 import { consistencyStatements } from 'svc-certs/compliance/consistency'
 import { figuresStatement, refreshStaleFiguresStatement } from 'svc-certs/compliance/ledger.repository'
-import { dashboardStatements } from 'svc-certs/notifications/compliance-queries'
+import { dashboardStatements } from 'svc-certs/notifications/notification.repository'
 import { teamPageStatement } from 'svc-certs/team/team.repository'
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { MikroORM } from '@mikro-orm/postgresql'
+import { notificationRepository } from './notification.repository.ts'
 
 /** How long a manager's acknowledgement link works. */
 export const ACK_LINK_DAYS = 30
@@ -15,10 +16,8 @@ export function createAckSigner(orm: MikroORM) {
   let key: Promise<Buffer> | undefined
   const loadKey = () =>
     (key ??= (async () => {
-      const conn = orm.em.getConnection()
-      await conn.execute("insert into notification_secrets (name, value) values ('ack_key', ?) on conflict do nothing", [randomBytes(32).toString('base64')])
-      const rows = (await conn.execute("select value from notification_secrets where name = 'ack_key'")) as { value: string }[]
-      return Buffer.from(rows[0]!.value, 'base64')
+      const value = await notificationRepository.ackKey(orm.em.fork(), randomBytes(32).toString('base64'))
+      return Buffer.from(value, 'base64')
     })().catch((err) => {
       key = undefined
       throw err

@@ -1,62 +1,9 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
-import {
-  bandNotificationType,
-  noticeBand,
-  type Branch,
-  type Department,
-  type EventType,
-  type NoticeBand,
-  type NoticeMail,
-} from '@portal/contracts'
-import { insertEvents, insertLogs, type LogRow } from './notice-store.ts'
+import type { MikroORM } from '@mikro-orm/postgresql'
+import { bandNotificationType, noticeBand, type EventType, type NoticeBand, type NoticeMail } from '@portal/contracts'
+import { configKey, notificationRepository as repo, type ActiveConfig, type LogRow, type NoticeFacts } from './notification.repository.ts'
 
-/** A technician's certification with what its notices need. */
-export interface NoticeFacts {
-  id: number
-  user_id: string
-  certification_id: number
-  expiration_date: string
-  days_left: number
-  name: string
-  email: string
-  branch: Branch | null
-  department: Department | null
-  code: string
-  cert_name: string
-  training_link: string | null
-  tier_level: number
-  paused: boolean
-}
-
-/** The columns of NoticeFacts; `?` is today's date. Deleted users are left out. */
-export const FACTS_FROM = `select tc.id, tc.user_id, tc.certification_id, tc.expiration_date::text as expiration_date,
-         (tc.expiration_date - ?::date) as days_left, u.name, u.email, u.branch, u.department,
-         ct.code, ct.name as cert_name, ct.training_link, ct.tier_level,
-         coalesce(t.notifications_paused_until > ?::timestamptz, false) as paused
-    from technician_certifications tc
-    join users u on u.id = tc.user_id and u.deleted_at is null
-    join certification_types ct on ct.id = tc.certification_id
-    left join technicians t on t.user_id = tc.user_id`
-
-/** A configuration's addresses, by `branch|department` (active ones only). */
-export interface ActiveConfig {
-  id: number
-  branch: Branch
-  department: Department
-  manager_email: string | null
-  operations_manager_email: string | null
-  additional_email_1: string | null
-  additional_email_2: string | null
-}
-export const configKey = (branch: string | null, department: string | null) => `${branch}|${department}`
-
-export async function activeConfigs(em: EntityManager): Promise<Map<string, ActiveConfig>> {
-  const rows = (await em.execute(
-    `select id, branch, department, manager_email, operations_manager_email, additional_email_1, additional_email_2
-       from notification_configs where is_active`,
-  )) as ActiveConfig[]
-  return new Map(rows.map((r) => [configKey(r.branch, r.department), r]))
-}
+// The facts a notice is written from are the repository's (`NoticeFacts`, `FACTS_FROM`; the expiry benchmark reads the latter here).
+export { FACTS_FROM, configKey, type ActiveConfig, type NoticeFacts } from './notification.repository.ts'
 
 /** Links a notice carries. */
 export interface NoticeLinks {
@@ -168,16 +115,7 @@ export async function runDailyCheck(opts: DailyCheckOptions): Promise<{ publishe
   let published = 0
   let paused = 0
   // One scan finds what is due (the bare read any check needs); the batches then claim it.
-  const due = (await opts.orm.em.fork().execute(
-    `${FACTS_FROM}
-      cross join lateral (select tc.expiration_date - ?::date as days_left) d
-      where tc.expiration_date <= ?::date + 30
-        and not exists (select 1 from notification_notices n
-                         where n.technician_certification_id = tc.id and n.expiration_date = tc.expiration_date
-                           and n.band <= certs_notice_band(d.days_left))
-      order by tc.id`,
-    [opts.today, opts.at, opts.today, opts.today],
-  )) as NoticeFacts[]
+  const due = await repo.due(opts.orm.em.fork(), opts.today, opts.at)
   for (let batch = 1, from = 0; from < due.length; batch++, from += batchSize) {
     if (opts.stopping?.()) break
     const rows = due.slice(from, from + batchSize)
@@ -185,14 +123,8 @@ export async function runDailyCheck(opts: DailyCheckOptions): Promise<{ publishe
     const done = await em.transactional(async (tx) => {
       const bands = rows.map((r) => noticeBand(Number(r.days_left))!)
       // Another run may have claimed some meanwhile: only what this insert returns is ours.
-      const claimed = (await tx.execute(
-        `insert into notification_notices (technician_certification_id, expiration_date, band, run_id)
-         select x.id, x.exp::date, x.band, ? from jsonb_to_recordset(?::jsonb) as x(id integer, exp text, band smallint)
-         on conflict do nothing returning technician_certification_id as id`,
-        [opts.runId, JSON.stringify(rows.map((r, i) => ({ id: r.id, exp: r.expiration_date, band: bands[i] })))],
-      )) as { id: number }[]
-      const mine = new Set(claimed.map((c) => c.id))
-      const configs = await activeConfigs(tx)
+      const mine = await repo.claimNotices(tx, opts.runId, rows.map((r, i) => ({ id: r.id, exp: r.expiration_date, band: bands[i]! })))
+      const configs = await repo.activeConfigs(tx)
       const logs: LogRow[] = []
       const events: { type: EventType; data: unknown }[] = []
       let pub = 0
@@ -205,9 +137,9 @@ export async function runDailyCheck(opts: DailyCheckOptions): Promise<{ publishe
         pub += n.published
         pau += n.paused
       }
-      await insertLogs(tx, logs)
-      await insertEvents(tx, events, opts.at)
-      await tx.execute('update notification_runs set published = published + ?, paused = paused + ? where id = ?', [pub, pau, opts.runId])
+      await repo.insertLogs(tx, logs)
+      await repo.insertEvents(tx, events, opts.at)
+      await repo.countRun(tx, opts.runId, pub, pau)
       return { pub, pau }
     })
     published += done.pub

@@ -1,14 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { Cron } from 'croner'
 import { conflict, createBackgroundTask, type Logger } from '@portal/server-kit'
-import { CERT_NOTIFICATION_MESSAGES, DEFAULT_COMPANY_TIME_ZONE, todayIn, type TriggerResponse } from '@portal/contracts'
+import { CERT_NOTIFICATION_MESSAGES, DEFAULT_COMPANY_TIME_ZONE, todayIn } from '@portal/contracts'
 import type { AckSigner } from './acknowledgement.ts'
 import { runDailyCheck } from './expiry-check.ts'
+import { notificationRepository as repo, type RunKind, type RunOutcome, type RunTrigger } from './notification.repository.ts'
 import { runWeeklyReport } from './weekly-report.ts'
 
-export type RunKind = 'daily' | 'weekly'
-export type RunTrigger = 'schedule' | 'manual'
-export type RunOutcome = TriggerResponse['run']
+export type { RunKind, RunOutcome, RunTrigger } from './notification.repository.ts'
 
 /** When the scheduled runs happen (svc-certs' CERT_NOTIFY_* variables). */
 export interface NotificationSchedule {
@@ -49,37 +48,11 @@ export interface RunnerDeps {
 export function createNotificationRunner(deps: RunnerDeps) {
   const { orm, logger, now, schedule } = deps
 
-  const startRun = async (kind: RunKind, trigger: RunTrigger, today: string, at: Date): Promise<number | null> => {
-    const conn = orm.em.getConnection()
-    if (trigger === 'manual') {
-      const rows = (await conn.execute(
-        "insert into notification_runs (kind, trigger, run_date, started_at) values (?, 'manual', ?, ?) returning id",
-        [kind, today, at],
-      )) as { id: number }[]
-      return rows[0]!.id
-    }
-    const rows = (await conn.execute(
-      `insert into notification_runs (kind, trigger, run_date, started_at) values (?, 'schedule', ?, ?)
-       on conflict (kind, run_date) where trigger = 'schedule' do nothing returning id`,
-      [kind, today, at],
-    )) as { id: number }[]
-    if (rows[0]) return rows[0].id
-    // Already started today: go on with it if it did not finish (it stopped midway).
-    const open = (await conn.execute(
-      "select id from notification_runs where kind = ? and run_date = ? and trigger = 'schedule' and finished_at is null",
-      [kind, today],
-    )) as { id: number }[]
-    return open[0]?.id ?? null
-  }
+  const startRun = (kind: RunKind, trigger: RunTrigger, today: string, at: Date): Promise<number | null> =>
+    // A scheduled run already started today goes on if it did not finish (it stopped midway).
+    trigger === 'manual' ? repo.startManualRun(orm.em.fork(), kind, today, at) : repo.startScheduledRun(orm.em.fork(), kind, today, at)
 
-  const finishRun = async (id: number): Promise<RunOutcome> => {
-    const rows = (await orm.em.getConnection().execute(
-      'update notification_runs set finished_at = ? where id = ? returning id, kind, started_at, finished_at, published, paused',
-      [now(), id],
-    )) as { id: number; kind: RunKind; started_at: Date; finished_at: Date; published: number; paused: number }[]
-    const r = rows[0]!
-    return { id: r.id, kind: r.kind, started_at: new Date(r.started_at).toISOString(), finished_at: new Date(r.finished_at).toISOString(), published: r.published, paused: r.paused }
-  }
+  const finishRun = (id: number): Promise<RunOutcome> => repo.finishRun(orm.em.fork(), id, now())
 
   const execute = async (kind: RunKind, trigger: RunTrigger, stopping: () => boolean): Promise<RunOutcome | 'skipped'> => {
     const at = now()
@@ -159,11 +132,7 @@ export function createNotificationRunner(deps: RunnerDeps) {
     /** A scheduled run of today that stopped midway (the process died) goes on at start. */
     async resumeUnfinished(): Promise<void> {
       const today = todayIn(schedule.timeZone, now())
-      const open = (await orm.em.getConnection().execute(
-        "select kind from notification_runs where trigger = 'schedule' and run_date = ? and finished_at is null",
-        [today],
-      )) as { kind: RunKind }[]
-      for (const { kind } of open) await (kind === 'daily' ? daily : weekly).run('schedule')
+      for (const kind of await repo.unfinishedScheduled(orm.em.fork(), today)) await (kind === 'daily' ? daily : weekly).run('schedule')
     },
     /** The next scheduled times (logged at start). */
     nextRuns: () => crons.map((c) => c.nextRun()?.toISOString() ?? null),

@@ -4,7 +4,6 @@ import {
   CERT_NOTIFICATIONS,
   CERT_NOTIFICATION_MESSAGES as M,
   DASHBOARD_GROUPS,
-  DEPARTMENTS,
   compliancePercentage,
   expirationBadge,
   isExpired,
@@ -23,9 +22,8 @@ import type { z } from 'zod'
 import type { DashboardQuery, NotificationConfigInput, NotificationLogsQuery, StatsQuery } from '@portal/contracts'
 import type { AckSigner } from './acknowledgement.ts'
 import { ledgerRepository } from '../compliance/index.ts'
-import { dashboardStatements, technicianExpiries } from './compliance-queries.ts'
-import { FACTS_FROM, logOf, type ActiveConfig, noticeCertification, noticeTechnician, type NoticeFacts } from './expiry-check.ts'
-import { LOG_SELECT, insertLogs, toNotificationLog, type LogRecord } from './notice-store.ts'
+import { logOf, noticeCertification, noticeTechnician } from './expiry-check.ts'
+import { keptGroupsAnswer, notificationRepository as repo } from './notification.repository.ts'
 import type { NotificationRunner, RunKind } from './notification.runner.ts'
 
 export interface NotificationServiceDeps {
@@ -37,22 +35,8 @@ export interface NotificationServiceDeps {
   runner: NotificationRunner
 }
 
-interface ConfigRow extends ActiveConfig {
-  is_active: boolean
-  created_at: Date
-  updated_at: Date
-}
 /** What an admin edits on a configuration. */
 const CONFIG_FIELDS = ['manager_email', 'operations_manager_email', 'additional_email_1', 'additional_email_2', 'is_active'] as const
-const CONFIG_SELECT = 'id, branch, department, manager_email, operations_manager_email, additional_email_1, additional_email_2, is_active, created_at, updated_at'
-const toConfig = (r: ConfigRow): NotificationConfig => ({
-  ...r,
-  created_at: new Date(r.created_at).toISOString(),
-  updated_at: new Date(r.updated_at).toISOString(),
-})
-/** The spec's order: branches, then departments as listed. */
-const configOrder = (a: NotificationConfig, b: NotificationConfig) =>
-  BRANCHES.indexOf(a.branch) - BRANCHES.indexOf(b.branch) || DEPARTMENTS.indexOf(a.department) - DEPARTMENTS.indexOf(b.department)
 
 const configNotFound = () => notFound(M.configNotFound, 'config_not_found')
 const DAY_MS = 86_400_000
@@ -65,76 +49,55 @@ const shiftDate = (date: string, days: number) => new Date(Date.parse(`${date}T0
  */
 export function createNotificationService(deps: NotificationServiceDeps) {
   const { orm, now } = deps
-  const conn = () => orm.em.getConnection()
   const today = () => todayIn(deps.timeZone, now())
 
   return {
-    async configs(): Promise<NotificationConfig[]> {
-      const rows = (await conn().execute(`select ${CONFIG_SELECT} from notification_configs`)) as ConfigRow[]
-      return rows.map(toConfig).sort(configOrder)
-    },
+    configs: (): Promise<NotificationConfig[]> => repo.configs(orm.em.fork()),
 
     async config(branch: Branch, department: Department): Promise<NotificationConfig> {
-      const rows = (await conn().execute(`select ${CONFIG_SELECT} from notification_configs where branch = ? and department = ?`, [branch, department])) as ConfigRow[]
-      if (!rows[0]) throw configNotFound()
-      return toConfig(rows[0])
+      const config = await repo.config(orm.em.fork(), branch, department)
+      if (!config) throw configNotFound()
+      return config
     },
 
     /** PUT configs/{id}: the given fields; activating needs a manager or operations manager e-mail. Audited (decision 0030). */
     async updateConfig(actor: Actor, id: number, input: z.output<typeof NotificationConfigInput>): Promise<NotificationConfig> {
       return orm.em.fork().transactional(async (em) => {
-        const rows = (await em.execute(`select ${CONFIG_SELECT} from notification_configs where id = ? for update`, [id])) as ConfigRow[]
-        const current = rows[0]
+        const current = await repo.configForUpdate(em, id)
         if (!current) throw configNotFound()
         const next = { ...current }
         for (const key of CONFIG_FIELDS)
           if (input[key] !== undefined) (next as Record<string, unknown>)[key] = input[key]
         if (next.is_active && !next.manager_email && !next.operations_manager_email) throw badRequest(M.activateWithoutEmail, 'config_empty')
-        const updated = (await em.execute(
-          `update notification_configs set manager_email = ?, operations_manager_email = ?, additional_email_1 = ?, additional_email_2 = ?,
-                  is_active = ?, updated_at = ? where id = ? returning ${CONFIG_SELECT}`,
-          [next.manager_email, next.operations_manager_email, next.additional_email_1, next.additional_email_2, next.is_active, now(), id],
-        )) as ConfigRow[]
+        const updated = await repo.updateConfig(em, id, next, now())
         const changed = CONFIG_FIELDS.filter((k) => current[k] !== next[k])
         if (changed.length)
           await auditTrail.record(em, actor, 'notification_config.updated', `${current.branch} / ${current.department}`, {
             before: Object.fromEntries(changed.map((k) => [k, current[k]])),
             after: Object.fromEntries(changed.map((k) => [k, next[k]])),
           })
-        return toConfig(updated[0]!)
+        return updated
       })
     },
 
-    async logs(q: z.output<typeof NotificationLogsQuery>): Promise<NotificationLog[]> {
-      const where: string[] = []
-      const params: unknown[] = []
-      if (q.branch) where.push('branch = ?'), params.push(q.branch)
-      if (q.notification_type) where.push('notification_type = ?'), params.push(q.notification_type)
-      if (q.status) where.push('status = ?'), params.push(q.status)
-      const rows = (await conn().execute(
-        `select ${LOG_SELECT} from notification_logs ${where.length ? `where ${where.join(' and ')}` : ''} order by sent_at desc, id desc limit ?`,
-        [...params, q.limit],
-      )) as LogRecord[]
-      return rows.map(toNotificationLog)
-    },
+    logs: (q: z.output<typeof NotificationLogsQuery>): Promise<NotificationLog[]> => repo.logs(orm.em.fork(), q),
 
     /** GET dashboard: certifications expiring within `days` (and expired ones), grouped by band, with compliance. */
     async dashboard(q: z.output<typeof DashboardQuery>): Promise<CertificationDashboard> {
       const day = today()
-      const em = orm.em.fork()
-      const statements = dashboardStatements(day, now(), q)
+      const at = now()
       // The list, the figures (with the kept group counts) and, for a window shorter than the
       // groups, the counts, at once, each on its own connection.
       const [rows, counted, compliance] = await Promise.all([
-        em.execute(statements.list.sql, statements.list.params) as Promise<NoticeFacts[]>,
-        statements.counts ? (orm.em.fork().execute(statements.counts.sql, statements.counts.params) as Promise<{ badge: string | null; n: number }[]>) : null,
+        repo.dashboardList(orm.em.fork(), day, at, q),
+        q.limit !== undefined ? repo.dashboardCounts(orm.em.fork(), day, at, q) : null,
         ledgerRepository.figures(orm.em.fork(), day),
       ])
       const groups: Record<(typeof DASHBOARD_GROUPS)[number], DashboardItem[]> = { expired: [], critical: [], warning: [], notice: [] }
       // With a limit, the groups were counted apart (from the kept figures, or from the
       // certifications for a window that cuts a group); without, the lists are whole.
-      const kept = q.limit !== undefined && !statements.counts ? compliance.groups(q.branch) : null
-      const totals: Partial<Record<string, number>> = kept ?? Object.fromEntries((counted ?? []).map((c) => [c.badge, Number(c.n)]))
+      const kept = q.limit !== undefined && keptGroupsAnswer(q) ? compliance.groups(q.branch) : null
+      const totals: Partial<Record<string, number>> = kept ?? counted ?? {}
       for (const r of rows) {
         const days = Number(r.days_left)
         const group = expirationBadge(days)
@@ -167,13 +130,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       const start = q.start_date ?? shiftDate(end, -29)
       if (start > end) throw badRequest(M.invalidDateRange, 'invalid_range')
       if ((Date.parse(end) - Date.parse(start)) / DAY_MS >= CERT_NOTIFICATIONS.statsMaxDays) throw badRequest(M.rangeTooLong, 'range_too_long')
-      const rows = (await conn().execute(
-        `select (sent_at at time zone ?)::date::text as day, coalesce(branch, '') as branch, notification_type, status, count(*)::int as n
-           from notification_logs
-          where sent_at >= (?::date)::timestamp at time zone ? and sent_at < (?::date + 1)::timestamp at time zone ?
-          group by 1, 2, 3, 4`,
-        [deps.timeZone, start, deps.timeZone, end, deps.timeZone],
-      )) as { day: string; branch: string; notification_type: string; status: string; n: number }[]
+      const rows = await repo.stats(orm.em.fork(), start, end, deps.timeZone)
       const counts = () => ({ total: 0, by_type: {} as Record<string, number>, by_status: {} as Record<string, number> })
       const totals = counts()
       const days = new Map<string, ReturnType<typeof counts>>()
@@ -206,14 +163,13 @@ export function createNotificationService(deps: NotificationServiceDeps) {
      */
     async sendReminder(id: number): Promise<{ message: string; log: NotificationLog }> {
       const at = now()
-      const rows = (await conn().execute(`${FACTS_FROM} where tc.id = ?`, [today(), at, id])) as NoticeFacts[]
-      const f = rows[0]
+      const f = await repo.facts(orm.em.fork(), today(), at, id)
       if (!f) throw notFound(M.certificationNotFound, 'certification_not_found')
       if (f.expiration_date === null) throw badRequest(M.noExpiry, 'no_expiry')
       const noticeId = crypto.randomUUID()
       const log = logOf(f, { notice_id: noticeId, run_id: null, notification_type: 'manual_reminder', recipient_emails: [f.email], status: f.paused ? 'paused' : 'queued', sent_at: at.toISOString() })
       await orm.em.fork().transactional(async (em) => {
-        await insertLogs(em, [log])
+        await repo.insertLogs(em, [log])
         if (!f.paused)
           recordEvent(em, 'certs.certification.reminder-requested.v1', {
             technician: noticeTechnician(f, deps.base),
@@ -223,8 +179,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       })
       // The paused entry stays in the log; the caller learns nothing was sent.
       if (f.paused) throw conflict(M.reminderPaused, 'notifications_paused')
-      const stored = (await conn().execute(`select ${LOG_SELECT} from notification_logs where notice_id = ?`, [noticeId])) as LogRecord[]
-      return { message: M.reminderSent, log: toNotificationLog(stored[0]!) }
+      return { message: M.reminderSent, log: (await repo.logByNotice(orm.em.fork(), noticeId))! }
     },
 
     /** The acknowledgement of a manager escalation through its signed link (single use). */
@@ -232,16 +187,9 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       const at = now()
       const noticeId = await deps.signer.verify(token, at)
       if (!noticeId) throw new AppError(400, 'ack_invalid', M.ackInvalid)
-      const rows = (await conn().execute(
-        `update notification_logs set acknowledged_at = ? where notice_id = ? and notification_type = 'manager_escalation' and acknowledged_at is null
-         returning id::int as id, acknowledged_at`,
-        [at, noticeId],
-      )) as { id: number; acknowledged_at: Date }[]
-      if (!rows[0]) {
-        const known = (await conn().execute('select 1 from notification_logs where notice_id = ?', [noticeId])) as unknown[]
-        throw known.length ? conflict(M.ackUsed, 'ack_used') : new AppError(400, 'ack_invalid', M.ackInvalid)
-      }
-      return { message: M.acknowledged, log_id: rows[0].id, acknowledged_at: new Date(rows[0].acknowledged_at).toISOString() }
+      const done = await repo.acknowledge(orm.em.fork(), noticeId, at)
+      if (!done) throw (await repo.noticeLogged(orm.em.fork(), noticeId)) ? conflict(M.ackUsed, 'ack_used') : new AppError(400, 'ack_invalid', M.ackInvalid)
+      return { message: M.acknowledged, log_id: done.id, acknowledged_at: done.acknowledged_at }
     },
 
     /** GET forecast: per branch, who is compliant today and falls out within 30, 60 and 90 days unless renewed. */
@@ -249,7 +197,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       const day = today()
       const horizons = [...CERT_NOTIFICATIONS.forecastHorizons]
       const max = Math.max(...horizons)
-      const techs = await technicianExpiries(orm.em.fork(), day, max)
+      const techs = await repo.technicianExpiries(orm.em.fork(), day, max)
       return {
         generated_on: day,
         horizons,

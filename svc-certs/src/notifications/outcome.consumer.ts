@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { Events, type EventEnvelope } from '@portal/contracts'
 import { handleOnce, type EventBus, type Logger, type Subscription } from '@portal/server-kit'
+import { notificationRepository } from './notification.repository.ts'
 
 /** Durable consumer name of svc-certs for svc-notify's delivery outcomes (and its inbox key). */
 export const OUTCOMES_CONSUMER = 'certs-notice-outcomes'
@@ -21,14 +22,7 @@ export function createOutcomeHandler(deps: { orm: MikroORM; logger: Logger }) {
     }
     const failed = event.type === 'notify.email.failed.v1'
     await handleOnce(deps.orm, OUTCOMES_CONSUMER, event, async (em) => {
-      await em.execute(
-        `update notification_logs
-            set status = case when ? then 'failed' when status = 'queued' then 'sent' else status end,
-                error = case when ? then ? else error end,
-                delivered_at = case when ? then delivered_at else coalesce(delivered_at, ?::timestamptz) end
-          where notice_id = ? and status <> 'paused'`,
-        [failed, failed, parsed.data.error, failed, parsed.data.at, parsed.data.noticeId],
-      )
+      await notificationRepository.recordOutcome(em, { noticeId: parsed.data.noticeId, failed, error: parsed.data.error, at: parsed.data.at })
     })
   }
 }

@@ -1,8 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { isExpired, type ComplianceReportNotice } from '@portal/contracts'
 import { ledgerRepository } from '../compliance/index.ts'
-import { technicianExpiries } from './compliance-queries.ts'
-import { insertEvents, insertLogs } from './notice-store.ts'
+import { notificationRepository as repo } from './notification.repository.ts'
 
 /** Monday of the week `today` falls in (`YYYY-MM-DD`). */
 export function weekOf(today: string): string {
@@ -25,16 +24,13 @@ export async function runWeeklyReport(opts: {
   period: 'week' | 'run'
 }): Promise<{ published: number }> {
   const em = opts.orm.em.fork()
-  const configs = (await em.execute(
-    `select id, branch, department, manager_email from notification_configs
-      where is_active and manager_email is not null order by id`,
-  )) as { id: number; branch: ComplianceReportNotice['branch']; department: ComplianceReportNotice['department']; manager_email: string }[]
+  const configs = await repo.reportConfigs(em)
   const week = weekOf(opts.today)
   const period = opts.period === 'week' ? `week:${week}` : `run:${opts.runId}`
   let published = 0
   for (const config of configs) {
     const where = { branch: config.branch, department: config.department }
-    const [figures, technicians] = await Promise.all([ledgerRepository.figures(em, opts.today, where), technicianExpiries(em, opts.today, 30, where)])
+    const [figures, technicians] = await Promise.all([ledgerRepository.figures(em, opts.today, where), repo.technicianExpiries(em, opts.today, 30, where)])
     const noticeId = crypto.randomUUID()
     const data: ComplianceReportNotice = {
       notice: { noticeId, notificationType: 'weekly_report', to: [config.manager_email] },
@@ -57,12 +53,8 @@ export async function runWeeklyReport(opts: {
         }),
     }
     const sent = await em.fork().transactional(async (tx) => {
-      const key = (await tx.execute(
-        'insert into notification_report_keys (config_id, period) values (?, ?) on conflict do nothing returning config_id',
-        [config.id, period],
-      )) as unknown[]
-      if (key.length === 0) return false
-      await insertLogs(tx, [
+      if (!(await repo.claimReport(tx, config.id, period))) return false
+      await repo.insertLogs(tx, [
         {
           notice_id: noticeId,
           run_id: opts.runId,
@@ -82,8 +74,8 @@ export async function runWeeklyReport(opts: {
           sent_at: opts.at.toISOString(),
         },
       ])
-      await insertEvents(tx, [{ type: 'certs.compliance.report-compiled.v1', data }], opts.at)
-      await tx.execute('update notification_runs set published = published + 1 where id = ?', [opts.runId])
+      await repo.insertEvents(tx, [{ type: 'certs.compliance.report-compiled.v1', data }], opts.at)
+      await repo.countRun(tx, opts.runId, 1, 0)
       return true
     })
     if (sent) published++
