@@ -1,4 +1,5 @@
-import { renderToStaticMarkup } from 'react-dom/server'
+// @vitest-environment happy-dom
+import { render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { uploadPercent } from '../upload.ts'
 import { UploadProgress } from './UploadProgress.tsx'
@@ -12,15 +13,21 @@ describe('Upload progress', () => {
   })
 
   it('is a progress bar with the percent as value and text', () => {
-    const html = renderToStaticMarkup(<UploadProgress loaded={42} total={100} />)
-    expect(html).toContain('role="progressbar"')
-    expect(html).toContain('aria-valuenow="42"')
-    expect(html).toContain('Uploading… 42%')
+    render(<UploadProgress loaded={42} total={100} />)
+    const bar = screen.getByRole('progressbar', { name: 'Upload progress' })
+    expect(bar.getAttribute('aria-valuenow')).toBe('42')
+    expect(screen.getByText('Uploading… 42%')).toBeTruthy()
   })
 
   it('has no value while the total is unknown and says what happens once every byte is sent', () => {
-    expect(renderToStaticMarkup(<UploadProgress loaded={0} total={0} />)).not.toContain('aria-valuenow')
-    expect(renderToStaticMarkup(<UploadProgress loaded={100} total={100} />)).toContain('Upload complete. Processing on the server…')
-    expect(renderToStaticMarkup(<UploadProgress loaded={100} total={100} doneText="Upload complete. Saving…" />)).toContain('Upload complete. Saving…')
+    const { unmount } = render(<UploadProgress loaded={0} total={0} />)
+    expect(screen.getByRole('progressbar', { name: 'Upload progress' }).hasAttribute('aria-valuenow')).toBe(false)
+    unmount()
+    const { rerender } = render(<UploadProgress loaded={100} total={100} />)
+    expect(screen.getByRole('status').textContent).toBe('Upload complete. Processing on the server…')
+    expect(screen.getByText('Upload complete. Processing on the server…', { ignore: '[role=status]' })).toBeTruthy()
+    rerender(<UploadProgress loaded={100} total={100} doneText="Upload complete. Saving…" />)
+    expect(screen.getByRole('status').textContent).toBe('Upload complete. Saving…')
+    expect(screen.getByText('Upload complete. Saving…', { ignore: '[role=status]' })).toBeTruthy()
   })
 })
