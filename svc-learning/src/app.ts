@@ -21,6 +21,7 @@ import { createIngestWorker } from './courses/ingest/ingest-worker.ts'
 import { scormEditorAdminRoutes } from './courses/scorm-editor/scorm-editor.routes.ts'
 import { createScormEditorService } from './courses/scorm-editor/scorm-editor.service.ts'
 import { LEARNING_AUDITED } from './audit.ts'
+import { createItemAnalysisService, itemAnalysisRoutes } from './item-analysis/index.ts'
 
 export interface AppDeps {
   orm: MikroORM
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps) {
   app.route('/exams', attemptRoutes(attempts, verifier))
   app.route('/exams', examRoutes(exams, verifier))
   app.route('/admin/exams', adminExamRoutes(exams, verifier))
+  app.route('/admin/exams', itemAnalysisRoutes(createItemAnalysisService(ctx), verifier))
   app.route('/users', statsRoutes(stats, verifier))
   app.route('/courses', courseRoutes(courses, verifier))
   app.route('/admin/courses', adminCourseRoutes(courses, verifier))

@@ -7,6 +7,7 @@ import { UserProjection } from './0005-user-projection.ts'
 import { ScormAttemptsAndRevisions } from './0008-scorm-attempts-and-revisions.ts'
 import { ScormEditor } from './0009-scorm-editor.ts'
 import { OptionShuffle } from './0010-option-shuffle.ts'
+import { ItemAnalysis } from './0011-item-analysis.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -22,4 +23,6 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0008_scorm_attempts_and_revisions', class: ScormAttemptsAndRevisions },
   { name: '0009_scorm_editor', class: ScormEditor },
   { name: '0010_option_shuffle', class: OptionShuffle },
+  // Item analysis's kept rows, filled as attempts are graded (issue 27).
+  { name: '0011_item_analysis', class: ItemAnalysis },
 ]

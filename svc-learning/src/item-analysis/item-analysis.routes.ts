@@ -1,0 +1,15 @@
+import { Hono } from 'hono'
+import { IdParamOf, ItemAnalysisQuery } from '@portal/contracts'
+import { authenticate, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import type { ItemAnalysisService } from './item-analysis.service.ts'
+
+const ExamIdParam = IdParamOf('exam')
+
+/** `/admin/exams/{id}/item-analysis` (admins only). */
+export const itemAnalysisRoutes = (svc: ItemAnalysisService, verifier: TokenVerifier) =>
+  new Hono<AppEnv>()
+    .use(authenticate(verifier))
+    .use(requireAdmin)
+    .get('/:id/item-analysis', validate('param', ExamIdParam), validate('query', ItemAnalysisQuery), async (c) =>
+      c.json(await svc.analyse(c.req.valid('param').id, c.req.valid('query'))),
+    )
