@@ -1,9 +1,10 @@
+// @vitest-environment happy-dom
 import type { CourseModulesProgress, CourseWithProgress, LearnerModule } from '@portal/contracts'
 import { ToastProvider } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { render as renderDom, screen, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { courseKeys } from './data/apiHooks.ts'
 import CourseViewer from './CourseViewer.tsx'
 import { MyCoursesCard } from './MyCoursesCard.tsx'
@@ -42,44 +43,63 @@ const course = (id: number, over: Partial<CourseWithProgress> = {}): CourseWithP
 })
 
 const render = (client: QueryClient, node: ReactNode) =>
-  renderToStaticMarkup(
+  renderDom(
     <QueryClientProvider client={client}>
       <ToastProvider>{node}</ToastProvider>
     </QueryClientProvider>,
   )
 
+/** A client that keeps what a test gives it (no refetch on mount) and never retries. */
+const newClient = () => new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } })
+
 const withCourses = (courses: CourseWithProgress[]) => {
-  const client = new QueryClient()
+  const client = newClient()
   client.setQueryData(courseKeys.list(), courses)
   return client
 }
 
+// Whatever is not in the cache stays loading: no request leaves the test.
+beforeEach(() => {
+  vi.stubGlobal('fetch', () => new Promise(() => undefined))
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
 describe('My Courses card', () => {
   it('shows each course with its status badge, module count and View Course', () => {
-    const html = render(withCourses([course(1, { title: 'Ladder Safety' }), course(2, { status: 'completed', progress: 100, modules: [mod(3)] })]), (
+    render(withCourses([course(1, { title: 'Ladder Safety' }), course(2, { status: 'completed', progress: 100, modules: [mod(3)] })]), (
       <MyCoursesCard onView={() => undefined} />
     ))
-    expect(html).toContain('Ladder Safety')
-    expect(html).toContain('Not Started')
-    expect(html).toContain('2 modules')
-    expect(html).toContain('Completed')
-    expect(html).toContain('1 module')
-    expect(html.match(/>View Course</g)).toHaveLength(2)
+    const list = within(screen.getByRole('region', { name: 'My Courses' })).getByRole('list')
+    const ladder = within(list).getByRole('listitem', { name: 'Ladder Safety' })
+    expect(within(ladder).getByText('Not Started')).toBeTruthy()
+    expect(within(ladder).getByText('2 modules')).toBeTruthy()
+    expect(within(ladder).getByRole('button', { name: 'View Course', description: 'Ladder Safety' })).toBeTruthy()
+    const second = within(list).getByRole('listitem', { name: 'Course 2' })
+    expect(within(second).getByText('Completed')).toBeTruthy()
+    expect(within(second).getByText('1 module')).toBeTruthy()
+    expect(within(second).getByRole('button', { name: 'View Course', description: 'Course 2' })).toBeTruthy()
+    expect(screen.getAllByRole('button', { name: 'View Course' })).toHaveLength(2)
   })
 
   it('shows a progress bar only when progress is above 0', () => {
-    const html = render(withCourses([course(1, { status: 'in-progress', progress: 42 }), course(2)]), <MyCoursesCard onView={() => undefined} />)
-    expect(html).toContain('In Progress')
-    expect(html.match(/role="progressbar"/g)).toHaveLength(1)
-    expect(html).toContain('aria-valuenow="42"')
+    render(withCourses([course(1, { status: 'in-progress', progress: 42 }), course(2)]), <MyCoursesCard onView={() => undefined} />)
+    const started = screen.getByRole('listitem', { name: 'Course 1' })
+    expect(within(started).getByText('In Progress')).toBeTruthy()
+    const bars = screen.getAllByRole('progressbar')
+    expect(bars).toHaveLength(1)
+    expect(within(started).getByRole('progressbar', { name: 'Course 1 progress' }).getAttribute('aria-valuenow')).toBe('42')
   })
 
   it('says so when no course is assigned', () => {
-    expect(render(withCourses([]), <MyCoursesCard onView={() => undefined} />)).toContain('No courses assigned yet')
+    render(withCourses([]), <MyCoursesCard onView={() => undefined} />)
+    expect(within(screen.getByRole('region', { name: 'My Courses' })).getByText('No courses assigned yet')).toBeTruthy()
   })
 
   it('shows a loading state before the courses arrive', () => {
-    expect(render(new QueryClient(), <MyCoursesCard onView={() => undefined} />)).toContain('Loading courses...')
+    render(newClient(), <MyCoursesCard onView={() => undefined} />)
+    expect(screen.getByRole('status').textContent).toContain('Loading courses...')
   })
 })
 
@@ -94,7 +114,7 @@ describe('course viewer', () => {
   })
 
   it('lists the modules with number, status, type, progress and completion date, and how many are completed', () => {
-    const client = new QueryClient()
+    const client = newClient()
     client.setQueryData(
       courseKeys.modules(7),
       modules(7, [
@@ -103,30 +123,41 @@ describe('course viewer', () => {
         mod(3, { title: 'Quiz', is_unlocked: false }),
       ]),
     )
-    const html = render(client, <CourseViewer courseId={7} onClose={() => undefined} />)
-    expect(html).toContain('Ladder Safety')
-    expect(html).toContain('Close Course')
-    expect(html).toContain('1 of 3 modules completed')
+    // Asked for the completed first module, the viewer opens it, so the second stays merely available.
+    render(client, <CourseViewer courseId={7} requestedModuleId={1} onClose={() => undefined} />)
+    expect(screen.getByRole('heading', { level: 1, name: 'Ladder Safety' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Close Course' })).toBeTruthy()
+    const nav = screen.getByRole('navigation', { name: 'Course modules' })
+    expect(within(nav).getByText('1 of 3 modules completed')).toBeTruthy()
     // Each module button is named by what it shows (no aria-label to disagree with it), its percent as hidden text.
-    const buttons = [...html.matchAll(/<button[^>]*>(.*?)<\/button>/g)].map((b) => b[0]).filter((b) => b.includes('pk-badge'))
+    const buttons = within(nav).getAllByRole('button')
     expect(buttons).toHaveLength(3)
-    for (const b of buttons) expect(b).not.toMatch(/^<button[^>]*aria-label/)
-    const text = (b: string) => b.replace(/<div[^>]*role="progressbar".*?<\/div><\/div>/g, '').replace(/<[^>]+>/g, '').replace(/<!-- -->/g, '')
-    expect(text(buttons[0]!)).toMatch(/^1\. Intro video Video Completed, 100% Completed /)
-    expect(text(buttons[1]!)).toBe('2. Handbook PDF Available, 20% ')
-    expect(text(buttons[2]!)).toBe('3. Quiz SCORM Locked, 0% ')
-    expect(html).toMatch(/Completed [A-Z][a-z]{2} 20, 2026|Completed 20 [A-Z][a-z]{2} 2026/)
+    for (const b of buttons) expect(b.hasAttribute('aria-label')).toBe(false)
+    // What each shows (the hidden percent included; the bar itself is hidden from the name).
+    const shown = (b: HTMLElement) => b.textContent!.replace(/\s+/g, ' ').trim()
+    expect(shown(buttons[0]!)).toMatch(/^1\. Intro video Video Completed, 100% Completed (Nov 20, 2026|20 Nov 2026)$/)
+    expect(shown(buttons[1]!)).toBe('2. Handbook PDF Available, 20%')
+    expect(shown(buttons[2]!)).toBe('3. Quiz SCORM Locked, 0%')
+    // The name a screen reader gives each is that text (the tree inserts a space between the status and its percent).
+    for (const b of buttons) expect(within(nav).getByRole('button', { name: (name) => name.replace(' , ', ', ') === shown(b) })).toBe(b)
+    expect(buttons.map((b) => b.getAttribute('aria-current'))).toEqual(['true', null, null])
+    expect(buttons.map((b) => (b as HTMLButtonElement).disabled)).toEqual([false, false, true])
     // Course progress is the mean of the modules': (100 + 20 + 0) / 3.
-    expect(html).toContain('aria-label="Course progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow="40"')
-    // Nothing is selected before the viewer picks the initial module.
-    expect(html).toContain('No module selected')
+    expect(within(nav).getByRole('progressbar', { name: 'Course progress' }).getAttribute('aria-valuenow')).toBe('40')
+  })
+
+  it('shows no module until one is picked: with none to pick, says so', () => {
+    const client = newClient()
+    client.setQueryData(courseKeys.modules(7), modules(7, []))
+    render(client, <CourseViewer courseId={7} onClose={() => undefined} />)
+    expect(screen.getByText('No module selected')).toBeTruthy()
   })
 
   it('says the course ID is missing instead of loading nothing', () => {
-    const html = render(new QueryClient(), <CourseViewer courseId={0} onClose={() => undefined} />)
-    expect(html).toContain('Error Loading Course')
-    expect(html).toContain('Course ID not available')
-    expect(html).toContain('Try Again')
-    expect(html).toContain('Go Back')
+    render(newClient(), <CourseViewer courseId={0} onClose={() => undefined} />)
+    expect(screen.getByText('Error Loading Course')).toBeTruthy()
+    expect(screen.getByText('Course ID not available')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Go Back' })).toBeTruthy()
   })
 })

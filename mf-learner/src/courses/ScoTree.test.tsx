@@ -1,4 +1,5 @@
-import { renderToStaticMarkup } from 'react-dom/server'
+// @vitest-environment happy-dom
+import { render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { item } from '../runtime/test-support.ts'
 import { ScoTree } from './ScoTree.tsx'
@@ -11,15 +12,16 @@ const items = [
 
 describe('lesson tree', () => {
   it('shows every visible SCO as an available button, the open one as current, without sequencing', () => {
-    const html = renderToStaticMarkup(<ScoTree items={items} activeId="playing" onPick={() => {}} />)
-    expect(html).toContain('aria-current="true"')
-    expect(html).not.toContain('aria-disabled')
-    expect(html).not.toContain('Extra')
-    expect(html.match(/<button/g)).toHaveLength(3)
+    render(<ScoTree items={items} activeId="playing" onPick={() => {}} />)
+    const buttons = screen.getAllByRole('button')
+    expect(buttons.map((b) => b.textContent)).toEqual(['Playing the Game', 'Etiquette', 'Quiz'])
+    expect(screen.getByRole('button', { current: true }).textContent).toBe('Playing the Game')
+    for (const b of buttons) expect(b.hasAttribute('aria-disabled')).toBe(false)
+    expect(screen.queryByText('Extra')).toBeNull()
   })
 
   it('keeps a locked lesson focusable, marked aria-disabled and described by its reason; leaves hidden ones out', () => {
-    const html = renderToStaticMarkup(
+    render(
       <ScoTree
         items={items}
         activeId="playing"
@@ -27,11 +29,10 @@ describe('lesson tree', () => {
         access={{ playing: { kind: 'open' }, etiquette: { kind: 'disabled', reason: 'Available after “Playing the Game”.' }, quiz: { kind: 'hidden' } }}
       />,
     )
-    const locked = /<button[^>]*aria-disabled="true"[^>]*aria-describedby="([^"]+)"[^>]*>Etiquette<\/button>/.exec(html)
-    expect(locked, html).not.toBeNull()
-    expect(html).toContain(`<span id="${locked![1]}"`)
-    expect(html).toContain('Available after “Playing the Game”.</span>')
-    expect(html).not.toContain('Quiz')
-    expect(html).not.toMatch(/<button[^>]*disabled=""/)
+    const locked = screen.getByRole('button', { name: 'Etiquette', description: 'Available after “Playing the Game”.' })
+    expect(locked.getAttribute('aria-disabled')).toBe('true')
+    expect(screen.getByText('Available after “Playing the Game”.')).toBeTruthy()
+    expect(screen.queryByText('Quiz')).toBeNull()
+    for (const b of screen.getAllByRole('button')) expect((b as HTMLButtonElement).disabled).toBe(false)
   })
 })

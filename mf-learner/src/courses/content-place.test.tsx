@@ -1,4 +1,5 @@
-import { renderToStaticMarkup } from 'react-dom/server'
+// @vitest-environment happy-dom
+import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { contentPlaceOf, onContentOrigin } from './content-place.ts'
 import { WrongAddress } from './ModulePlayer.tsx'
@@ -29,14 +30,13 @@ describe('where course content plays for the address the portal was opened at', 
 
 describe('the course viewer at an address content may not be framed by', () => {
   it('says so instead of an empty frame, naming the address to use and linking to this page there', () => {
-    const html = renderToStaticMarkup(
+    const { container } = render(
       <WrongAddress address="http://localhost:8080" here={{ origin: 'http://devbox:8080', pathname: '/user-dashboard', search: '?course=7', hash: '' }} onGoBack={() => undefined} />,
     )
-    const text = html.replace(/<[^>]+>/g, '')
-    expect(html).toContain('role="alert"')
-    expect(text).toContain('Course content plays only when the portal is opened at http://localhost:8080. This page is open at http://devbox:8080.')
-    expect(html).toContain('href="http://localhost:8080/user-dashboard?course=7"')
-    expect(text).toContain('PORTAL_ORIGINS')
-    expect(html).not.toContain('<iframe')
+    const alert = screen.getByRole('alert')
+    expect(alert.textContent).toContain('Course content plays only when the portal is opened at http://localhost:8080. This page is open at http://devbox:8080.')
+    expect(within(alert).getByRole('link', { name: 'Open This Page at http://localhost:8080' }).getAttribute('href')).toBe('http://localhost:8080/user-dashboard?course=7')
+    expect(alert.textContent).toContain('PORTAL_ORIGINS')
+    expect(container.querySelector('iframe')).toBeNull()
   })
 })
