@@ -1,5 +1,6 @@
+// @vitest-environment happy-dom
 import type { ExamSubmissionResult } from '@portal/contracts'
-import { renderToStaticMarkup } from 'react-dom/server'
+import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { ResultsView } from './ResultsView.tsx'
 
@@ -23,18 +24,18 @@ const result: ExamSubmissionResult = {
   submitted_at: '2026-01-01T10:00:00Z',
 }
 
-/** The review's option lines of question `n`, as text, in the order shown. */
-const optionLines = (html: string, n: number) => {
-  const list = html.match(new RegExp(`<ul class="pk-review-options" aria-label="Options of question ${n} as you saw them">(.*?)</ul>`))![1]!
-  return [...list.matchAll(/<li[^>]*>(.*?)<\/li>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim())
-}
+/** The review's option lines of question `n`, as read, in the order shown. */
+const optionLines = (n: number) =>
+  within(screen.getByRole('list', { name: `Options of question ${n} as you saw them` }))
+    .getAllByRole('listitem')
+    .map((li) => [...li.children].map((c) => c.textContent).join(' '))
 
 describe('ResultsView', () => {
   it('reviews each question with its options in the order the learner saw them, their answer and the correct ones marked', () => {
-    const html = renderToStaticMarkup(<ResultsView result={result} onDone={() => undefined} />)
-    expect(optionLines(html, 1)).toEqual(['2:1 Your answer', '1:1', '4:1 Correct answer'])
-    expect(optionLines(html, 2)).toEqual(['Colour', 'Feet Your answer Correct answer', 'Rungs Your answer Correct answer'])
-    expect(optionLines(html, 3)).toEqual(['Yes', 'No Correct answer'])
-    expect(html.match(/Not answered/g)).toHaveLength(1)
+    render(<ResultsView result={result} onDone={() => undefined} />)
+    expect(optionLines(1)).toEqual(['2:1 Your answer', '1:1', '4:1 Correct answer'])
+    expect(optionLines(2)).toEqual(['Colour', 'Feet Your answer Correct answer', 'Rungs Your answer Correct answer'])
+    expect(optionLines(3)).toEqual(['Yes', 'No Correct answer'])
+    expect(screen.getAllByText(/Not answered/)).toHaveLength(1)
   })
 })
