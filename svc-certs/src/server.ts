@@ -4,6 +4,7 @@ import {
   openStorage,
   publicUrl,
   runServiceProcess,
+  stoppedWithJobs,
   type ServeOptions,
   type ServiceDeps,
 } from '@portal/server-kit'
@@ -54,7 +55,8 @@ export const certsService = defineService({
       app,
       users,
       consumers: [(bus) => subscribeOutcomes(bus, createOutcomeHandler({ orm, logger }))],
-      jobs: [{ start: () => undefined, stop: () => runner.stop() }],
+      // The runner's schedule starts with the app (route tests turn it off).
+      jobs: [stoppedWithJobs(() => runner.stop())],
       describe: () => ({ storage: storage.kind, notificationRuns: runner.nextRuns() }),
       // A scheduled run of today that stopped midway (this or another instance died) goes on.
       serving: () => void runner.resumeUnfinished().catch((err) => logger.error('resuming the notification run failed', { err: err as Error })),

@@ -8,6 +8,7 @@ import {
   loadOrCreateSigningKey,
   parseEnv,
   runServiceProcess,
+  stoppedWithJobs,
   type ServeOptions,
   type ServiceDeps,
   type TokenIssuer,
@@ -54,7 +55,8 @@ export const identityService = defineService({
       app,
       // Projections started late ask for every user again (see consumers/backfill.consumer.ts).
       consumers: [(bus) => subscribeBackfillRequests(bus, createBackfillHandler(ctx))],
-      jobs: [{ start: () => undefined, stop: () => background.settled() }],
+      // Work requests left running (a reset link, say) finishes before the relay stops.
+      jobs: [stoppedWithJobs(() => background.settled())],
       parts: { env: ctx.env, issuer: deps.issuer, verifier: ctx.verifier, background, kdf: deps.kdf },
     }
   },

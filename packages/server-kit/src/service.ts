@@ -76,6 +76,9 @@ export function startedJob<T extends { stop(): unknown }>(start: () => T): Servi
   }
 }
 
+/** Work that runs on its own once made (a schedule, requests' background tasks): nothing to start, stopped in the jobs' place. */
+export const stoppedWithJobs = (stop: () => unknown): ServiceJob => ({ start: () => undefined, stop })
+
 /** What every service receives from the platform: its configuration, logger and the event bus. */
 export interface ServiceDeps<E extends PlatformEnv = PlatformEnv> {
   env: E
