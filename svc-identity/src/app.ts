@@ -11,19 +11,13 @@ import {
   type TokenIssuer,
   type TokenVerifier,
 } from '@portal/server-kit'
-import { authRoutes } from './auth/auth.routes.ts'
-import { createAuthService } from './auth/auth.service.ts'
-import { createKdfScheduler } from './auth/kdf-scheduler.ts'
-import { createPasswordHasher, DEFAULT_KDF, scheduleKdf, type KdfParams, type PasswordHasher } from './auth/password.ts'
+import { authRoutes, createAuthService, createKdfScheduler, createPasswordHasher, DEFAULT_KDF, scheduleKdf, type KdfParams, type PasswordHasher } from './auth/index.ts'
 import { IDENTITY_AUDITED } from './audit.ts'
 import { createBackgroundTasks, type BackgroundTasks } from './background.ts'
 import type { IdentityContext, IdentityEnv } from './context.ts'
-import { groupRoutes } from './groups/group.routes.ts'
-import { createGroupService } from './groups/group.service.ts'
+import { groupRoutes, createGroupService } from './groups/index.ts'
 import { identitySettings } from './settings.ts'
-import { userRoutes } from './users/user.routes.ts'
-import { userRepository } from './users/user.repository.ts'
-import { createUserService } from './users/user.service.ts'
+import { userRoutes, userRepository, createUserService } from './users/index.ts'
 
 export interface AppDeps {
   orm: MikroORM

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { Logger, OutboxRelay, PlatformEnv, TokenIssuer } from '@portal/server-kit'
-import type { ScheduledHasher } from './auth/password.ts'
+import type { ScheduledHasher } from './auth/index.ts'
 import type { BackgroundTasks } from './background.ts'
 import type { IdentitySettings } from './settings.ts'
 

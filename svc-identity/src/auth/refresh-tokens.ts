@@ -2,7 +2,7 @@ import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgres
 import { MESSAGES } from '@portal/contracts'
 import { unauthorized, type Logger } from '@portal/server-kit'
 import type { IdentitySettings } from '../settings.ts'
-import { UserEntity } from '../users/user.entity.ts'
+import { UserEntity } from '../users/index.ts'
 import { RefreshTokenEntity } from './auth.entity.ts'
 import { hashToken, newSecretToken } from './secrets.ts'
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Events } from '@portal/contracts'
 import { silentLogger } from '@portal/server-kit/testing'
 import { createHarness, type Harness } from '../harness.test-support.ts'
-import { UserEntity, userFacts } from '../users/user.entity.ts'
+import { UserEntity, userFacts } from '../users/index.ts'
 import { createBackfillHandler } from './backfill.consumer.ts'
 
 let h: Harness

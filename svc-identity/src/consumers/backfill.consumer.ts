@@ -1,8 +1,8 @@
 import { LockMode, type MikroORM } from '@mikro-orm/postgresql'
 import { Events, type EventEnvelope } from '@portal/contracts'
 import { handleOnce, recordEvent, type EventBus, type Logger, type Subscription } from '@portal/server-kit'
-import { UserGroupEntity, groupFacts } from '../groups/group.entity.ts'
-import { UserEntity, userFacts } from '../users/user.entity.ts'
+import { UserGroupEntity, groupFacts } from '../groups/index.ts'
+import { UserEntity, userFacts } from '../users/index.ts'
 
 /** Identity's durable consumer of backfill requests (and its inbox key). */
 export const BACKFILL_CONSUMER = 'identity-backfill'

@@ -1,9 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql'
 import type { Branch, Department } from '@portal/contracts'
 import { recordEvent, type OutboxRelay } from '@portal/server-kit'
-import { createPasswordHasher, DEFAULT_KDF, type KdfParams } from '../auth/password.ts'
-import { UserEntity, userFacts } from '../users/user.entity.ts'
-import { userRepository } from '../users/user.repository.ts'
+import { createPasswordHasher, DEFAULT_KDF, type KdfParams } from '../auth/index.ts'
+import { UserEntity, userFacts, userRepository } from '../users/index.ts'
 
 export interface DemoLogin {
   role: string

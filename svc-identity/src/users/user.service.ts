@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Branch, Department, ManagerScope, User } from '@portal/contracts'
 import { badRequest, notFound, recordEvent, requireSelfOrAdmin, type Actor } from '@portal/server-kit'
 import type { IdentityContext } from '../context.ts'
-import { groupRepository } from '../groups/group.repository.ts'
+import { groupRepository } from '../groups/index.ts'
 import { toUserDto, userFacts, type UserEntity } from './user.entity.ts'
 import { userRepository } from './user.repository.ts'
 

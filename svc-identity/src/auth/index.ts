@@ -1,0 +1,6 @@
+export { KnownDeviceEntity, PasswordResetTokenEntity, RefreshTokenEntity, VerificationCodeEntity, VerificationDecoyEntity } from './auth.entity.ts'
+export { authRoutes } from './auth.routes.ts'
+export { createAuthService } from './auth.service.ts'
+export { createKdfScheduler } from './kdf-scheduler.ts'
+export { DEFAULT_KDF, createPasswordHasher, scheduleKdf } from './password.ts'
+export type { KdfParams, PasswordHasher, ScheduledHasher } from './password.ts'

@@ -1,0 +1,1 @@
+export { createBackfillHandler, subscribeBackfillRequests } from './backfill.consumer.ts'
