@@ -22,6 +22,39 @@ export const certificationTypeRepository = {
     }[]
     return new Map(rows.map((r) => [Number(r.certification_id), Number(r.n)]))
   },
+  /** Share-locks a type while a certification of it is added or renewed (its deletion waits). */
+  async shareLock(em: EntityManager, id: number): Promise<void> {
+    await em.execute('select id from certification_types where id = ? for share', [id])
+  },
+  /** A type locked for its deletion (a technician adding it meanwhile waits, then finds it gone). */
+  async lockForDelete(em: EntityManager, id: number): Promise<{ id: number; name: string; code: string } | null> {
+    const [row] = (await em.execute('select id, name, code from certification_types where id = ? for update', [id])) as { id: number; name: string; code: string }[]
+    return row ?? null
+  },
+  /** How many technicians hold this type. */
+  async holdersOf(em: EntityManager, id: number): Promise<number> {
+    const [held] = (await em.execute('select count(*)::int as n from technician_certifications where certification_id = ?', [id])) as { n: number }[]
+    return Number(held!.n)
+  },
+  async delete(em: EntityManager, id: number): Promise<void> {
+    await em.execute('delete from certification_types where id = ?', [id])
+  },
+  /** Adds the type to the tier, or changes whether it is required there. */
+  async saveRequirement(em: EntityManager, r: { tier_level: number; certification_id: number; is_required: boolean }, at: Date): Promise<void> {
+    await em.execute(
+      `insert into tier_requirements (tier_level, certification_id, is_required, created_at) values (?, ?, ?, ?)
+       on conflict (tier_level, certification_id) do update set is_required = excluded.is_required`,
+      [r.tier_level, r.certification_id, r.is_required, at],
+    )
+  },
+  /** Removes a tier requirement: its tier and type's code, or null when there is none. */
+  async removeRequirement(em: EntityManager, id: number): Promise<{ tier_level: number; code: string } | null> {
+    const [removed] = (await em.execute(
+      'delete from tier_requirements r using certification_types t where r.id = ? and t.id = r.certification_id returning r.tier_level, t.code',
+      [id],
+    )) as { tier_level: number; code: string }[]
+    return removed ?? null
+  },
   /** Every tier requirement with its type, by tier, required first, then name. */
   async requirements(em: EntityManager): Promise<RequirementRow[]> {
     const reqs = await em.find(TierRequirementEntity, {})

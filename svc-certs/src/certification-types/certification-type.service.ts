@@ -96,11 +96,11 @@ export function createCertificationTypeService(ctx: CertsContext) {
     async remove(actor: Actor, id: number): Promise<{ message: string }> {
       return orm.em.fork().transactional(async (em) => {
         // Locked: a technician adding this type meanwhile waits, then finds it gone.
-        const [row] = (await em.execute('select id, name, code from certification_types where id = ? for update', [id])) as { id: number; name: string; code: string }[]
+        const row = await certificationTypeRepository.lockForDelete(em, id)
         if (!row) throw typeNotFound()
-        const [held] = (await em.execute('select count(*)::int as n from technician_certifications where certification_id = ?', [id])) as { n: number }[]
-        if (held!.n > 0) throw typeInUse(held!.n)
-        await em.execute('delete from certification_types where id = ?', [id])
+        const held = await certificationTypeRepository.holdersOf(em, id)
+        if (held > 0) throw typeInUse(held)
+        await certificationTypeRepository.delete(em, id)
         await auditTrail.record(em, actor, 'certification_type.deleted', row.code, { name: row.name })
         return { message: 'Certification deleted' }
       })
@@ -115,11 +115,7 @@ export function createCertificationTypeService(ctx: CertsContext) {
       await orm.em.fork().transactional(async (em) => {
         const t = await certificationTypeRepository.findById(em, input.certification_id)
         if (!t) throw typeNotFound()
-        await em.execute(
-          `insert into tier_requirements (tier_level, certification_id, is_required, created_at) values (?, ?, ?, ?)
-           on conflict (tier_level, certification_id) do update set is_required = excluded.is_required`,
-          [input.tier_level, input.certification_id, input.is_required, now()],
-        )
+        await certificationTypeRepository.saveRequirement(em, input, now())
         await auditTrail.record(em, actor, 'tier_requirement.saved', `Tier ${input.tier_level}: ${t.code}`, { tier_level: input.tier_level, is_required: input.is_required })
       })
       return this.requirements()
@@ -127,10 +123,7 @@ export function createCertificationTypeService(ctx: CertsContext) {
 
     async removeRequirement(actor: Actor, id: number): Promise<TierRequirement[]> {
       await orm.em.fork().transactional(async (em) => {
-        const [removed] = (await em.execute(
-          'delete from tier_requirements r using certification_types t where r.id = ? and t.id = r.certification_id returning r.tier_level, t.code',
-          [id],
-        )) as { tier_level: number; code: string }[]
+        const removed = await certificationTypeRepository.removeRequirement(em, id)
         if (!removed) throw notFound('Tier requirement not found', 'tier_requirement_not_found')
         await auditTrail.record(em, actor, 'tier_requirement.removed', `Tier ${removed.tier_level}: ${removed.code}`, { tier_level: removed.tier_level })
       })

@@ -20,6 +20,25 @@ export const certificationRepository = {
     em.find(CertificationPeriodEntity, { userId, certificationId }, { orderBy: { endedAt: 'desc', id: 'desc' } }),
   /** Every kept period of the user, newest first. */
   historiesOf: (em: EntityManager, userId: string) => em.find(CertificationPeriodEntity, { userId }, { orderBy: { endedAt: 'desc', id: 'desc' } }),
+  /**
+   * The row's version (PostgreSQL's `xmin`), by id or by holder and type (null: no such row):
+   * taken before the row is locked and compared once it is, it tells that a concurrent request
+   * changed the row meanwhile (decision 0044).
+   */
+  async version(em: EntityManager, key: { id: number } | { userId: string; certificationId: number }): Promise<string | null> {
+    const [row] = (
+      'id' in key
+        ? await em.execute('select xmin::text as v from technician_certifications where id = ?', [key.id])
+        : await em.execute('select xmin::text as v from technician_certifications where user_id = ? and certification_id = ?', [key.userId, key.certificationId])
+    ) as { v: string }[]
+    return row?.v ?? null
+  },
+  /** A deleted user's certifications, their kept periods and their technician row (tier, pause, ratio). */
+  async dropHolder(em: EntityManager, userId: string): Promise<void> {
+    await em.execute('delete from technician_certification_periods where user_id = ?', [userId])
+    await em.execute('delete from technician_certifications where user_id = ?', [userId])
+    await em.execute('delete from technicians where user_id = ?', [userId])
+  },
   /** The user's certifications with their types. */
   async listWithTypes(em: EntityManager, userId: string) {
     const certs = await certificationRepository.listOf(em, userId)

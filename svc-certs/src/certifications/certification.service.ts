@@ -85,14 +85,7 @@ type RowKey = { id: number } | { userId: string; certificationId: number }
  * renews (null: no such row). Taken before the row is locked and compared once it is, it tells
  * that a concurrent request changed the row meanwhile (decision 0044).
  */
-async function versionOf(em: EntityManager, key: RowKey): Promise<string | null> {
-  const [row] = (
-    'id' in key
-      ? await em.execute('select xmin::text as v from technician_certifications where id = ?', [key.id])
-      : await em.execute('select xmin::text as v from technician_certifications where user_id = ? and certification_id = ?', [key.userId, key.certificationId])
-  ) as { v: string }[]
-  return row?.v ?? null
-}
+const versionOf = (em: EntityManager, key: RowKey) => certificationRepository.version(em, key)
 
 /** 409 `certification_changed` unless the (locked) row is as the request first found it. */
 async function requireUnchanged(em: EntityManager, key: RowKey, seen: string | null) {
@@ -131,7 +124,7 @@ export function createCertificationService(ctx: CertsContext) {
 
   /** The type, share-locked (a deletion of it waits), offered to this user: active and for their department. */
   const offeredType = async (em: EntityManager, certificationId: number, user: ProjectedUser | null): Promise<CertificationTypeEntity> => {
-    await em.execute('select id from certification_types where id = ? for share', [certificationId])
+    await certificationTypeRepository.shareLock(em, certificationId)
     const type = await certificationTypeRepository.findById(em, certificationId)
     if (!type) throw typeNotFound()
     if (!type.isActive) throw unavailable('This certification is no longer offered')
@@ -554,9 +547,7 @@ export function createCertificationService(ctx: CertsContext) {
       // Their kept history goes too: a deleted user's records are not kept (the audit trail keeps its entries).
       for (const period of await certificationRepository.historiesOf(em, userId))
         if (period.fileKey) await recordGarbage(em, [{ key: period.fileKey, isPrefix: false }], new Date(0))
-      await em.execute('delete from technician_certification_periods where user_id = ?', [userId])
-      await em.execute('delete from technician_certifications where user_id = ?', [userId])
-      await em.execute('delete from technicians where user_id = ?', [userId])
+      await certificationRepository.dropHolder(em, userId)
       await revenueRepository.dropUser(em, userId)
     },
   }

@@ -21,7 +21,7 @@ import {
 import type { Actor } from '@portal/server-kit'
 import { certificationTypeRepository } from '../certification-types/index.ts'
 import { complianceRequirements } from './requirements.ts'
-import { TECHNICIAN_CONDITIONS, ledgerRepository } from './ledger.repository.ts'
+import { KEPT_FIELDS as FIELDS, ledgerRepository } from './ledger.repository.ts'
 
 /** Differences listed at most (the count says how many there were). */
 const MAX_LISTED = 200
@@ -42,33 +42,6 @@ interface Recomputed {
   expiring_notice: number
 }
 
-const FIELDS = ['current_tier', 'required_count', 'met_count', 'completion_percentage', 'expired_certifications', 'expiring_soon', 'expiring_critical', 'expiring_notice'] as const
-
-interface HeldRow {
-  user_id: string
-  certification_id: number
-  expiration_date: string | null
-  verified_at: string | null
-  file_name: string | null
-  upload_required: boolean
-}
-
-/** The check's own reads (also run bare by the benchmark's ceiling): the technicians, every certification held, the kept figures. */
-export const consistencyStatements = {
-  members: `select u.id as user_id, u.name, u.branch, u.department, coalesce(t.current_tier, 0)::int as current_tier
-         from users u left join technicians t on t.user_id = u.id
-        where ${TECHNICIAN_CONDITIONS.join(' and ')}
-        order by u.id`,
-  held: `select tc.user_id, tc.certification_id, to_char(tc.expiration_date, 'YYYY-MM-DD') as expiration_date,
-              to_char(tc.verified_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as verified_at, tc.file_name, ct.upload_required
-         from technician_certifications tc join certification_types ct on ct.id = tc.certification_id`,
-  // `member`: 1 when the row keeps its member's branch, department and technician flag as they are now.
-  kept: `select f.user_id, ${FIELDS.map((f) => `f.${f}::int as ${f}`).join(', ')},
-              (f.technician and f.branch is not distinct from u.branch and f.department is not distinct from u.department)::int as member
-         from team_member_figures f join users u on u.id = f.user_id
-        where ${TECHNICIAN_CONDITIONS.join(' and ')}`,
-}
-
 /**
  * Every technician's figures computed in TypeScript from the certifications, tiers, departments
  * and requirements themselves (contracts' cert-rules and `complianceRequirements`), independently
@@ -76,8 +49,8 @@ export const consistencyStatements = {
  */
 async function recompute(em: EntityManager, today: string): Promise<Recomputed[]> {
   const [members, held, requirements] = await Promise.all([
-    em.execute(consistencyStatements.members) as Promise<Pick<Recomputed, 'user_id' | 'name' | 'branch' | 'department' | 'current_tier'>[]>,
-    em.execute(consistencyStatements.held) as Promise<HeldRow[]>,
+    ledgerRepository.checkedMembers(em),
+    ledgerRepository.everyHeld(em),
     certificationTypeRepository.requirements(em),
   ])
   const byUser = new Map<string, Map<number, StatusFacts>>()
@@ -138,7 +111,7 @@ export async function consistencyReport(
   await ledgerRepository.refresh(em, today)
   const [ledger, kept, dashboard, team] = await Promise.all([
     recompute(em.fork(), today),
-    em.fork().execute(consistencyStatements.kept) as Promise<(Pick<Recomputed, 'user_id'> & Record<(typeof FIELDS)[number] | 'member', number>)[]>,
+    ledgerRepository.keptRows(em.fork()),
     ledgerRepository.figures(em.fork(), today),
     teamSummary(em.fork(), admin, today),
   ])

@@ -88,7 +88,55 @@ const figuresOf = (r: Omit<FigureRow, 'branch'>): ComplianceFigures => {
 
 const ZERO: Omit<FigureRow, 'branch'> = { technicians: 0, no_expired: 0, requirements_met: 0, expired_certifications: 0, expiring_30_days: 0, expiring_critical: 0, expiring_notice: 0 }
 
+/** The kept figures of a member the consistency check compares. */
+export const KEPT_FIELDS = ['current_tier', 'required_count', 'met_count', 'completion_percentage', 'expired_certifications', 'expiring_soon', 'expiring_critical', 'expiring_notice'] as const
+
+/** A held certification with what the rules need of it. */
+export interface HeldRow {
+  user_id: string
+  certification_id: number
+  expiration_date: string | null
+  verified_at: string | null
+  file_name: string | null
+  upload_required: boolean
+}
+
+/** The check's own reads (also run bare by the benchmark's ceiling): the technicians, every certification held, the kept figures. */
+export const consistencyStatements = {
+  members: `select u.id as user_id, u.name, u.branch, u.department, coalesce(t.current_tier, 0)::int as current_tier
+         from users u left join technicians t on t.user_id = u.id
+        where ${TECHNICIAN_CONDITIONS.join(' and ')}
+        order by u.id`,
+  held: `select tc.user_id, tc.certification_id, to_char(tc.expiration_date, 'YYYY-MM-DD') as expiration_date,
+              to_char(tc.verified_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as verified_at, tc.file_name, ct.upload_required
+         from technician_certifications tc join certification_types ct on ct.id = tc.certification_id`,
+  // `member`: 1 when the row keeps its member's branch, department and technician flag as they are now.
+  kept: `select f.user_id, ${KEPT_FIELDS.map((f) => `f.${f}::int as ${f}`).join(', ')},
+              (f.technician and f.branch is not distinct from u.branch and f.department is not distinct from u.department)::int as member
+         from team_member_figures f join users u on u.id = f.user_id
+        where ${TECHNICIAN_CONDITIONS.join(' and ')}`,
+}
+
+/** A technician as the consistency check recomputes them. */
+export interface CheckedMember {
+  user_id: string
+  name: string
+  branch: Branch | null
+  department: Department | null
+  current_tier: number
+}
+
+/** A member's kept row as the check compares it; `member` 1 when it keeps the member's branch, department and technician flag. */
+export type KeptRow = { user_id: string } & Record<(typeof KEPT_FIELDS)[number] | 'member', number>
+
 export const ledgerRepository = {
+  /** The technicians, by id (the consistency check's). */
+  checkedMembers: async (em: EntityManager) => (await em.execute(consistencyStatements.members)) as CheckedMember[],
+  /** Every certification held, with its type's proof rule. */
+  everyHeld: async (em: EntityManager) => (await em.execute(consistencyStatements.held)) as HeldRow[],
+  /** The technicians' kept rows. */
+  keptRows: async (em: EntityManager) => (await em.execute(consistencyStatements.kept)) as KeptRow[],
+
   async refresh(em: EntityManager, today: string) {
     const { sql, params } = refreshStaleFiguresStatement(today)
     await em.execute(sql, params)

@@ -7,6 +7,7 @@ import { CertificationTypeEntity, TierRequirementEntity } from '../certification
 import { certificationFacts, TechnicianCertificationEntity } from '../certifications/index.ts'
 import { addMonths } from '../revenue/index.ts'
 import { TechnicianEntity } from '../technicians/index.ts'
+import { demoRepository } from './demo.repository.ts'
 import type { CertsUsers } from '../users.ts'
 
 /** What seeding needs; `start()`'s result has it. */
@@ -183,15 +184,14 @@ export async function seedDemoData(target: SeedTarget, opts: { companyEmailDomai
   const domain = opts.companyEmailDomain ?? 'example.com'
   const emails = DEMO_LOCALS.map((l) => `${l}@${domain}`)
   await target.users.waitFor(async (em) => {
-    const rows = (await em.execute('select count(*)::int as n from users where deleted_at is null and email in (?)', [emails])) as { n: number }[]
-    return rows[0]!.n === emails.length
+    return (await demoRepository.usersPresent(em, emails)) === emails.length
   }, opts.timeoutMs)
   const at = opts.now ?? new Date()
   const today = todayIn(target.timeZone ?? DEFAULT_COMPANY_TIME_ZONE, at)
   const files: { key: string; body: Buffer }[] = []
   const made = await target.orm.em.fork().transactional(async (em) => {
     // Serialize concurrent first starts of several instances.
-    await em.execute('lock table certification_types in share row exclusive mode')
+    await demoRepository.lockTypes(em)
     if ((await em.count(CertificationTypeEntity, {})) > 0) return 0
     const types = new Map<string, CertificationTypeEntity>()
     for (const d of DEMO_TYPES) {
@@ -215,7 +215,7 @@ export async function seedDemoData(target: SeedTarget, opts: { companyEmailDomai
       if (d.requirement === 'none') continue
       em.create(TierRequirementEntity, { tierLevel: d.tier, certificationId: types.get(d.code)!.id, isRequired: d.requirement !== 'optional', createdAt: at })
     }
-    const users = (await em.execute('select id, name, email from users where email in (?)', [emails])) as { id: string; name: string; email: string }[]
+    const users = await demoRepository.usersByEmail(em, emails)
     const byLocal = new Map(users.map((u) => [u.email.split('@')[0]!, u]))
     let serial = 4100
     for (const tech of DEMO_TECHNICIANS) {
@@ -263,18 +263,20 @@ export async function seedDemoData(target: SeedTarget, opts: { companyEmailDomai
         const wobble = ((i * 7 + back * 3) % 5) - 2
         const pay = r.pay + wobble * 40
         const gross = Math.round(pay * (r.ratio + wobble * 0.6) * 100) / 100
-        await em.execute(
-          'insert into revenue_records (user_id, month, gross_revenue, pay_amount, entered_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)',
-          [user.id, addMonths(month, -back), gross, pay, admin.id, at, at],
-        )
+        await demoRepository.addRevenue(em, { userId: user.id, month: addMonths(month, -back), gross, pay, enteredBy: admin.id, at })
       }
     }
     const promoted = byLocal.get(DEMO_PROMOTION.local)!
     const requester = byLocal.get(DEMO_PROMOTION.requestedBy)!
-    await em.execute(
-      `insert into promotion_requests (user_id, from_tier, to_tier, justification, status, requested_by, requested_by_name, requested_at) values (?, ?, ?, ?, 'pending', ?, ?, ?)`,
-      [promoted.id, DEMO_TECHNICIANS.find((t) => t.local === DEMO_PROMOTION.local)!.tier, DEMO_PROMOTION.toTier, DEMO_PROMOTION.justification, requester.id, requester.name, at],
-    )
+    await demoRepository.addPendingPromotion(em, {
+      userId: promoted.id,
+      fromTier: DEMO_TECHNICIANS.find((t) => t.local === DEMO_PROMOTION.local)!.tier,
+      toTier: DEMO_PROMOTION.toTier,
+      justification: DEMO_PROMOTION.justification,
+      requestedBy: requester.id,
+      requestedByName: requester.name,
+      at,
+    })
     // The files first, inside the transaction: a failure rolls the rows back (the files are then
     // garbage under `proofs/demo-*`, harmless and removed with `.data`).
     for (const f of files) await target.storage.put(f.key, Readable.from([f.body]))

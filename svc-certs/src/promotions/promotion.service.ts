@@ -3,16 +3,12 @@ import { promotionTiers, TEAM_MESSAGES, type PromotionDecisionBody, type Promoti
 import { auditTrail, badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { CertsContext } from '../context.ts'
 import { requireTeamMember, requireTeamViewer } from '../compliance/index.ts'
+import { technicianRepository } from '../technicians/index.ts'
 import { promotionRepository } from './promotion.repository.ts'
 
 const requestNotFound = () => notFound('Promotion request not found', 'promotion_request_not_found')
 
-/** The technician's tier (0 without a row), locked for the caller's transaction. */
-const lockedTier = async (em: import('@mikro-orm/postgresql').EntityManager, userId: string): Promise<TierLevel> => {
-  await em.execute(`insert into technicians (user_id, current_tier, updated_at) values (?, 0, now()) on conflict (user_id) do nothing`, [userId])
-  const rows = (await em.execute('select current_tier from technicians where user_id = ? for update', [userId])) as { current_tier: number }[]
-  return Number(rows[0]!.current_tier) as TierLevel
-}
+const lockedTier = technicianRepository.lockedTier
 
 /**
  * Tier promotions (learner §4, §5): a manager (for their team) or an admin asks for Tier 2 or 3,
@@ -64,7 +60,7 @@ export function createPromotionService(ctx: CertsContext) {
           const current = await lockedTier(em, req.user.id)
           // Promoted some other way meanwhile: approving would not raise the tier.
           if (req.to_tier <= current) throw conflict(TEAM_MESSAGES.promotionNotAbove, 'tier_not_above')
-          await em.execute('update technicians set current_tier = ?, updated_at = ? where user_id = ?', [req.to_tier, at, req.user.id])
+          await technicianRepository.setTier(em, req.user.id, req.to_tier, at)
           recordEvent(em, 'certs.tier.promoted.v1', {
             userId: req.user.id,
             requestId: req.id,

@@ -102,7 +102,33 @@ export function teamPageStatement(viewer: TeamViewer, f: TeamFilter, page: { lim
 const STREAM_CHUNK = 250
 
 
+export interface HeldSql {
+  user_id: string
+  name: string
+  code: string
+  tier_level: number
+  upload_required: boolean
+  obtained: string | null
+  expiration: string | null
+  verified_at: Date | null
+  file_name: string | null
+}
+
 export const teamRepository = {
+  /** The held certifications of these users with their types, by user, each user's by tier and name. */
+  async heldByUser(em: EntityManager, userIds: string[]): Promise<Map<string, HeldSql[]>> {
+    const rows = (await em.execute(
+      `select tc.user_id, ct.name, ct.code, ct.tier_level, ct.upload_required, to_char(tc.obtained_date, 'YYYY-MM-DD') as obtained,
+         to_char(tc.expiration_date, 'YYYY-MM-DD') as expiration, tc.verified_at, tc.file_name
+       from technician_certifications tc join certification_types ct on ct.id = tc.certification_id
+       where tc.user_id in (?) order by tc.user_id, ct.tier_level, ct.name, tc.id`,
+      [userIds],
+    )) as HeldSql[]
+    const by = new Map<string, HeldSql[]>()
+    for (const r of rows) by.set(r.user_id, [...(by.get(r.user_id) ?? []), r])
+    return by
+  },
+
   /** One page of the team and the summary of every matching member, in one statement. */
   /** The team dashboard's summary as an admin sees it (everyone but themself): what the consistency check compares. */
   async adminSummary(em: EntityManager, admin: Actor, today: string): Promise<TeamSummary> {

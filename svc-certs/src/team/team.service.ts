@@ -23,8 +23,8 @@ import type { CertsContext } from '../context.ts'
 import type { PromotionService } from '../promotions/index.ts'
 import { revenueRepository, type RevenueService } from '../revenue/index.ts'
 import { complianceRequirements, requireTeamMember, requireTeamViewer } from '../compliance/index.ts'
-import { TechnicianEntity, type TechnicianService } from '../technicians/index.ts'
-import { teamRepository, type TeamFilter } from './team.repository.ts'
+import { TechnicianEntity, technicianRepository, type TechnicianService } from '../technicians/index.ts'
+import { teamRepository, type HeldSql, type TeamFilter } from './team.repository.ts'
 import { USD_FORMAT, streamWorkbook, type WorkbookDownload } from './workbook.ts'
 
 type OpenRequirement = EventData<'certs.reminder.requested.v1'>['openRequirements'][number]
@@ -41,32 +41,6 @@ const CERTIFICATION_COLUMNS = [
   { header: 'Expiration', key: 'expiration', width: 12 },
   { header: 'Days Until Expiry', key: 'days', width: 16 },
 ]
-
-interface HeldSql {
-  user_id: string
-  name: string
-  code: string
-  tier_level: number
-  upload_required: boolean
-  obtained: string | null
-  expiration: string | null
-  verified_at: Date | null
-  file_name: string | null
-}
-
-/** The held certifications of these users with their types, by user, each user's by tier and name. */
-async function heldByUser(em: EntityManager, userIds: string[]): Promise<Map<string, HeldSql[]>> {
-  const rows = (await em.execute(
-    `select tc.user_id, ct.name, ct.code, ct.tier_level, ct.upload_required, to_char(tc.obtained_date, 'YYYY-MM-DD') as obtained,
-       to_char(tc.expiration_date, 'YYYY-MM-DD') as expiration, tc.verified_at, tc.file_name
-     from technician_certifications tc join certification_types ct on ct.id = tc.certification_id
-     where tc.user_id in (?) order by tc.user_id, ct.tier_level, ct.name, tc.id`,
-    [userIds],
-  )) as HeldSql[]
-  const by = new Map<string, HeldSql[]>()
-  for (const r of rows) by.set(r.user_id, [...(by.get(r.user_id) ?? []), r])
-  return by
-}
 
 /** A held certification as a spreadsheet row, its status by the contracts' rule. */
 const certificationCells = (c: HeldSql, today: string) => ({
@@ -147,7 +121,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
         const reader = orm.em.fork()
         for (let i = 0; i < listed.length; i += EXPORT_BATCH) {
           const batch = listed.slice(i, i + EXPORT_BATCH)
-          const held = await heldByUser(reader, batch.map((m) => m.id))
+          const held = await teamRepository.heldByUser(reader, batch.map((m) => m.id))
           for (const m of batch) for (const c of held.get(m.id) ?? []) await certs.add({ name: m.name, employee_id: m.employee_id ?? '', ...certificationCells(c, day) })
         }
         await certs.done()
@@ -177,15 +151,10 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
       return orm.em.fork().transactional(async (em) => {
         const viewer = await requireTeamViewer(em, actor)
         const user = await requireTeamMember(em, viewer, userId)
-        const [before] = (await em.execute(
-          `insert into technicians (user_id, current_tier, rev_pay_ratio, updated_at) values (?, 0, ?, ?)
-           on conflict (user_id) do update set rev_pay_ratio = excluded.rev_pay_ratio, updated_at = excluded.updated_at
-           returning (select rev_pay_ratio from technicians where user_id = ?) as before`,
-          [userId, ratio, now(), userId],
-        )) as { before: string | null }[]
+        const before = await technicianRepository.setRevPay(em, userId, ratio, now())
         await auditTrail.record(em, actor, 'rev_pay.updated', user.name ?? userId, {
           user_id: userId,
-          before: before?.before == null ? null : Number(before.before),
+          before,
           after: ratio,
         })
         return { message: TEAM_MESSAGES.revPayUpdated, rev_pay_ratio: ratio }
@@ -242,7 +211,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
       const user = await requireTeamMember(em, viewer, userId)
       const [profile, held, revenue] = await Promise.all([
         deps.technicians.summary(actor, userId, { managerView: true }),
-        heldByUser(orm.em.fork(), [userId]),
+        teamRepository.heldByUser(orm.em.fork(), [userId]),
         revenueRepository.ofUser(orm.em.fork(), userId),
       ])
       const tech = await em.findOne(TechnicianEntity, { userId })

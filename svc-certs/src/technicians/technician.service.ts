@@ -18,6 +18,7 @@ import { type CertificationPeriodEntity, certificationRepository, requireEditabl
 import type { CertsContext } from '../context.ts'
 import { complianceRequirements, consistencyReport, ledgerRepository, progressOf, requirementsFor, tierProgress } from '../compliance/index.ts'
 import { TechnicianEntity } from './technician.entity.ts'
+import { technicianRepository } from './technician.repository.ts'
 import { revenueCards } from '../revenue/index.ts'
 
 const DAY_MS = 86_400_000
@@ -162,11 +163,7 @@ export function createTechnicianService(ctx: CertsContext, deps: TechnicianServi
       const wanted = pauseUntil ? new Date(pauseUntil) : longest
       if (wanted <= at) throw badRequest('pauseUntil must be in the future', 'invalid_pause')
       const until = wanted < longest ? wanted : longest
-      await orm.em.fork().execute(
-        `insert into technicians (user_id, current_tier, notifications_paused_until, updated_at) values (?, 0, ?, ?)
-         on conflict (user_id) do update set notifications_paused_until = excluded.notifications_paused_until, updated_at = excluded.updated_at`,
-        [userId, until, at],
-      )
+      await technicianRepository.pauseNotifications(orm.em.fork(), userId, until, at)
       return { message: `Notifications paused until ${until.toISOString().slice(0, 10)}`, notifications_paused: true, notifications_paused_until: until.toISOString() }
     },
 
