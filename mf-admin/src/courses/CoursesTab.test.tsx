@@ -1,8 +1,9 @@
 import type { Course, CourseModule } from '@portal/contracts'
+// @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { render as renderDom, screen, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { courseKeys } from './data/apiHooks.ts'
 import { CourseForm } from './CourseForm.tsx'
 import { CoursesTab } from './CoursesTab.tsx'
@@ -39,33 +40,53 @@ const course: Course = {
 }
 
 const render = (node: ReactNode, courses?: Course[]) => {
-  const client = new QueryClient()
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } })
   if (courses) client.setQueryData(courseKeys.list(), courses)
-  return renderToStaticMarkup(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
+  return renderDom(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
 }
+
+// The list polls while a package is processed: such requests stay unanswered here.
+beforeEach(() => {
+  vi.stubGlobal('fetch', () => new Promise(() => undefined))
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
 
 describe('Courses tab', () => {
   it('lists courses with their module states, SCORM badges, processing error and assignment', () => {
-    const html = render(<CoursesTab />, [course])
-    // Title, Modules and Assignment sort the table (a button in the header); Actions does not.
-    for (const col of ['Title', 'Modules', 'Assignment']) expect(html).toContain(`<button type="button" class="pk-sort">${col}<`)
-    expect(html).toContain('<th scope="col">Actions</th>')
-    expect(html).toContain('Search courses')
-    expect(html).toContain('3 modules · 1 processing · 1 failed')
-    expect(html).toContain('SCORM 2004 4th Edition')
-    expect(html).toContain('Failed: The package has no imsmanifest.xml at its root (not a SCORM package)')
-    expect(html).toContain('Processing…')
-    expect(html).toContain('2 users')
-    expect(html).toContain('This list updates by itself')
-    for (const b of ['Edit', 'Assign', 'Delete', 'Upload New Course']) expect(html).toMatch(new RegExp(`>${b}</button>`))
+    render(<CoursesTab />, [course])
+    const table = screen.getByRole('table', { name: 'Courses' })
+    const headers = within(table).getAllByRole('columnheader')
+    expect(headers).toHaveLength(4)
+    // Title, Modules and Assignment sort the table (a button in the header, its arrow hidden from the name); Actions does not.
+    for (const [i, name] of ['Title', 'Modules', 'Assignment'].entries()) expect(within(headers[i]!).getByRole('button', { name })).toBeTruthy()
+    expect(headers[3]!.textContent).toBe('Actions')
+    expect(within(headers[3]!).queryByRole('button')).toBeNull()
+    expect(screen.getByRole('searchbox', { name: 'Search courses' })).toBeTruthy()
+    const row = within(table).getByRole('row', { name: /^Golf Basics/ })
+    expect(within(row).getByRole('rowheader', { name: 'Golf Basics' })).toBeTruthy()
+    expect(row.textContent).toContain('3 modules · 1 processing · 1 failed')
+    expect(within(row).getByText('SCORM 2004 4th Edition')).toBeTruthy()
+    expect(row.textContent).toContain('Failed: The package has no imsmanifest.xml at its root (not a SCORM package)')
+    expect(within(row).getByText(/Processing…/)).toBeTruthy()
+    expect(within(row).getByRole('cell', { name: '2 users' })).toBeTruthy()
+    for (const b of ['Edit', 'Assign', 'Delete']) expect(within(row).getByRole('button', { name: b, description: 'Golf Basics' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Upload New Course' })).toBeTruthy()
+    expect(screen.getAllByRole('status').some((s) => s.textContent === 'Some SCORM packages are still being processed. This list updates by itself.')).toBe(true)
   })
 
   it('keeps an empty status region for its notices, so the first one is read too', () => {
-    expect(render(<CoursesTab />, [course])).toContain('<div role="status" class="pk-live"></div>')
+    const { container } = render(<CoursesTab />, [course])
+    const live = container.querySelector('.pk-live')
+    expect(live && screen.getAllByRole('status').includes(live as HTMLElement)).toBe(true)
+    expect(live!.textContent).toBe('')
   })
 
   it('shows an empty state without courses', () => {
-    expect(render(<CoursesTab />, [])).toContain('No courses yet. Use Upload New Course to create one.')
+    render(<CoursesTab />, [])
+    expect(screen.getByText('No courses yet. Use Upload New Course to create one.')).toBeTruthy()
+    expect(screen.queryByRole('table')).toBeNull()
   })
 })
 
@@ -73,34 +94,41 @@ describe('Course form', () => {
   const noop = () => undefined
 
   it('offers title, assign-to-all and the file picker with the allowed types on Upload New Course', () => {
-    const html = render(<CourseForm course={null} onDone={noop} onCancel={noop} />)
-    expect(html).toContain('>Upload New Course</h2>')
-    expect(html).toContain('>Course Title</label>')
-    expect(html.match(/autofocus=""/g)).toHaveLength(1)
-    expect(html).toMatch(/<input[^>]*autofocus=""[^>]*value=""/)
-    expect(html).toContain('Assign to all users')
-    // The picker is named by the field's label and drawn as a button.
-    expect(html).toContain('aria-labelledby="course-module-files-label"')
-    expect(html).toContain('>Module Files</span>')
-    expect(html).toContain('class="pk-btn pk-btn--secondary" aria-hidden="true">Choose Files…</label>')
-    expect(html).toContain('accept=".pdf,.pptx,.mp4,.webm,.mp3,.wav,.zip"')
-    expect(html).toContain('multiple=""')
-    expect(html).toMatch(/type="submit"[^>]*>Upload<\/button>/)
+    render(<CourseForm course={null} onDone={noop} onCancel={noop} />)
+    const form = screen.getByRole('form', { name: 'Upload New Course' })
+    expect(within(form).getByRole('heading', { level: 2, name: 'Upload New Course' })).toBeTruthy()
+    const title = within(form).getByRole('textbox', { name: 'Course Title' }) as HTMLInputElement
+    // The form takes the list's place and focus goes to its first field, empty.
+    expect(document.activeElement).toBe(title)
+    expect(title.value).toBe('')
+    expect(within(form).getByRole('checkbox', { name: 'Assign to all users' })).toBeTruthy()
+    // The picker is the native control named by the field's label, described by its hint, and drawn as a button.
+    const picker = within(form).getByLabelText('Module Files') as HTMLInputElement
+    expect(picker.type).toBe('file')
+    expect(picker.accept).toBe('.pdf,.pptx,.mp4,.webm,.mp3,.wav,.zip')
+    expect(picker.multiple).toBe(true)
+    expect(picker.getAttribute('aria-describedby')).toBe('course-module-files-hint')
+    expect(document.getElementById('course-module-files-hint')!.textContent).toMatch(/^PDF, PowerPoint \(pptx\)/)
+    const drawn = within(form).getByText('Choose Files…')
+    expect([drawn.getAttribute('aria-hidden'), drawn.className]).toEqual(['true', 'pk-btn pk-btn--secondary'])
+    expect(within(form).getByRole('button', { name: 'Upload' }).getAttribute('type')).toBe('submit')
     // Moves and removals are announced in a region that is there before the first one.
-    expect(html).toContain('role="status" aria-live="polite" aria-atomic="true" class="pk-visually-hidden"></div>')
-    expect(html).toContain('aria-describedby="course-module-files-hint"')
+    const status = within(form).getByRole('status')
+    expect([status.getAttribute('aria-live'), status.getAttribute('aria-atomic'), status.className, status.textContent]).toEqual(['polite', 'true', 'pk-visually-hidden', ''])
   })
 
   it('lists the stored modules in order with move, delete and rename on Edit Course', () => {
-    const html = render(<CourseForm course={course} onDone={noop} onCancel={noop} />)
-    expect(html).toContain('>Edit Course</h2>')
-    expect(html).toMatch(/<input[^>]*autofocus=""[^>]*value="Golf Basics"/)
-    expect(html).toContain('>Add Module Files</span>')
-    expect(html).toContain('>Module 1 title</label>')
-    expect(html).toMatch(/aria-label="Move up Module 1" disabled=""/)
-    expect(html).toMatch(/aria-label="Move down Module 3" disabled=""/)
-    expect(html).not.toMatch(/aria-label="Move up Module 2" disabled=""/)
-    expect(html).toContain('aria-label="Delete Module 2"')
-    expect(html).toMatch(/type="submit"[^>]*>Update Course<\/button>/)
+    render(<CourseForm course={course} onDone={noop} onCancel={noop} />)
+    const form = screen.getByRole('form', { name: 'Edit Course' })
+    const title = within(form).getByRole('textbox', { name: 'Course Title' }) as HTMLInputElement
+    expect(document.activeElement).toBe(title)
+    expect(title.value).toBe('Golf Basics')
+    expect((within(form).getByLabelText('Add Module Files') as HTMLInputElement).type).toBe('file')
+    expect(within(form).getByRole('textbox', { name: 'Module 1 title' })).toBeTruthy()
+    expect((within(form).getByRole('button', { name: 'Move up Module 1' }) as HTMLButtonElement).disabled).toBe(true)
+    expect((within(form).getByRole('button', { name: 'Move down Module 3' }) as HTMLButtonElement).disabled).toBe(true)
+    expect((within(form).getByRole('button', { name: 'Move up Module 2' }) as HTMLButtonElement).disabled).toBe(false)
+    expect(within(form).getByRole('button', { name: 'Delete Module 2' })).toBeTruthy()
+    expect(within(form).getByRole('button', { name: 'Update Course' }).getAttribute('type')).toBe('submit')
   })
 })

@@ -1,44 +1,51 @@
 import type { AdminEmail } from '@portal/contracts'
+// @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { render as renderDom, screen, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { AdminEmailsDialog } from './AdminEmailsDialog.tsx'
 import { adminEmailKeys } from './data/apiHooks.ts'
 import { EmailSettingsTab } from './EmailSettingsTab.tsx'
 
 const render = (node: ReactNode, emails?: AdminEmail[]) => {
-  const client = new QueryClient()
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } })
   if (emails) client.setQueryData(adminEmailKeys.list(), emails)
-  return renderToStaticMarkup(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
+  return renderDom(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
 }
 const noop = () => undefined
 
 describe('Email Settings tab', () => {
   it('offers Manage Global Admin Emails and says group e-mails live in the Groups tab', () => {
-    const html = render(<EmailSettingsTab />)
-    expect(html).toContain('>Manage Global Admin Emails</button>')
-    expect(html).toContain('Group-specific emails are configured in the Groups tab.')
+    render(<EmailSettingsTab />)
+    expect(screen.getByRole('button', { name: 'Manage Global Admin Emails' })).toBeTruthy()
+    expect(screen.getByText('Group-specific emails are configured in the Groups tab.')).toBeTruthy()
   })
 
   it('lists admin e-mails with their types, an active switch, Edit and Delete, and an add form with both types on', () => {
-    const html = render(<AdminEmailsDialog onClose={noop} />, [
+    render(<AdminEmailsDialog onClose={noop} />, [
       { id: 1, email: 'lead@acme.test', name: 'Lead', notification_types: ['exam_completion', 'course_completion'], is_active: true, created_at: '' },
       { id: 2, email: 'off@acme.test', name: null, notification_types: ['course_completion'], is_active: false, created_at: '' },
     ])
-    expect(html).toContain('Email Notification Management')
-    for (const col of ['Email', 'Name', 'Notifications', 'Status', 'Actions']) expect(html).toContain(`<th scope="col">${col}</th>`)
-    expect(html).toMatch(/role="switch"[^>]*aria-checked="true"[^>]*aria-label="Active: lead@acme.test"/)
-    expect(html).toMatch(/role="switch"[^>]*aria-checked="false"[^>]*aria-label="Active: off@acme.test"/)
-    expect(html).toContain('Exam Completion, Course Completion')
-    expect(html).toContain('aria-label="Edit off@acme.test"')
-    expect(html).toContain('aria-label="Delete off@acme.test"')
-    expect(html.match(/type="checkbox" checked=""/g)).toHaveLength(2)
-    expect(html).toContain('>Add Email</button>')
-    expect(html).toMatch(/<input[^>]*type="email"[^>]*required=""/)
+    const dialog = screen.getByRole('dialog', { name: 'Email Notification Management' })
+    const table = within(dialog).getByRole('table', { name: 'Admin emails' })
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Email', 'Name', 'Notifications', 'Status', 'Actions'])
+    expect(within(table).getByRole('switch', { name: 'Active: lead@acme.test', checked: true })).toBeTruthy()
+    expect(within(table).getByRole('switch', { name: 'Active: off@acme.test', checked: false })).toBeTruthy()
+    const lead = within(table).getByRole('row', { name: /lead@acme\.test/ })
+    expect(within(lead).getByRole('cell', { name: 'Exam Completion, Course Completion' })).toBeTruthy()
+    expect(within(table).getByRole('button', { name: 'Edit off@acme.test' })).toBeTruthy()
+    expect(within(table).getByRole('button', { name: 'Delete off@acme.test' })).toBeTruthy()
+    const form = within(dialog).getByRole('form', { name: 'Add admin email' })
+    expect(within(form).getAllByRole('checkbox', { checked: true })).toHaveLength(2)
+    expect(within(form).queryAllByRole('checkbox', { checked: false })).toHaveLength(0)
+    expect(within(form).getByRole('button', { name: 'Add Email' })).toBeTruthy()
+    const email = within(form).getByRole('textbox', { name: 'Email' }) as HTMLInputElement
+    expect([email.type, email.required]).toEqual(['email', true])
   })
 
   it('says when no admin e-mail is configured', () => {
-    expect(render(<AdminEmailsDialog onClose={noop} />, [])).toContain('No admin emails configured yet')
+    render(<AdminEmailsDialog onClose={noop} />, [])
+    expect(screen.getByText('No admin emails configured yet')).toBeTruthy()
   })
 })

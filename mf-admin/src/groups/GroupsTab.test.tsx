@@ -1,7 +1,8 @@
 import type { NotificationRule, UserGroup } from '@portal/contracts'
+// @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { renderToStaticMarkup } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
+import { render, screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { userKeys } from '../users/index.ts'
 import { ruleKeys } from './data/apiHooks.ts'
 import { GroupsTab } from './GroupsTab.tsx'
@@ -26,28 +27,38 @@ const rule: NotificationRule = {
 }
 
 const client = () => {
-  const c = new QueryClient()
+  const c = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } })
   c.setQueryData(userKeys.groups(), groups)
   c.setQueryData(ruleKeys.list(), [rule])
   return c
 }
 
+// Whatever is not in the cache stays loading: no request leaves the test.
+beforeEach(() => {
+  vi.stubGlobal('fetch', () => new Promise(() => undefined))
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
 describe('Groups tab (User Groups & Notifications)', () => {
   it('shows each group’s rule: active switch, schedule, recipients, tracking and its actions', () => {
-    const html = renderToStaticMarkup(
+    render(
       <QueryClientProvider client={client()}>
         <GroupsTab />
       </QueryClientProvider>,
     )
-    expect(html).toContain('User Groups &amp; Notifications')
-    expect(html).toContain('>Create Group</button>')
-    expect(html).toMatch(/role="switch"[^>]*aria-checked="true"[^>]*aria-label="Notifications for Seattle Crew"/)
-    expect(html).toContain('Weekly on Wednesday, not sent yet')
-    expect(html).toContain('lead@acme.test')
-    expect(html).toContain('Electrical Safety (Exam)')
-    for (const b of ['Edit recipients of Seattle Crew', 'Configure tracking of Seattle Crew', 'Send test report of Seattle Crew']) expect(html).toContain(`aria-label="${b}"`)
+    expect(screen.getByRole('heading', { level: 2, name: 'User Groups & Notifications' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Create Group' })).toBeTruthy()
+    const seattle = screen.getByRole('region', { name: 'Seattle Crew' })
+    expect(within(seattle).getByRole('switch', { name: 'Notifications for Seattle Crew', checked: true })).toBeTruthy()
+    expect(seattle.textContent).toContain('Weekly on Wednesday, not sent yet')
+    expect(seattle.textContent).toContain('lead@acme.test')
+    expect(seattle.textContent).toContain('Electrical Safety (Exam)')
+    for (const b of ['Edit recipients of Seattle Crew', 'Configure tracking of Seattle Crew', 'Send test report of Seattle Crew'])
+      expect(within(seattle).getByRole('button', { name: b })).toBeTruthy()
     // A group whose rule notify has not made yet.
-    expect(html).toContain('Setting up the notification rule...')
+    expect(within(screen.getByRole('region', { name: 'New Crew' })).getByText('Setting up the notification rule...')).toBeTruthy()
   })
 
   it('offers the frequency, the day of week for weekly only, and the searchable exams and courses to track', () => {
@@ -55,18 +66,17 @@ describe('Groups tab (User Groups & Notifications)', () => {
     c.setQueryData(ruleKeys.tracking('Seattle Crew'), { rule, trackingItems: [{ type: 'exam', id: 5, name: 'Electrical Safety' }] })
     c.setQueryData(examKeys.list(), [{ id: 5, name: 'Electrical Safety' }])
     c.setQueryData(courseKeys.list(), [{ id: 9, title: 'Ladder Basics' }])
-    const render = (r: NotificationRule) =>
-      renderToStaticMarkup(
-        <QueryClientProvider client={c}>
-          <TrackingDialog rule={r} onClose={() => undefined} onSaved={() => undefined} />
-        </QueryClientProvider>,
-      )
-    const weekly = render(rule)
-    expect(weekly).toContain('Configure Tracking: Seattle Crew')
-    expect(weekly).toContain('>Report Frequency</label>')
-    expect(weekly).toContain('>Day of Week</label>')
+    const dialogOf = (r: NotificationRule) => (
+      <QueryClientProvider client={c}>
+        <TrackingDialog rule={r} onClose={() => undefined} onSaved={() => undefined} />
+      </QueryClientProvider>
+    )
+    const { unmount } = render(dialogOf(rule))
+    const weekly = screen.getByRole('dialog', { name: 'Configure Tracking: Seattle Crew' })
+    expect(within(weekly).getByRole('combobox', { name: 'Report Frequency' })).toBeTruthy()
+    const day = within(weekly).getByRole('combobox', { name: 'Day of Week' })
     // Admin §9: "Monday 1 through Saturday 6, Sunday 0".
-    expect([...weekly.matchAll(/<option value="(\d)"[^>]*>(\w+day)<\/option>/g)].map((m) => `${m[2]} ${m[1]}`)).toEqual([
+    expect(within(day).getAllByRole('option').map((o) => `${o.textContent} ${(o as HTMLOptionElement).value}`)).toEqual([
       'Monday 1',
       'Tuesday 2',
       'Wednesday 3',
@@ -75,8 +85,13 @@ describe('Groups tab (User Groups & Notifications)', () => {
       'Saturday 6',
       'Sunday 0',
     ])
-    expect(weekly).toContain('Search exams and courses')
-    expect(weekly).toContain('>Save Configuration</button>')
-    expect(render({ ...rule, report_frequency: 'daily', report_day_of_week: null })).not.toContain('Day of Week')
+    expect(within(weekly).getByRole('searchbox', { name: 'Search exams and courses' })).toBeTruthy()
+    expect(within(weekly).getByRole('button', { name: 'Save Configuration' })).toBeTruthy()
+    unmount()
+    render(dialogOf({ ...rule, report_frequency: 'daily', report_day_of_week: null }))
+    const daily = screen.getByRole('dialog', { name: 'Configure Tracking: Seattle Crew' })
+    expect(within(daily).getByRole('combobox', { name: 'Report Frequency' })).toBeTruthy()
+    expect(within(daily).queryByRole('combobox', { name: 'Day of Week' })).toBeNull()
+    expect(daily.textContent).not.toContain('Day of Week')
   })
 })

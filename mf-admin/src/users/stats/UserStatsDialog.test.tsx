@@ -1,6 +1,7 @@
+// @vitest-environment happy-dom
 import type { User, UserStats } from '@portal/contracts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { renderToStaticMarkup } from 'react-dom/server'
+import { render as renderDom, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { userKeys } from '../data/apiHooks.ts'
 import { UserStatsDialog } from './UserStatsDialog.tsx'
@@ -26,20 +27,29 @@ const stats: UserStats = {
 }
 
 const render = (data?: UserStats) => {
-  const client = new QueryClient()
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } })
   if (data) client.setQueryData(userKeys.stats(user.id), data)
-  return renderToStaticMarkup(
+  renderDom(
     <QueryClientProvider client={client}>
       <UserStatsDialog user={user} onClose={() => undefined} />
     </QueryClientProvider>,
   )
+  return screen.getByRole('dialog', { name: 'User Statistics: Grace Hopper' })
 }
+
+/** The cells of each body row of a table, as text. */
+const rowsOf = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))
 
 describe('User statistics dialog', () => {
   it('shows every figure of §3 and both histories with their badges (§4, §9)', () => {
-    const html = render(stats)
-    expect(html).toContain('User Statistics: Grace Hopper')
-    for (const [label, value] of [
+    const dialog = render(stats)
+    const terms = within(dialog).getAllByRole('term').map((t) => t.textContent)
+    const values = within(dialog).getAllByRole('definition').map((d) => d.textContent)
+    expect(terms.map((t, i) => [t, values[i]])).toEqual([
       ['Exams Taken', '2'],
       ['Average Score', '72.5%'],
       ['Highest Score', '90%'],
@@ -48,18 +58,31 @@ describe('User statistics dialog', () => {
       ['Courses Completed', '1'],
       ['Average Course Progress', '53.3%'],
     ])
-      expect(html).toContain(`<dt>${label}</dt><dd>${value}</dd>`)
-    expect(html).toContain('<span class="pk-tone pk-tone--green">90%</span> Passed')
-    expect(html).toContain('<span class="pk-tone pk-tone--red">55%</span> Failed')
-    expect(html).toContain('<span class="pk-tone pk-tone--green">Completed</span>')
-    expect(html).toContain('<span class="pk-tone pk-tone--blue">60% Complete</span>')
-    expect(html).toContain('<span class="pk-tone pk-tone--grey">Not Started</span>')
-    for (const col of ['Exam', 'Score', 'Completed', 'Course', 'Progress', 'Last Accessed']) expect(html).toContain(`<th scope="col">${col}</th>`)
+    const exams = within(dialog).getByRole('table', { name: 'Exam history' })
+    expect(within(exams).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Exam', 'Score', 'Completed'])
+    expect(rowsOf(exams).map((r) => r.slice(0, 2))).toEqual([
+      ['Electrical Safety', '90% Passed'],
+      ['Ladders', '55% Failed'],
+    ])
+    // The score's colour (the tone class) beside the words that say the same.
+    expect(within(exams).getByText('90%').className).toBe('pk-tone pk-tone--green')
+    expect(within(exams).getByText('55%').className).toBe('pk-tone pk-tone--red')
+    const courses = within(dialog).getByRole('table', { name: 'Course history' })
+    expect(within(courses).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Course', 'Progress', 'Completed', 'Last Accessed'])
+    expect(rowsOf(courses).map((r) => r.slice(0, 2))).toEqual([
+      ['Golf Basics', 'Completed'],
+      ['Arc Flash', '60% Complete'],
+      ['Forklifts', 'Not Started'],
+    ])
+    expect(within(courses).getByText('Completed', { selector: 'td > span' }).className).toBe('pk-tone pk-tone--green')
+    expect(within(courses).getByText('60% Complete').className).toBe('pk-tone pk-tone--blue')
+    expect(within(courses).getByText('Not Started').className).toBe('pk-tone pk-tone--grey')
   })
 
   it('says so when there is no history yet', () => {
-    const html = render({ ...stats, examHistory: [], courseHistory: [] })
-    expect(html).toContain('No exams taken yet')
-    expect(html).toContain('No courses yet')
+    const dialog = render({ ...stats, examHistory: [], courseHistory: [] })
+    expect(within(dialog).getByText('No exams taken yet')).toBeTruthy()
+    expect(within(dialog).getByText('No courses yet')).toBeTruthy()
+    expect(within(dialog).queryByRole('table')).toBeNull()
   })
 })
