@@ -2,7 +2,7 @@
  * Every certification rule, once (issue 23: one certification ledger). Plain functions over plain
  * values, no schemas: the remotes import them (`@portal/contracts/cert-rules`) without loading the
  * contracts' schemas, and svc-certs says each of them in SQL beside a test that they agree
- * (`svc-certs/src/compliance/rules.sql.ts`). What counts as "today" is the company's calendar date
+ * (`svc-certs/src/compliance/rules-sql.ts`). What counts as "today" is the company's calendar date
  * (`todayIn`), the same for every screen, export, report and e-mail.
  */
 

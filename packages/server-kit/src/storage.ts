@@ -13,7 +13,7 @@ export interface ObjectInfo {
  * Where a service's files live (course modules and extracted packages, certification proofs). Keys
  * are `/`-separated relative paths built by the service (e.g. `modules/12/original.zip`,
  * `proofs/<uuid>`). Two implementations: a local folder (single-node mode) and S3-compatible object
- * storage (`s3-storage.ts`, cluster mode); `storage.contract.test.ts` holds both to the same rules.
+ * storage (`s3-storage.ts`, cluster mode); `storage.test.ts` ("storage contract") holds both to the same rules.
  */
 export interface Storage {
   readonly kind: 'local' | 's3'
