@@ -1,8 +1,8 @@
-import type { User } from '@portal/contracts'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
+// @vitest-environment happy-dom
+import { COMPLIANCE_MEASURES, type User } from '@portal/contracts'
+import { screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { figure, renderWithClient as render } from '../test/dom.tsx'
 import { USER_ID } from '../test/fixtures.ts'
 import { AdminCertificationsTabView } from './AdminCertificationsTab.tsx'
 import { dashboardKeys } from './data/apiHooks.ts'
@@ -25,50 +25,68 @@ const user = (over: Partial<User> = {}): User => ({
   created_at: '2026-01-01T00:00:00.000Z',
   ...over,
 })
-const render = (node: ReactNode, seed?: (c: QueryClient) => void) => {
-  const client = new QueryClient()
-  seed?.(client)
-  return renderToStaticMarkup(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
-}
 const summary = { total: 2, valid: 1, expiring_soon: 1, expired: 1, required_total: 1, required_met: 1, current_tier: 0 as const, next_tier_progress: { tier_level: 1 as const, required_total: 2, required_met: 1, percent: 50 } }
+
+/** The link of a card, as shown (a link drawn as a button). */
+const linkIn = (card: HTMLElement, name: string) => {
+  const link = within(card).getByRole('link', { name })
+  expect(link.className).toBe('pk-btn')
+  return link.getAttribute('href')
+}
+
+// Whatever is not in the cache stays loading: no request leaves the test.
+beforeEach(() => {
+  vi.stubGlobal('fetch', () => new Promise(() => undefined))
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
 
 describe('user dashboard certification cards', () => {
   it('shows the figures, the progress to the next tier and the link to the profile', () => {
-    const html = render(<DashboardCardsView user={user()} navigate={noop} />, (c) => c.setQueryData(dashboardKeys.summary(USER_ID), summary))
-    expect(html).toContain('>Certification Tracking</h2>')
-    expect(html).toContain('<dt>Expiring Soon</dt><dd><span class="ct-badge ct-tone--yellow">1</span></dd>')
-    expect(html).toMatch(/role="progressbar" aria-label="Progress to Tier 1"[^>]*aria-valuenow="50"/)
-    expect(html).toContain('>My Certifications</h2>')
-    expect(html).toContain('<a href="/technician/profile" class="pk-btn">View My Certifications</a>')
-    expect(html).not.toContain('Team Management')
+    render(<DashboardCardsView user={user()} navigate={noop} />, (c) => c.setQueryData(dashboardKeys.summary(USER_ID), summary))
+    const tracking = screen.getByRole('region', { name: 'Certification Tracking' })
+    const expiring = figure(tracking, 'Expiring Soon')
+    expect(expiring.textContent).toBe('1')
+    expect(within(expiring).getByText('1').className).toBe('ct-badge ct-tone--yellow')
+    expect(within(tracking).getByRole('progressbar', { name: 'Progress to Tier 1' }).getAttribute('aria-valuenow')).toBe('50')
+    const mine = screen.getByRole('region', { name: 'My Certifications' })
+    expect(linkIn(mine, 'View My Certifications')).toBe('/technician/profile')
+    expect(screen.queryByText('Team Management')).toBeNull()
   })
 
   it('adds Team Management for admins and managers, not for technicians', () => {
     for (const roles of [{ is_admin: true }, { is_manager: true }]) {
-      const html = render(<DashboardCardsView user={user(roles)} navigate={noop} />, (c) => c.setQueryData(dashboardKeys.summary(USER_ID), summary))
-      expect(html).toContain('<a href="/manager/dashboard" class="pk-btn">Open Team Dashboard</a>')
+      const { unmount } = render(<DashboardCardsView user={user(roles)} navigate={noop} />, (c) => c.setQueryData(dashboardKeys.summary(USER_ID), summary))
+      expect(linkIn(screen.getByRole('region', { name: 'Team Management' }), 'Open Team Dashboard')).toBe('/manager/dashboard')
+      unmount()
     }
-    const technician = render(<DashboardCardsView user={user()} navigate={noop} />, (c) => c.setQueryData(dashboardKeys.summary(USER_ID), summary))
-    expect(technician).not.toContain('Open Team Dashboard')
+    render(<DashboardCardsView user={user()} navigate={noop} />, (c) => c.setQueryData(dashboardKeys.summary(USER_ID), summary))
+    expect(screen.queryByRole('link', { name: 'Open Team Dashboard' })).toBeNull()
+    expect(screen.queryByText('Open Team Dashboard')).toBeNull()
   })
 
   it('waits for branch and department before certification features (learner §2)', () => {
-    const html = render(<DashboardCardsView user={user({ department: null })} navigate={noop} />)
-    expect(html.match(new RegExp(LOCKED_TEXT, 'g'))).toHaveLength(2)
-    expect(html).not.toContain('/technician/profile')
+    const { container } = render(<DashboardCardsView user={user({ department: null })} navigate={noop} />)
+    expect(screen.getAllByText(LOCKED_TEXT)).toHaveLength(2)
+    expect(container.querySelector('a[href="/technician/profile"]')).toBeNull()
+    expect(screen.queryByRole('link')).toBeNull()
   })
 })
 
 describe('admin Certifications tab', () => {
   it('shows the four cards of admin §2 with their figures, each opening its screen', () => {
-    const html = render(<AdminCertificationsTabView navigate={noop} />, (c) =>
+    render(<AdminCertificationsTabView navigate={noop} />, (c) =>
       c.setQueryData(dashboardKeys.overview(), { types_total: 15, types_active: 14, technicians: 5, requirements_met: 5, no_expired: 5, expired: 0, expiring_soon: 2, as_of: '2026-11-28' }),
     )
-    for (const t of ['Team Management', 'Certification Admin', 'Notification Settings', 'Revenue Entry']) expect(html).toContain(`>${t}</h3>`)
-    expect(html).toContain('<a href="/admin/certifications" class="pk-btn">Manage Certifications</a>')
-    expect(html).toContain('<a href="/admin/revenue-entry" class="pk-btn">Open Revenue Entry</a>')
-    expect(html).toContain('<a href="/admin/certification-notifications" class="pk-btn">Open Notification Settings</a>')
-    expect(html).toContain('<dt>Requirements met</dt><dd aria-describedby="figure-help-requirements-met"><span class="ct-badge ct-tone--green">5 of 5 (100%)</span>')
-    expect(html).toContain('<dt>No expired certifications</dt>')
+    const card = (name: string) => screen.getByRole('heading', { level: 3, name }).closest('li')!
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['Team Management', 'Certification Admin', 'Notification Settings', 'Revenue Entry'])
+    expect(linkIn(card('Certification Admin'), 'Manage Certifications')).toBe('/admin/certifications')
+    expect(linkIn(card('Revenue Entry'), 'Open Revenue Entry')).toBe('/admin/revenue-entry')
+    expect(linkIn(card('Notification Settings'), 'Open Notification Settings')).toBe('/admin/certification-notifications')
+    const met = figure(card('Team Management'), 'Requirements met')
+    expect(within(card('Team Management')).getByRole('definition', { description: COMPLIANCE_MEASURES.requirementsMet.help })).toBe(met)
+    expect(within(met).getByText('5 of 5 (100%)').className).toBe('ct-badge ct-tone--green')
+    expect(screen.getAllByRole('term').map((t) => t.textContent)).toContain('No expired certifications')
   })
 })

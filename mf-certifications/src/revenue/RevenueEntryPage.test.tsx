@@ -1,19 +1,24 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
+// @vitest-environment happy-dom
+import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { bodyRows, renderWithClient } from '../test/dom.tsx'
 import { revenueRecord } from '../test/fixtures.ts'
 import { RecentEntriesTable } from './RevenueEntryPage.tsx'
 
-const render = (node: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>)
-
 describe('revenue entry', () => {
   it('lists recent entries with money in USD and the ratio coloured', () => {
-    const html = render(<RecentEntriesTable entries={[revenueRecord('2026-10', 12000, 400), revenueRecord('2024-06', 5000, null)]} />)
-    for (const h of ['Technician', 'Month', 'Gross Revenue', 'Pay Amount', 'Rev/Pay Ratio', 'Entered']) expect(html).toContain(`<th scope="col">${h}</th>`)
-    expect(html).toContain('$12,000.00')
-    expect(html).toContain('ct-tone--yellow">30.00')
-    expect(html).toContain('Not entered')
-    expect(html).toContain('Oct 2026')
+    renderWithClient(
+      <>
+        <h2 id="recent-title">Recent Entries</h2>
+        <RecentEntriesTable entries={[revenueRecord('2026-10', 12000, 400), revenueRecord('2024-06', 5000, null)]} />
+      </>,
+    )
+    const table = screen.getByRole('table', { name: 'Recent Entries' })
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Technician', 'Month', 'Gross Revenue', 'Pay Amount', 'Rev/Pay Ratio', 'Entered'])
+    const [october, june] = bodyRows(table)
+    expect(october!.slice(1, 5)).toEqual(['Oct 2026', '$12,000.00', '$400.00', '30.00'])
+    expect(june![3]).toBe('Not entered')
+    // The ratio's colour grades it; nothing but the badge's tone conveys it.
+    expect(within(table).getByText('30.00').className).toContain('ct-tone--yellow')
   })
 })
