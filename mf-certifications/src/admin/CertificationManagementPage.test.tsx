@@ -1,7 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
+// @vitest-environment happy-dom
+import { screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { renderWithClient as render } from '../test/dom.tsx'
 import { brief, certType } from '../test/fixtures.ts'
 import { adminKeys } from './data/apiHooks.ts'
 import { CertificationManagementView } from './CertificationManagementPage.tsx'
@@ -9,11 +9,6 @@ import { TierSection } from './TierSection.tsx'
 import { TypeFormDialog } from './TypeFormDialog.tsx'
 
 const noop = () => undefined
-const render = (node: ReactNode, seed?: (c: QueryClient) => void) => {
-  const client = new QueryClient()
-  seed?.(client)
-  return renderToStaticMarkup(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
-}
 const types = [certType(1, { name: 'OSHA 10', code: 'OSHA10', tier_level: 1, holders: 3, training_link: 'https://osha.example' }), certType(2, { name: 'Forklift', tier_level: 1, department: 'Service', validity_period: 36 })]
 const requirements = [{ id: 7, tier_level: 1 as const, certification_id: 1, is_required: true, certification: brief(1, { name: 'OSHA 10', code: 'OSHA10', tier_level: 1 }) }]
 const section = (expanded: boolean) => (
@@ -32,62 +27,91 @@ const section = (expanded: boolean) => (
   />
 )
 
+// Whatever is not in the cache stays loading: no request leaves the test.
+beforeEach(() => {
+  vi.stubGlobal('fetch', () => new Promise(() => undefined))
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+/** The options a select offers, as `value text`. */
+const optionsOf = (select: HTMLElement) => within(select).getAllByRole('option').map((o) => `${(o as HTMLOptionElement).value} ${o.textContent}`)
+
 describe('Certification Management', () => {
   it('renders each tier section as a disclosure button with its counts', () => {
-    const html = render(section(true))
-    expect(html).toMatch(/<h3[^>]*><button type="button" class="ct-tier-toggle" aria-expanded="true" aria-controls="[^"]+"><span>Tier 1 /)
-    expect(html).toContain('(2 certifications, 1 requirement)')
-    expect(render(section(false))).toMatch(/aria-expanded="false"[\s\S]*hidden=""/)
+    const { rerender } = render(section(true))
+    const heading = screen.getByRole('heading', { level: 3, name: 'Tier 1 (2 certifications, 1 requirement)' })
+    const toggle = within(heading).getByRole('button', { name: 'Tier 1 (2 certifications, 1 requirement)', expanded: true })
+    const body = document.getElementById(toggle.getAttribute('aria-controls')!)!
+    expect(body.hidden).toBe(false)
+    rerender(section(false))
+    expect(screen.getByRole('button', { name: 'Tier 1 (2 certifications, 1 requirement)', expanded: false })).toBe(toggle)
+    expect(body.hidden).toBe(true)
+    expect(screen.queryByRole('table')).toBeNull()
   })
 
   it('lists the types in a table with column headers and labelled actions', () => {
-    const html = render(section(true))
-    for (const col of ['Name', 'Code', 'Department', 'Validity', 'Proof', 'Status', 'Holders', 'Actions']) expect(html).toContain(`<th scope="col">${col}</th>`)
-    expect(html).toContain('aria-label="Edit OSHA 10"')
-    expect(html).toContain('aria-label="Delete Forklift"')
-    expect(html).toContain('>3 years<')
-    expect(html).toContain('>All departments<')
-    expect(html).toContain('href="https://osha.example"')
+    render(section(true))
+    const table = screen.getByRole('table', { name: 'Tier 1 certifications' })
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Code', 'Department', 'Validity', 'Proof', 'Status', 'Holders', 'Actions'])
+    expect(within(table).getByRole('button', { name: 'Edit OSHA 10' })).toBeTruthy()
+    expect(within(table).getByRole('button', { name: 'Delete Forklift' })).toBeTruthy()
+    const forklift = within(table).getByRole('row', { name: /^Forklift/ })
+    expect(within(forklift).getByRole('cell', { name: '3 years' })).toBeTruthy()
+    const osha = within(table).getByRole('row', { name: /^OSHA 10/ })
+    expect(within(osha).getByRole('cell', { name: 'All departments' })).toBeTruthy()
+    expect(within(osha).getByRole('link', { name: 'OSHA 10' }).getAttribute('href')).toBe('https://osha.example')
   })
 
   it('edits the tier’s requirements: required toggle, remove, and add a type as required or optional', () => {
-    const html = render(section(true))
-    expect(html).toContain('aria-label="Required for Tier 1: OSHA 10"')
-    expect(html).toContain('aria-label="Remove OSHA 10 from Tier 1"')
-    expect(html).toContain('>Certification to add to Tier 1</label>')
-    expect(html).toMatch(/<option value="2">Forklift \(T2\)<\/option>/)
-    expect(html).not.toMatch(/<option value="1">/)
-    expect(html).toContain('>Add Requirement</button>')
+    render(section(true))
+    expect(screen.getByRole('checkbox', { name: 'Required for Tier 1: OSHA 10', checked: true })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Remove OSHA 10 from Tier 1' })).toBeTruthy()
+    const picker = screen.getByRole('combobox', { name: 'Certification to add to Tier 1' })
+    const offered = optionsOf(picker)
+    expect(offered).toContain('2 Forklift (T2)')
+    expect(offered.some((o) => o.startsWith('1 '))).toBe(false)
+    expect(screen.getByRole('button', { name: 'Add Requirement' })).toBeTruthy()
   })
 
   it('offers every field of the create form: URL training link, validity choices, upload required and active', () => {
-    const html = render(<TypeFormDialog editing={{ mode: 'add', tab: 'Service' }} onSaved={noop} onClose={noop} />)
-    expect(html).toContain('>Add Certification</h2>')
-    for (const l of ['Name', 'Code', 'Tier', 'Department', 'Validity', 'Training Link', 'Description']) expect(html).toContain(`>${l}</label>`)
-    expect(html).toMatch(/<input[^>]*type="url"/)
-    for (const o of ['Lifetime', '1 year', '2 years', '3 years', '5 years']) expect(html).toContain(`>${o}</option>`)
-    expect(html).toMatch(/<option value="Service" selected="">Service<\/option>/)
-    expect(html.match(/type="checkbox" checked=""/g)).toHaveLength(2)
-    expect(html).toContain('>Create Certification</button>')
+    render(<TypeFormDialog editing={{ mode: 'add', tab: 'Service' }} onSaved={noop} onClose={noop} />)
+    const dialog = screen.getByRole('dialog', { name: 'Add Certification' })
+    for (const l of ['Name', 'Code', 'Training Link', 'Description']) expect(within(dialog).getByLabelText(l)).toBeTruthy()
+    for (const l of ['Tier', 'Department', 'Validity']) expect(within(dialog).getByRole('combobox', { name: l })).toBeTruthy()
+    expect((within(dialog).getByLabelText('Training Link') as HTMLInputElement).type).toBe('url')
+    const validity = within(within(dialog).getByRole('combobox', { name: 'Validity' })).getAllByRole('option').map((o) => o.textContent)
+    for (const o of ['Lifetime', '1 year', '2 years', '3 years', '5 years']) expect(validity).toContain(o)
+    expect((within(dialog).getByRole('combobox', { name: 'Department' }) as HTMLSelectElement).value).toBe('Service')
+    expect(within(dialog).getByRole('option', { name: 'Service', selected: true })).toBeTruthy()
+    expect(within(dialog).getAllByRole('checkbox', { checked: true })).toHaveLength(2)
+    expect(within(dialog).queryAllByRole('checkbox', { checked: false })).toHaveLength(0)
+    expect(within(dialog).getByRole('button', { name: 'Create Certification' })).toBeTruthy()
   })
 
   it('fills the edit form with the stored type', () => {
-    const html = render(<TypeFormDialog editing={{ mode: 'edit', type: types[1]! }} onSaved={noop} onClose={noop} />)
-    expect(html).toContain('>Edit Certification</h2>')
-    expect(html).toContain('value="Forklift"')
-    expect(html).toMatch(/<option value="36" selected="">3 years<\/option>/)
-    expect(html).toContain('>Update Certification</button>')
+    render(<TypeFormDialog editing={{ mode: 'edit', type: types[1]! }} onSaved={noop} onClose={noop} />)
+    const dialog = screen.getByRole('dialog', { name: 'Edit Certification' })
+    expect((within(dialog).getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('Forklift')
+    const validity = within(dialog).getByRole('combobox', { name: 'Validity' }) as HTMLSelectElement
+    expect(validity.value).toBe('36')
+    expect(within(validity).getByRole('option', { selected: true }).textContent).toBe('3 years')
+    expect(within(dialog).getByRole('button', { name: 'Update Certification' })).toBeTruthy()
   })
 
   it('shows department tabs as a tablist with All selected', () => {
-    const html = render(<CertificationManagementView navigate={noop} />, (c) => {
+    render(<CertificationManagementView navigate={noop} />, (c) => {
       c.setQueryData(adminKeys.types(), types)
       c.setQueryData(adminKeys.requirements(), requirements)
     })
-    expect(html).toContain('role="tablist" aria-label="Departments"')
-    for (const t of ['Service', 'Testing', 'Construction', 'Electricians']) expect(html).toMatch(new RegExp(`role="tab"[^>]*aria-selected="false"[^>]*tabindex="-1">${t}<`))
-    expect(html).toMatch(/role="tab"[^>]*aria-selected="true"[^>]*tabindex="0">All</)
-    expect(html).toContain('role="tabpanel"')
-    expect(html.match(/class="ct-tier-toggle"/g)).toHaveLength(4)
+    const list = screen.getByRole('tablist', { name: 'Departments' })
+    for (const t of ['Service', 'Testing', 'Construction', 'Electricians']) expect(within(list).getByRole('tab', { name: t, selected: false }).tabIndex).toBe(-1)
+    expect(within(list).getByRole('tab', { name: 'All', selected: true }).tabIndex).toBe(0)
+    const panel = screen.getByRole('tabpanel', { name: 'All' })
+    // One disclosure per tier section (open or closed), each the button of a heading.
+    const disclosures = [...within(panel).queryAllByRole('button', { expanded: true }), ...within(panel).queryAllByRole('button', { expanded: false })]
+    expect(disclosures).toHaveLength(4)
+    for (const d of disclosures) expect(d.parentElement!.tagName).toBe('H3')
   })
 })

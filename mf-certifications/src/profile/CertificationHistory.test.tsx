@@ -1,16 +1,13 @@
-import { CertificationPeriod, TechnicianProfile } from '@portal/contracts'
 // @vitest-environment happy-dom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render as renderInto, screen, within } from '@testing-library/react'
-import type { ReactNode } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
+import { CertificationPeriod, TechnicianProfile } from '@portal/contracts'
+import { render, screen, within } from '@testing-library/react'
+import { userEvent } from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
+import { figure, renderWithClient } from '../test/dom.tsx'
 import { held, profile, TODAY } from '../test/fixtures.ts'
 import { CertificationHistory, historyAnchor } from './CertificationHistory.tsx'
 import { ProfileBody } from './ProfileBody.tsx'
 
-const render = (node: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>)
-const renderDom = (node: ReactNode) => renderInto(<QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } })}>{node}</QueryClientProvider>)
 
 const period = (id: number, over: Partial<CertificationPeriod> = {}): CertificationPeriod =>
   CertificationPeriod.parse({
@@ -35,15 +32,22 @@ const period = (id: number, over: Partial<CertificationPeriod> = {}): Certificat
 
 describe('a certification’s history (issue 23: history, not overwrite)', () => {
   it('is a closed disclosure saying there are no earlier periods when there are none', () => {
-    const html = render(<CertificationHistory history={[]} certificationId={1} certificationName="Cert 1" describedBy="h" />)
-    expect(html).toMatch(/<button type="button" class="ct-history-toggle" aria-expanded="false" aria-controls="[^"]+" aria-describedby="h">History <span class="pk-muted">\(0 earlier periods\)<\/span><\/button>/)
-    expect(html).toMatch(/<div id="[^"]+" hidden="">/)
-    expect(html).toContain('No earlier periods')
-    expect(html).toContain(`id="${historyAnchor(1)}"`)
+    const { container } = render(
+      <>
+        <h3 id="h">Cert 1</h3>
+        <CertificationHistory history={[]} certificationId={1} certificationName="Cert 1" describedBy="h" />
+      </>,
+    )
+    const toggle = screen.getByRole('button', { name: 'History (0 earlier periods)', expanded: false, description: 'Cert 1' })
+    expect(toggle.className).toBe('ct-history-toggle')
+    const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!
+    expect(panel.hidden).toBe(true)
+    expect(within(panel).getByText('No earlier periods')).toBeTruthy()
+    expect(container.querySelector(`#${historyAnchor(1)}`)?.contains(toggle)).toBe(true)
   })
 
-  it('lists each earlier period, newest first: dates, number, proof with its download, and who ended it, when and why', () => {
-    const html = render(
+  it('lists each earlier period, newest first: dates, number, proof with its download, and who ended it, when and why', async () => {
+    render(
       <CertificationHistory
         history={[
           period(3, { reason: 'deleted', obtained_date: '2025-01-05', expiration_date: '2027-01-10', file_path: null, file_name: null, file_size: null, ended_at: '2026-03-02T10:00:00.000Z', ended_by: { id: '0b3b5a52-95b4-4d2b-9f39-4b0c9f0f1a11', name: 'Ada Admin' } }),
@@ -55,21 +59,26 @@ describe('a certification’s history (issue 23: history, not overwrite)', () =>
         describedBy="h"
       />,
     )
-    expect(html).toContain('History <span class="pk-muted">(3 earlier periods)</span>')
-    const items = html.split('<li class="ct-period">').slice(1)
+    const toggle = screen.getByRole('button', { name: 'History (3 earlier periods)', expanded: false })
+    expect(screen.queryByRole('list')).toBeNull()
+    await userEvent.click(toggle)
+    expect(toggle.getAttribute('aria-expanded')).toBe('true')
+    const items = within(screen.getByRole('list')).getAllByRole('listitem')
     expect(items).toHaveLength(3)
-    expect(items[0]).toContain('Deleted on Mar 2, 2026 by Ada Admin')
-    expect(items[0]).toContain('<dt>Obtained</dt><dd>Jan 5, 2025</dd>')
-    expect(items[0]).toContain('<dt>Expiry</dt><dd>Jan 10, 2027</dd>')
-    expect(items[0]).toContain('<dt>Proof</dt><dd>None</dd>')
-    expect(items[0]).not.toContain('Download')
-    expect(items[1]).toContain('Proof replaced on Feb 1, 2024 by Pat Portland')
-    expect(items[1]).toContain('<dt>Proof</dt><dd>blurry.jpg, 2.3 MB</dd>')
-    expect(items[1]).toContain('<dt>Certification Number</dt><dd>N-1</dd>')
-    expect(items[1]).toContain('aria-label="Download blurry.jpg, the proof of Cert 1 obtained Jan 10, 2023">Download</button>')
-    expect(items[2]).toContain('Renewed on Jan 9, 2023 by Pat Portland')
-    expect(items[2]).toContain('<dt>Obtained</dt><dd>—</dd>')
-    expect(items[2]).toContain('<dt>Expiry</dt><dd>—</dd>')
+    const [deleted, replaced, renewed] = items as [HTMLElement, HTMLElement, HTMLElement]
+    expect(within(deleted).getByText('Deleted on Mar 2, 2026 by Ada Admin')).toBeTruthy()
+    expect(figure(deleted, 'Obtained').textContent).toBe('Jan 5, 2025')
+    expect(figure(deleted, 'Expiry').textContent).toBe('Jan 10, 2027')
+    expect(figure(deleted, 'Proof').textContent).toBe('None')
+    expect(within(deleted).queryByRole('button')).toBeNull()
+    expect(deleted.textContent).not.toContain('Download')
+    expect(within(replaced).getByText('Proof replaced on Feb 1, 2024 by Pat Portland')).toBeTruthy()
+    expect(figure(replaced, 'Proof').textContent).toBe('blurry.jpg, 2.3 MB')
+    expect(figure(replaced, 'Certification Number').textContent).toBe('N-1')
+    expect(within(replaced).getByRole('button', { name: 'Download blurry.jpg, the proof of Cert 1 obtained Jan 10, 2023' }).textContent).toBe('Download')
+    expect(within(renewed).getByText('Renewed on Jan 9, 2023 by Pat Portland')).toBeTruthy()
+    expect(figure(renewed, 'Obtained').textContent).toBe('—')
+    expect(figure(renewed, 'Expiry').textContent).toBe('—')
   })
 
   it('shows on every card of the profile and the member page, and lists deleted certifications with their history', () => {
@@ -79,7 +88,7 @@ describe('a certification’s history (issue 23: history, not overwrite)', () =>
       certifications: [held(1, { history: [period(7)] }), ...p.certifications.filter((c) => c.id !== 1)],
       deleted_certifications: [{ certification_id: 42, user_certification_id: 9, name: 'Forklift', code: 'FL', history: [period(8, { reason: 'deleted', certification_id: 42 })] }],
     })
-    const { container } = renderDom(<ProfileBody profile={withHistory} isOwn={false} today={TODAY} />)
+    const { container } = renderWithClient(<ProfileBody profile={withHistory} isOwn={false} today={TODAY} />)
     // Every card has its History; older servers send no history: "No earlier periods".
     const toggles = screen.getAllByRole('button', { name: /^History \(/ })
     expect(toggles).toHaveLength(withHistory.certifications.length + 1)

@@ -9,7 +9,8 @@ import type { ReactNode } from 'react'
 export const renderWithClient = (node: ReactNode, seed?: (client: QueryClient) => void) => {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } })
   seed?.(client)
-  return render(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
+  // A wrapper, so that `rerender` keeps the client.
+  return render(node, { wrapper: ({ children }) => <QueryClientProvider client={client}>{children}</QueryClientProvider> })
 }
 
 /** The value read after the term `label` of a description list in `container` (its first definition). */
