@@ -45,20 +45,19 @@ interface BinRow {
 }
 interface ItemRow {
   question_id: number
-  attempts: number
-  correct: number
+  n: number
+  sx: number
   discrimination: number | null
   upper_n: number
-  upper_correct: number | null
+  upper_correct: number
   lower_n: number
-  lower_correct: number | null
-}
-interface OptionRow {
-  question_id: number
-  option_index: number
-  chosen: number
-  upper: number
-  lower: number
+  lower_correct: number
+  /** A row chose an option past the slots counted. */
+  beyond: boolean
+  /** Per option slot: attempts that chose it, and their upper / lower group shares. */
+  chosen: number[]
+  upper: number[]
+  lower: number[]
 }
 interface QuestionRow {
   id: number
@@ -67,6 +66,9 @@ interface QuestionRow {
   options: string[]
   correct_answer: number | number[]
 }
+
+/** Option slots `chosen_bits` holds (bits 0-62; questions have at most 50 options). */
+const MAX_SLOTS = 63
 
 const num = (x: unknown) => (x === null || x === undefined ? null : Number(x))
 const correctOf = (a: number | number[]) => (Array.isArray(a) ? a : [a])
@@ -110,50 +112,60 @@ export const itemAnalysisRepository = {
   },
 
   /**
-   * Each question's aggregates over the range: attempts, correct answers, the item-rest
-   * point-biserial (`corr`, null without variance), the group weights, and each option's choices.
+   * Each question's aggregates over the range, in one pass over the kept rows grouped by question
+   * and raw score (plain integers, a few thousand groups): attempts, correct answers and, per
+   * option slot, the attempts that chose it (bit b of `chosen_bits`). Joined with each raw score's
+   * group weights, the groups give the rest: the sums of the item-rest point-biserial (x the item,
+   * y = raw score − x, so Σy² = (c − Σx)·raw² + Σx·(raw − 1)² and Σxy = Σx·(raw − 1)) and the
+   * groups' shares. `slots` is the widest question's number of options; a row choosing past it (a
+   * question since deleted had more) makes the statement run again with every slot (a question
+   * has at most 50 options, QuestionInput).
    */
-  async itemStats(em: EntityManager, r: AnalysisRange): Promise<RawItemStats[]> {
-    const [items, options] = await Promise.all([
-      em.execute(
-        `with ${GROUP_WEIGHTS}
-         select i.question_id, count(*)::int as attempts, count(*) filter (where i.correct)::int as correct,
-                corr(i.correct::int::float8, (i.raw_score - i.correct::int)::float8) as discrimination,
-                sum(w.wu) as upper_n, sum(w.wu) filter (where i.correct) as upper_correct,
-                sum(w.wl) as lower_n, sum(w.wl) filter (where i.correct) as lower_correct
-           from exam_attempt_items i join w on w.raw_score = i.raw_score
-          where ${inRange('i')}
-          group by i.question_id
-          order by i.question_id`,
-        [...rangeParams(r), ...rangeParams(r)],
-      ) as Promise<ItemRow[]>,
-      em.execute(
-        `with ${GROUP_WEIGHTS}
-         select i.question_id, o.opt as option_index, count(*)::int as chosen, sum(w.wu) as upper, sum(w.wl) as lower
-           from exam_attempt_items i join w on w.raw_score = i.raw_score cross join lateral unnest(i.chosen) as o (opt)
-          where ${inRange('i')}
-          group by 1, 2
-          order by 1, 2`,
-        [...rangeParams(r), ...rangeParams(r)],
-      ) as Promise<OptionRow[]>,
-    ])
-    const byQuestion = new Map<number, RawItemStats['options']>()
-    for (const o of options) {
-      const list = byQuestion.get(Number(o.question_id)) ?? []
-      list.push({ index: Number(o.option_index), chosen: Number(o.chosen), upper: Number(o.upper), lower: Number(o.lower) })
-      byQuestion.set(Number(o.question_id), list)
-    }
-    return items.map((i) => ({
-      questionId: Number(i.question_id),
-      attempts: Number(i.attempts),
-      correct: Number(i.correct),
-      discrimination: num(i.discrimination),
-      upperN: Number(i.upper_n),
-      upperCorrect: num(i.upper_correct) ?? 0,
-      lowerN: Number(i.lower_n),
-      lowerCorrect: num(i.lower_correct) ?? 0,
-      options: byQuestion.get(Number(i.question_id)) ?? [],
-    }))
+  async itemStats(em: EntityManager, r: AnalysisRange, slots: number): Promise<RawItemStats[]> {
+    const width = Math.min(MAX_SLOTS, Math.max(1, slots))
+    const range = rangeParams(r)
+    const slot = Array.from({ length: width }, (_, b) => b)
+    const rows = (await em.execute(
+      `with ${GROUP_WEIGHTS},
+       g as (select i.question_id, i.raw_score, count(*)::float8 as c, count(*) filter (where i.correct)::float8 as sx,
+                    bool_or(i.chosen_bits >= ${2n ** BigInt(width)}) as beyond,
+                    ${slot.map((b) => `count(*) filter (where i.chosen_bits & ${2n ** BigInt(b)} <> 0)::float8 as o${b}`).join(',\n                    ')}
+               from exam_attempt_items i where ${inRange('i')} group by 1, 2),
+       it as (select g.question_id, sum(g.c) as n, sum(g.sx) as sx, sum(g.raw_score * g.c - g.sx) as sy,
+                     sum((g.c - g.sx) * g.raw_score * g.raw_score + g.sx * (g.raw_score - 1) * (g.raw_score - 1)) as syy,
+                     sum(g.sx * (g.raw_score - 1)) as sxy,
+                     sum(g.c * w.wu) as upper_n, sum(g.sx * w.wu) as upper_correct, sum(g.c * w.wl) as lower_n, sum(g.sx * w.wl) as lower_correct,
+                     bool_or(g.beyond) as beyond,
+                     array[${slot.map((b) => `sum(g.o${b})`).join(', ')}] as chosen,
+                     array[${slot.map((b) => `sum(g.o${b} * w.wu)`).join(', ')}] as upper,
+                     array[${slot.map((b) => `sum(g.o${b} * w.wl)`).join(', ')}] as lower
+                from g join w on w.raw_score = g.raw_score group by g.question_id)
+       select it.question_id, it.n, it.sx, it.upper_n, it.upper_correct, it.lower_n, it.lower_correct, it.beyond, it.chosen, it.upper, it.lower,
+              -- Pearson's r from the sums (x is 0/1, so Σx² = Σx); no variance on either side: undefined.
+              case when it.n * it.sx - it.sx * it.sx > 0 and it.n * it.syy - it.sy * it.sy > 0
+                   then (it.n * it.sxy - it.sx * it.sy) / sqrt((it.n * it.sx - it.sx * it.sx) * (it.n * it.syy - it.sy * it.sy)) end as discrimination
+         from it
+        order by it.question_id`,
+      [...range, ...range],
+    )) as ItemRow[]
+    if (width < MAX_SLOTS && rows.some((i) => i.beyond)) return itemAnalysisRepository.itemStats(em, r, MAX_SLOTS)
+    return rows.map((i) => {
+      const options = new Map<number, RawItemStats['options'][number]>()
+      i.chosen.forEach((chosen, index) => {
+        if (Number(chosen) > 0) options.set(index, { index, chosen: Number(chosen), upper: Number(i.upper[index]), lower: Number(i.lower[index]) })
+      })
+      return {
+        questionId: Number(i.question_id),
+        attempts: Number(i.n),
+        correct: Number(i.sx),
+        discrimination: num(i.discrimination),
+        upperN: Number(i.upper_n),
+        upperCorrect: Number(i.upper_correct),
+        lowerN: Number(i.lower_n),
+        lowerCorrect: Number(i.lower_correct),
+        options: [...options.values()].sort((a, b) => a.index - b.index),
+      }
+    })
   },
 
   /** The exam's pool in its order. */

@@ -153,7 +153,7 @@ describe('GET /admin/exams/{id}/item-analysis', () => {
     }
     const range = { examId: exam.id, kind: 'final' as const, from: '-infinity', to: 'infinity' }
     const em = h.orm.em.fork()
-    const [sqlExam, sqlItems] = await Promise.all([itemAnalysisRepository.examStats(em, range), itemAnalysisRepository.itemStats(em, range)])
+    const [sqlExam, sqlItems] = await Promise.all([itemAnalysisRepository.examStats(em, range), itemAnalysisRepository.itemStats(em, range, 4)])
     const ref = referenceAnalysis(facts)
     const close = (x: number | null, y: number | null) => (x === null || y === null ? expect(x).toBe(y) : expect(x).toBeCloseTo(y, 9))
     expect(sqlExam.attempts).toBe(60)
@@ -183,12 +183,15 @@ describe('GET /admin/exams/{id}/item-analysis', () => {
       'select option_orders, answers, result from exam_attempts where id = ?',
       [attempt.attemptId],
     )
-    const kept = await h.sql<{ position: number; question_id: number; correct: boolean; chosen: number[]; raw_score: number; exam_type: string }>(
-      'select position, question_id, correct, chosen, raw_score, exam_type from exam_attempt_items where attempt_id = ? order by position',
+    const kept = await h.sql<{ position: number; question_id: number; correct: boolean; chosen: number[]; bits: number; raw_score: number; exam_type: string }>(
+      'select position, question_id, correct, chosen, chosen_bits::int as bits, raw_score, exam_type from exam_attempt_items where attempt_id = ? order by position',
       [attempt.attemptId],
     )
-    expect(kept.map((k) => [k.position, k.question_id, k.correct, k.chosen.map(Number), k.raw_score, k.exam_type])).toEqual(
-      attempt.questions.map((q, i) => [i, q.id, stored!.result.question_results[i]!.is_correct, poolAnswer(stored!.answers[i]!, stored!.option_orders[i]), stored!.result.correct_answers, 'practice']),
+    expect(kept.map((k) => [k.position, k.question_id, k.correct, k.chosen.map(Number), k.bits, k.raw_score, k.exam_type])).toEqual(
+      attempt.questions.map((q, i) => {
+        const pool = poolAnswer(stored!.answers[i]!, stored!.option_orders[i])
+        return [i, q.id, stored!.result.question_results[i]!.is_correct, pool, pool.reduce((b, o) => b + 2 ** o, 0), stored!.result.correct_answers, 'practice']
+      }),
     )
     const [score] = await h.sql('select items, raw_score, score from exam_attempt_scores where attempt_id = ?', [attempt.attemptId])
     expect(score).toMatchObject({ items: 4, raw_score: 3 })
@@ -252,6 +255,38 @@ describe('GET /admin/exams/{id}/item-analysis', () => {
       ['Everyone gets this', false, 1],
     ])
     expect(body.questions[4]!.options.map((o) => [o.text, o.is_correct, o.chosen])).toEqual([['a', true, 1], ['b', false, 0], ['c', false, 0]])
+  })
+
+  it('counts every option of a 50-option question, and those of a deleted question wider than the pool', async () => {
+    const wide = Array.from({ length: 50 }, (_, i) => `w${i}`)
+    const exam = await createExam({
+      name: 'Wide exam',
+      exam_type: 'final',
+      max_attempts: 10,
+      total_questions: 2,
+      subject_categories: [],
+      questions: [
+        { question_type: 'multi_select', question_text: 'Wide', options: wide, correct_answer: [0, 49], subject_category: null },
+        { question_type: 'multiple_choice', question_text: 'Narrow', options: ['x', 'y'], correct_answer: 1, subject_category: null },
+      ],
+    })
+    const [w, n] = exam.questions.map((q) => q.id) as [number, number]
+    const facts: AttemptFacts[] = [
+      { score: 100, durationSeconds: 60, items: [{ questionId: w, correct: true, chosen: [0, 49] }, { questionId: n, correct: true, chosen: [1] }] },
+      { score: 0, durationSeconds: 60, items: [{ questionId: w, correct: false, chosen: [2, 31] }, { questionId: n, correct: false, chosen: [0] }] },
+      { score: 50, durationSeconds: 60, items: [{ questionId: w, correct: false, chosen: [45] }, { questionId: n, correct: true, chosen: [1] }] },
+    ]
+    for (const f of facts) await storeAttempt(exam, f, { at: '2025-07-01T00:00:00Z', rnd: seeded(5) })
+    const ref = referenceAnalysis(facts)
+    const chosenOf = (body: ItemAnalysis, id: number) => body.questions.find((q) => q.question_id === id)!.options.flatMap((o) => (o.chosen ? [[o.index, o.chosen, o.upper_pct]] : []))
+    const expected = ref.items[0]!.options.map((o) => [o.index, o.chosen, Number(((o.upper / ref.items[0]!.upperN) * 100).toFixed(2))])
+    expect(expected.map((o) => o[0])).toEqual([0, 2, 31, 45, 49])
+    expect(chosenOf(ItemAnalysis.parse((await analysis(exam.id)).body), w)).toEqual(expected)
+    const narrowOnly = exam.questions.slice(1)
+    expect((await h.call('PUT', `/exams/${exam.id}`, { token: admin.token, body: examInput({ name: exam.name, exam_type: 'final', max_attempts: 10, total_questions: 1, subject_categories: [], questions: narrowOnly }) })).status).toBe(200)
+    const after = ItemAnalysis.parse((await analysis(exam.id)).body)
+    expect(after.questions.map((q) => [q.question_text, q.in_pool])).toEqual([['Narrow', true], ['Wide', false]])
+    expect(chosenOf(after, w)).toEqual(expected)
   })
 
   it('is for admins only: technicians and managers 403, no token 401', async () => {

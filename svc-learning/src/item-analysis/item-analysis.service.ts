@@ -25,10 +25,10 @@ export function createItemAnalysisService(ctx: LearningContext) {
         from: query.start_date ? `${query.start_date}T00:00:00Z` : '-infinity',
         to: query.end_date ? dayAfter(query.end_date) : 'infinity',
       }
-      const [examStats, items, pool] = await Promise.all([
+      const pool = await itemAnalysisRepository.poolQuestions(em, examId)
+      const [examStats, items] = await Promise.all([
         itemAnalysisRepository.examStats(em, range),
-        itemAnalysisRepository.itemStats(em, range),
-        itemAnalysisRepository.poolQuestions(em, examId),
+        itemAnalysisRepository.itemStats(em, range, Math.max(0, ...pool.map((q) => q.options.length))),
       ])
       const inPool = new Set(pool.map((q) => q.id))
       const gone = await itemAnalysisRepository.snapshotQuestions(

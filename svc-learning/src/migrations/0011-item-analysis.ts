@@ -12,6 +12,9 @@ import { Migration } from '@portal/server-kit'
  * - `chosen` is the learner's answer as pool indexes (the shown indexes mapped through the attempt's
  *   `option_orders`, decision 0045), sorted; `{}` when unanswered. Its TypeScript twin is
  *   `poolAnswer` in item-analysis/reference.ts (agreement test in item-analysis.sql.test.ts).
+ * - `chosen_bits` is the same set as bits (option i: bit i), so the analysis counts each option
+ *   with a plain integer test in one pass (a question has at most 50 options, QuestionInput; an
+ *   index past 62 would set the sign bit rather than overflow).
  * - `raw_score` is the attempt's number of correct answers (the classical test score: item-rest
  *   correlation and Cronbach's alpha add unweighted items); `score` the graded percentage.
  * Attempts of exams deleted before the backfill are left out (no analysis can be asked for them).
@@ -38,6 +41,7 @@ export class ItemAnalysis extends Migration {
       question_id int not null,
       correct boolean not null,
       chosen smallint[] not null,
+      chosen_bits bigint not null,
       raw_score smallint not null,
       primary key (attempt_id, position))`)
     this.addSql('create index exam_attempt_items_exam on exam_attempt_items (exam_id, exam_type, finalised_at)')
@@ -77,20 +81,24 @@ const insertScores = (where: string) => `insert into exam_attempt_scores (attemp
  * One row per question of each attempt: the answer given (`answers`, indexes as shown) mapped to
  * pool indexes through `option_orders` (none: shown = pool), sorted.
  */
-const insertItems = (where: string) => `insert into exam_attempt_items (attempt_id, position, exam_id, exam_type, finalised_at, question_id, correct, chosen, raw_score)
+const insertItems = (where: string) => `insert into exam_attempt_items (attempt_id, position, exam_id, exam_type, finalised_at, question_id, correct, chosen, chosen_bits, raw_score)
   select a.id, (q.i - 1)::smallint, a.exam_id, e.exam_type, a.finalised_at, (q.question ->> 'id')::int,
          coalesce((a.result -> 'question_results' -> (q.i::int - 1) ->> 'is_correct')::boolean, false),
-         array(
-           select case when jsonb_typeof(a.option_orders -> (q.i::int - 1)) = 'array'
-                       then (a.option_orders -> (q.i::int - 1) ->> s.shown)::smallint
-                       else s.shown::smallint end as pool
-             from (select x::int as shown
-                     from jsonb_array_elements_text(case jsonb_typeof(a.answers -> (q.i::int - 1))
-                                                      when 'array' then a.answers -> (q.i::int - 1)
-                                                      when 'number' then jsonb_build_array(a.answers -> (q.i::int - 1))
-                                                      else '[]'::jsonb end) x
-                    where x::int >= 0) s
-            order by 1),
-         (a.result ->> 'correct_answers')::int
-  ${finalisedAttempts(where, '\n  cross join lateral jsonb_array_elements(a.questions) with ordinality as q (question, i)')}
+         ch.chosen, ch.bits, (a.result ->> 'correct_answers')::int
+  ${finalisedAttempts(
+    where,
+    `
+  cross join lateral jsonb_array_elements(a.questions) with ordinality as q (question, i)
+  cross join lateral (
+    select coalesce(array_agg(m.pool order by m.pool), '{}')::smallint[] as chosen, coalesce(bit_or(1::bigint << least(m.pool, 63)), 0) as bits
+      from (select case when jsonb_typeof(a.option_orders -> (q.i::int - 1)) = 'array'
+                        then (a.option_orders -> (q.i::int - 1) ->> s.shown)::int
+                        else s.shown end as pool
+              from (select x::int as shown
+                      from jsonb_array_elements_text(case jsonb_typeof(a.answers -> (q.i::int - 1))
+                                                       when 'array' then a.answers -> (q.i::int - 1)
+                                                       when 'number' then jsonb_build_array(a.answers -> (q.i::int - 1))
+                                                       else '[]'::jsonb end) x
+                     where x::int >= 0) s) m) ch`,
+  )}
   on conflict do nothing`
