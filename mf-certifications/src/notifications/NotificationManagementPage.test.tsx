@@ -1,9 +1,7 @@
 // @vitest-environment happy-dom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render as renderInto, screen, within } from '@testing-library/react'
-import type { ReactNode } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
+import { screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { bodyRows, figure, renderWithClient as renderDom } from '../test/dom.tsx'
 import { notificationKeys } from './data/apiHooks.ts'
 import { ComplianceOverview } from './ComplianceOverview.tsx'
 import { ConfigDialog } from './ConfigDialog.tsx'
@@ -16,45 +14,70 @@ import { config, dashboard, log } from './test-fixtures.ts'
 import { Notice } from '../shared/Notice.tsx'
 
 const noop = () => undefined
-const render = (node: ReactNode, seed?: (c: QueryClient) => void) => {
-  const client = new QueryClient()
-  seed?.(client)
-  return renderToStaticMarkup(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
+/** The visible words of every button, in order. */
+const buttonTexts = () => screen.getAllByRole('button').map((b) => b.textContent)
+/** A branch's row of the compliance table: its cells as text, and the tone of its compliance badge. */
+const branchRow = (table: HTMLElement, branch: string) => {
+  const row = within(table).getByRole('rowheader', { name: branch }).closest('tr')!
+  const badge = within(row).getAllByRole('cell')[0]!.firstElementChild!
+  return { cells: [...row.children].map((c) => c.textContent), badge: badge.className }
 }
-/** Renders into the test's document, for queries by role and text. */
-const renderDom = (node: ReactNode, seed?: (c: QueryClient) => void) => {
-  // Seeded data stays fresh: a test reads what it put there, with no request behind it.
-  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } })
-  seed?.(client)
-  return renderInto(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
-}
+
+// Whatever is not in the cache stays loading: no request leaves the test.
+beforeEach(() => {
+  vi.stubGlobal('fetch', () => new Promise(() => undefined))
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
 
 describe('Certification Notification Management', () => {
   it('opens with its title, the way back, the overview, manual actions and the three tabs', () => {
-    const html = render(<NotificationManagementView navigate={noop} />, (c) => c.setQueryData(notificationKeys.dashboard(), dashboard))
-    expect(html).toMatch(/<h1 tabindex="-1"[^>]*>Certification Notification Management<\/h1>/)
-    expect(html).toContain('<a href="/admin-dashboard">Back to Admin Dashboard</a>')
-    expect(html).toContain('>Compliance Overview</h2>')
-    expect(html).toContain('>Manual Actions</h2>')
-    expect(html).toMatch(/<div role="tablist" aria-label="Notification settings"/)
-    for (const t of ['Email Configurations', 'Notification Logs', 'Expired Certifications']) expect(html).toMatch(new RegExp(`role="tab"[^>]*>${t}</button>`))
-    expect(html).toMatch(/aria-selected="true"[^>]*>Email Configurations</)
+    renderDom(<NotificationManagementView navigate={noop} />, (c) => c.setQueryData(notificationKeys.dashboard(), dashboard))
+    // The title takes focus when asked to (not by Tab).
+    expect(screen.getByRole('heading', { level: 1, name: 'Certification Notification Management' }).tabIndex).toBe(-1)
+    expect(screen.getByRole('link', { name: 'Back to Admin Dashboard' }).getAttribute('href')).toBe('/admin-dashboard')
+    expect(screen.getByRole('heading', { level: 2, name: 'Compliance Overview' })).toBeTruthy()
+    expect(screen.getByRole('heading', { level: 2, name: 'Manual Actions' })).toBeTruthy()
+    const tabs = screen.getByRole('tablist', { name: 'Notification settings' })
+    expect(within(tabs).getAllByRole('tab').map((t) => t.textContent)).toEqual(['Email Configurations', 'Notification Logs', 'Expired Certifications'])
+    expect(within(tabs).getByRole('tab', { selected: true }).textContent).toBe('Email Configurations')
   })
 
   it('shows organisation and branch compliance in the spec’s colours, 100% for a branch without technicians', () => {
-    const html = render(<ComplianceOverview compliance={dashboard.compliance} />)
-    expect(html).toContain('<dt>Organisation Compliance</dt><dd aria-describedby="cn-compliance-help"><span class="ct-badge ct-tone--yellow">80%</span> <span class="ct-figure-of">8 of 10</span>')
-    for (const col of ['Branch', 'Compliance', 'Technicians', 'No expired certifications', 'Requirements met', 'Expired Certifications', 'Expiring Within 30 Days'])
-      expect(html).toContain(`<th scope="col">${col}</th>`)
-    expect(html).toMatch(/<th scope="row"[^>]*>Portland<\/th><td><span class="ct-badge ct-tone--green">100%<\/span>/)
-    expect(html).toMatch(/<th scope="row"[^>]*>Seattle<\/th><td><span class="ct-badge ct-tone--yellow">75%<\/span>/)
-    expect(html).toMatch(/<th scope="row"[^>]*>Anchorage<\/th><td><span class="ct-badge ct-tone--red">0%<\/span>/)
-    expect(html).toMatch(/<th scope="row"[^>]*>Tri-Cities<\/th><td><span class="ct-badge ct-tone--green">100%<\/span>/)
+    renderDom(<ComplianceOverview compliance={dashboard.compliance} />)
+    const overview = screen.getByRole('region', { name: 'Compliance Overview' })
+    const org = figure(overview, 'Organisation Compliance')
+    expect(org.textContent).toBe('80% 8 of 10')
+    expect(within(overview).getByRole('definition', { description: /^Compliance: technicians with no expired certification, out of all technicians\./ })).toBe(org)
+    expect(within(org).getByText('80%').className).toBe('ct-badge ct-tone--yellow')
+    expect(within(org).getByText('8 of 10').className).toBe('ct-figure-of')
+    const table = within(overview).getByRole('table', { name: 'Compliance by branch' })
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Branch',
+      'Compliance',
+      'Technicians',
+      'No expired certifications',
+      'Requirements met',
+      'Expired Certifications',
+      'Expiring Within 30 Days',
+    ])
+    // The percent in words; its colour (the spec's bands) on the badge.
+    for (const [branch, percent, tone] of [
+      ['Portland', '100%', 'green'],
+      ['Seattle', '75%', 'yellow'],
+      ['Anchorage', '0%', 'red'],
+      ['Tri-Cities', '100%', 'green'],
+    ] as const) {
+      const row = branchRow(table, branch)
+      expect(row.cells.slice(0, 2)).toEqual([branch, percent])
+      expect(row.badge).toBe(`ct-badge ct-tone--${tone}`)
+    }
   })
 
   it('gives technicians without a branch their own row, so the rows add up to the organisation (issue 23)', () => {
     const org = { technicians: 3, compliant: 2, non_compliant: 1, expired_certifications: 1, expiring_30_days: 0, percentage: 67, requirements_met: 1 }
-    const html = render(
+    renderDom(
       <ComplianceOverview
         compliance={{
           organisation: org,
@@ -65,13 +88,15 @@ describe('Certification Notification Management', () => {
         }}
       />,
     )
-    expect(html).toMatch(/<th scope="row"[^>]*>No branch<\/th><td><span class="ct-badge ct-tone--red">0%<\/span><\/td><td>1<\/td><td>0<\/td><td>0<\/td>/)
+    const row = branchRow(screen.getByRole('table', { name: 'Compliance by branch' }), 'No branch')
+    expect(row.cells.slice(0, 5)).toEqual(['No branch', '0%', '1', '0', '0'])
+    expect(row.badge).toBe('ct-badge ct-tone--red')
   })
 
   it('offers the daily check and the weekly report as buttons', () => {
-    const html = render(<ManualActions announce={noop} />)
-    expect(html).toContain('>Run Daily Check</button>')
-    expect(html).toContain('>Send Weekly Report</button>')
+    renderDom(<ManualActions announce={noop} />)
+    expect(screen.getByRole('button', { name: 'Run Daily Check' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Send Weekly Report' })).toBeTruthy()
   })
 
   it('shows a run’s success as the spec’s message alone, the run’s figures on a line of their own', () => {
@@ -87,7 +112,7 @@ describe('Certification Notification Management', () => {
   it('lists the configurations with their recipients, an active switch and a labelled Edit', () => {
     const rows = [config(1, { manager_email: 'boss@example.com', additional_email_1: 'a@example.com', is_active: true }), config(2, { department: 'Testing' })]
     renderDom(<ConfigsTab announce={noop} />, (c) => c.setQueryData(notificationKeys.configs(), rows))
-    const table = screen.getByRole('table')
+    const table = screen.getByRole('table', { name: 'Email configurations' })
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Branch', 'Department', 'Manager Email', 'Operations Manager Email', 'Additional Emails', 'Active', 'Actions'])
     expect(screen.getByRole('switch', { name: 'Active: Portland · Service', checked: true })).toBeTruthy()
     expect(screen.getByRole('switch', { name: 'Active: Portland · Testing', checked: false })).toBeTruthy()
@@ -97,51 +122,61 @@ describe('Certification Notification Management', () => {
   })
 
   it('edits a configuration with the form of admin §2: four e-mail inputs, Active Configuration, Save Changes and Cancel', () => {
-    const html = render(<ConfigDialog config={config(1, { manager_email: 'boss@example.com', is_active: true })} onSaved={noop} onClose={noop} />)
-    expect(html).toContain('>Edit Configuration: Portland · Service</h2>')
-    for (const l of ['Manager Email (7-day escalation)', 'Operations Manager Email (expired escalation)', 'Additional Email 1 (expired notifications)', 'Additional Email 2 (expired notifications)'])
-      expect(html).toContain(`>${l}</label>`)
-    expect(html.match(/type="email"/g)).toHaveLength(4)
-    expect(html).toContain('value="boss@example.com"')
-    expect(html).toMatch(/<input type="checkbox" checked=""\/>Active Configuration/)
-    expect(html).toContain('>Save Changes</button>')
-    expect(html).toContain('>Cancel</button>')
+    renderDom(<ConfigDialog config={config(1, { manager_email: 'boss@example.com', is_active: true })} onSaved={noop} onClose={noop} />)
+    const dialog = screen.getByRole('dialog', { name: 'Edit Configuration: Portland · Service' })
+    const emails = ['Manager Email (7-day escalation)', 'Operations Manager Email (expired escalation)', 'Additional Email 1 (expired notifications)', 'Additional Email 2 (expired notifications)'].map(
+      (l) => within(dialog).getByRole('textbox', { name: l }) as HTMLInputElement,
+    )
+    expect(emails.map((e) => e.type)).toEqual(['email', 'email', 'email', 'email'])
+    expect(dialog.querySelectorAll('input[type="email"]')).toHaveLength(4)
+    expect(emails[0]!.value).toBe('boss@example.com')
+    expect(within(dialog).getByRole('checkbox', { name: 'Active Configuration', checked: true })).toBeTruthy()
+    expect(within(dialog).getByRole('button', { name: 'Save Changes' })).toBeTruthy()
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeTruthy()
   })
 
   it('shows the first 20 of 50 log entries with type, recipients, status and an acknowledgement', () => {
     const logs = Array.from({ length: 50 }, (_, i) =>
       log(i + 1, i === 0 ? { notification_type: 'manager_escalation', acknowledged_at: '2026-11-25T09:00:00.000Z', recipient_emails: ['boss@example.com'] } : i === 1 ? { status: 'failed', error: 'SMTP down' } : {}),
     )
-    const html = render(<LogsTab />, (c) => c.setQueryData(notificationKeys.logs(), logs))
-    expect(html).toContain('Showing the latest 20 of 50 fetched entries.')
-    expect(html.match(/<tr>/g)).toHaveLength(21)
-    for (const col of ['Sent', 'Technician', 'Branch', 'Certification', 'Type', 'Recipients', 'Status']) expect(html).toContain(`<th scope="col">${col}</th>`)
-    expect(html).toContain('Manager escalation (7-day)')
-    expect(html).toContain('Acknowledged Nov 25, 2026')
-    expect(html).toContain('<span class="ct-badge ct-tone--red">Failed</span>')
-    expect(html).toContain('SMTP down')
-    expect(html).toContain('<td>Tech 20 (Service)</td>')
-    expect(html).not.toContain('Tech 21')
+    renderDom(<LogsTab />, (c) => c.setQueryData(notificationKeys.logs(), logs))
+    expect(screen.getByText('Showing the latest 20 of 50 fetched entries.')).toBeTruthy()
+    const table = screen.getByRole('table', { name: 'Notification log' })
+    expect(within(table).getAllByRole('row')).toHaveLength(21)
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Sent', 'Technician', 'Branch', 'Certification', 'Type', 'Recipients', 'Status'])
+    const rows = bodyRows(table)
+    expect(rows[0]![4]).toBe('Manager escalation (7-day)')
+    expect(rows[0]![6]).toContain('Acknowledged Nov 25, 2026')
+    expect(rows[1]![6]).toContain('SMTP down')
+    expect(within(table).getByText('Failed').className).toBe('ct-badge ct-tone--red')
+    expect(within(table).getByRole('cell', { name: 'Tech 20 (Service)' })).toBeTruthy()
+    expect(table.textContent).not.toContain('Tech 21')
   })
 
   it('says when it shows the first expired certifications of more, and offers all of them', () => {
-    const html = render(<ExpiredTab expired={dashboard.expired} total={4369} onShowAll={noop} announce={noop} />)
-    expect(html).toContain('Showing the 2 longest expired of 4369 expired certifications; the branch filter looks at these.')
-    expect(html).toContain('>Show All 4369</button>')
-    expect(render(<ExpiredTab expired={dashboard.expired} total={2} onShowAll={noop} announce={noop} />)).not.toContain('Show All')
+    const { unmount } = renderDom(<ExpiredTab expired={dashboard.expired} total={4369} onShowAll={noop} announce={noop} />)
+    expect(screen.getByText('Showing the 2 longest expired of 4369 expired certifications; the branch filter looks at these.')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Show All 4369' })).toBeTruthy()
+    unmount()
+    renderDom(<ExpiredTab expired={dashboard.expired} total={2} onShowAll={noop} announce={noop} />)
+    expect(screen.queryByRole('button', { name: /Show All/ })).toBeNull()
+    expect(document.body.textContent).not.toContain('Show All')
   })
 
   it('lists expired certifications with a branch filter, selection for the bulk reminder and a reminder per row', () => {
-    const html = render(<ExpiredTab expired={dashboard.expired} announce={noop} />)
-    expect(html).toContain('>Branch</label>')
-    expect(html).toContain('<option value="" selected="">All Branches</option>')
-    expect(html).toContain('aria-label="Select all expired certifications"')
-    expect(html).toContain('aria-label="Select Tech 1: First Aid (FA)"')
-    expect(html).toContain('aria-label="Send reminder to Tech 2: First Aid (FA)"')
-    expect(html).toContain('>Send Reminders to Selected (0)</button>')
-    expect(html).toContain('Notifications paused')
+    renderDom(<ExpiredTab expired={dashboard.expired} announce={noop} />)
+    const branch = screen.getByRole('combobox', { name: 'Branch' }) as HTMLSelectElement
+    expect(branch.value).toBe('')
+    expect(within(branch).getByRole('option', { selected: true }).textContent).toBe('All Branches')
+    const table = screen.getByRole('table', { name: 'Expired certifications' })
+    expect(within(table).getByRole('checkbox', { name: 'Select all expired certifications' })).toBeTruthy()
+    expect(within(table).getByRole('checkbox', { name: 'Select Tech 1: First Aid (FA)' })).toBeTruthy()
+    expect(within(table).getByRole('button', { name: 'Send reminder to Tech 2: First Aid (FA)' })).toBeTruthy()
+    expect(buttonTexts()).toContain('Send Reminders to Selected (0)')
+    expect(within(table).getByText('Notifications paused')).toBeTruthy()
     // Most overdue first.
-    expect(html.indexOf('Tech 2')).toBeLessThan(html.indexOf('Tech 1'))
-    expect(html).toContain('(40 days ago)')
+    const order = bodyRows(table).map((r) => r.join(' '))
+    expect(order.findIndex((r) => r.includes('Tech 2'))).toBeLessThan(order.findIndex((r) => r.includes('Tech 1')))
+    expect(table.textContent).toContain('(40 days ago)')
   })
 })
