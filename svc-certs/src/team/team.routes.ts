@@ -5,7 +5,7 @@ import { authenticate, contentDisposition, requireAdmin, validate, type AppEnv, 
 import type { PromotionService } from '../promotions/index.ts'
 import { IdParam, UserIdParam } from '../shared/params.ts'
 import type { TeamService } from './team.service.ts'
-import { XLSX_TYPE, type WorkbookDownload } from './workbook.ts'
+import { XLSX_TYPE, type WorkbookDownload } from '@portal/server-kit'
 
 const download = (file: WorkbookDownload) =>
   new Response(file.body, { headers: { 'Content-Type': XLSX_TYPE, 'Content-Disposition': contentDisposition('attachment', file.filename), 'Cache-Control': 'no-store' } })

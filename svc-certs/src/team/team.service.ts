@@ -25,7 +25,7 @@ import { revenueRepository, type RevenueService } from '../revenue/index.ts'
 import { complianceRequirements, requireTeamMember, requireTeamViewer } from '../compliance/index.ts'
 import { TechnicianEntity, technicianRepository, type TechnicianService } from '../technicians/index.ts'
 import { teamRepository, type HeldSql, type TeamFilter } from './team.repository.ts'
-import { USD_FORMAT, streamWorkbook, type WorkbookDownload } from './workbook.ts'
+import { USD_FORMAT, streamWorkbook, type WorkbookDownload } from '@portal/server-kit'
 
 type OpenRequirement = EventData<'certs.reminder.requested.v1'>['openRequirements'][number]
 

@@ -1,7 +1,6 @@
 import ExcelJS from 'exceljs'
 import { describe, expect, it } from 'vitest'
-import { createLogger } from '@portal/server-kit'
-import { USD_FORMAT, columnName, streamWorkbook } from './workbook.ts'
+import { USD_FORMAT, columnName, createLogger, streamWorkbook } from '@portal/server-kit'
 
 const logger = createLogger('certs-test', 'silent')
 const bytesOf = async (body: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(body).arrayBuffer())

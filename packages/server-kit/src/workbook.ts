@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { PassThrough, Readable } from 'node:stream'
 import { Zip, ZipDeflate, strToU8 } from 'fflate'
-import type { Logger } from '@portal/server-kit'
+import type { Logger } from './logger.ts'
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 export const USD_FORMAT = '"$"#,##0.00'
