@@ -1,10 +1,8 @@
 // @vitest-environment happy-dom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render as renderInto, screen, within } from '@testing-library/react'
-import type { ReactNode } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
+import { screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { LeaderboardResponse, LeaderboardRow } from '@portal/contracts'
+import { figure, renderWithClient as renderDom } from '../test/dom.tsx'
 import { memberDetail, promotionRequest, teamRow, TODAY, USER_ID } from '../test/fixtures.ts'
 import { PromotionItem } from './PendingPromotions.tsx'
 import { SummaryCards, TeamTable } from './TeamDashboardPage.tsx'
@@ -12,16 +10,33 @@ import { TeamMemberBody } from './TeamMemberPage.tsx'
 import { ManagerControls, parseRatio } from './ManagerControls.tsx'
 import { LeaderboardState, memberStanding } from './RevenueOverview.tsx'
 
-const render = (node: ReactNode) => renderToStaticMarkup(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>)
-const renderDom = (node: ReactNode) => renderInto(<QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } })}>{node}</QueryClientProvider>)
 const noop = () => undefined
+/** The visible words of every button, in order. */
+const buttonTexts = () => screen.getAllByRole('button').map((b) => b.textContent)
+/** The member's row of a leaderboard: marked current (and highlighted), its cells as text. */
+const mineIn = (table: HTMLElement) => {
+  const row = within(table).getByRole('row', { current: true })
+  expect(row.className).toBe('ct-mine')
+  return within(row).getAllByRole('cell')
+}
+
+// Whatever is not in the cache stays loading: no request leaves the test.
+beforeEach(() => {
+  vi.stubGlobal('fetch', () => new Promise(() => undefined))
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
 
 describe('team dashboard', () => {
   it('shows the five summary cards', () => {
-    const html = render(<SummaryCards summary={{ total_team: 12, compliant: 7, avg_progress: 83, expired: 2, expiring_soon: 0 }} />)
-    for (const label of ['Total Team', 'Compliant', 'Avg Progress', 'Expired', 'Expiring Soon']) expect(html).toContain(`<dt>${label}</dt>`)
-    expect(html).toContain('83%')
-    expect(html).toContain('ct-tone--red">2</span>')
+    renderDom(<SummaryCards summary={{ total_team: 12, compliant: 7, avg_progress: 83, expired: 2, expiring_soon: 0 }} />)
+    const cards = screen.getByRole('region', { name: 'Team summary' })
+    expect(within(cards).getAllByRole('term').map((t) => t.textContent)).toEqual(['Total Team', 'Compliant', 'Avg Progress', 'Expired', 'Expiring Soon'])
+    expect(figure(cards, 'Avg Progress').textContent).toBe('83%')
+    const expired = figure(cards, 'Expired')
+    expect(expired.textContent).toBe('2')
+    expect(within(expired).getByText('2').className).toContain('ct-tone--red')
   })
 
   it('lists members with sortable headers, coloured progress and issues, tier and a View link to the right route', () => {
@@ -42,37 +57,57 @@ describe('team dashboard', () => {
   })
 
   it('gives an admin a pending request with Approve and Deny', () => {
-    const html = render(<PromotionItem request={promotionRequest()} onDecide={noop} />)
-    expect(html).toContain('Tier 1 to <strong>Tier 2</strong>')
-    expect(html).toContain('Leads the Portland service crew.')
-    expect(html).toContain('Requested by Morgan Manager on Nov 20, 2026')
-    expect(html).toContain('>Approve</button>')
-    expect(html).toContain('>Deny</button>')
+    renderDom(<PromotionItem request={promotionRequest()} onDecide={noop} />)
+    const item = screen.getByRole('listitem')
+    // The tier asked for stands out.
+    const to = within(item).getByText('Tier 2')
+    expect(to.tagName).toBe('STRONG')
+    expect(to.parentElement!.textContent).toMatch(/^Tier 1 to Tier 2/)
+    expect(within(item).getByText('Leads the Portland service crew.')).toBeTruthy()
+    expect(within(item).getByText('Requested by Morgan Manager on Nov 20, 2026')).toBeTruthy()
+    const name = within(item).getByRole('heading', { level: 3 }).textContent
+    expect(within(item).getByRole('button', { name: `Approve promotion of ${name}` }).textContent).toBe('Approve')
+    expect(within(item).getByRole('button', { name: `Deny promotion of ${name}` }).textContent).toBe('Deny')
   })
 })
 
 describe('team member detail', () => {
   it('puts Manager Controls before the profile and a drawn trend with the leaderboard after it', () => {
-    const html = render(<TeamMemberBody detail={memberDetail()} today={TODAY} />)
-    const order = ['Manager Controls', 'Pat Portland</h2>', 'Revenue Overview'].map((t) => html.indexOf(t))
+    const { container } = renderDom(<TeamMemberBody detail={memberDetail()} today={TODAY} />)
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)
+    const order = ['Manager Controls', 'Pat Portland', 'Revenue Overview'].map((t) => headings.indexOf(t))
+    expect(order.every((i) => i > -1)).toBe(true)
     expect(order).toEqual([...order].sort((a, b) => a - b))
-    expect(order[0]).toBeGreaterThan(-1)
-    expect(html).toContain('value="32.50"')
-    for (const b of ['Update Ratio', 'Request Tier Promotion', 'Send Reminder', 'Generate Report']) expect(html).toContain(`>${b}</button>`)
-    expect(html).toMatch(/<svg[^>]*role="img"[^>]*aria-label="Gross revenue of Pat Portland, last 6 months\. Jun 2026: no revenue recorded; Jul 2026: no revenue recorded; Aug 2026: \$9,000.00, ratio 30.00/)
-    expect(html.match(/<rect /g)).toHaveLength(3)
-    expect(html).toContain('Pat Portland is number 2 on this month')
-    expect(html).toMatch(/<tr class="ct-mine" aria-current="true"><td>2<\/td><td>Pat Portland<\/td><td>\$8,000.00<\/td><td><span class="ct-badge ct-tone--red">20.00/)
-    expect(html).not.toContain('>Add Certification</button>')
+    expect((screen.getByRole('spinbutton', { name: 'Rev/Pay Ratio' }) as HTMLInputElement).value).toBe('32.50')
+    for (const b of ['Update Ratio', 'Request Tier Promotion', 'Send Reminder', 'Generate Report']) expect(buttonTexts()).toContain(b)
+    const trend = screen.getByRole('img', {
+      name: /^Gross revenue of Pat Portland, last 6 months\. Jun 2026: no revenue recorded; Jul 2026: no revenue recorded; Aug 2026: \$9,000\.00, ratio 30\.00/,
+    })
+    expect(trend.tagName.toLowerCase()).toBe('svg')
+    // The months with revenue are drawn as bars.
+    expect(container.querySelectorAll('rect')).toHaveLength(3)
+    expect(trend.querySelectorAll('rect')).toHaveLength(3)
+    expect(screen.getByText(/^Pat Portland is number 2 on this month/)).toBeTruthy()
+    const mine = mineIn(screen.getByRole('table', { name: /^Leaderboard: This Month/ }))
+    expect(mine.map((c) => c.textContent).slice(0, 3)).toEqual(['2', 'Pat Portland', '$8,000.00'])
+    expect(mine[3]!.textContent).toMatch(/^20\.00/)
+    expect(within(mine[3]!).getByText(/^20\.00/).className).toBe('ct-badge ct-tone--red')
+    expect(buttonTexts()).not.toContain('Add Certification')
   })
 
   it('switches the leaderboard by period: Monthly first, from the detail', () => {
-    const html = render(<TeamMemberBody detail={memberDetail()} today={TODAY} />)
-    expect(html).toContain('<div role="tablist" aria-label="Leaderboard period" class="pk-tabs">')
-    expect(html).toMatch(/role="tab" id="ct-leaderboard-monthly" class="pk-tab" aria-selected="true"[^>]*>Monthly<\/button>/)
-    for (const t of ['Quarterly', 'Yearly']) expect(html).toMatch(new RegExp(`role="tab" id="ct-leaderboard-${t.toLowerCase()}" class="pk-tab" aria-selected="false"[^>]*>${t}</button>`))
-    expect(html).toMatch(/role="tabpanel" id="ct-leaderboard-monthly-panel" aria-labelledby="ct-leaderboard-monthly"/)
-    expect(html).toContain('Leaderboard: This Month (Nov 2026)')
+    renderDom(<TeamMemberBody detail={memberDetail()} today={TODAY} />)
+    const list = screen.getByRole('tablist', { name: 'Leaderboard period' })
+    expect(list.className).toBe('pk-tabs')
+    const monthly = within(list).getByRole('tab', { name: 'Monthly', selected: true })
+    expect([monthly.id, monthly.className]).toEqual(['ct-leaderboard-monthly', 'pk-tab'])
+    for (const t of ['Quarterly', 'Yearly']) {
+      const tab = within(list).getByRole('tab', { name: t, selected: false })
+      expect([tab.id, tab.className]).toEqual([`ct-leaderboard-${t.toLowerCase()}`, 'pk-tab'])
+    }
+    const panel = screen.getByRole('tabpanel', { name: 'Monthly' })
+    expect(panel.id).toBe('ct-leaderboard-monthly-panel')
+    expect(within(panel).getByRole('heading', { level: 3, name: 'Leaderboard: This Month (Nov 2026)' })).toBeTruthy()
   })
 
   it('says where the member stands on a quarter or year, highlights their row, and shows loading and failure', () => {
@@ -86,31 +121,40 @@ describe('team member detail', () => {
     })
     const quarter: LeaderboardResponse = { period: 'quarterly', from: '2026-10', to: '2026-12', rows: [row(1), row(2), row(3, { user_id: USER_ID, name: 'Pat Portland' })] }
     const state = (board: LeaderboardResponse | undefined, error: unknown = null) =>
-      render(<LeaderboardState name="Pat Portland" userId={USER_ID} board={board} error={error} onRetry={noop} />)
-    const html = state(quarter)
-    expect(html).toContain('Pat Portland is number 3 on this quarter&#x27;s leaderboard.')
-    expect(html).toContain('Leaderboard: This Quarter (Oct 2026 to Dec 2026)')
-    expect(html).toMatch(/<tr class="ct-mine" aria-current="true"><td>3<\/td><td>Pat Portland<\/td>/)
+      renderDom(<LeaderboardState name="Pat Portland" userId={USER_ID} board={board} error={error} onRetry={noop} />)
+    const first = state(quarter)
+    expect(screen.getByText("Pat Portland is number 3 on this quarter's leaderboard.")).toBeTruthy()
+    const board = screen.getByRole('table', { name: 'Leaderboard: This Quarter (Oct 2026 to Dec 2026)' })
+    expect(mineIn(board).map((c) => c.textContent).slice(0, 2)).toEqual(['3', 'Pat Portland'])
+    first.unmount()
 
     const fullYear: LeaderboardResponse = { period: 'yearly', from: '2026-01', to: '2026-12', rows: [1, 2, 3, 4, 5].map((n) => row(n)) }
-    expect(state(fullYear)).toContain('Pat Portland is not in this year&#x27;s top 5.')
-    expect(state(fullYear)).not.toContain('ct-mine')
+    const year = state(fullYear)
+    expect(screen.getByText("Pat Portland is not in this year's top 5.")).toBeTruthy()
+    expect(within(screen.getByRole('table')).queryByRole('row', { current: true })).toBeNull()
+    expect(year.container.querySelector('.ct-mine')).toBeNull()
+    year.unmount()
     expect(memberStanding('Pat Portland', USER_ID, { ...fullYear, rows: fullYear.rows.slice(0, 2) })).toBe('Pat Portland has no revenue recorded this year.')
     expect(memberStanding('Pat Portland', USER_ID, { ...fullYear, period: 'monthly' }, 7)).toBe("Pat Portland is number 7 on this month's leaderboard.")
 
-    expect(state(undefined)).toContain('role="status" aria-live="polite" class="pk-spinner"><span>Loading leaderboard...</span>')
+    const loading = state(undefined)
+    const spinner = screen.getByRole('status')
+    expect([spinner.getAttribute('aria-live'), spinner.className, spinner.textContent]).toEqual(['polite', 'pk-spinner', 'Loading leaderboard...'])
+    loading.unmount()
     const failed = state(undefined, new Error('network'))
-    expect(failed).toContain('Failed to load revenue data')
-    expect(failed).toContain('>Try Again</button>')
+    expect(failed.container.textContent).toContain('Failed to load revenue data')
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy()
   })
 
   it('shows a pending request instead of the promotion button, and nothing to promote at Tier 3', () => {
-    const pending = render(<ManagerControls detail={memberDetail({ promotion_requests: [promotionRequest()] })} announce={noop} />)
-    expect(pending).toContain('Pending: Tier 2 requested by Morgan Manager on Nov 20, 2026.')
-    expect(pending).not.toContain('>Request Tier Promotion</button>')
+    const pending = renderDom(<ManagerControls detail={memberDetail({ promotion_requests: [promotionRequest()] })} announce={noop} />)
+    expect(pending.container.textContent).toContain('Pending: Tier 2 requested by Morgan Manager on Nov 20, 2026.')
+    expect(buttonTexts()).not.toContain('Request Tier Promotion')
+    pending.unmount()
     const top = memberDetail()
     top.profile.tier.current_tier = 3
-    expect(render(<ManagerControls detail={top} announce={noop} />)).toContain('Tier 3 is the highest tier.')
+    const { container } = renderDom(<ManagerControls detail={top} announce={noop} />)
+    expect(container.textContent).toContain('Tier 3 is the highest tier.')
   })
 
   it('checks the ratio typed', () => {
