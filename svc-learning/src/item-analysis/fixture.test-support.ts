@@ -30,8 +30,7 @@ export const FIXTURE_ANSWERS: Record<'A' | 'B' | 'C' | 'D' | 'E', (number | numb
   E: [0, -1, -1, 0, []],
 }
 
-const isRight = (q: FixtureQuestion, a: number | number[]) =>
-  Array.isArray(q.correct) ? Array.isArray(a) && a.join() === q.correct.join() : a === q.correct
+const isRight = (q: FixtureQuestion, a: number | number[]) => (Array.isArray(q.correct) ? Array.isArray(a) && a.join() === q.correct.join() : a === q.correct)
 const asPool = (a: number | number[]) => (Array.isArray(a) ? a : a >= 0 ? [a] : [])
 
 /** The fixture as kept facts, question ids from `ids` (Q1..Q5 in order). */

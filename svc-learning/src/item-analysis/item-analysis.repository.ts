@@ -12,8 +12,7 @@ export interface AnalysisRange {
   to: string
 }
 
-const inRange = (alias: string) =>
-  `${alias}.exam_id = ? and ${alias}.exam_type = ? and ${alias}.finalised_at >= ?::timestamptz and ${alias}.finalised_at < ?::timestamptz`
+const inRange = (alias: string) => `${alias}.exam_id = ? and ${alias}.exam_type = ? and ${alias}.finalised_at >= ?::timestamptz and ${alias}.finalised_at < ?::timestamptz`
 const rangeParams = (r: AnalysisRange) => [r.examId, r.kind, r.from, r.to]
 
 /**
@@ -170,10 +169,9 @@ export const itemAnalysisRepository = {
 
   /** The exam's pool in its order. */
   async poolQuestions(em: EntityManager, examId: number): Promise<AnalysedQuestion[]> {
-    const rows = (await em.execute(
-      'select id, question_type, question_text, options, correct_answer from exam_questions where exam_id = ? order by position, id',
-      [examId],
-    )) as QuestionRow[]
+    const rows = (await em.execute('select id, question_type, question_text, options, correct_answer from exam_questions where exam_id = ? order by position, id', [
+      examId,
+    ])) as QuestionRow[]
     return rows.map((q) => ({ id: Number(q.id), type: q.question_type, text: q.question_text, options: q.options, correct: correctOf(q.correct_answer), inPool: true }))
   },
 
@@ -190,7 +188,16 @@ export const itemAnalysisRepository = {
     )) as { id: number; question: Question | null }[]
     return rows.flatMap((r) =>
       r.question
-        ? [{ id: Number(r.id), type: r.question.question_type, text: r.question.question_text, options: r.question.options, correct: correctOf(r.question.correct_answer), inPool: false }]
+        ? [
+            {
+              id: Number(r.id),
+              type: r.question.question_type,
+              text: r.question.question_text,
+              options: r.question.options,
+              correct: correctOf(r.question.correct_answer),
+              inPool: false,
+            },
+          ]
         : [],
     )
   },

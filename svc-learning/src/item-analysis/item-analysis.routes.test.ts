@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { strFromU8, unzipSync } from 'fflate'
 import { Exam, ItemAnalysis, StartAttemptResponse, type Answer } from '@portal/contracts'
 import { correctAnswersAsShown, createHarness, examInput, type Harness, type TestUser } from '../harness.test-support.ts'
 import { FIXTURE_ANSWERS, FIXTURE_QUESTIONS, fixtureFacts } from './fixture.test-support.ts'
@@ -21,8 +22,7 @@ afterAll(async () => {
   await h?.close()
 })
 
-const createExam = async (over: Record<string, unknown>) =>
-  Exam.parse((await h.call('POST', '/exams', { token: admin.token, body: examInput(over) })).body)
+const createExam = async (over: Record<string, unknown>) => Exam.parse((await h.call('POST', '/exams', { token: admin.token, body: examInput(over) })).body)
 
 const fixtureExam = (name: string, exam_type: 'final' | 'practice' = 'final') =>
   createExam({
@@ -43,17 +43,13 @@ const shuffled = (n: number, rnd: () => number) => {
   }
   return a
 }
-const seeded = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+const seeded = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
 
 /**
  * Stores a graded attempt the way the service leaves one (snapshot, option orders, answers as
  * shown, result), started under way and then finalised, so the database fills its kept rows.
  */
-async function storeAttempt(
-  exam: Exam,
-  facts: AttemptFacts,
-  opts: { at: string; status?: 'submitted' | 'expired'; rnd: () => number; orders?: boolean },
-) {
+async function storeAttempt(exam: Exam, facts: AttemptFacts, opts: { at: string; status?: 'submitted' | 'expired'; rnd: () => number; orders?: boolean }) {
   const byId = new Map(exam.questions.map((q) => [q.id, q]))
   const questions = facts.items.map((it) => {
     const q = byId.get(it.questionId)!
@@ -143,7 +139,9 @@ describe('GET /admin/exams/{id}/item-analysis', () => {
         const chosen =
           q.question_type === 'multi_select'
             ? [0, 1, 2].filter(() => rnd() < 0.5)
-            : rnd() < 0.1 ? [] : [rnd() < ability ? (q.correct_answer as number) : Math.floor(rnd() * q.options.length)]
+            : rnd() < 0.1
+              ? []
+              : [rnd() < ability ? (q.correct_answer as number) : Math.floor(rnd() * q.options.length)]
         const right = Array.isArray(q.correct_answer) ? chosen.join() === q.correct_answer.join() : chosen[0] === q.correct_answer
         return { questionId: q.id, correct: right, chosen }
       })
@@ -172,12 +170,17 @@ describe('GET /admin/exams/{id}/item-analysis', () => {
     })
   })
 
-  it('keeps rows for attempts taken through the API: the answer as pool indexes (the twin poolAnswer), the grading\'s correctness', async () => {
+  it("keeps rows for attempts taken through the API: the answer as pool indexes (the twin poolAnswer), the grading's correctness", async () => {
     const exam = await createExam({ name: 'Live exam', total_questions: 4 })
     const attempt = StartAttemptResponse.parse((await h.call('POST', `/exams/${exam.id}/attempts`, { token: tech.token })).body)
     const right = correctAnswersAsShown(exam, attempt)
-    const answers = attempt.questions.map((q, i) => (i === 0 ? (q.options.length > 1 ? (Array.isArray(right[0]) ? [0] : ((right[0] as number) + 1) % q.options.length) : -1) : right[i]!))
-    const submitted = await h.call('POST', `/exams/${exam.id}/submit`, { token: tech.token, body: { attemptId: attempt.attemptId, answers, questionIds: attempt.questions.map((q) => q.id) } })
+    const answers = attempt.questions.map((q, i) =>
+      i === 0 ? (q.options.length > 1 ? (Array.isArray(right[0]) ? [0] : ((right[0] as number) + 1) % q.options.length) : -1) : right[i]!,
+    )
+    const submitted = await h.call('POST', `/exams/${exam.id}/submit`, {
+      token: tech.token,
+      body: { attemptId: attempt.attemptId, answers, questionIds: attempt.questions.map((q) => q.id) },
+    })
     expect(submitted.status).toBe(200)
     const [stored] = await h.sql<{ option_orders: number[][]; answers: Answer[]; result: { question_results: { is_correct: boolean }[]; correct_answers: number } }>(
       'select option_orders, answers, result from exam_attempts where id = ?',
@@ -244,7 +247,10 @@ describe('GET /admin/exams/{id}/item-analysis', () => {
     const facts = fixtureFacts(exam.questions.map((q) => q.id))
     await storeAttempt(exam, facts[0]!, { at: '2025-06-01T00:00:00Z', rnd: seeded(1) })
     const kept = exam.questions.slice(1).map(({ id, ...q }) => ({ ...q, id }))
-    const put = await h.call('PUT', `/exams/${exam.id}`, { token: admin.token, body: { ...examInput({ name: exam.name, exam_type: 'final', max_attempts: 10, total_questions: 4, subject_categories: [], questions: kept }) } })
+    const put = await h.call('PUT', `/exams/${exam.id}`, {
+      token: admin.token,
+      body: { ...examInput({ name: exam.name, exam_type: 'final', max_attempts: 10, total_questions: 4, subject_categories: [], questions: kept }) },
+    })
     expect(put.status).toBe(200)
     const body = ItemAnalysis.parse((await analysis(exam.id)).body)
     expect(body.questions.map((q) => [q.question_text, q.in_pool, q.attempts])).toEqual([
@@ -254,7 +260,11 @@ describe('GET /admin/exams/{id}/item-analysis', () => {
       ['Pick two', true, 1],
       ['Everyone gets this', false, 1],
     ])
-    expect(body.questions[4]!.options.map((o) => [o.text, o.is_correct, o.chosen])).toEqual([['a', true, 1], ['b', false, 0], ['c', false, 0]])
+    expect(body.questions[4]!.options.map((o) => [o.text, o.is_correct, o.chosen])).toEqual([
+      ['a', true, 1],
+      ['b', false, 0],
+      ['c', false, 0],
+    ])
   })
 
   it('counts every option of a 50-option question, and those of a deleted question wider than the pool', async () => {
@@ -272,21 +282,78 @@ describe('GET /admin/exams/{id}/item-analysis', () => {
     })
     const [w, n] = exam.questions.map((q) => q.id) as [number, number]
     const facts: AttemptFacts[] = [
-      { score: 100, durationSeconds: 60, items: [{ questionId: w, correct: true, chosen: [0, 49] }, { questionId: n, correct: true, chosen: [1] }] },
-      { score: 0, durationSeconds: 60, items: [{ questionId: w, correct: false, chosen: [2, 31] }, { questionId: n, correct: false, chosen: [0] }] },
-      { score: 50, durationSeconds: 60, items: [{ questionId: w, correct: false, chosen: [45] }, { questionId: n, correct: true, chosen: [1] }] },
+      {
+        score: 100,
+        durationSeconds: 60,
+        items: [
+          { questionId: w, correct: true, chosen: [0, 49] },
+          { questionId: n, correct: true, chosen: [1] },
+        ],
+      },
+      {
+        score: 0,
+        durationSeconds: 60,
+        items: [
+          { questionId: w, correct: false, chosen: [2, 31] },
+          { questionId: n, correct: false, chosen: [0] },
+        ],
+      },
+      {
+        score: 50,
+        durationSeconds: 60,
+        items: [
+          { questionId: w, correct: false, chosen: [45] },
+          { questionId: n, correct: true, chosen: [1] },
+        ],
+      },
     ]
     for (const f of facts) await storeAttempt(exam, f, { at: '2025-07-01T00:00:00Z', rnd: seeded(5) })
     const ref = referenceAnalysis(facts)
-    const chosenOf = (body: ItemAnalysis, id: number) => body.questions.find((q) => q.question_id === id)!.options.flatMap((o) => (o.chosen ? [[o.index, o.chosen, o.upper_pct]] : []))
+    const chosenOf = (body: ItemAnalysis, id: number) =>
+      body.questions.find((q) => q.question_id === id)!.options.flatMap((o) => (o.chosen ? [[o.index, o.chosen, o.upper_pct]] : []))
     const expected = ref.items[0]!.options.map((o) => [o.index, o.chosen, Number(((o.upper / ref.items[0]!.upperN) * 100).toFixed(2))])
     expect(expected.map((o) => o[0])).toEqual([0, 2, 31, 45, 49])
     expect(chosenOf(ItemAnalysis.parse((await analysis(exam.id)).body), w)).toEqual(expected)
     const narrowOnly = exam.questions.slice(1)
-    expect((await h.call('PUT', `/exams/${exam.id}`, { token: admin.token, body: examInput({ name: exam.name, exam_type: 'final', max_attempts: 10, total_questions: 1, subject_categories: [], questions: narrowOnly }) })).status).toBe(200)
+    expect(
+      (
+        await h.call('PUT', `/exams/${exam.id}`, {
+          token: admin.token,
+          body: examInput({ name: exam.name, exam_type: 'final', max_attempts: 10, total_questions: 1, subject_categories: [], questions: narrowOnly }),
+        })
+      ).status,
+    ).toBe(200)
     const after = ItemAnalysis.parse((await analysis(exam.id)).body)
-    expect(after.questions.map((q) => [q.question_text, q.in_pool])).toEqual([['Narrow', true], ['Wide', false]])
+    expect(after.questions.map((q) => [q.question_text, q.in_pool])).toEqual([
+      ['Narrow', true],
+      ['Wide', false],
+    ])
     expect(chosenOf(after, w)).toEqual(expected)
+  })
+
+  it('exports the figures as an .xlsx: the test, the questions with their flags, every option, the histogram', async () => {
+    const exam = await fixtureExam('Export exam')
+    const rnd = seeded(11)
+    for (const f of fixtureFacts(exam.questions.map((q) => q.id))) await storeAttempt(exam, f, { at: '2025-08-01T12:00:00Z', rnd })
+    const res = await h.app.request(`/admin/exams/${exam.id}/item-analysis/export?start_date=2025-08-01&end_date=2025-08-31`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+    expect(res.headers.get('content-disposition')).toContain('item-analysis-export-exam-final-2025-08-01-to-2025-08-31.xlsx')
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()))
+    const sheet = (n: number) => strFromU8(files[`xl/worksheets/sheet${n}.xml`]!)
+    expect(strFromU8(files['xl/workbook.xml']!)).toMatch(/name="Exam".*name="Questions".*name="Options".*name="Histogram"/)
+    expect(sheet(1)).toContain('<t>Attempts counted</t></is></c><c r="B6"><v>5</v>')
+    expect(sheet(2)).toContain('Too easy: 100% answered correctly (above 90%)')
+    expect(sheet(2)).toContain('Negative discrimination: -0.56')
+    expect(sheet(3)).toContain('<t>Pick two</t>')
+    expect(sheet(4)).toMatch(/<c r="C4"><v>1<\/v>/)
+    expect((await h.app.request(`/admin/exams/${exam.id}/item-analysis/export`, { headers: { authorization: `Bearer ${tech.token}` } })).status).toBe(403)
+    expect(
+      (await h.app.request(`/admin/exams/${exam.id}/item-analysis/export?start_date=2025-09-02&end_date=2025-09-01`, { headers: { authorization: `Bearer ${admin.token}` } }))
+        .status,
+    ).toBe(400)
   })
 
   it('is for admins only: technicians and managers 403, no token 401', async () => {

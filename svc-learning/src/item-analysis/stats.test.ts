@@ -15,7 +15,13 @@ const questions: AnalysedQuestion[] = FIXTURE_QUESTIONS.map((q, i) => ({
   inPool: true,
 }))
 const shown = questions.map((q, i) => toItemStats(q, items[i]))
-const [q1, q2, q3, q4, q5] = shown as [ReturnType<typeof toItemStats>, ReturnType<typeof toItemStats>, ReturnType<typeof toItemStats>, ReturnType<typeof toItemStats>, ReturnType<typeof toItemStats>]
+const [q1, q2, q3, q4, q5] = shown as [
+  ReturnType<typeof toItemStats>,
+  ReturnType<typeof toItemStats>,
+  ReturnType<typeof toItemStats>,
+  ReturnType<typeof toItemStats>,
+  ReturnType<typeof toItemStats>,
+]
 
 describe('item analysis figures, worked by hand on the fixture', () => {
   it('the test: mean 44, median 40, sample deviation √280, the histogram, alpha 5/4·(1 − 0.64/0.56)', () => {
@@ -47,7 +53,10 @@ describe('item analysis figures, worked by hand on the fixture', () => {
   it('a question nobody gets right: facility 0, too hard; its correct option is no distractor', () => {
     expect(q2).toMatchObject({ attempts: 5, correct: 0, facility: 0, discrimination: null, upper_lower: 0 })
     expect(q2.flags.map((f) => f.code)).toEqual(['too_hard'])
-    expect(q2.options.map((o) => [o.chosen, o.chosen_pct])).toEqual([[0, 0], [4, 80]])
+    expect(q2.options.map((o) => [o.chosen, o.chosen_pct])).toEqual([
+      [0, 0],
+      [4, 80],
+    ])
   })
 
   it('a negative discrimination: r = −1/√3.2, the weak get it right; facility exactly 20 % is not too hard', () => {
@@ -100,7 +109,9 @@ describe('item analysis figures, worked by hand on the fixture', () => {
 
   it('flags draw their lines at 90 %, 20 %, 0.2 and 5 % (strictly)', () => {
     const at = (facility: number, discrimination: number | null, pct = 50) =>
-      flagsOf({ attempts: 10, facility, discrimination, options: [{ index: 0, text: 'x', is_correct: false, chosen: 1, chosen_pct: pct, upper_pct: 0, lower_pct: 0 }] }).map((f) => f.code)
+      flagsOf({ attempts: 10, facility, discrimination, options: [{ index: 0, text: 'x', is_correct: false, chosen: 1, chosen_pct: pct, upper_pct: 0, lower_pct: 0 }] }).map(
+        (f) => f.code,
+      )
     expect(at(90, 0.2, 5)).toEqual([])
     expect(at(90.01, 0.2)).toEqual(['too_easy'])
     expect(at(19.99, 0.5)).toEqual(['too_hard'])

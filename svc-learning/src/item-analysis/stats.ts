@@ -58,7 +58,12 @@ export const groupSize = (attempts: number) => Math.max(1, Math.round(ITEM_ANALY
  * of item variances is Σ n_i·p_i·(1−p_i) / N (N attempts, n_i of them had item i). Null when it is
  * not defined (fewer than two attempts or questions, no spread of scores).
  */
-export function cronbachAlpha(attempts: number, questionsPerAttempt: number | null, rawVariance: number | null, items: readonly Pick<RawItemStats, 'attempts' | 'correct'>[]): number | null {
+export function cronbachAlpha(
+  attempts: number,
+  questionsPerAttempt: number | null,
+  rawVariance: number | null,
+  items: readonly Pick<RawItemStats, 'attempts' | 'correct'>[],
+): number | null {
   if (attempts < 2 || questionsPerAttempt === null || questionsPerAttempt < 2 || rawVariance === null || !(rawVariance > 0)) return null
   const itemVariance = items.reduce((sum, it) => (it.attempts > 0 ? sum + it.correct * (1 - it.correct / it.attempts) : sum), 0) / attempts
   const k = questionsPerAttempt

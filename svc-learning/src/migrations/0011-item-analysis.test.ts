@@ -45,11 +45,33 @@ describe('0011: item analysis kept rows', () => {
                                         started_at, deadline, finalised_at, score, passed, result)
              values ($1, $2, $3, $4, 'Kept', 70, $5, $6, $7, $8, '2025-01-01T10:00:00Z', '2025-01-01T10:10:00Z',
                      case when $8 = 'in_progress' then null else '2025-01-01T10:04:00Z'::timestamptz end, $9, false, $10)`,
-            [id, exam, crypto.randomUUID(), n, JSON.stringify(questions), JSON.stringify(orders), JSON.stringify(answers), status, result ? 50 : null, result ? JSON.stringify(result) : null],
+            [
+              id,
+              exam,
+              crypto.randomUUID(),
+              n,
+              JSON.stringify(questions),
+              JSON.stringify(orders),
+              JSON.stringify(answers),
+              status,
+              result ? 50 : null,
+              result ? JSON.stringify(result) : null,
+            ],
           )
         const result = { score: 50, correct_answers: 1, question_results: [{ is_correct: true }, { is_correct: false }] }
         // Shown orders: question 10 as [c, a, b] (answer 0 = pool 2), question 11 as [z, y, x] (answer [0, 1] = pool [1, 2]).
-        await insert(graded, 1, 1, 'submitted', [[2, 0, 1], [2, 1, 0]], [0, [0, 1]], result)
+        await insert(
+          graded,
+          1,
+          1,
+          'submitted',
+          [
+            [2, 0, 1],
+            [2, 1, 0],
+          ],
+          [0, [0, 1]],
+          result,
+        )
         await insert(unshuffled, 1, 2, 'expired', null, [2, -1], result)
         await insert(crypto.randomUUID(), 1, 3, 'in_progress', null, [-1, -1], null)
         await insert(crypto.randomUUID(), 99, 1, 'submitted', null, [2, -1], result)
@@ -61,9 +83,11 @@ describe('0011: item analysis kept rows', () => {
       try {
         const sql = (q: string) => after.orm.em.fork().getConnection().execute(q)
         expect(
-          (await sql('select attempt_id, position, question_id, correct, chosen, raw_score, exam_type from exam_attempt_items order by attempt_id = \'' + graded + '\' desc, position')).map(
-            (r: Record<string, unknown>) => [r.attempt_id, r.position, r.question_id, r.correct, (r.chosen as unknown[]).map(Number), r.raw_score, r.exam_type],
-          ),
+          (
+            await sql(
+              "select attempt_id, position, question_id, correct, chosen, raw_score, exam_type from exam_attempt_items order by attempt_id = '" + graded + "' desc, position",
+            )
+          ).map((r: Record<string, unknown>) => [r.attempt_id, r.position, r.question_id, r.correct, (r.chosen as unknown[]).map(Number), r.raw_score, r.exam_type]),
         ).toEqual([
           [graded, 0, 10, true, [2], 1, 'final'],
           [graded, 1, 11, false, [1, 2], 1, 'final'],

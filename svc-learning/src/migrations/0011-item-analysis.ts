@@ -81,7 +81,9 @@ const insertScores = (where: string) => `insert into exam_attempt_scores (attemp
  * One row per question of each attempt: the answer given (`answers`, indexes as shown) mapped to
  * pool indexes through `option_orders` (none: shown = pool), sorted.
  */
-const insertItems = (where: string) => `insert into exam_attempt_items (attempt_id, position, exam_id, exam_type, finalised_at, question_id, correct, chosen, chosen_bits, raw_score)
+const insertItems = (
+  where: string,
+) => `insert into exam_attempt_items (attempt_id, position, exam_id, exam_type, finalised_at, question_id, correct, chosen, chosen_bits, raw_score)
   select a.id, (q.i - 1)::smallint, a.exam_id, e.exam_type, a.finalised_at, (q.question ->> 'id')::int,
          coalesce((a.result -> 'question_results' -> (q.i::int - 1) ->> 'is_correct')::boolean, false),
          ch.chosen, ch.bits, (a.result ->> 'correct_answers')::int
