@@ -81,6 +81,9 @@ export default tseslint.config(
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
     },
     rules: {
+      // The code's convention for a binding kept on purpose: a leading underscore, or a member
+      // left out of a rest copy (`const { gone: _gone, ...rest } = row`).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
       'import-x/no-relative-packages': 'error',
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...boundaryZones, ...featureZones] }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],

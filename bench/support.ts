@@ -60,7 +60,7 @@ export const BENCH_LEARNING_PORT = 14002
  */
 export async function startBenchCluster(smtpPort: number, adminCode: string) {
   const { fileURLToPath } = await import('node:url')
-  const { startCluster } = await import('../launcher/src/cluster.ts')
+  const { startCluster } = await import('launcher/cluster')
   const root = fileURLToPath(new URL('..', import.meta.url))
   const gatewayPort = 18080
   return startCluster({

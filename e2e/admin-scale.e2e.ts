@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
+import type { Exam } from '@portal/contracts'
 import { axeSerious, focusedControl, logIn, openPage, suiteBrowser, tabTo, watchErrors } from './browser.ts'
 import { xlsx } from './xlsx.ts'
 
@@ -9,13 +10,13 @@ const run = Date.now()
 const browser = suiteBrowser()
 let admin: string
 
-const api = async (method: string, path: string, body?: unknown) => {
+const api = async <T = unknown>(method: string, path: string, body?: unknown) => {
   const res = await fetch(`${baseURL}/api${path}`, {
     method,
     headers: { 'Content-Type': 'application/json', ...(admin ? { Authorization: `Bearer ${admin}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-  return { status: res.status, body: (await res.json()) as any }
+  return { status: res.status, body: (await res.json()) as T }
 }
 const question = (i: number) => ({
   question_type: 'multiple_choice',
@@ -36,7 +37,7 @@ const examBody = (name: string, questions: number) => ({
 })
 
 beforeAll(async () => {
-  admin = (await api('POST', '/auth/login', { email: 'admin@example.com', password: 'Admin123!' })).body.token
+  admin = (await api<{ token: string }>('POST', '/auth/login', { email: 'admin@example.com', password: 'Admin123!' })).body.token
 })
 
 async function asAdmin(): Promise<Page> {
@@ -49,7 +50,7 @@ async function asAdmin(): Promise<Page> {
 describe('admin at scale', () => {
   it('a 10-question exam is a short form: questions collapse, move with focus kept, and come in from CSV and Excel with per-row errors', async () => {
     const name = `Pool exam ${run}`
-    const created = await api('POST', '/exams', examBody(name, 10))
+    const created = await api<Exam>('POST', '/exams', examBody(name, 10))
     expect(created.status).toBe(201)
     const page = await asAdmin()
     const errors = watchErrors(page)
@@ -114,7 +115,7 @@ describe('admin at scale', () => {
 
     await form.getByRole('button', { name: 'Update Exam' }).click()
     await page.getByRole('status').filter({ hasText: 'Exam updated.' }).waitFor()
-    const saved = (await api('GET', `/exams/${created.body.id}`)).body
+    const saved = (await api<Exam>('GET', `/exams/${created.body.id}`)).body
     expect(saved.questions.map((q: { question_text: string }) => q.question_text)).toEqual([
       'Pool question 2',
       'Pool question 1',

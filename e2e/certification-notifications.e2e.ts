@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { complianceColour, type CertificationDashboard } from '@portal/contracts'
+import { complianceColour, type CertificationDashboard, type NotificationConfig } from '@portal/contracts'
 import { apiLogIn, axeSerious, focusedControl, logIn, openPage, suiteBrowser, waitForMail, watchErrors } from './browser.ts'
 
 // Issue 12, the screen: an admin opens Certification Notification Management from the Notification
@@ -14,7 +14,7 @@ const browser = suiteBrowser()
 
 /** The admin's call to the API, for what a journey needs set up beforehand. */
 let adminAuth: Promise<{ authorization: string }> | undefined
-async function call(method: string, path: string, body?: unknown): Promise<any> {
+async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   adminAuth ??= apiLogIn(baseURL, 'admin@example.com', 'Admin123!').then((a) => a.auth)
   const res = await fetch(`${baseURL}/api${path}`, {
     method,
@@ -22,12 +22,12 @@ async function call(method: string, path: string, body?: unknown): Promise<any> 
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   expect(res.status, `${method} ${path}`).toBeLessThan(300)
-  return res.json()
+  return (await res.json()) as T
 }
 
 /** Gives a technician the certification type `code`, expiring `days` days from today (negative: expired). */
 async function addCertification(userId: string, code: string, days: number): Promise<void> {
-  const type = ((await call('GET', '/admin/certifications')).certifications as { id: number; code: string }[]).find((c) => c.code === code)!
+  const type = (await call<{ certifications: { id: number; code: string }[] }>('GET', '/admin/certifications')).certifications.find((c) => c.code === code)!
   const expiration = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
   await call('POST', '/technician/certifications/add', { certification_id: type.id, certification_number: `${code}-E2E`, obtained_date: '2020-01-01', expiration_date: expiration, user_id: userId })
 }
@@ -62,7 +62,7 @@ describe('certification notifications journey', () => {
     const overview = page.getByRole('region', { name: 'Compliance Overview' })
     await overview.getByText('Organisation Compliance').waitFor()
     const branches = overview.getByRole('table', { name: 'Compliance by branch' })
-    const figures = ((await call('GET', '/certification-notifications/dashboard?days=60&include_expired=true')) as CertificationDashboard).compliance.branches
+    const figures = (await call<CertificationDashboard>('GET', '/certification-notifications/dashboard?days=60&include_expired=true')).compliance.branches
     for (const b of ['Portland', 'Seattle', 'Anchorage', 'Tri-Cities']) {
       const row = branches.getByRole('row').filter({ has: page.getByRole('rowheader', { name: b }) })
       const { percentage } = figures.find((f) => f.branch === b)!
@@ -174,7 +174,7 @@ describe('certification notifications journey', () => {
     // Sam Seattle holds a certification that expires in 5 days; Seattle · Electricians has a manager.
     const sam = await apiLogIn(baseURL, 'tech.seattle@example.com', 'Tech1234!')
     await addCertification(sam.id, 'CSP', 5)
-    const { config } = await call('GET', '/certification-notifications/configs/Seattle/Electricians')
+    const { config } = await call<{ config: NotificationConfig }>('GET', '/certification-notifications/configs/Seattle/Electricians')
     await call('PUT', `/certification-notifications/configs/${config.id}`, { manager_email: 'lead.seattle@example.com', is_active: true })
 
     const page = await openPage(browser(), baseURL)

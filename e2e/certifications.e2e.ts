@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { apiLogIn, focusedControl, launchBrowser, signedInPage, watchErrors } from './browser.ts'
 
 // The certification screens (mf-certifications) as people use them: an admin adds a type and a

@@ -245,12 +245,15 @@ export async function playerFrame(page: Page, timeoutMs = 20_000): Promise<Frame
   }
 }
 
+/** The SCORM run-time APIs a SCO finds on the player's window (2004's and 1.2's), as far as the journeys read them. */
+type ScormWindow = { API_1484_11?: { GetValue(element: string): string }; API?: { LMSGetValue(element: string): string } }
+
 /** A value of the open SCO's data model, read from the runtime in the player (undefined while no session runs). */
 export async function runtimeValue(page: Page, element: string): Promise<string | undefined> {
   return (await playerFrame(page)).evaluate((el) => {
-    const w = window as unknown as Record<string, any>
-    if (w.API_1484_11) return w.API_1484_11.GetValue(el) as string
-    if (w.API) return w.API.LMSGetValue(el) as string
+    const w = window as unknown as ScormWindow
+    if (w.API_1484_11) return w.API_1484_11.GetValue(el)
+    if (w.API) return w.API.LMSGetValue(el)
     return undefined
   }, element)
 }
@@ -341,7 +344,7 @@ export async function leaveViewer(page: Page): Promise<void> {
 export async function scoInitialized(page: Page): Promise<void> {
   await (await playerFrame(page)).waitForFunction(
     () => {
-      const w = window as unknown as Record<string, any>
+      const w = window as unknown as ScormWindow
       // Both statuses always have a value once initialized, and answer '' before.
       if (w.API_1484_11) return w.API_1484_11.GetValue('cmi.completion_status') !== ''
       if (w.API) return w.API.LMSGetValue('cmi.core.lesson_status') !== ''

@@ -91,7 +91,6 @@ const COURSES = {
   rollup4th: { zip: 'golf-scorm2004-4th-SequencingPostTestRollup4thEd.zip', title: `Golf 2004 4th shared data ${run}` },
   debugger12: { zip: 'jleyva-scorm-debugger-scorm12.zip', title: `SCORM debugger ${run}` },
 } as const
-type Key = keyof typeof COURSES
 const media = { title: `Safety video and handbook ${run}` }
 const broken = { corrupt: `Corrupt package ${run}`, notScorm: `Not a SCORM package ${run}`, cancelled: `Cancelled upload ${run}` }
 

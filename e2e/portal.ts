@@ -44,11 +44,15 @@ export async function startPortal(command: string, args: string[], env: Record<s
   const stop = async () => {
     try {
       process.kill(-child.pid!, 'SIGTERM')
-    } catch {}
+    } catch {
+      // the process group has already exited
+    }
     await new Promise((r) => setTimeout(r, 1_000))
     try {
       process.kill(-child.pid!, 'SIGKILL')
-    } catch {}
+    } catch {
+      // it stopped on SIGTERM
+    }
     await rm(dataDir, { recursive: true, force: true })
   }
   const deadline = Date.now() + 170_000
@@ -60,7 +64,9 @@ export async function startPortal(command: string, args: string[], env: Record<s
     try {
       const res = await fetch(`${baseURL}/healthz`)
       if (res.ok) break
-    } catch {}
+    } catch {
+      // not listening yet: ask again until the deadline
+    }
     if (Date.now() > deadline) {
       await stop()
       throw new Error(`portal did not start:\n${output}`)
