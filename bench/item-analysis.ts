@@ -73,9 +73,8 @@ export async function benchItemAnalysis(pgUrl = BENCH_PG, attempts = Number(proc
     select ('00000000-0000-4000-8000-' || lpad(to_hex(a), 12, '0'))::uuid, 1, 'final', now() - (a % 365) * interval '1 day', ${QUESTIONS}, raw,
            round(raw * 100.0 / ${QUESTIONS}, 2), 600 + a % 1200
       from bench_raw`)
-  await conn.execute(`insert into exam_attempt_items (attempt_id, position, exam_id, exam_type, finalised_at, question_id, correct, chosen, chosen_bits, raw_score)
+  await conn.execute(`insert into exam_attempt_items (attempt_id, position, exam_id, exam_type, finalised_at, question_id, correct, chosen_bits, raw_score)
     select ('00000000-0000-4000-8000-' || lpad(to_hex(b.a), 12, '0'))::uuid, b.q - 1, 1, 'final', now() - (b.a % 365) * interval '1 day', b.q, b.correct,
-           case when b.blank then '{}'::smallint[] when b.correct then array[b.q % ${OPTIONS}]::smallint[] else array[b.distractor]::smallint[] end,
            case when b.blank then 0 when b.correct then 1::bigint << (b.q % ${OPTIONS}) else 1::bigint << b.distractor end, r.raw
       from bench_answers b join bench_raw r on r.a = b.a`)
   await conn.execute("update exam_attempts set status = 'submitted', finalised_at = now()")

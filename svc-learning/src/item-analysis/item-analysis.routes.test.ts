@@ -186,14 +186,14 @@ describe('GET /admin/exams/{id}/item-analysis', () => {
       'select option_orders, answers, result from exam_attempts where id = ?',
       [attempt.attemptId],
     )
-    const kept = await h.sql<{ position: number; question_id: number; correct: boolean; chosen: number[]; bits: number; raw_score: number; exam_type: string }>(
-      'select position, question_id, correct, chosen, chosen_bits::int as bits, raw_score, exam_type from exam_attempt_items where attempt_id = ? order by position',
+    const kept = await h.sql<{ position: number; question_id: number; correct: boolean; bits: number; raw_score: number; exam_type: string }>(
+      'select position, question_id, correct, chosen_bits::int as bits, raw_score, exam_type from exam_attempt_items where attempt_id = ? order by position',
       [attempt.attemptId],
     )
-    expect(kept.map((k) => [k.position, k.question_id, k.correct, k.chosen.map(Number), k.bits, k.raw_score, k.exam_type])).toEqual(
+    expect(kept.map((k) => [k.position, k.question_id, k.correct, k.bits, k.raw_score, k.exam_type])).toEqual(
       attempt.questions.map((q, i) => {
         const pool = poolAnswer(stored!.answers[i]!, stored!.option_orders[i])
-        return [i, q.id, stored!.result.question_results[i]!.is_correct, pool, pool.reduce((b, o) => b + 2 ** o, 0), stored!.result.correct_answers, 'practice']
+        return [i, q.id, stored!.result.question_results[i]!.is_correct, pool.reduce((b, o) => b + 2 ** o, 0), stored!.result.correct_answers, 'practice']
       }),
     )
     const [score] = await h.sql('select items, raw_score, score from exam_attempt_scores where attempt_id = ?', [attempt.attemptId])

@@ -13,8 +13,8 @@ export interface AttemptFacts {
 
 /**
  * The answer as pool indexes, sorted: the shown indexes mapped through the attempt's order (none:
- * shown = pool); unanswered is empty. The TypeScript twin of the `chosen` column the database
- * fills on finalising (migration 0011).
+ * shown = pool); unanswered is empty. The TypeScript twin of the `chosen_bits` column the database
+ * fills on finalising (migration 0011: bit i for pool index i).
  */
 export function poolAnswer(answer: Answer, order: readonly number[] | null | undefined): number[] {
   const shown = Array.isArray(answer) ? answer : answer >= 0 ? [answer] : []

@@ -85,14 +85,16 @@ describe('0011: item analysis kept rows', () => {
         expect(
           (
             await sql(
-              "select attempt_id, position, question_id, correct, chosen, raw_score, exam_type from exam_attempt_items order by attempt_id = '" + graded + "' desc, position",
+              "select attempt_id, position, question_id, correct, chosen_bits::int as bits, raw_score, exam_type from exam_attempt_items order by attempt_id = '" +
+                graded +
+                "' desc, position",
             )
-          ).map((r: Record<string, unknown>) => [r.attempt_id, r.position, r.question_id, r.correct, (r.chosen as unknown[]).map(Number), r.raw_score, r.exam_type]),
+          ).map((r: Record<string, unknown>) => [r.attempt_id, r.position, r.question_id, r.correct, r.bits, r.raw_score, r.exam_type]),
         ).toEqual([
-          [graded, 0, 10, true, [2], 1, 'final'],
-          [graded, 1, 11, false, [1, 2], 1, 'final'],
-          [unshuffled, 0, 10, true, [2], 1, 'final'],
-          [unshuffled, 1, 11, false, [], 1, 'final'],
+          [graded, 0, 10, true, 0b100, 1, 'final'],
+          [graded, 1, 11, false, 0b110, 1, 'final'],
+          [unshuffled, 0, 10, true, 0b100, 1, 'final'],
+          [unshuffled, 1, 11, false, 0, 1, 'final'],
         ])
         expect(await sql(`select attempt_id, items, raw_score, score, duration_seconds from exam_attempt_scores order by attempt_id = '${graded}' desc`)).toEqual([
           { attempt_id: graded, items: 2, raw_score: 1, score: 50, duration_seconds: 240 },

@@ -9,12 +9,12 @@ import { Migration } from '@portal/server-kit'
  * - `exam_type` is the exam's type when the attempt was graded (the backfill: its type now), so
  *   final and practice attempts are analysed apart even when an admin changes the type later.
  * - `correct` is the grading's own decision (the result's `is_correct`), never graded again here.
- * - `chosen` is the learner's answer as pool indexes (the shown indexes mapped through the attempt's
- *   `option_orders`, decision 0045), sorted; `{}` when unanswered. Its TypeScript twin is
- *   `poolAnswer` in item-analysis/reference.ts (agreement test in item-analysis.sql.test.ts).
- * - `chosen_bits` is the same set as bits (option i: bit i), so the analysis counts each option
- *   with a plain integer test in one pass (a question has at most 50 options, QuestionInput; an
- *   index past 62 would set the sign bit rather than overflow).
+ * - `chosen_bits` is the learner's answer as a set of pool indexes (option i: bit i; 0 when
+ *   unanswered): the shown indexes mapped through the attempt's `option_orders` (decision 0045).
+ *   Its TypeScript twin is `poolAnswer` in item-analysis/reference.ts (the agreement test is in
+ *   item-analysis.routes.test.ts). A question has at most 50 options (QuestionInput); an index past
+ *   62 would set the sign bit rather than overflow. Bits keep the rows narrow and let the analysis
+ *   count each option with a plain integer test in one pass.
  * - `raw_score` is the attempt's number of correct answers (the classical test score: item-rest
  *   correlation and Cronbach's alpha add unweighted items); `score` the graded percentage.
  * Attempts of exams deleted before the backfill are left out (no analysis can be asked for them).
@@ -34,15 +34,14 @@ export class ItemAnalysis extends Migration {
     this.addSql('create index exam_attempt_scores_exam on exam_attempt_scores (exam_id, exam_type, finalised_at)')
     this.addSql(`create table exam_attempt_items (
       attempt_id uuid not null references exam_attempts (id) on delete cascade,
-      position smallint not null,
-      exam_id int not null,
-      exam_type text not null,
       finalised_at timestamptz not null,
-      question_id int not null,
-      correct boolean not null,
-      chosen smallint[] not null,
       chosen_bits bigint not null,
+      exam_id int not null,
+      question_id int not null,
+      position smallint not null,
       raw_score smallint not null,
+      correct boolean not null,
+      exam_type text not null,
       primary key (attempt_id, position))`)
     this.addSql('create index exam_attempt_items_exam on exam_attempt_items (exam_id, exam_type, finalised_at)')
     this.addSql(`create function learning_record_attempt_items(p_attempt uuid) returns void language sql as $fn$
@@ -81,18 +80,16 @@ const insertScores = (where: string) => `insert into exam_attempt_scores (attemp
  * One row per question of each attempt: the answer given (`answers`, indexes as shown) mapped to
  * pool indexes through `option_orders` (none: shown = pool), sorted.
  */
-const insertItems = (
-  where: string,
-) => `insert into exam_attempt_items (attempt_id, position, exam_id, exam_type, finalised_at, question_id, correct, chosen, chosen_bits, raw_score)
+const insertItems = (where: string) => `insert into exam_attempt_items (attempt_id, position, exam_id, exam_type, finalised_at, question_id, correct, chosen_bits, raw_score)
   select a.id, (q.i - 1)::smallint, a.exam_id, e.exam_type, a.finalised_at, (q.question ->> 'id')::int,
          coalesce((a.result -> 'question_results' -> (q.i::int - 1) ->> 'is_correct')::boolean, false),
-         ch.chosen, ch.bits, (a.result ->> 'correct_answers')::int
+         ch.bits, (a.result ->> 'correct_answers')::int
   ${finalisedAttempts(
     where,
     `
   cross join lateral jsonb_array_elements(a.questions) with ordinality as q (question, i)
   cross join lateral (
-    select coalesce(array_agg(m.pool order by m.pool), '{}')::smallint[] as chosen, coalesce(bit_or(1::bigint << least(m.pool, 63)), 0) as bits
+    select coalesce(bit_or(1::bigint << least(m.pool, 63)), 0) as bits
       from (select case when jsonb_typeof(a.option_orders -> (q.i::int - 1)) = 'array'
                         then (a.option_orders -> (q.i::int - 1) ->> s.shown)::int
                         else s.shown end as pool
