@@ -1,6 +1,6 @@
 import type { Exam } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, DataTable, EmptyState, errorMessage, Spinner } from '@portal/ui-kit'
-import { Suspense, lazy } from 'react'
+import { Suspense, lazy, useState } from 'react'
 import { AuthoringHeader } from '../authoring/AuthoringHeader.tsx'
 import { ADD_TARGET, deleteTarget, editTarget, useAuthoringTab } from '../authoring/useAuthoringTab.ts'
 import { assignExam } from './api.ts'
@@ -11,6 +11,10 @@ import { EXAM_COLUMNS, assignmentText, typeText } from './exam-table.ts'
 // The form (question editor, reorder, import) loads when Add New Exam or Edit opens it.
 const ExamForm = lazy(() => import(/* webpackChunkName: "exam-form" */ './ExamForm.tsx').then((m) => ({ default: m.ExamForm })))
 // The assign dialog (learner list, filters) loads when Assign opens it: the tab's first paint does without it.
+// Item analysis (charts, figures, export) loads when its button opens it.
+const ItemAnalysisDialog = lazy(() =>
+  import(/* webpackChunkName: "item-analysis" */ './item-analysis/ItemAnalysisDialog.tsx').then((m) => ({ default: m.ItemAnalysisDialog })),
+)
 const AssignDialog = lazy(() => import(/* webpackChunkName: "assign-dialog" */ '../assign/index.ts').then((m) => ({ default: m.AssignDialog })))
 
 /** Exams tab: list with edit, delete (confirmed) and assign; Add New Exam / Edit Exam form. */
@@ -23,6 +27,7 @@ export const ExamsTab = () => {
     ids: table.view.rows.map((e) => e.id),
   })
   const remove = useDeleteExam(afterDelete)
+  const [toAnalyse, setToAnalyse] = useState<Exam | null>(null)
 
   if (editing.mode !== 'closed') {
     const exam = editing.mode === 'edit' ? editing.item : null
@@ -97,6 +102,9 @@ export const ExamsTab = () => {
                       <Button size="small" variant="secondary" aria-describedby={nameId} onClick={() => setToAssign(e)}>
                         Assign
                       </Button>
+                      <Button size="small" variant="secondary" aria-describedby={nameId} onClick={() => setToAnalyse(e)}>
+                        Item Analysis
+                      </Button>
                       <Button ref={target(deleteTarget(e.id))} size="small" variant="danger" aria-describedby={nameId} onClick={() => {
                         remove.reset()
                         setToDelete(e)
@@ -124,6 +132,11 @@ export const ExamsTab = () => {
         <p className="pk-m0">Are you sure you want to delete {toDelete?.name}? This cannot be undone.</p>
         {remove.isError ? <Alert>{errorMessage(remove.error, 'Failed to delete exam. Please try again.')}</Alert> : null}
       </ConfirmDialog>
+      {toAnalyse ? (
+        <Suspense fallback={<Spinner label="Loading the item analysis..." />}>
+          <ItemAnalysisDialog exam={toAnalyse} onClose={() => setToAnalyse(null)} />
+        </Suspense>
+      ) : null}
       {toAssign ? (
         <Suspense fallback={<Spinner label="Loading the learner list..." />}>
         <AssignDialog
