@@ -64,14 +64,16 @@ app.post('/exams/:id/attempts', async (c) => {
   const startedAt = new Date()
   const deadline = new Date(startedAt.getTime() + exam.time_limit * 60_000)
   const attemptId = randomUUID()
-  await pool.query(
-    "insert into bench_attempts (id, exam_id, user_id, questions, answers, status, started_at, deadline) values ($1, $2, $3, $4, $5, 'in_progress', $6, $7)",
-    [attemptId, Number(c.req.param('id')), randomUUID(), JSON.stringify(questions), JSON.stringify(questions.map(() => -1)), startedAt, deadline],
-  )
-  return c.json(
-    { attemptId, questions: questions.map(publicQuestion), deadline: deadline.toISOString(), startedAt: startedAt.toISOString(), attemptNumber: 1 },
-    201,
-  )
+  await pool.query("insert into bench_attempts (id, exam_id, user_id, questions, answers, status, started_at, deadline) values ($1, $2, $3, $4, $5, 'in_progress', $6, $7)", [
+    attemptId,
+    Number(c.req.param('id')),
+    randomUUID(),
+    JSON.stringify(questions),
+    JSON.stringify(questions.map(() => -1)),
+    startedAt,
+    deadline,
+  ])
+  return c.json({ attemptId, questions: questions.map(publicQuestion), deadline: deadline.toISOString(), startedAt: startedAt.toISOString(), attemptNumber: 1 }, 201)
 })
 
 app.post('/attempts/:id/submit', async (c) => {
@@ -79,10 +81,9 @@ app.post('/attempts/:id/submit', async (c) => {
   const client = await pool.connect()
   try {
     await client.query('begin')
-    const { rows } = await client.query<{ id: string; exam_id: number; questions: Question[] }>(
-      'select id, exam_id, questions from bench_attempts where id = $1 for update',
-      [c.req.param('id')],
-    )
+    const { rows } = await client.query<{ id: string; exam_id: number; questions: Question[] }>('select id, exam_id, questions from bench_attempts where id = $1 for update', [
+      c.req.param('id'),
+    ])
     const a = rows[0]
     if (!a) {
       await client.query('rollback')

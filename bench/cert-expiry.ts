@@ -49,7 +49,15 @@ export async function benchCertExpiry(pgUrl = BENCH_PG, count = Number(process.e
     await client.end()
   }
   await ensureDatabase(url.toString())
-  const db = await openDatabase({ service: 'certs', url: url.toString(), dataDir: '/tmp/unused', entities, migrations: migrationsList, routines: ledgerRoutines('UTC'), logger: silentLogger })
+  const db = await openDatabase({
+    service: 'certs',
+    url: url.toString(),
+    dataDir: '/tmp/unused',
+    entities,
+    migrations: migrationsList,
+    routines: ledgerRoutines('UTC'),
+    logger: silentLogger,
+  })
   const conn = db.orm.em.getConnection()
   const technicians = Math.ceil(count / TYPES)
   const today = new Date().toISOString().slice(0, 10)
@@ -65,11 +73,13 @@ export async function benchCertExpiry(pgUrl = BENCH_PG, count = Number(process.e
     select ('00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, 0, now() + interval '20 days', now()
       from generate_series(1, ${technicians}) i where i % 10 = 0`)
   log('users, types, pauses')
-  await conn.execute(`insert into technician_certifications (user_id, certification_id, certification_number, obtained_date, expiration_date, created_at, updated_at)
+  await conn.execute(
+    `insert into technician_certifications (user_id, certification_id, certification_number, obtained_date, expiration_date, created_at, updated_at)
     select ('00000000-0000-4000-8000-' || lpad(to_hex(u), 12, '0'))::uuid, t, 'N' || u || '-' || t,
            ?::date - 700 + ((u * 7919 + t * 104729) % 1825) - 30, ?::date + ((u * 7919 + t * 104729) % 1825) - 30, now(), now()
       from generate_series(1, ${technicians}) u cross join generate_series(1, ${TYPES}) t`,
-    [today, today])
+    [today, today],
+  )
   await conn.execute(`update notification_configs set manager_email = 'manager.' || id || '@bench.test', operations_manager_email = 'ops.' || id || '@bench.test',
     additional_email_1 = 'safety.' || id || '@bench.test', is_active = true`)
   // The check is measured, not the seed's aftermath: statistics, visibility map and a checkpoint first.

@@ -95,8 +95,7 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, 
   return out
 }
 
-const load = (opts: autocannon.Options) =>
-  new Promise<autocannon.Result>((resolve, reject) => autocannon(opts, (err, r) => (err ? reject(err) : resolve(r))))
+const load = (opts: autocannon.Options) => new Promise<autocannon.Result>((resolve, reject) => autocannon(opts, (err, r) => (err ? reject(err) : resolve(r))))
 /** Throughput as answers over the run's wall time (a bounded run's last second is partial). */
 const figures = (r: autocannon.Result): LoadFigures => ({
   rps: Math.round(r.requests.total / r.duration),
@@ -229,8 +228,10 @@ export async function registerUsers(o: Pick<ExamsBenchOptions, 'gatewayUrl' | 'm
     if (codes.some((c) => !c)) await sleep(100)
   }
   if (codes.some((c) => !c)) throw new Error(`verification mails missing for ${codes.filter((c) => !c).length} of ${people.length} users`)
-  const tokens = await mapLimit(registered, 16, async (r, i) =>
-    (await api<{ token: string }>('POST', '/auth/verify-email', { userId: r.userId, verificationCode: codes[i] })).token,
+  const tokens = await mapLimit(
+    registered,
+    16,
+    async (r, i) => (await api<{ token: string }>('POST', '/auth/verify-email', { userId: r.userId, verificationCode: codes[i] })).token,
   )
   return { adminToken: tokens[0]!, learnerTokens: tokens.slice(1), emails: people.map((p) => p.email), password }
 }
@@ -262,8 +263,7 @@ async function startCeiling(pgUrl: string) {
 }
 
 /** The same pool the portal gets, with the ids the portal's questions would have. */
-const asStored = (qs: QuestionInput[]) =>
-  qs.map((q, i) => ({ ...q, id: i + 1, subject_category: q.subject_category ?? null, category_weight: q.category_weight ?? 1 }))
+const asStored = (qs: QuestionInput[]) => qs.map((q, i) => ({ ...q, id: i + 1, subject_category: q.subject_category ?? null, category_weight: q.category_weight ?? 1 }))
 
 async function measureCeiling(o: ExamsBenchOptions) {
   const ceiling = await startCeiling(o.pgUrl)
@@ -284,10 +284,13 @@ async function measureCeiling(o: ExamsBenchOptions) {
     const { prepared } = (await setup.json()) as { prepared: string[] }
 
     log('ceiling: start spike')
-    const startSpike = await spike(ceiling.url, ceiling.warmPath, Array.from({ length: SPIKE }, () => ({ path: '/exams/1/attempts', headers: {} })), 201)
-    const startSustained = figures(
-      await load({ url: `${ceiling.url}/exams/1/attempts`, method: 'POST', connections: o.connections, duration: Math.min(o.durationSeconds, 5) }),
+    const startSpike = await spike(
+      ceiling.url,
+      ceiling.warmPath,
+      Array.from({ length: SPIKE }, () => ({ path: '/exams/1/attempts', headers: {} })),
+      201,
     )
+    const startSustained = figures(await load({ url: `${ceiling.url}/exams/1/attempts`, method: 'POST', connections: o.connections, duration: Math.min(o.durationSeconds, 5) }))
     log(`ceiling: start spike ${JSON.stringify(startSpike)}, sustained ${JSON.stringify(startSustained)}`)
     const bodies = prepared.map((id) => ({
       path: `/attempts/${id}/submit`,
@@ -321,22 +324,25 @@ async function measureCeiling(o: ExamsBenchOptions) {
 
 async function createExams(o: ExamsBenchOptions, adminToken: string, count: number, pool: number, draw: number, label: string) {
   const api = makeApi(o.gatewayUrl)
-  return mapLimit(Array.from({ length: count }, (_, i) => i), 4, async (i) =>
-    api<Exam>(
-      'POST',
-      '/exams',
-      {
-        name: `Bench ${label} ${i + 1} (${new Date().toISOString()})`,
-        time_limit: 60,
-        pass_score: 70,
-        total_questions: draw,
-        subject_categories: CATEGORIES,
-        exam_type: 'practice',
-        is_assigned_to_all: true,
-        questions: makeQuestions(pool),
-      },
-      adminToken,
-    ),
+  return mapLimit(
+    Array.from({ length: count }, (_, i) => i),
+    4,
+    async (i) =>
+      api<Exam>(
+        'POST',
+        '/exams',
+        {
+          name: `Bench ${label} ${i + 1} (${new Date().toISOString()})`,
+          time_limit: 60,
+          pass_score: 70,
+          total_questions: draw,
+          subject_categories: CATEGORIES,
+          exam_type: 'practice',
+          is_assigned_to_all: true,
+          questions: makeQuestions(pool),
+        },
+        adminToken,
+      ),
   )
 }
 
@@ -403,8 +409,7 @@ export async function benchExams(o: ExamsBenchOptions): Promise<ExamsBenchResult
 /** The summary lines, in the style of the identity figures. */
 export function examsSummary(r: ExamsBenchResult) {
   const s = r.startSpike
-  const spikeLine = (f: SpikeFigures) =>
-    `${f.drainPerSecond} starts/s drain (${f.drainMs} ms), p50 ${f.p50} ms, p95 ${f.p95} ms, p99 ${f.p99} ms, errors ${f.errors}`
+  const spikeLine = (f: SpikeFigures) => `${f.drainPerSecond} starts/s drain (${f.drainMs} ms), p50 ${f.p50} ms, p95 ${f.p95} ms, p99 ${f.p99} ms, errors ${f.errors}`
   return `exam start spike: ${s.ours.requests} starts released at once (${SPIKE_DRAW} of ${SPIKE_POOL} questions, ${r.learners} learners)
   ceiling (bare Hono + pg insert)  ${spikeLine(s.ceiling)}
   ceiling sustained (autocannon)   ${r.ceilingStartSustained.rps} starts/s, p99 ${r.ceilingStartSustained.p99} ms

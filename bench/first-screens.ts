@@ -102,7 +102,11 @@ export async function measureFirstScreens(browser: Browser, baseURL: string, lea
         await profilePage.goto('/technician/profile')
         await profilePage.locator('main h1', { hasText: 'My Technician Profile' }).waitFor()
       })
-      screens.technicianProfile = screenFigures('/technician/profile', loaded.filter((s) => ownerOf(s.url) !== 'shell'), shared)
+      screens.technicianProfile = screenFigures(
+        '/technician/profile',
+        loaded.filter((s) => ownerOf(s.url) !== 'shell'),
+        shared,
+      )
       await cold.close()
     }
     await context.close()
@@ -132,7 +136,9 @@ export function formatFirstScreens(f: FirstScreens): string {
       const singletons = s.sharedSingletons[owner] ?? 0
       const own = bytes - singletons
       const goal = owner === 'shell' ? '' : ` (goal <= +${kb(REMOTE_FIRST_SCREEN_GOAL_BYTES)}${bytes > REMOTE_FIRST_SCREEN_GOAL_BYTES ? ', OVER' : ''})`
-      const split = singletons ? `; its own code +${kb(own)}${own > REMOTE_FIRST_SCREEN_GOAL_BYTES ? ' (OVER)' : ''}, shared singletons it provided for the page +${kb(singletons)}` : ''
+      const split = singletons
+        ? `; its own code +${kb(own)}${own > REMOTE_FIRST_SCREEN_GOAL_BYTES ? ' (OVER)' : ''}, shared singletons it provided for the page +${kb(singletons)}`
+        : ''
       lines.push(`${`${role} first screen: ${owner}`.padEnd(40)}+${kb(bytes)}${goal}${split}`)
     }
   }

@@ -38,6 +38,4 @@ clearInterval(sample)
 // ru_maxrss the RSS its parent had when spawning it (the benchmark's parent holds the whole
 // generated package, and `npm run bench` far more), which is not this process's memory.
 const maxRssBytes = Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024
-process.stdout.write(
-  JSON.stringify({ ms: Math.round(ms), maxRssBytes, startRssBytes, atPeak, maxOpenFiles, fileCount: info.fileCount, totalBytes: info.totalBytes }) + '\n',
-)
+process.stdout.write(JSON.stringify({ ms: Math.round(ms), maxRssBytes, startRssBytes, atPeak, maxOpenFiles, fileCount: info.fileCount, totalBytes: info.totalBytes }) + '\n')

@@ -54,10 +54,7 @@ function hammer(urls: string[], itemId: string, opts: { duration: number; connec
           },
         ],
       },
-      (err, r) =>
-        err
-          ? reject(err)
-          : resolve(loadFigures(r)),
+      (err, r) => (err ? reject(err) : resolve(loadFigures(r))),
     ),
   )
 }
@@ -134,7 +131,11 @@ export async function benchScormCommit(opts: {
         return ((await res.json()) as { commitUrl: string }).commitUrl
       }),
     )
-    direct = await hammer(again.map((u) => `${opts.learningUrl}${u.replace(/^\/api/, '')}`), itemId, opts)
+    direct = await hammer(
+      again.map((u) => `${opts.learningUrl}${u.replace(/^\/api/, '')}`),
+      itemId,
+      opts,
+    )
   }
   return {
     bodyBytes: JSON.stringify(commitBody(itemId, 1)).length,

@@ -16,7 +16,14 @@ const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 }
 const BRANCH = (process.env.BENCH_MANAGER_BRANCH ?? 'Portland') as 'Portland'
 // The service's today: the company's date (COMPANY_TIME_ZONE, unset in the benchmark).
 const TIME_ZONE = process.env.COMPANY_TIME_ZONE ?? DEFAULT_COMPANY_TIME_ZONE
-const actor = { userId: '00000000-0000-4000-8000-000000000000', email: 'x@example.com', name: 'x', isAdmin: false, isManager: true, managerScope: { branches: [], departments: [] } }
+const actor = {
+  userId: '00000000-0000-4000-8000-000000000000',
+  email: 'x@example.com',
+  name: 'x',
+  isAdmin: false,
+  isManager: true,
+  managerScope: { branches: [], departments: [] },
+}
 
 /** `?` placeholders as pg's `$n`, arrays spread as lists (as the ORM's execute does). */
 function toPg(sql: string, params: unknown[] = []) {

@@ -220,14 +220,17 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
     step('seeded')
     const [adminId, managerId] = [crypto.randomUUID(), crypto.randomUUID()]
     const scope = { branches: [TEAM_BENCH.managerBranch], departments: [] }
-    await client.query(`insert into users (id, name, email, is_admin, is_manager, manager_scope, occurred_at) values ($1, 'Bench Admin', 'admin@bench.test', true, false, '{"branches":[],"departments":[]}', now()), ($2, 'Bench Manager', 'manager@bench.test', false, true, $3, now())`, [
-      adminId,
-      managerId,
-      JSON.stringify(scope),
-    ])
+    await client.query(
+      `insert into users (id, name, email, is_admin, is_manager, manager_scope, occurred_at) values ($1, 'Bench Admin', 'admin@bench.test', true, false, '{"branches":[],"departments":[]}', now()), ($2, 'Bench Manager', 'manager@bench.test', false, true, $3, now())`,
+      [adminId, managerId, JSON.stringify(scope)],
+    )
     const none = { branches: [], departments: [] }
-    const adminAuth = { authorization: `Bearer ${await issuer.sign({ userId: adminId, email: 'admin@bench.test', name: 'Bench Admin', isAdmin: true, isManager: false, managerScope: none })}` }
-    const managerAuth = { authorization: `Bearer ${await issuer.sign({ userId: managerId, email: 'manager@bench.test', name: 'Bench Manager', isAdmin: false, isManager: true, managerScope: scope })}` }
+    const adminAuth = {
+      authorization: `Bearer ${await issuer.sign({ userId: adminId, email: 'admin@bench.test', name: 'Bench Admin', isAdmin: true, isManager: false, managerScope: none })}`,
+    }
+    const managerAuth = {
+      authorization: `Bearer ${await issuer.sign({ userId: managerId, email: 'manager@bench.test', name: 'Bench Manager', isAdmin: false, isManager: true, managerScope: scope })}`,
+    }
     const base = `http://127.0.0.1:${certs.port}`
 
     step('export')
@@ -263,7 +266,9 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
     const overview = await json<{ technicians: number }>(overviewUrl, adminAuth)
     const dashboard = await json<{ counts: Record<string, number> }>(dashboardUrl, adminAuth)
     const items = Object.values(dashboard.body.counts).reduce((a, b) => a + b, 0)
-    step(`overview: ${overview.body.technicians} technicians; dashboard: ${items} certifications counted, the first ${CERT_NOTIFICATIONS.dashboardListed} of each group listed (${JSON.stringify(dashboard.body.counts)}), ${(dashboard.bytes / 1024).toFixed(0)} KB`)
+    step(
+      `overview: ${overview.body.technicians} technicians; dashboard: ${items} certifications counted, the first ${CERT_NOTIFICATIONS.dashboardListed} of each group listed (${JSON.stringify(dashboard.body.counts)}), ${(dashboard.bytes / 1024).toFixed(0)} KB`,
+    )
 
     /** One request's seconds and answer. */
     const timed = async (url: string, headers: Record<string, string>) => {
@@ -277,7 +282,10 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
     const cBase = `http://127.0.0.1:${ceiling.port}`
     step('ceiling up')
     const sides = {
-      ceiling: { urls: { admin: `${cBase}/team/admin`, manager: `${cBase}/team/manager`, overview: `${cBase}/overview`, dashboard: `${cBase}/dashboard` }, auth: { admin: {}, manager: {} } },
+      ceiling: {
+        urls: { admin: `${cBase}/team/admin`, manager: `${cBase}/team/manager`, overview: `${cBase}/overview`, dashboard: `${cBase}/dashboard` },
+        auth: { admin: {}, manager: {} },
+      },
       ours: { urls: { admin: teamUrl, manager: teamUrl, overview: overviewUrl, dashboard: dashboardUrl }, auth: { admin: adminAuth, manager: managerAuth } },
     }
     // Each surface on the ceiling, then at once on svc-certs (each warmed 1 s first): on a shared
@@ -285,7 +293,10 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
     const c = {} as Record<Surface, LatencyFigures>
     const o = {} as Record<Surface, LatencyFigures>
     for (const key of SURFACES) {
-      for (const [side, out] of [['ceiling', c], ['ours', o]] as const) {
+      for (const [side, out] of [
+        ['ceiling', c],
+        ['ours', o],
+      ] as const) {
         const { urls, auth } = sides[side]
         const headers = key === 'manager' ? auth.manager : auth.admin
         await measure(urls[key], headers, 1, connections)
@@ -350,7 +361,8 @@ export const formatTeam = (r: TeamBenchResult) => {
     line(`notification dashboard (${r.dashboard.items} rows, ${(r.dashboard.bytes / 1024 / 1024).toFixed(1)} MB)`, r.dashboard),
     `consistency check (${r.consistency.technicians} technicians)`.padEnd(46) +
       `${r.consistency.seconds.join(' s, ')} s (worst ${r.consistency.worst} s), ${r.consistency.consistent ? 'consistent' : `${r.consistency.differences} differences`}; same statements bare ${r.consistency.ceilingSeconds.join(' s, ')} s (goal <= ${r.goals.consistencySeconds} s)`,
-    `team export (${r.export.rows} rows)`.padEnd(46) + `${r.export.seconds} s, ${(r.export.bytes / 1024 / 1024).toFixed(1)} MB, service idle RSS ${r.export.idleRssMb} MB, peak RSS ${r.export.peakRssMb} MB (goal <= 3 s, <= 200 MB)`,
+    `team export (${r.export.rows} rows)`.padEnd(46) +
+      `${r.export.seconds} s, ${(r.export.bytes / 1024 / 1024).toFixed(1)} MB, service idle RSS ${r.export.idleRssMb} MB, peak RSS ${r.export.peakRssMb} MB (goal <= 3 s, <= 200 MB)`,
   ].join('\n')
 }
 
@@ -365,7 +377,12 @@ if (import.meta.main) {
     consistencyRuns: process.env.BENCH_CONSISTENCY_RUNS ? Number(process.env.BENCH_CONSISTENCY_RUNS) : undefined,
   })
   const at = new Date().toISOString()
-  const record = { at, machine: { cores: cpus().length, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: load() }, durationSeconds: Number(process.env.BENCH_SECONDS ?? 10), ...result }
+  const record = {
+    at,
+    machine: { cores: cpus().length, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: load() },
+    durationSeconds: Number(process.env.BENCH_SECONDS ?? 10),
+    ...result,
+  }
   const dir = new URL('results/', import.meta.url)
   await mkdir(dir, { recursive: true })
   const file = new URL(`team-${at.replace(/[:.]/g, '-')}.json`, dir)

@@ -100,16 +100,23 @@ describe('admin e-mail, groups and stats', () => {
     // Pat joins the group (Users tab's inline edit does the same call).
     const admin = await apiLogIn(baseURL, 'admin@example.com', 'Admin123!')
     const pat = await apiLogIn(baseURL, 'tech.portland@example.com', 'Tech1234!')
-    const moved = await fetch(`${baseURL}/api/users/${pat.id}/group`, { method: 'PATCH', headers: { ...admin.auth, 'content-type': 'application/json' }, body: JSON.stringify({ userGroup: group }) })
+    const moved = await fetch(`${baseURL}/api/users/${pat.id}/group`, {
+      method: 'PATCH',
+      headers: { ...admin.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ userGroup: group }),
+    })
     expect(moved.status).toBe(200)
     // Pat's move reaches notify by identity's event: try again until the report has its member.
     const sent = page.getByRole('status').filter({ hasText: 'Test report sent successfully!' })
     await expect
-      .poll(async () => {
-        if ((await sent.count()) === 0) await card.getByRole('button', { name: `Send test report of ${group}` }).click()
-        await sent.or(card.getByText('Error sending test report')).first().waitFor()
-        return sent.count()
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          if ((await sent.count()) === 0) await card.getByRole('button', { name: `Send test report of ${group}` }).click()
+          await sent.or(card.getByText('Error sending test report')).first().waitFor()
+          return sent.count()
+        },
+        { timeout: 15_000 },
+      )
       .toBe(1)
     await waitForMail(baseURL, lead, /Pat Portland/)
     expect(await axeSerious(page)).toEqual([])
@@ -122,7 +129,8 @@ describe('admin e-mail, groups and stats', () => {
     await page.getByRole('tab', { name: 'Users' }).click()
     await page.getByRole('button', { name: 'Stats of Pat Portland' }).click()
     const dialog = page.getByRole('dialog', { name: 'User Statistics: Pat Portland' })
-    for (const label of ['Exams Taken', 'Average Score', 'Highest Score', 'Lowest Score', 'Courses Started', 'Courses Completed', 'Average Course Progress']) await dialog.getByText(label, { exact: true }).waitFor()
+    for (const label of ['Exams Taken', 'Average Score', 'Highest Score', 'Lowest Score', 'Courses Started', 'Courses Completed', 'Average Course Progress'])
+      await dialog.getByText(label, { exact: true }).waitFor()
     await dialog.getByRole('heading', { name: 'Exam History' }).waitFor()
     await dialog.getByRole('heading', { name: 'Course History' }).waitFor()
     expect(await axeSerious(page)).toEqual([])
@@ -137,8 +145,16 @@ describe('admin e-mail, groups and stats', () => {
     await page.getByRole('tab', { name: 'Audit Trail' }).click()
     const table = page.getByRole('table', { name: 'Admin changes, newest first' })
     // The journeys above: an admin e-mail deleted (notify), a group made and Pat moved into it (identity).
-    await table.getByRole('row').filter({ hasText: 'admin_email.deleted' }).filter({ hasText: `leads.${run}@example.com` }).waitFor()
-    await table.getByRole('row').filter({ hasText: 'group.created' }).filter({ hasText: `Crew ${run}` }).waitFor()
+    await table
+      .getByRole('row')
+      .filter({ hasText: 'admin_email.deleted' })
+      .filter({ hasText: `leads.${run}@example.com` })
+      .waitFor()
+    await table
+      .getByRole('row')
+      .filter({ hasText: 'group.created' })
+      .filter({ hasText: `Crew ${run}` })
+      .waitFor()
     await table.getByRole('row').filter({ hasText: 'user.group_changed' }).first().waitFor()
     expect(await axeSerious(page)).toEqual([])
     await page.getByLabel('What').fill(`leads.${run}`)

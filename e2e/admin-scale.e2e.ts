@@ -135,7 +135,10 @@ describe('admin at scale', () => {
     for (let i = 1; i <= 26; i++) expect((await api('POST', '/exams', examBody(`${prefix} ${String(i).padStart(2, '0')}`, 1))).status).toBe(201)
     const page = await asAdmin()
     const errors = watchErrors(page)
-    const summary = page.getByRole('tabpanel').getByRole('status').filter({ hasText: /^Showing|^No exams/ })
+    const summary = page
+      .getByRole('tabpanel')
+      .getByRole('status')
+      .filter({ hasText: /^Showing|^No exams/ })
     await summary.filter({ hasText: /^Showing 1–25 of \d+ exams$/ }).waitFor()
     await page.getByRole('navigation', { name: 'Exams pages' }).getByRole('button', { name: 'Next Page' }).click()
     await summary.filter({ hasText: /^Showing 26–\d+ of \d+ exams$/ }).waitFor()

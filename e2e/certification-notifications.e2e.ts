@@ -29,7 +29,13 @@ async function call<T = unknown>(method: string, path: string, body?: unknown): 
 async function addCertification(userId: string, code: string, days: number): Promise<void> {
   const type = (await call<{ certifications: { id: number; code: string }[] }>('GET', '/admin/certifications')).certifications.find((c) => c.code === code)!
   const expiration = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
-  await call('POST', '/technician/certifications/add', { certification_id: type.id, certification_number: `${code}-E2E`, obtained_date: '2020-01-01', expiration_date: expiration, user_id: userId })
+  await call('POST', '/technician/certifications/add', {
+    certification_id: type.id,
+    certification_number: `${code}-E2E`,
+    obtained_date: '2020-01-01',
+    expiration_date: expiration,
+    user_id: userId,
+  })
 }
 
 /** Runs the daily check from the screen; answers once its success or failure shows (a failure fails with its words). */
@@ -40,7 +46,10 @@ async function runDailyCheck(page: Page): Promise<void> {
   const failure = page.getByRole('region', { name: 'Manual Actions' }).getByRole('alert')
   await success.or(failure).first().waitFor({ timeout: 30_000 })
   expect(await failure.allTextContents()).toEqual([])
-  await page.getByRole('status').getByText(/^\d+ notices? sent, \d+ withheld \(notifications paused\)\.$/).waitFor()
+  await page
+    .getByRole('status')
+    .getByText(/^\d+ notices? sent, \d+ withheld \(notifications paused\)\.$/)
+    .waitFor()
 }
 
 describe('certification notifications journey', () => {
@@ -76,7 +85,8 @@ describe('certification notifications journey', () => {
     const forecast = page.getByRole('region', { name: 'Compliance Forecast' })
     await forecast.getByRole('img', { name: /^Compliance by branch today and in 30, 60, 90 days/ }).waitFor()
     const forecastTable = forecast.getByRole('table', { name: 'Compliance forecast by branch' })
-    for (const col of ['Branch', 'Technicians', 'Today', 'In 30 days', 'In 60 days', 'In 90 days']) await forecastTable.getByRole('columnheader', { name: col, exact: true }).waitFor()
+    for (const col of ['Branch', 'Technicians', 'Today', 'In 30 days', 'In 60 days', 'In 90 days'])
+      await forecastTable.getByRole('columnheader', { name: col, exact: true }).waitFor()
     await forecastTable.getByRole('rowheader', { name: 'Portland' }).waitFor()
     expect(await axeSerious(page)).toEqual([])
 
@@ -124,7 +134,10 @@ describe('certification notifications journey', () => {
     await waitForMail(baseURL, 'ops@example.com', /Avery Anchorage's First Aid \/ CPR \/ AED \(CPR-AED\) certification/)
     await page.getByRole('button', { name: 'Send Weekly Report' }).click()
     await page.getByRole('status').getByText('Weekly management report triggered successfully', { exact: true }).waitFor({ timeout: 30_000 })
-    await page.getByRole('status').getByText(/^\d+ reports? sent\.$/).waitFor()
+    await page
+      .getByRole('status')
+      .getByText(/^\d+ reports? sent\.$/)
+      .waitFor()
 
     // Notification Logs: the daily check's notices, Avery's expired one among them.
     await tabs.getByRole('tab', { name: 'Notification Logs' }).click()

@@ -31,8 +31,7 @@ describe('certifications journey', () => {
     const errors = watchErrors(page)
     await page.getByRole('tab', { name: 'Certifications' }).click()
     const panel = page.getByRole('tabpanel')
-    for (const card of ['Team Management', 'Certification Admin', 'Notification Settings', 'Revenue Entry'])
-      await panel.getByRole('heading', { name: card }).waitFor()
+    for (const card of ['Team Management', 'Certification Admin', 'Notification Settings', 'Revenue Entry']) await panel.getByRole('heading', { name: card }).waitFor()
     await expect(panel.getByRole('link', { name: 'Open Notification Settings' }).getAttribute('href')).resolves.toBe('/admin/certification-notifications')
     await expect(panel.getByRole('link', { name: 'Open Revenue Entry' }).getAttribute('href')).resolves.toBe('/admin/revenue-entry')
     await panel.getByRole('link', { name: 'Manage Certifications' }).click()
@@ -49,7 +48,10 @@ describe('certifications journey', () => {
     await page.keyboard.press('ArrowRight')
     await page.keyboard.press('ArrowRight')
     expect(await focusedControl(page)).toBe('tab "Construction" [selected]')
-    await page.getByRole('tabpanel').getByRole('button', { name: /^Tier 1 / }).waitFor()
+    await page
+      .getByRole('tabpanel')
+      .getByRole('button', { name: /^Tier 1 / })
+      .waitFor()
 
     // Tier sections fold and unfold.
     const tier3 = page.getByRole('button', { name: /^Tier 3 / })
@@ -110,7 +112,10 @@ describe('certifications journey', () => {
     // The demo's six months of revenue fill the four cards (issue 11).
     const revenue = page.getByRole('region', { name: 'Revenue' })
     for (const card of ['Monthly Revenue', 'Monthly Pay', 'Rev/Pay Ratio', 'Yearly Revenue YTD']) await revenue.getByText(card, { exact: true }).waitFor()
-    await revenue.getByText(/^\$\d{1,3}(,\d{3})*\.\d{2}$/).first().waitFor()
+    await revenue
+      .getByText(/^\$\d{1,3}(,\d{3})*\.\d{2}$/)
+      .first()
+      .waitFor()
     expect(await revenue.getByText('No revenue recorded').count()).toBe(0)
 
     // Statuses and badges in words.
@@ -120,7 +125,9 @@ describe('certifications journey', () => {
     await cpr.getByText(/^Expired \d+ days ago$/).waitFor()
     // Each badge says why, as a tooltip and to screen readers (issue 23).
     expect(await cpr.getByText('Expired', { exact: true }).getAttribute('title')).toMatch(/^Expired \d+ days ago: expiry \w{3} \d{1,2}, \d{4}$/)
-    await card('Forklift Operator').getByText(/^Critical: expires in \d+ days?$/).waitFor()
+    await card('Forklift Operator')
+      .getByText(/^Critical: expires in \d+ days?$/)
+      .waitFor()
     const osha = card('OSHA 10-Hour Construction Safety')
     await osha.getByText('Not Uploaded', { exact: true }).waitFor()
     const upcoming = page.getByRole('region', { name: 'Upcoming Expirations' })
@@ -141,7 +148,10 @@ describe('certifications journey', () => {
     await add.getByText('Expires Oct 1, 2028: obtained date + 24 months', { exact: true }).waitFor()
     await add.getByRole('button', { name: 'Add Certification' }).click()
     await add.waitFor({ state: 'hidden' })
-    await page.getByRole('status').getByText(/Certification added successfully!/).waitFor()
+    await page
+      .getByRole('status')
+      .getByText(/Certification added successfully!/)
+      .waitFor()
     expect(await focusedControl(page)).toBe('button "Add Certification"')
     const added = card(`${typeName} (${typeCode})`)
     await added.getByText('Not Uploaded', { exact: true }).waitFor()
@@ -212,7 +222,10 @@ describe('certifications journey', () => {
     const toggle = page.getByRole('switch', { name: 'Expiration notifications' })
     expect(await toggle.getAttribute('aria-checked')).toBe('true')
     await toggle.click()
-    await page.getByRole('status').getByText(/^Notifications paused until \w{3} \d{1,2}, \d{4}\.$/).waitFor()
+    await page
+      .getByRole('status')
+      .getByText(/^Notifications paused until \w{3} \d{1,2}, \d{4}\.$/)
+      .waitFor()
     await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false')
     await page.getByText(/^Paused until /).waitFor()
     // Used again, it resumes: journeys share the portal, and the notification journey reminds

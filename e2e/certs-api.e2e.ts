@@ -19,11 +19,14 @@ describe('certifications through the gateway', () => {
     // The demo is seeded once the demo users reached svc-certs; allow the start a moment.
     let profile: TechnicianProfile | undefined
     await expect
-      .poll(async () => {
-        const res = await fetch(`${baseURL}/api/technician/profile/${portland.id}`, { headers: portland.auth })
-        profile = res.ok ? TechnicianProfile.parse(await res.json()) : undefined
-        return profile?.certifications.length ?? 0
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          const res = await fetch(`${baseURL}/api/technician/profile/${portland.id}`, { headers: portland.auth })
+          profile = res.ok ? TechnicianProfile.parse(await res.json()) : undefined
+          return profile?.certifications.length ?? 0
+        },
+        { timeout: 30_000 },
+      )
       .toBeGreaterThan(3)
     expect(profile!.user).toMatchObject({ name: 'Pat Portland', employee_id: 'E1001', branch: 'Portland', department: 'Service' })
     expect(new Set(profile!.certifications.map((c) => c.status))).toEqual(new Set(['Uploaded', 'Completed', 'Not Uploaded', 'Verified', 'Expired']))

@@ -25,7 +25,12 @@ const parseMeasure = (text: string) => {
 
 /** The value of a figure in a `dl` by its label (the first `dd` after its `dt`). */
 const figure = async (page: Page, scope: ReturnType<Page['getByRole']>, label: string) =>
-  (await scope.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]').innerText()).trim()
+  (
+    await scope
+      .locator('dt', { hasText: new RegExp(`^${label}$`) })
+      .locator('xpath=following-sibling::dd[1]')
+      .innerText()
+  ).trim()
 
 describe('compliance figures journey', () => {
   it('every screen counts the same technicians and names its measure', async () => {
@@ -34,13 +39,19 @@ describe('compliance figures journey', () => {
 
     // The Admin Dashboard's Certifications tab: both measures, each with what it counts.
     await page.getByRole('tab', { name: 'Certifications' }).click()
-    const team = page.getByRole('tabpanel').getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Team Management' }) })
+    const team = page
+      .getByRole('tabpanel')
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Team Management' }) })
     await team.getByText('Requirements met', { exact: true }).waitFor()
     const technicians = Number(await figure(page, team, 'Technicians'))
     const [met, metOf] = parseMeasure(await figure(page, team, 'Requirements met'))
     expect(metOf).toBe(technicians)
     await team.getByText(/^Technicians who hold every certification their tier and department require/).waitFor()
-    const notices = page.getByRole('tabpanel').getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Notification Settings' }) })
+    const notices = page
+      .getByRole('tabpanel')
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Notification Settings' }) })
     const [noExpired, noExpiredOf, noExpiredPercent] = parseMeasure(await figure(page, notices, 'No expired certifications'))
     expect(noExpiredOf).toBe(technicians)
     expect(await axeSerious(page)).toEqual([])

@@ -148,10 +148,20 @@ async function attemptsIn(frame: ReturnType<typeof contentFrame>): Promise<Recor
 function expectNothingReached(r: Record<string, string>, token: string, where: string) {
   expect(Object.keys(r).length, `${where}: every attempt ran`).toBe(24)
   expect(r['own storage token'], `${where}: the content origin's storage holds no token`).toBe('ok:null')
-  for (const name of ['top storage token', 'top document', 'top location', 'grandparent document'])
-    expect(r[name], `${where}: ${name}`).toMatch(/^blocked:SecurityError/)
+  for (const name of ['top storage token', 'top document', 'top location', 'grandparent document']) expect(r[name], `${where}: ${name}`).toMatch(/^blocked:SecurityError/)
   expect(r['parent is the portal'], `${where}: its parent is the content player, not the portal`).toBe('ok:false')
-  for (const name of ['portal me without token', 'portal me with token', 'portal profile with token', 'portal xhr with token', 'outside fetch', 'outside websocket', 'outside event source', 'outside image', 'outside script', 'outside style'])
+  for (const name of [
+    'portal me without token',
+    'portal me with token',
+    'portal profile with token',
+    'portal xhr with token',
+    'outside fetch',
+    'outside websocket',
+    'outside event source',
+    'outside image',
+    'outside script',
+    'outside style',
+  ])
     expect(r[name], `${where}: ${name}`).toMatch(/^blocked:/)
   // The content origin has no API: the token is worth nothing there.
   expect(r['own origin me with token'], `${where}: own origin /api/users/me`).toMatch(/^ok:404 application\/json/)
@@ -194,7 +204,11 @@ describe('hostile course content', () => {
     const fromPage = await attemptsIn(sco)
     expectNothingReached(fromPage, token, 'HTML page')
     expect(await sco.locator('html').getAttribute('data-scorm')).toBe('true,true,true')
-    await eventually(() => scormProgress(page, baseURL, moduleId), (p) => p.location === `hostile-${run}`, 'the hostile SCO’s own commit stored')
+    await eventually(
+      () => scormProgress(page, baseURL, moduleId),
+      (p) => p.location === `hostile-${run}`,
+      'the hostile SCO’s own commit stored',
+    )
 
     // The SVG, opened as a SCO of its own: its script runs on the content origin too.
     await lessonButton(page, 'Hostile drawing').click()
@@ -217,7 +231,14 @@ describe('hostile course content', () => {
   it('is served by the content origin only: the portal answers 404 for it, and the content origin has no portal API', async () => {
     const page = learner.page
     const launch = await eventually(
-      async () => (await apiAs<{ contentBase: string; playerUrl: string }>(page, baseURL, `/scorm/${(await adminCourses(admin.page, baseURL)).find((c) => c.title === title)!.modules[0]!.id}/launch`)).body,
+      async () =>
+        (
+          await apiAs<{ contentBase: string; playerUrl: string }>(
+            page,
+            baseURL,
+            `/scorm/${(await adminCourses(admin.page, baseURL)).find((c) => c.title === title)!.modules[0]!.id}/launch`,
+          )
+        ).body,
       (l) => Boolean(l.contentBase),
       'a launch',
     )

@@ -55,8 +55,7 @@ export async function signIn(browser: Browser, baseURL: string, who: { email: st
 }
 
 /** What a failing journey prints: the page's errors, console errors, failed API calls and dialogs. */
-export const report = (s: Session): string =>
-  JSON.stringify({ errors: s.errors, consoleErrors: s.consoleErrors, failedRequests: s.failedRequests, dialogs: s.dialogs }, null, 1)
+export const report = (s: Session): string => JSON.stringify({ errors: s.errors, consoleErrors: s.consoleErrors, failedRequests: s.failedRequests, dialogs: s.dialogs }, null, 1)
 
 /**
  * The page's bearer token. The shell keeps it in memory only (decision 0019: nothing in
@@ -105,13 +104,7 @@ export const adminCourses = async (page: Page, baseURL: string): Promise<Course[
 }
 
 /** Polls `probe` until `done` holds for its value (no fixed sleeps); throws with the last value (or what `show` picks of it). */
-export async function eventually<T>(
-  probe: () => Promise<T>,
-  done: (v: T) => boolean,
-  what: string,
-  timeoutMs = 20_000,
-  show: (v: T) => unknown = (v) => v,
-): Promise<T> {
+export async function eventually<T>(probe: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs = 20_000, show: (v: T) => unknown = (v) => v): Promise<T> {
   const end = Date.now() + timeoutMs
   let last: T | undefined
   let lastError: unknown
@@ -240,7 +233,13 @@ export async function playerFrame(page: Page, timeoutMs = 20_000): Promise<Frame
   for (;;) {
     const frame = page.frames().find((f) => !f.isDetached() && /^https?:\/\/[^/]+\/player\/(index\.html)?([?#].*)?$/.test(f.url()))
     if (frame) return frame
-    if (Date.now() > end) throw new Error(`no content player among ${page.frames().map((f) => f.url()).join(', ')}`)
+    if (Date.now() > end)
+      throw new Error(
+        `no content player among ${page
+          .frames()
+          .map((f) => f.url())
+          .join(', ')}`,
+      )
     await new Promise((r) => setTimeout(r, 100))
   }
 }
@@ -267,21 +266,17 @@ type UploadFile = string | { name: string; mimeType: string; buffer: Buffer }
  * file picker, Upload. Waits for the course's row; with `mayBeRefused` a refusal shown in the form
  * (its message) is also accepted and returned, and the form is left with Cancel.
  */
-export async function uploadCourse(
-  page: Page,
-  title: string,
-  files: UploadFile[],
-  opts: { assignToAll?: boolean; mayBeRefused?: boolean } = {},
-): Promise<string | null> {
+export async function uploadCourse(page: Page, title: string, files: UploadFile[], opts: { assignToAll?: boolean; mayBeRefused?: boolean } = {}): Promise<string | null> {
   await page.getByRole('button', { name: 'Upload New Course' }).click()
   const form = page.getByRole('form', { name: 'Upload New Course' })
   await form.getByLabel('Course Title').fill(title)
   if (opts.assignToAll) await form.getByLabel('Assign to all users').check()
-  const payloads = await Promise.all(
-    files.map(async (f) => (typeof f === 'string' ? { name: basename(f), mimeType: 'application/zip', buffer: await readFile(f) } : f)),
-  )
+  const payloads = await Promise.all(files.map(async (f) => (typeof f === 'string' ? { name: basename(f), mimeType: 'application/zip', buffer: await readFile(f) } : f)))
   await form.getByLabel('Module Files').setInputFiles(payloads)
-  await form.getByRole('listitem').nth(files.length - 1).waitFor()
+  await form
+    .getByRole('listitem')
+    .nth(files.length - 1)
+    .waitFor()
   await form.getByRole('button', { name: 'Upload', exact: true }).click()
   const row = courseRow(page, title)
   if (!opts.mayBeRefused) {
@@ -297,8 +292,7 @@ export async function uploadCourse(
 }
 
 /** The admin table's row of a course (its title is the row header). */
-export const courseRow = (page: Page, title: string) =>
-  page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: title, exact: true }) })
+export const courseRow = (page: Page, title: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: title, exact: true }) })
 
 /** Assign dialog: search the learner, tick them, Assign. */
 export async function assignCourse(page: Page, title: string, who: { email: string; name: string }): Promise<void> {
@@ -342,7 +336,9 @@ export async function leaveViewer(page: Page): Promise<void> {
  * Initialize from its window's load event): leaving it earlier would rightly record nothing.
  */
 export async function scoInitialized(page: Page): Promise<void> {
-  await (await playerFrame(page)).waitForFunction(
+  await (
+    await playerFrame(page)
+  ).waitForFunction(
     () => {
       const w = window as unknown as ScormWindow
       // Both statuses always have a value once initialized, and answer '' before.
@@ -356,8 +352,7 @@ export async function scoInitialized(page: Page): Promise<void> {
 }
 
 /** A SCO's button in the package's item tree (the viewer's "Lessons in this module"). */
-export const lessonButton = (page: Page, title: string) =>
-  page.getByRole('navigation', { name: 'Lessons in this module' }).getByRole('button', { name: title, exact: true })
+export const lessonButton = (page: Page, title: string) => page.getByRole('navigation', { name: 'Lessons in this module' }).getByRole('button', { name: title, exact: true })
 
 /** Opens a SCO of the package's item tree. */
 export async function selectItem(page: Page, title: string): Promise<void> {
@@ -365,8 +360,7 @@ export async function selectItem(page: Page, title: string): Promise<void> {
 }
 
 /** The viewer's own Previous or Continue button of a sequenced package. */
-export const flowButton = (page: Page, name: 'Previous' | 'Continue') =>
-  page.getByRole('group', { name: 'Lesson navigation' }).getByRole('button', { name, exact: true })
+export const flowButton = (page: Page, name: 'Previous' | 'Continue') => page.getByRole('group', { name: 'Lesson navigation' }).getByRole('button', { name, exact: true })
 
 /**
  * Whether a button is offered: null when it is, else the text of the reason it describes itself
@@ -397,7 +391,10 @@ export async function golfRequests(page: Page, request: string): Promise<void> {
 export async function answerGolfQuiz(golf: FrameLocator): Promise<void> {
   await golf.getByRole('button', { name: 'Submit Answers' }).waitFor()
   for (const radio of await golf.locator('.correctAnswer input[type=radio]').all()) await radio.check()
-  for (const box of await golf.locator('.correctAnswer').filter({ has: golf.locator('input[type=text]') }).all()) {
+  for (const box of await golf
+    .locator('.correctAnswer')
+    .filter({ has: golf.locator('input[type=text]') })
+    .all()) {
     const expected = /\((\d+)\)/.exec((await box.textContent()) ?? '')?.[1] ?? ''
     await box.locator('input[type=text]').fill(expected)
   }
@@ -406,9 +403,7 @@ export async function answerGolfQuiz(golf: FrameLocator): Promise<void> {
 
 /** One file of a zip (for the fixtures' own copies of libraries). */
 export async function zipEntry(zipPath: string, name: string): Promise<Buffer> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(zipPath, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z))),
-  )
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.open(zipPath, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z))))
   return new Promise<Buffer>((resolve, reject) => {
     zip.on('entry', (entry: yauzl.Entry) => {
       if (entry.fileName !== name) return zip.readEntry()

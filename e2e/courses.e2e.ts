@@ -165,7 +165,10 @@ describe('courses journey', () => {
     expect(byTitle(broken.cancelled), 'a cancelled upload creates no course').toBeUndefined()
     for (const c of Object.values(COURSES)) {
       const course = byTitle(c.title)
-      expect(course?.modules.map((m) => [m.processing_status, m.processing_error]), c.zip).toEqual([['ready', null]])
+      expect(
+        course?.modules.map((m) => [m.processing_status, m.processing_error]),
+        c.zip,
+      ).toEqual([['ready', null]])
       expect(course?.assigned_user_ids).toHaveLength(1)
     }
     expect(byTitle(COURSES.basic12.title)?.modules[0]?.scorm_version).toBe('1.2')
@@ -452,7 +455,13 @@ describe('courses journey', () => {
       const at = (item: string) => ({ location: cmiValue(l, item, 'cmi.location'), updated: l.state[item]?.updated_at })
       return { launch: l, summary: { startItem: l.startItem, etiquette: at('etuqiette_item'), playing: at('playing_item') } }
     }
-    const { launch } = await eventually(stored, ({ summary }) => summary.etiquette.location === '1' && summary.startItem === 'etuqiette_item', 'both SCOs stored', 20_000, (v) => v.summary)
+    const { launch } = await eventually(
+      stored,
+      ({ summary }) => summary.etiquette.location === '1' && summary.startItem === 'etuqiette_item',
+      'both SCOs stored',
+      20_000,
+      (v) => v.summary,
+    )
     expect(cmiValue(launch, 'playing_item', 'cmi.completion_status'), 'the first SCO is still completed').toBe('completed')
     expect(cmiValue(launch, 'playing_item', 'cmi.success_status')).toBe('passed')
     expect(cmiValue(launch, 'playing_item', 'cmi.location')).toBe('3')

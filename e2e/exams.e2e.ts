@@ -142,7 +142,12 @@ describe('exams journey', () => {
     await leaveDialog.getByRole('button', { name: 'Leave Exam' }).click()
     await page.waitForURL('**/user-dashboard')
     // The card says so too: this final exam's one attempt is not used up while it is under way.
-    await page.getByRole('listitem').filter({ hasText: examName }).last().getByText(/Attempt under way: (59|60) minutes left/).waitFor()
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: examName })
+      .last()
+      .getByText(/Attempt under way: (59|60) minutes left/)
+      .waitFor()
     await openExam('Resume Exam')
     await page.getByText('Attempt 1 is under way').waitFor()
     expect(await page.getByText(/Time left: \d\d:\d\d/).textContent()).toMatch(/Time left: (59|60):\d\d/)
@@ -178,12 +183,20 @@ describe('exams journey', () => {
     await page.getByText('Ladders').first().waitFor()
     await page.getByText('Tools').first().waitFor()
     // The review lists each question's options as this learner saw them, their answers and the correct ones marked.
-    const reviewed = (option: string) => page.getByRole('list', { name: /^Options of question \d as you saw them$/ }).filter({ hasText: option }).getByRole('listitem').allTextContents()
+    const reviewed = (option: string) =>
+      page
+        .getByRole('list', { name: /^Options of question \d as you saw them$/ })
+        .filter({ hasText: option })
+        .getByRole('listitem')
+        .allTextContents()
     expect(await reviewed('Hand saw')).toEqual(['Corded drillYour answerCorrect answer', 'Hand saw', 'Corded grinderYour answerCorrect answer'])
     expect((await reviewed('One foot')).sort()).toEqual(['One foot', 'Three feetYour answerCorrect answer'])
     await noSerious('results')
     expect(errors).toEqual([])
-    await page.getByRole('button', { name: 'Return to Dashboard' }).or(page.getByRole('link', { name: 'Return to Dashboard' })).click()
+    await page
+      .getByRole('button', { name: 'Return to Dashboard' })
+      .or(page.getByRole('link', { name: 'Return to Dashboard' }))
+      .click()
     await page.waitForURL('**/user-dashboard')
 
     // A final exam with one attempt refuses a second start with a clear message.
@@ -194,9 +207,15 @@ describe('exams journey', () => {
       await start.click()
       await page.getByRole('heading', { level: 1, name: examName }).waitFor()
       await page.getByRole('button', { name: 'Start Exam' }).click()
-      await page.getByText(/used all 1 attempt/i).first().waitFor()
+      await page
+        .getByText(/used all 1 attempt/i)
+        .first()
+        .waitFor()
     } else {
-      await again.getByText(/1 of 1|attempts? used|no attempts left/i).first().waitFor()
+      await again
+        .getByText(/1 of 1|attempts? used|no attempts left/i)
+        .first()
+        .waitFor()
     }
     await page.context().close()
   })

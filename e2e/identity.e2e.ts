@@ -12,9 +12,7 @@ describe('identity journeys', () => {
     await page.goto('/register')
     await page.getByLabel('Full Name').fill('Wrong Domain')
     await page.getByLabel('Email').fill('someone@gmail.com')
-    await expect
-      .poll(() => page.getByText('Registration is limited to employees (@example.com email addresses only)').count())
-      .toBeGreaterThan(0)
+    await expect.poll(() => page.getByText('Registration is limited to employees (@example.com email addresses only)').count()).toBeGreaterThan(0)
     await page.getByLabel('Password', { exact: true }).fill('Secret123!')
     await page.getByRole('button', { name: 'Register' }).click()
     expect(page.url()).toContain('/register')
@@ -82,7 +80,10 @@ describe('identity journeys', () => {
     await page.getByLabel('Confirm Password').fill('SecondPass2')
     await page.getByRole('button', { name: 'Reset Password' }).click()
     await page.getByRole('heading', { name: 'Password Reset Successful' }).waitFor()
-    await page.getByRole('link', { name: 'Go to Login' }).or(page.getByRole('button', { name: 'Go to Login' })).click()
+    await page
+      .getByRole('link', { name: 'Go to Login' })
+      .or(page.getByRole('button', { name: 'Go to Login' }))
+      .click()
     await page.waitForURL('**/login')
 
     await logIn(page, email, 'FirstPass1')

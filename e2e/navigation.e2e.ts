@@ -174,7 +174,10 @@ describe('announced pages and the navigation shell', () => {
     const stats = page.getByRole('region', { name: 'Exam Statistics' })
     await stats.getByText('Exams Taken').waitFor()
     for (const label of ['Average Score', 'Highest Score', 'Lowest Score']) {
-      const figure = stats.locator('div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd')
+      const figure = stats
+        .locator('div')
+        .filter({ has: page.getByText(label, { exact: true }) })
+        .locator('dd')
       expect(await figure.textContent()).toBe('—No data yet')
     }
     expect(await page.getByRole('region', { name: 'Exam Statistics' }).textContent()).not.toContain('0%')
@@ -248,7 +251,7 @@ describe('on a 390 px phone', () => {
     await page.context().close()
   })
 
-  it('keeps admin tables\' actions in view, the tabs in one scrolling row, and the page as wide as the screen while a group is edited', async () => {
+  it("keeps admin tables' actions in view, the tabs in one scrolling row, and the page as wide as the screen while a group is edited", async () => {
     const page = await openPage(browser(), baseURL, PHONE)
     await logIn(page, 'admin@example.com', 'Admin123!')
     await page.waitForURL('**/admin-dashboard')
@@ -279,7 +282,10 @@ describe('on a 390 px phone', () => {
     await actionsInView('Users')
     await noSerious(page, 'users tab on a phone')
     const users = page.getByRole('table', { name: 'Users' })
-    await users.getByRole('button', { name: /^Edit user group of / }).first().click()
+    await users
+      .getByRole('button', { name: /^Edit user group of / })
+      .first()
+      .click()
     await users.getByRole('combobox').first().waitFor()
     expect(await overflowing(page)).toEqual({ scrollWidth: 390, width: 390, wide: [] })
     await noSerious(page, 'editing a group on a phone')

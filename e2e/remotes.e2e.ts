@@ -128,7 +128,10 @@ async function filesOf(dir: string): Promise<string[]> {
 /** What shows that a deployable was not rebuilt or restarted: process ids, served ETags, build files' times. */
 async function untouchedState() {
   const served: Record<string, string | null> = {}
-  const paths = ['/', ...REMOTE_NAMES.filter((n) => n !== 'mf_exams').flatMap((n) => [`/remotes/${remoteFolder(n)}/mf-manifest.json`, `/remotes/${remoteFolder(n)}/remoteEntry.js`])]
+  const paths = [
+    '/',
+    ...REMOTE_NAMES.filter((n) => n !== 'mf_exams').flatMap((n) => [`/remotes/${remoteFolder(n)}/mf-manifest.json`, `/remotes/${remoteFolder(n)}/remoteEntry.js`]),
+  ]
   for (const path of paths) served[path] = (await fetch(cluster.url + path)).headers.get('etag')
   served['/remote-registry.json'] = await (await fetch(`${cluster.url}/remote-registry.json`)).text()
   const mtimes: Record<string, number> = {}
@@ -185,7 +188,10 @@ describe('a remote deploys on its own (cluster mode)', () => {
       expect(oldFiles, r.file).toContain(r.file)
       expect(r.status, r.file).toBe(200)
     }
-    expect(open.some((r) => !newFiles.includes(r.file)), 'a chunk only the old build has').toBe(true)
+    expect(
+      open.some((r) => !newFiles.includes(r.file)),
+      'a chunk only the old build has',
+    ).toBe(true)
 
     // The next page load is the new build, all of it.
     const next = examsRequests(page)
@@ -203,9 +209,7 @@ describe('a remote deploys on its own (cluster mode)', () => {
 
   it('a remote built against another major version of its contract shows its fallback inside the portal, not a blank page', async () => {
     const major2 = join(scratch, 'mf-exams-major-2')
-    await buildRemote('mf-exams', major2, [
-      { file: 'src/ExamPage.tsx', from: 'export const contract = REMOTES.mf_exams.version', to: "export const contract = '2.0'" },
-    ])
+    await buildRemote('mf-exams', major2, [{ file: 'src/ExamPage.tsx', from: 'export const contract = REMOTES.mf_exams.version', to: "export const contract = '2.0'" }])
     await cluster.restart('mf-exams', { STATIC_DIR: major2, STATIC_PREVIOUS_DIRS: '' })
     const page = await signedIn()
     const logged: string[] = []

@@ -136,7 +136,13 @@ async function scoFrame(page: Page, file: string): Promise<Frame> {
   return eventually(
     async () => {
       const frame = page.frames().find((f) => !f.isDetached() && new URL(f.url()).pathname.endsWith(`/${file}`))
-      if (!frame) throw new Error(`no ${file} among ${page.frames().map((f) => f.url()).join(', ')}`)
+      if (!frame)
+        throw new Error(
+          `no ${file} among ${page
+            .frames()
+            .map((f) => f.url())
+            .join(', ')}`,
+        )
       await frame.waitForFunction(() => (window as unknown as { api12?: unknown; api2004?: unknown }).api12 || (window as unknown as { api2004?: unknown }).api2004)
       return frame
     },
@@ -197,7 +203,11 @@ describe('SCORM conformance probes', () => {
         ['Terminate', ''],
       ]),
     ).toEqual(['true', 'true', 'true', 'true', 'true', 'true'])
-    await eventually(() => progressOf(page, moduleId), (p) => p.location === 'p4', 'the first attempt stored')
+    await eventually(
+      () => progressOf(page, moduleId),
+      (p) => p.location === 'p4',
+      'the first attempt stored',
+    )
     await closeCourse(page)
 
     await openCourse(page, PROBES.attempts)
@@ -215,7 +225,11 @@ describe('SCORM conformance probes', () => {
       ['SetValue', 'cmi.exit', 'suspend'],
       ['Commit', ''],
     ])
-    const second = await eventually(() => progressOf(page, moduleId), (p) => p.location === 'n1', 'the new attempt stored')
+    const second = await eventually(
+      () => progressOf(page, moduleId),
+      (p) => p.location === 'n1',
+      'the new attempt stored',
+    )
     expect(second.suspendData).toBe('')
     await closeCourse(page)
     // An exit of suspend carries the attempt over.
@@ -235,21 +249,34 @@ describe('SCORM conformance probes', () => {
       ['SetValue', 'cmi.exit', 'suspend'],
       ['Commit', ''],
     ])
-    await eventually(() => progressOf(a, moduleId), (p) => p.location === 'a-1', 'tab A’s first commit')
+    await eventually(
+      () => progressOf(a, moduleId),
+      (p) => p.location === 'a-1',
+      'tab A’s first commit',
+    )
 
     // Tab B: the same learner, opened later, left idle.
     const b = await a.context().newPage()
     await b.goto('/user-dashboard')
     await openCourse(b, PROBES.attempts)
     const scoB = await scoFrame(b, 'sco.html')
-    expect(await call(scoB, 'api2004', [['Initialize', ''], ['GetValue', 'cmi.location']])).toEqual(['true', 'a-1'])
+    expect(
+      await call(scoB, 'api2004', [
+        ['Initialize', ''],
+        ['GetValue', 'cmi.location'],
+      ]),
+    ).toEqual(['true', 'a-1'])
 
     // A works on; then B is closed (its dismissal commit carries what it loaded).
     await call(scoA, 'api2004', [
       ['SetValue', 'cmi.location', 'a-2'],
       ['Commit', ''],
     ])
-    await eventually(() => progressOf(a, moduleId), (p) => p.location === 'a-2', 'tab A’s newer work')
+    await eventually(
+      () => progressOf(a, moduleId),
+      (p) => p.location === 'a-2',
+      'tab A’s newer work',
+    )
     await b.close({ runBeforeUnload: true })
     await new Promise((r) => setTimeout(r, 1500))
     expect((await progressOf(a, moduleId)).location).toBe('a-2')
@@ -258,7 +285,11 @@ describe('SCORM conformance probes', () => {
       ['SetValue', 'cmi.location', 'a-3'],
       ['Commit', ''],
     ])
-    await eventually(() => progressOf(a, moduleId), (p) => p.location === 'a-3', 'tab A’s later commit stored')
+    await eventually(
+      () => progressOf(a, moduleId),
+      (p) => p.location === 'a-3',
+      'tab A’s later commit stored',
+    )
 
     // A tab whose work another one overtook is told its commit was not saved.
     const c = await a.context().newPage()
@@ -270,7 +301,11 @@ describe('SCORM conformance probes', () => {
       ['SetValue', 'cmi.location', 'a-4'],
       ['Commit', ''],
     ])
-    await eventually(() => progressOf(a, moduleId), (p) => p.location === 'a-4', 'tab A’s commit after tab C opened')
+    await eventually(
+      () => progressOf(a, moduleId),
+      (p) => p.location === 'a-4',
+      'tab A’s commit after tab C opened',
+    )
     await call(scoC, 'api2004', [
       ['SetValue', 'cmi.location', 'c-1'],
       ['Commit', ''],
@@ -294,7 +329,11 @@ describe('SCORM conformance probes', () => {
       ['SetValue', 'cmi.location', 'half'],
       ['Commit', ''],
     ])
-    const below = await eventually(() => progressOf(page, moduleId), (p: ScormProgress) => p.location === 'half', 'the commit below the threshold')
+    const below = await eventually(
+      () => progressOf(page, moduleId),
+      (p: ScormProgress) => p.location === 'half',
+      'the commit below the threshold',
+    )
     expect(below.lessonStatus).toBe('incomplete')
     await new Promise((r) => setTimeout(r, 1500))
     expect(await moduleDone(page, PROBES.threshold)).toBeLessThan(100)
@@ -303,8 +342,16 @@ describe('SCORM conformance probes', () => {
       ['SetValue', 'cmi.location', 'enough'],
       ['Commit', ''],
     ])
-    await eventually(() => progressOf(page, moduleId), (p: ScormProgress) => p.lessonStatus === 'completed', 'the threshold reached')
-    await eventually(() => moduleDone(page, PROBES.threshold), (p) => p === 100, 'the course completed')
+    await eventually(
+      () => progressOf(page, moduleId),
+      (p: ScormProgress) => p.lessonStatus === 'completed',
+      'the threshold reached',
+    )
+    await eventually(
+      () => moduleDone(page, PROBES.threshold),
+      (p) => p === 100,
+      'the course completed',
+    )
     await closeCourse(page)
     expect(learner.errors, report(learner)).toEqual([])
   })
@@ -325,7 +372,11 @@ describe('SCORM conformance probes', () => {
       ['SetValue', 'cmi.exit', 'suspend'],
       ['Terminate', ''],
     ])
-    await eventually(() => moduleDone(page, PROBES.attempts), (p) => p === 25, 'progress as the content measures it')
+    await eventually(
+      () => moduleDone(page, PROBES.attempts),
+      (p) => p === 25,
+      'progress as the content measures it',
+    )
     await closeCourse(page)
     const [module] = (await myCourses(page, baseURL)).find((c) => c.title === PROBES.attempts)!.modules
     expect([module!.progress, module!.completed_at]).toEqual([25, null])
@@ -366,7 +417,11 @@ describe('SCORM conformance probes', () => {
         ['Commit', ''],
       ]),
     ).toEqual(['true', 'false', '406', 'true', 'true', 'true', 'true', 'exit', 'true'])
-    const stored = await eventually(() => progressOf(page, moduleId), (p) => p.interactions.some((i) => i.id === 'zoned'), 'the zoned interaction stored')
+    const stored = await eventually(
+      () => progressOf(page, moduleId),
+      (p) => p.interactions.some((i) => i.id === 'zoned'),
+      'the zoned interaction stored',
+    )
     expect(stored.interactions.find((i) => i.id === 'zoned')?.timestamp).toBe('2026-11-25T10:00:00+02:00')
     await closeCourse(page)
     expect(learner.errors, report(learner)).toEqual([])
@@ -383,7 +438,11 @@ describe('SCORM conformance probes', () => {
       ['SetValue', 'cmi.completion_status', 'completed'],
       ['SetValue', 'cmi.success_status', 'passed'],
     ])
-    await eventually(() => lockedBecause(etiquette), (r) => r === null, 'Etiquette offered in the tree')
+    await eventually(
+      () => lockedBecause(etiquette),
+      (r) => r === null,
+      'Etiquette offered in the tree',
+    )
     expect(await lockedBecause(flowButton(page, 'Continue'))).toBeNull()
     await etiquette.click()
     await scoFrame(page, 'etiquette.html')
@@ -410,7 +469,11 @@ describe('SCORM conformance probes', () => {
         ['LMSGetLastError'],
       ]),
     ).toEqual(['true', 'true', 'true', 'true', 'false', '101', '', '101', 'false', '101'])
-    await eventually(() => progressOf(page, moduleId), (p) => p.location === 'before', 'the finished session stored')
+    await eventually(
+      () => progressOf(page, moduleId),
+      (p) => p.location === 'before',
+      'the finished session stored',
+    )
     await closeCourse(page)
     expect((await progressOf(page, moduleId)).location).toBe('before')
     expect(learner.errors, report(learner)).toEqual([])
@@ -429,10 +492,18 @@ describe('SCORM conformance probes', () => {
       ['LMSSetValue', 'cmi.core.lesson_status', 'completed'],
       ['LMSFinish', ''],
     ])
-    await eventually(() => lockedBecause(quiz), (r) => r === null, 'the quiz unlocked')
+    await eventually(
+      () => lockedBecause(quiz),
+      (r) => r === null,
+      'the quiz unlocked',
+    )
     // The asset never talks to the runtime: opening it is what counts.
     await lessonButton(page, 'Handout').click()
-    await eventually(async () => page.frames().some((f) => f.url().endsWith('/handout.html')), (v) => v, 'the handout shown')
+    await eventually(
+      async () => page.frames().some((f) => f.url().endsWith('/handout.html')),
+      (v) => v,
+      'the handout shown',
+    )
     await lessonButton(page, 'Quiz').click()
     const sco = await scoFrame(page, 'quiz.html')
     await call(sco, 'api12', [
@@ -440,7 +511,11 @@ describe('SCORM conformance probes', () => {
       ['LMSSetValue', 'cmi.core.lesson_status', 'passed'],
       ['LMSFinish', ''],
     ])
-    await eventually(() => moduleDone(page, PROBES.order), (p) => p === 100, 'the package completed with its asset')
+    await eventually(
+      () => moduleDone(page, PROBES.order),
+      (p) => p === 100,
+      'the package completed with its asset',
+    )
     await closeCourse(page)
     // The lock follows the stored statuses on the next visit too.
     await openCourse(page, PROBES.order)

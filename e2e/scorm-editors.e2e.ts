@@ -145,14 +145,9 @@ describe('SCORM editors journey', () => {
     expect((await apiAs(tech.page, baseURL, `/scorm-editor/edit/${moduleId}`)).body).toEqual({ hasEdits: true })
     await openCourse(tech.page, title)
     const sco = contentFrame(tech.page)
-    await expect.poll(() => sco.getByRole('listitem').allTextContents(), { timeout: 20_000 }).toEqual([
-      'Welcome (5 s)',
-      'Pump overview (40 s)',
-      'Lockout procedure (45 s)',
-      'Field walk-through (1920 s)',
-      'Knowledge check (20 s)',
-      'Summary (8 s)',
-    ])
+    await expect
+      .poll(() => sco.getByRole('listitem').allTextContents(), { timeout: 20_000 })
+      .toEqual(['Welcome (5 s)', 'Pump overview (40 s)', 'Lockout procedure (45 s)', 'Field walk-through (1920 s)', 'Knowledge check (20 s)', 'Summary (8 s)'])
     // The lesson reports completion to the runtime; the module completes.
     await eventually(
       () => myCourses(tech.page, baseURL),

@@ -84,7 +84,13 @@ async function scoFrame(page: Page): Promise<Frame> {
   return eventually(
     async () => {
       const frame = page.frames().find((f) => !f.isDetached() && new URL(f.url()).pathname.endsWith('/sco.html'))
-      if (!frame) throw new Error(`no sco.html among ${page.frames().map((f) => f.url()).join(', ')}`)
+      if (!frame)
+        throw new Error(
+          `no sco.html among ${page
+            .frames()
+            .map((f) => f.url())
+            .join(', ')}`,
+        )
       await frame.waitForFunction(() => (window as unknown as { api12?: unknown }).api12 || (window as unknown as { api2004?: unknown }).api2004)
       return frame
     },
@@ -250,7 +256,13 @@ describe('closing the browser tab with a SCO open, without Commit or Finish', ()
     ).toEqual(['true', 'true', 'true', 'true'])
     // The learner reads on for a moment; the large value has gone ahead meanwhile (the player
     // commits large values early, not at the 5 s autocommit) ...
-    await eventually(() => scormProgress(learner.page, baseURL, moduleId), (p) => p.suspendData.length === 64_000, 'the suspend data stored', 10_000, (p) => p.suspendData.length)
+    await eventually(
+      () => scormProgress(learner.page, baseURL, moduleId),
+      (p) => p.suspendData.length === 64_000,
+      'the suspend data stored',
+      10_000,
+      (p) => p.suspendData.length,
+    )
     // ... then moves on and closes the tab: the final commit carries only what changed since.
     expect(
       await call(sco, 'api2004', [
@@ -295,7 +307,12 @@ describe('closing the browser tab with a SCO open, without Commit or Finish', ()
     await tab.close({ runBeforeUnload: true })
 
     // The record keeps what the session did (progress, reports) ...
-    await eventually(() => scormProgress(learner.page, baseURL, moduleId), (p) => p.location === 'left-here', 'the abandoned session stored', 10_000)
+    await eventually(
+      () => scormProgress(learner.page, baseURL, moduleId),
+      (p) => p.location === 'left-here',
+      'the abandoned session stored',
+      10_000,
+    )
     // ... and the next launch is a new attempt, ab-initio with nothing suspended.
     const launch = await nextLaunch(moduleId)
     expect(launch.state.sco).toBeUndefined()

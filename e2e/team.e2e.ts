@@ -102,7 +102,10 @@ describe('team compliance and revenue journey', () => {
     // Export the filtered team: a real workbook with Pat and their certifications.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()])
     expect(download.suggestedFilename()).toMatch(/^team-certifications-\d{4}-\d{2}-\d{2}\.xlsx$/)
-    await page.getByRole('status').getByText(/^Exported team-certifications-/).waitFor()
+    await page
+      .getByRole('status')
+      .getByText(/^Exported team-certifications-/)
+      .waitFor()
     const sheets = readXlsx(await readFile((await download.path())!))
     const [teamSheet, ...rest] = [...sheets.values()]
     expect(teamSheet![0]).toEqual(expect.arrayContaining(['Technician', 'Email', 'Branch', 'Department', 'Tier']))
@@ -114,7 +117,10 @@ describe('team compliance and revenue journey', () => {
     await page.waitForURL(`**/manager/technician/${patId}`)
     await page.getByRole('heading', { level: 1, name: 'Team Member: Pat Portland' }).waitFor()
     const controls = page.getByRole('region', { name: 'Manager Controls' })
-    await page.getByRole('region', { name: 'Revenue Overview' }).getByRole('img', { name: /^Gross revenue of Pat Portland, last 6 months/ }).waitFor()
+    await page
+      .getByRole('region', { name: 'Revenue Overview' })
+      .getByRole('img', { name: /^Gross revenue of Pat Portland, last 6 months/ })
+      .waitFor()
     await page.getByRole('region', { name: 'Revenue', exact: true }).getByText('Rev/Pay Ratio').waitFor()
     expect(await page.getByRole('button', { name: 'Add Certification' }).count()).toBe(0)
     // The demo's pending request for Pat: no second one can be asked for.
@@ -244,7 +250,13 @@ describe('team compliance and revenue journey', () => {
     await page.getByText('Rev/Pay Ratio: 37.50').waitFor()
     await page.getByRole('button', { name: 'Save Revenue' }).click()
     const replace = page.getByRole('dialog', { name: 'Replace Revenue Entry?' })
-    await replace.getByText(new RegExp(`^Pat Portland already has revenue for ${monthName}: gross \\$[\\d,]+\\.\\d\\d, pay \\$[\\d,]+\\.\\d\\d\\. Replace it with gross \\$15,000\\.00, pay \\$400\\.00\\?$`)).waitFor()
+    await replace
+      .getByText(
+        new RegExp(
+          `^Pat Portland already has revenue for ${monthName}: gross \\$[\\d,]+\\.\\d\\d, pay \\$[\\d,]+\\.\\d\\d\\. Replace it with gross \\$15,000\\.00, pay \\$400\\.00\\?$`,
+        ),
+      )
+      .waitFor()
     expect(await axeSerious(page)).toEqual([])
     await replace.getByRole('button', { name: 'Cancel' }).click()
     await replace.waitFor({ state: 'detached' })

@@ -9,9 +9,7 @@ export function xlsx(rows: (string | number)[][]): Buffer {
     .map(
       (r, i) =>
         `<row r="${i + 1}">${r
-          .map((v, j) =>
-            typeof v === 'number' ? `<c r="${col(j)}${i + 1}"><v>${v}</v></c>` : `<c r="${col(j)}${i + 1}" t="inlineStr"><is><t>${esc(v)}</t></is></c>`,
-          )
+          .map((v, j) => (typeof v === 'number' ? `<c r="${col(j)}${i + 1}"><v>${v}</v></c>` : `<c r="${col(j)}${i + 1}" t="inlineStr"><is><t>${esc(v)}</t></is></c>`))
           .join('')}</row>`,
     )
     .join('')
@@ -26,7 +24,13 @@ export function xlsx(rows: (string | number)[][]): Buffer {
 }
 
 const unesc = (s: string) =>
-  s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&')
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))
+    .replace(/&amp;/g, '&')
 const texts = (xml: string) => [...xml.matchAll(/<t(?:\s[^>]*)?>([^<]*)<\/t>/g)].map((m) => unesc(m[1]!)).join('')
 
 /** A downloaded .xlsx read back: each sheet by name, as rows of cell texts (shared, inline or plain strings and numbers). */
@@ -47,7 +51,10 @@ export function readXlsx(file: Uint8Array): Map<string, string[][]> {
         return cells
       }, []),
     )
-    sheets.set(unesc(name!), rows.map((r) => Array.from(r, (c) => c ?? '')))
+    sheets.set(
+      unesc(name!),
+      rows.map((r) => Array.from(r, (c) => c ?? '')),
+    )
   }
   return sheets
 }

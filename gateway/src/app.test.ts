@@ -77,7 +77,7 @@ describe('gateway', () => {
   beforeAll(async () => {
     const svc = new Hono()
     svc.all('*', async (c) => {
-      seen.push({ path: c.req.path + (new URL(c.req.url).search), headers: c.req.header(), body: await c.req.text() })
+      seen.push({ path: c.req.path + new URL(c.req.url).search, headers: c.req.header(), body: await c.req.text() })
       if (c.req.path === '/auth/teapot') return c.json({ message: 'no', code: 'teapot' }, 418)
       return c.json({ ok: true, path: c.req.path })
     })
@@ -172,7 +172,7 @@ describe('gateway', () => {
     expect((await gateway.request('/remotes/mf-learner/missing.js')).status).toBe(404)
   })
 
-  it("proxies a remote with a server of its own, same-origin, keeping its ETag and caching", async () => {
+  it('proxies a remote with a server of its own, same-origin, keeping its ETag and caching', async () => {
     const doc = RemoteRegistry.parse(await (await gateway.request('/remote-registry.json')).json())
     expect(doc.remotes.mf_exams!.entry).toBe('/remotes/mf-exams/mf-manifest.json')
     const res = await gateway.request(doc.remotes.mf_exams!.entry)
@@ -239,7 +239,13 @@ describe('gateway', () => {
   it('serves /metrics only to a scraper with METRICS_TOKEN, and not at all without one', async () => {
     expect((await gateway.request('/metrics')).status).toBe(404)
     const token = 'scrape-token-0123456789'
-    const gw = createGateway({ logger: silentLogger, upstreams: { identity: 'http://127.0.0.1:1', learning: 'http://127.0.0.1:1', certs: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' }, shellDir: '/nonexistent', remotes: [], metricsToken: token })
+    const gw = createGateway({
+      logger: silentLogger,
+      upstreams: { identity: 'http://127.0.0.1:1', learning: 'http://127.0.0.1:1', certs: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' },
+      shellDir: '/nonexistent',
+      remotes: [],
+      metricsToken: token,
+    })
     expect((await gw.request('/metrics')).status).toBe(401)
     expect((await gw.request('/metrics', { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401)
     const ok = await gw.request('/metrics', { headers: { authorization: `Bearer ${token}` } })
@@ -263,7 +269,13 @@ describe('gateway', () => {
         req.on('error', reject)
         req.end('{"cmi":{}}')
       })
-    for (const path of ['/api/scorm/commit/eyJ.token.sig', '/api/scorm/commit/eyJ.token.sig/', '/api/scorm/commit/eyJ.token.sig?x=1', '/api/scorm/commit', '/api/scorm/7/../commit/eyJ.token.sig']) {
+    for (const path of [
+      '/api/scorm/commit/eyJ.token.sig',
+      '/api/scorm/commit/eyJ.token.sig/',
+      '/api/scorm/commit/eyJ.token.sig?x=1',
+      '/api/scorm/commit',
+      '/api/scorm/7/../commit/eyJ.token.sig',
+    ]) {
       const res = await raw(path)
       expect([res.status, JSON.parse(res.body)], path).toEqual([404, { message: expect.any(String), code: 'route_not_found' }])
     }
@@ -285,7 +297,12 @@ describe('static compression', () => {
     const dir = await mkdtemp(join(tmpdir(), 'gwz-'))
     await writeFile(join(dir, 'index.html'), '<!doctype html>' + 'x'.repeat(5000))
     await writeFile(join(dir, 'app.0123abcd.js'), 'console.log("x");'.repeat(500))
-    const gw = createGateway({ logger: silentLogger, upstreams: { identity: 'http://127.0.0.1:1', learning: 'http://127.0.0.1:1', certs: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' }, shellDir: dir, remotes: [] })
+    const gw = createGateway({
+      logger: silentLogger,
+      upstreams: { identity: 'http://127.0.0.1:1', learning: 'http://127.0.0.1:1', certs: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' },
+      shellDir: dir,
+      remotes: [],
+    })
     const res = await gw.request('/app.0123abcd.js', { headers: { 'accept-encoding': 'gzip' } })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-encoding')).toBe('gzip')

@@ -36,7 +36,7 @@ describe('content policies', () => {
     const csp = playerPolicy(PORTAL)
     expect(csp).toContain("default-src 'none'")
     expect(csp).toContain("script-src 'self';")
-    expect(csp).toContain("frame-ancestors http://localhost:8080 http://127.0.0.1:8080;")
+    expect(csp).toContain('frame-ancestors http://localhost:8080 http://127.0.0.1:8080;')
     expect(csp).not.toContain('unsafe-eval')
   })
 })
@@ -45,7 +45,11 @@ describe('content origin variables', () => {
   const env = (vars: Record<string, string>, PORT = 8080, PUBLIC_URL?: string) => ({ ...parseEnv(ContentEnv, vars), PORT, PUBLIC_URL })
   it('default to the next port on the portal’s host', () => {
     expect(contentListenerOf(env({}))).toMatchObject({ port: 8081, origin: 'http://localhost:8081', perHost: true })
-    expect(contentListenerOf(env({ CONTENT_PORT: '', CONTENT_ORIGIN: '', CONTENT_ALLOW_SCRIPTS: '', PORTAL_ORIGINS: '' }))).toMatchObject({ port: 8081, origin: 'http://localhost:8081', allow: { scripts: [] } })
+    expect(contentListenerOf(env({ CONTENT_PORT: '', CONTENT_ORIGIN: '', CONTENT_ALLOW_SCRIPTS: '', PORTAL_ORIGINS: '' }))).toMatchObject({
+      port: 8081,
+      origin: 'http://localhost:8081',
+      allow: { scripts: [] },
+    })
     expect(contentListenerOf(env({}, 8080, 'https://portal.example.com'))).toMatchObject({
       port: 8081,
       origin: 'https://portal.example.com:8081',
@@ -76,7 +80,12 @@ describe('content origin variables', () => {
   })
   it('take a content origin behind a proxy and an allow-list', () => {
     const c = contentListenerOf(
-      env({ CONTENT_PORT: '9000', CONTENT_ORIGIN: 'https://content.example.com/', CONTENT_ALLOW_FRAMES: 'https://www.youtube.com, https://*.vimeo.com', CONTENT_ALLOW_CONNECT: 'https://lrs.example.com' }),
+      env({
+        CONTENT_PORT: '9000',
+        CONTENT_ORIGIN: 'https://content.example.com/',
+        CONTENT_ALLOW_FRAMES: 'https://www.youtube.com, https://*.vimeo.com',
+        CONTENT_ALLOW_CONNECT: 'https://lrs.example.com',
+      }),
     )
     expect(c).toMatchObject({ port: 9000, origin: 'https://content.example.com' })
     expect(c.allow).toEqual({ scripts: [], frames: ['https://www.youtube.com', 'https://*.vimeo.com'], connect: ['https://lrs.example.com'] })
@@ -122,9 +131,7 @@ describe('content origin listener', () => {
       const app = new Hono()
       app.all('*', (c) => {
         seen.push({ service: name, method: c.req.method, path: c.req.path })
-        return c.req.path.startsWith('/content/')
-          ? c.body('<html>sco</html>', 200, { 'content-type': 'text/html; charset=utf-8' })
-          : c.json({ result: true, errorCode: 0 })
+        return c.req.path.startsWith('/content/') ? c.body('<html>sco</html>', 200, { 'content-type': 'text/html; charset=utf-8' }) : c.json({ result: true, errorCode: 0 })
       })
       return listen(app, 0)
     }
@@ -132,7 +139,10 @@ describe('content origin listener', () => {
     identity = await service('identity')
     const dir = await mkdtemp(join(tmpdir(), 'player-'))
     await mkdir(join(dir, 'assets'))
-    await writeFile(join(dir, 'index.html'), '<!doctype html><html><head><meta name="portal-origins" content=""><script defer src="/player/assets/player.0123abcd.js"></script></head><body></body></html>')
+    await writeFile(
+      join(dir, 'index.html'),
+      '<!doctype html><html><head><meta name="portal-origins" content=""><script defer src="/player/assets/player.0123abcd.js"></script></head><body></body></html>',
+    )
     await writeFile(join(dir, 'assets', 'player.0123abcd.js'), 'console.log("player")')
     const server = createServer(
       createContentHandler({
@@ -209,7 +219,10 @@ describe('content origin listener', () => {
 
 describe('the gateway with its content origin', () => {
   it('listens on two ports: the portal frames the content origin, which frames nothing of the portal and serves its content', async () => {
-    const learning = await listen(new Hono().all('*', (c) => c.text(`learning ${c.req.path}`)), 0)
+    const learning = await listen(
+      new Hono().all('*', (c) => c.text(`learning ${c.req.path}`)),
+      0,
+    )
     const gw = await start({
       logger: silentLogger,
       port: 0,

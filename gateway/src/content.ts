@@ -53,9 +53,7 @@ export function contentOriginFor(site: ContentSite, host: string | undefined): s
 }
 
 /** Every content origin of the site (one per portal origin when it follows the host name): what the portal may frame and play. */
-export const contentOrigins = (site: ContentSite): string[] => [
-  ...new Set([site.origin, ...(site.port === undefined ? [] : site.portalOrigins.map((o) => onPort(o, site.port!)))]),
-]
+export const contentOrigins = (site: ContentSite): string[] => [...new Set([site.origin, ...(site.port === undefined ? [] : site.portalOrigins.map((o) => onPort(o, site.port!)))])]
 
 /** Origins beyond its own that content may use (none by default): CDNs, embedded players, an xAPI LRS. */
 export interface ContentAllowList {

@@ -42,13 +42,16 @@ interface Answer {
 function call(port: number, method: string, path: string, opts: { agent?: Agent; body?: Buffer; headers?: Record<string, string>; waitMs?: number } = {}) {
   return new Promise<Answer>((resolve) => {
     const start = Date.now()
-    const req = request({ host: '127.0.0.1', port, method, path, agent: opts.agent ?? false, headers: { ...(opts.body ? { 'content-length': String(opts.body.length) } : {}), ...opts.headers } }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (d: string) => (body += d))
-      res.on('end', () => resolve({ status: res.statusCode!, ms: Date.now() - start, body, reused: req.reusedSocket }))
-      res.on('error', (err) => resolve({ status: `response error ${err.message}`, ms: Date.now() - start, body }))
-    })
+    const req = request(
+      { host: '127.0.0.1', port, method, path, agent: opts.agent ?? false, headers: { ...(opts.body ? { 'content-length': String(opts.body.length) } : {}), ...opts.headers } },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (d: string) => (body += d))
+        res.on('end', () => resolve({ status: res.statusCode!, ms: Date.now() - start, body, reused: req.reusedSocket }))
+        res.on('error', (err) => resolve({ status: `response error ${err.message}`, ms: Date.now() - start, body }))
+      },
+    )
     req.setTimeout(opts.waitMs ?? 5_000, () => req.destroy(new Error('hung')))
     req.on('error', (err) => resolve({ status: err.message, ms: Date.now() - start, body: '' }))
     req.end(opts.body)
@@ -73,7 +76,10 @@ describe('gateway proxy: a service that answers before reading the whole body', 
 
     const sender = new Agent({ keepAlive: true, maxSockets: 1 })
     const others = new Agent({ keepAlive: true, maxSockets: 1 })
-    cleanups.push(() => sender.destroy(), () => others.destroy())
+    cleanups.push(
+      () => sender.destroy(),
+      () => others.destroy(),
+    )
     const seen: string[] = []
     for (const size of [200_000, 1_000_000, 5_000_000]) {
       for (let i = 0; i < 4; i++) {
@@ -101,7 +107,10 @@ describe('gateway proxy: a service that answers before reading the whole body', 
 
     const sender = new Agent({ keepAlive: true, maxSockets: 1 })
     const other = new Agent({ keepAlive: true, maxSockets: 1 })
-    cleanups.push(() => sender.destroy(), () => other.destroy())
+    cleanups.push(
+      () => sender.destroy(),
+      () => other.destroy(),
+    )
     // Meanwhile another client posts valid bodies, none of which may fail.
     let sending = true
     const othersSeen: (number | string)[] = []

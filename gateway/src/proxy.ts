@@ -2,9 +2,7 @@ import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage
 import { clientAddressFrom, LOOPBACK_PROXIES, UPLOAD_REQUEST_TIMEOUT_MS, type Logger, type TrustedProxies } from '@portal/server-kit'
 import type { RouteEntry } from './routes.ts'
 
-const HOP_BY_HOP = new Set([
-  'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host',
-])
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host'])
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/
 
 /** How long the gateway waits on a service. */
@@ -38,8 +36,7 @@ export interface ProxyOptions {
 }
 
 /** A request without a body (none declared) can be sent again. */
-const hasBody = (req: IncomingMessage) =>
-  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
+const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
 
 /** Reads and drops what is left of a request body, within bounds (see DRAIN_MAX_*). */
 function drain(req: IncomingMessage) {

@@ -11,7 +11,7 @@ describe('remote registry from configuration', () => {
     expect(registryOf(remotes).remotes.mf_exams).toEqual({ entry: '/remotes/mf-exams/mf-manifest.json' })
   })
 
-  it("keeps a remote with a server of its own same-origin: the gateway proxies it", () => {
+  it('keeps a remote with a server of its own same-origin: the gateway proxies it', () => {
     const remotes = remotesFromEnv({ REMOTE_MF_EXAMS_URL: 'http://mf-exams:8080' }, '/app/')
     expect(remotes.find((r) => r.name === 'mf_exams')).toEqual({ name: 'mf_exams', url: 'http://mf-exams:8080/' })
     expect(registryOf(remotes).remotes.mf_exams!.entry).toBe('/remotes/mf-exams/mf-manifest.json')

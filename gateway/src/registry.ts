@@ -28,7 +28,10 @@ const optionalUrl = z
 /** The variables naming the remotes' servers, one pair per remote of the contract. */
 export const RemotesEnv = z.object(
   Object.fromEntries(
-    REMOTE_NAMES.flatMap((name) => [[remoteUrlVar(name), optionalUrl], [remotePublicUrlVar(name), optionalUrl]]),
+    REMOTE_NAMES.flatMap((name) => [
+      [remoteUrlVar(name), optionalUrl],
+      [remotePublicUrlVar(name), optionalUrl],
+    ]),
   ) as Record<`REMOTE_${string}`, typeof optionalUrl>,
 )
 
@@ -48,9 +51,7 @@ export function remotesFromEnv(env: { [key: `REMOTE_${string}`]: string | undefi
 
 /** The registry document the shell reads: each remote's manifest, same origin unless it has its own. */
 export const registryOf = (remotes: readonly RemoteConfig[]): RemoteRegistry => ({
-  remotes: Object.fromEntries(
-    remotes.map((r) => [r.name, { entry: `${r.publicUrl ?? `${remotePath(r.name)}/`}mf-manifest.json` }]),
-  ),
+  remotes: Object.fromEntries(remotes.map((r) => [r.name, { entry: `${r.publicUrl ?? `${remotePath(r.name)}/`}mf-manifest.json` }])),
 })
 
 /**
@@ -60,8 +61,7 @@ export const registryOf = (remotes: readonly RemoteConfig[]): RemoteRegistry => 
 export function allowRemoteOrigins(headers: Record<string, string>, remotes: readonly RemoteConfig[]): Record<string, string> {
   const origins = [...new Set(remotes.flatMap((r) => (r.publicUrl ? [new URL(r.publicUrl).origin] : [])))]
   if (!origins.length) return headers
-  const csp = headers['content-security-policy']!
-    .split('; ')
+  const csp = headers['content-security-policy']!.split('; ')
     .map((d) => (/^(script-src|connect-src) /.test(d) ? `${d} ${origins.join(' ')}` : d))
     .join('; ')
   return { ...headers, 'content-security-policy': csp }

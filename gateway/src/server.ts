@@ -191,7 +191,9 @@ const GatewayEnv = PlatformEnv.extend({
   LEARNING_URL: z.url().default('http://127.0.0.1:4002'),
   CERTS_URL: z.url().default('http://127.0.0.1:4003'),
   NOTIFY_URL: z.url().default('http://127.0.0.1:4004'),
-}).extend(ContentEnv.shape).extend(RemotesEnv.shape)
+})
+  .extend(ContentEnv.shape)
+  .extend(RemotesEnv.shape)
 
 if (import.meta.main) {
   const env = parseEnv(GatewayEnv)

@@ -84,7 +84,9 @@ export const hostShared = {
  * The exposed modules must be exactly those of its contract (`REMOTES` in @portal/contracts).
  */
 export function remoteConfig(opts: { dir: string; name: RemoteName; exposes: Record<string, string> }): Configuration {
-  const exposed = Object.keys(opts.exposes).map((k) => k.replace(/^\.\//, '')).sort()
+  const exposed = Object.keys(opts.exposes)
+    .map((k) => k.replace(/^\.\//, ''))
+    .sort()
   const promised = [...REMOTES[opts.name].modules].sort()
   if (exposed.join() !== promised.join())
     throw new Error(`${opts.name} exposes ${exposed.join(', ')} but its contract names ${promised.join(', ')} (packages/contracts/src/remotes.ts)`)

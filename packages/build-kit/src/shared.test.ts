@@ -15,7 +15,11 @@ function valueImports(pkg: string): Set<string> {
     for (const file of files)
       for (const [, typeOnly, list] of readFileSync(path.join(root, ws, 'src', file), 'utf8').matchAll(importOf)) {
         if (typeOnly) continue
-        for (const item of list!.split(',').map((s) => s.trim()).filter(Boolean)) if (!item.startsWith('type ')) names.add(item.split(/\s+as\s+/)[0]!)
+        for (const item of list!
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean))
+          if (!item.startsWith('type ')) names.add(item.split(/\s+as\s+/)[0]!)
       }
   }
   return names

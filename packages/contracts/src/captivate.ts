@@ -24,8 +24,7 @@ export const CAPTIVATE_FILES = { projectTxt: 'project.txt', projectJs: 'assets/j
  */
 export function projectFilePaths(paths: readonly string[]): { projectTxt: string | null; projectJs: string | null } {
   const depth = (p: string) => p.split('/').length
-  const shallowest = (suffix: string) =>
-    paths.filter((p) => p === suffix || p.endsWith(`/${suffix}`)).sort((a, b) => depth(a) - depth(b) || a.localeCompare(b))[0] ?? null
+  const shallowest = (suffix: string) => paths.filter((p) => p === suffix || p.endsWith(`/${suffix}`)).sort((a, b) => depth(a) - depth(b) || a.localeCompare(b))[0] ?? null
   const js = shallowest(CAPTIVATE_FILES.projectJs)
   const root = js === null ? null : js.slice(0, js.length - CAPTIVATE_FILES.projectJs.length)
   const besideJs = root === null ? null : `${root}${CAPTIVATE_FILES.projectTxt}`
@@ -321,7 +320,8 @@ function model(files: CaptivateFiles): { txt: TxtModel | null; js: JsModel | nul
       const slideId = str(field(v, 'slideId'))
       const id = str(field(v, 'id'))
       const src = str(field(v, 'src'))
-      if (slideId && id && src) videos.set(slideId, { id, src, durationInFrames: num(field(v, 'durationInFrames')) ?? (num(field(v, 'to')) ?? 0) - (num(field(v, 'from')) ?? 0) + 1 })
+      if (slideId && id && src)
+        videos.set(slideId, { id, src, durationInFrames: num(field(v, 'durationInFrames')) ?? (num(field(v, 'to')) ?? 0) - (num(field(v, 'from')) ?? 0) + 1 })
     }
   if (js)
     for (const e of js.data.kind === 'object' ? js.data.entries : []) {
@@ -339,8 +339,7 @@ function model(files: CaptivateFiles): { txt: TxtModel | null; js: JsModel | nul
     const name = str(field(t, 'name')) ?? str(field(j, 'lb')) ?? id
     return { id, name, title: str(field(t, 'title')) ?? name, from, to, durationInFrames: to - from + 1, video: videos.get(id) ?? null }
   })
-  const durationInFrames =
-    num(field(field(txt?.root, 'metadata'), 'durationInFrames')) ?? num(field(field(js?.data, 'project_main'), 'to')) ?? slides[slides.length - 1]!.to
+  const durationInFrames = num(field(field(txt?.root, 'metadata'), 'durationInFrames')) ?? num(field(field(js?.data, 'project_main'), 'to')) ?? slides[slides.length - 1]!.to
   const title = str(field(field(txt?.root, 'metadata'), 'title')) ?? str(field(field(js?.data, 'project'), 'pN')) ?? ''
   return { txt, js, project: { title, frameRate: fps(txt, js), durationInFrames, slides } }
 }
@@ -382,8 +381,7 @@ export function parseDuration(text: string, opts: { allowMinutes: boolean }): nu
 
 type Edit = { start: number; end: number; text: string }
 
-const apply = (text: string, edits: Edit[]) =>
-  [...edits].sort((a, b) => b.start - a.start).reduce((out, e) => out.slice(0, e.start) + e.text + out.slice(e.end), text)
+const apply = (text: string, edits: Edit[]) => [...edits].sort((a, b) => b.start - a.start).reduce((out, e) => out.slice(0, e.start) + e.text + out.slice(e.end), text)
 
 const quoted = (value: string, quote: '"' | "'") =>
   quote +
@@ -536,7 +534,9 @@ export function editCaptivateProject(files: CaptivateFiles, edit: CaptivateEdit)
   const expected = project.slides.map((s, i) =>
     i < index ? s : i === index ? { ...s, name: name ?? s.name, to: newTo, durationInFrames: frames } : { ...s, from: s.from + delta, to: s.to + delta },
   )
-  const same = after.slides.length === expected.length && after.slides.every((s, i) => s.id === expected[i]!.id && s.name === expected[i]!.name && s.from === expected[i]!.from && s.to === expected[i]!.to)
+  const same =
+    after.slides.length === expected.length &&
+    after.slides.every((s, i) => s.id === expected[i]!.id && s.name === expected[i]!.name && s.from === expected[i]!.from && s.to === expected[i]!.to)
   if (!changed || !same || after.durationInFrames !== project.durationInFrames + delta) throw unreadable()
 
   const where = js && files.projectJs !== null ? { text: files.projectJs, at: field(js.data, slide.id)?.start } : { text: files.projectTxt!, at: txt!.slides.get(slide.id)!.start }

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { NotificationConfigInput, StatsQuery } from './cert-notifications.ts'
-import {
-  certificationStatus,
-  complianceColour,
-  compliancePercentage,
-  expirationBadge,
-  inRecertificationWindow,
-  isExpired,
-  noticeBand,
-  renewedExpiration,
-} from './cert-rules.ts'
+import { certificationStatus, complianceColour, compliancePercentage, expirationBadge, inRecertificationWindow, isExpired, noticeBand, renewedExpiration } from './cert-rules.ts'
 
 describe('certification notification rules', () => {
   it('puts days left into the 30/14/7/expired bands, expired only once the date has passed (admin §9 "expired below 0")', () => {
@@ -22,7 +13,10 @@ describe('certification notification rules', () => {
       const expired = isExpired(days)
       expect([days, noticeBand(days) === 0]).toEqual([days, expired])
       expect([days, expirationBadge(days) === 'expired']).toEqual([days, expired])
-      expect([days, certificationStatus({ expiration_date: date, verified_at: null, file_name: null, certification: { upload_required: false } }, '2026-11-25') === 'Expired']).toEqual([days, expired])
+      expect([
+        days,
+        certificationStatus({ expiration_date: date, verified_at: null, file_name: null, certification: { upload_required: false } }, '2026-11-25') === 'Expired',
+      ]).toEqual([days, expired])
     }
     expect([-1, 0].map(isExpired)).toEqual([true, false])
   })
@@ -52,9 +46,7 @@ describe('certification notification rules', () => {
 
   it('opens the window 60 days before the old expiry and closes it after the expiry day', () => {
     // 2026-03-01 minus 60 days is 2025-12-31.
-    expect(['2025-12-30', '2025-12-31', '2026-02-28', '2026-03-01', '2026-03-02'].map((d) => inRecertificationWindow('2026-03-01', d))).toEqual([
-      false, true, true, true, false,
-    ])
+    expect(['2025-12-30', '2025-12-31', '2026-02-28', '2026-03-01', '2026-03-02'].map((d) => inRecertificationWindow('2026-03-01', d))).toEqual([false, true, true, true, false])
     expect(renewedExpiration('2026-03-01', '2025-12-31', 12)).toBe('2027-03-01')
     expect(renewedExpiration('2026-03-01', '2025-12-30', 12)).toBe('2026-12-30')
   })

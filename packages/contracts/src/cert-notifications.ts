@@ -20,16 +20,7 @@ import { numericId, wholeNumberParam } from './params.ts'
  */
 
 /** Log notification types (admin §4), plus the two the manual actions add. */
-export const CERT_NOTIFICATION_TYPES = [
-  '30_day',
-  '14_day',
-  '7_day',
-  'expired',
-  'manager_escalation',
-  'ops_escalation',
-  'manual_reminder',
-  'weekly_report',
-] as const
+export const CERT_NOTIFICATION_TYPES = ['30_day', '14_day', '7_day', 'expired', 'manager_escalation', 'ops_escalation', 'manual_reminder', 'weekly_report'] as const
 export const CertNotificationType = z.enum(CERT_NOTIFICATION_TYPES)
 export type CertNotificationType = z.infer<typeof CertNotificationType>
 export const CERT_NOTIFICATION_TYPE_LABELS: Record<CertNotificationType, string> = {
@@ -44,8 +35,7 @@ export const CERT_NOTIFICATION_TYPE_LABELS: Record<CertNotificationType, string>
 }
 
 /** The technician's notice type of a band. */
-export const bandNotificationType = (band: NoticeBand): '30_day' | '14_day' | '7_day' | 'expired' =>
-  band === 0 ? 'expired' : (`${band}_day` as '30_day' | '14_day' | '7_day')
+export const bandNotificationType = (band: NoticeBand): '30_day' | '14_day' | '7_day' | 'expired' => (band === 0 ? 'expired' : (`${band}_day` as '30_day' | '14_day' | '7_day'))
 
 /**
  * Log statuses (admin §4: sent, failed, paused). `queued` is the state between the notice being
@@ -165,12 +155,14 @@ export const NotificationLog = z.object({
   id: z.number().int(),
   /** When the notice was published (or, for `paused`, withheld). */
   sent_at: z.string(),
-  technician: z.object({
-    id: z.uuid(),
-    name: z.string(),
-    branch: Branch.nullable(),
-    department: Department.nullable(),
-  }).nullable(),
+  technician: z
+    .object({
+      id: z.uuid(),
+      name: z.string(),
+      branch: Branch.nullable(),
+      department: Department.nullable(),
+    })
+    .nullable(),
   certification: z.object({ id: z.number().int(), code: z.string(), name: z.string() }).nullable(),
   technician_certification_id: z.number().int().nullable(),
   notification_type: CertNotificationType,
@@ -190,9 +182,7 @@ export const NotificationLogsResponse = z.object({ logs: z.array(NotificationLog
 // ---------------------------------------------------------------------------------------------
 // Dashboard (admin §3) with the compliance overview
 
-const queryBoolean = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
-  .transform((v) => v === true || v === 'true' || v === '1')
+const queryBoolean = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1')
 
 export const DashboardQuery = z.object({
   days: wholeNumberParam('days', 1, CERT_NOTIFICATIONS.dashboardDaysMax).default(CERT_NOTIFICATIONS.dashboardDays),
@@ -255,12 +245,10 @@ export type CertificationDashboard = z.infer<typeof CertificationDashboard>
 // ---------------------------------------------------------------------------------------------
 // Stats
 
-export const StatsQuery = z
-  .object({ start_date: IsoDate.optional(), end_date: IsoDate.optional() })
-  .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
-    message: CERT_NOTIFICATION_MESSAGES.invalidDateRange,
-    path: ['start_date'],
-  })
+export const StatsQuery = z.object({ start_date: IsoDate.optional(), end_date: IsoDate.optional() }).refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
+  message: CERT_NOTIFICATION_MESSAGES.invalidDateRange,
+  path: ['start_date'],
+})
 
 const Counts = z.object({
   total: z.number().int(),

@@ -25,9 +25,7 @@ describe('certification rules', () => {
   })
 
   it('gives the expiration badge of learner §4 at each threshold', () => {
-    expect([-1, 0, 10, 11, 30, 31, 60, 61].map(expirationBadge)).toEqual([
-      'expired', 'critical', 'critical', 'warning', 'warning', 'notice', 'notice', null,
-    ])
+    expect([-1, 0, 10, 11, 30, 31, 60, 61].map(expirationBadge)).toEqual(['expired', 'critical', 'critical', 'warning', 'warning', 'notice', 'notice', null])
     expect(expirationBadge(null)).toBeNull()
   })
 
@@ -72,9 +70,7 @@ describe('certification payloads', () => {
   })
 
   it('requires a certification and a trimmed number to add one; dates are optional and ordered', () => {
-    expect(AddCertificationBody.safeParse({ certification_id: 3, certification_number: '  ' }).error?.issues[0]?.message).toBe(
-      'Certification number is required',
-    )
+    expect(AddCertificationBody.safeParse({ certification_id: 3, certification_number: '  ' }).error?.issues[0]?.message).toBe('Certification number is required')
     expect(AddCertificationBody.parse({ certification_id: 3, certification_number: ' A-1 ', obtained_date: '' })).toMatchObject({
       certification_number: 'A-1',
       obtained_date: null,

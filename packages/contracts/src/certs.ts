@@ -123,7 +123,12 @@ export const CertificationTypeInput = z.object({
   validity_period: wholeNumber('Validity period is a whole number of months from 1 to 1200, or empty for lifetime', 1, 1200).nullable().default(null),
   upload_required: z.boolean().default(true),
   is_active: z.boolean().default(true),
-  description: z.string().trim().max(2000).nullish().transform((d) => (d ? d : null)),
+  description: z
+    .string()
+    .trim()
+    .max(2000)
+    .nullish()
+    .transform((d) => (d ? d : null)),
 })
 export type CertificationTypeInput = z.input<typeof CertificationTypeInput>
 
@@ -274,9 +279,13 @@ const certificationNumber = z
   .trim()
   .min(1, CERT_MESSAGES.certificationNumberRequired)
   .max(100)
-const notes = z.string().trim().max(2000).nullish().transform((n) => (n ? n : null))
-const datesInOrder = (c: { obtained_date: string | null; expiration_date: string | null }) =>
-  !c.obtained_date || !c.expiration_date || c.expiration_date >= c.obtained_date
+const notes = z
+  .string()
+  .trim()
+  .max(2000)
+  .nullish()
+  .transform((n) => (n ? n : null))
+const datesInOrder = (c: { obtained_date: string | null; expiration_date: string | null }) => !c.obtained_date || !c.expiration_date || c.expiration_date >= c.obtained_date
 const datesInOrderIssue = { message: CERT_MESSAGES.expirationBeforeObtained, path: ['expiration_date'] }
 
 /** POST /technician/certifications/add (learner §5). `user_id` lets an admin add for a technician. */
@@ -314,7 +323,12 @@ export const UploadCertificationFields = z
     certification_id: z.coerce.number({ error: CERT_MESSAGES.certificationRequired }).int().positive(CERT_MESSAGES.certificationRequired),
     obtained_date: z.string({ error: CERT_MESSAGES.obtainedDateRequired }).min(1, CERT_MESSAGES.obtainedDateRequired).pipe(IsoDate),
     expiration_date: optionalDate,
-    certification_number: z.string().trim().max(100).nullish().transform((n) => (n ? n : null)),
+    certification_number: z
+      .string()
+      .trim()
+      .max(100)
+      .nullish()
+      .transform((n) => (n ? n : null)),
     notes,
     user_id: z.uuid().optional(),
   })
@@ -466,9 +480,7 @@ export type ConsistencyReport = z.infer<typeof ConsistencyReport>
 const PAUSE_UNTIL = 'pauseUntil must be a date (YYYY-MM-DD) or an ISO 8601 date-time'
 export const PauseNotificationsBody = z.object({
   userId: z.uuid(),
-  pauseUntil: z
-    .union([z.iso.datetime({ offset: true, error: PAUSE_UNTIL }), z.iso.date(PAUSE_UNTIL).transform((d) => `${d}T00:00:00.000Z`)], { error: PAUSE_UNTIL })
-    .optional(),
+  pauseUntil: z.union([z.iso.datetime({ offset: true, error: PAUSE_UNTIL }), z.iso.date(PAUSE_UNTIL).transform((d) => `${d}T00:00:00.000Z`)], { error: PAUSE_UNTIL }).optional(),
 })
 /** POST /technician/resume-notifications. */
 export const ResumeNotificationsBody = z.object({ userId: z.uuid() })

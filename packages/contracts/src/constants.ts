@@ -5,12 +5,8 @@ export const BRANCHES = ['Portland', 'Seattle', 'Anchorage', 'Tri-Cities'] as co
 export const DEPARTMENTS = ['Service', 'Testing', 'Construction', 'Electricians'] as const
 
 /** The departments a branch has. */
-export const departmentsOf = (
-  branch: (typeof BRANCHES)[number],
-): readonly (typeof DEPARTMENTS)[number][] =>
-  branch === 'Anchorage' || branch === 'Tri-Cities'
-    ? DEPARTMENTS.filter((d) => d !== 'Electricians')
-    : DEPARTMENTS
+export const departmentsOf = (branch: (typeof BRANCHES)[number]): readonly (typeof DEPARTMENTS)[number][] =>
+  branch === 'Anchorage' || branch === 'Tri-Cities' ? DEPARTMENTS.filter((d) => d !== 'Electricians') : DEPARTMENTS
 
 export const PASSWORD_MIN = 8
 export const VERIFICATION_CODE_TTL_MINUTES = 15

@@ -18,8 +18,7 @@ export const EXAM_MESSAGES = {
   categoryDuplicate: 'Subject category names must be unique',
   selectAtLeastOneUser: 'Please select at least one user',
   noQuestions: 'This exam has no questions.',
-  poolTooSmall: (required: number, available: number) =>
-    `Not enough questions in pool. Required: ${required}, Available: ${available}`,
+  poolTooSmall: (required: number, available: number) => `Not enough questions in pool. Required: ${required}, Available: ${available}`,
 } as const
 
 export const QuestionType = z.enum(['multiple_choice', 'multi_select'])
@@ -45,7 +44,12 @@ export const QuestionInput = z.object({
     .transform((opts) => opts.filter((o) => o.length > 0))
     .pipe(z.array(z.string()).min(2, 'A question needs at least two options')),
   correct_answer: z.union([z.number().int().min(0), z.array(z.number().int().min(0)).max(50)]),
-  subject_category: z.string().trim().max(200).nullish().transform((c) => (c ? c : null)),
+  subject_category: z
+    .string()
+    .trim()
+    .max(200)
+    .nullish()
+    .transform((c) => (c ? c : null)),
   category_weight: z.number().positive().max(100).default(1),
   /**
    * Shown in the pool's order even when the exam shuffles options (e.g. "All of the above" last).
@@ -78,12 +82,10 @@ export const ExamInput = z
     const seen = new Set<string>()
     e.subject_categories.forEach((c, i) => {
       if (!c) ctx.addIssue({ code: 'custom', path: ['subject_categories', i], message: EXAM_MESSAGES.categoryEmpty })
-      else if (seen.has(c.toLowerCase()))
-        ctx.addIssue({ code: 'custom', path: ['subject_categories', i], message: EXAM_MESSAGES.categoryDuplicate })
+      else if (seen.has(c.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['subject_categories', i], message: EXAM_MESSAGES.categoryDuplicate })
       seen.add(c.toLowerCase())
     })
-    if (e.total_questions > e.questions.length)
-      ctx.addIssue({ code: 'custom', path: ['total_questions'], message: EXAM_MESSAGES.notEnoughInPool })
+    if (e.total_questions > e.questions.length) ctx.addIssue({ code: 'custom', path: ['total_questions'], message: EXAM_MESSAGES.notEnoughInPool })
     e.questions.forEach((q, i) => {
       const n = q.options.length
       if (q.question_type === 'multiple_choice') {

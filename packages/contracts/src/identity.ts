@@ -55,10 +55,7 @@ export type RegisterBody = z.input<typeof RegisterBody>
 export const AuthSuccess = z.object({ token: z.string(), user: User })
 export type AuthSuccess = z.infer<typeof AuthSuccess>
 
-export const RegisterResponse = z.union([
-  z.object({ requiresVerification: z.literal(true), userId: id, message: z.string() }),
-  AuthSuccess,
-])
+export const RegisterResponse = z.union([z.object({ requiresVerification: z.literal(true), userId: id, message: z.string() }), AuthSuccess])
 export type RegisterResponse = z.infer<typeof RegisterResponse>
 
 export const VerifyEmailBody = z.object({
@@ -80,8 +77,12 @@ export const MessageResponse = z.object({ message: z.string() })
 export const UpdateProfileBody = z
   .object({
     // A missing key counts as empty, so the required messages apply to it too.
-    branch: Branch.nullable().default(null).refine((b) => b != null, MESSAGES.branchRequired),
-    department: Department.nullable().default(null).refine((d) => d != null, MESSAGES.departmentRequired),
+    branch: Branch.nullable()
+      .default(null)
+      .refine((b) => b != null, MESSAGES.branchRequired),
+    department: Department.nullable()
+      .default(null)
+      .refine((d) => d != null, MESSAGES.departmentRequired),
   })
   .refine((p) => !p.branch || !p.department || departmentsOf(p.branch).includes(p.department), {
     message: 'That department does not exist in this branch',
@@ -90,7 +91,12 @@ export const UpdateProfileBody = z
 export const ProfileResponse = z.object({ user: User })
 
 export const UpdateUserGroupBody = z.object({
-  userGroup: z.string().trim().max(100).nullable().transform((g) => (g ? g : null)),
+  userGroup: z
+    .string()
+    .trim()
+    .max(100)
+    .nullable()
+    .transform((g) => (g ? g : null)),
 })
 export const UpdateRolesBody = z.object({
   is_manager: z.boolean(),

@@ -61,7 +61,16 @@ export const REMOTES = {
   // 1.1: the team dashboard, the team member page and revenue entry (issue 11), Certification Notification Management (issue 12).
   mf_certifications: {
     version: '1.1',
-    modules: ['TechnicianProfile', 'CertificationManagement', 'DashboardCards', 'AdminCertificationsTab', 'TeamDashboard', 'TeamMember', 'RevenueEntry', 'CertificationNotifications'],
+    modules: [
+      'TechnicianProfile',
+      'CertificationManagement',
+      'DashboardCards',
+      'AdminCertificationsTab',
+      'TeamDashboard',
+      'TeamMember',
+      'RevenueEntry',
+      'CertificationNotifications',
+    ],
   },
 } as const satisfies Record<string, RemoteContract>
 
@@ -94,18 +103,14 @@ export class RemoteContractError extends Error {
 const major = (version: string) => Number(version.split('.')[0])
 
 /** Whether a remote built against contract `remote` works with a shell built against `shell`. */
-export const compatibleContract = (shell: string, remote: string): boolean =>
-  Number.isInteger(major(shell)) && major(shell) === major(remote)
+export const compatibleContract = (shell: string, remote: string): boolean => Number.isInteger(major(shell)) && major(shell) === major(remote)
 
 /**
  * The shell's check of a loaded exposed module: a module of the contract, built against a
  * compatible contract version (its `contract` export; a module without one predates it, 1.0), with
  * a default export. Returns that export; throws `RemoteContractError` otherwise.
  */
-export function checkRemoteModule<M extends { default?: unknown; contract?: unknown }>(
-  id: string,
-  mod: M | undefined,
-): NonNullable<M['default']> {
+export function checkRemoteModule<M extends { default?: unknown; contract?: unknown }>(id: string, mod: M | undefined): NonNullable<M['default']> {
   const [name, module] = id.split('/') as [string, string | undefined]
   const expected: RemoteContract | undefined = Object.hasOwn(REMOTES, name) ? REMOTES[name as RemoteName] : undefined
   if (!expected || !module || !expected.modules.includes(module)) throw new RemoteContractError(id, 'not an exposed module of the contract')

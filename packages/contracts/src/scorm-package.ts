@@ -98,7 +98,10 @@ export const ScormRollupRule = z.object({
   /** A fraction (0 to 1), as the manifest writes it. */
   minimumPercent: z.number().min(0).max(1).optional(),
   conditionCombination: z.enum(['all', 'any']),
-  conditions: z.array(z.object({ condition: z.enum(ROLLUP_CONDITIONS), operator: z.literal('not').optional() })).min(1).max(100),
+  conditions: z
+    .array(z.object({ condition: z.enum(ROLLUP_CONDITIONS), operator: z.literal('not').optional() }))
+    .min(1)
+    .max(100),
   action: z.enum(['satisfied', 'notSatisfied', 'completed', 'incomplete']),
 })
 export const ScormRollupRules = z.object({

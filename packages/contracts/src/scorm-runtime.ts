@@ -139,7 +139,6 @@ export const ScormLaunch = z.object({
 })
 export type ScormLaunch = z.infer<typeof ScormLaunch>
 
-
 /** GET /scorm/{moduleId}/launch while the package is being ingested. */
 export const ScormProcessing = z.object({ status: z.literal('processing'), message: z.string() })
 
@@ -189,16 +188,14 @@ export const ScormCommit = z.object({
   successStatus: z.string().max(50).optional(),
   completionStatus: z.string().max(50).optional(),
   totalTimeSeconds: z.number().min(0).optional(),
-  score: z
-    .object({ raw: z.number().optional(), min: z.number().optional(), max: z.number().optional(), scaled: z.number().optional() })
-    .partial()
-    .optional(),
+  score: z.object({ raw: z.number().optional(), min: z.number().optional(), max: z.number().optional(), scaled: z.number().optional() }).partial().optional(),
   /** The whole cmi tree (with `base`: the merge patch to it). */
-  runtimeData: z
-    .record(z.string(), z.unknown())
-    .refine((tree) => nestsAtMost(tree, RUNTIME_DATA_MAX_DEPTH), `runtimeData may nest at most ${RUNTIME_DATA_MAX_DEPTH} levels deep`),
+  runtimeData: z.record(z.string(), z.unknown()).refine((tree) => nestsAtMost(tree, RUNTIME_DATA_MAX_DEPTH), `runtimeData may nest at most ${RUNTIME_DATA_MAX_DEPTH} levels deep`),
   /** adl.data stores written by the SCO (2004 4th). */
-  adlData: z.array(z.object({ id: z.string().max(4000), store: z.string().max(SCORM_LIMITS.text) })).max(100).optional(),
+  adlData: z
+    .array(z.object({ id: z.string().max(4000), store: z.string().max(SCORM_LIMITS.text) }))
+    .max(100)
+    .optional(),
   /**
    * Sequenced 2004 packages: the engine's state when it changed since the last commit of this
    * launch, and the root activity's rollup (the module is complete when it says completed or passed).

@@ -5,8 +5,7 @@ import { activityTreeOf, prerequisitesOf } from './scorm-sequencing.ts'
 
 const map = objectiveMapTo
 
-const item = (identifier: string, over: Partial<ScormItem> = {}): ScormItem =>
-  blankScormItem(identifier, { title: identifier.toUpperCase(), href: `${identifier}.html`, ...over })
+const item = (identifier: string, over: Partial<ScormItem> = {}): ScormItem => blankScormItem(identifier, { title: identifier.toUpperCase(), href: `${identifier}.html`, ...over })
 
 const gated = (own: string, after: string): ScormSequencing => ({
   sequencingRules: {
@@ -163,7 +162,9 @@ describe('activity tree for the sequencing engine', () => {
 describe('prerequisites of a locked item', () => {
   it('are the items writing the global objectives its disabled rules read', () => {
     const items = [
-      item('intro', { sequencing: { objectives: { primary: { objectiveID: 'intro', satisfiedByMeasure: false, mapInfo: [map('g.intro', { writeSatisfiedStatus: true })] }, objectives: [] } } }),
+      item('intro', {
+        sequencing: { objectives: { primary: { objectiveID: 'intro', satisfiedByMeasure: false, mapInfo: [map('g.intro', { writeSatisfiedStatus: true })] }, objectives: [] } },
+      }),
       item('lesson', { sequencing: gated('lesson', 'intro') }),
       item('quiz', { sequencing: gated('quiz', 'lesson') }),
     ]
@@ -198,6 +199,8 @@ describe('stored data from before sequencing was kept', () => {
     }
     expect(ScormLaunch.parse(launch).sequencing).toBeUndefined()
     expect(ScormCommit.parse({ itemId: 'a', seq: 1, runtimeData: {} }).sequencing).toBeUndefined()
-    expect(ScormCommit.safeParse({ itemId: 'a', seq: 1, runtimeData: {}, sequencing: { state: {}, root: { completionStatus: 'done', successStatus: 'unknown' } } }).success).toBe(false)
+    expect(ScormCommit.safeParse({ itemId: 'a', seq: 1, runtimeData: {}, sequencing: { state: {}, root: { completionStatus: 'done', successStatus: 'unknown' } } }).success).toBe(
+      false,
+    )
   })
 })

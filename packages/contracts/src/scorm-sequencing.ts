@@ -1,4 +1,13 @@
-import { walkItems, type HideLmsUi, type ScormItem, type ScormObjective, type ScormObjectiveMap, type ScormOrganization, type ScormRuleCondition, type ScormSequencing } from './scorm-package.ts'
+import {
+  walkItems,
+  type HideLmsUi,
+  type ScormItem,
+  type ScormObjective,
+  type ScormObjectiveMap,
+  type ScormOrganization,
+  type ScormRuleCondition,
+  type ScormSequencing,
+} from './scorm-package.ts'
 
 /*
  * A package's sequencing (as the manifest declares it, see `ScormSequencing`) in the shape scorm-again
@@ -87,18 +96,16 @@ const ROLLUP_CONDITION_NAMES: Record<string, string> = { activityProgressKnown: 
 
 type ManifestRule = { action: string; conditionCombination: 'all' | 'any'; conditions: ScormRuleCondition[] }
 const rules = (list: readonly ManifestRule[] | undefined) =>
-  list?.map(
-    (r): EngineRule => ({
-      action: r.action,
-      conditionCombination: r.conditionCombination,
-      conditions: r.conditions.map((c) => ({
-        condition: c.condition,
-        ...(c.operator ? { operator: c.operator } : {}),
-        ...(c.referencedObjective ? { referencedObjective: c.referencedObjective } : {}),
-        ...(c.measureThreshold !== undefined ? { parameters: { threshold: c.measureThreshold } } : {}),
-      })),
-    }),
-  )
+  list?.map((r): EngineRule => ({
+    action: r.action,
+    conditionCombination: r.conditionCombination,
+    conditions: r.conditions.map((c) => ({
+      condition: c.condition,
+      ...(c.operator ? { operator: c.operator } : {}),
+      ...(c.referencedObjective ? { referencedObjective: c.referencedObjective } : {}),
+      ...(c.measureThreshold !== undefined ? { parameters: { threshold: c.measureThreshold } } : {}),
+    })),
+  }))
 
 const objective = (o: ScormObjective, isPrimary: boolean): EngineObjective | null =>
   // An objective without an ID cannot be referenced or mapped: the activity's own status stands for it.

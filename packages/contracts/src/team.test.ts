@@ -46,7 +46,8 @@ describe('team and revenue rules', () => {
   })
   it('says which tiers a promotion and a certification type may name', () => {
     const body = { userId: '00000000-0000-4000-8000-000000000000', justification: 'Ready' }
-    for (const newTier of [0, 1, 4, 9, 'two', null]) expect(TierPromotionBody.safeParse({ ...body, newTier }).error?.issues[0]?.message).toBe('The new tier must be Tier 2 or Tier 3')
+    for (const newTier of [0, 1, 4, 9, 'two', null])
+      expect(TierPromotionBody.safeParse({ ...body, newTier }).error?.issues[0]?.message).toBe('The new tier must be Tier 2 or Tier 3')
     expect(TierPromotionBody.parse({ ...body, newTier: 3 }).newTier).toBe(3)
     expect(TierLevel.safeParse(7).error?.issues[0]?.message).toBe('Tier level must be 0 (New Hire), 1, 2 or 3')
   })

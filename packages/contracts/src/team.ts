@@ -125,7 +125,9 @@ export const IsoMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Use a month
 
 const money = z
   .number({ error: (issue) => (issue.input === undefined ? TEAM_MESSAGES.requiredFields : TEAM_MESSAGES.amountsAreNumbers) })
-  .min(0, 'Amounts cannot be negative').max(1_000_000_000).multipleOf(0.01, 'Use at most two decimals')
+  .min(0, 'Amounts cannot be negative')
+  .max(1_000_000_000)
+  .multipleOf(0.01, 'Use at most two decimals')
 
 /**
  * POST /revenue/manual-entry (admin; learner §5): one record per technician and month. A second
@@ -233,7 +235,12 @@ export const PromotionRequestsResponse = z.object({ requests: z.array(PromotionR
 /** POST /manager/tier-promotions/{id}/decision (admin). */
 export const PromotionDecisionBody = z.object({
   approve: z.boolean(),
-  note: z.string().trim().max(4000).nullish().transform((n) => (n ? n : null)),
+  note: z
+    .string()
+    .trim()
+    .max(4000)
+    .nullish()
+    .transform((n) => (n ? n : null)),
 })
 /** GET /manager/tier-promotions?status: admins see every request, managers the ones they made (newest first). */
 export const PromotionRequestsQuery = z.object({ status: z.preprocess(emptyToUndefined, PromotionStatus.optional()) })

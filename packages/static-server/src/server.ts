@@ -44,7 +44,12 @@ export function createStaticServerApp(opts: StaticServerOptions) {
 const list = z
   .string()
   .optional()
-  .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean))
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
 
 const StaticEnv = PlatformEnv.pick({ PORT: true, LOG_LEVEL: true }).extend({
   HOST: z.string().default('0.0.0.0'),

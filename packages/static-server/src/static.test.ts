@@ -65,7 +65,7 @@ describe('serveBuild', () => {
     expect(b.headers.get('etag')).toBe(a.headers.get('etag'))
   })
 
-  it('serves an earlier build\'s hashed chunks, never its entry files', async () => {
+  it("serves an earlier build's hashed chunks, never its entry files", async () => {
     const old = await get('/remotes/mf-exams/assets/main.abcdef0123.js')
     expect(old.status).toBe(200)
     expect(await old.text()).toBe('old chunk')
@@ -86,7 +86,13 @@ describe('serveBuild', () => {
   })
 
   it('finds nothing outside the build or for a path it does not have', async () => {
-    for (const path of ['/remotes/mf-exams/../secret.txt', '/remotes/mf-exams/%2e%2e/secret.txt', '/remotes/mf-exams/assets/..%2f..%2fsecret.txt', '/remotes/mf-exams/', '/remotes/mf-exams/nope.js'])
+    for (const path of [
+      '/remotes/mf-exams/../secret.txt',
+      '/remotes/mf-exams/%2e%2e/secret.txt',
+      '/remotes/mf-exams/assets/..%2f..%2fsecret.txt',
+      '/remotes/mf-exams/',
+      '/remotes/mf-exams/nope.js',
+    ])
       expect((await get(path)).status, path).toBe(404)
   })
 

@@ -76,7 +76,8 @@ function pickEncoding(acceptEncoding: string | undefined): Encoding | undefined 
 }
 
 const matchesEtag = (ifNoneMatch: string | undefined, etag: string) =>
-  !!ifNoneMatch && ifNoneMatch.split(',').some((t) => {
+  !!ifNoneMatch &&
+  ifNoneMatch.split(',').some((t) => {
     const tag = t.trim()
     return tag === '*' || tag.replace(/^W\//, '') === etag.replace(/^W\//, '')
   })
@@ -89,8 +90,7 @@ async function respond(c: Context, file: BuildFile, cacheControl: string): Promi
     Vary: 'Accept-Encoding',
   }
   if (matchesEtag(c.req.header('if-none-match'), file.etag)) return c.body(null, 304, headers)
-  const encoding =
-    COMPRESSIBLE.test(file.type) && file.size >= MIN_COMPRESS_BYTES ? pickEncoding(c.req.header('accept-encoding')) : undefined
+  const encoding = COMPRESSIBLE.test(file.type) && file.size >= MIN_COMPRESS_BYTES ? pickEncoding(c.req.header('accept-encoding')) : undefined
   const body = encoding ? await (file.encoded[encoding] ??= compress[encoding](file.body)) : file.body
   if (encoding) headers['Content-Encoding'] = encoding
   headers['Content-Type'] = file.type
@@ -135,8 +135,7 @@ export function serveBuild(opts: ServeBuildOptions): MiddlewareHandler {
     const rel = relativePath(c.req.path, prefix)
     if (!rel) return next()
     let file = await load(join(opts.root, rel))
-    if (!file && HASHED.test(rel))
-      for (const root of opts.previousRoots ?? []) if ((file = await load(join(root, rel)))) break
+    if (!file && HASHED.test(rel)) for (const root of opts.previousRoots ?? []) if ((file = await load(join(root, rel)))) break
     if (!file) return next()
     return respond(c, file, cacheControlFor(rel))
   }
