@@ -14,7 +14,6 @@ import { benchScormCommit, formatCommit } from './scorm-commit.ts'
 import { benchIngest, formatIngest } from './scorm-ingest.ts'
 import { benchTeam, formatTeam } from './team.ts'
 import { benchCertExpiry, formatCertExpiry } from './cert-expiry.ts'
-import { benchItemAnalysis, formatItemAnalysis } from './item-analysis.ts'
 import { formatFirstScreens, measureFirstScreens, REMOTE_FIRST_SCREEN_GOAL_BYTES, SHELL_FIRST_LOAD_GOAL_BYTES } from './first-screens.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -112,8 +111,6 @@ const ingest = await benchIngest()
 const team = await benchTeam({ pgUrl: PG, durationSeconds: DURATION })
 // Certification expiry check (issue 12): 1,000,000 technician certifications beside a bare scan.
 const certExpiry = await benchCertExpiry(PG)
-// Item analysis (issue 27): an exam with 100,000 attempts of 50 questions, beside a bare scan of its kept rows.
-const itemAnalysis = await benchItemAnalysis(PG)
 
 const result = {
   at: new Date().toISOString(),
@@ -140,7 +137,6 @@ const result = {
   ingest,
   team,
   certExpiry,
-  itemAnalysis,
 }
 await mkdir(`${root}bench/results`, { recursive: true })
 const file = `${root}bench/results/identity-${result.at.replace(/[:.]/g, '-')}.json`
@@ -159,7 +155,6 @@ ${formatCommit(scormCommit)}
 ${formatIngest(ingest)}
 ${formatTeam(team)}
 ${formatCertExpiry(certExpiry)}
-${formatItemAnalysis(itemAnalysis)}
 written to ${file}
 `)
 process.exit(0)
