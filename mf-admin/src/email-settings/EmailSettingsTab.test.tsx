@@ -29,7 +29,11 @@ describe('Email Settings tab', () => {
     ])
     const dialog = screen.getByRole('dialog', { name: 'Email Notification Management' })
     const table = within(dialog).getByRole('table', { name: 'Admin emails' })
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Email', 'Name', 'Notifications', 'Status', 'Actions'])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Email', 'Name', 'Notifications', 'Status', 'Actions'])
     expect(within(table).getByRole('switch', { name: 'Active: lead@acme.test', checked: true })).toBeTruthy()
     expect(within(table).getByRole('switch', { name: 'Active: off@acme.test', checked: false })).toBeTruthy()
     const lead = within(table).getByRole('row', { name: /lead@acme\.test/ })

@@ -15,9 +15,21 @@ const render = (exam: Exam | null = null) =>
   )
 const SHUFFLE = 'Shuffle answer options in each attempt'
 const stored: Exam = {
-  id: 1, name: 'E', time_limit: 10, pass_score: 70, total_questions: 1, subject_categories: [], exam_type: 'practice', max_attempts: null,
-  is_assigned_to_all: true, assigned_user_ids: [], created_at: '2026-01-01T00:00:00Z', shuffle_options: false,
-  questions: [{ id: 5, question_type: 'multiple_choice', question_text: 'Q', options: ['a', 'b'], correct_answer: 0, subject_category: null, category_weight: 1, keep_option_order: true }],
+  id: 1,
+  name: 'E',
+  time_limit: 10,
+  pass_score: 70,
+  total_questions: 1,
+  subject_categories: [],
+  exam_type: 'practice',
+  max_attempts: null,
+  is_assigned_to_all: true,
+  assigned_user_ids: [],
+  created_at: '2026-01-01T00:00:00Z',
+  shuffle_options: false,
+  questions: [
+    { id: 5, question_type: 'multiple_choice', question_text: 'Q', options: ['a', 'b'], correct_answer: 0, subject_category: null, category_weight: 1, keep_option_order: true },
+  ],
 }
 
 describe('Add New Exam form', () => {
@@ -40,9 +52,7 @@ describe('Add New Exam form', () => {
 
   it('shuffles answer options in each attempt unless the admin unticks it; an edited exam shows its own setting', () => {
     const { unmount } = render()
-    expect(
-      screen.getByRole('checkbox', { name: SHUFFLE, checked: true, description: /^Each attempt shows every question's options in an order of its own/ }),
-    ).toBeTruthy()
+    expect(screen.getByRole('checkbox', { name: SHUFFLE, checked: true, description: /^Each attempt shows every question's options in an order of its own/ })).toBeTruthy()
     unmount()
     render(stored)
     expect(screen.getByRole('checkbox', { name: SHUFFLE, checked: false })).toBeTruthy()

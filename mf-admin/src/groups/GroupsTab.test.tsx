@@ -76,15 +76,11 @@ describe('Groups tab (User Groups & Notifications)', () => {
     expect(within(weekly).getByRole('combobox', { name: 'Report Frequency' })).toBeTruthy()
     const day = within(weekly).getByRole('combobox', { name: 'Day of Week' })
     // Admin §9: "Monday 1 through Saturday 6, Sunday 0".
-    expect(within(day).getAllByRole('option').map((o) => `${o.textContent} ${(o as HTMLOptionElement).value}`)).toEqual([
-      'Monday 1',
-      'Tuesday 2',
-      'Wednesday 3',
-      'Thursday 4',
-      'Friday 5',
-      'Saturday 6',
-      'Sunday 0',
-    ])
+    expect(
+      within(day)
+        .getAllByRole('option')
+        .map((o) => `${o.textContent} ${(o as HTMLOptionElement).value}`),
+    ).toEqual(['Monday 1', 'Tuesday 2', 'Wednesday 3', 'Thursday 4', 'Friday 5', 'Saturday 6', 'Sunday 0'])
     expect(within(weekly).getByRole('searchbox', { name: 'Search exams and courses' })).toBeTruthy()
     expect(within(weekly).getByRole('button', { name: 'Save Configuration' })).toBeTruthy()
     unmount()

@@ -9,7 +9,10 @@ import { TierSection } from './TierSection.tsx'
 import { TypeFormDialog } from './TypeFormDialog.tsx'
 
 const noop = () => undefined
-const types = [certType(1, { name: 'OSHA 10', code: 'OSHA10', tier_level: 1, holders: 3, training_link: 'https://osha.example' }), certType(2, { name: 'Forklift', tier_level: 1, department: 'Service', validity_period: 36 })]
+const types = [
+  certType(1, { name: 'OSHA 10', code: 'OSHA10', tier_level: 1, holders: 3, training_link: 'https://osha.example' }),
+  certType(2, { name: 'Forklift', tier_level: 1, department: 'Service', validity_period: 36 }),
+]
 const requirements = [{ id: 7, tier_level: 1 as const, certification_id: 1, is_required: true, certification: brief(1, { name: 'OSHA 10', code: 'OSHA10', tier_level: 1 }) }]
 const section = (expanded: boolean) => (
   <TierSection
@@ -36,7 +39,10 @@ afterEach(() => {
 })
 
 /** The options a select offers, as `value text`. */
-const optionsOf = (select: HTMLElement) => within(select).getAllByRole('option').map((o) => `${(o as HTMLOptionElement).value} ${o.textContent}`)
+const optionsOf = (select: HTMLElement) =>
+  within(select)
+    .getAllByRole('option')
+    .map((o) => `${(o as HTMLOptionElement).value} ${o.textContent}`)
 
 describe('Certification Management', () => {
   it('renders each tier section as a disclosure button with its counts', () => {
@@ -54,7 +60,11 @@ describe('Certification Management', () => {
   it('lists the types in a table with column headers and labelled actions', () => {
     render(section(true))
     const table = screen.getByRole('table', { name: 'Tier 1 certifications' })
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Code', 'Department', 'Validity', 'Proof', 'Status', 'Holders', 'Actions'])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Name', 'Code', 'Department', 'Validity', 'Proof', 'Status', 'Holders', 'Actions'])
     expect(within(table).getByRole('button', { name: 'Edit OSHA 10' })).toBeTruthy()
     expect(within(table).getByRole('button', { name: 'Delete Forklift' })).toBeTruthy()
     const forklift = within(table).getByRole('row', { name: /^Forklift/ })
@@ -81,7 +91,9 @@ describe('Certification Management', () => {
     for (const l of ['Name', 'Code', 'Training Link', 'Description']) expect(within(dialog).getByLabelText(l)).toBeTruthy()
     for (const l of ['Tier', 'Department', 'Validity']) expect(within(dialog).getByRole('combobox', { name: l })).toBeTruthy()
     expect((within(dialog).getByLabelText('Training Link') as HTMLInputElement).type).toBe('url')
-    const validity = within(within(dialog).getByRole('combobox', { name: 'Validity' })).getAllByRole('option').map((o) => o.textContent)
+    const validity = within(within(dialog).getByRole('combobox', { name: 'Validity' }))
+      .getAllByRole('option')
+      .map((o) => o.textContent)
     for (const o of ['Lifetime', '1 year', '2 years', '3 years', '5 years']) expect(validity).toContain(o)
     expect((within(dialog).getByRole('combobox', { name: 'Department' }) as HTMLSelectElement).value).toBe('Service')
     expect(within(dialog).getByRole('option', { name: 'Service', selected: true })).toBeTruthy()

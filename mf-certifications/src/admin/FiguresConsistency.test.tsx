@@ -38,7 +38,11 @@ describe('the compliance figures check on Certification Management (issue 23)', 
     expect(consistencyHeadline(report({ consistent: false, difference_count: 1 }))).toBe('1 figure differs from the certification records')
     expect(screen.getByRole('alert').textContent).toContain('250 figures differ from the certification records.')
     const table = screen.getByRole('table', { name: 'Figures that differ from the certification records' })
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Screen', 'Row', 'Figure', 'Shown', 'From the records'])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Screen', 'Row', 'Figure', 'Shown', 'From the records'])
     expect(within(table).getByRole('rowheader', { name: 'Pat Portland (u-1)' })).toBeTruthy()
     expect(bodyRows(table)).toEqual([
       ['Team member figures', 'Pat Portland (u-1)', 'met count', '3', '2'],

@@ -25,7 +25,16 @@ const user = (over: Partial<User> = {}): User => ({
   created_at: '2026-01-01T00:00:00.000Z',
   ...over,
 })
-const summary = { total: 2, valid: 1, expiring_soon: 1, expired: 1, required_total: 1, required_met: 1, current_tier: 0 as const, next_tier_progress: { tier_level: 1 as const, required_total: 2, required_met: 1, percent: 50 } }
+const summary = {
+  total: 2,
+  valid: 1,
+  expiring_soon: 1,
+  expired: 1,
+  required_total: 1,
+  required_met: 1,
+  current_tier: 0 as const,
+  next_tier_progress: { tier_level: 1 as const, required_total: 2, required_met: 1, percent: 50 },
+}
 
 /** The link of a card, as shown (a link drawn as a button). */
 const linkIn = (card: HTMLElement, name: string) => {
@@ -77,7 +86,16 @@ describe('user dashboard certification cards', () => {
 describe('admin Certifications tab', () => {
   it('shows the four cards of admin §2 with their figures, each opening its screen', () => {
     render(<AdminCertificationsTabView navigate={noop} />, (c) =>
-      c.setQueryData(dashboardKeys.overview(), { types_total: 15, types_active: 14, technicians: 5, requirements_met: 5, no_expired: 5, expired: 0, expiring_soon: 2, as_of: '2026-11-28' }),
+      c.setQueryData(dashboardKeys.overview(), {
+        types_total: 15,
+        types_active: 14,
+        technicians: 5,
+        requirements_met: 5,
+        no_expired: 5,
+        expired: 0,
+        expiring_soon: 2,
+        as_of: '2026-11-28',
+      }),
     )
     const card = (name: string) => screen.getByRole('heading', { level: 3, name }).closest('li')!
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['Team Management', 'Certification Admin', 'Notification Settings', 'Revenue Entry'])

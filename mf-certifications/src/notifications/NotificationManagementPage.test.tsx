@@ -40,7 +40,11 @@ describe('Certification Notification Management', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Compliance Overview' })).toBeTruthy()
     expect(screen.getByRole('heading', { level: 2, name: 'Manual Actions' })).toBeTruthy()
     const tabs = screen.getByRole('tablist', { name: 'Notification settings' })
-    expect(within(tabs).getAllByRole('tab').map((t) => t.textContent)).toEqual(['Email Configurations', 'Notification Logs', 'Expired Certifications'])
+    expect(
+      within(tabs)
+        .getAllByRole('tab')
+        .map((t) => t.textContent),
+    ).toEqual(['Email Configurations', 'Notification Logs', 'Expired Certifications'])
     expect(within(tabs).getByRole('tab', { selected: true }).textContent).toBe('Email Configurations')
   })
 
@@ -53,15 +57,11 @@ describe('Certification Notification Management', () => {
     expect(within(org).getByText('80%').className).toBe('ct-badge ct-tone--yellow')
     expect(within(org).getByText('8 of 10').className).toBe('ct-figure-of')
     const table = within(overview).getByRole('table', { name: 'Compliance by branch' })
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Branch',
-      'Compliance',
-      'Technicians',
-      'No expired certifications',
-      'Requirements met',
-      'Expired Certifications',
-      'Expiring Within 30 Days',
-    ])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Branch', 'Compliance', 'Technicians', 'No expired certifications', 'Requirements met', 'Expired Certifications', 'Expiring Within 30 Days'])
     // The percent in words; its colour (the spec's bands) on the badge.
     for (const [branch, percent, tone] of [
       ['Portland', '100%', 'green'],
@@ -100,9 +100,14 @@ describe('Certification Notification Management', () => {
   })
 
   it('shows a run’s success as the spec’s message alone, the run’s figures on a line of their own', () => {
-    const { unmount } = renderDom(<Notice notice={{ text: 'Daily notification check triggered successfully', detail: '3 notices sent, 0 withheld (notifications paused).', id: 1 }} />)
+    const { unmount } = renderDom(
+      <Notice notice={{ text: 'Daily notification check triggered successfully', detail: '3 notices sent, 0 withheld (notifications paused).', id: 1 }} />,
+    )
     const status = screen.getByRole('status')
-    expect([...status.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['Daily notification check triggered successfully', '3 notices sent, 0 withheld (notifications paused).'])
+    expect([...status.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
+      'Daily notification check triggered successfully',
+      '3 notices sent, 0 withheld (notifications paused).',
+    ])
     expect(status.firstElementChild?.className).toBe('pk-alert pk-alert--success')
     unmount()
     renderDom(<Notice notice={{ text: 'Configuration updated successfully!', id: 2 }} />)
@@ -113,7 +118,11 @@ describe('Certification Notification Management', () => {
     const rows = [config(1, { manager_email: 'boss@example.com', additional_email_1: 'a@example.com', is_active: true }), config(2, { department: 'Testing' })]
     renderDom(<ConfigsTab announce={noop} />, (c) => c.setQueryData(notificationKeys.configs(), rows))
     const table = screen.getByRole('table', { name: 'Email configurations' })
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Branch', 'Department', 'Manager Email', 'Operations Manager Email', 'Additional Emails', 'Active', 'Actions'])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Branch', 'Department', 'Manager Email', 'Operations Manager Email', 'Additional Emails', 'Active', 'Actions'])
     expect(screen.getByRole('switch', { name: 'Active: Portland · Service', checked: true })).toBeTruthy()
     expect(screen.getByRole('switch', { name: 'Active: Portland · Testing', checked: false })).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Edit Portland · Service' })).toBeTruthy()
@@ -124,9 +133,12 @@ describe('Certification Notification Management', () => {
   it('edits a configuration with the form of admin §2: four e-mail inputs, Active Configuration, Save Changes and Cancel', () => {
     renderDom(<ConfigDialog config={config(1, { manager_email: 'boss@example.com', is_active: true })} onSaved={noop} onClose={noop} />)
     const dialog = screen.getByRole('dialog', { name: 'Edit Configuration: Portland · Service' })
-    const emails = ['Manager Email (7-day escalation)', 'Operations Manager Email (expired escalation)', 'Additional Email 1 (expired notifications)', 'Additional Email 2 (expired notifications)'].map(
-      (l) => within(dialog).getByRole('textbox', { name: l }) as HTMLInputElement,
-    )
+    const emails = [
+      'Manager Email (7-day escalation)',
+      'Operations Manager Email (expired escalation)',
+      'Additional Email 1 (expired notifications)',
+      'Additional Email 2 (expired notifications)',
+    ].map((l) => within(dialog).getByRole('textbox', { name: l }) as HTMLInputElement)
     expect(emails.map((e) => e.type)).toEqual(['email', 'email', 'email', 'email'])
     expect(dialog.querySelectorAll('input[type="email"]')).toHaveLength(4)
     expect(emails[0]!.value).toBe('boss@example.com')
@@ -137,13 +149,24 @@ describe('Certification Notification Management', () => {
 
   it('shows the first 20 of 50 log entries with type, recipients, status and an acknowledgement', () => {
     const logs = Array.from({ length: 50 }, (_, i) =>
-      log(i + 1, i === 0 ? { notification_type: 'manager_escalation', acknowledged_at: '2026-11-25T09:00:00.000Z', recipient_emails: ['boss@example.com'] } : i === 1 ? { status: 'failed', error: 'SMTP down' } : {}),
+      log(
+        i + 1,
+        i === 0
+          ? { notification_type: 'manager_escalation', acknowledged_at: '2026-11-25T09:00:00.000Z', recipient_emails: ['boss@example.com'] }
+          : i === 1
+            ? { status: 'failed', error: 'SMTP down' }
+            : {},
+      ),
     )
     renderDom(<LogsTab />, (c) => c.setQueryData(notificationKeys.logs(), logs))
     expect(screen.getByText('Showing the latest 20 of 50 fetched entries.')).toBeTruthy()
     const table = screen.getByRole('table', { name: 'Notification log' })
     expect(within(table).getAllByRole('row')).toHaveLength(21)
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Sent', 'Technician', 'Branch', 'Certification', 'Type', 'Recipients', 'Status'])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Sent', 'Technician', 'Branch', 'Certification', 'Type', 'Recipients', 'Status'])
     const rows = bodyRows(table)
     expect(rows[0]![4]).toBe('Manager escalation (7-day)')
     expect(rows[0]![6]).toContain('Acknowledged Nov 25, 2026')

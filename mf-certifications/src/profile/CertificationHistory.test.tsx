@@ -8,7 +8,6 @@ import { held, profile, TODAY } from '../test/fixtures.ts'
 import { CertificationHistory, historyAnchor } from './CertificationHistory.tsx'
 import { ProfileBody } from './ProfileBody.tsx'
 
-
 const period = (id: number, over: Partial<CertificationPeriod> = {}): CertificationPeriod =>
   CertificationPeriod.parse({
     id,
@@ -50,9 +49,26 @@ describe('a certification’s history (issue 23: history, not overwrite)', () =>
     render(
       <CertificationHistory
         history={[
-          period(3, { reason: 'deleted', obtained_date: '2025-01-05', expiration_date: '2027-01-10', file_path: null, file_name: null, file_size: null, ended_at: '2026-03-02T10:00:00.000Z', ended_by: { id: '0b3b5a52-95b4-4d2b-9f39-4b0c9f0f1a11', name: 'Ada Admin' } }),
+          period(3, {
+            reason: 'deleted',
+            obtained_date: '2025-01-05',
+            expiration_date: '2027-01-10',
+            file_path: null,
+            file_name: null,
+            file_size: null,
+            ended_at: '2026-03-02T10:00:00.000Z',
+            ended_by: { id: '0b3b5a52-95b4-4d2b-9f39-4b0c9f0f1a11', name: 'Ada Admin' },
+          }),
           period(2, { reason: 'replaced', file_name: 'blurry.jpg', file_size: 2_400_000, ended_at: '2024-02-01T10:00:00.000Z' }),
-          period(1, { obtained_date: null, expiration_date: null, certification_number: null, file_path: null, file_name: null, file_size: null, ended_at: '2023-01-09T10:00:00.000Z' }),
+          period(1, {
+            obtained_date: null,
+            expiration_date: null,
+            certification_number: null,
+            file_path: null,
+            file_name: null,
+            file_size: null,
+            ended_at: '2023-01-09T10:00:00.000Z',
+          }),
         ]}
         certificationId={1}
         certificationName="Cert 1"

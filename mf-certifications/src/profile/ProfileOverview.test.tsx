@@ -6,9 +6,7 @@ import { RevenueCards } from './ProfileOverview.tsx'
 
 describe('profile revenue cards', () => {
   it('show the latest month’s revenue, pay and coloured ratio, the year so far and the tier’s pay rate', () => {
-    renderWithClient(
-      <RevenueCards data={{ monthly_revenue: 12000, monthly_pay: 400, rev_pay_ratio: 30, yearly_revenue_ytd: 98500.5, month: '2026-10', tier_pay_rate: 30 }} />,
-    )
+    renderWithClient(<RevenueCards data={{ monthly_revenue: 12000, monthly_pay: 400, rev_pay_ratio: 30, yearly_revenue_ytd: 98500.5, month: '2026-10', tier_pay_rate: 30 }} />)
     const revenue = screen.getByRole('region', { name: 'Revenue' })
     expect(figure(revenue, 'Monthly Revenue').textContent).toBe('$12,000.00')
     expect(figure(revenue, 'Monthly Pay').textContent).toBe('$400.00')

@@ -14,7 +14,11 @@ describe('revenue entry', () => {
       </>,
     )
     const table = screen.getByRole('table', { name: 'Recent Entries' })
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Technician', 'Month', 'Gross Revenue', 'Pay Amount', 'Rev/Pay Ratio', 'Entered'])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Technician', 'Month', 'Gross Revenue', 'Pay Amount', 'Rev/Pay Ratio', 'Entered'])
     const [october, june] = bodyRows(table)
     expect(october!.slice(1, 5)).toEqual(['Oct 2026', '$12,000.00', '$400.00', '30.00'])
     expect(june![3]).toBe('Not entered')

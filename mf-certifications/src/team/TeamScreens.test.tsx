@@ -32,7 +32,11 @@ describe('team dashboard', () => {
   it('shows the five summary cards', () => {
     renderDom(<SummaryCards summary={{ total_team: 12, compliant: 7, avg_progress: 83, expired: 2, expiring_soon: 0 }} />)
     const cards = screen.getByRole('region', { name: 'Team summary' })
-    expect(within(cards).getAllByRole('term').map((t) => t.textContent)).toEqual(['Total Team', 'Compliant', 'Avg Progress', 'Expired', 'Expiring Soon'])
+    expect(
+      within(cards)
+        .getAllByRole('term')
+        .map((t) => t.textContent),
+    ).toEqual(['Total Team', 'Compliant', 'Avg Progress', 'Expired', 'Expiring Soon'])
     expect(figure(cards, 'Avg Progress').textContent).toBe('83%')
     const expired = figure(cards, 'Expired')
     expect(expired.textContent).toBe('2')
@@ -40,7 +44,10 @@ describe('team dashboard', () => {
   })
 
   it('lists members with sortable headers, coloured progress and issues, tier and a View link to the right route', () => {
-    const rows = [teamRow(), teamRow({ id: '2c1f7a0e-6b3d-4c8e-9f21-5a4b3c2d1e0f', name: 'Sam Seattle', completion_percentage: 60, expired_certifications: 1, tier: { current_tier: 2 } })]
+    const rows = [
+      teamRow(),
+      teamRow({ id: '2c1f7a0e-6b3d-4c8e-9f21-5a4b3c2d1e0f', name: 'Sam Seattle', completion_percentage: 60, expired_certifications: 1, tier: { current_tier: 2 } }),
+    ]
     renderDom(<TeamTable rows={rows} order={{ sort: 'progress', order: 'desc' }} onSort={noop} viewPath={(id) => `/admin/technician/${id}`} navigate={noop} />)
     const headers = screen.getAllByRole('columnheader')
     for (const h of ['Technician', 'Location', 'Progress', 'Issues', 'Tier']) {
@@ -125,7 +132,11 @@ describe('team member detail', () => {
     const first = state(quarter)
     expect(screen.getByText("Pat Portland is number 3 on this quarter's leaderboard.")).toBeTruthy()
     const board = screen.getByRole('table', { name: 'Leaderboard: This Quarter (Oct 2026 to Dec 2026)' })
-    expect(mineIn(board).map((c) => c.textContent).slice(0, 2)).toEqual(['3', 'Pat Portland'])
+    expect(
+      mineIn(board)
+        .map((c) => c.textContent)
+        .slice(0, 2),
+    ).toEqual(['3', 'Pat Portland'])
     first.unmount()
 
     const fullYear: LeaderboardResponse = { period: 'yearly', from: '2026-01', to: '2026-12', rows: [1, 2, 3, 4, 5].map((n) => row(n)) }

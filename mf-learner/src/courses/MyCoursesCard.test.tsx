@@ -68,9 +68,7 @@ afterEach(() => {
 
 describe('My Courses card', () => {
   it('shows each course with its status badge, module count and View Course', () => {
-    render(withCourses([course(1, { title: 'Ladder Safety' }), course(2, { status: 'completed', progress: 100, modules: [mod(3)] })]), (
-      <MyCoursesCard onView={() => undefined} />
-    ))
+    render(withCourses([course(1, { title: 'Ladder Safety' }), course(2, { status: 'completed', progress: 100, modules: [mod(3)] })]), <MyCoursesCard onView={() => undefined} />)
     const list = within(screen.getByRole('region', { name: 'My Courses' })).getByRole('list')
     const ladder = within(list).getByRole('listitem', { name: 'Ladder Safety' })
     expect(within(ladder).getByText('Not Started')).toBeTruthy()

@@ -31,7 +31,11 @@ describe('where course content plays for the address the portal was opened at', 
 describe('the course viewer at an address content may not be framed by', () => {
   it('says so instead of an empty frame, naming the address to use and linking to this page there', () => {
     const { container } = render(
-      <WrongAddress address="http://localhost:8080" here={{ origin: 'http://devbox:8080', pathname: '/user-dashboard', search: '?course=7', hash: '' }} onGoBack={() => undefined} />,
+      <WrongAddress
+        address="http://localhost:8080"
+        here={{ origin: 'http://devbox:8080', pathname: '/user-dashboard', search: '?course=7', hash: '' }}
+        onGoBack={() => undefined}
+      />,
     )
     const alert = screen.getByRole('alert')
     expect(alert.textContent).toContain('Course content plays only when the portal is opened at http://localhost:8080. This page is open at http://devbox:8080.')

@@ -42,13 +42,21 @@ const rowsOf = (table: HTMLElement) =>
   within(table)
     .getAllByRole('row')
     .slice(1)
-    .map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))
+    .map((r) =>
+      within(r)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    )
 
 describe('User statistics dialog', () => {
   it('shows every figure of §3 and both histories with their badges (§4, §9)', () => {
     const dialog = render(stats)
-    const terms = within(dialog).getAllByRole('term').map((t) => t.textContent)
-    const values = within(dialog).getAllByRole('definition').map((d) => d.textContent)
+    const terms = within(dialog)
+      .getAllByRole('term')
+      .map((t) => t.textContent)
+    const values = within(dialog)
+      .getAllByRole('definition')
+      .map((d) => d.textContent)
     expect(terms.map((t, i) => [t, values[i]])).toEqual([
       ['Exams Taken', '2'],
       ['Average Score', '72.5%'],
@@ -59,7 +67,11 @@ describe('User statistics dialog', () => {
       ['Average Course Progress', '53.3%'],
     ])
     const exams = within(dialog).getByRole('table', { name: 'Exam history' })
-    expect(within(exams).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Exam', 'Score', 'Completed'])
+    expect(
+      within(exams)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Exam', 'Score', 'Completed'])
     expect(rowsOf(exams).map((r) => r.slice(0, 2))).toEqual([
       ['Electrical Safety', '90% Passed'],
       ['Ladders', '55% Failed'],
@@ -68,7 +80,11 @@ describe('User statistics dialog', () => {
     expect(within(exams).getByText('90%').className).toBe('pk-tone pk-tone--green')
     expect(within(exams).getByText('55%').className).toBe('pk-tone pk-tone--red')
     const courses = within(dialog).getByRole('table', { name: 'Course history' })
-    expect(within(courses).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Course', 'Progress', 'Completed', 'Last Accessed'])
+    expect(
+      within(courses)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Course', 'Progress', 'Completed', 'Last Accessed'])
     expect(rowsOf(courses).map((r) => r.slice(0, 2))).toEqual([
       ['Golf Basics', 'Completed'],
       ['Arc Flash', '60% Complete'],
