@@ -14,6 +14,7 @@ import { benchScormCommit, formatCommit } from './scorm-commit.ts'
 import { benchIngest, formatIngest } from './scorm-ingest.ts'
 import { benchTeam, formatTeam } from './team.ts'
 import { benchCertExpiry, formatCertExpiry } from './cert-expiry.ts'
+import { benchItemAnalysis, formatItemAnalysis } from './item-analysis.ts'
 import { formatFirstScreens, measureFirstScreens, REMOTE_FIRST_SCREEN_GOAL_BYTES, SHELL_FIRST_LOAD_GOAL_BYTES } from './first-screens.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -64,8 +65,12 @@ for (let i = 0; i < 100 && !code; i++) {
 }
 if (!code) throw new Error('no verification mail arrived')
 const verified = (await (await api('/auth/verify-email', { userId: reg.userId, verificationCode: code })).json()) as { token: string }
-const profile = summary(await load({ url: `${cluster.url}/api/users/me`, headers: { authorization: `Bearer ${verified.token}` } }))
-const profileDirect = summary(await load({ url: `http://127.0.0.1:14001/users/me`, headers: { authorization: `Bearer ${verified.token}` } }))
+const profile = summary(
+  await load({ url: `${cluster.url}/api/users/me`, headers: { authorization: `Bearer ${verified.token}` } }),
+)
+const profileDirect = summary(
+  await load({ url: `http://127.0.0.1:14001/users/me`, headers: { authorization: `Bearer ${verified.token}` } }),
+)
 const login = summary(
   await load({
     url: `${cluster.url}/api/auth/login`,
@@ -111,6 +116,8 @@ const ingest = await benchIngest()
 const team = await benchTeam({ pgUrl: PG, durationSeconds: DURATION })
 // Certification expiry check (issue 12): 1,000,000 technician certifications beside a bare scan.
 const certExpiry = await benchCertExpiry(PG)
+// Item analysis (issue 27): an exam with 100,000 attempts of 50 questions, beside a bare scan of its kept rows.
+const itemAnalysis = await benchItemAnalysis(PG)
 
 const result = {
   at: new Date().toISOString(),
@@ -121,13 +128,7 @@ const result = {
   profileThroughGateway: profile,
   profileRatio: Number((profile.rps / ceiling.rps).toFixed(3)),
   profileDirectToIdentity: profileDirect,
-  goals: {
-    profileRatio: 0.4,
-    profileP99Ms: 50,
-    shellFirstLoadGzBytes: SHELL_FIRST_LOAD_GOAL_BYTES,
-    learnerAdditionGzBytes: 80 * 1024,
-    remoteFirstScreenGzBytes: REMOTE_FIRST_SCREEN_GOAL_BYTES,
-  },
+  goals: { profileRatio: 0.4, profileP99Ms: 50, shellFirstLoadGzBytes: SHELL_FIRST_LOAD_GOAL_BYTES, learnerAdditionGzBytes: 80 * 1024, remoteFirstScreenGzBytes: REMOTE_FIRST_SCREEN_GOAL_BYTES },
   login,
   shellFirstLoadJsBytes: shellBytes,
   learnerAdditionJsBytes: learnerBytes,
@@ -137,6 +138,7 @@ const result = {
   ingest,
   team,
   certExpiry,
+  itemAnalysis,
 }
 await mkdir(`${root}bench/results`, { recursive: true })
 const file = `${root}bench/results/identity-${result.at.replace(/[:.]/g, '-')}.json`
@@ -155,6 +157,7 @@ ${formatCommit(scormCommit)}
 ${formatIngest(ingest)}
 ${formatTeam(team)}
 ${formatCertExpiry(certExpiry)}
+${formatItemAnalysis(itemAnalysis)}
 written to ${file}
 `)
 process.exit(0)

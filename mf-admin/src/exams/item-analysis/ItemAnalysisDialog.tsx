@@ -38,7 +38,7 @@ const Histogram = ({ stats }: { stats: ItemAnalysis['exam'] }) => {
   const bars = histogramBars(stats.histogram, W, H)
   return (
     <figure className="pk-m0">
-      <svg role="img" aria-labelledby={`${id}-t ${id}-d`} viewBox={`0 -4 ${W} ${H + 24}`} width="100%" style={{ maxWidth: 480 }}>
+      <svg role="img" aria-labelledby={`${id}-t`} aria-describedby={`${id}-d`} viewBox={`0 -4 ${W} ${H + 24}`} width="100%" style={{ maxWidth: 480 }}>
         <title id={`${id}-t`}>Score histogram</title>
         <desc id={`${id}-d`}>{histogramText(stats.histogram)}</desc>
         <line x1={0} y1={H} x2={W} y2={H} stroke="currentColor" />
@@ -62,7 +62,7 @@ const Scatter = ({ questions }: { questions: ItemAnalysis['questions'] }) => {
   const points = scatterPoints(questions, W, H)
   return (
     <figure className="pk-m0">
-      <svg role="img" aria-labelledby={`${id}-t ${id}-d`} viewBox={`-24 -8 ${W + 32} ${H + 30}`} width="100%" style={{ maxWidth: 480 }}>
+      <svg role="img" aria-labelledby={`${id}-t`} aria-describedby={`${id}-d`} viewBox={`-24 -8 ${W + 32} ${H + 30}`} width="100%" style={{ maxWidth: 480 }}>
         <title id={`${id}-t`}>Facility and discrimination</title>
         <desc id={`${id}-d`}>{scatterText(questions)}</desc>
         <rect x={0} y={0} width={W} height={H} fill="none" stroke="currentColor" />
