@@ -1,8 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql'
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
 import { PROGRESS_TRACKER, type SequencingState } from '@portal/contracts'
 import { stillAssignedSql, type ModuleRow } from '../course.repository.ts'
 import { touchProgressSql } from '../progress/progress.repository.ts'
-import { sqlWithParams } from '../../sql.ts'
+import { preparedStatement, sqlWithParams } from '../../sql.ts'
 import { SCO_REPORTS_COMPLETE } from './sco-complete.ts'
 
 /** A stored SCO state (`scorm_states`). */
@@ -35,7 +35,7 @@ export interface StateRow {
  * (admins' launches excepted) or the learner was deleted.
  */
 const ENDED = `($21::boolean and s.launch_at <> $4::bigint and s.launch_at <> 0 and s.exit <> 'suspend')`
-export const COMMIT_SQL = `with allowed as (
+const COMMIT_SQL = `with allowed as (
   select 1 where not exists (select 1 from users u where u.id = $1::uuid and u.deleted_at is not null)
     and ($18::boolean or ${stillAssignedSql('$1', '$16')})
 ), rev as (
@@ -80,8 +80,127 @@ export interface CommitRow {
   completed_at: Date | null
 }
 
-/** The SQL of the SCORM runtime besides its commit statement: modules, stored states, shared data, revisions. */
+/** What one commit stores: the launch's claims, the commit's tree and the summary read from it. */
+export interface CommitValues {
+  userId: string
+  moduleId: number
+  courseId: number
+  itemId: string
+  /** The launch's issue time (orders commits of different launches) and id. */
+  launchAt: number
+  launchId: string
+  /** Issued to an admin: stored whether or not the course is assigned. */
+  admin: boolean
+  seq: number
+  /** The launch's revision, null when the commit carries none. */
+  revision: number | null
+  terminated: boolean
+  cmi: Record<string, unknown>
+  lessonStatus: string
+  score: number | null
+  location: string
+  /** null: the commit carries no total time (the stored one is kept). */
+  totalTime: string | null
+  /** The data model's zero time, for a first state without one. */
+  zeroTime: string
+  sessionTime: string
+  exit: string
+  at: Date
+  /** Where cmi.total_time sits in a 2004 tree that carries none, to put the stored one back; else null. */
+  totalTimePath: string[] | null
+  is2004: boolean
+  /** Touch the module's progress row in the same statement. */
+  touch: boolean
+}
+
+/** The SQL of the SCORM runtime: the commit statement, modules, stored states, shared data, revisions. */
 export const scormRepository = {
+  /**
+   * The commit statement (`COMMIT_SQL`), prepared once per pooled connection: the hottest statement
+   * of the service (every open SCO commits every 5 s). Runs on the pool, outside any transaction;
+   * a module deleted after the launch fails with the foreign key's 23503.
+   */
+  prepareCommit(orm: MikroORM): (v: CommitValues) => Promise<CommitRow | undefined> {
+    const statement = preparedStatement<CommitRow>(orm, 'scorm_commit', COMMIT_SQL)
+    return async (v) => {
+      const [row] = await statement([
+        v.userId,
+        v.moduleId,
+        v.itemId,
+        v.launchAt,
+        v.seq,
+        JSON.stringify(v.cmi),
+        v.lessonStatus,
+        v.score,
+        v.location,
+        v.totalTime,
+        v.zeroTime,
+        v.sessionTime,
+        v.exit,
+        v.at,
+        v.totalTimePath === null ? null : `{${v.totalTimePath.join(',')}}`,
+        v.courseId,
+        v.touch,
+        v.admin,
+        v.revision,
+        v.launchId,
+        v.is2004,
+        v.terminated,
+      ])
+      return row
+    }
+  },
+
+  /** Stores the learner's shared data stores of the module (each replaces the stored one). */
+  async storeSharedData(em: EntityManager, userId: string, moduleId: number, stores: readonly { id: string; store: string }[], at: Date): Promise<void> {
+    await sqlWithParams(
+      em,
+      `insert into scorm_shared_data (user_id, module_id, store_id, store, updated_at)
+       select $1, $2, x.id, x.store, $3 from jsonb_to_recordset($4::jsonb) as x(id text, store text)
+       on conflict (user_id, module_id, store_id) do update set store = excluded.store, updated_at = excluded.updated_at`,
+      [userId, moduleId, at, JSON.stringify(stores)],
+    )
+  },
+
+  /** One SCO's stored cmi tree, locked for the transaction; undefined when none is stored. */
+  async lockTree(em: EntityManager, userId: string, moduleId: number, itemId: string): Promise<Record<string, unknown> | undefined> {
+    const [stored] = await sqlWithParams<{ cmi: Record<string, unknown> | string }>(
+      em,
+      'select cmi from scorm_states where user_id = $1 and module_id = $2 and item_id = $3 for update',
+      [userId, moduleId, itemId],
+    )
+    if (!stored) return undefined
+    return typeof stored.cmi === 'string' ? (JSON.parse(stored.cmi) as Record<string, unknown>) : stored.cmi
+  },
+
+  /** Writes a progress record's tree as the SCO's state, at (launch 0, seq 0): a session still under way goes on committing over it. */
+  async storeRecordTree(
+    em: EntityManager,
+    s: {
+      userId: string
+      moduleId: number
+      itemId: string
+      cmi: Record<string, unknown>
+      lessonStatus: string
+      score: number | null
+      location: string
+      totalTime: string
+      sessionTime: string
+      exit: string
+      at: Date
+    },
+  ): Promise<void> {
+    await sqlWithParams(
+      em,
+      `insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, total_time, session_time, exit, updated_at)
+       values ($1, $2, $3, 0, 0, $4::jsonb, $5, $6, $7, $8, $9, $10, $11)
+       on conflict (user_id, module_id, item_id) do update set launch_at = 0, seq = 0, cmi = excluded.cmi, lesson_status = excluded.lesson_status,
+         score = excluded.score, location = excluded.location, total_time = excluded.total_time,
+         session_time = excluded.session_time, updated_at = excluded.updated_at`,
+      [s.userId, s.moduleId, s.itemId, JSON.stringify(s.cmi), s.lessonStatus, s.score, s.location, s.totalTime, s.sessionTime, s.exit, s.at],
+    )
+  },
+
   /** A deleted user's stored SCORM runtime data (whole cmi trees, shared data stores) goes. */
   async forgetUser(em: EntityManager, userId: string): Promise<void> {
     await em.execute('delete from scorm_states where user_id = ?', [userId])

@@ -15,7 +15,6 @@ import {
 import { AppError, badRequest, parseJsonInput, type Actor } from '@portal/server-kit'
 import type { z } from 'zod'
 import type { LearningContext } from '../../context.ts'
-import { preparedStatement, sqlWithParams } from '../../sql.ts'
 import { ttlCache } from '../../ttl-cache.ts'
 import { contentBase } from '../content/content.service.ts'
 import type { LaunchClaims } from '../launch/launch-token.ts'
@@ -23,7 +22,7 @@ import { iso, manifestOf, requireModule, type ModuleRow } from '../access.ts'
 import { courseRepository } from '../course.repository.ts'
 import { progressRepository } from '../progress/progress.repository.ts'
 import { completeModule } from '../progress/progress.service.ts'
-import { COMMIT_SQL, scormRepository, type CommitRow, type StateRow } from './scorm.repository.ts'
+import { scormRepository, type CommitRow, type StateRow } from './scorm.repository.ts'
 import { contentCompletion } from './content-completion.ts'
 import { sequencedOrganization, storedSequencingState, storeSequencingState } from './sequencing-state.ts'
 import { applyCompletionThreshold, applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, suspendDataProblem, totalTimePath } from './summary.ts'
@@ -94,7 +93,7 @@ export function createScormService(ctx: LearningContext) {
   })
 
   // The hottest statement of the service (every open SCO commits every 5 s): prepared once per connection.
-  const commitStatement = preparedStatement<CommitRow>(orm, 'scorm_commit', COMMIT_SQL)
+  const commitStatement = scormRepository.prepareCommit(orm)
 
   /** The state row the progress record is about: the most recently updated SCO of the module. */
   const latestState = (userId: string, moduleId: number): Promise<StateRow | undefined> => scormRepository.latestState(orm.em.fork(), userId, moduleId)
@@ -222,33 +221,32 @@ export function createScormService(ctx: LearningContext) {
       const at = now()
       const last = touched.get(key)
       const touch = last === undefined || at.getTime() - last >= TOUCH_EVERY_MS
-      const params = [
-        claims.userId,
-        claims.moduleId,
-        commit.itemId,
-        claims.issuedAt,
-        commit.seq,
-        JSON.stringify(runtimeData),
-        summary.lessonStatus.slice(0, 100),
-        summary.score,
-        summary.location.slice(0, 4000),
-        summary.totalTime,
-        summary.model === '1.2' ? '0000:00:00' : 'PT0S',
-        summary.sessionTime.slice(0, 100),
-        summary.exit.slice(0, 100),
-        at,
-        summary.model === '2004' && summary.totalTime === null ? `{${totalTimePath(runtimeData).join(',')}}` : null,
-        claims.courseId,
-        touch,
-        claims.admin,
-        commit.revision ?? null,
-        claims.launchId,
-        summary.model === '2004',
-        commit.terminated,
-      ]
       let row: CommitRow | undefined
       try {
-        ;[row] = await commitStatement(params)
+        row = await commitStatement({
+          userId: claims.userId,
+          moduleId: claims.moduleId,
+          itemId: commit.itemId,
+          launchAt: claims.issuedAt,
+          seq: commit.seq,
+          cmi: runtimeData,
+          lessonStatus: summary.lessonStatus.slice(0, 100),
+          score: summary.score,
+          location: summary.location.slice(0, 4000),
+          totalTime: summary.totalTime,
+          zeroTime: summary.model === '1.2' ? '0000:00:00' : 'PT0S',
+          sessionTime: summary.sessionTime.slice(0, 100),
+          exit: summary.exit.slice(0, 100),
+          at,
+          totalTimePath: summary.model === '2004' && summary.totalTime === null ? totalTimePath(runtimeData) : null,
+          courseId: claims.courseId,
+          touch,
+          admin: claims.admin,
+          revision: commit.revision ?? null,
+          launchId: claims.launchId,
+          is2004: summary.model === '2004',
+          terminated: commit.terminated,
+        })
       } catch (err) {
         // The module (or its course) was deleted after the launch.
         if ((err as { code?: string }).code === '23503') throw new CommitError(404, 'module_not_found', COURSE_MESSAGES.moduleNotFound)
@@ -269,14 +267,7 @@ export function createScormService(ctx: LearningContext) {
       const applied = (row?.applied ?? 0) > 0
       if (applied) {
         const stores = sharedStores(commit)
-        if (stores.length)
-          await sqlWithParams(
-            orm.em.fork(),
-            `insert into scorm_shared_data (user_id, module_id, store_id, store, updated_at)
-             select $1, $2, x.id, x.store, $3 from jsonb_to_recordset($4::jsonb) as x(id text, store text)
-             on conflict (user_id, module_id, store_id) do update set store = excluded.store, updated_at = excluded.updated_at`,
-            [claims.userId, claims.moduleId, at, JSON.stringify(stores)],
-          )
+        if (stores.length) await scormRepository.storeSharedData(orm.em.fork(), claims.userId, claims.moduleId, stores, at)
       }
       const rootDone = commit.sequencing ? await storeSequencingState(orm.em.fork(), claims, commit, at) : false
       let moduleCompleted = false
@@ -315,36 +306,24 @@ export function createScormService(ctx: LearningContext) {
       if (!itemId) throw packageFailed(actor, module)
       const at = now()
       const status = await em.transactional(async (tx) => {
-        const [stored] = await sqlWithParams<{ cmi: Record<string, unknown> | string }>(
-          tx,
-          'select cmi from scorm_states where user_id = $1 and module_id = $2 and item_id = $3 for update',
-          [actor.userId, module.id, itemId],
-        )
-        const cmi = applyProgressRecord(stored ? json(stored.cmi) : {}, model, body.scormData)
+        const stored = await scormRepository.lockTree(tx, actor.userId, module.id, itemId)
+        const cmi = applyProgressRecord(stored ?? {}, model, body.scormData)
         const summary = summarize(cmi)
         const defaultTime = model === '1.2' ? '0000:00:00' : 'PT0S'
         // A first state starts at (0, 0): any commit of a launch under way is newer.
-        await sqlWithParams(
-          tx,
-          `insert into scorm_states as s (user_id, module_id, item_id, launch_at, seq, cmi, lesson_status, score, location, total_time, session_time, exit, updated_at)
-           values ($1, $2, $3, 0, 0, $4::jsonb, $5, $6, $7, $8, $9, $10, $11)
-           on conflict (user_id, module_id, item_id) do update set launch_at = 0, seq = 0, cmi = excluded.cmi, lesson_status = excluded.lesson_status,
-             score = excluded.score, location = excluded.location, total_time = excluded.total_time,
-             session_time = excluded.session_time, updated_at = excluded.updated_at`,
-          [
-            actor.userId,
-            module.id,
-            itemId,
-            JSON.stringify(cmi),
-            summary.lessonStatus.slice(0, 100),
-            summary.score,
-            summary.location,
-            summary.totalTime ?? defaultTime,
-            summary.sessionTime,
-            summary.exit,
-            at,
-          ],
-        )
+        await scormRepository.storeRecordTree(tx, {
+          userId: actor.userId,
+          moduleId: module.id,
+          itemId,
+          cmi,
+          lessonStatus: summary.lessonStatus.slice(0, 100),
+          score: summary.score,
+          location: summary.location,
+          totalTime: summary.totalTime ?? defaultTime,
+          sessionTime: summary.sessionTime,
+          exit: summary.exit,
+          at,
+        })
         return summary
       })
       await progressRepository.touch(em, { userId: actor.userId, moduleId: module.id, courseId: module.course_id, floor: PROGRESS_TRACKER.scormInitialized, at })

@@ -2,13 +2,13 @@ import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import { EXAM_MESSAGES, ExamSubmissionResult, type Answer, type Question, type StartAttemptResponse } from '@portal/contracts'
 import { AppError, badRequest, conflict, createBackgroundTask, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
-import { sqlWithParams } from '../../sql.ts'
 import { requireOwnAttempt, requireSubmitterIsCaller, requireTakeable } from '../access.ts'
 import { toAttemptQuestion } from '../exam.entity.ts'
 import { ExamAttemptEntity, type AttemptStatus } from './attempt.entity.ts'
+import { attemptRepository, type AttemptRow } from './attempt.repository.ts'
 import { draw } from './draw.ts'
 import { answerProblem, gradeAttempt } from './grading.ts'
-import { drawOptionOrder, type OptionOrder } from './option-order.ts'
+import { drawOptionOrder } from './option-order.ts'
 
 /** Network latency allowance: a save or submit this long after the deadline is still accepted. */
 export const SUBMIT_GRACE_MS = 5_000
@@ -41,91 +41,6 @@ function checkedAnswers(attempt: Pick<ExamAttemptEntity, 'questions'>, questionI
     out.set(id, answers[i]!)
   })
   return out
-}
-
-/**
- * The exam's pool as an attempt snapshots it, read as plain rows: a start needs the values only,
- * and hydrating (then change-tracking) one entity per question made up most of a start's cost.
- */
-async function poolOf(em: EntityManager, examId: number): Promise<Question[]> {
-  const rows = (await em.execute(
-    `select id, question_type, question_text, options, correct_answer, subject_category, category_weight, keep_option_order
-     from exam_questions where exam_id = ? order by position, id`,
-    [examId],
-  )) as {
-    id: number
-    question_type: Question['question_type']
-    question_text: string
-    options: string[]
-    correct_answer: Question['correct_answer']
-    subject_category: string | null
-    category_weight: number
-    keep_option_order: boolean
-  }[]
-  return rows.map((r) => ({
-    id: Number(r.id),
-    question_type: r.question_type,
-    question_text: r.question_text,
-    options: r.options,
-    correct_answer: r.correct_answer,
-    subject_category: r.subject_category ?? null,
-    category_weight: Number(r.category_weight),
-    keep_option_order: r.keep_option_order === true,
-  }))
-}
-
-/** An attempt as a submit reads it: a plain row, so its question snapshot is neither hydrated nor change-tracked. */
-type AttemptRow = Pick<
-  ExamAttemptEntity,
-  'id' | 'examId' | 'userId' | 'attemptNumber' | 'examName' | 'passScore' | 'questions' | 'optionOrders' | 'answers' | 'status' | 'deadline' | 'result'
->
-
-/** The attempt's row, locked for the transaction, or null. */
-/** The learner's open attempt of the exam, else their latest one (whose stored result a repeated submit answers). */
-async function latestAttemptId(em: EntityManager, examId: number, userId: string): Promise<string | null> {
-  const rows = (await em.execute(
-    `select id from exam_attempts where exam_id = ? and user_id = ?
-     order by (status = 'in_progress') desc, attempt_number desc limit 1`,
-    [examId, userId],
-  )) as { id: string }[]
-  return rows[0]?.id ?? null
-}
-
-async function lockAttemptRow(em: EntityManager, id: string): Promise<AttemptRow | null> {
-  const rows = (await em.execute(
-    `select id, exam_id, user_id, attempt_number, exam_name, pass_score, questions, option_orders, answers, status, deadline, result
-     from exam_attempts where id = ? for update`,
-    [id],
-  )) as {
-    id: string
-    exam_id: number
-    user_id: string
-    attempt_number: number
-    exam_name: string
-    pass_score: number
-    questions: Question[]
-    option_orders: OptionOrder[] | null
-    answers: Answer[]
-    status: AttemptStatus
-    deadline: Date | string
-    result: ExamSubmissionResult | null
-  }[]
-  const r = rows[0]
-  if (!r) return null
-  return {
-    id: r.id,
-    examId: Number(r.exam_id),
-    userId: r.user_id,
-    attemptNumber: Number(r.attempt_number),
-    examName: r.exam_name,
-    passScore: Number(r.pass_score),
-    questions: r.questions,
-    optionOrders: r.option_orders ?? null,
-    answers: r.answers,
-    status: r.status,
-    deadline: new Date(r.deadline),
-    result: r.result,
-  }
 }
 
 export function createAttemptService(ctx: LearningContext) {
@@ -164,15 +79,10 @@ export function createAttemptService(ctx: LearningContext) {
     return result
   }
 
-  /** The same for a row read by `lockAttemptRow`: one update statement, no change tracking of the snapshot. */
+  /** The same for a row read by `attemptRepository.lockAttemptRow`: one update statement, no change tracking of the snapshot. */
   const finaliseRow = async (em: EntityManager, attempt: AttemptRow, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
     const { result, changes } = grade(em, attempt, status, answers)
-    // Real parameters: the result carries every question's text and options.
-    await sqlWithParams(
-      em,
-      'update exam_attempts set answers = $2::jsonb, status = $3, finalised_at = $4, score = $5, passed = $6, result = $7::jsonb where id = $1',
-      [attempt.id, JSON.stringify(changes.answers), changes.status, changes.finalisedAt, changes.score, changes.passed, JSON.stringify(changes.result)],
-    )
+    await attemptRepository.storeGraded(em, attempt.id, changes)
     return result
   }
 
@@ -226,7 +136,7 @@ export function createAttemptService(ctx: LearningContext) {
       const out = await orm.em.fork().transactional(async (tx) => {
         const exam = await requireTakeable(tx, actor, examId)
         // Serializes the starts of one learner on one exam (double clicks, two tabs).
-        await tx.execute('select pg_advisory_xact_lock(?, hashtext(?))', [examId, actor.userId])
+        await attemptRepository.lockStarts(tx, examId, actor.userId)
         const open = await tx.findOne(
           ExamAttemptEntity,
           { examId, userId: actor.userId, status: 'in_progress' },
@@ -237,15 +147,11 @@ export function createAttemptService(ctx: LearningContext) {
           finalise(tx, open, 'expired', open.answers)
           await tx.flush()
         }
-        const pool = await poolOf(tx, examId)
+        const pool = await attemptRepository.poolOf(tx, examId)
         if (pool.length === 0) return { error: unprocessable(EXAM_MESSAGES.noQuestions, 'no_questions') }
         if (pool.length < exam.totalQuestions)
           return { error: unprocessable(EXAM_MESSAGES.poolTooSmall(exam.totalQuestions, pool.length), 'pool_too_small') }
-        const rows = (await tx.execute(
-          'select count(*)::int as n, coalesce(max(attempt_number), 0)::int as last from exam_attempts where exam_id = ? and user_id = ?',
-          [examId, actor.userId],
-        )) as { n: number; last: number }[]
-        const used = Number(rows[0]!.n)
+        const { used, last } = await attemptRepository.countOf(tx, examId, actor.userId)
         if (exam.examType === 'final' && exam.maxAttempts !== null && exam.maxAttempts !== undefined && used >= exam.maxAttempts)
           return { error: conflict(`You have used all ${exam.maxAttempts} attempt(s) for this exam.`, 'attempts_exhausted') }
         const questions: Question[] = draw(pool, exam.totalQuestions)
@@ -254,32 +160,14 @@ export function createAttemptService(ctx: LearningContext) {
         const startedAt = now()
         const attempt = {
           id: crypto.randomUUID(),
-          attemptNumber: Number(rows[0]!.last) + 1,
+          attemptNumber: last + 1,
           questions,
           optionOrders,
           answers: questions.map((): Answer => -1),
           startedAt,
           deadline: new Date(startedAt.getTime() + exam.timeLimit * 60_000),
         }
-        // One insert with real parameters: the snapshot is tens of kilobytes of JSON.
-        await sqlWithParams(
-          tx,
-          `insert into exam_attempts (id, exam_id, user_id, attempt_number, exam_name, pass_score, questions, option_orders, answers, status, started_at, deadline)
-           values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, 'in_progress', $10, $11)`,
-          [
-            attempt.id,
-            examId,
-            actor.userId,
-            attempt.attemptNumber,
-            exam.name,
-            exam.passScore,
-            JSON.stringify(questions),
-            JSON.stringify(optionOrders),
-            JSON.stringify(attempt.answers),
-            startedAt,
-            attempt.deadline,
-          ],
-        )
+        await attemptRepository.insertStarted(tx, { ...attempt, examId, userId: actor.userId, examName: exam.name, passScore: exam.passScore })
         return { resumed: false, attempt: startResponse(attempt, false) }
       })
       // The expired attempt finalised on the way is committed (and announced) even when no new one could start.
@@ -319,8 +207,8 @@ export function createAttemptService(ctx: LearningContext) {
     ): Promise<ExamSubmissionResult> {
       requireSubmitterIsCaller(actor, body.userId)
       return orm.em.fork().transactional(async (tx) => {
-        const attemptId = body.attemptId ?? (await latestAttemptId(tx, examId, actor.userId))
-        const a = requireOwnAttempt(actor, attemptId ? await lockAttemptRow(tx, attemptId) : null, examId)
+        const attemptId = body.attemptId ?? (await attemptRepository.latestAttemptId(tx, examId, actor.userId))
+        const a = requireOwnAttempt(actor, attemptId ? await attemptRepository.lockAttemptRow(tx, attemptId) : null, examId)
         requireSameQuestions(a, body.questionIds, body.answers, false)
         // The stored result, keys in the contract's order (jsonb reorders them).
         if (a.status !== 'in_progress') return ExamSubmissionResult.parse(a.result)
