@@ -65,12 +65,8 @@ for (let i = 0; i < 100 && !code; i++) {
 }
 if (!code) throw new Error('no verification mail arrived')
 const verified = (await (await api('/auth/verify-email', { userId: reg.userId, verificationCode: code })).json()) as { token: string }
-const profile = summary(
-  await load({ url: `${cluster.url}/api/users/me`, headers: { authorization: `Bearer ${verified.token}` } }),
-)
-const profileDirect = summary(
-  await load({ url: `http://127.0.0.1:14001/users/me`, headers: { authorization: `Bearer ${verified.token}` } }),
-)
+const profile = summary(await load({ url: `${cluster.url}/api/users/me`, headers: { authorization: `Bearer ${verified.token}` } }))
+const profileDirect = summary(await load({ url: `http://127.0.0.1:14001/users/me`, headers: { authorization: `Bearer ${verified.token}` } }))
 const login = summary(
   await load({
     url: `${cluster.url}/api/auth/login`,
@@ -128,7 +124,13 @@ const result = {
   profileThroughGateway: profile,
   profileRatio: Number((profile.rps / ceiling.rps).toFixed(3)),
   profileDirectToIdentity: profileDirect,
-  goals: { profileRatio: 0.4, profileP99Ms: 50, shellFirstLoadGzBytes: SHELL_FIRST_LOAD_GOAL_BYTES, learnerAdditionGzBytes: 80 * 1024, remoteFirstScreenGzBytes: REMOTE_FIRST_SCREEN_GOAL_BYTES },
+  goals: {
+    profileRatio: 0.4,
+    profileP99Ms: 50,
+    shellFirstLoadGzBytes: SHELL_FIRST_LOAD_GOAL_BYTES,
+    learnerAdditionGzBytes: 80 * 1024,
+    remoteFirstScreenGzBytes: REMOTE_FIRST_SCREEN_GOAL_BYTES,
+  },
   login,
   shellFirstLoadJsBytes: shellBytes,
   learnerAdditionJsBytes: learnerBytes,
