@@ -2,7 +2,7 @@ import type { Exam, ExamType, ItemAnalysis, ItemAnalysisQuery } from '@portal/co
 import { Alert, Button, DataTable, EmptyState, errorMessage, Modal, Select, Spinner, TableHead, TextField } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import { fetchItemAnalysis, fetchItemAnalysisWorkbook } from './api.ts'
+import { fetchItemAnalysis, fetchItemAnalysisWorkbook, itemAnalysisKey } from './api.ts'
 import { figure, flaggedCount, histogramBars, histogramText, optionLines, percent, rangeError, scatterPoints, scatterText, workbookName } from './item-analysis-view.ts'
 
 const KINDS = [
@@ -110,7 +110,7 @@ export const ItemAnalysisDialog = ({ exam, onClose }: { exam: Pick<Exam, 'id' | 
   const invalid = rangeError(start, end)
   const query: ItemAnalysisQuery = { kind, ...(start ? { start_date: start } : {}), ...(end ? { end_date: end } : {}) }
   const analysis = useQuery({
-    queryKey: ['admin-exams', 'item-analysis', exam.id, query],
+    queryKey: itemAnalysisKey(exam.id, query),
     queryFn: () => fetchItemAnalysis(exam.id, query),
     enabled: !invalid,
   })

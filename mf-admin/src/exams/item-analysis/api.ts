@@ -13,5 +13,8 @@ export const analysisQuery = (q: ItemAnalysisQuery) => {
 
 const path = (examId: number) => `/admin/exams/${encodeURIComponent(String(examId))}/item-analysis`
 
+/** The query key of one analysis (under the exams feature's keys). */
+export const itemAnalysisKey = (examId: number, q: ItemAnalysisQuery) => ['admin-exams', 'item-analysis', examId, q] as const
+
 export const fetchItemAnalysis = (examId: number, q: ItemAnalysisQuery) => api.get(`${path(examId)}${analysisQuery(q)}`, ItemAnalysis)
 export const fetchItemAnalysisWorkbook = (examId: number, q: ItemAnalysisQuery) => api.getFile(`${path(examId)}/export${analysisQuery(q)}`)
