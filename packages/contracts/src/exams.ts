@@ -150,7 +150,10 @@ export const Exam = z.object({
   /** Each attempt shows the options in an order of its own (optional within v1; absent: not shuffled). */
   shuffle_options: z.boolean().optional(),
   assigned_user_ids: z.array(z.string()),
+  /** The pool: the active questions, offered to attempts and counted against total_questions. */
   questions: z.array(Question),
+  /** Questions retired from the pool, kept for the attempts that answered them (optional within v1; issue 27). */
+  retired_questions: z.array(Question.extend({ retired_at: z.string(), replaced_by: z.number().int().nullable() })).optional(),
   created_at: z.string(),
   /** GET /exams/{id} only: the caller's (an admin's) own open attempt, null when there is none. */
   open_attempt: OpenAttempt.nullable().optional(),

@@ -61,8 +61,10 @@ export const ItemStats = z.object({
   question_id: z.number().int(),
   question_text: z.string(),
   question_type: QuestionType,
-  /** Still in the exam's pool (false: deleted since; the text and options are those its attempts saw). */
+  /** Still in the exam's pool (false: retired or deleted since). */
   in_pool: z.boolean(),
+  /** active: in the pool; retired: kept but not offered; deleted: named as its attempts saw it. */
+  status: z.enum(['active', 'retired', 'deleted']),
   attempts: z.number().int(),
   correct: z.number().int(),
   /** Facility index: percent of its attempts that answered it correctly. */

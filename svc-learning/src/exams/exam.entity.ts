@@ -40,6 +40,10 @@ export const ExamQuestionEntity = defineEntity({
     categoryWeight: p.double().$type<number>(),
     /** Options always in this order, even when the exam shuffles (e.g. "All of the above"). */
     keepOptionOrder: p.boolean(),
+    /** Retired from the pool: kept for the attempts that answered it, never offered again (issue 27). */
+    retiredAt: p.datetime().nullable(),
+    /** The question this one is a new version of. */
+    replacesId: p.integer().nullable(),
   },
 })
 export type ExamQuestionEntity = InferEntity<typeof ExamQuestionEntity>
@@ -95,7 +99,11 @@ export function toExamDto(e: ExamEntity, questions: ExamQuestionEntity[], assign
     is_assigned_to_all: e.isAssignedToAll,
     shuffle_options: e.shuffleOptions,
     assigned_user_ids: assignedUserIds,
-    questions: questions.map(toQuestionDto),
+    // The pool offered to attempts; retired questions apart, each with the version that replaced it.
+    questions: questions.filter((q) => !q.retiredAt).map(toQuestionDto),
+    retired_questions: questions
+      .filter((q) => q.retiredAt)
+      .map((q) => ({ ...toQuestionDto(q), retired_at: q.retiredAt!.toISOString(), replaced_by: questions.find((n) => n.replacesId === q.id)?.id ?? null })),
     created_at: e.createdAt.toISOString(),
   }
 }

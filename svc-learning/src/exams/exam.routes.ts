@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
-import { AssignBody, ExamInput, IdParamOf } from '@portal/contracts'
+import { z } from 'zod'
+import { AssignBody, ExamInput, IdParamOf, numericId } from '@portal/contracts'
 import { authenticate, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import type { ExamService } from './exam.service.ts'
 
@@ -20,9 +21,19 @@ export const examRoutes = (svc: ExamService, verifier: TokenVerifier) =>
       c.json(await svc.assign(c.req.valid('param').id, c.req.valid('json').userIds)),
     )
 
-/** `/admin/exams`: every exam with its pool and answers. */
+const QuestionParam = z.object({ id: numericId('exam'), questionId: numericId('question') })
+
+/** `/admin/exams`: every exam with its pool and answers; a question retired from the pool or put back (issue 27). */
 export const adminExamRoutes = (svc: ExamService, verifier: TokenVerifier) =>
   new Hono<AppEnv>()
     .use(authenticate(verifier))
     .use(requireAdmin)
     .get('/', async (c) => c.json(await svc.listAdmin()))
+    .post('/:id/questions/:questionId/retire', validate('param', QuestionParam), async (c) => {
+      const { id, questionId } = c.req.valid('param')
+      return c.json(await svc.retireQuestion(id, questionId))
+    })
+    .post('/:id/questions/:questionId/restore', validate('param', QuestionParam), async (c) => {
+      const { id, questionId } = c.req.valid('param')
+      return c.json(await svc.restoreQuestion(id, questionId))
+    })

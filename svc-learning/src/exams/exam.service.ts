@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { z } from 'zod'
 import type { Exam, ExamInput, ExamSummary, LearnerExam, OpenAttempt } from '@portal/contracts'
-import { badRequest, type Actor } from '@portal/server-kit'
+import { EXAM_MESSAGES } from '@portal/contracts'
+import { AppError, badRequest, notFound, type Actor } from '@portal/server-kit'
+import { itemAnalysisRepository } from '../item-analysis/index.ts'
 import type { LearningContext } from '../context.ts'
 import { requireAssignable } from '../users/user-access.ts'
 import { examNotFound, requireTakeable, takeableExams } from './access.ts'
@@ -46,6 +48,15 @@ const questionFields = (q: ExamData['questions'][number], position: number, stor
   categoryWeight: q.category_weight,
   keepOptionOrder: q.keep_option_order ?? stored?.keepOptionOrder ?? false,
 })
+
+const questionNotFound = () => notFound('Question not found', 'question_not_found')
+
+/** Whether an edit changes what a learner answers (text, type, options, correct answer): an answered question then gets a new version. */
+const isNewVersion = (stored: ExamQuestionEntity, next: ReturnType<typeof questionFields>) =>
+  stored.questionText !== next.questionText ||
+  stored.questionType !== next.questionType ||
+  JSON.stringify(stored.options) !== JSON.stringify(next.options) ||
+  JSON.stringify(stored.correctAnswer) !== JSON.stringify(next.correctAnswer)
 
 const isAnswered = (a: unknown) => (Array.isArray(a) ? a.length > 0 : typeof a === 'number' && a >= 0)
 
@@ -118,27 +129,72 @@ export function createExamService(ctx: LearningContext) {
     },
 
     /**
-     * Replaces the settings and the pool: questions with an id are updated in place, new ones added,
-     * missing ones removed. Attempts keep their own snapshot, so graded results do not change.
+     * Replaces the settings and the pool (its active questions; retired ones stay as they are):
+     * questions with an id are updated in place, new ones added, missing ones removed. A question
+     * graded attempts have answered is never changed or removed (issue 27): an edit of it makes a new
+     * version in its place and retires it, and leaving it out retires it. Attempts keep their own
+     * snapshot, so graded results do not change.
      */
     async update(id: number, data: ExamData): Promise<Exam> {
       await orm.em.fork().transactional(async (tx) => {
         const exam = await examRepository.findById(tx, id)
         if (!exam) throw examNotFound()
-        const existing = new Map((await examRepository.questionsOf(tx, [id])).map((q) => [q.id, q]))
+        const existing = new Map((await examRepository.questionsOf(tx, [id])).filter((q) => !q.retiredAt).map((q) => [q.id, q]))
+        const answered = await itemAnalysisRepository.answered(tx, [...existing.keys()])
+        const at = now()
         const kept = new Set<number>()
         data.questions.forEach((q, i) => {
           if (q.id === undefined) return
           if (!existing.has(q.id)) throw badRequest(`Question ${q.id} does not belong to this exam`, 'unknown_question')
           if (kept.has(q.id)) throw badRequest(`Question ${q.id} appears twice`, 'duplicate_question')
           kept.add(q.id)
-          tx.assign(existing.get(q.id)!, questionFields(q, i, existing.get(q.id)))
+          const stored = existing.get(q.id)!
+          const fields = questionFields(q, i, stored)
+          if (answered.has(q.id) && isNewVersion(stored, fields)) {
+            tx.assign(stored, { retiredAt: at })
+            tx.create(ExamQuestionEntity, { examId: id, ...fields, replacesId: stored.id })
+          } else tx.assign(stored, fields)
         })
-        for (const [qid, q] of existing) if (!kept.has(qid)) tx.remove(q)
+        for (const [qid, q] of existing) {
+          if (kept.has(qid)) continue
+          if (answered.has(qid)) tx.assign(q, { retiredAt: at })
+          else tx.remove(q)
+        }
         data.questions.forEach((q, i) => {
           if (q.id === undefined) tx.create(ExamQuestionEntity, { examId: id, ...questionFields(q, i) })
         })
-        tx.assign(exam, { ...settings(data, exam), updatedAt: now() })
+        tx.assign(exam, { ...settings(data, exam), updatedAt: at })
+      })
+      return getFull(orm.em.fork(), id)
+    },
+
+    /**
+     * Retires a question from the pool (kept for the attempts that answered it, never offered
+     * again), unless the active questions left would be fewer than the exam draws (admin §5).
+     */
+    async retireQuestion(id: number, questionId: number): Promise<Exam> {
+      await orm.em.fork().transactional(async (tx) => {
+        const exam = await examRepository.findById(tx, id)
+        if (!exam) throw examNotFound()
+        const questions = await examRepository.questionsOf(tx, [id])
+        const q = questions.find((x) => x.id === questionId)
+        if (!q) throw questionNotFound()
+        if (q.retiredAt) return
+        const active = questions.filter((x) => !x.retiredAt).length
+        if (active - 1 < exam.totalQuestions) throw new AppError(422, 'not_enough_in_pool', EXAM_MESSAGES.notEnoughInPool)
+        tx.assign(q, { retiredAt: now() })
+      })
+      return getFull(orm.em.fork(), id)
+    },
+
+    /** Puts a retired question back into the pool. */
+    async restoreQuestion(id: number, questionId: number): Promise<Exam> {
+      await orm.em.fork().transactional(async (tx) => {
+        const exam = await examRepository.findById(tx, id)
+        if (!exam) throw examNotFound()
+        const q = (await examRepository.questionsOf(tx, [id])).find((x) => x.id === questionId)
+        if (!q) throw questionNotFound()
+        tx.assign(q, { retiredAt: null })
       })
       return getFull(orm.em.fork(), id)
     },

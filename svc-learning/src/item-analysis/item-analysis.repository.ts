@@ -167,12 +167,33 @@ export const itemAnalysisRepository = {
     })
   },
 
-  /** The exam's pool in its order. */
+  /** Which of `ids` graded attempts have answered. */
+  async answered(em: EntityManager, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set()
+    const rows = (await em.execute(
+      `select ids.id from unnest(string_to_array(?, ',')::int[]) as ids (id)
+        where exists (select 1 from exam_attempt_items i where i.question_id = ids.id)`,
+      [ids.join(',')],
+    )) as { id: number }[]
+    return new Set(rows.map((r) => Number(r.id)))
+  },
+
+  /** The exam's questions: its pool in order, then those retired from it. */
   async poolQuestions(em: EntityManager, examId: number): Promise<AnalysedQuestion[]> {
-    const rows = (await em.execute('select id, question_type, question_text, options, correct_answer from exam_questions where exam_id = ? order by position, id', [
-      examId,
-    ])) as QuestionRow[]
-    return rows.map((q) => ({ id: Number(q.id), type: q.question_type, text: q.question_text, options: q.options, correct: correctOf(q.correct_answer), inPool: true }))
+    const rows = (await em.execute(
+      `select id, question_type, question_text, options, correct_answer, retired_at is not null as retired
+         from exam_questions where exam_id = ? order by retired_at is not null, position, id`,
+      [examId],
+    )) as (QuestionRow & { retired: boolean })[]
+    return rows.map((q) => ({
+      id: Number(q.id),
+      type: q.question_type,
+      text: q.question_text,
+      options: q.options,
+      correct: correctOf(q.correct_answer),
+      inPool: !q.retired,
+      status: q.retired ? 'retired' : 'active',
+    }))
   },
 
   /** Questions since deleted from the pool, as one of their attempts saw them (the snapshot). */
@@ -196,6 +217,7 @@ export const itemAnalysisRepository = {
               options: r.question.options,
               correct: correctOf(r.question.correct_answer),
               inPool: false,
+              status: 'deleted' as const,
             },
           ]
         : [],

@@ -107,6 +107,7 @@ describe('GET /admin/exams/{id}/item-analysis', () => {
       options: q.options,
       correct: Array.isArray(FIXTURE_QUESTIONS[i]!.correct) ? (FIXTURE_QUESTIONS[i]!.correct as number[]) : [FIXTURE_QUESTIONS[i]!.correct as number],
       inPool: true,
+      status: 'active' as const,
     }))
     expect(body.questions).toEqual(questions.map((q, i) => toItemStats(q, ref.items[i])))
     expect(body.questions.map((q) => q.flags.map((f) => f.code))).toEqual([

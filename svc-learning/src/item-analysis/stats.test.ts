@@ -13,6 +13,7 @@ const questions: AnalysedQuestion[] = FIXTURE_QUESTIONS.map((q, i) => ({
   options: q.options,
   correct: Array.isArray(q.correct) ? q.correct : [q.correct],
   inPool: true,
+  status: 'active',
 }))
 const shown = questions.map((q, i) => toItemStats(q, items[i]))
 const [q1, q2, q3, q4, q5] = shown as [

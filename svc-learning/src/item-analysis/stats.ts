@@ -47,6 +47,8 @@ export interface AnalysedQuestion {
   options: string[]
   correct: number[]
   inPool: boolean
+  /** In the pool, retired from it (kept), or deleted (named from an attempt's snapshot). */
+  status: ItemStats['status']
 }
 
 /** Size of each of the upper and lower groups: 27 % of the attempts, at least one. */
@@ -109,6 +111,7 @@ export function toItemStats(q: AnalysedQuestion, raw: RawItemStats | undefined):
     question_text: q.text,
     question_type: q.type,
     in_pool: q.inPool,
+    status: q.status,
     attempts,
     correct: raw?.correct ?? 0,
     facility: round(raw ? pct(raw.correct, attempts) : null, 2),

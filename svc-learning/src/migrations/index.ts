@@ -8,6 +8,7 @@ import { ScormAttemptsAndRevisions } from './0008-scorm-attempts-and-revisions.t
 import { ScormEditor } from './0009-scorm-editor.ts'
 import { OptionShuffle } from './0010-option-shuffle.ts'
 import { ItemAnalysis } from './0011-item-analysis.ts'
+import { QuestionLifecycle } from './0012-question-lifecycle.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -25,4 +26,6 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0010_option_shuffle', class: OptionShuffle },
   // Item analysis's kept rows, filled as attempts are graded (issue 27).
   { name: '0011_item_analysis', class: ItemAnalysis },
+  // Questions retired from the pool, and versions of answered questions (issue 27).
+  { name: '0012_question_lifecycle', class: QuestionLifecycle },
 ]

@@ -21,6 +21,7 @@ const analysis: ItemAnalysis = {
       question_text: 'Angle?',
       question_type: 'multiple_choice',
       in_pool: true,
+      status: 'active',
       attempts: 2,
       correct: 2,
       facility: 100,

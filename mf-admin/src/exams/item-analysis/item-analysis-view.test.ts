@@ -7,6 +7,7 @@ const q = (over: Partial<ItemStats>): ItemStats => ({
   question_text: 'Q',
   question_type: 'multiple_choice',
   in_pool: true,
+  status: 'active',
   attempts: 10,
   correct: 5,
   facility: 50,

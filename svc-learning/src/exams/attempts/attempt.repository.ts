@@ -34,13 +34,13 @@ export const attemptRepository = {
   deleteInProgressOfUser: (em: EntityManager, userId: string) => em.execute("delete from exam_attempts where user_id = ? and status = 'in_progress'", [userId]),
 
   /**
-   * The exam's pool as an attempt snapshots it, read as plain rows: a start needs the values only,
+   * The exam's pool (its active questions, never the retired ones) as an attempt snapshots it, read as plain rows: a start needs the values only,
    * and hydrating (then change-tracking) one entity per question made up most of a start's cost.
    */
   async poolOf(em: EntityManager, examId: number): Promise<Question[]> {
     const rows = (await em.execute(
       `select id, question_type, question_text, options, correct_answer, subject_category, category_weight, keep_option_order
-       from exam_questions where exam_id = ? order by position, id`,
+       from exam_questions where exam_id = ? and retired_at is null order by position, id`,
       [examId],
     )) as {
       id: number
