@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createKdfScheduler, KdfBusy, type KdfLane, type KdfSchedulerOptions } from './kdf-scheduler.ts'
+import type { KdfLane } from '../shared/hashing.ts'
+import { createKdfScheduler, KdfBusy, type KdfSchedulerOptions } from './kdf-scheduler.ts'
 
 /** A hash that ends when the test says so; `started` tells whether it got a slot. */
 function heldHash() {

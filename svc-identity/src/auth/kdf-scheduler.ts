@@ -1,8 +1,4 @@
-/**
- * Who a password hash is for: a browser that signed in as this user before (`known`, it holds the
- * user's device cookie) or anyone else (`unknown`: other sign-ins, registrations, resets).
- */
-export type KdfLane = 'known' | 'unknown'
+import type { KdfLane } from '../shared/hashing.ts'
 
 /** Thrown when a hash would wait too long or find no place (answered 429 before any hashing). */
 export class KdfBusy extends Error {

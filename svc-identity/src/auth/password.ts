@@ -1,5 +1,6 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto'
-import type { KdfLane, KdfScheduler } from './kdf-scheduler.ts'
+import type { ScheduledHasher } from '../shared/hashing.ts'
+import type { KdfScheduler } from './kdf-scheduler.ts'
 
 /** scrypt cost parameters; the production values are the one place they are set. */
 export interface KdfParams {
@@ -52,21 +53,6 @@ export function createPasswordHasher(params: KdfParams = DEFAULT_KDF): PasswordH
       await verify(password, await dummy)
     },
   }
-}
-
-/** One hash's place in the scheduler (see `KdfTurn`): one of its hashing calls, or `leave`. */
-export interface HashingTurn {
-  hash(password: string): Promise<string>
-  verify(password: string, stored: string): Promise<boolean>
-  dummyVerify(password: string): Promise<void>
-  /** Gives the place back unused (the request ended before hashing). */
-  leave(): void
-}
-
-/** The hasher as the services use it: each hash takes its place in the scheduler first, in the lane of whom it is for. */
-export interface ScheduledHasher {
-  /** Takes a place for one hash; throws `KdfBusy` at once when hashing is too busy for `lane`. */
-  enter(lane: KdfLane): HashingTurn
 }
 
 /** `hasher` with its hashes run by `scheduler` (bounded, known browsers first; see kdf-scheduler.ts). */

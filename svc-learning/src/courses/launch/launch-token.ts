@@ -5,24 +5,7 @@ import { SignJWT, jwtVerify } from 'jose'
 import { AppError } from '@portal/server-kit'
 import { COURSE_MESSAGES } from '@portal/contracts'
 
-/**
- * What a launch token says: which learner opened which module, when. Content frames, media
- * elements and beacons cannot send an Authorization header, so the token travels in the URL path
- * (`/api/content/{token}/...`, `/api/scorm/commit/{token}`) and is the credential there. It is
- * valid only for the learner and module it was issued for, and only until it expires.
- */
-export interface LaunchClaims {
-  userId: string
-  moduleId: number
-  courseId: number
-  /** Issued to an admin (who may open any course, assigned or not). */
-  admin: boolean
-  /** Unique per launch. */
-  launchId: string
-  /** Milliseconds since the epoch at issue: orders commits of different launches. */
-  issuedAt: number
-  expiresAt: Date
-}
+import type { LaunchClaims, LaunchTokens } from '../../shared/launch-tokens.ts'
 
 const ALG = 'HS256'
 const AUDIENCE = 'learning-content'
@@ -44,7 +27,7 @@ export const launchExpired = () => new AppError(401, 'launch_expired', COURSE_ME
 const invalidLaunch = () => new AppError(401, 'invalid_launch_token', 'Invalid content link')
 
 /** Issues and verifies launch tokens (HS256 with the service's secret). Verified tokens are cached. */
-export function createLaunchTokens(secret: Uint8Array, opts: { ttlSeconds?: number; now?: () => Date } = {}) {
+export function createLaunchTokens(secret: Uint8Array, opts: { ttlSeconds?: number; now?: () => Date } = {}): LaunchTokens {
   if (secret.length < 32) throw new Error('the launch-token secret must have at least 32 bytes')
   const ttlSeconds = opts.ttlSeconds ?? 8 * 3600
   const now = opts.now ?? (() => new Date())
@@ -109,4 +92,3 @@ export function createLaunchTokens(secret: Uint8Array, opts: { ttlSeconds?: numb
     },
   }
 }
-export type LaunchTokens = ReturnType<typeof createLaunchTokens>
