@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest'
-import type { AttemptQuestion, Exam, StartAttemptResponse } from '@portal/contracts'
+import type { AttemptQuestion, Exam, ExamSubmissionResult, StartAttemptResponse } from '@portal/contracts'
 import { apiLogIn, axeSerious, logIn, openPage, suiteBrowser, watchErrors } from './browser.ts'
 
 const baseURL = inject('baseURL')
@@ -28,12 +28,14 @@ const questions = [
 async function take(examId: number, email: string, picks: string[]) {
   const { auth } = await apiLogIn(baseURL, email, 'Tech1234!')
   const attempt = await call<StartAttemptResponse>('POST', `/exams/${examId}/attempts`, auth)
-  const answers = attempt.questions.map((q: AttemptQuestion) => q.options.indexOf(picks[questions.findIndex((p) => p.question_text === q.question_text)]!))
-  await call('POST', `/exams/${examId}/submit`, auth, { attemptId: attempt.attemptId, answers, questionIds: attempt.questions.map((q) => q.id) })
+  const answers = attempt.questions.map((q: AttemptQuestion) => q.options.indexOf(picks[questions.findIndex((p) => p.question_text === q.question_text)] ?? ''))
+  const body = { attemptId: attempt.attemptId, answers, questionIds: attempt.questions.map((q) => q.id) }
+  const result = await call<ExamSubmissionResult>('POST', `/exams/${examId}/submit`, auth, body)
+  return { auth, attempt, body, result }
 }
 
 describe('item analysis journey', () => {
-  it('an admin opens an exam’s item analysis and sees its figures, its charts and a flagged question, and exports it', async () => {
+  it('an admin opens an exam’s item analysis, sees its figures, charts and a flagged question, exports it, and retires the question: the next attempt does not offer it, an old result still shows it', async () => {
     const admin = await apiLogIn(baseURL, 'admin@example.com', 'Admin123!')
     const exam = await call<Exam>('POST', '/exams', admin.auth, {
       name: examName,
@@ -46,9 +48,20 @@ describe('item analysis journey', () => {
       is_assigned_to_all: true,
       questions,
     })
-    await take(exam.id, 'tech.portland@example.com', ['A competent person', '42 in', '12 in'])
+    const first = await take(exam.id, 'tech.portland@example.com', ['A competent person', '42 in', '12 in'])
     await take(exam.id, 'tech.seattle@example.com', ['A competent person', '42 in', '6 in'])
     await take(exam.id, 'tech.anchorage@example.com', ['A competent person', '38 in', '6 in'])
+
+    // A fourth question joins the pool (three are still drawn), so one can be retired.
+    const fourth = {
+      question_type: 'multiple_choice',
+      question_text: 'Inspect a scaffold when?',
+      options: ['Before each shift', 'Once a year'],
+      correct_answer: 0,
+      subject_category: null,
+    }
+    const { id: _id, assigned_user_ids: _assigned, created_at: _created, retired_questions: _retired, open_attempt: _open, ...settings } = exam
+    await call('PUT', `/exams/${exam.id}`, admin.auth, { ...settings, questions: [...exam.questions, fourth] })
 
     const page = await openPage(browser(), baseURL)
     const errors = watchErrors(page)
@@ -81,6 +94,17 @@ describe('item analysis journey', () => {
     const download = page.waitForEvent('download')
     await dialog.getByRole('button', { name: 'Export to Excel' }).click()
     expect((await download).suggestedFilename()).toMatch(/^item-analysis-scaffold-checks-\d+-final\.xlsx$/)
+
+    // Retire the flagged question: it stays in the analysis as retired, ...
+    await flagged.getByRole('button', { name: 'Retire Q1' }).click()
+    const retired = dialog.getByRole('row').filter({ hasText: 'Who may erect a scaffold? (retired)' })
+    await retired.getByRole('button', { name: /^Restore/ }).waitFor()
+    // ... the next attempt does not offer it, and the result of an attempt taken before still shows it.
+    const next = await take(exam.id, 'tech.portland@example.com', ['A competent person', '42 in', '12 in'])
+    expect(next.attempt.questions.map((q) => q.question_text).sort()).toEqual(['Inspect a scaffold when?', 'Minimum guardrail height?', 'Planks overlap at least?'])
+    const old = await call<ExamSubmissionResult>('POST', `/exams/${exam.id}/submit`, first.auth, first.body)
+    expect(old.question_results.map((r) => r.question_text)).toContain('Who may erect a scaffold?')
+    expect(old).toEqual(first.result)
 
     // Practice attempts: there are none.
     await dialog.getByLabel('Attempts', { exact: true }).selectOption('practice')

@@ -85,11 +85,12 @@ describe('Item Analysis dialog', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['#', 'Question', 'Attempts', 'Facility', 'Discrimination', 'Upper − lower 27%', 'Options (chosen)', 'Flags'])
+    ).toEqual(['#', 'Question', 'Attempts', 'Facility', 'Discrimination', 'Upper − lower 27%', 'Options (chosen)', 'Flags', 'Pool'])
     const row = within(table).getByRole('row', { name: /Angle\?/ })
     expect(row.textContent).toContain('Flagged: Too easy: 100% answered correctly (above 90%)')
     expect(row.textContent).toContain('A. 4:1: 100% (2), correct')
     expect(within(dialog).getByRole('button', { name: 'Export to Excel' })).toBeTruthy()
+    expect(within(row).getByRole('button', { name: 'Retire Q1' }).textContent).toBe('Retire')
   })
 
   it('says "No attempts yet" when there are none, and refuses an end before the start on the field', () => {

@@ -1,8 +1,8 @@
 import type { Exam, ExamType, ItemAnalysis, ItemAnalysisQuery } from '@portal/contracts'
 import { Alert, Button, DataTable, EmptyState, errorMessage, Modal, Select, Spinner, TableHead, TextField } from '@portal/ui-kit'
-import { useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import { fetchItemAnalysis, fetchItemAnalysisWorkbook, itemAnalysisKey } from './api.ts'
+import { fetchItemAnalysis, fetchItemAnalysisWorkbook, itemAnalysisKey, restoreQuestion, retireQuestion } from './api.ts'
 import { figure, flaggedCount, histogramBars, histogramText, optionLines, percent, rangeError, scatterPoints, scatterText, workbookName } from './item-analysis-view.ts'
 
 const KINDS = [
@@ -115,6 +115,12 @@ export const ItemAnalysisDialog = ({ exam, onClose }: { exam: Pick<Exam, 'id' | 
     enabled: !invalid,
   })
   const a = analysis.data
+  const queryClient = useQueryClient()
+  // Retire or restore: the exams list and every analysis are fetched again.
+  const lifecycle = useMutation({
+    mutationFn: ({ questionId, retire }: { questionId: number; retire: boolean }) => (retire ? retireQuestion : restoreQuestion)(exam.id, questionId),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin-exams'] }),
+  })
   const download = async () => {
     setExporting(true)
     setExportError(null)
@@ -138,6 +144,7 @@ export const ItemAnalysisDialog = ({ exam, onClose }: { exam: Pick<Exam, 'id' | 
           </Button>
         </div>
         {exportError ? <Alert>{exportError}</Alert> : null}
+        {lifecycle.isError ? <Alert>{errorMessage(lifecycle.error, 'Failed to change the question')}</Alert> : null}
         {invalid ? null : analysis.isPending ? <Spinner label="Loading the item analysis..." /> : null}
         {analysis.isError ? <Alert>{errorMessage(analysis.error, 'Failed to load the item analysis')}</Alert> : null}
         {a && !invalid ? (
@@ -159,14 +166,14 @@ export const ItemAnalysisDialog = ({ exam, onClose }: { exam: Pick<Exam, 'id' | 
               </div>
               <DataTable>
                 <caption>Questions</caption>
-                <TableHead columns={['#', 'Question', 'Attempts', 'Facility', 'Discrimination', 'Upper − lower 27%', 'Options (chosen)', 'Flags']} />
+                <TableHead columns={['#', 'Question', 'Attempts', 'Facility', 'Discrimination', 'Upper − lower 27%', 'Options (chosen)', 'Flags', 'Pool']} />
                 <tbody>
                   {a.questions.map((q, i) => (
                     <tr key={q.question_id}>
                       <td>Q{i + 1}</td>
                       <th scope="row">
                         {q.question_text}
-                        {q.in_pool ? null : ' (deleted)'}
+                        {q.status === 'active' ? null : ` (${q.status})`}
                       </th>
                       <td>{q.attempts}</td>
                       <td>{percent(q.facility)}</td>
@@ -192,11 +199,28 @@ export const ItemAnalysisDialog = ({ exam, onClose }: { exam: Pick<Exam, 'id' | 
                           </ul>
                         )}
                       </td>
+                      <td>
+                        {q.status === 'deleted' ? (
+                          'Deleted'
+                        ) : (
+                          <Button
+                            size="small"
+                            variant="secondary"
+                            disabled={lifecycle.isPending}
+                            aria-label={`${q.status === 'active' ? 'Retire' : 'Restore'} Q${i + 1}`}
+                            onClick={() => lifecycle.mutate({ questionId: q.question_id, retire: q.status === 'active' })}
+                          >
+                            {q.status === 'active' ? 'Retire' : 'Restore'}
+                          </Button>
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
               </DataTable>
-              <p className="pk-hint pk-m0">Time per question is not recorded, so no average time is shown.</p>
+              <p className="pk-hint pk-m0">
+                Time per question is not recorded, so no average time is shown. A retired question is kept for the attempts that answered it and never offered again.
+              </p>
             </>
           )
         ) : null}

@@ -1,4 +1,4 @@
-import { ItemAnalysis, type ItemAnalysisQuery } from '@portal/contracts'
+import { Exam, ItemAnalysis, type ItemAnalysisQuery } from '@portal/contracts'
 import { api } from '@portal/ui-kit'
 
 /** The query string of an analysis (only what is set). */
@@ -18,3 +18,8 @@ export const itemAnalysisKey = (examId: number, q: ItemAnalysisQuery) => ['admin
 
 export const fetchItemAnalysis = (examId: number, q: ItemAnalysisQuery) => api.get(`${path(examId)}${analysisQuery(q)}`, ItemAnalysis)
 export const fetchItemAnalysisWorkbook = (examId: number, q: ItemAnalysisQuery) => api.getFile(`${path(examId)}/export${analysisQuery(q)}`)
+
+const questionPath = (examId: number, questionId: number) => `/admin/exams/${encodeURIComponent(String(examId))}/questions/${encodeURIComponent(String(questionId))}`
+/** Retires a question from the pool (kept for its attempts, never offered again), or puts it back. */
+export const retireQuestion = (examId: number, questionId: number) => api.post(`${questionPath(examId, questionId)}/retire`, {}, Exam)
+export const restoreQuestion = (examId: number, questionId: number) => api.post(`${questionPath(examId, questionId)}/restore`, {}, Exam)
