@@ -81,7 +81,9 @@ export const CertificationManagementView = ({ navigate }: Pick<RemoteProps, 'nav
       ) : null}
       <Tabs label="Departments" tabs={CERT_DEPARTMENT_TABS} selected={tab} onSelect={setTab} idOf={tabId} panelClassName="pk-card pk-stack">
         {types.isPending || requirements.isPending ? (
-          failed ? null : <Spinner label="Loading certifications..." />
+          failed ? null : (
+            <Spinner label="Loading certifications..." />
+          )
         ) : types.data && requirements.data ? (
           TIER_LEVELS.map((tier) => (
             <TierSection

@@ -59,7 +59,7 @@ export const FiguresConsistencyView = ({ report, checking, onCheck }: { report: 
                   </tr>
                 ))}
               </tbody>
-</DataTable>
+            </DataTable>
             {report.difference_count > report.differences.length ? (
               <p className="pk-muted pk-m0">{`The first ${report.differences.length} of ${report.difference_count} are listed.`}</p>
             ) : null}

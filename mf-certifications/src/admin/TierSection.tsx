@@ -30,11 +30,7 @@ const RequirementsEditor = ({ tier, tab, types, requirements, target, focusLater
   const put = usePutRequirement((body) => {
     const name = types.find((t) => t.id === body.certification_id)?.name ?? 'Certification'
     const existed = requirements.some((r) => r.tier_level === tier && r.certification_id === body.certification_id)
-    announce(
-      existed
-        ? `${name} is now ${body.is_required ? 'required' : 'optional'} for ${label}.`
-        : `${name} added to ${label} as ${body.is_required ? 'required' : 'optional'}.`,
-    )
+    announce(existed ? `${name} is now ${body.is_required ? 'required' : 'optional'} for ${label}.` : `${name} added to ${label} as ${body.is_required ? 'required' : 'optional'}.`)
     if (!existed) setPicked('')
   })
   const remove = useDeleteRequirement((r) => {
@@ -156,7 +152,9 @@ export const TierSection = ({
       </h3>
       <div id={bodyId} hidden={!expanded} className="pk-stack pk-gap-xl pk-pl-xs">
         {rows.length === 0 ? (
-          <EmptyState>No {label} certifications{tab === 'All' ? '' : ` for ${tab}`}.</EmptyState>
+          <EmptyState>
+            No {label} certifications{tab === 'All' ? '' : ` for ${tab}`}.
+          </EmptyState>
         ) : (
           <DataTable>
             <caption className="pk-visually-hidden">{label} certifications</caption>
@@ -186,9 +184,7 @@ export const TierSection = ({
                     {t.description ? (
                       <>
                         <br />
-                        <span className="pk-muted pk-fw-normal">
-                          {t.description}
-                        </span>
+                        <span className="pk-muted pk-fw-normal">{t.description}</span>
                       </>
                     ) : null}
                   </th>
@@ -213,7 +209,7 @@ export const TierSection = ({
                 </tr>
               ))}
             </tbody>
-</DataTable>
+          </DataTable>
         )}
         <RequirementsEditor {...props} />
       </div>

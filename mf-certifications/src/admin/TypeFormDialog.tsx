@@ -2,16 +2,7 @@ import { CERT_MESSAGES, type CertificationType } from '@portal/contracts'
 import { Alert, Button, errorMessage, focusFirstInvalid, Modal, Select, TextField } from '@portal/ui-kit'
 import { useId, useRef, useState, type FormEvent } from 'react'
 import { useSaveType } from './data/apiHooks.ts'
-import {
-  DEPARTMENT_OPTIONS,
-  emptyTypeForm,
-  formFromType,
-  TIER_OPTIONS,
-  validateTypeForm,
-  validityOptions,
-  type DepartmentTab,
-  type TypeForm,
-} from './type-form.ts'
+import { DEPARTMENT_OPTIONS, emptyTypeForm, formFromType, TIER_OPTIONS, validateTypeForm, validityOptions, type DepartmentTab, type TypeForm } from './type-form.ts'
 
 export type TypeEditing = { mode: 'add'; tab: DepartmentTab } | { mode: 'edit'; type: CertificationType }
 
@@ -26,9 +17,7 @@ export const TypeFormDialog = ({
   onClose: () => void
 }) => (
   <Modal open={editing !== null} title={editing?.mode === 'edit' ? 'Edit Certification' : 'Add Certification'} onClose={onClose}>
-    {editing ? (
-      <TypeFormBody key={editing.mode === 'edit' ? editing.type.id : 'new'} editing={editing} onSaved={onSaved} onClose={onClose} />
-    ) : null}
+    {editing ? <TypeFormBody key={editing.mode === 'edit' ? editing.type.id : 'new'} editing={editing} onSaved={onSaved} onClose={onClose} /> : null}
   </Modal>
 )
 
@@ -60,13 +49,7 @@ const TypeFormBody = ({ editing, onSaved, onClose }: { editing: TypeEditing; onS
       <TextField label="Code" value={form.code} onChange={(e) => set('code', e.target.value)} error={errors.code} required autoComplete="off" />
       <div className="pk-row pk-items-start">
         <Select label="Tier" options={TIER_OPTIONS} value={form.tier_level} onChange={(e) => set('tier_level', e.target.value)} error={errors.tier_level} />
-        <Select
-          label="Department"
-          options={DEPARTMENT_OPTIONS}
-          value={form.department}
-          onChange={(e) => set('department', e.target.value)}
-          error={errors.department}
-        />
+        <Select label="Department" options={DEPARTMENT_OPTIONS} value={form.department} onChange={(e) => set('department', e.target.value)} error={errors.department} />
         <Select
           label="Validity"
           options={validityOptions(form.validity_period)}

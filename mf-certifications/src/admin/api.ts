@@ -8,8 +8,7 @@ export const deleteType = (id: number) => api.delete(`/admin/certifications/${id
 
 export const fetchRequirements = () => api.get('/admin/certifications/tier-requirements', TierRequirementsResponse).then((r) => r.requirements)
 /** Adds a type to a tier, or changes whether it is required (one per tier and type). */
-export const putRequirement = (body: { tier_level: number; certification_id: number; is_required: boolean }) =>
-  api.put('/admin/certifications/tier-requirements', body)
+export const putRequirement = (body: { tier_level: number; certification_id: number; is_required: boolean }) => api.put('/admin/certifications/tier-requirements', body)
 export const deleteRequirement = (id: number) => api.delete(`/admin/certifications/tier-requirements/${id}`)
 
 /** Every figure recomputed from the ledger and compared with what the screens show (issue 23). */

@@ -18,7 +18,14 @@ describe('certification type form', () => {
   })
 
   it('sends every field of admin §3: empty department is every department, empty validity is lifetime', () => {
-    const checked = validateTypeForm({ ...emptyTypeForm('All'), name: ' OSHA 30 ', code: 'OSHA30', tier_level: '2', validity_period: '36', training_link: 'https://osha.example/30' })
+    const checked = validateTypeForm({
+      ...emptyTypeForm('All'),
+      name: ' OSHA 30 ',
+      code: 'OSHA30',
+      tier_level: '2',
+      validity_period: '36',
+      training_link: 'https://osha.example/30',
+    })
     expect(checked).toEqual({
       body: {
         name: 'OSHA 30',

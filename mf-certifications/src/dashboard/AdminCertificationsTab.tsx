@@ -26,14 +26,8 @@ export const AdminCertificationsTabView = ({ navigate }: Pick<RemoteProps, 'navi
             <h3 id={`admin-card-${card.key}`} className="pk-m0 pk-fs-18">
               {card.title}
             </h3>
-            <p className="pk-muted pk-m0">
-              {card.text}
-            </p>
-            {overview.isPending && card.key !== 'revenue' ? (
-              <Spinner label="Loading figures..." />
-            ) : card.figures.length > 0 ? (
-              <Figures figures={card.figures} />
-            ) : null}
+            <p className="pk-muted pk-m0">{card.text}</p>
+            {overview.isPending && card.key !== 'revenue' ? <Spinner label="Loading figures..." /> : card.figures.length > 0 ? <Figures figures={card.figures} /> : null}
             <p className="pk-m0 pk-mt-auto">
               <RouteLink to={card.action.to} navigate={navigate} className="pk-btn">
                 {card.action.label}

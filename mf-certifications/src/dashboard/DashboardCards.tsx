@@ -12,9 +12,7 @@ import { dashboardLoadError } from './load-error.ts'
 const LinkCard = (p: { id: string; title: string; text: string; link: { to: string; label: string } | null; navigate: (to: string) => void }) => (
   <section className="pk-card pk-stack" aria-labelledby={p.id}>
     <h2 id={p.id}>{p.title}</h2>
-    <p className="pk-muted pk-m0">
-      {p.text}
-    </p>
+    <p className="pk-muted pk-m0">{p.text}</p>
     {p.link ? (
       <p className="pk-m0">
         <RouteLink to={p.link.to} navigate={p.navigate} className="pk-btn">
@@ -41,9 +39,7 @@ export const DashboardCardsView = ({ user, navigate }: Pick<RemoteProps, 'user' 
       <section className="pk-card pk-stack" aria-labelledby="cert-tracking-title">
         <h2 id="cert-tracking-title">Certification Tracking</h2>
         {locked ? (
-          <p className="pk-muted pk-m0">
-            {LOCKED_TEXT}
-          </p>
+          <p className="pk-muted pk-m0">{LOCKED_TEXT}</p>
         ) : summary.isPending ? (
           <Spinner label="Loading certifications..." />
         ) : summary.isError ? (
@@ -58,10 +54,7 @@ export const DashboardCardsView = ({ user, navigate }: Pick<RemoteProps, 'user' 
             <Figures figures={trackingFigures(summary.data)} />
             {summary.data.next_tier_progress ? (
               <div className="pk-stack pk-gap-s">
-                <ProgressBar
-                  percent={summary.data.next_tier_progress.percent}
-                  label={`Progress to ${tierLabel(summary.data.next_tier_progress.tier_level)}`}
-                />
+                <ProgressBar percent={summary.data.next_tier_progress.percent} label={`Progress to ${tierLabel(summary.data.next_tier_progress.tier_level)}`} />
                 <span className="pk-muted">
                   Progress to {tierLabel(summary.data.next_tier_progress.tier_level)}: {summary.data.next_tier_progress.required_met} of{' '}
                   {summary.data.next_tier_progress.required_total} required ({summary.data.next_tier_progress.percent}%)

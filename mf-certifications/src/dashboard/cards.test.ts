@@ -58,7 +58,12 @@ describe('dashboard cards', () => {
       ['Expiring Soon', '3'],
       ['Expired', '2'],
     ])
-    expect(cards.flatMap((c) => c.figures).filter((f) => f.label !== 'Expiring Soon' && f.label !== 'Expired' && f.label !== 'Active Types' && f.label !== 'All Types').every((f) => f.help)).toBe(true)
+    expect(
+      cards
+        .flatMap((c) => c.figures)
+        .filter((f) => f.label !== 'Expiring Soon' && f.label !== 'Expired' && f.label !== 'Active Types' && f.label !== 'All Types')
+        .every((f) => f.help),
+    ).toBe(true)
     expect(adminCards(undefined).every((c) => c.figures.length === 0)).toBe(true)
   })
 })

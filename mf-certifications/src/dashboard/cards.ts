@@ -53,31 +53,37 @@ export function adminCards(o: CertificationsOverview | undefined) {
       key: 'team',
       title: 'Team Management',
       text: 'Team certification compliance, filters and the team table.',
-      figures: o ? [
-        { label: 'Technicians', value: String(o.technicians), help: COMPLIANCE_MEASURES.technicians },
-        measure(COMPLIANCE_MEASURES.requirementsMet.label, COMPLIANCE_MEASURES.requirementsMet.help, o.requirements_met, o.technicians),
-      ] satisfies Figure[] : [],
+      figures: o
+        ? ([
+            { label: 'Technicians', value: String(o.technicians), help: COMPLIANCE_MEASURES.technicians },
+            measure(COMPLIANCE_MEASURES.requirementsMet.label, COMPLIANCE_MEASURES.requirementsMet.help, o.requirements_met, o.technicians),
+          ] satisfies Figure[])
+        : [],
       action: { label: 'Open Team Dashboard', to: '/manager/dashboard' },
     },
     {
       key: 'admin',
       title: 'Certification Admin',
       text: 'Manage certification types and tier requirements.',
-      figures: o ? [
-        { label: 'Active Types', value: String(o.types_active) },
-        { label: 'All Types', value: String(o.types_total) },
-      ] satisfies Figure[] : [],
+      figures: o
+        ? ([
+            { label: 'Active Types', value: String(o.types_active) },
+            { label: 'All Types', value: String(o.types_total) },
+          ] satisfies Figure[])
+        : [],
       action: { label: 'Manage Certifications', to: '/admin/certifications' },
     },
     {
       key: 'notifications',
       title: 'Notification Settings',
       text: 'Certification expiration emails.',
-      figures: o ? [
-        measure(COMPLIANCE_MEASURES.noExpired.label, COMPLIANCE_MEASURES.noExpired.help, o.no_expired, o.technicians),
-        { label: 'Expiring Soon', value: String(o.expiring_soon), tone: o.expiring_soon > 0 ? 'yellow' : undefined },
-        { label: 'Expired', value: String(o.expired), tone: o.expired > 0 ? 'red' : undefined },
-      ] satisfies Figure[] : [],
+      figures: o
+        ? ([
+            measure(COMPLIANCE_MEASURES.noExpired.label, COMPLIANCE_MEASURES.noExpired.help, o.no_expired, o.technicians),
+            { label: 'Expiring Soon', value: String(o.expiring_soon), tone: o.expiring_soon > 0 ? 'yellow' : undefined },
+            { label: 'Expired', value: String(o.expired), tone: o.expired > 0 ? 'red' : undefined },
+          ] satisfies Figure[])
+        : [],
       action: { label: 'Open Notification Settings', to: '/admin/certification-notifications' },
     },
     {

@@ -38,8 +38,7 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
         <div>
           <dt>Organisation Compliance</dt>
           <dd aria-describedby="cn-compliance-help">
-            <CompliancePercent percent={org.percentage} />{' '}
-            <span className="ct-figure-of">{`${org.compliant} of ${org.technicians}`}</span>
+            <CompliancePercent percent={org.percentage} /> <span className="ct-figure-of">{`${org.compliant} of ${org.technicians}`}</span>
           </dd>
         </div>
         {figures(org).map(([label, value]) => (
@@ -52,7 +51,15 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
       <DataTable>
         <caption className="pk-visually-hidden">Compliance by branch</caption>
         <TableHead
-          columns={['Branch', 'Compliance', 'Technicians', COMPLIANCE_MEASURES.noExpired.label, COMPLIANCE_MEASURES.requirementsMet.label, 'Expired Certifications', 'Expiring Within 30 Days']}
+          columns={[
+            'Branch',
+            'Compliance',
+            'Technicians',
+            COMPLIANCE_MEASURES.noExpired.label,
+            COMPLIANCE_MEASURES.requirementsMet.label,
+            'Expired Certifications',
+            'Expiring Within 30 Days',
+          ]}
         />
         <tbody>
           {compliance.branches.map((b) => (
@@ -69,7 +76,7 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
             </tr>
           ))}
         </tbody>
-</DataTable>
+      </DataTable>
     </section>
   )
 }

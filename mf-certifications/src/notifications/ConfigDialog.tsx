@@ -43,20 +43,11 @@ const ConfigFormBody = ({ config, onSaved, onClose }: { config: NotificationConf
   return (
     <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
       <p className="pk-muted pk-m0">
-        For technicians of {config.branch} in {config.department}: the manager hears of a certification 7 days before it expires, the operations manager
-        and the additional emails once it has expired. Leave an email empty for none.
+        For technicians of {config.branch} in {config.department}: the manager hears of a certification 7 days before it expires, the operations manager and the additional emails
+        once it has expired. Leave an email empty for none.
       </p>
       {CONFIG_EMAIL_FIELDS.map(({ key, label }) => (
-        <TextField
-          key={key}
-          label={label}
-          type="email"
-          inputMode="email"
-          autoComplete="off"
-          value={form[key]}
-          onChange={(e) => set(key, e.target.value)}
-          error={errors[key]}
-        />
+        <TextField key={key} label={label} type="email" inputMode="email" autoComplete="off" value={form[key]} onChange={(e) => set(key, e.target.value)} error={errors[key]} />
       ))}
       <label className="pk-check">
         <input type="checkbox" checked={form.is_active} onChange={(e) => set('is_active', e.target.checked)} />

@@ -20,13 +20,10 @@ export const ConfigsTab = ({ announce }: { announce: (text: string) => void }) =
   // A saved row (switched here or edited in the dialog) takes the place of the cached one.
   const toggle = useToggleConfig((saved) => announce(`${configLabel(saved)} is now ${saved.is_active ? 'active' : 'inactive'}.`))
   if (configs.isPending) return <Spinner label="Loading configurations..." />
-  if (configs.isError)
-    return <LoadFailure error={configs.error} text={errorMessage(configs.error, 'Failed to load configurations')} onRetry={() => void configs.refetch()} />
+  if (configs.isError) return <LoadFailure error={configs.error} text={errorMessage(configs.error, 'Failed to load configurations')} onRetry={() => void configs.refetch()} />
   return (
     <div className="pk-stack">
-      <p className="pk-muted pk-m0">
-        One configuration per branch and department; an inactive one sends no escalations.
-      </p>
+      <p className="pk-muted pk-m0">One configuration per branch and department; an inactive one sends no escalations.</p>
       {toggle.isError ? <Alert>{errorMessage(toggle.error, M.statusFailed)}</Alert> : null}
       <DataTable>
         <caption className="pk-visually-hidden">Email configurations</caption>
@@ -39,11 +36,7 @@ export const ConfigsTab = ({ announce }: { announce: (text: string) => void }) =
               <td>{email(c.manager_email)}</td>
               <td>{email(c.operations_manager_email)}</td>
               <td>
-                {c.additional_email_1 || c.additional_email_2 ? (
-                  [c.additional_email_1, c.additional_email_2].filter(Boolean).join(', ')
-                ) : (
-                  <span className="pk-muted">None</span>
-                )}
+                {c.additional_email_1 || c.additional_email_2 ? [c.additional_email_1, c.additional_email_2].filter(Boolean).join(', ') : <span className="pk-muted">None</span>}
               </td>
               <td>
                 <ActiveSwitch config={c} busy={toggle.isPending && toggle.variables?.id === c.id} onToggle={() => toggle.mutate(c)} />
@@ -56,7 +49,7 @@ export const ConfigsTab = ({ announce }: { announce: (text: string) => void }) =
             </tr>
           ))}
         </tbody>
-</DataTable>
+      </DataTable>
       <ConfigDialog
         config={editing}
         onClose={() => setEditing(null)}

@@ -64,18 +64,13 @@ export const ExpiredTab = ({
             setSelected(new Set())
           }}
         />
-        <Button
-          aria-disabled={busy || chosen.length === 0 || undefined}
-          onClick={() => !busy && chosen.length > 0 && bulk.mutate(chosen)}
-        >
+        <Button aria-disabled={busy || chosen.length === 0 || undefined} onClick={() => !busy && chosen.length > 0 && bulk.mutate(chosen)}>
           {bulk.isPending ? 'Sending Reminders...' : `Send Reminders to Selected (${chosen.length})`}
         </Button>
       </div>
       {total > expired.length ? (
         <div className="pk-row" role="status">
-          <p className="pk-muted pk-m0">
-            {`Showing the ${expired.length} longest expired of ${total} expired certifications; the branch filter looks at these.`}
-          </p>
+          <p className="pk-muted pk-m0">{`Showing the ${expired.length} longest expired of ${total} expired certifications; the branch filter looks at these.`}</p>
           {onShowAll ? (
             <Button variant="secondary" aria-disabled={loadingAll || undefined} onClick={() => !loadingAll && onShowAll()}>
               {loadingAll ? 'Loading All...' : `Show All ${total}`}
@@ -158,7 +153,7 @@ export const ExpiredTab = ({
               )
             })}
           </tbody>
-</DataTable>
+        </DataTable>
       )}
     </div>
   )

@@ -22,9 +22,7 @@ const ForecastSection = () => {
       <h2 id="cn-forecast" className="pk-m0">
         Compliance Forecast
       </h2>
-      <p className="pk-muted pk-m0">
-        Who falls out of compliance in the next {HORIZONS.join(', ').replace(/, (\d+)$/, ' and $1')} days if nothing is renewed.
-      </p>
+      <p className="pk-muted pk-m0">Who falls out of compliance in the next {HORIZONS.join(', ').replace(/, (\d+)$/, ' and $1')} days if nothing is renewed.</p>
       {forecast.isPending ? (
         <Spinner label="Loading forecast..." />
       ) : forecast.isError ? (
@@ -44,7 +42,12 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
     <>
       {/* Narrow screens scroll the chart sideways rather than shrink its words; the scroller takes focus to scroll by keyboard. */}
       <div role="group" aria-label="Forecast chart, scrolls sideways on narrow screens" tabIndex={0} className="pk-scroll-x">
-        <svg style={{ display: 'block', width: '100%', minWidth: CHART.minWidth, maxWidth: CHART.width, height: 'auto' }} viewBox={`0 0 ${CHART.width} ${CHART.height}`} role="img" aria-labelledby="cn-chart-title">
+        <svg
+          style={{ display: 'block', width: '100%', minWidth: CHART.minWidth, maxWidth: CHART.width, height: 'auto' }}
+          viewBox={`0 0 ${CHART.width} ${CHART.height}`}
+          role="img"
+          aria-labelledby="cn-chart-title"
+        >
           <title id="cn-chart-title">Compliance by branch today and in {data.horizons.join(', ')} days (figures in the table below)</title>
           {[0, 50, 75, 90, 100].map((p) => (
             <g key={p}>
@@ -80,9 +83,7 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
         <tbody>
           {data.branches.map((b) => (
             <tr key={b.branch}>
-              <th scope="row">
-                {b.branch}
-              </th>
+              <th scope="row">{b.branch}</th>
               <td>{b.technicians}</td>
               <td>
                 <CompliancePercent percent={b.percentage_now} />
@@ -96,7 +97,7 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
             </tr>
           ))}
         </tbody>
-</DataTable>
+      </DataTable>
       <h3 className="pk-m0 pk-fs-17">Falling Out of Compliance</h3>
       {people.length === 0 ? (
         <p className="pk-empty">Nobody falls out of compliance in the next {data.horizons.at(-1) ?? 90} days.</p>
@@ -121,7 +122,7 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
               </tr>
             ))}
           </tbody>
-</DataTable>
+        </DataTable>
       )}
     </>
   )

@@ -8,15 +8,12 @@ import { LoadFailure } from '../shared/LoadFailure.tsx'
 export const LogsTab = () => {
   const logs = useNotificationLogs()
   if (logs.isPending) return <Spinner label="Loading notification logs..." />
-  if (logs.isError)
-    return <LoadFailure error={logs.error} text={errorMessage(logs.error, 'Failed to load notification logs')} onRetry={() => void logs.refetch()} />
+  if (logs.isError) return <LoadFailure error={logs.error} text={errorMessage(logs.error, 'Failed to load notification logs')} onRetry={() => void logs.refetch()} />
   const { rows, caption } = shownLogs(logs.data)
   return (
     <div className="pk-stack">
       <div className="pk-row pk-between">
-        <p className="pk-muted pk-m0">
-          {caption}
-        </p>
+        <p className="pk-muted pk-m0">{caption}</p>
         <Button size="small" variant="secondary" aria-disabled={logs.isFetching || undefined} onClick={() => !logs.isFetching && void logs.refetch()}>
           Refresh Logs
         </Button>
@@ -47,7 +44,7 @@ export const LogsTab = () => {
               )
             })}
           </tbody>
-</DataTable>
+        </DataTable>
       ) : null}
     </div>
   )

@@ -19,9 +19,7 @@ export const ManualActions = ({ announce }: { announce: (text: string, detail?: 
       <h2 id="cn-actions" className="pk-m0">
         Manual Actions
       </h2>
-      <p className="pk-muted pk-m0">
-        Both run on their schedule every day and every week; run them now to send what is due at once. Nothing is sent twice.
-      </p>
+      <p className="pk-muted pk-m0">Both run on their schedule every day and every week; run them now to send what is due at once. Nothing is sent twice.</p>
       <div className="pk-row">
         {/* aria-disabled, not disabled, while running: a focused control that turns disabled drops focus. */}
         <Button aria-disabled={daily.isPending || undefined} onClick={() => !daily.isPending && daily.mutate()}>

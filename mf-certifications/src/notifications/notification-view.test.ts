@@ -1,16 +1,7 @@
 import { ApiError } from '@portal/ui-kit'
 import { describe, expect, it } from 'vitest'
 import { expiredItem, forecast, log } from './test-fixtures.ts'
-import {
-  bulkSummary,
-  complianceTone,
-  expiredOfBranch,
-  saveConfigFailed,
-  sendReminders,
-  shownLogs,
-  triggerAnnouncement,
-  validateConfigForm,
-} from './notification-view.ts'
+import { bulkSummary, complianceTone, expiredOfBranch, saveConfigFailed, sendReminders, shownLogs, triggerAnnouncement, validateConfigForm } from './notification-view.ts'
 import { fallingOut, forecastGroups } from './forecast-chart.ts'
 
 describe('notification management rules', () => {

@@ -52,9 +52,7 @@ export const typeLabel = (log: Pick<NotificationLog, 'notification_type'>): stri
 export function shownLogs(logs: readonly NotificationLog[]): { rows: NotificationLog[]; caption: string } {
   const rows = logs.slice(0, CERT_NOTIFICATIONS.logsShown)
   const caption =
-    logs.length === 0
-      ? 'No notifications have been logged yet.'
-      : `Showing the latest ${rows.length} of ${logs.length} fetched entr${logs.length === 1 ? 'y' : 'ies'}.`
+    logs.length === 0 ? 'No notifications have been logged yet.' : `Showing the latest ${rows.length} of ${logs.length} fetched entr${logs.length === 1 ? 'y' : 'ies'}.`
   return { rows, caption }
 }
 
@@ -135,5 +133,4 @@ export async function sendReminders(items: readonly DashboardItem[], send: (id: 
 }
 
 /** "Reminders sent: 3 succeeded, 1 failed." */
-export const bulkSummary = (o: BulkOutcome): string =>
-  `Reminders sent: ${o.succeeded.length} succeeded, ${o.failed.length} failed.`
+export const bulkSummary = (o: BulkOutcome): string => `Reminders sent: ${o.succeeded.length} succeeded, ${o.failed.length} failed.`

@@ -120,9 +120,7 @@ export const CertificationHistory = ({
       </button>
       <div id={listId} hidden={!open}>
         {history.length === 0 ? (
-          <p className="pk-muted pk-mt-m">
-            {CERT_MESSAGES.noEarlierPeriods}
-          </p>
+          <p className="pk-muted pk-mt-m">{CERT_MESSAGES.noEarlierPeriods}</p>
         ) : (
           <ol className="ct-periods">
             {history.map((p) => (

@@ -67,7 +67,12 @@ export const CertificationsSection = ({
   const groups = groupByTier(profile.certifications)
   const editing = { canEdit, canDeleteFiles: permissions.canDeleteFiles }
   return (
-    <section className="pk-card pk-stack" aria-labelledby="certifications-title" onPointerOver={canEdit ? prefetchDialogs : undefined} onFocus={canEdit ? prefetchDialogs : undefined}>
+    <section
+      className="pk-card pk-stack"
+      aria-labelledby="certifications-title"
+      onPointerOver={canEdit ? prefetchDialogs : undefined}
+      onFocus={canEdit ? prefetchDialogs : undefined}
+    >
       <div className="pk-row pk-between">
         <h2 id="certifications-title" className="pk-m0">
           Certifications
@@ -78,9 +83,7 @@ export const CertificationsSection = ({
           </Button>
         ) : null}
       </div>
-      {locked ? (
-        <Alert tone="info">{CERT_MESSAGES.profileIncomplete}</Alert>
-      ) : null}
+      {locked ? <Alert tone="info">{CERT_MESSAGES.profileIncomplete}</Alert> : null}
       {groups.map((g) => (
         <section key={g.tier} className="pk-stack pk-gap-l" aria-labelledby={`tier-${g.tier}-title`}>
           <h3 id={`tier-${g.tier}-title`} className="pk-m0">
@@ -113,16 +116,19 @@ export const CertificationsSection = ({
           <h3 id="deleted-certifications-title" className="pk-m0">
             Deleted Certifications <span className="pk-muted pk-fw-medium pk-fs-15">({profile.deleted_certifications.length})</span>
           </h3>
-          <p className="pk-muted pk-m0">
-            No longer on this profile and counted in no figure; their history is kept for the audit trail.
-          </p>
+          <p className="pk-muted pk-m0">No longer on this profile and counted in no figure; their history is kept for the audit trail.</p>
           <ul className="ct-cards">
             {profile.deleted_certifications.map((d) => (
               <li key={d.certification_id} className="ct-card">
                 <h4 id={`deleted-certification-${d.certification_id}`}>
                   {d.name} <span className="pk-muted pk-fw-medium">({d.code})</span>
                 </h4>
-                <CertificationHistory history={d.history} certificationId={d.certification_id} certificationName={d.name} describedBy={`deleted-certification-${d.certification_id}`} />
+                <CertificationHistory
+                  history={d.history}
+                  certificationId={d.certification_id}
+                  certificationName={d.name}
+                  describedBy={`deleted-certification-${d.certification_id}`}
+                />
               </li>
             ))}
           </ul>
@@ -153,9 +159,7 @@ export const CertificationsSection = ({
             onUploaded={(cert, replaced) => {
               setUploading(null)
               announce(
-                replaced
-                  ? `Proof of ${cert.certification.name} replaced with ${cert.file_name}.`
-                  : `${CERT_MESSAGES.uploaded} ${cert.certification.name}: ${cert.file_name}.`,
+                replaced ? `Proof of ${cert.certification.name} replaced with ${cert.file_name}.` : `${CERT_MESSAGES.uploaded} ${cert.certification.name}: ${cert.file_name}.`,
               )
               void refresh()
             }}
@@ -180,8 +184,8 @@ export const CertificationsSection = ({
         ) : pending ? (
           <p>
             Delete {pending.cert.certification.name}
-            {pending.cert.certification_number ? ` (${pending.cert.certification_number})` : ''} from this profile? It no longer counts in any figure. Its
-            history, this period and its proof included, is kept for the audit trail.
+            {pending.cert.certification_number ? ` (${pending.cert.certification_number})` : ''} from this profile? It no longer counts in any figure. Its history, this period and
+            its proof included, is kept for the audit trail.
           </p>
         ) : null}
         {remove.isError ? <Alert>{errorMessage(remove.error, CERT_MESSAGES.deleteFailed)}</Alert> : null}

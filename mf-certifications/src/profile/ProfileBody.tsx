@@ -12,11 +12,7 @@ export const ProfileBody = ({ profile, isOwn, today = profile.as_of ?? todayIso(
   return (
     <>
       <Notice notice={notice} />
-      <ProfileHeader
-        profile={profile}
-        canToggleNotifications={isOwn && profile.permissions.can_toggle_notifications}
-        onNotificationsChanged={announce}
-      />
+      <ProfileHeader profile={profile} canToggleNotifications={isOwn && profile.permissions.can_toggle_notifications} onNotificationsChanged={announce} />
       <RevenueCards data={profile.revenue_data} />
       <UpcomingExpirations profile={profile} today={today} />
       <TierProgressPanel profile={profile} />

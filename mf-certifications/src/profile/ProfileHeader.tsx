@@ -17,14 +17,7 @@ const NotificationsSwitch = ({ profile, onChanged }: { profile: TechnicianProfil
         <span id={labelId} className="pk-fw-semibold">
           Expiration notifications
         </span>
-        <Switch
-          checked={!paused}
-          text={paused ? 'Paused' : 'On'}
-          aria-labelledby={labelId}
-          aria-describedby={stateId}
-          busy={toggle.isPending}
-          onToggle={() => toggle.mutate()}
-        />
+        <Switch checked={!paused} text={paused ? 'Paused' : 'On'} aria-labelledby={labelId} aria-describedby={stateId} busy={toggle.isPending} onToggle={() => toggle.mutate()} />
       </div>
       <span id={stateId} className="pk-muted">
         {notificationsText(profile.tier)}
@@ -81,9 +74,7 @@ export const ProfileHeader = ({
       {canToggleNotifications ? (
         <NotificationsSwitch profile={profile} onChanged={onNotificationsChanged} />
       ) : (
-        <p className="pk-muted pk-m0">
-          Expiration notifications: {notificationsText(profile.tier)}
-        </p>
+        <p className="pk-muted pk-m0">Expiration notifications: {notificationsText(profile.tier)}</p>
       )}
     </section>
   )

@@ -13,18 +13,12 @@ export const RevenueCards = ({ data }: { data: TechnicianProfile['revenue_data']
       {revenueCards(data).map((card) => (
         <div key={card.label}>
           <dt>{card.label}</dt>
-          <dd className={card.recorded ? undefined : 'ct-none'}>
-            {card.colour ? <span className={`ct-badge ct-tone--${card.colour}`}>{card.text}</span> : card.text}
-          </dd>
+          <dd className={card.recorded ? undefined : 'ct-none'}>{card.colour ? <span className={`ct-badge ct-tone--${card.colour}`}>{card.text}</span> : card.text}</dd>
         </div>
       ))}
     </dl>
     {data?.month ? <p className="pk-muted pk-m0">Latest month: {formatMonth(data.month)}</p> : null}
-    {data?.tier_pay_rate != null ? (
-      <p className="pk-muted pk-m0">
-        Pay rate of the current tier: {data.tier_pay_rate}
-      </p>
-    ) : null}
+    {data?.tier_pay_rate != null ? <p className="pk-muted pk-m0">Pay rate of the current tier: {data.tier_pay_rate}</p> : null}
   </section>
 )
 

@@ -120,11 +120,7 @@ const UploadForm = ({
     upload.error instanceof ApiError && upload.error.code === 'aborted' ? UPLOAD_CANCELLED : upload.isError ? errorMessage(upload.error, CERT_MESSAGES.uploadFailed) : null
   return (
     <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
-      {replacing ? (
-        <p className="pk-muted pk-m0">
-          The current proof, {cert.file_name}, is replaced by the new file. The certification's dates stay as they are.
-        </p>
-      ) : null}
+      {replacing ? <p className="pk-muted pk-m0">The current proof, {cert.file_name}, is replaced by the new file. The certification's dates stay as they are.</p> : null}
       <fieldset disabled={uploading} className="pk-stack pk-border-0 pk-p0 pk-m0">
         <TextField
           label="Proof File"

@@ -12,8 +12,7 @@ import { apiPath, downloadPath } from '../shared/api-path.ts'
 const enc = encodeURIComponent
 
 export const fetchProfile = (userId: string) => api.get(`/technician/profile/${enc(userId)}`, TechnicianProfile)
-export const fetchAvailable = (userId: string) =>
-  api.get(`/technician/certifications/available/${enc(userId)}`, AvailableCertificationsResponse).then((r) => r.certifications)
+export const fetchAvailable = (userId: string) => api.get(`/technician/certifications/available/${enc(userId)}`, AvailableCertificationsResponse).then((r) => r.certifications)
 export const addCertification = (body: AddCertificationBody) => api.post('/technician/certifications/add', body, UserCertificationResponse)
 export const deleteCertification = (id: number) => api.delete(`/technician/certifications/${id}`)
 export const deleteProof = (id: number) => api.delete(`/technician/certifications/${id}/file`)

@@ -57,7 +57,11 @@ describe('the expiration preview of Add Certification and the proof upload', () 
     const renewal = (obtained: string) => both({ obtained, entered: '', validityMonths: 24, held })
 
     it('counts from the previous expiry inside the 60-day window, its first and last days included', () => {
-      for (const [on, left] of [['2026-12-31', 60], ['2027-02-01', 28], ['2027-03-01', 0]] as const) {
+      for (const [on, left] of [
+        ['2026-12-31', 60],
+        ['2027-02-01', 28],
+        ['2027-03-01', 0],
+      ] as const) {
         expect(renewal(on), `${left} days before`).toEqual([
           'Expires Mar 1, 2029: renewal inside the 60-day window: counts from the previous expiry Mar 1, 2027 + 24 months',
           '2029-03-01',

@@ -145,11 +145,7 @@ export interface UploadForm {
 }
 
 /** The upload form (learner §5: file and obtained date required) as multipart, or the message of each field in error. */
-export function buildUploadForm(
-  certificationId: number,
-  form: UploadForm,
-  userId?: string,
-): { form: FormData } | { errors: FieldErrors<keyof UploadForm> } {
+export function buildUploadForm(certificationId: number, form: UploadForm, userId?: string): { form: FormData } | { errors: FieldErrors<keyof UploadForm> } {
   const fileError = checkProofFile(form.file)
   const parsed = UploadCertificationFields.safeParse({
     certification_id: String(certificationId),

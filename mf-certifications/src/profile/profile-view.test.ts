@@ -2,15 +2,7 @@ import { CERT_MESSAGES } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
 import { certifications, profile, USER_ID } from '../test/fixtures.ts'
 import { buildReplaceForm, buildUploadForm, checkProofFile, validateAdd, validityHint } from './certification-forms.ts'
-import {
-  groupByTier,
-  NO_REVENUE,
-  notificationsChanged,
-  notificationsText,
-  revenueCards,
-  shownOrder,
-  tierPanel,
-} from './profile-view.ts'
+import { groupByTier, NO_REVENUE, notificationsChanged, notificationsText, revenueCards, shownOrder, tierPanel } from './profile-view.ts'
 import { pauseEnd } from './api.ts'
 
 const file = (name: string, type: string, size: number) => new File([new Uint8Array(size)], name, { type })
@@ -74,9 +66,9 @@ describe('technician profile: tier progress', () => {
 describe('technician profile: notifications', () => {
   it('says whether notifications are on or until when they are paused', () => {
     expect(notificationsText({ current_tier: 1, notifications_paused: false, notifications_paused_until: null, rev_pay_ratio: null })).toMatch(/^On/)
-    expect(
-      notificationsText({ current_tier: 1, notifications_paused: true, notifications_paused_until: '2026-12-25T10:00:00.000Z', rev_pay_ratio: null }),
-    ).toBe('Paused until Dec 25, 2026')
+    expect(notificationsText({ current_tier: 1, notifications_paused: true, notifications_paused_until: '2026-12-25T10:00:00.000Z', rev_pay_ratio: null })).toBe(
+      'Paused until Dec 25, 2026',
+    )
     expect(notificationsChanged(true, '2026-12-25T10:00:00.000Z')).toBe('Notifications paused until Dec 25, 2026.')
     expect(notificationsChanged(false, null)).toBe('Notifications resumed.')
   })

@@ -1,14 +1,4 @@
-import {
-  formatRatio,
-  formatUsd,
-  ratioColour,
-  TIER_LEVELS,
-  tierLabel,
-  type ScaleColour,
-  type TechnicianProfile,
-  type TierLevel,
-  type UserCertification,
-} from '@portal/contracts'
+import { formatRatio, formatUsd, ratioColour, TIER_LEVELS, tierLabel, type ScaleColour, type TechnicianProfile, type TierLevel, type UserCertification } from '@portal/contracts'
 import { formatDate } from '@portal/ui-kit'
 
 export type Requirement = TechnicianProfile['tier_requirements'][number]
@@ -81,8 +71,7 @@ export const notificationsText = (tier: TechnicianProfile['tier']): string =>
     : 'On: you get e-mails before your certifications expire'
 
 /** What the live region says after the switch was used. */
-export const notificationsChanged = (paused: boolean, until: string | null): string =>
-  paused ? `Notifications paused until ${formatDate(until)}.` : 'Notifications resumed.'
+export const notificationsChanged = (paused: boolean, until: string | null): string => (paused ? `Notifications paused until ${formatDate(until)}.` : 'Notifications resumed.')
 
 /** Focus target names of the profile (decision 0010). */
 export const FOCUS = {

@@ -1,5 +1,32 @@
-import { BRANCHES, DEPARTMENTS, formatRatio, formatUsd, ratioColour, REMOTES, TEAM_MESSAGES, todayIso, type ManualRevenueBody, type RevenueRecord, type User } from '@portal/contracts'
-import { Alert, Button, ConfirmDialog, DataTable, EmptyState, errorMessage, formatDate, formatMonth, Select, Spinner, TextField, usePageHeading, type Announcement, type RemoteProps } from '@portal/ui-kit'
+import {
+  BRANCHES,
+  DEPARTMENTS,
+  formatRatio,
+  formatUsd,
+  ratioColour,
+  REMOTES,
+  TEAM_MESSAGES,
+  todayIso,
+  type ManualRevenueBody,
+  type RevenueRecord,
+  type User,
+} from '@portal/contracts'
+import {
+  Alert,
+  Button,
+  ConfirmDialog,
+  DataTable,
+  EmptyState,
+  errorMessage,
+  formatDate,
+  formatMonth,
+  Select,
+  Spinner,
+  TextField,
+  usePageHeading,
+  type Announcement,
+  type RemoteProps,
+} from '@portal/ui-kit'
 import { useEffect, useState, type FormEvent } from 'react'
 import { Badge } from '../shared/Badges.tsx'
 import { exposed } from '../shared/exposed.tsx'
@@ -20,9 +47,7 @@ export const filterTechnicians = (users: readonly User[], f: TechnicianFilters):
   const q = f.search.trim().toLowerCase()
   return users.filter(
     (u) =>
-      (!f.branch || u.branch === f.branch) &&
-      (!f.department || u.department === f.department) &&
-      (!q || u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q)),
+      (!f.branch || u.branch === f.branch) && (!f.department || u.department === f.department) && (!q || u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q)),
   )
 }
 
@@ -65,7 +90,7 @@ export const RecentEntriesTable = ({ entries }: { entries: readonly RevenueRecor
           </tr>
         ))}
       </tbody>
-</DataTable>
+    </DataTable>
   )
 
 /** The chosen technician's last six months, drawn. */
@@ -90,8 +115,8 @@ const payText = (pay: number | null) => (pay === null ? 'no pay entered' : `pay 
 /** A month already recorded: what is there, and what replacing it would store. */
 const ReplaceQuestion = ({ recorded, body }: { recorded: RevenueRecord; body: ManualRevenueBody }) => (
   <p>
-    {recorded.user.name} already has revenue for {formatMonth(recorded.month)}: gross {formatUsd(recorded.gross_revenue)}, {payText(recorded.pay_amount)}. Replace it with
-    gross {formatUsd(body.gross_revenue)}, {payText(body.pay_amount ?? null)}?
+    {recorded.user.name} already has revenue for {formatMonth(recorded.month)}: gross {formatUsd(recorded.gross_revenue)}, {payText(recorded.pay_amount)}. Replace it with gross{' '}
+    {formatUsd(body.gross_revenue)}, {payText(body.pay_amount ?? null)}?
   </p>
 )
 
@@ -152,8 +177,20 @@ const RevenueEntryPage = (_props: RemoteProps) => {
         <h2 id="entry-title">Enter Monthly Revenue</h2>
         {technicians.isError ? <Alert>{errorMessage(technicians.error, TEAM_MESSAGES.fetchUsers)}</Alert> : null}
         <div className="ct-filters" role="search" aria-label="Filter technicians">
-          <TextField label="Search Technicians" type="search" placeholder="Name or e-mail" value={filters.search} onChange={(e) => setFilters((f) => ({ ...f, search: e.target.value }))} />
-          <Select label="Filter by Branch" placeholder="All Branches" options={BRANCHES.map((b) => ({ value: b, label: b }))} value={filters.branch} onChange={(e) => setFilters((f) => ({ ...f, branch: e.target.value }))} />
+          <TextField
+            label="Search Technicians"
+            type="search"
+            placeholder="Name or e-mail"
+            value={filters.search}
+            onChange={(e) => setFilters((f) => ({ ...f, search: e.target.value }))}
+          />
+          <Select
+            label="Filter by Branch"
+            placeholder="All Branches"
+            options={BRANCHES.map((b) => ({ value: b, label: b }))}
+            value={filters.branch}
+            onChange={(e) => setFilters((f) => ({ ...f, branch: e.target.value }))}
+          />
           <Select
             label="Filter by Department"
             placeholder="All Departments"
@@ -173,7 +210,16 @@ const RevenueEntryPage = (_props: RemoteProps) => {
               required
             />
             <TextField label="Month" type="month" required max={todayIso().slice(0, 7)} value={form.month} onChange={(e) => set('month')(e.target.value)} />
-            <TextField label="Gross Revenue" type="number" inputMode="decimal" min="0" step="0.01" required value={form.gross_revenue} onChange={(e) => set('gross_revenue')(e.target.value)} />
+            <TextField
+              label="Gross Revenue"
+              type="number"
+              inputMode="decimal"
+              min="0"
+              step="0.01"
+              required
+              value={form.gross_revenue}
+              onChange={(e) => set('gross_revenue')(e.target.value)}
+            />
             <TextField
               label={payRequired(form.month) ? 'Pay Amount' : 'Pay Amount (optional)'}
               type="number"

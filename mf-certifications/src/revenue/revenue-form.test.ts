@@ -14,8 +14,7 @@ describe('revenue entry form', () => {
   })
 
   it('needs technician, month and gross revenue (learner §5)', () => {
-    for (const missing of [{ user_id: '' }, { month: '' }, { gross_revenue: ' ' }])
-      expect(checkRevenueForm(form(missing))).toEqual({ error: 'Please fill in all required fields' })
+    for (const missing of [{ user_id: '' }, { month: '' }, { gross_revenue: ' ' }]) expect(checkRevenueForm(form(missing))).toEqual({ error: 'Please fill in all required fields' })
   })
 
   it('refuses negative, text and three-decimal amounts', () => {

@@ -3,10 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { BADGE_TONE, certView } from './cert-view.ts'
 
 const today = '2026-11-25'
-const held = (
-  expiration_date: string | null,
-  over: { file_name?: string | null; uploaded_at?: string | null; verified_at?: string | null; upload_required?: boolean } = {},
-) => ({
+const held = (expiration_date: string | null, over: { file_name?: string | null; uploaded_at?: string | null; verified_at?: string | null; upload_required?: boolean } = {}) => ({
   expiration_date,
   verified_at: over.verified_at ?? null,
   file_name: over.file_name ?? null,
@@ -72,9 +69,7 @@ describe('certification view', () => {
     // The expiration date itself is the last valid day: not expired yet.
     expect(status(held('2026-11-25'))).toBe('Not Uploaded: this type needs a proof file and none is uploaded yet')
     expect(status(held('2027-06-01', { verified_at: '2026-01-01T10:00:00Z' }))).toBe('Verified on Jan 1, 2026')
-    expect(status(held('2027-06-01', { file_name: 'card.pdf', uploaded_at: '2026-01-02T08:00:00Z' }))).toBe(
-      'Uploaded: proof card.pdf uploaded Jan 2, 2026, not verified yet',
-    )
+    expect(status(held('2027-06-01', { file_name: 'card.pdf', uploaded_at: '2026-01-02T08:00:00Z' }))).toBe('Uploaded: proof card.pdf uploaded Jan 2, 2026, not verified yet')
     expect(status(held('2027-06-01', { file_name: 'card.pdf' }))).toBe('Uploaded: proof card.pdf, not verified yet')
     expect(status(held('2027-06-01', { upload_required: false, file_name: 'card.pdf' }))).toBe('Completed: this type needs no proof file')
   })

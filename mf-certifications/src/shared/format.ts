@@ -7,5 +7,4 @@ export const relativeDays = (days: number): string => {
 }
 
 /** Bytes as "1.4 MB" / "820 KB". */
-export const formatSize = (bytes: number): string =>
-  bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
+export const formatSize = (bytes: number): string => (bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`)

@@ -159,7 +159,11 @@ const useQuickAction = (run: () => Promise<string>, failure: string, announce: (
   return { ...state, go }
 }
 
-const fileSafe = (name: string) => name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase() || 'technician'
+const fileSafe = (name: string) =>
+  name
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase() || 'technician'
 
 /** Manager Controls of the member detail (learner §2): ratio, promotion, Send Reminder, Generate Report. */
 export const ManagerControls = ({ detail, announce }: { detail: TeamMemberDetail; announce: (t: string) => void }) => {
@@ -208,9 +212,7 @@ export const ManagerControls = ({ detail, announce }: { detail: TeamMemberDetail
             </p>
           ))}
         {tier.current_tier >= 3 ? (
-          <p className="pk-muted pk-m0">
-            {tierLabel(3)} is the highest tier.
-          </p>
+          <p className="pk-muted pk-m0">{tierLabel(3)} is the highest tier.</p>
         ) : pending ? null : (
           <div>
             <Button variant="secondary" onClick={() => setPromoting(true)}>

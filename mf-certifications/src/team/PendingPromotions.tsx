@@ -22,9 +22,7 @@ const DecisionDialog = ({ deciding, onClose, onDone }: { deciding: Deciding | nu
   const decide = useDecidePromotion(({ request, approve }) => {
     setNote('')
     onDone(
-      approve
-        ? `Promotion approved: ${request.user.name} is now ${tierLabel(request.to_tier)}.`
-        : `Promotion of ${request.user.name} to ${tierLabel(request.to_tier)} denied.`,
+      approve ? `Promotion approved: ${request.user.name} is now ${tierLabel(request.to_tier)}.` : `Promotion of ${request.user.name} to ${tierLabel(request.to_tier)} denied.`,
     )
   })
   const close = () => {

@@ -52,18 +52,27 @@ export const Leaderboard = ({ board, userId }: { board: LeaderboardResponse; use
                 <td>{r.rank}</td>
                 <td>{r.name}</td>
                 <td>{formatUsd(r.gross_revenue)}</td>
-                <td>{r.rev_pay_ratio === null ? <span className="pk-muted">No pay data</span> : <Badge tone={ratioColour(r.rev_pay_ratio)}>{formatRatio(r.rev_pay_ratio)}</Badge>}</td>
+                <td>
+                  {r.rev_pay_ratio === null ? <span className="pk-muted">No pay data</span> : <Badge tone={ratioColour(r.rev_pay_ratio)}>{formatRatio(r.rev_pay_ratio)}</Badge>}
+                </td>
               </tr>
             ))}
           </tbody>
-</DataTable>
+        </DataTable>
       )}
     </div>
   )
 }
 
 /** One period's leaderboard as loaded: the member's standing and the table, or loading, or the failure with Try Again. */
-export const LeaderboardState = ({ name, userId, board, place, error, onRetry }: {
+export const LeaderboardState = ({
+  name,
+  userId,
+  board,
+  place,
+  error,
+  onRetry,
+}: {
   name: string
   userId: string
   board: LeaderboardResponse | undefined

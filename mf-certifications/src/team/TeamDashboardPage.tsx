@@ -92,11 +92,21 @@ export const TeamTable = ({
     <caption className="pk-visually-hidden">Team members</caption>
     <thead>
       <tr>
-        <SortHeader order={order} column="name" onSort={onSort}>Technician</SortHeader>
-        <SortHeader order={order} column="location" onSort={onSort}>Location</SortHeader>
-        <SortHeader order={order} column="progress" onSort={onSort}>Progress</SortHeader>
-        <SortHeader order={order} column="issues" onSort={onSort}>Issues</SortHeader>
-        <SortHeader order={order} column="tier" onSort={onSort}>Tier</SortHeader>
+        <SortHeader order={order} column="name" onSort={onSort}>
+          Technician
+        </SortHeader>
+        <SortHeader order={order} column="location" onSort={onSort}>
+          Location
+        </SortHeader>
+        <SortHeader order={order} column="progress" onSort={onSort}>
+          Progress
+        </SortHeader>
+        <SortHeader order={order} column="issues" onSort={onSort}>
+          Issues
+        </SortHeader>
+        <SortHeader order={order} column="tier" onSort={onSort}>
+          Tier
+        </SortHeader>
         <th scope="col">Actions</th>
       </tr>
     </thead>
@@ -127,7 +137,7 @@ export const TeamTable = ({
         )
       })}
     </tbody>
-</DataTable>
+  </DataTable>
 )
 
 /** The search text once typing pauses, so each keystroke does not cost a query. */

@@ -10,7 +10,6 @@ const TICKS = 4
 /** Bar fills of the ratio colours (learner §9), dark enough to stand against the white page. */
 const FILL = { green: '#15803d', yellow: '#a16207', orange: '#c2410c', red: '#b91c1c' } as const
 
-
 /** What the chart shows, in words: read by screen readers in place of the drawing. */
 export const trendSummary = (points: readonly TrendPoint[]): string =>
   points
@@ -74,8 +73,7 @@ export const TrendChart = ({ points, title }: { points: readonly TrendPoint[]; t
         <line x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} stroke="#475569" strokeWidth={1} />
       </svg>
       <figcaption className="pk-muted">
-        {title}. Bar colour is the month&apos;s rev/pay ratio: green 35 or more, yellow 30 or more, orange 25 or more, red below 25; blue
-        without pay data.
+        {title}. Bar colour is the month&apos;s rev/pay ratio: green 35 or more, yellow 30 or more, orange 25 or more, red below 25; blue without pay data.
       </figcaption>
     </figure>
   )

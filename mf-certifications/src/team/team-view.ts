@@ -1,4 +1,15 @@
-import { IsoMonth, meetsRequirements, progressColour, promotionTiers, TEAM, tierLabel, type RevenueRecord, type TeamMemberRow, type TeamSort, type TierLevel } from '@portal/contracts'
+import {
+  IsoMonth,
+  meetsRequirements,
+  progressColour,
+  promotionTiers,
+  TEAM,
+  tierLabel,
+  type RevenueRecord,
+  type TeamMemberRow,
+  type TeamSort,
+  type TierLevel,
+} from '@portal/contracts'
 import { formatMonth } from '@portal/ui-kit'
 import type { Tone } from '../shared/cert-view.ts'
 
@@ -17,8 +28,7 @@ export const ariaSort = (current: TeamOrder, column: TeamSort): 'ascending' | 'd
   current.sort !== column ? 'none' : current.order === 'asc' ? 'ascending' : 'descending'
 
 /** Branch and department of a row, "Not set" for what is missing. */
-export const locationText = (row: Pick<TeamMemberRow, 'branch' | 'department'>): string =>
-  `${row.branch ?? 'Branch not set'} · ${row.department ?? 'Department not set'}`
+export const locationText = (row: Pick<TeamMemberRow, 'branch' | 'department'>): string => `${row.branch ?? 'Branch not set'} · ${row.department ?? 'Department not set'}`
 
 /** The Issues cell: expired and expiring-soon counts in words, red when anything expired, yellow when only expiring. */
 export function issuesView(row: Pick<TeamMemberRow, 'expired_certifications' | 'expiring_soon'>): { text: string; tone: Tone | null } {
@@ -37,8 +47,7 @@ export const progressView = (percent: number) => ({
 })
 
 /** Tiers a promotion may offer: 2 if current<2, 3 if current<3, as the server enforces (learner §4). */
-export const tiersAbove = (current: TierLevel): { value: string; label: string }[] =>
-  promotionTiers(current).map((t) => ({ value: String(t), label: tierLabel(t) }))
+export const tiersAbove = (current: TierLevel): { value: string; label: string }[] => promotionTiers(current).map((t) => ({ value: String(t), label: tierLabel(t) }))
 
 /** The `count` months ending with `lastMonth` (`YYYY-MM`), oldest first. */
 export function monthsEnding(lastMonth: string, count: number = TEAM.trendMonths): string[] {
@@ -49,7 +58,6 @@ export function monthsEnding(lastMonth: string, count: number = TEAM.trendMonths
     return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`
   })
 }
-
 
 /** One month of the trend chart: its record's figures, or nothing recorded. */
 export interface TrendPoint {

@@ -166,7 +166,10 @@ export const promotionRequest = (over: Partial<PromotionRequest> = {}): Promotio
 /** Pat's member detail: three months of revenue, second on November's leaderboard. */
 export const memberDetail = (over: Partial<TeamMemberDetail> = {}): TeamMemberDetail =>
   TeamMemberDetail.parse({
-    profile: profile({ permissions: { can_edit: false, can_toggle_notifications: false, can_delete_files: true }, tier: { current_tier: 1, notifications_paused: false, notifications_paused_until: null, rev_pay_ratio: 32.5 } }),
+    profile: profile({
+      permissions: { can_edit: false, can_toggle_notifications: false, can_delete_files: true },
+      tier: { current_tier: 1, notifications_paused: false, notifications_paused_until: null, rev_pay_ratio: 32.5 },
+    }),
     revenue_trend: [revenueRecord('2026-08', 9000, 300), revenueRecord('2026-10', 12000, 400), revenueRecord('2026-11', 8000, 400)],
     leaderboard: {
       period: 'monthly',

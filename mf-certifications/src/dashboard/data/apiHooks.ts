@@ -9,8 +9,7 @@ export const dashboardKeys = {
 }
 
 /** The user's certification summary (the learner dashboard's cards); not fetched while `enabled` is false. */
-export const useCertificationSummary = (userId: string, enabled: boolean) =>
-  useQuery({ queryKey: dashboardKeys.summary(userId), queryFn: () => fetchSummary(userId), enabled })
+export const useCertificationSummary = (userId: string, enabled: boolean) => useQuery({ queryKey: dashboardKeys.summary(userId), queryFn: () => fetchSummary(userId), enabled })
 
 /** The certifications overview of the admin dashboard. */
 export const useCertificationsOverview = () => useQuery({ queryKey: dashboardKeys.overview(), queryFn: fetchOverview })

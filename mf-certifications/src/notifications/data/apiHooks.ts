@@ -28,8 +28,7 @@ export const useNotificationLogs = () => useQuery({ queryKey: notificationKeys.l
 /** Puts a saved configuration in place of its row in the cached list (no fetch: the answer is the row). */
 const useReplaceConfig = () => {
   const queryClient = useQueryClient()
-  return (saved: NotificationConfig) =>
-    queryClient.setQueryData<NotificationConfig[]>(notificationKeys.configs(), (list) => list?.map((c) => (c.id === saved.id ? saved : c)))
+  return (saved: NotificationConfig) => queryClient.setQueryData<NotificationConfig[]>(notificationKeys.configs(), (list) => list?.map((c) => (c.id === saved.id ? saved : c)))
 }
 
 /** Switches a configuration active or inactive; the saved row replaces the cached one, then `onToggled` runs. */

@@ -56,9 +56,7 @@ export const useToggleNotifications = (profile: TechnicianProfile, onChanged: (p
     onSuccess: async (answer) => {
       onChanged(answer.notifications_paused, answer.notifications_paused_until)
       queryClient.setQueryData<TechnicianProfile>(profileKeys.profile(userId), (p) =>
-        p
-          ? { ...p, tier: { ...p.tier, notifications_paused: answer.notifications_paused, notifications_paused_until: answer.notifications_paused_until } }
-          : p,
+        p ? { ...p, tier: { ...p.tier, notifications_paused: answer.notifications_paused, notifications_paused_until: answer.notifications_paused_until } } : p,
       )
       await queryClient.invalidateQueries({ queryKey: profileKeys.profile(userId) })
     },
