@@ -66,12 +66,7 @@ const Dashboard = (remote: RemoteProps) => {
       <RemoteSlot id="mf_certifications/DashboardCards" {...remote} loadingLabel="Loading certifications..." />
       {missingProfile ? (
         <Suspense fallback={null}>
-          <CompleteProfileModal
-            open={!dismissed}
-            user={user}
-            onSaved={(saved: User) => onUserUpdated(saved)}
-            onDismiss={() => setDismissed(true)}
-          />
+          <CompleteProfileModal open={!dismissed} user={user} onSaved={(saved: User) => onUserUpdated(saved)} onDismiss={() => setDismissed(true)} />
         </Suspense>
       ) : null}
     </div>

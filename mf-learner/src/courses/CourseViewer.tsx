@@ -4,17 +4,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { refreshDashboard } from '../dashboard-keys.ts'
 import { useCourseModules } from './data/apiHooks.ts'
-import {
-  completedByText,
-  completedOnText,
-  completedText,
-  initialModule,
-  modulePositionText,
-  moduleStatusLabel,
-  moduleTypeLabel,
-  percent,
-  sortModules,
-} from './course-view.ts'
+import { completedByText, completedOnText, completedText, initialModule, modulePositionText, moduleStatusLabel, moduleTypeLabel, percent, sortModules } from './course-view.ts'
 import { MODULE_TOASTS } from './module-controller.ts'
 import { LoadError, ModulePlayer } from './ModulePlayer.tsx'
 import { ProgressBar } from './ProgressBar.tsx'
@@ -172,8 +162,7 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePag
                     >
                       {/* Named by what it shows, in its order (a voice user says what they see); the bar's percent as text. */}
                       <span className="pk-flex pk-gap-m pk-items-baseline">
-                        <span style={{ fontWeight: 700, minWidth: '1.5rem' }}>{index + 1}.</span>{' '}
-                        <span className="pk-fw-semibold pk-flex-1 pk-min-w0 pk-break">{m.title}</span>{' '}
+                        <span style={{ fontWeight: 700, minWidth: '1.5rem' }}>{index + 1}.</span> <span className="pk-fw-semibold pk-flex-1 pk-min-w0 pk-break">{m.title}</span>{' '}
                         <span className="pk-badge">{moduleTypeLabel(m)}</span>
                       </span>{' '}
                       <span style={{ fontSize: '.8125rem', fontWeight: 600, color: STATUS_COLOR[status] }}>
@@ -183,11 +172,7 @@ const CourseViewer = ({ courseId, requestedModuleId = null, onClose, announcePag
                       <span aria-hidden="true" className="pk-block">
                         <ProgressBar value={progress} label={`${m.title} progress`} />
                       </span>
-                      {done ? (
-                        <span className="pk-muted pk-fs-13">
-                          {by ? `${done} · ${by}` : done}
-                        </span>
-                      ) : null}
+                      {done ? <span className="pk-muted pk-fs-13">{by ? `${done} · ${by}` : done}</span> : null}
                     </button>
                   </li>
                 )

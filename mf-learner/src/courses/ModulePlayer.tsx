@@ -49,9 +49,7 @@ export const WrongAddress = ({ address, here, onGoBack }: { address: string; her
         Go Back
       </Button>
     </div>
-    <p className="pk-muted pk-m0">
-      You may need to sign in again there. Administrators can let content play at this address too by adding it to PORTAL_ORIGINS.
-    </p>
+    <p className="pk-muted pk-m0">You may need to sign in again there. Administrators can let content play at this address too by adding it to PORTAL_ORIGINS.</p>
   </div>
 )
 
@@ -139,9 +137,7 @@ export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBa
       <div className="pk-row pk-between">
         <h3 className="pk-m0 pk-min-w0 pk-break">{module.title}</h3>
         {completed ? (
-          <span className="pk-badge pk-bg-success pk-text-success">
-            Completed
-          </span>
+          <span className="pk-badge pk-bg-success pk-text-success">Completed</span>
         ) : kind !== 'scorm' ? (
           <Button variant="secondary" size="small" disabled={completing} onClick={() => void markComplete()}>
             Mark as Complete
@@ -222,11 +218,7 @@ const FileContent = ({ module, controller, urls, onGoBack, contentOrigin }: Cont
       onSeeked: () => controller.interaction(),
       onEnded: () => void controller.complete('media-ended'),
     }
-    return kind === 'video' ? (
-      <video {...media} style={{ width: '100%', maxHeight: '75vh', background: '#000', borderRadius: 6 }} />
-    ) : (
-      <audio {...media} className="pk-w-full" />
-    )
+    return kind === 'video' ? <video {...media} style={{ width: '100%', maxHeight: '75vh', background: '#000', borderRadius: 6 }} /> : <audio {...media} className="pk-w-full" />
   }
 
   if (kind === 'pdf') {
@@ -288,8 +280,7 @@ const ScormContent = ({ module, controller, urls, onGoBack, registerClose, conte
       try {
         ;[hasEdits, result] = await Promise.all([fetchHasEdits(module.id), fetchScormLaunch(module.id)])
       } catch (err) {
-        if (!cancelled)
-          setPhase({ kind: 'error', message: err instanceof LaunchUrlMissing ? err.message : errorMessage(err, 'Failed to load SCORM content') })
+        if (!cancelled) setPhase({ kind: 'error', message: err instanceof LaunchUrlMissing ? err.message : errorMessage(err, 'Failed to load SCORM content') })
         return
       }
       if (cancelled) return
@@ -323,9 +314,7 @@ const ScormContent = ({ module, controller, urls, onGoBack, registerClose, conte
     return (
       <div className="pk-stack pk-items-start">
         <Alert tone="info">{phase.message}</Alert>
-        <p className="pk-muted pk-m0">
-          This module will be tried again automatically in 30 seconds.
-        </p>
+        <p className="pk-muted pk-m0">This module will be tried again automatically in 30 seconds.</p>
         <Button variant="secondary" onClick={() => setAttempt((a) => a + 1)}>
           Check Again Now
         </Button>

@@ -29,11 +29,7 @@ export const MyCoursesCard = ({ onView }: { onView: (course: CourseWithProgress)
             const titleId = `course-${course.id}-title`
             const progress = percent(course.progress)
             return (
-              <li
-                key={course.id}
-                className="pk-stack pk-gap-m pk-border pk-rounded pk-pad"
-                aria-labelledby={titleId}
-              >
+              <li key={course.id} className="pk-stack pk-gap-m pk-border pk-rounded pk-pad" aria-labelledby={titleId}>
                 <h3 id={titleId} className="pk-fs-17 pk-m0">
                   {course.title}
                 </h3>

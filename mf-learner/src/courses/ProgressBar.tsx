@@ -11,7 +11,8 @@ export const ProgressBar = ({ value, label, showText = false }: { value: number;
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={v}
-        aria-valuetext={`${v}%`} className="pk-flex-1 pk-h-8 pk-rounded-full pk-bg-border pk-clip"
+        aria-valuetext={`${v}%`}
+        className="pk-flex-1 pk-h-8 pk-rounded-full pk-bg-border pk-clip"
       >
         <div style={{ width: `${v}%`, height: '100%', background: v >= 100 ? 'var(--c-success)' : 'var(--c-primary)' }} />
       </div>

@@ -13,9 +13,7 @@ export const ScormLayout = ({ title, tree, children }: { title: string; tree: Re
         {tree}
       </nav>
     ) : null}
-    <div className="pk-stack pk-gap-m">
-      {children}
-    </div>
+    <div className="pk-stack pk-gap-m">{children}</div>
   </div>
 )
 

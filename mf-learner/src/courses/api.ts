@@ -17,8 +17,7 @@ export const fetchCoursesWithProgress = () => api.get('/courses/with-progress', 
 
 export const fetchCourseModules = async (courseId: number) => (await api.get(`/modules/course/${courseId}/progress`, CourseModulesProgress)).data
 
-export const saveModuleProgress = (moduleId: number, courseId: number, progress: number) =>
-  api.put(`/modules/${moduleId}/progress`, { progress, courseId }, ModuleProgressResponse)
+export const saveModuleProgress = (moduleId: number, courseId: number, progress: number) => api.put(`/modules/${moduleId}/progress`, { progress, courseId }, ModuleProgressResponse)
 
 export const completeModule = (moduleId: number, courseId: number, trigger: CompletionTrigger) =>
   api.put(`/modules/${moduleId}/complete`, { courseId, trigger }, CompleteModuleResponse)
@@ -46,8 +45,7 @@ export const fetchScormLaunch = async (moduleId: number): Promise<ScormLaunchRes
   const body = await api.get<unknown>(`/scorm/${moduleId}/launch`)
   const processing = ScormProcessing.safeParse(body)
   if (processing.success) return { kind: 'processing', message: processing.data.message }
-  if (!body || typeof body !== 'object' || typeof (body as { url?: unknown }).url !== 'string' || !(body as { url: string }).url)
-    throw new LaunchUrlMissing()
+  if (!body || typeof body !== 'object' || typeof (body as { url?: unknown }).url !== 'string' || !(body as { url: string }).url) throw new LaunchUrlMissing()
   const launch = ScormLaunch.safeParse(body)
   if (!launch.success) throw new ApiError(200, 'invalid_response', 'Unexpected response from server', body)
   return { kind: 'ready', launch: launch.data }

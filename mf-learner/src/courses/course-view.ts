@@ -55,17 +55,13 @@ export const moduleStatusLabel = (m: Pick<LearnerModule, 'id' | 'completed_at' |
 }
 
 /** Modules in course order (order, then id). */
-export const sortModules = <M extends Pick<LearnerModule, 'id' | 'order'>>(modules: readonly M[]): M[] =>
-  [...modules].sort((a, b) => a.order - b.order || a.id - b.id)
+export const sortModules = <M extends Pick<LearnerModule, 'id' | 'order'>>(modules: readonly M[]): M[] => [...modules].sort((a, b) => a.order - b.order || a.id - b.id)
 
 /**
  * The module the viewer opens first (learner §4): the requested one if it is unlocked; otherwise
  * the first unlocked module not yet completed; otherwise the first module; null when there is none.
  */
-export const initialModule = <M extends Pick<LearnerModule, 'id' | 'order' | 'is_unlocked' | 'completed_at'>>(
-  modules: readonly M[],
-  requestedId?: number | null,
-): M | null => {
+export const initialModule = <M extends Pick<LearnerModule, 'id' | 'order' | 'is_unlocked' | 'completed_at'>>(modules: readonly M[], requestedId?: number | null): M | null => {
   const ordered = sortModules(modules)
   if (requestedId != null) {
     const requested = ordered.find((m) => m.id === requestedId)

@@ -13,7 +13,14 @@ const done: CompleteModuleResponse = {
 }
 
 const setup = (
-  over: { startedAt?: string | null; completedAt?: string | null; progress?: number; complete?: ModuleCalls['complete']; saveProgress?: ModuleCalls['saveProgress']; clock?: FakeClock } = {},
+  over: {
+    startedAt?: string | null
+    completedAt?: string | null
+    progress?: number
+    complete?: ModuleCalls['complete']
+    saveProgress?: ModuleCalls['saveProgress']
+    clock?: FakeClock
+  } = {},
 ) => {
   const saved: number[] = []
   const completeCalls: CompletionTrigger[] = []
@@ -198,7 +205,8 @@ describe('module controller', () => {
     const { controller, toasts, completed } = setup({
       clock,
       complete: async () => {
-        if (answers.shift() === 'refuse') throw new ApiError(422, 'engagement_too_short', 'x', null, 'Please spend more time reviewing the course content before marking as complete.')
+        if (answers.shift() === 'refuse')
+          throw new ApiError(422, 'engagement_too_short', 'x', null, 'Please spend more time reviewing the course content before marking as complete.')
         return done
       },
     })

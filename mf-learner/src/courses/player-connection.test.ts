@@ -67,7 +67,10 @@ describe('the viewer’s channel to the content player', () => {
     expect(t.posted).toHaveLength(1)
     expect(t.posted[0]).toMatchObject({ message: connect(), origin: CONTENT })
     expect(t.posted[0]!.ports).toHaveLength(1)
-    expect(t.commands).toEqual([{ t: 'init', launch: t.launch }, { t: 'open', itemId: 'playing' }])
+    expect(t.commands).toEqual([
+      { t: 'init', launch: t.launch },
+      { t: 'open', itemId: 'playing' },
+    ])
     t.conn.send({ t: 'resume' })
     await tick()
     expect(t.commands.at(-1)).toEqual({ t: 'resume' })

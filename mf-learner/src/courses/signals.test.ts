@@ -110,8 +110,7 @@ describe('SCORM status signals', () => {
   })
 
   it('does not complete on other statuses', () => {
-    for (const s of ['not attempted', 'incomplete', 'browsed', 'failed', 'unknown'])
-      expect(scormCompletion(status({ lessonStatus: s, completionStatus: s }))).toBeNull()
+    for (const s of ['not attempted', 'incomplete', 'browsed', 'failed', 'unknown']) expect(scormCompletion(status({ lessonStatus: s, completionStatus: s }))).toBeNull()
   })
 
   it('sets progress to the greater of the score and 95 after a finish without completion', () => {

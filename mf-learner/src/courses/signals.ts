@@ -130,5 +130,4 @@ export const scormScorePercent = (s: ScormStatusLike): number | null =>
   s.scoreRaw !== null && Number.isFinite(s.scoreRaw) ? s.scoreRaw : s.scoreScaled !== null && Number.isFinite(s.scoreScaled) ? s.scoreScaled * 100 : null
 
 /** A finish without completion sets progress to the greater of the score and 95 (learner §4). */
-export const finishWithoutCompletionProgress = (s: ScormStatusLike): number =>
-  Math.max(scormScorePercent(s) ?? 0, T.finishWithoutCompletion)
+export const finishWithoutCompletionProgress = (s: ScormStatusLike): number => Math.max(scormScorePercent(s) ?? 0, T.finishWithoutCompletion)

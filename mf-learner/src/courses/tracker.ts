@@ -41,8 +41,7 @@ export const timeProgress = (elapsedMs: number): number => {
 }
 
 /** Activity-based progress: 8 per 3 interactions, capped at 85. */
-export const activityProgress = (interactions: number): number =>
-  Math.min(Math.floor(interactions / 3) * T.activityPer3Interactions, T.activityCap)
+export const activityProgress = (interactions: number): number => Math.min(Math.floor(interactions / 3) * T.activityPer3Interactions, T.activityCap)
 
 /**
  * The viewer's progress tracker (learner §4, §9): raises a module's progress from time spent,

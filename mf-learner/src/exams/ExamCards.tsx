@@ -71,9 +71,7 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
 /** One figure; null is a figure there is no data for yet, shown as "—" (and read as "No data yet"). */
 const Stat = ({ label, value }: { label: string; value: string | number | null }) => (
   <div className="pk-border pk-rounded-sm pk-pad-xs">
-    <dt className="pk-muted pk-fs-13 pk-fw-semibold">
-      {label}
-    </dt>
+    <dt className="pk-muted pk-fs-13 pk-fw-semibold">{label}</dt>
     <dd className="pk-m0 pk-fs-20 pk-fw-bold">
       {value === null ? (
         <>

@@ -140,7 +140,12 @@ describe('content player, packages without sequencing', () => {
 })
 
 describe('content player, sequenced packages', () => {
-  const organization: ScormOrganization = { identifier: 'golf', declaresSequencing: true, objectivesGlobalToSystem: false, sequencing: { controlMode: { choice: true, flow: true } } }
+  const organization: ScormOrganization = {
+    identifier: 'golf',
+    declaresSequencing: true,
+    objectivesGlobalToSystem: false,
+    sequencing: { controlMode: { choice: true, flow: true } },
+  }
   const sequenced = () =>
     launchOf({
       version: '2004',

@@ -2,13 +2,7 @@ import { ProfileResponse, type User } from '@portal/contracts'
 import { Alert, Button, Modal, Select, api, errorMessage } from '@portal/ui-kit'
 import { useMutation } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
-import {
-  branchOptions,
-  departmentAfterBranchChange,
-  departmentOptions,
-  validateProfile,
-  type ProfileErrors,
-} from './profile-form.ts'
+import { branchOptions, departmentAfterBranchChange, departmentOptions, validateProfile, type ProfileErrors } from './profile-form.ts'
 
 export interface CompleteProfileModalProps {
   open: boolean
@@ -36,9 +30,7 @@ export const CompleteProfileModal = ({ open, user, onSaved, onDismiss }: Complet
 
   return (
     <Modal open={open} title="Complete Your Profile" onClose={onDismiss}>
-      <p className="pk-muted">
-        Choose your branch and department. Certification features stay locked until your profile is complete.
-      </p>
+      <p className="pk-muted">Choose your branch and department. Certification features stay locked until your profile is complete.</p>
       {save.isError ? <Alert>{errorMessage(save.error, 'Failed to update profile')}</Alert> : null}
       <form className="pk-stack" onSubmit={submit} noValidate>
         <Select

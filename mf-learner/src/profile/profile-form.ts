@@ -12,8 +12,7 @@ export const departmentOptions = (branch: string): { value: Department; label: s
 }
 
 /** Keeps the department only if the new branch has it. */
-export const departmentAfterBranchChange = (branch: string, department: string): string =>
-  departmentOptions(branch).some((o) => o.value === department) ? department : ''
+export const departmentAfterBranchChange = (branch: string, department: string): string => (departmentOptions(branch).some((o) => o.value === department) ? department : '')
 
 export interface ProfileErrors {
   branch?: string

@@ -38,15 +38,9 @@ describe('AICC data model on the SCORM 1.2 API', () => {
 
   it('answers _children with the AICC additions', () => {
     const api = initialized()
-    expect(api.LMSGetValue('cmi._children').split(',')).toEqual(
-      expect.arrayContaining(['core', 'suspend_data', 'interactions', 'evaluation', 'student_demographics', 'paths']),
-    )
-    expect(api.LMSGetValue('cmi.student_data._children')).toBe(
-      'mastery_score,max_time_allowed,time_limit_action,tries_during_lesson,tries,attempt_records',
-    )
-    expect(api.LMSGetValue('cmi.student_preference._children')).toBe(
-      'audio,language,speed,text,lesson_type,text_color,text_location,text_size,video,windows',
-    )
+    expect(api.LMSGetValue('cmi._children').split(',')).toEqual(expect.arrayContaining(['core', 'suspend_data', 'interactions', 'evaluation', 'student_demographics', 'paths']))
+    expect(api.LMSGetValue('cmi.student_data._children')).toBe('mastery_score,max_time_allowed,time_limit_action,tries_during_lesson,tries,attempt_records')
+    expect(api.LMSGetValue('cmi.student_preference._children')).toBe('audio,language,speed,text,lesson_type,text_color,text_location,text_size,video,windows')
     expect(api.LMSGetValue('cmi.evaluation._children')).toBe('comments')
     expect(api.LMSGetValue('cmi.evaluation.comments._children')).toBe('content,location,time')
     expect(api.LMSGetValue('cmi.student_data.tries._children')).toBe('time,status,score')
@@ -131,7 +125,8 @@ describe('AICC data model on the SCORM 1.2 API', () => {
       ['status', 'completed'],
       ['why_left', 'finished'],
       ['time_in_element', '0000:12:30'],
-    ]) expect(api.LMSGetValue(`cmi.paths.0.${k}`)).toBe(v)
+    ])
+      expect(api.LMSGetValue(`cmi.paths.0.${k}`)).toBe(v)
     expect(api.LMSGetValue('cmi.paths._count')).toBe('1')
     refused(api, 'cmi.paths.0.time_in_element', '12 minutes', '405')
   })
@@ -143,7 +138,21 @@ describe('AICC data model on the SCORM 1.2 API', () => {
     expect(api.LMSGetValue('cmi.student_demographics.city')).toBe('Portland')
     expect(api.LMSGetValue('cmi.student_demographics.years_experience')).toBe('4')
     expect(api.LMSGetValue('cmi.student_demographics.telephone')).toBe('')
-    for (const k of ['city', 'class', 'company', 'country', 'experience', 'familiar_name', 'instructor_name', 'title', 'native_language', 'state', 'street_address', 'telephone', 'years_experience']) {
+    for (const k of [
+      'city',
+      'class',
+      'company',
+      'country',
+      'experience',
+      'familiar_name',
+      'instructor_name',
+      'title',
+      'native_language',
+      'state',
+      'street_address',
+      'telephone',
+      'years_experience',
+    ]) {
       refused(api, `cmi.student_demographics.${k}`, 'x', '403')
     }
     refused(api, 'cmi.student_data.tries_during_lesson', '2', '403')

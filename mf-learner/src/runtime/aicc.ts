@@ -137,14 +137,13 @@ const MODEL: Group = group(
 
 /** `_children` answers of the 1.2 groups the AICC model extends. */
 export const AICC_CHILDREN: Record<string, string> = {
-  'cmi._children':
-    'core,suspend_data,launch_data,comments,objectives,student_data,student_preference,interactions,evaluation,student_demographics,paths',
+  'cmi._children': 'core,suspend_data,launch_data,comments,objectives,student_data,student_preference,interactions,evaluation,student_demographics,paths',
   'cmi.student_data._children': 'mastery_score,max_time_allowed,time_limit_action,tries_during_lesson,tries,attempt_records',
-  'cmi.student_preference._children':
-    'audio,language,speed,text,lesson_type,text_color,text_location,text_size,video,windows',
+  'cmi.student_preference._children': 'audio,language,speed,text,lesson_type,text_color,text_location,text_size,video,windows',
 }
 
-const OWN = /^cmi\.(evaluation|student_demographics|paths|student_preference\.(lesson_type|text_color|text_location|text_size|video|windows)|student_data\.(tries_during_lesson|tries|attempt_records))(\.|$)/
+const OWN =
+  /^cmi\.(evaluation|student_demographics|paths|student_preference\.(lesson_type|text_color|text_location|text_size|video|windows)|student_data\.(tries_during_lesson|tries|attempt_records))(\.|$)/
 
 type Json = string | Json[] | { [k: string]: Json }
 type Obj = { [k: string]: Json }

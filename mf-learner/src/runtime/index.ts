@@ -10,13 +10,7 @@
  */
 export { preloadRuntime, runtimeLoaded } from './loader.ts'
 export { itemAfter, launchableItems, parseNavRequest, type NavRequest } from './navigation.ts'
-export {
-  startScormSession,
-  type RuntimeStatus,
-  type ScormSession,
-  type ScormSessionEvents,
-  type StartScormSessionOptions,
-} from './session.ts'
+export { startScormSession, type RuntimeStatus, type ScormSession, type ScormSessionEvents, type StartScormSessionOptions } from './session.ts'
 export {
   startSequencedSession,
   navRequestValue,

@@ -1,9 +1,7 @@
 import { launchableItems, type ScormItem } from '@portal/contracts'
 
 /** A navigation request of the content: 2004 `adl.nav.request`, 1.2 `cmi.nav.event`. */
-export type NavRequest =
-  | { kind: 'continue' | 'previous' | 'exit' | 'exitAll' | 'abandon' | 'abandonAll' | 'suspendAll' }
-  | { kind: 'choice' | 'jump'; target: string }
+export type NavRequest = { kind: 'continue' | 'previous' | 'exit' | 'exitAll' | 'abandon' | 'abandonAll' | 'suspendAll' } | { kind: 'choice' | 'jump'; target: string }
 
 export { launchableItems }
 

@@ -52,7 +52,15 @@ function tokenize(expr: string): Token[] {
     } else {
       const m = /^[^\s&|~(){},=*<>"]+/.exec(expr.slice(i))
       if (!m) throw new Error(`unexpected ${c}`)
-      out.push(/^\d+$/.test(m[0]) && expr.slice(i + m[0].length).trimStart().startsWith('*') ? { t: 'num', v: Number(m[0]) } : { t: 'id', v: m[0] })
+      out.push(
+        /^\d+$/.test(m[0]) &&
+          expr
+            .slice(i + m[0].length)
+            .trimStart()
+            .startsWith('*')
+          ? { t: 'num', v: Number(m[0]) }
+          : { t: 'id', v: m[0] },
+      )
       i += m[0].length
     }
   }
@@ -133,7 +141,12 @@ export function prerequisitesMet(expr: string | null, statusOf: StatusOf): boole
 }
 
 const quoted = (titles: string[]) =>
-  titles.length <= 1 ? `“${titles[0] ?? ''}”` : `${titles.slice(0, -1).map((t) => `“${t}”`).join(', ')} and “${titles.at(-1)}”`
+  titles.length <= 1
+    ? `“${titles[0] ?? ''}”`
+    : `${titles
+        .slice(0, -1)
+        .map((t) => `“${t}”`)
+        .join(', ')} and “${titles.at(-1)}”`
 
 /**
  * Items of a SCORM 1.2 package whose prerequisites do not hold yet: disabled, with the reason naming

@@ -21,7 +21,10 @@ afterEach(() => {
 
 const own = (id: string): ScormSequencing => ({
   deliveryControls: { completionSetByContent: true, objectiveSetByContent: true },
-  objectives: { primary: { objectiveID: id, satisfiedByMeasure: false, mapInfo: [objectiveMapTo(`g.${id}`, { readSatisfiedStatus: true, writeSatisfiedStatus: true })] }, objectives: [] },
+  objectives: {
+    primary: { objectiveID: id, satisfiedByMeasure: false, mapInfo: [objectiveMapTo(`g.${id}`, { readSatisfiedStatus: true, writeSatisfiedStatus: true })] },
+    objectives: [],
+  },
 })
 const gated = (id: string, after: string): ScormSequencing => ({
   ...own(id),
@@ -37,7 +40,10 @@ const gated = (id: string, after: string): ScormSequencing => ({
       },
     ],
   },
-  objectives: { ...own(id).objectives!, objectives: [{ objectiveID: 'before', satisfiedByMeasure: false, mapInfo: [objectiveMapTo(`g.${after}`, { readSatisfiedStatus: true })] }] },
+  objectives: {
+    ...own(id).objectives!,
+    objectives: [{ objectiveID: 'before', satisfiedByMeasure: false, mapInfo: [objectiveMapTo(`g.${after}`, { readSatisfiedStatus: true })] }],
+  },
 })
 const href = (id: string) => `/api/content/tok/${id}.html`
 const golf: ScormItem[] = [

@@ -90,7 +90,12 @@ function* activities(root: EngineActivity | null): Generator<EngineActivity> {
 }
 
 const quoted = (titles: string[]) =>
-  titles.length <= 1 ? `“${titles[0] ?? ''}”` : `${titles.slice(0, -1).map((t) => `“${t}”`).join(', ')} and “${titles.at(-1)}”`
+  titles.length <= 1
+    ? `“${titles[0] ?? ''}”`
+    : `${titles
+        .slice(0, -1)
+        .map((t) => `“${t}”`)
+        .join(', ')} and “${titles.at(-1)}”`
 
 export class SequencedSession {
   private api: Api2004Sequenced
@@ -139,7 +144,11 @@ export class SequencedSession {
     const organization = launch.sequencing!.organization
     const Scorm2004 = scorm2004Class()
     const api = new Scorm2004({
-      ...runtimeSettings(launch, this.logLevel, commitService(() => this.current)),
+      ...runtimeSettings(
+        launch,
+        this.logLevel,
+        commitService(() => this.current),
+      ),
       sequencing: {
         activityTree: activityTreeOf({ organization, title: launch.title, items: launch.items }),
         // Root and cluster statuses follow the content's reports as they come, so a finished package

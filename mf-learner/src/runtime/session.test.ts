@@ -47,7 +47,20 @@ describe('SCORM 1.2 session', () => {
       items: [item('playing', '/p.html', [], { launch_data: 'chapter=2', mastery_score: 80, max_time_allowed: '00:30:00', time_limit_action: 'exit,message' })],
       state: {
         playing: {
-          cmi: { cmi: { suspend_data: 'page=4', core: { lesson_location: 'p4', lesson_status: 'incomplete', total_time: '0001:00:00', session_time: '00:10:00', exit: 'suspend', entry: 'ab-initio', score: { raw: '55', min: '0', max: '100' } } } },
+          cmi: {
+            cmi: {
+              suspend_data: 'page=4',
+              core: {
+                lesson_location: 'p4',
+                lesson_status: 'incomplete',
+                total_time: '0001:00:00',
+                session_time: '00:10:00',
+                exit: 'suspend',
+                entry: 'ab-initio',
+                score: { raw: '55', min: '0', max: '100' },
+              },
+            },
+          },
           entry: 'resume',
           updated_at: '2026-01-01T00:00:00.000Z',
         },
@@ -136,7 +149,8 @@ describe('SCORM 1.2 session', () => {
       ['cmi.student_preference.speed', '10'],
       ['cmi.core.score.raw', '75'],
       ['cmi.core.exit', 'suspend'],
-    ]) expect(first.api.LMSSetValue(el, v), el).toBe('true')
+    ])
+      expect(first.api.LMSSetValue(el, v), el).toBe('true')
     first.api.LMSFinish('')
     await c.settle()
     const second = start12({ state: { playing: { cmi: c.sent.at(-1)!.body.runtimeData, entry: 'resume', updated_at: '' } } })
@@ -570,13 +584,7 @@ describe('SCORM 2004 session', () => {
       expect(api.Terminate('')).toBe('true')
     }
     await c.settle()
-    expect(requests).toEqual([
-      { kind: 'continue' },
-      { kind: 'choice', target: 'assessment_item' },
-      { kind: 'jump', target: 'playing_item' },
-      { kind: 'suspendAll' },
-      null,
-    ])
+    expect(requests).toEqual([{ kind: 'continue' }, { kind: 'choice', target: 'assessment_item' }, { kind: 'jump', target: 'playing_item' }, { kind: 'suspendAll' }, null])
   })
 
   it('applies completion threshold and passing score at Terminate and reports the status', async () => {
@@ -597,7 +605,14 @@ describe('SCORM 2004 session', () => {
       scoreScaled: 0.5,
       progressMeasure: 0.9,
     })
-    expect(c.sent.at(-1)!.body).toMatchObject({ itemId: 'assessment_item', terminated: true, completionStatus: 'completed', successStatus: 'failed', totalTimeSeconds: 120, score: { scaled: 0.5 } })
+    expect(c.sent.at(-1)!.body).toMatchObject({
+      itemId: 'assessment_item',
+      terminated: true,
+      completionStatus: 'completed',
+      successStatus: 'failed',
+      totalTimeSeconds: 120,
+      score: { scaled: 0.5 },
+    })
   })
 
   it('round-trips adl.data: preloaded from sharedData, changes sent as adlData', async () => {
@@ -814,7 +829,9 @@ describe('the last commit when the page goes away (issue 28 item 10)', () => {
     const c = captureCommits({ answer: stored })
     const { api, session } = start('2004', null)
     api.Initialize('')
-    const big = Array.from({ length: 20_000 }, (_, i) => `k${i % 97}=`).join('').slice(0, 64_000)
+    const big = Array.from({ length: 20_000 }, (_, i) => `k${i % 97}=`)
+      .join('')
+      .slice(0, 64_000)
     expect(api.SetValue('cmi.suspend_data', big)).toBe('true')
     api.Commit('')
     await c.settle()

@@ -83,15 +83,7 @@ export interface CommitTarget {
 export function commitService(target: () => CommitTarget | null) {
   return {
     reportsRequestCompletion: true,
-    processHttpRequest: (
-      _url: string,
-      params: unknown,
-      immediate: boolean,
-      _apiLog: unknown,
-      _listeners: unknown,
-      _metadata?: unknown,
-      onRequestComplete?: () => void,
-    ) => {
+    processHttpRequest: (_url: string, params: unknown, immediate: boolean, _apiLog: unknown, _listeners: unknown, _metadata?: unknown, onRequestComplete?: () => void) => {
       const t = target()
       if (!t) onRequestComplete?.()
       else void t.commitRendered(params as RenderedCommit, immediate).finally(() => onRequestComplete?.())
@@ -224,7 +216,11 @@ export class Session implements ScormSession, CommitTarget {
     this.events = opts.events ?? {}
     this.engine = opts.engine ?? null
     this.deferred = new DeferredCommit(launch.commitUrl, opts.fetchLater)
-    const settings = runtimeSettings(launch, opts.logLevel ?? 4, commitService(() => this))
+    const settings = runtimeSettings(
+      launch,
+      opts.logLevel ?? 4,
+      commitService(() => this),
+    )
     if (this.engine) {
       this.api = this.engine.api
       this.aicc = null
@@ -385,8 +381,7 @@ export class Session implements ScormSession, CommitTarget {
   /** adl.data: the stores this SCO maps (manifest), preloaded with the package's shared data. */
   private presetSharedData(api: Scorm2004API, item: ScormItem): void {
     const shared = this.launch.sharedData
-    const maps =
-      item.data_maps ?? Object.keys(shared).map((targetID) => ({ targetID, readSharedData: true, writeSharedData: true }))
+    const maps = item.data_maps ?? Object.keys(shared).map((targetID) => ({ targetID, readSharedData: true, writeSharedData: true }))
     api.adl.restoreSharedDataSnapshot(shared)
     api.adl.configureSharedDataMaps(maps)
   }
@@ -703,7 +698,11 @@ export class Session implements ScormSession, CommitTarget {
     const param = (p: unknown) => (p === undefined || p === null ? '' : String(p))
     return {
       LMSInitialize: (p?: unknown) => this.initialize(() => api.lmsInitialize(param(p))),
-      LMSFinish: (p?: unknown) => this.finish(() => api.lmsFinish(param(p)), () => this.navRequest12(api)),
+      LMSFinish: (p?: unknown) =>
+        this.finish(
+          () => api.lmsFinish(param(p)),
+          () => this.navRequest12(api),
+        ),
       LMSGetValue: (el: string) => this.getValue(String(el), () => api.lmsGetValue(navAlias(String(el)))),
       LMSSetValue: (el: string, v: unknown) => this.setValue(String(el), v, (value) => api.lmsSetValue(navAlias(String(el)), value)),
       LMSCommit: (p?: unknown) => {
@@ -729,7 +728,10 @@ export class Session implements ScormSession, CommitTarget {
         this.activity()
         return api.lmsCommit(param(p))
       }, FALSE),
-      GetLastError: live(this.wrap(() => api.lmsGetLastError()), '0'),
+      GetLastError: live(
+        this.wrap(() => api.lmsGetLastError()),
+        '0',
+      ),
       GetErrorString: this.wrap((code: string) => api.lmsGetErrorString(String(code))),
       GetDiagnostic: this.wrap((code: string) => api.lmsGetDiagnostic(String(code))),
     }
@@ -738,7 +740,10 @@ export class Session implements ScormSession, CommitTarget {
   /** Terminate (2004), as the content calls it or as the viewer does for content that never does. */
   terminate(parameter = ''): string {
     const api = this.api as Scorm2004API
-    return this.finish(() => api.lmsFinish(parameter), () => parseNavRequest(api.adl.nav.request))
+    return this.finish(
+      () => api.lmsFinish(parameter),
+      () => parseNavRequest(api.adl.nav.request),
+    )
   }
 
   /** 1.2: `cmi.nav.event` (continue/previous) first, else what `cmi.core.exit` asks for. */

@@ -65,9 +65,7 @@ export function captureCommits(opts: { answer?: () => Response; beacon?: boolean
   })
   const beaconStub = vi.fn((url: string, data: Blob) => {
     if (opts.beacon === false) return false
-    pending.push(
-      data.text().then((text) => sent.push({ via: 'beacon', url, contentType: data.type, body: ScormCommit.parse(JSON.parse(text)) })),
-    )
+    pending.push(data.text().then((text) => sent.push({ via: 'beacon', url, contentType: data.type, body: ScormCommit.parse(JSON.parse(text)) })))
     return true
   })
   vi.stubGlobal('fetch', fetchStub)

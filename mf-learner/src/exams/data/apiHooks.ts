@@ -13,5 +13,4 @@ export const examKeys = {
 export const useAvailableExams = () => useQuery({ queryKey: examKeys.exams(), queryFn: fetchAvailableExams, refetchOnWindowFocus: false })
 
 /** The learner's exam and course statistics. */
-export const useUserStats = (userId: string) =>
-  useQuery({ queryKey: examKeys.stats(userId), queryFn: () => fetchUserStats(userId), refetchOnWindowFocus: false })
+export const useUserStats = (userId: string) => useQuery({ queryKey: examKeys.stats(userId), queryFn: () => fetchUserStats(userId), refetchOnWindowFocus: false })
