@@ -10,11 +10,16 @@ import { localDeadline } from './timer.ts'
 const LOAD_FAILED = 'Failed to load exam. Please try again.'
 const NO_QUESTIONS = 'Cannot start exam: no questions available'
 
-const loadError = (err: unknown) =>
-  err instanceof ApiError && err.status === 404 ? errorMessage(err, 'Exam not found') : errorMessage(err, LOAD_FAILED)
+const loadError = (err: unknown) => (err instanceof ApiError && err.status === 404 ? errorMessage(err, 'Exam not found') : errorMessage(err, LOAD_FAILED))
 
 /** The exam screen: load → intro (Start, or Resume an attempt under way) → started → submitted (then the results screen). */
-export const ExamScreen = ({ user, navigate, params, registerLeaveGuard, announcePage }: Pick<RemoteProps, 'user' | 'navigate' | 'params' | 'registerLeaveGuard' | 'announcePage'>) => {
+export const ExamScreen = ({
+  user,
+  navigate,
+  params,
+  registerLeaveGuard,
+  announcePage,
+}: Pick<RemoteProps, 'user' | 'navigate' | 'params' | 'registerLeaveGuard' | 'announcePage'>) => {
   const id = params.id ?? ''
   const home = dashboardPath(user.is_admin)
   const exam = useExamIntro(id)
@@ -78,14 +83,5 @@ export const ExamScreen = ({ user, navigate, params, registerLeaveGuard, announc
         onAttemptOver={onAttemptOver}
       />
     )
-  return (
-    <Taking
-      exam={exam.data}
-      attempt={attempt}
-      examId={id}
-      registerLeaveGuard={registerLeaveGuard}
-      onExit={() => navigate(home)}
-      onSubmitted={onSubmitted}
-    />
-  )
+  return <Taking exam={exam.data} attempt={attempt} examId={id} registerLeaveGuard={registerLeaveGuard} onExit={() => navigate(home)} onSubmitted={onSubmitted} />
 }

@@ -56,8 +56,8 @@ export const Intro = ({
         <OpenAttemptNote open={open} receivedAt={receivedAt} onOver={onAttemptOver} />
       ) : (
         <p className="pk-muted pk-m0">
-          The timer starts when you press Start Exam and does not stop, even if you leave this page. Your answers are saved as you
-          go; when the time is up, they are submitted automatically.
+          The timer starts when you press Start Exam and does not stop, even if you leave this page. Your answers are saved as you go; when the time is up, they are submitted
+          automatically.
         </p>
       )}
       {error ? <Alert>{error}</Alert> : null}
@@ -74,15 +74,7 @@ export const Intro = ({
 }
 
 /** The attempt under way: its clock kept running while the learner was away. */
-const OpenAttemptNote = ({
-  open,
-  receivedAt,
-  onOver,
-}: {
-  open: NonNullable<ExamIntro['open_attempt']>
-  receivedAt: number
-  onOver: () => void
-}) => {
+const OpenAttemptNote = ({ open, receivedAt, onOver }: { open: NonNullable<ExamIntro['open_attempt']>; receivedAt: number; onOver: () => void }) => {
   const deadlineMs = receivedAt + open.seconds_left * 1000
   const [seconds, setSeconds] = useState(() => secondsLeft(deadlineMs, Date.now()))
   useEffect(() => {
@@ -95,8 +87,8 @@ const OpenAttemptNote = ({
   return (
     <div className="pk-alert pk-alert--info pk-stack pk-gap-m">
       <p className="pk-m0">
-        <strong>Attempt {open.attempt_number} is under way.</strong> Its clock kept running while you were away: resume it to go on
-        where you left off ({open.answered} of {open.questions} questions answered).
+        <strong>Attempt {open.attempt_number} is under way.</strong> Its clock kept running while you were away: resume it to go on where you left off ({open.answered} of{' '}
+        {open.questions} questions answered).
       </p>
       <p className="pk-m0">
         Time left: <strong className="pk-exam-clock-inline">{formatClock(seconds)}</strong>

@@ -42,14 +42,11 @@ export const LeaveDialog = ({
     <ConfirmDialog open={ask !== null} title={words.title} confirmLabel={words.confirm} cancelLabel="Continue Exam" onCancel={onStay} onConfirm={onLeave}>
       <div className="pk-stack pk-gap-m">
         <p className="pk-m0">
-          This attempt stays open and its clock keeps running until {clockTime(deadlineMs)} ({durationText(secondsLeft)} from now),
-          whether or not you are here.
+          This attempt stays open and its clock keeps running until {clockTime(deadlineMs)} ({durationText(secondsLeft)} from now), whether or not you are here.
         </p>
         <p className="pk-m0">
-          {unsaved
-            ? 'Your latest answers could not be saved yet (connection problem): answers not saved are lost if you leave.'
-            : 'Your answers so far are saved.'}{' '}
-          Come back to this exam before then to resume it; at the deadline, the saved answers are submitted for you.
+          {unsaved ? 'Your latest answers could not be saved yet (connection problem): answers not saved are lost if you leave.' : 'Your answers so far are saved.'} Come back to
+          this exam before then to resume it; at the deadline, the saved answers are submitted for you.
           {attemptsAllowed !== null ? ` It counts as one of your ${attemptsAllowed} attempts.` : ''}
         </p>
       </div>

@@ -58,9 +58,7 @@ export const QuestionPalette = ({
           Marked for Review ({marked.length})
         </h3>
         {marked.length === 0 ? (
-          <p className="pk-muted pk-m0 pk-fs-14">
-            No questions marked. Use Mark for Review to come back to a question.
-          </p>
+          <p className="pk-muted pk-m0 pk-fs-14">No questions marked. Use Mark for Review to come back to a question.</p>
         ) : (
           <ul className="pk-row pk-list-none pk-m0 pk-p0 pk-gap-s">
             {marked.map((s) => (

@@ -37,13 +37,7 @@ export const QuestionView = ({ question, index, total, draft, onChange, focusKey
           const checked = multi ? Array.isArray(draft) && draft.includes(i) : draft === i
           return (
             <label key={i} className="pk-check pk-option pk-fw-medium pk-fs-16">
-              <input
-                type={multi ? 'checkbox' : 'radio'}
-                name={name}
-                value={i}
-                checked={checked}
-                onChange={() => onChange(multi ? toggleOption(draft, i) : i)}
-              />
+              <input type={multi ? 'checkbox' : 'radio'} name={name} value={i} checked={checked} onChange={() => onChange(multi ? toggleOption(draft, i) : i)} />
               <span>{opt}</span>
             </label>
           )

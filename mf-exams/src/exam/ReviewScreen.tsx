@@ -8,9 +8,7 @@ const JumpList = ({ title, id, indexes, empty, onJump }: { title: string; id: st
       {title} ({indexes.length})
     </h3>
     {indexes.length === 0 ? (
-      <p className="pk-muted pk-m0">
-        {empty}
-      </p>
+      <p className="pk-muted pk-m0">{empty}</p>
     ) : (
       <ul className="pk-row pk-list-none pk-m0 pk-p0 pk-gap-s">
         {indexes.map((i) => (

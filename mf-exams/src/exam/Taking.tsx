@@ -202,24 +202,12 @@ export const Taking = ({
           />
         ) : (
           <section className="pk-card pk-stack" aria-label="Current question">
-            <QuestionView
-              question={question}
-              index={current}
-              total={questions.length}
-              draft={drafts[current] ?? null}
-              onChange={setDraft}
-              focusKey={focusKey}
-            />
+            <QuestionView question={question} index={current} total={questions.length} draft={drafts[current] ?? null} onChange={setDraft} focusKey={focusKey} />
             <div className="pk-row pk-between">
               <Button variant="secondary" onClick={() => goTo(current - 1)} disabled={current === 0 || submitting}>
                 Previous
               </Button>
-              <Button
-                variant="secondary"
-                aria-pressed={marked.includes(current)}
-                onClick={() => setMarked((m) => toggleMarked(m, current))}
-                disabled={submitting}
-              >
+              <Button variant="secondary" aria-pressed={marked.includes(current)} onClick={() => setMarked((m) => toggleMarked(m, current))} disabled={submitting}>
                 Mark for Review
               </Button>
               {last ? (
@@ -245,13 +233,7 @@ export const Taking = ({
             ) : null}
           </section>
         )}
-        <QuestionPalette
-          states={states}
-          current={view === 'question' ? current : null}
-          onJump={goTo}
-          onReview={() => setView('review')}
-          disabled={submitting}
-        />
+        <QuestionPalette states={states} current={view === 'question' ? current : null} onJump={goTo} onReview={() => setView('review')} disabled={submitting} />
       </div>
 
       <ConfirmDialog

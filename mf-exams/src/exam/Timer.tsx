@@ -16,9 +16,7 @@ export const Timer = ({ seconds }: { seconds: number }) => {
   const low = seconds <= 60
   return (
     <div className={`pk-exam-timer${low ? ' pk-exam-timer--low' : ''}`}>
-      <span className="pk-muted pk-fs-13 pk-fw-semibold">
-        Time Remaining
-      </span>
+      <span className="pk-muted pk-fs-13 pk-fw-semibold">Time Remaining</span>
       <span aria-hidden="true" className="pk-exam-clock">
         {formatClock(seconds)}
       </span>

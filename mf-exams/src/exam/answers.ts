@@ -21,8 +21,7 @@ export const toggleOption = (draft: Draft, index: number): number[] => {
 export const isAnswered = (draft: Draft): boolean => (Array.isArray(draft) ? draft.length > 0 : draft !== null)
 
 /** The answers as the server takes them: unanswered questions are -1. */
-export const toSubmission = (drafts: readonly Draft[]): Answer[] =>
-  drafts.map((d) => (Array.isArray(d) ? (d.length ? [...d] : -1) : (d ?? -1)))
+export const toSubmission = (drafts: readonly Draft[]): Answer[] => drafts.map((d) => (Array.isArray(d) ? (d.length ? [...d] : -1) : (d ?? -1)))
 
 /** Adds or removes a question (by position) from the set marked for review; kept in order. */
 export const toggleMarked = (marked: readonly number[], index: number): number[] =>

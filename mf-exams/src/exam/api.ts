@@ -1,9 +1,4 @@
-import {
-  ExamSubmissionResult,
-  ExamSummary,
-  StartAttemptResponse,
-  type Answer,
-} from '@portal/contracts'
+import { ExamSubmissionResult, ExamSummary, StartAttemptResponse, type Answer } from '@portal/contracts'
 import { api } from '@portal/ui-kit'
 
 /** What a learner reads of an exam before starting it (GET /exams/{id} without the pool's answers). */

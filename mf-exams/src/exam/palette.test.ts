@@ -39,8 +39,6 @@ describe('question palette and review', () => {
 
   it('says so when everything is answered, or nothing is', () => {
     expect(confirmSubmitText(questionStates([0, [1]], []), { final: false, number: 1, allowed: null })[0]).toBe('All 2 questions are answered.')
-    expect(confirmSubmitText(questionStates([null, []], []), { final: false, number: 1, allowed: null })[0]).toBe(
-      'None of the 2 questions is answered: each counts as wrong.',
-    )
+    expect(confirmSubmitText(questionStates([null, []], []), { final: false, number: 1, allowed: null })[0]).toBe('None of the 2 questions is answered: each counts as wrong.')
   })
 })

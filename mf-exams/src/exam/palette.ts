@@ -12,8 +12,7 @@ export const questionStates = (drafts: readonly Draft[], marked: readonly number
   drafts.map((d, index) => ({ index, answered: isAnswered(d), marked: marked.includes(index) }))
 
 /** A palette button's accessible name: "Question 3, unanswered, marked for review". */
-export const paletteLabel = (s: QuestionState): string =>
-  `Question ${s.index + 1}, ${s.answered ? 'answered' : 'unanswered'}${s.marked ? ', marked for review' : ''}`
+export const paletteLabel = (s: QuestionState): string => `Question ${s.index + 1}, ${s.answered ? 'answered' : 'unanswered'}${s.marked ? ', marked for review' : ''}`
 
 /** "3", "3 and 5", "2, 3 and 5" (question numbers from 1). */
 export const listNumbers = (indexes: readonly number[]): string => {
@@ -33,10 +32,7 @@ export const reviewLists = (states: readonly QuestionState[]) => ({
  * The confirm step's words: what is still unanswered (it counts as wrong) and marked, or that all
  * is answered; a final exam also says the attempt is used up by submitting.
  */
-export const confirmSubmitText = (
-  states: readonly QuestionState[],
-  attempt: { final: boolean; number: number; allowed: number | null },
-): string[] => {
+export const confirmSubmitText = (states: readonly QuestionState[], attempt: { final: boolean; number: number; allowed: number | null }): string[] => {
   const { unanswered, marked } = reviewLists(states)
   const lines: string[] = []
   if (unanswered.length === 0) lines.push(`All ${questions(states.length)} are answered.`)
@@ -47,9 +43,7 @@ export const confirmSubmitText = (
         `question${unanswered.length === 1 ? '' : 's'} ${listNumbers(unanswered)}. Unanswered questions count as wrong.`,
     )
   if (marked.length > 0)
-    lines.push(
-      `${questions(marked.length)} ${marked.length === 1 ? 'is' : 'are'} marked for review: question${marked.length === 1 ? '' : 's'} ${listNumbers(marked)}.`,
-    )
+    lines.push(`${questions(marked.length)} ${marked.length === 1 ? 'is' : 'are'} marked for review: question${marked.length === 1 ? '' : 's'} ${listNumbers(marked)}.`)
   lines.push(
     attempt.final && attempt.allowed !== null
       ? `You cannot change your answers after submitting. This uses attempt ${attempt.number} of ${attempt.allowed}.`

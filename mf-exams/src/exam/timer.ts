@@ -1,6 +1,5 @@
 /** Whole seconds left until `deadlineMs`, never below 0 (rounded up so 00:00 means time is up). */
-export const secondsLeft = (deadlineMs: number, nowMs: number): number =>
-  Math.max(0, Math.ceil((deadlineMs - nowMs) / 1000))
+export const secondsLeft = (deadlineMs: number, nowMs: number): number => Math.max(0, Math.ceil((deadlineMs - nowMs) / 1000))
 
 /** mm:ss (minutes keep counting past 59: a 180-minute exam starts at 180:00). */
 export const formatClock = (seconds: number): string => {

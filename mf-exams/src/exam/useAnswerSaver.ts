@@ -36,10 +36,7 @@ export function useAnswerSaver(attemptId: string, questionIds: readonly number[]
     const t = setTimeout(() => void save(), SAVE_DELAY_MS)
     return () => clearTimeout(t)
   }, [drafts, save])
-  const flush = useCallback(
-    (ms = 3_000) => Promise.race([dirty.current ? save() : inFlight.current, new Promise<void>((r) => setTimeout(r, ms))]),
-    [save],
-  )
+  const flush = useCallback((ms = 3_000) => Promise.race([dirty.current ? save() : inFlight.current, new Promise<void>((r) => setTimeout(r, ms))]), [save])
   return {
     state,
     /** Call on every change of an answer. */

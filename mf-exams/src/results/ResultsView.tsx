@@ -21,9 +21,7 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
         </h1>
         <div className="pk-row pk-gap-xxl">
           <div>
-            <div className="pk-muted pk-fs-13 pk-fw-semibold">
-              Your Score
-            </div>
+            <div className="pk-muted pk-fs-13 pk-fw-semibold">Your Score</div>
             <div className="pk-score">{formatPercent(result.score)}</div>
           </div>
           <span className={`pk-verdict pk-tone--${result.passed ? 'green' : 'red'}`}>{verdict}</span>
@@ -44,11 +42,7 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
             <dd>{result.attempt_number}</dd>
           </div>
         </dl>
-        {explanation ? (
-          <p className="pk-alert pk-alert--info pk-m0">
-            {explanation}
-          </p>
-        ) : null}
+        {explanation ? <p className="pk-alert pk-alert--info pk-m0">{explanation}</p> : null}
         <div>
           <Button onClick={onDone}>Return to Dashboard</Button>
         </div>
@@ -83,11 +77,7 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
 
       <section className="pk-card pk-stack" aria-labelledby="review-title">
         <h2 id="review-title">Question Review</h2>
-        {hasMulti ? (
-          <p className="pk-alert pk-alert--info pk-m0">
-            {MULTI_NOTE}
-          </p>
-        ) : null}
+        {hasMulti ? <p className="pk-alert pk-alert--info pk-m0">{MULTI_NOTE}</p> : null}
         <ol className="pk-review">
           {result.question_results.map((q, i) => {
             const options = reviewOptions(q)
@@ -95,8 +85,7 @@ export const ResultsView = ({ result, onDone }: { result: ExamSubmissionResult; 
               <li key={q.question_id} className={q.is_correct ? 'is-correct' : 'is-incorrect'}>
                 <h3 className="pk-fs-16 pk-mb-s">
                   <span aria-hidden="true">{q.is_correct ? '✓ ' : '✗ '}</span>
-                  Question {i + 1}:{" "}
-                  {q.question_text}
+                  Question {i + 1}: {q.question_text}
                 </h3>
                 <p className="pk-m0">
                   <strong>{q.is_correct ? 'Correct' : 'Incorrect'}</strong>

@@ -38,9 +38,7 @@ export interface ReviewOption {
  * A reviewed question's options in the order the learner saw them (the server gives the options,
  * the answer and the correct ones in that order), each marked as chosen and as correct.
  */
-export const reviewOptions = (
-  q: Pick<ExamSubmissionResult['question_results'][number], 'options' | 'user_answer' | 'correct_answer'>,
-): ReviewOption[] => {
+export const reviewOptions = (q: Pick<ExamSubmissionResult['question_results'][number], 'options' | 'user_answer' | 'correct_answer'>): ReviewOption[] => {
   const list = (a: Answer) => (Array.isArray(a) ? a : [a]).filter((i) => i >= 0)
   const chosen = new Set(list(q.user_answer))
   const correct = new Set(list(q.correct_answer))

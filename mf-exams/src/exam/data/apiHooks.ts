@@ -8,5 +8,4 @@ export const examKeys = {
 }
 
 /** What the learner reads of an exam before starting it; asked once (a 404 is the answer), not again on focus. */
-export const useExamIntro = (id: string) =>
-  useQuery({ queryKey: examKeys.intro(id), queryFn: () => fetchExamIntro(id), retry: false, refetchOnWindowFocus: false })
+export const useExamIntro = (id: string) => useQuery({ queryKey: examKeys.intro(id), queryFn: () => fetchExamIntro(id), retry: false, refetchOnWindowFocus: false })
