@@ -1,14 +1,5 @@
 import type { User } from '@portal/contracts'
-import {
-  SESSION_REFRESHED_EVENT,
-  clearSession,
-  endServerSession,
-  getStoredUser,
-  onSignedOutElsewhere,
-  readStoredUser,
-  refreshSession,
-  storeSession,
-} from '@portal/ui-kit'
+import { SESSION_REFRESHED_EVENT, clearSession, endServerSession, getStoredUser, onSignedOutElsewhere, readStoredUser, refreshSession, storeSession } from '@portal/ui-kit'
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { decideStart } from './session-start.ts'
 
@@ -91,5 +82,4 @@ export const useAuth = (): AuthContextValue => {
 }
 
 /** Where a user lands after signing in (spec §2). */
-export const dashboardOf = (user: Pick<User, 'is_admin'>): string =>
-  user.is_admin ? '/admin-dashboard' : '/user-dashboard'
+export const dashboardOf = (user: Pick<User, 'is_admin'>): string => (user.is_admin ? '/admin-dashboard' : '/user-dashboard')

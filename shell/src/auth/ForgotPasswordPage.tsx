@@ -33,8 +33,7 @@ export const ForgotPasswordPage = () => {
       <section className="pk-card pk-auth pk-stack" aria-labelledby="forgot-done">
         <h1 id="forgot-done">Check Your Email</h1>
         <p>
-          If an account exists for <strong>{sentTo}</strong>, we have sent a password reset link to it. The link expires
-          in 1 hour.
+          If an account exists for <strong>{sentTo}</strong>, we have sent a password reset link to it. The link expires in 1 hour.
         </p>
         <Link to="/login">Back to Login</Link>
       </section>
@@ -47,16 +46,7 @@ export const ForgotPasswordPage = () => {
       <p className="pk-muted">Enter your email address and we will send you a link to reset your password.</p>
       {error ? <Alert>{error}</Alert> : null}
       <form className="pk-stack" onSubmit={submit} noValidate>
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={fieldError}
-          required
-        />
+        <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={fieldError} required />
         <Button type="submit" disabled={busy}>
           {busy ? 'Sending...' : 'Send Reset Link'}
         </Button>

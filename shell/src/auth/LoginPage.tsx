@@ -69,16 +69,7 @@ export const LoginPage = () => {
       <h1 id="login-title">Log In</h1>
       {error ? <Alert>{error}</Alert> : null}
       <form className="pk-stack" onSubmit={submit} noValidate>
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={fieldErrors.email}
-          required
-        />
+        <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={fieldErrors.email} required />
         <TextField
           label="Password"
           type="password"

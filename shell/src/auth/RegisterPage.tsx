@@ -66,11 +66,7 @@ export const RegisterPage = () => {
     setBusy(true)
     setError(null)
     try {
-      const res = await api.post(
-        '/auth/register',
-        { name: name.trim(), email: email.trim(), password, isAdmin, ...(isAdmin ? { adminCode } : {}) },
-        RegisterResponse,
-      )
+      const res = await api.post('/auth/register', { name: name.trim(), email: email.trim(), password, isAdmin, ...(isAdmin ? { adminCode } : {}) }, RegisterResponse)
       if ('requiresVerification' in res) setPendingUserId(res.userId)
       else finish(res)
     } catch (err) {
@@ -80,28 +76,16 @@ export const RegisterPage = () => {
   }
 
   if (pendingUserId) {
-    return (
-      <VerificationPanel userId={pendingUserId} email={email.trim()} codeJustSent onVerified={finish} onBack={() => setPendingUserId(null)} />
-    )
+    return <VerificationPanel userId={pendingUserId} email={email.trim()} codeJustSent onVerified={finish} onBack={() => setPendingUserId(null)} />
   }
 
   return (
     <section className="pk-card pk-auth pk-stack" aria-labelledby="register-title">
       <h1 id="register-title">Register for the Exam Platform</h1>
-      <p className="pk-muted">
-        {domain ? `Use your company email address (@${domain}).` : 'Use your company email address.'}
-      </p>
+      <p className="pk-muted">{domain ? `Use your company email address (@${domain}).` : 'Use your company email address.'}</p>
       {error ? <Alert>{error}</Alert> : null}
       <form className="pk-stack" onSubmit={submit} noValidate>
-        <TextField
-          label="Full Name"
-          name="name"
-          autoComplete="name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          error={errors.name}
-          required
-        />
+        <TextField label="Full Name" name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} required />
         <TextField
           label="Email"
           type="email"

@@ -4,17 +4,7 @@ import { useState, type FormEvent } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { confirmPasswordError, newPasswordError } from './validation.ts'
 
-const PasswordField = ({
-  label,
-  value,
-  onChange,
-  error,
-}: {
-  label: string
-  value: string
-  onChange: (v: string) => void
-  error: string | null
-}) => {
+const PasswordField = ({ label, value, onChange, error }: { label: string; value: string; onChange: (v: string) => void; error: string | null }) => {
   const [shown, setShown] = useState(false)
   return (
     <TextField
@@ -84,9 +74,7 @@ export const ResetPasswordPage = () => {
   return (
     <section className="pk-card pk-auth pk-stack" aria-labelledby="reset-title">
       <h1 id="reset-title">Reset Password</h1>
-      <p className="pk-muted">
-        At least 8 characters, with a lowercase letter, an uppercase letter and a number.
-      </p>
+      <p className="pk-muted">At least 8 characters, with a lowercase letter, an uppercase letter and a number.</p>
       {error ? <Alert>{error}</Alert> : null}
       <form className="pk-stack" onSubmit={submit} noValidate>
         <PasswordField label="New Password" value={password} onChange={setPassword} error={errors.password} />

@@ -67,8 +67,7 @@ export const VerificationPanel = ({ userId, email, codeJustSent, onVerified, onB
       <h1 id="verify-title">Verify Your Email</h1>
       <p className="pk-muted">
         {codeJustSent ? 'We sent a 6-digit verification code to ' : 'Enter the 6-digit verification code we sent to '}
-        <strong className="pk-text-body pk-break">{email}</strong>. The code expires in{' '}
-        {VERIFICATION_CODE_TTL_MINUTES} minutes.
+        <strong className="pk-text-body pk-break">{email}</strong>. The code expires in {VERIFICATION_CODE_TTL_MINUTES} minutes.
       </p>
       {error ? <Alert>{error}</Alert> : null}
       {info ? <Alert tone="success">{info}</Alert> : null}

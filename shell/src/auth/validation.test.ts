@@ -15,9 +15,7 @@ describe('company e-mail domain', () => {
     expect(companyEmailError('Ann@Example.COM', 'example.com')).toBeNull()
   })
   it('rejects another domain with the spec message', () => {
-    expect(companyEmailError('ann@gmail.com', 'example.com')).toBe(
-      'Registration is limited to employees (@example.com email addresses only)',
-    )
+    expect(companyEmailError('ann@gmail.com', 'example.com')).toBe('Registration is limited to employees (@example.com email addresses only)')
   })
   it('rejects a look-alike domain', () => {
     expect(companyEmailError('ann@notexample.com', 'example.com')).not.toBeNull()

@@ -9,8 +9,7 @@ export const companyEmailError = (email: string, domain: string | undefined): st
 }
 
 /** Live check while typing: only once an "@" is typed, so a half-typed name is not flagged. */
-export const liveCompanyEmailError = (email: string, domain: string | undefined): string | null =>
-  email.includes('@') ? companyEmailError(email, domain) : null
+export const liveCompanyEmailError = (email: string, domain: string | undefined): string | null => (email.includes('@') ? companyEmailError(email, domain) : null)
 
 /** Registration password: required, then the reset rules (the server applies both alike). */
 export const registrationPasswordError = (password: string): string | null => {
@@ -26,8 +25,7 @@ export function newPasswordError(password: string): string | null {
   return StrongPassword.safeParse(password).error?.issues[0]?.message ?? null
 }
 
-export const confirmPasswordError = (password: string, confirm: string): string | null =>
-  password === confirm ? null : MESSAGES.passwordsDoNotMatch
+export const confirmPasswordError = (password: string, confirm: string): string | null => (password === confirm ? null : MESSAGES.passwordsDoNotMatch)
 
 /** Keeps digits only, at most 6 (verification code input). */
 export const sanitizeVerificationCode = (raw: string): string => raw.replace(/\D/g, '').slice(0, 6)
@@ -36,6 +34,4 @@ export const isCompleteVerificationCode = (code: string): boolean => /^\d{6}$/.t
 
 /** Under the verification screen's Resend Code: when a new code can be asked for. */
 export const resendHint = (secondsLeft: number): string =>
-  secondsLeft > 0
-    ? `You can ask for a new code in ${secondsLeft} second${secondsLeft === 1 ? '' : 's'}.`
-    : 'No code? Check your spam folder, or ask for a new one.'
+  secondsLeft > 0 ? `You can ask for a new code in ${secondsLeft} second${secondsLeft === 1 ? '' : 's'}.` : 'No code? Check your spam folder, or ask for a new one.'

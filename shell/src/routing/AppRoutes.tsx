@@ -11,12 +11,8 @@ import { decideAccess, decideExamResults, decideRoot, type Access, type AuthSnap
 
 // Pages off the first-load path are split out to keep the login page light.
 const RegisterPage = lazy(() => import('../auth/RegisterPage.tsx').then((m) => ({ default: m.RegisterPage })))
-const ForgotPasswordPage = lazy(() =>
-  import('../auth/ForgotPasswordPage.tsx').then((m) => ({ default: m.ForgotPasswordPage })),
-)
-const ResetPasswordPage = lazy(() =>
-  import('../auth/ResetPasswordPage.tsx').then((m) => ({ default: m.ResetPasswordPage })),
-)
+const ForgotPasswordPage = lazy(() => import('../auth/ForgotPasswordPage.tsx').then((m) => ({ default: m.ForgotPasswordPage })))
+const ResetPasswordPage = lazy(() => import('../auth/ResetPasswordPage.tsx').then((m) => ({ default: m.ResetPasswordPage })))
 
 const snapshot = (s: AuthState): AuthSnapshot =>
   s.status === 'authenticated' ? { status: s.status, isAdmin: s.user.is_admin, isManager: s.user.is_manager } : { status: s.status }
@@ -54,7 +50,16 @@ const Remote = ({ id }: { id: string }) => {
   const { register } = useLeaveGuards()
   if (state.status !== 'authenticated') return null
   return (
-    <RemoteSlot id={id} user={state.user} onUserUpdated={updateUser} navigate={navigate} params={params} locationState={location.state} registerLeaveGuard={register} announcePage={announcePage} />
+    <RemoteSlot
+      id={id}
+      user={state.user}
+      onUserUpdated={updateUser}
+      navigate={navigate}
+      params={params}
+      locationState={location.state}
+      registerLeaveGuard={register}
+      announcePage={announcePage}
+    />
   )
 }
 
@@ -63,22 +68,162 @@ export const AppRoutes = () => (
   <Routes>
     <Route element={<Layout />}>
       <Route index element={<Root />} />
-      <Route path="login" element={<Titled title="Log In"><LoginPage /></Titled>} />
-      <Route path="register" element={<Titled title="Register"><Suspense fallback={<Spinner />}><RegisterPage /></Suspense></Titled>} />
-      <Route path="forgot-password" element={<Titled title="Forgot Password"><Suspense fallback={<Spinner />}><ForgotPasswordPage /></Suspense></Titled>} />
-      <Route path="reset-password" element={<Titled title="Reset Password"><Suspense fallback={<Spinner />}><ResetPasswordPage /></Suspense></Titled>} />
-      <Route path="user-dashboard" element={<Titled title="Dashboard"><Guard access="signed-in"><Remote id={DASHBOARD_PAGES['/user-dashboard']} /></Guard></Titled>} />
-      <Route path="admin-dashboard" element={<Titled title="Admin Dashboard"><Guard access="admin"><Remote id={DASHBOARD_PAGES['/admin-dashboard']} /></Guard></Titled>} />
-      <Route path="exam/:id" element={<Titled title="Exam"><Guard access="signed-in"><Remote id="mf_exams/ExamPage" /></Guard></Titled>} />
-      <Route path="exam-results" element={<Titled title="Exam Results"><Guard access="signed-in"><ExamResults /></Guard></Titled>} />
-      <Route path="technician/profile" element={<Titled title="Technician Profile"><Guard access="signed-in"><Remote id="mf_certifications/TechnicianProfile" /></Guard></Titled>} />
-      <Route path="manager/dashboard" element={<Titled title="Team Dashboard"><Guard access="manager"><Remote id="mf_certifications/TeamDashboard" /></Guard></Titled>} />
-      <Route path="manager/technician/:userId" element={<Titled title="Team Member"><Guard access="manager"><Remote id="mf_certifications/TeamMember" /></Guard></Titled>} />
-      <Route path="admin/technician/:userId" element={<Titled title="Technician Profile"><Guard access="admin"><Remote id="mf_certifications/TechnicianProfile" /></Guard></Titled>} />
-      <Route path="admin/certifications" element={<Titled title="Certification Management"><Guard access="admin"><Remote id="mf_certifications/CertificationManagement" /></Guard></Titled>} />
-      <Route path="admin/certification-notifications" element={<Titled title="Certification Notifications"><Guard access="admin"><Remote id="mf_certifications/CertificationNotifications" /></Guard></Titled>} />
-      <Route path="admin/revenue-entry" element={<Titled title="Revenue Entry"><Guard access="admin"><Remote id="mf_certifications/RevenueEntry" /></Guard></Titled>} />
-      <Route path="*" element={<Titled title="Page Not Found"><NotFound /></Titled>} />
+      <Route
+        path="login"
+        element={
+          <Titled title="Log In">
+            <LoginPage />
+          </Titled>
+        }
+      />
+      <Route
+        path="register"
+        element={
+          <Titled title="Register">
+            <Suspense fallback={<Spinner />}>
+              <RegisterPage />
+            </Suspense>
+          </Titled>
+        }
+      />
+      <Route
+        path="forgot-password"
+        element={
+          <Titled title="Forgot Password">
+            <Suspense fallback={<Spinner />}>
+              <ForgotPasswordPage />
+            </Suspense>
+          </Titled>
+        }
+      />
+      <Route
+        path="reset-password"
+        element={
+          <Titled title="Reset Password">
+            <Suspense fallback={<Spinner />}>
+              <ResetPasswordPage />
+            </Suspense>
+          </Titled>
+        }
+      />
+      <Route
+        path="user-dashboard"
+        element={
+          <Titled title="Dashboard">
+            <Guard access="signed-in">
+              <Remote id={DASHBOARD_PAGES['/user-dashboard']} />
+            </Guard>
+          </Titled>
+        }
+      />
+      <Route
+        path="admin-dashboard"
+        element={
+          <Titled title="Admin Dashboard">
+            <Guard access="admin">
+              <Remote id={DASHBOARD_PAGES['/admin-dashboard']} />
+            </Guard>
+          </Titled>
+        }
+      />
+      <Route
+        path="exam/:id"
+        element={
+          <Titled title="Exam">
+            <Guard access="signed-in">
+              <Remote id="mf_exams/ExamPage" />
+            </Guard>
+          </Titled>
+        }
+      />
+      <Route
+        path="exam-results"
+        element={
+          <Titled title="Exam Results">
+            <Guard access="signed-in">
+              <ExamResults />
+            </Guard>
+          </Titled>
+        }
+      />
+      <Route
+        path="technician/profile"
+        element={
+          <Titled title="Technician Profile">
+            <Guard access="signed-in">
+              <Remote id="mf_certifications/TechnicianProfile" />
+            </Guard>
+          </Titled>
+        }
+      />
+      <Route
+        path="manager/dashboard"
+        element={
+          <Titled title="Team Dashboard">
+            <Guard access="manager">
+              <Remote id="mf_certifications/TeamDashboard" />
+            </Guard>
+          </Titled>
+        }
+      />
+      <Route
+        path="manager/technician/:userId"
+        element={
+          <Titled title="Team Member">
+            <Guard access="manager">
+              <Remote id="mf_certifications/TeamMember" />
+            </Guard>
+          </Titled>
+        }
+      />
+      <Route
+        path="admin/technician/:userId"
+        element={
+          <Titled title="Technician Profile">
+            <Guard access="admin">
+              <Remote id="mf_certifications/TechnicianProfile" />
+            </Guard>
+          </Titled>
+        }
+      />
+      <Route
+        path="admin/certifications"
+        element={
+          <Titled title="Certification Management">
+            <Guard access="admin">
+              <Remote id="mf_certifications/CertificationManagement" />
+            </Guard>
+          </Titled>
+        }
+      />
+      <Route
+        path="admin/certification-notifications"
+        element={
+          <Titled title="Certification Notifications">
+            <Guard access="admin">
+              <Remote id="mf_certifications/CertificationNotifications" />
+            </Guard>
+          </Titled>
+        }
+      />
+      <Route
+        path="admin/revenue-entry"
+        element={
+          <Titled title="Revenue Entry">
+            <Guard access="admin">
+              <Remote id="mf_certifications/RevenueEntry" />
+            </Guard>
+          </Titled>
+        }
+      />
+      <Route
+        path="*"
+        element={
+          <Titled title="Page Not Found">
+            <NotFound />
+          </Titled>
+        }
+      />
     </Route>
   </Routes>
 )
