@@ -63,8 +63,7 @@ export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assi
         <div className="pk-stack">
           {assignedToAll ? (
             <Alert tone="info">
-              This {what} is assigned to all users: every learner has it, whoever is selected here. The selection below is kept for
-              when it is no longer assigned to all.
+              This {what} is assigned to all users: every learner has it, whoever is selected here. The selection below is kept for when it is no longer assigned to all.
             </Alert>
           ) : null}
           <TextField
@@ -78,13 +77,7 @@ export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assi
           />
           <div className="pk-grid pk-grid-140 pk-gap-m">
             <Select label="Branch" placeholder={ANY.label} options={BRANCHES.map((b) => ({ value: b, label: b }))} value={filter.branch} onChange={set('branch')} />
-            <Select
-              label="Department"
-              placeholder={ANY.label}
-              options={DEPARTMENTS.map((d) => ({ value: d, label: d }))}
-              value={filter.department}
-              onChange={set('department')}
-            />
+            <Select label="Department" placeholder={ANY.label} options={DEPARTMENTS.map((d) => ({ value: d, label: d }))} value={filter.department} onChange={set('department')} />
             <Select
               label="User Group"
               placeholder={ANY.label}
@@ -94,27 +87,17 @@ export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assi
             />
           </div>
           <div className="pk-row">
-            <Button
-              size="small"
-              variant="secondary"
-              onClick={() => setSelected((s) => [...new Set([...s, ...shown.map((u) => u.id)])])}
-            >
+            <Button size="small" variant="secondary" onClick={() => setSelected((s) => [...new Set([...s, ...shown.map((u) => u.id)])])}>
               Select All
             </Button>
-            <Button
-              size="small"
-              variant="secondary"
-              onClick={() => setSelected((s) => s.filter((id) => !shown.some((u) => u.id === id)))}
-            >
+            <Button size="small" variant="secondary" onClick={() => setSelected((s) => s.filter((id) => !shown.some((u) => u.id === id)))}>
               Deselect All
             </Button>
             <span className="pk-muted" role="status">
               {selectionSummary(selected, initialSelected, assignedToAll)}
             </span>
           </div>
-          <fieldset
-            aria-describedby={error ? errorId : undefined} className="pk-border pk-rounded-sm pk-max-h280 pk-scroll-y pk-m0 pk-pad-s2"
-          >
+          <fieldset aria-describedby={error ? errorId : undefined} className="pk-border pk-rounded-sm pk-max-h280 pk-scroll-y pk-m0 pk-pad-s2">
             <legend className="pk-visually-hidden">Users</legend>
             {shown.length === 0 ? (
               <p className="pk-muted">No users found</p>
@@ -125,9 +108,7 @@ export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assi
                   <span>
                     {u.name} <span className="pk-muted">({u.email})</span>
                     {u.branch || u.department ? (
-                      <span className="pk-muted pk-block pk-fw-normal pk-fs-13">
-                        {[u.branch, u.department, u.user_group].filter(Boolean).join(' · ')}
-                      </span>
+                      <span className="pk-muted pk-block pk-fw-normal pk-fs-13">{[u.branch, u.department, u.user_group].filter(Boolean).join(' · ')}</span>
                     ) : null}
                   </span>
                   {initialSelected.includes(u.id) ? <span className="pk-badge">Assigned</span> : null}

@@ -97,7 +97,7 @@ export const AuditTrailTab = ({ navigate }: { navigate?: (to: string) => void })
               </tr>
             ))}
           </tbody>
-</DataTable>
+        </DataTable>
       ) : null}
     </div>
   )

@@ -15,18 +15,30 @@ describe('audit trail view', () => {
   })
 
   it('merges the services’ trails newest first', () => {
-    const merged = mergeTrails([[entry('identity', 1, '2026-11-02T00:00:00.000Z')], [entry('notify', 5, '2026-11-03T00:00:00.000Z'), entry('notify', 4, '2026-11-01T00:00:00.000Z')]])
+    const merged = mergeTrails([
+      [entry('identity', 1, '2026-11-02T00:00:00.000Z')],
+      [entry('notify', 5, '2026-11-03T00:00:00.000Z'), entry('notify', 4, '2026-11-01T00:00:00.000Z')],
+    ])
     expect(merged.map((e) => `${e.service}${e.id}`)).toEqual(['notify5', 'identity1', 'notify4'])
-    const withCerts = mergeTrails([[entry('notify', 2, '2026-11-02T00:00:00.000Z')], [entry('certs', 9, '2026-11-02T00:00:00.000Z'), entry('certs', 8, '2026-11-04T00:00:00.000Z')]])
+    const withCerts = mergeTrails([
+      [entry('notify', 2, '2026-11-02T00:00:00.000Z')],
+      [entry('certs', 9, '2026-11-02T00:00:00.000Z'), entry('certs', 8, '2026-11-04T00:00:00.000Z')],
+    ])
     expect(withCerts.map((e) => `${e.service}${e.id}`)).toEqual(['certs8', 'certs9', 'notify2'])
   })
 
   it('writes details as one line', () => {
-    expect(detailsText({ is_active: false, recipient_emails: ['a@x', 'b@x'], scope: { branches: [] }, gone: undefined })).toBe('is_active: false; recipient_emails: a@x, b@x; scope: {"branches":[]}')
+    expect(detailsText({ is_active: false, recipient_emails: ['a@x', 'b@x'], scope: { branches: [] }, gone: undefined })).toBe(
+      'is_active: false; recipient_emails: a@x, b@x; scope: {"branches":[]}',
+    )
   })
 
   it('links a certification’s renewal, replaced proof or deletion to its history on the technician’s profile (decision 0044)', () => {
-    const kept = { ...entry('certs', 3, '2026-11-02T00:00:00.000Z'), action: 'certification.renewed', details: { user_id: 'u-1', user_certification_id: 9, certification_id: 4, period_id: 12 } }
+    const kept = {
+      ...entry('certs', 3, '2026-11-02T00:00:00.000Z'),
+      action: 'certification.renewed',
+      details: { user_id: 'u-1', user_certification_id: 9, certification_id: 4, period_id: 12 },
+    }
     expect(historyLink(kept)).toBe('/admin/technician/u-1#certification-history-4')
     expect(historyLink({ ...kept, details: { user_id: 'u-1', certification_id: 4 } })).toBeNull()
     expect(historyLink({ ...kept, service: 'identity' })).toBeNull()

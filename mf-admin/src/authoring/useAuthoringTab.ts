@@ -13,8 +13,7 @@ export const deleteTarget = (id: number) => `delete-${id}`
  * Where focus goes once the Add/Edit form has closed: back to the button that opened it (the Add
  * button when the edited row is gone).
  */
-export const targetsAfterClose = (editing: Editing<{ id: number }>): string[] =>
-  editing.mode === 'edit' ? [editTarget(editing.item.id), ADD_TARGET] : [ADD_TARGET]
+export const targetsAfterClose = (editing: Editing<{ id: number }>): string[] => (editing.mode === 'edit' ? [editTarget(editing.item.id), ADD_TARGET] : [ADD_TARGET])
 
 /** Where focus goes once a deleted item's row has left the list: the next row's Delete, else the previous one's, else Add. */
 export const targetsAfterDelete = (ids: readonly number[], deleted: number): string[] => {

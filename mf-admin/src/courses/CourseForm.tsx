@@ -45,9 +45,7 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
   const processing = row.stored ? processingText(row.stored) : null
   const meta = (
     <span className="pk-muted pk-fs-14">
-      <span className="pk-badge pk-ml0">
-        {badge ?? moduleTypeLabel(row)}
-      </span>
+      <span className="pk-badge pk-ml0">{badge ?? moduleTypeLabel(row)}</span>
       {row.kind === 'new' ? <span className="pk-badge">New</span> : null}
       {row.preEdited ? <span className="pk-badge">Pre-edited</span> : null} {row.fileName} · {formatSize(row.size)}
       {processing ? <> · {processing}</> : null}
@@ -59,7 +57,13 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
         <span>
           <s>{row.title || row.fileName}</s> <span className="pk-muted">(will be deleted when you update the course)</span>
         </span>
-        <Button ref={actions.target(FOCUS.undo(row.key))} size="small" variant="secondary" aria-label={`Undo delete ${row.title || row.fileName}`} onClick={() => actions.undo(row)}>
+        <Button
+          ref={actions.target(FOCUS.undo(row.key))}
+          size="small"
+          variant="secondary"
+          aria-label={`Undo delete ${row.title || row.fileName}`}
+          onClick={() => actions.undo(row)}
+        >
           Undo
         </Button>
       </li>
@@ -94,7 +98,13 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
               Edit SCORM
             </Button>
           ) : null}
-          <Button ref={actions.target(FOCUS.remove(row.key))} size="small" variant="danger" aria-label={`${row.kind === 'new' ? 'Remove' : 'Delete'} ${name}`} onClick={() => actions.remove(row)}>
+          <Button
+            ref={actions.target(FOCUS.remove(row.key))}
+            size="small"
+            variant="danger"
+            aria-label={`${row.kind === 'new' ? 'Remove' : 'Delete'} ${name}`}
+            onClick={() => actions.remove(row)}
+          >
             {row.kind === 'new' ? 'Remove' : 'Delete'}
           </Button>
         </div>
@@ -224,13 +234,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
                 accept={ACCEPT}
                 aria-labelledby="course-module-files-label"
                 aria-invalid={errors.modules ? true : undefined}
-                aria-describedby={[
-                  'course-module-files-hint',
-                  state.fileErrors.length > 0 ? filesErrorId : null,
-                  errors.modules ? modulesErrorId : null,
-                ]
-                  .filter(Boolean)
-                  .join(' ')}
+                aria-describedby={['course-module-files-hint', state.fileErrors.length > 0 ? filesErrorId : null, errors.modules ? modulesErrorId : null].filter(Boolean).join(' ')}
                 onChange={(e) => {
                   const files = [...(e.target.files ?? [])]
                   if (files.length > 0) {
@@ -268,9 +272,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
           ) : null}
           {scormNotice ? <Alert tone="success">{scormNotice}</Alert> : null}
           {state.modules.length === 0 ? (
-            <p className="pk-muted pk-m0">
-              No modules yet. Choose files to add modules.
-            </p>
+            <p className="pk-muted pk-m0">No modules yet. Choose files to add modules.</p>
           ) : (
             <ol className="pk-stack pk-list-none pk-m0 pk-p0 pk-gap-m">
               {state.modules.map((row) => (
@@ -325,9 +327,7 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
           setToDelete(null)
         }}
       >
-        <p className="pk-m0">
-          Are you sure you want to delete the module {toDelete?.title || toDelete?.fileName}? It is removed when you update the course.
-        </p>
+        <p className="pk-m0">Are you sure you want to delete the module {toDelete?.title || toDelete?.fileName}? It is removed when you update the course.</p>
       </ConfirmDialog>
     </form>
   )

@@ -95,63 +95,63 @@ export const CoursesTab = () => {
         <EmptyState>No courses yet. Use Upload New Course to create one.</EmptyState>
       ) : (
         <>
-        <TableSearch table={table} label="Search courses" placeholder="Search by title" noun={{ one: 'course', many: 'courses' }} />
-        <DataTable>
-          <caption className="pk-visually-hidden">Courses</caption>
-          <thead>
-            <tr>
-              <SortHeader table={table} column="title">Title</SortHeader>
-              <SortHeader table={table} column="modules">Modules</SortHeader>
-              <SortHeader table={table} column="assignment">Assignment</SortHeader>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {table.view.rows.map((c) => {
-              const titleId = `admin-course-${c.id}-title`
-              return (
-                <tr key={c.id}>
-                  <th scope="row" id={titleId}>
-                    {c.title}
-                  </th>
-                  <td>
-                    <ModulesCell course={c} onEditScorm={setScormModule} />
-                  </td>
-                  <td>{courseAssignmentText(c)}</td>
-                  <td>
-                    <div className="pk-row">
-                      <Button
-                        ref={target(editTarget(c.id))}
-                        size="small"
-                        variant="secondary"
-                        aria-describedby={titleId}
-                        onClick={() => openEditor({ mode: 'edit', item: c })}
-                      >
-                        Edit
-                      </Button>
-                      <Button size="small" variant="secondary" aria-describedby={titleId} onClick={() => setToAssign(c)}>
-                        Assign
-                      </Button>
-                      <Button
-                        ref={target(deleteTarget(c.id))}
-                        size="small"
-                        variant="danger"
-                        aria-describedby={titleId}
-                        onClick={() => {
-                          remove.reset()
-                          setToDelete(c)
-                        }}
-                      >
-                        Delete
-                      </Button>
-                    </div>
-                  </td>
-                </tr>
-              )
-            })}
-          </tbody>
-</DataTable>
-        <Pager table={table} label="Courses" />
+          <TableSearch table={table} label="Search courses" placeholder="Search by title" noun={{ one: 'course', many: 'courses' }} />
+          <DataTable>
+            <caption className="pk-visually-hidden">Courses</caption>
+            <thead>
+              <tr>
+                <SortHeader table={table} column="title">
+                  Title
+                </SortHeader>
+                <SortHeader table={table} column="modules">
+                  Modules
+                </SortHeader>
+                <SortHeader table={table} column="assignment">
+                  Assignment
+                </SortHeader>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {table.view.rows.map((c) => {
+                const titleId = `admin-course-${c.id}-title`
+                return (
+                  <tr key={c.id}>
+                    <th scope="row" id={titleId}>
+                      {c.title}
+                    </th>
+                    <td>
+                      <ModulesCell course={c} onEditScorm={setScormModule} />
+                    </td>
+                    <td>{courseAssignmentText(c)}</td>
+                    <td>
+                      <div className="pk-row">
+                        <Button ref={target(editTarget(c.id))} size="small" variant="secondary" aria-describedby={titleId} onClick={() => openEditor({ mode: 'edit', item: c })}>
+                          Edit
+                        </Button>
+                        <Button size="small" variant="secondary" aria-describedby={titleId} onClick={() => setToAssign(c)}>
+                          Assign
+                        </Button>
+                        <Button
+                          ref={target(deleteTarget(c.id))}
+                          size="small"
+                          variant="danger"
+                          aria-describedby={titleId}
+                          onClick={() => {
+                            remove.reset()
+                            setToDelete(c)
+                          }}
+                        >
+                          Delete
+                        </Button>
+                      </div>
+                    </td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </DataTable>
+          <Pager table={table} label="Courses" />
         </>
       )}
       {courses.isSuccess && anyProcessing(courses.data) ? (

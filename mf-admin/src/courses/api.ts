@@ -11,8 +11,7 @@ export interface UploadControls {
 }
 
 export const fetchAdminCourses = () => api.get('/admin/courses', Courses)
-export const createCourse = (form: FormData, c: UploadControls) =>
-  uploadWithProgress('POST', '/courses', form, { ...c, schema: Course, timeoutMs: COURSE_UPLOAD.timeoutMs })
+export const createCourse = (form: FormData, c: UploadControls) => uploadWithProgress('POST', '/courses', form, { ...c, schema: Course, timeoutMs: COURSE_UPLOAD.timeoutMs })
 export const updateCourse = (id: number, form: FormData, c: UploadControls) =>
   uploadWithProgress('PUT', coursePath(id), form, { ...c, schema: Course, timeoutMs: COURSE_UPLOAD.timeoutMs })
 export const deleteCourse = (id: number) => api.delete(coursePath(id))

@@ -27,8 +27,7 @@ import {
 
 const file = (name: string, bytes = 10) => new File([new Uint8Array(bytes)], name)
 
-const withFiles = (state: CourseFormState, ...names: string[]) =>
-  courseFormReducer(state, { type: 'addFiles', files: names.map((n) => file(n)) })
+const withFiles = (state: CourseFormState, ...names: string[]) => courseFormReducer(state, { type: 'addFiles', files: names.map((n) => file(n)) })
 
 const mod = (id: number, order: number, over: Partial<CourseModule> = {}): CourseModule => ({
   id,
@@ -279,15 +278,7 @@ describe('course form: what is sent', () => {
     s = courseFormReducer(s, { type: 'title', value: 'Safety 2' })
     s = courseFormReducer(s, { type: 'assignAll', value: false })
     const form = buildUpdateForm(s)
-    expect([...form.keys()]).toEqual([
-      'title',
-      'is_assigned_to_all',
-      'existingModules',
-      'modulesToDelete',
-      'newModuleData',
-      'newModuleFiles',
-      'newModuleFiles',
-    ])
+    expect([...form.keys()]).toEqual(['title', 'is_assigned_to_all', 'existingModules', 'modulesToDelete', 'newModuleData', 'newModuleFiles', 'newModuleFiles'])
     expect(form.get('title')).toBe('Safety 2')
     expect(form.get('is_assigned_to_all')).toBe('false')
     expect(JSON.parse(form.get('existingModules') as string)).toEqual([
@@ -315,9 +306,7 @@ describe('course form: upload feedback', () => {
   it('explains a cancelled upload, a missing course in the answer and otherwise the server message or default', () => {
     expect(uploadErrorText(new ApiError(0, 'aborted', 'x', undefined), 'create')).toBe(UPLOAD_CANCELLED)
     expect(uploadErrorText(new ApiError(201, 'invalid_response', 'x', undefined), 'create')).toBe('No course data received from server')
-    expect(
-      uploadErrorText(new ApiError(415, 'unsupported', 'x', undefined, 'File type not supported: a.txt'), 'create'),
-    ).toBe('File type not supported: a.txt')
+    expect(uploadErrorText(new ApiError(415, 'unsupported', 'x', undefined, 'File type not supported: a.txt'), 'create')).toBe('File type not supported: a.txt')
     expect(uploadErrorText(new ApiError(0, 'timeout', 'x', undefined), 'create')).toBe('Failed to create course. Please try again.')
     expect(uploadErrorText(new Error('boom'), 'update')).toBe('Failed to update course. Please try again.')
   })

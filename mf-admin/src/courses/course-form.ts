@@ -52,25 +52,23 @@ export const emptyCourseForm = (): CourseFormState => ({
 export const formFromCourse = (course: Course): CourseFormState => {
   const modules = [...course.modules]
     .sort((a, b) => a.order - b.order)
-    .map(
-      (m, i): ModuleRow => ({
-        key: i + 1,
-        kind: 'existing',
-        id: m.id,
-        title: m.title,
-        order: i + 1,
-        fileName: m.file_path,
-        size: m.size,
-        isScorm: m.is_scorm,
-        markedForDeletion: false,
-        stored: {
-          processing_status: m.processing_status,
-          processing_error: m.processing_error,
-          scorm_version: m.scorm_version,
-          scorm_edition: m.scorm_edition,
-        },
-      }),
-    )
+    .map((m, i): ModuleRow => ({
+      key: i + 1,
+      kind: 'existing',
+      id: m.id,
+      title: m.title,
+      order: i + 1,
+      fileName: m.file_path,
+      size: m.size,
+      isScorm: m.is_scorm,
+      markedForDeletion: false,
+      stored: {
+        processing_status: m.processing_status,
+        processing_error: m.processing_error,
+        scorm_version: m.scorm_version,
+        scorm_edition: m.scorm_edition,
+      },
+    }))
   return { ...emptyCourseForm(), title: course.title, isAssignedToAll: course.is_assigned_to_all, modules, nextKey: modules.length + 1 }
 }
 
@@ -93,8 +91,7 @@ const MAX_FILE_MB = Math.round(COURSE_UPLOAD.maxFileBytes / (1024 * 1024))
 
 /** Why a picked file is skipped, or null when it can be a module (type by extension, size). */
 export const fileProblem = (file: Pick<File, 'name' | 'size'>): string | null => {
-  if (!(COURSE_UPLOAD.allowedExtensions as readonly string[]).includes(extensionOf(file.name)))
-    return COURSE_MESSAGES.fileTypeNotSupported(file.name)
+  if (!(COURSE_UPLOAD.allowedExtensions as readonly string[]).includes(extensionOf(file.name))) return COURSE_MESSAGES.fileTypeNotSupported(file.name)
   if (file.size > COURSE_UPLOAD.maxFileBytes) return COURSE_MESSAGES.fileTooLarge(file.name, MAX_FILE_MB)
   return null
 }
@@ -159,8 +156,7 @@ export const removeModule = (rows: readonly ModuleRow[], key: number): ModuleRow
   renumber(rows.flatMap((r) => (r.key !== key ? [r] : r.kind === 'new' ? [] : [{ ...r, markedForDeletion: true }])))
 
 /** Undo of a deletion: the stored row stays after all. Renumbers. */
-export const restoreModule = (rows: readonly ModuleRow[], key: number): ModuleRow[] =>
-  renumber(rows.map((r) => (r.key === key ? { ...r, markedForDeletion: false } : r)))
+export const restoreModule = (rows: readonly ModuleRow[], key: number): ModuleRow[] => renumber(rows.map((r) => (r.key === key ? { ...r, markedForDeletion: false } : r)))
 
 /** Whether a row can move up / down (for disabling the buttons). */
 export const canMove = (rows: readonly ModuleRow[], key: number, direction: 'up' | 'down'): boolean => {

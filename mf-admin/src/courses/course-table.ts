@@ -7,9 +7,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 export const modulesSummary = (course: Pick<Course, 'modules'>): string => {
   const processing = course.modules.filter((m) => m.processing_status === 'processing').length
   const failed = course.modules.filter((m) => m.processing_status === 'failed').length
-  return [plural(course.modules.length, 'module'), processing ? `${processing} processing` : '', failed ? `${failed} failed` : '']
-    .filter(Boolean)
-    .join(' · ')
+  return [plural(course.modules.length, 'module'), processing ? `${processing} processing` : '', failed ? `${failed} failed` : ''].filter(Boolean).join(' · ')
 }
 
 /** Whether any module of the list is still being processed (the list is polled until none is). */
@@ -36,8 +34,7 @@ export const courseAssignmentText = (c: Pick<Course, 'is_assigned_to_all' | 'ass
   c.is_assigned_to_all ? 'All users' : c.assigned_user_ids.length === 0 ? 'Not assigned' : plural(c.assigned_user_ids.length, 'user')
 
 /** Modules by their order. */
-export const sortedModules = <M extends Pick<CourseModule, 'order'>>(modules: readonly M[]): M[] =>
-  [...modules].sort((a, b) => a.order - b.order)
+export const sortedModules = <M extends Pick<CourseModule, 'order'>>(modules: readonly M[]): M[] => [...modules].sort((a, b) => a.order - b.order)
 
 /** Search and sort of the Courses table. */
 export const COURSE_COLUMNS: TableColumns<Course, 'title' | 'modules' | 'assignment'> = {

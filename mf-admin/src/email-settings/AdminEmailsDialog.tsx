@@ -51,7 +51,15 @@ export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
           <h3 className="pk-m0">{editing ? `Edit ${editing.email}` : 'Add Admin Email'}</h3>
           <div className="pk-row pk-items-start">
             <div className="pk-grow-240">
-              <TextField label="Email" type="email" required autoComplete="off" value={form.email} error={fieldError} onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))} />
+              <TextField
+                label="Email"
+                type="email"
+                required
+                autoComplete="off"
+                value={form.email}
+                error={fieldError}
+                onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))}
+              />
             </div>
             <div className="pk-grow-200">
               <TextField label="Name (optional)" value={form.name} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
@@ -105,7 +113,13 @@ export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
                   <td>{e.name ?? <span className="pk-muted">None</span>}</td>
                   <td>{e.notification_types.map((t) => NOTIFICATION_TYPE_LABELS[t]).join(', ')}</td>
                   <td>
-                    <Switch text="Active" aria-label={`Active: ${e.email}`} checked={e.is_active} busy={toggle.isPending && toggle.variables?.id === e.id} onToggle={() => toggle.mutate(e)} />
+                    <Switch
+                      text="Active"
+                      aria-label={`Active: ${e.email}`}
+                      checked={e.is_active}
+                      busy={toggle.isPending && toggle.variables?.id === e.id}
+                      onToggle={() => toggle.mutate(e)}
+                    />
                   </td>
                   <td>
                     <div className="pk-row">
@@ -130,7 +144,7 @@ export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
                 </tr>
               ))}
             </tbody>
-</DataTable>
+          </DataTable>
         ) : null}
         <div className="pk-row pk-justify-end">
           <Button variant="secondary" onClick={onClose}>

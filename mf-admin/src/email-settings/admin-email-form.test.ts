@@ -18,6 +18,10 @@ describe('admin e-mail form', () => {
       ok: true,
       body: { email: 'a@acme.test', name: null, notification_types: ['course_completion'] },
     })
-    expect(formOf({ id: 1, email: 'b@acme.test', name: null, notification_types: ['exam_completion'], is_active: false, created_at: '' })).toEqual({ email: 'b@acme.test', name: '', types: ['exam_completion'] })
+    expect(formOf({ id: 1, email: 'b@acme.test', name: null, notification_types: ['exam_completion'], is_active: false, created_at: '' })).toEqual({
+      email: 'b@acme.test',
+      name: '',
+      types: ['exam_completion'],
+    })
   })
 })

@@ -60,7 +60,12 @@ export const TrackingDialog = ({ rule, onClose, onSaved }: { rule: NotificationR
           </div>
           {frequency === 'weekly' ? (
             <div className="pk-grow-200">
-              <Select label="Day of Week" options={DAY_OF_WEEK_OPTIONS.map((d) => ({ value: String(d.value), label: d.label }))} value={String(day)} onChange={(e) => setDay(Number(e.target.value))} />
+              <Select
+                label="Day of Week"
+                options={DAY_OF_WEEK_OPTIONS.map((d) => ({ value: String(d.value), label: d.label }))}
+                value={String(day)}
+                onChange={(e) => setDay(Number(e.target.value))}
+              />
             </div>
           ) : null}
         </div>

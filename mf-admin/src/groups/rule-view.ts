@@ -1,7 +1,14 @@
 import { DAYS_OF_WEEK, REPORT_FREQUENCY_LABELS, type NotificationRule, type TrackingItem } from '@portal/contracts'
 
 /** Recipients as typed: separated by commas, semicolons, spaces or new lines; blanks dropped, each once. */
-export const parseRecipients = (text: string): string[] => [...new Set(text.split(/[\s,;]+/).map((e) => e.trim().toLowerCase()).filter(Boolean))]
+export const parseRecipients = (text: string): string[] => [
+  ...new Set(
+    text
+      .split(/[\s,;]+/)
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+]
 
 /** How a rule's schedule reads: "Weekly on Monday", "Daily", "Immediate". */
 export const scheduleLabel = (rule: Pick<NotificationRule, 'report_frequency' | 'report_day_of_week'>) =>

@@ -20,17 +20,7 @@ export type AdminTable<T, K extends string> = ReturnType<typeof useAdminTable<T,
 type TableControls = Pick<AdminTable<unknown, string>, 'view' | 'setSearch' | 'setPage'> & { state: { search: string } }
 
 /** The search field and, read politely after each change, what the table now shows. */
-export const TableSearch = ({
-  table,
-  label,
-  placeholder,
-  noun,
-}: {
-  table: TableControls
-  label: string
-  placeholder: string
-  noun: { one: string; many: string }
-}) => (
+export const TableSearch = ({ table, label, placeholder, noun }: { table: TableControls; label: string; placeholder: string; noun: { one: string; many: string } }) => (
   <div className="pk-row pk-items-end pk-between">
     <div className="pk-w-360 pk-min-w200">
       <TextField label={label} type="search" placeholder={placeholder} value={table.state.search} onChange={(e) => table.setSearch(e.target.value)} />
@@ -42,15 +32,7 @@ export const TableSearch = ({
 )
 
 /** The kit's sortable column header, bound to one column of an admin table. */
-export const SortHeader = <K extends string>({
-  table,
-  column,
-  children,
-}: {
-  table: { state: TableState<K>; sortBy: (column: K) => void }
-  column: K
-  children: ReactNode
-}) => {
+export const SortHeader = <K extends string>({ table, column, children }: { table: { state: TableState<K>; sortBy: (column: K) => void }; column: K; children: ReactNode }) => {
   const sort = table.state.sort?.column === column ? table.state.sort.direction : undefined
   return (
     <KitSortHeader sort={sort} onSort={() => table.sortBy(column)}>

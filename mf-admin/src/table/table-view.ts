@@ -30,14 +30,19 @@ export interface TableView<T> {
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true })
 
 /** Compares texts as a person sorts them (case and accents ignored, "Exam 2" before "Exam 10"); empty last. */
-export const byText = <T>(text: (row: T) => string | null | undefined) => (a: T, b: T) => {
-  const x = text(a) ?? ''
-  const y = text(b) ?? ''
-  if (!x || !y) return x ? -1 : y ? 1 : 0
-  return collator.compare(x, y)
-}
+export const byText =
+  <T>(text: (row: T) => string | null | undefined) =>
+  (a: T, b: T) => {
+    const x = text(a) ?? ''
+    const y = text(b) ?? ''
+    if (!x || !y) return x ? -1 : y ? 1 : 0
+    return collator.compare(x, y)
+  }
 
-export const byNumber = <T>(value: (row: T) => number) => (a: T, b: T) => value(a) - value(b)
+export const byNumber =
+  <T>(value: (row: T) => number) =>
+  (a: T, b: T) =>
+    value(a) - value(b)
 
 /** The page of rows the table shows; a page past the end shows the last one. */
 export function tableView<T, K extends string>(rows: readonly T[], columns: TableColumns<T, K>, state: TableState<K>, pageSize = PAGE_SIZE): TableView<T> {

@@ -32,11 +32,7 @@ export const ManagerRoleDialog = ({ user, onClose }: { user: User; onClose: () =
           <legend className="pk-fw-semibold">Departments</legend>
           {DEPARTMENTS.map((d) => (
             <label key={d} className="pk-check">
-              <input
-                type="checkbox"
-                checked={departments.includes(d)}
-                onChange={() => setDepartments((l) => toggleIn(l, d))}
-              />
+              <input type="checkbox" checked={departments.includes(d)} onChange={() => setDepartments((l) => toggleIn(l, d))} />
               {d}
             </label>
           ))}

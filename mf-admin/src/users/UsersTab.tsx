@@ -34,15 +34,7 @@ const GroupCell = ({ user, groups }: { user: User; groups: readonly UserGroup[] 
   }
   return (
     <div className="pk-stack pk-gap-m">
-      <Select
-        label={`User group of ${user.name}`}
-        hideLabel
-        placeholder="None"
-        options={options}
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
-        autoFocus
-      />
+      <Select label={`User group of ${user.name}`} hideLabel placeholder="None" options={options} value={value} onChange={(e) => setValue(e.target.value)} autoFocus />
       {save.isError ? <Alert>{errorMessage(save.error, 'Failed to update user group')}</Alert> : null}
       <div className="pk-row">
         <Button size="small" onClick={() => save.mutate(value || null)} disabled={save.isPending}>
@@ -79,12 +71,24 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
         <caption className="pk-visually-hidden">Users</caption>
         <thead>
           <tr>
-            <SortHeader table={table} column="name">Name</SortHeader>
-            <SortHeader table={table} column="email">Email</SortHeader>
-            <SortHeader table={table} column="role">Role</SortHeader>
-            <SortHeader table={table} column="branch">Branch</SortHeader>
-            <SortHeader table={table} column="department">Department</SortHeader>
-            <SortHeader table={table} column="group">User Group</SortHeader>
+            <SortHeader table={table} column="name">
+              Name
+            </SortHeader>
+            <SortHeader table={table} column="email">
+              Email
+            </SortHeader>
+            <SortHeader table={table} column="role">
+              Role
+            </SortHeader>
+            <SortHeader table={table} column="branch">
+              Branch
+            </SortHeader>
+            <SortHeader table={table} column="department">
+              Department
+            </SortHeader>
+            <SortHeader table={table} column="group">
+              User Group
+            </SortHeader>
             <th scope="col">Actions</th>
           </tr>
         </thead>
@@ -132,7 +136,7 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
             </tr>
           ) : null}
         </tbody>
-</DataTable>
+      </DataTable>
       <Pager table={table} label="Users" />
       {statsUser ? <UserStatsDialog user={statsUser} onClose={() => setStatsUser(null)} /> : null}
       {roleUser ? <ManagerRoleDialog user={roleUser} onClose={() => setRoleUser(null)} /> : null}

@@ -21,9 +21,7 @@ export interface LearnerFilter {
 
 /** Users matching the search (name or e-mail) and every chosen filter. */
 export const filterLearners = (users: readonly User[], f: LearnerFilter): User[] =>
-  filterUsers(users, f.search).filter(
-    (u) => (!f.branch || u.branch === f.branch) && (!f.department || u.department === f.department) && (!f.group || u.user_group === f.group),
-  )
+  filterUsers(users, f.search).filter((u) => (!f.branch || u.branch === f.branch) && (!f.department || u.department === f.department) && (!f.group || u.user_group === f.group))
 
 /**
  * The Assign dialog's count: how many are selected, and what Assign changes (it replaces the
@@ -54,5 +52,4 @@ export const USER_COLUMNS: TableColumns<User, 'name' | 'email' | 'role' | 'branc
 }
 
 /** Toggles a value in a list (checkbox groups of the manager scope). */
-export const toggleIn = <T>(list: readonly T[], value: T): T[] =>
-  list.includes(value) ? list.filter((v) => v !== value) : [...list, value]
+export const toggleIn = <T>(list: readonly T[], value: T): T[] => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value])

@@ -33,9 +33,7 @@ export const useRefreshCourses = () => {
 export const useShowSavedCourse = () => {
   const queryClient = useQueryClient()
   return (saved: Course, updated: boolean) => {
-    queryClient.setQueryData<Course[]>(courseKeys.list(), (list) =>
-      list ? (updated ? list.map((c) => (c.id === saved.id ? saved : c)) : [...list, saved]) : list,
-    )
+    queryClient.setQueryData<Course[]>(courseKeys.list(), (list) => (list ? (updated ? list.map((c) => (c.id === saved.id ? saved : c)) : [...list, saved]) : list))
     return queryClient.invalidateQueries({ queryKey: courseKeys.all })
   }
 }

@@ -34,8 +34,7 @@ const Editor = ({ file, onSaved, onCancel }: PreUploadEditorProps) => {
         setPhase({ state: 'editing', project })
         setDrafts(draftsFrom(project))
       },
-      (err: unknown) =>
-        setPhase({ state: 'failed', message: err instanceof PackageEditError && err.unreadable ? M.unreadable : M.analyzeFileFailed }),
+      (err: unknown) => setPhase({ state: 'failed', message: err instanceof PackageEditError && err.unreadable ? M.unreadable : M.analyzeFileFailed }),
     )
     return () => e.close()
   }, [file])
@@ -92,9 +91,7 @@ const Editor = ({ file, onSaved, onCancel }: PreUploadEditorProps) => {
         // Not a form: the editor opens from inside the course form, whose submit it must never trigger.
         <div className="pk-stack" role="group" aria-label="Video slides">
           {drafts.length === 0 ? (
-            <p className="pk-muted pk-m0">
-              This package has no video slides.
-            </p>
+            <p className="pk-muted pk-m0">This package has no video slides.</p>
           ) : (
             <ol className="pk-stack pk-list-none pk-m0 pk-p0 pk-gap-l">
               {drafts.map((d, i) => (

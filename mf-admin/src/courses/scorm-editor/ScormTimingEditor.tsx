@@ -6,7 +6,6 @@ import { createPortal } from 'react-dom'
 import { useEditTiming, useRestoreBackup, useScormAnalysis, useScormBackups, useVerifyModule } from './data/apiHooks.ts'
 import { canSave, isNameOnly, slideLabel, successMessage, timingProblem, type TimingForm } from './timing-editor.ts'
 
-
 /**
  * SCORM Timing Editor (admin §2, §4, §5, §8) of a stored module: status, slide selection, new
  * duration, optional new name and replacement video, backups with restore, storage file
@@ -90,9 +89,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
           {slide ? (
             <p className="pk-muted pk-m0">
               Current duration {slide.durationFormatted} ({slide.durationInFrames} frames){slide.video ? ` · video ${slide.video}` : ''}
-              {isLikelyProblemSlide(slide, frameRate) ? (
-<span className="pk-badge">{M.likelyProblem}</span>
-              ) : null}
+              {isLikelyProblemSlide(slide, frameRate) ? <span className="pk-badge">{M.likelyProblem}</span> : null}
             </p>
           ) : null}
           <TextField
@@ -137,9 +134,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
         ) : backups.isError ? (
           <Alert>{errorMessage(backups.error, M.analyzeModuleFailed)}</Alert>
         ) : backups.data.backups.length === 0 ? (
-          <p className="pk-muted pk-m0">
-            No backups yet. Every change makes one first.
-          </p>
+          <p className="pk-muted pk-m0">No backups yet. Every change makes one first.</p>
         ) : (
           <DataTable>
             <caption className="pk-visually-hidden">Backups</caption>
@@ -174,7 +169,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
                 </tr>
               ))}
             </tbody>
-</DataTable>
+          </DataTable>
         )}
       </section>
 

@@ -2,9 +2,7 @@ import type { CaptivateEdit, CaptivateProject } from '@portal/contracts/captivat
 
 type Job = { type: 'analyze'; file: Blob } | { type: 'rewrite'; file: Blob; edits: CaptivateEdit[] }
 export type WorkerRequest = Job & { id: number }
-export type WorkerReply =
-  | { id: number; ok: true; project: CaptivateProject; blob?: Blob }
-  | { id: number; ok: false; unreadable: boolean; message: string }
+export type WorkerReply = { id: number; ok: true; project: CaptivateProject; blob?: Blob } | { id: number; ok: false; unreadable: boolean; message: string }
 
 /** A failed analysis or rewrite: `unreadable` when the project files could not be found or parsed. */
 export class PackageEditError extends Error {

@@ -25,9 +25,7 @@ export function timingProblem(f: TimingForm, slide: ScormVideoSlide | undefined,
 }
 
 /** The success message of an edit: the time difference for a duration update. */
-export const successMessage = (r: EditTimingResponse): string =>
-  r.changes.timeDifference ? M.timingUpdated(r.changes.timeDifference.formatted) : M.saved
+export const successMessage = (r: EditTimingResponse): string => (r.changes.timeDifference ? M.timingUpdated(r.changes.timeDifference.formatted) : M.saved)
 
 /** The option text of a slide in the selection. */
-export const slideLabel = (s: ScormVideoSlide, frameRate: number) =>
-  `${s.name} (${s.durationFormatted})${isLikelyProblemSlide(s, frameRate) ? ` – ${M.likelyProblem}` : ''}`
+export const slideLabel = (s: ScormVideoSlide, frameRate: number) => `${s.name} (${s.durationFormatted})${isLikelyProblemSlide(s, frameRate) ? ` – ${M.likelyProblem}` : ''}`

@@ -45,8 +45,7 @@ export const useSaveRecipients = (ruleId: number, onSaved: () => void) => {
 }
 
 /** Sends the group a test report; `onSent` gets the server's message. */
-export const useSendTestReport = (group: string, onSent: (message: string) => void) =>
-  useMutation({ mutationFn: () => sendTestReport(group), onSuccess: (r) => onSent(r.message) })
+export const useSendTestReport = (group: string, onSent: (message: string) => void) => useMutation({ mutationFn: () => sendTestReport(group), onSuccess: (r) => onSent(r.message) })
 
 /** What a group's report tracks, with its schedule. */
 export const useTracking = (group: string) => useQuery({ queryKey: ruleKeys.tracking(group), queryFn: () => fetchTracking(group) })

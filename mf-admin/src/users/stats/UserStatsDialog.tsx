@@ -59,7 +59,7 @@ export const UserStatsDialog = ({ user, onClose }: { user: User; onClose: () => 
                     )
                   })}
                 </tbody>
-</DataTable>
+              </DataTable>
             )}
             <h3>Course History</h3>
             {s.courseHistory.length === 0 ? (
@@ -90,7 +90,7 @@ export const UserStatsDialog = ({ user, onClose }: { user: User; onClose: () => 
                     )
                   })}
                 </tbody>
-</DataTable>
+              </DataTable>
             )}
           </>
         ) : null}

@@ -19,12 +19,10 @@ const useRefreshScormEditor = () => {
 }
 
 /** The stored package's analysis (its video slides, frame rate); a failure shows at once, without retries. */
-export const useScormAnalysis = (moduleId: number) =>
-  useQuery({ queryKey: scormEditorKeys.analysis(moduleId), queryFn: () => analyzeModule(moduleId), retry: false })
+export const useScormAnalysis = (moduleId: number) => useQuery({ queryKey: scormEditorKeys.analysis(moduleId), queryFn: () => analyzeModule(moduleId), retry: false })
 
 /** The module's package backups, newest first as the server gives them; no retries. */
-export const useScormBackups = (moduleId: number) =>
-  useQuery({ queryKey: scormEditorKeys.backups(moduleId), queryFn: () => fetchBackups(moduleId), retry: false })
+export const useScormBackups = (moduleId: number) => useQuery({ queryKey: scormEditorKeys.backups(moduleId), queryFn: () => fetchBackups(moduleId), retry: false })
 
 /** Edits a slide's timing, name or video; `onEdited` runs before the analysis and backups are fetched again. */
 export const useEditTiming = (onEdited: (r: EditTimingResponse) => void) => {
