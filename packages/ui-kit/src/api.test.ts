@@ -4,8 +4,7 @@ import { ApiError, classify401, createApiClient, errorMessage, type ApiEnvironme
 import { clearSession, getToken, storeSession, type StoredUser } from './session.ts'
 import { MemoryStorage } from './test-storage.ts'
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 
 let storage: MemoryStorage
 let env: ApiEnvironment
@@ -30,7 +29,10 @@ const busy = (retryAfter: string) =>
 
 describe('a sign-in told the hashes are busy (429 busy, Retry-After)', () => {
   it('waits what the server asks and sends it again, so the person only sees a slower sign-in', async () => {
-    fetchMock.mockResolvedValueOnce(busy('2')).mockResolvedValueOnce(busy('1')).mockResolvedValueOnce(json(200, { token: 't' }))
+    fetchMock
+      .mockResolvedValueOnce(busy('2'))
+      .mockResolvedValueOnce(busy('1'))
+      .mockResolvedValueOnce(json(200, { token: 't' }))
     await expect(client().post('/auth/login', { email: 'a@b.c', password: 'x' })).resolves.toEqual({ token: 't' })
     expect(fetchMock).toHaveBeenCalledTimes(3)
     expect(vi.mocked(env.sleep).mock.calls.map(([ms]) => ms)).toEqual([2000, 1000])
@@ -38,7 +40,9 @@ describe('a sign-in told the hashes are busy (429 busy, Retry-After)', () => {
 
   it('gives up with the server message and its Retry-After once waiting would pass the budget', async () => {
     fetchMock.mockImplementation(async () => busy('5'))
-    const err = await client().post('/auth/login', {}).catch((e: unknown) => e)
+    const err = await client()
+      .post('/auth/login', {})
+      .catch((e: unknown) => e)
     expect(err).toMatchObject({ status: 429, code: 'busy', retryAfterSeconds: 5, serverMessage: 'The server is busy, please try again in a moment' })
     expect(vi.mocked(env.sleep).mock.calls.reduce((sum, [ms]) => sum + ms, 0)).toBeLessThanOrEqual(20_000)
     expect(fetchMock).toHaveBeenCalledTimes(5)
@@ -88,7 +92,9 @@ describe('api client', () => {
 
   it('turns an error body into an ApiError with the server message', async () => {
     fetchMock.mockResolvedValue(json(409, { message: 'Email already registered', code: 'email_taken' }))
-    const err = await client().post('/auth/register', {}).catch((e: unknown) => e)
+    const err = await client()
+      .post('/auth/register', {})
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ApiError)
     expect(err).toMatchObject({ status: 409, code: 'email_taken', serverMessage: 'Email already registered' })
     expect(errorMessage(err, 'Registration failed. Please try again.')).toBe('Email already registered')
@@ -96,10 +102,14 @@ describe('api client', () => {
 
   it('falls back to the default text when the server sent no message', async () => {
     fetchMock.mockResolvedValue(new Response('oops', { status: 502 }))
-    const err = await client().get('/users').catch((e: unknown) => e)
+    const err = await client()
+      .get('/users')
+      .catch((e: unknown) => e)
     expect(errorMessage(err, 'Failed to fetch users')).toBe('Failed to fetch users')
     fetchMock.mockRejectedValue(new TypeError('network'))
-    const err2 = await client().get('/users').catch((e: unknown) => e)
+    const err2 = await client()
+      .get('/users')
+      .catch((e: unknown) => e)
     expect(err2).toMatchObject({ status: 0, code: 'network_error' })
   })
 

@@ -25,8 +25,7 @@ export class ApiError extends Error {
 }
 
 /** The text to show for a failure: the server's message when present, else the screen's default. */
-export const errorMessage = (error: unknown, fallback: string): string =>
-  error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback
+export const errorMessage = (error: unknown, fallback: string): string => (error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback)
 
 /** Side effects the client needs from the browser; swapped in tests. */
 export interface ApiEnvironment {
@@ -111,7 +110,6 @@ export const retryAfterOf = (header: string | null, now = Date.now()): number | 
 export const BUSY_RETRY_BUDGET_MS = 20_000
 const BUSY_RETRY_MAX_WAIT_MS = 5_000
 
-
 /** A 2xx answer's body, checked against `schema` when given (an unexpected shape is an `invalid_response` error). */
 export function checked<T>(status: number, data: unknown, schema: z.ZodType<T> | undefined, method: string, path: string, e: FailureEnvironment): T {
   if (!schema) return data as T
@@ -160,7 +158,7 @@ export const createApiClient = (base = '/api', env: () => ApiEnvironment = brows
     } finally {
       clearTimeout(timer)
     }
-    if (res.ok && opts.as === 'blob') return { status: res.status, ok: true, data: await res.blob() as unknown, retryAfter: undefined }
+    if (res.ok && opts.as === 'blob') return { status: res.status, ok: true, data: (await res.blob()) as unknown, retryAfter: undefined }
     const retryAfter = res.ok ? undefined : retryAfterOf(res.headers.get('Retry-After'))
     const text = await res.text()
     let data: unknown = undefined

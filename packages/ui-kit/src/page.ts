@@ -24,11 +24,7 @@ export function focusPageHeadingWhenShown(main: HTMLElement, targetId = '', wait
     if (active && active !== doc.body && main.contains(active)) return true
     const section = targetId ? doc.getElementById(targetId) : null
     if (targetId && !section) return false
-    const heading = section
-      ? section.matches('h1, h2, h3')
-        ? section
-        : (section.querySelector<HTMLElement>('h1, h2, h3') ?? section)
-      : main.querySelector<HTMLElement>('h1')
+    const heading = section ? (section.matches('h1, h2, h3') ? section : (section.querySelector<HTMLElement>('h1, h2, h3') ?? section)) : main.querySelector<HTMLElement>('h1')
     if (!heading) return false
     if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
     heading.focus({ preventScroll: !section })

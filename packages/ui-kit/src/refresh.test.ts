@@ -12,7 +12,21 @@ const jwt = (secondsLeft: number, lifetime = 900, sub = 'u') => {
   return [b64({ alg: 'EdDSA' }), b64({ sub, iat: exp - lifetime, exp }), 'sig'].join('.')
 }
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-const user = { id: '6f1c2a34-1b2c-4d5e-8f90-123456789abc', name: 'Tess', email: 'tess@example.com', is_admin: false, is_manager: false, manager_scope: { branches: [], departments: [] }, branch: null, department: null, user_group: null, employee_id: null, hire_date: null, email_verified: true, created_at: '2025-01-01T00:00:00.000Z' }
+const user = {
+  id: '6f1c2a34-1b2c-4d5e-8f90-123456789abc',
+  name: 'Tess',
+  email: 'tess@example.com',
+  is_admin: false,
+  is_manager: false,
+  manager_scope: { branches: [], departments: [] },
+  branch: null,
+  department: null,
+  user_group: null,
+  employee_id: null,
+  hire_date: null,
+  email_verified: true,
+  created_at: '2025-01-01T00:00:00.000Z',
+}
 const expiredBody = { message: 'Your session has expired. Please log in again.', code: 'token_expired', expired: true }
 
 let storage: MemoryStorage

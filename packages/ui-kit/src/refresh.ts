@@ -77,8 +77,7 @@ export function refreshSession(base: string, staleToken: string | null, fetchImp
 
 const announce = (user: User) => {
   const target = globalThis as { dispatchEvent?: (e: Event) => boolean }
-  if (typeof target.dispatchEvent === 'function' && typeof CustomEvent === 'function')
-    target.dispatchEvent(new CustomEvent(SESSION_REFRESHED_EVENT, { detail: user }))
+  if (typeof target.dispatchEvent === 'function' && typeof CustomEvent === 'function') target.dispatchEvent(new CustomEvent(SESSION_REFRESHED_EVENT, { detail: user }))
 }
 
 /** Ends the session on the server (revokes its refresh token, clears the cookie); never fails. */

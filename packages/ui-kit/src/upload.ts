@@ -4,8 +4,7 @@ import { expiresSoon, refreshSession } from './refresh.ts'
 import { getToken } from './session.ts'
 
 /** Whole percent of an upload, or null while the total is unknown. */
-export const uploadPercent = (loaded: number, total: number): number | null =>
-  total > 0 ? Math.min(100, Math.max(0, Math.round((loaded / total) * 100))) : null
+export const uploadPercent = (loaded: number, total: number): number | null => (total > 0 ? Math.min(100, Math.max(0, Math.round((loaded / total) * 100))) : null)
 
 /** Course upload timeout (learner §9, admin §9). */
 export const UPLOAD_TIMEOUT_MS = 600_000
@@ -65,7 +64,8 @@ const parseBody = (text: string): unknown => {
  * Multipart uploads to `/api` with progress, cancel and timeout: the bearer token, JSON answers,
  * the same `ApiError` and the same 401 handling as the JSON client.
  */
-export const createUploader = (base = '/api', env: () => UploadEnvironment = browserEnv) =>
+export const createUploader =
+  (base = '/api', env: () => UploadEnvironment = browserEnv) =>
   async <T = unknown>(method: 'POST' | 'PUT', path: string, form: FormData, opts: UploadOptions<T> = {}): Promise<T> => {
     // A token about to end is refreshed first (the body cannot be sent twice cheaply).
     const current = getToken()
@@ -117,9 +117,4 @@ export const createUploader = (base = '/api', env: () => UploadEnvironment = bro
   }
 
 /** Uploads a multipart form to `/api{path}` with progress, cancel (signal) and a 10-minute default timeout. */
-export const uploadWithProgress: <T = unknown>(
-  method: 'POST' | 'PUT',
-  path: string,
-  form: FormData,
-  opts?: UploadOptions<T>,
-) => Promise<T> = createUploader()
+export const uploadWithProgress: <T = unknown>(method: 'POST' | 'PUT', path: string, form: FormData, opts?: UploadOptions<T>) => Promise<T> = createUploader()

@@ -14,16 +14,7 @@ export interface ConfirmDialogProps {
 }
 
 /** "Are you sure?" on a modal; Escape and Cancel both cancel. */
-export const ConfirmDialog = ({
-  open,
-  title,
-  children,
-  confirmLabel = 'Confirm',
-  cancelLabel = 'Cancel',
-  busy = false,
-  onConfirm,
-  onCancel,
-}: ConfirmDialogProps) => (
+export const ConfirmDialog = ({ open, title, children, confirmLabel = 'Confirm', cancelLabel = 'Cancel', busy = false, onConfirm, onCancel }: ConfirmDialogProps) => (
   <Modal open={open} title={title} onClose={onCancel}>
     <div>{children}</div>
     <div className="pk-row pk-justify-end">

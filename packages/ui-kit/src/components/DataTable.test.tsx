@@ -21,7 +21,11 @@ describe('data table', () => {
       </>,
     )
     const table = screen.getByRole('table', { name: 'Recent entries' })
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Month', 'Gross'])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Month', 'Gross'])
     expect(within(table).getByRole('cell', { name: '$9,000.00' })).toBeTruthy()
   })
 

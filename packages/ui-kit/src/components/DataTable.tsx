@@ -46,10 +46,7 @@ export interface DataTableProps {
  * (the row's actions) stays in view at the right edge (the `pk-table-wrap` rules of the kit's stylesheet).
  */
 export const DataTable = ({ children, labelledBy, region, className, wrapClassName }: DataTableProps) => (
-  <div
-    className={wrapClassName ? `pk-table-wrap ${wrapClassName}` : 'pk-table-wrap'}
-    {...(region ? { role: 'region', 'aria-label': region, tabIndex: 0 } : {})}
-  >
+  <div className={wrapClassName ? `pk-table-wrap ${wrapClassName}` : 'pk-table-wrap'} {...(region ? { role: 'region', 'aria-label': region, tabIndex: 0 } : {})}>
     <table className={className ? `pk-table ${className}` : 'pk-table'} aria-labelledby={labelledBy}>
       {children}
     </table>

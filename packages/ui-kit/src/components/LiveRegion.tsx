@@ -14,10 +14,7 @@ export interface Announcement {
 /** The latest message for a `LiveRegion` and the function that replaces it. */
 export const useAnnouncement = () => {
   const [message, setMessage] = useState<Announcement | null>(null)
-  const announce = useCallback(
-    (text: string, detail?: string) => setMessage((m) => ({ text, ...(detail ? { detail } : {}), id: (m?.id ?? 0) + 1 })),
-    [],
-  )
+  const announce = useCallback((text: string, detail?: string) => setMessage((m) => ({ text, ...(detail ? { detail } : {}), id: (m?.id ?? 0) + 1 })), [])
   return [message, announce] as const
 }
 

@@ -4,15 +4,7 @@ import { uploadPercent } from '../upload.ts'
  * The progress bar of a running upload, with its percent as text; announced in steps of 10%, not
  * on every progress event. `doneText` says what happens once every byte is sent.
  */
-export const UploadProgress = ({
-  loaded,
-  total,
-  doneText = 'Upload complete. Processing on the server…',
-}: {
-  loaded: number
-  total: number
-  doneText?: string
-}) => {
+export const UploadProgress = ({ loaded, total, doneText = 'Upload complete. Processing on the server…' }: { loaded: number; total: number; doneText?: string }) => {
   const percent = uploadPercent(loaded, total)
   const text = percent === null ? 'Uploading…' : percent >= 100 ? doneText : `Uploading… ${percent}%`
   return (

@@ -41,7 +41,10 @@ describe('remote loader', () => {
   })
 
   it('lets Try Again fetch a registry that failed', async () => {
-    const fetchMock = vi.fn<typeof fetch>().mockResolvedValueOnce(new Response('', { status: 503 })).mockResolvedValue(ok())
+    const fetchMock = vi
+      .fn<typeof fetch>()
+      .mockResolvedValueOnce(new Response('', { status: 503 }))
+      .mockResolvedValue(ok())
     vi.stubGlobal('fetch', fetchMock)
     runtime.loadRemote.mockResolvedValue({ default: () => null })
     const { loadRemoteComponent } = await import('./federation.ts')
