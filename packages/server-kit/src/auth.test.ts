@@ -162,7 +162,10 @@ describe('loadOrCreateSigningKey', () => {
 describe('auth middleware', () => {
   const app = new Hono<AuthEnv>()
   app.onError(errorHandler(silentLogger))
-  app.use('/api/*', authenticate((t) => verify(t)))
+  app.use(
+    '/api/*',
+    authenticate((t) => verify(t)),
+  )
   app.get('/api/me', (c) => c.json(c.get('actor')))
   app.get('/api/admin', requireAdmin, (c) => c.json({ ok: true }))
 
@@ -230,8 +233,7 @@ describe('auth middleware', () => {
       // A scope left in the token of someone no longer a manager grants nothing.
       [{ ...technician, managerScope: actor.managerScope }, inScope],
     ]
-    for (const [who, user] of refused)
-      expect(() => requireUserAccess(who, user)).toThrow(expect.objectContaining({ status: 403, code: 'forbidden' }))
+    for (const [who, user] of refused) expect(() => requireUserAccess(who, user)).toThrow(expect.objectContaining({ status: 403, code: 'forbidden' }))
   })
 })
 
@@ -267,7 +269,10 @@ describe('token freshness (auth version and deletion)', () => {
     expect(() => checkTokenFreshness(v1, null)).not.toThrow()
     expect(() => checkTokenFreshness(v1, { deleted: false, authVersion: 1 })).not.toThrow()
     expect(() => checkTokenFreshness(v1, { deleted: false, authVersion: 0 })).not.toThrow()
-    for (const state of [{ deleted: false, authVersion: 2 }, { deleted: true, authVersion: 0 }])
+    for (const state of [
+      { deleted: false, authVersion: 2 },
+      { deleted: true, authVersion: 0 },
+    ])
       expect(() => checkTokenFreshness(v1, state)).toThrow(expect.objectContaining({ status: 401, code: 'token_stale', extra: { expired: true } }))
     expect(() => checkTokenFreshness(actor, { deleted: false, authVersion: 1 })).toThrow(expect.objectContaining({ code: 'token_stale' }))
   })

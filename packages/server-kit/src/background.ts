@@ -94,11 +94,14 @@ export function createBackgroundTask(opts: BackgroundTaskOptions): BackgroundTas
       [opts.name, holder, ms],
     )) as unknown[]
     if (taken.length === 0) return 0
-    const renew = setInterval(() => {
-      void conn
-        .execute(`update background_leases set until = now() + (? * interval '1 millisecond') where name = ? and holder = ?`, [ms, opts.name, holder])
-        .catch(() => undefined)
-    }, Math.max(10, Math.floor(ms / 3)))
+    const renew = setInterval(
+      () => {
+        void conn
+          .execute(`update background_leases set until = now() + (? * interval '1 millisecond') where name = ? and holder = ?`, [ms, opts.name, holder])
+          .catch(() => undefined)
+      },
+      Math.max(10, Math.floor(ms / 3)),
+    )
     renew.unref()
     try {
       return await fn()

@@ -6,8 +6,7 @@ import { createNatsBus } from './nats-bus.ts'
 import { TEST_NATS_URL, silentLogger, uniqueName } from './testing.ts'
 
 /** A lowercase, letters-only token: event types allow `[a-z-]` in their segments. */
-export const uniqueDomain = () =>
-  'sk' + Array.from({ length: 10 }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(Math.random() * 26)]).join('')
+export const uniqueDomain = () => 'sk' + Array.from({ length: 10 }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(Math.random() * 26)]).join('')
 
 export const makeEvent = (type: string, data: unknown = {}): EventEnvelope => ({
   id: crypto.randomUUID(),
@@ -106,10 +105,13 @@ function busContract(name: string, make: () => Promise<BusUnderTest>) {
       await sub(bus, 'consumer-b', [`${d}.>`], async (e) => void b.push(e.id))
       const events = [makeEvent(`${d}.user.registered.v1`), makeEvent(`${d}.user.updated.v1`), makeEvent(`${d}.user.deleted.v1`)]
       for (const e of events) await bus.publish(e)
-      await vi.waitFor(() => {
-        expect(a.sort()).toEqual(events.map((e) => e.id).sort())
-        expect(b.sort()).toEqual(events.map((e) => e.id).sort())
-      }, { timeout: 10_000 })
+      await vi.waitFor(
+        () => {
+          expect(a.sort()).toEqual(events.map((e) => e.id).sort())
+          expect(b.sort()).toEqual(events.map((e) => e.id).sort())
+        },
+        { timeout: 10_000 },
+      )
     })
 
     it('lets a subscription started after publishing receive the earlier events', async () => {

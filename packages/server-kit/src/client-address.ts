@@ -20,7 +20,10 @@ const family = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4')
  */
 export function trustedProxies(list: string): TrustedProxies {
   const rules = new BlockList()
-  for (const entry of list.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of list
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     if (entry === 'loopback') {
       rules.addSubnet('127.0.0.0', 8, 'ipv4')
       rules.addAddress('::1', 'ipv6')

@@ -135,11 +135,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     entities: [OutboxMessage, InboxEntry, ...opts.entities] as never,
     extensions: [Migrator],
     migrations: {
-      migrationsList: [
-        { name: '0000_platform_tables', class: PlatformTables },
-        { name: '0000_platform_outbox_seq', class: OutboxSequence },
-        ...opts.migrations,
-      ] as never,
+      migrationsList: [{ name: '0000_platform_tables', class: PlatformTables }, { name: '0000_platform_outbox_seq', class: OutboxSequence }, ...opts.migrations] as never,
       transactional: true,
       silent: true,
       snapshot: false,

@@ -7,7 +7,7 @@ describe('the hand-written PNG', () => {
     const png = buildPng(3, 2, (x, y) => [x * 10, y * 20, 255])
     expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
     const chunks: { type: string; data: Buffer }[] = []
-    for (let at = 8; at < png.length; ) {
+    for (let at = 8; at < png.length;) {
       const length = png.readUInt32BE(at)
       const type = png.subarray(at + 4, at + 8).toString('ascii')
       const data = png.subarray(at + 8, at + 8 + length)

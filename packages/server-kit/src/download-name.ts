@@ -38,7 +38,10 @@ export function downloadName(name: string, type: string, fallback = 'download'):
   let suffix = ''
   if (known) suffix = `.${hasExt && known.includes(ext[1]!.toLowerCase()) ? ext[1] : known[0]}`
   // Leading dots hide a file; trailing dots and spaces are dropped by Windows (and so change the extension).
-  stem = [...stem.replace(/^[\s.]+|[\s.]+$/g, '')].slice(0, MAX_STEM).join('').replace(/[\s.]+$/, '')
+  stem = [...stem.replace(/^[\s.]+|[\s.]+$/g, '')]
+    .slice(0, MAX_STEM)
+    .join('')
+    .replace(/[\s.]+$/, '')
   return `${stem || fallback}${suffix}`
 }
 

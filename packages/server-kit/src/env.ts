@@ -55,7 +55,12 @@ export const PlatformEnv = z.object({
     .trim()
     .optional()
     .transform((v) => (v ? v : undefined))
-    .pipe(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 of a-z, 0-9, dot, dash)').optional()),
+    .pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 of a-z, 0-9, dot, dash)')
+        .optional(),
+    ),
   S3_REGION: z.string().trim().min(1).default('us-east-1'),
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
@@ -114,6 +119,13 @@ export function serviceDatabaseUrl(baseUrl: string, service: string): string {
  */
 export function storageDirVariable(source: Record<string, string | undefined>, message: string) {
   return source.S3_BUCKET?.trim()
-    ? z.string().trim().optional().transform(() => undefined)
-    : z.string({ error: `${message} (or S3_BUCKET for object storage)` }).trim().min(1, `${message} (or S3_BUCKET for object storage)`)
+    ? z
+        .string()
+        .trim()
+        .optional()
+        .transform(() => undefined)
+    : z
+        .string({ error: `${message} (or S3_BUCKET for object storage)` })
+        .trim()
+        .min(1, `${message} (or S3_BUCKET for object storage)`)
 }

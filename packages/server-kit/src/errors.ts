@@ -25,10 +25,8 @@ export class AppError extends Error {
 }
 
 export const badRequest = (message: string, code = 'bad_request', extra?: Extra) => new AppError(400, code, message, extra)
-export const unauthorized = (message = 'Authentication required', code = 'unauthorized', extra?: Extra) =>
-  new AppError(401, code, message, extra)
-export const forbidden = (message = 'You are not allowed to do this', code = 'forbidden', extra?: Extra) =>
-  new AppError(403, code, message, extra)
+export const unauthorized = (message = 'Authentication required', code = 'unauthorized', extra?: Extra) => new AppError(401, code, message, extra)
+export const forbidden = (message = 'You are not allowed to do this', code = 'forbidden', extra?: Extra) => new AppError(403, code, message, extra)
 export const notFound = (message = 'Not found', code = 'not_found') => new AppError(404, code, message)
 export const conflict = (message: string, code = 'conflict', extra?: Extra) => new AppError(409, code, message, extra)
 export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many attempts. Please try again later.') =>
@@ -79,8 +77,7 @@ export function errorHandler(logger: Logger): ErrorHandler {
   }
 }
 
-export const notFoundHandler: NotFoundHandler = (c) =>
-  c.json({ message: `No route for ${c.req.method} ${c.req.path}`, code: 'route_not_found' }, 404)
+export const notFoundHandler: NotFoundHandler = (c) => c.json({ message: `No route for ${c.req.method} ${c.req.path}`, code: 'route_not_found' }, 404)
 
 /** A readable message for one zod issue: missing fields say "<field> is required". */
 function issueMessage(issue: z.core.$ZodIssue): string {

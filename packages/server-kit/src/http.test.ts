@@ -51,8 +51,7 @@ function makeApp(opts: { ready?: () => Promise<void>; logger?: Logger } = {}) {
   return app
 }
 
-const post = (app: Hono<AppEnv>, body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
-  app.request('/items', { method: 'POST', body, headers })
+const post = (app: Hono<AppEnv>, body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) => app.request('/items', { method: 'POST', body, headers })
 
 describe('service app: validation and errors', () => {
   const app = makeApp()
@@ -89,7 +88,6 @@ describe('service app: validation and errors', () => {
     expect((await doc(nested(MAX_INPUT_DEPTH - 1))).status).toBe(200)
     const deep = await doc(nested(5000))
     expect([deep.status, ((await deep.json()) as { code: string }).code]).toEqual([400, 'validation_failed'])
-
   })
 
   it('answers malformed JSON with 400 in the error shape', async () => {

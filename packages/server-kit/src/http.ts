@@ -49,8 +49,7 @@ const MULTIPART = /^multipart\/form-data\s*(;|$)/i
 /** The 400 for a body its reader could not read or parse: named after what was expected. */
 function unreadableBody(reader: string, contentType: string | undefined): AppError {
   if (reader === 'json') return new AppError(400, 'invalid_json', 'The body is not valid JSON')
-  if ((reader === 'parseBody' || reader === 'formData') && MULTIPART.test(contentType ?? ''))
-    return new AppError(400, 'invalid_multipart', 'Malformed multipart body')
+  if ((reader === 'parseBody' || reader === 'formData') && MULTIPART.test(contentType ?? '')) return new AppError(400, 'invalid_multipart', 'Malformed multipart body')
   if (reader === 'parseBody' || reader === 'formData') return new AppError(400, 'invalid_form', 'The body is not a valid form')
   return new AppError(400, 'unreadable_body', 'The request body could not be read')
 }
@@ -174,12 +173,7 @@ export interface ListenOptions {
 }
 
 /** Starts a Hono app on `port` (0 = any free port); resolves with the bound port. */
-export function listen(
-  app: { fetch: (req: Request, env?: unknown) => Response | Promise<Response> },
-  port: number,
-  hostname = '127.0.0.1',
-  opts: ListenOptions = {},
-) {
+export function listen(app: { fetch: (req: Request, env?: unknown) => Response | Promise<Response> }, port: number, hostname = '127.0.0.1', opts: ListenOptions = {}) {
   const trusted = opts.trustedProxies ?? LOOPBACK_PROXIES
   const fetch = (req: Request, env: object) => {
     ;(env as ServerEnv).trustedProxies = trusted
@@ -192,7 +186,11 @@ export function listen(
       resolveListen({
         port: info.port,
         server,
-        close: () => new Promise<void>((r) => { server.close(() => r()); (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.() }),
+        close: () =>
+          new Promise<void>((r) => {
+            server.close(() => r())
+            ;(server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.()
+          }),
       }),
     )
   })

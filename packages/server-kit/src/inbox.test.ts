@@ -16,8 +16,7 @@ afterAll(async () => {
   await testDb?.drop()
 })
 
-const effectsOf = async (id: string) =>
-  ((await db.orm.em.fork().execute('select 1 from effects where event_id = ?', [id])) as unknown[]).length
+const effectsOf = async (id: string) => ((await db.orm.em.fork().execute('select 1 from effects where event_id = ?', [id])) as unknown[]).length
 const effect = (id: string) => async (em: import('@mikro-orm/postgresql').EntityManager) => {
   await em.execute('insert into effects (event_id) values (?)', [id])
 }

@@ -17,17 +17,12 @@ export const InboxEntry = defineEntity({
  * commit together, so a redelivered event (or a concurrent duplicate) has no second effect.
  * Resolves with false when the event had been handled already.
  */
-export async function handleOnce(
-  orm: MikroORM,
-  consumer: string,
-  event: Pick<EventEnvelope, 'id'>,
-  fn: (em: EntityManager) => Promise<void>,
-): Promise<boolean> {
+export async function handleOnce(orm: MikroORM, consumer: string, event: Pick<EventEnvelope, 'id'>, fn: (em: EntityManager) => Promise<void>): Promise<boolean> {
   return orm.em.fork().transactional(async (em) => {
-    const inserted = (await em.execute(
-      'insert into inbox (consumer, event_id, handled_at) values (?, ?, now()) on conflict do nothing returning event_id',
-      [consumer, event.id],
-    )) as unknown[]
+    const inserted = (await em.execute('insert into inbox (consumer, event_id, handled_at) values (?, ?, now()) on conflict do nothing returning event_id', [
+      consumer,
+      event.id,
+    ])) as unknown[]
     if (inserted.length === 0) return false
     await fn(em)
     return true

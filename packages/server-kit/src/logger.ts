@@ -21,11 +21,7 @@ const JWT = /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g
 export const redactTokens = (text: string) => text.replace(JWT, '[token]')
 
 /** Creates a JSON-lines logger writing to stdout (errors to stderr); tokens are redacted from every line. */
-export function createLogger(
-  service: string,
-  level: LogLevel = (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info',
-  bindings: Record<string, unknown> = {},
-): Logger {
+export function createLogger(service: string, level: LogLevel = (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info', bindings: Record<string, unknown> = {}): Logger {
   const min = order[level] ?? order.info
   const write = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (order[lvl] < min) return

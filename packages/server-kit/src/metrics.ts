@@ -15,13 +15,12 @@ export function createMetrics(service: string): Metrics {
       if (!s) series.set(key, (s = { count: 0, sum: 0, buckets: BUCKETS.map(() => 0) }))
       s.count++
       s.sum += ms / 1000
-      BUCKETS.forEach((b, i) => { if (ms <= b) s.buckets[i]!++ })
+      BUCKETS.forEach((b, i) => {
+        if (ms <= b) s.buckets[i]!++
+      })
     },
     render() {
-      const lines = [
-        '# HELP http_request_duration_seconds Request duration.',
-        '# TYPE http_request_duration_seconds histogram',
-      ]
+      const lines = ['# HELP http_request_duration_seconds Request duration.', '# TYPE http_request_duration_seconds histogram']
       for (const [labels, s] of series) {
         const l = `service="${service}",${labels}`
         BUCKETS.forEach((b, i) => lines.push(`http_request_duration_seconds_bucket{${l},le="${b / 1000}"} ${s.buckets[i]}`))

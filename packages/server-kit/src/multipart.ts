@@ -68,8 +68,7 @@ const MAX_FIELDS = 1100
 
 /** Rejects what can be rejected before reading the body: not multipart (415), declared too large. */
 export function checkMultipartHeaders(req: UploadRequest, limits: MultipartLimits, requestTooLarge: () => AppError) {
-  if (!req.contentType || !/^multipart\/form-data\s*;/i.test(req.contentType))
-    throw new AppError(415, 'unsupported_media_type', 'Expected a multipart/form-data body')
+  if (!req.contentType || !/^multipart\/form-data\s*;/i.test(req.contentType)) throw new AppError(415, 'unsupported_media_type', 'Expected a multipart/form-data body')
   if (req.contentLength !== undefined && req.contentLength > limits.maxRequestBytes) throw requestTooLarge()
 }
 
@@ -163,13 +162,7 @@ export async function receiveMultipart<C>(req: UploadRequest, opts: ReceiveMulti
 }
 
 /** The file's bytes, failing as soon as it is too large or its first bytes fail the check. */
-async function* checkedFile(
-  stream: AsyncIterable<Buffer>,
-  name: string,
-  limits: MultipartLimits,
-  fileTooLarge: (name: string) => AppError,
-  check: (head: Buffer) => void,
-) {
+async function* checkedFile(stream: AsyncIterable<Buffer>, name: string, limits: MultipartLimits, fileTooLarge: (name: string) => AppError, check: (head: Buffer) => void) {
   let head: Buffer[] = []
   let headBytes = 0
   let size = 0

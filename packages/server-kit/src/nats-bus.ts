@@ -1,13 +1,5 @@
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node'
-import {
-  AckPolicy,
-  DeliverPolicy,
-  JetStreamApiError,
-  StorageType,
-  jetstream,
-  jetstreamManager,
-  type ConsumerMessages,
-} from '@nats-io/jetstream'
+import { AckPolicy, DeliverPolicy, JetStreamApiError, StorageType, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream'
 import { EventEnvelope } from '@portal/contracts'
 import type { EventBus, EventHandler } from './bus.ts'
 import type { Logger } from './logger.ts'

@@ -92,10 +92,9 @@ describe('outbox and relay (PostgreSQL)', () => {
   it('keeps events pending while the bus fails and publishes them, in order, once it recovers', async () => {
     const { bus, published, state } = recordingBus()
     state.failing = true
-    const recorded = await db.orm.em.fork().transactional(async (em) => [
-      recordEvent(em, DELETED, { userId: crypto.randomUUID() }),
-      recordEvent(em, DELETED, { userId: crypto.randomUUID() }),
-    ])
+    const recorded = await db.orm.em
+      .fork()
+      .transactional(async (em) => [recordEvent(em, DELETED, { userId: crypto.randomUUID() }), recordEvent(em, DELETED, { userId: crypto.randomUUID() })])
     relay = startOutboxRelay({ orm: db.orm, bus, logger: silentLogger, intervalMs: 60_000 })
     expect(await relay.flush()).toBe(0)
     const pending = await rows()
@@ -142,7 +141,12 @@ describe('outbox and relay (PostgreSQL)', () => {
 
 describe('outbox → JetStream → durable consumer with inbox', () => {
   it('delivers a recorded event once and a redelivery has no second effect', async () => {
-    const domain = 'sk' + crypto.randomUUID().replace(/[^a-f]/g, '').slice(0, 12)
+    const domain =
+      'sk' +
+      crypto
+        .randomUUID()
+        .replace(/[^a-f]/g, '')
+        .slice(0, 12)
     const type = `${domain}.user.deleted.v1`
     const stream = uniqueName('SK_OUTBOX')
     const bus = await createNatsBus({ url: TEST_NATS_URL, stream, subjects: [`${domain}.>`], logger: silentLogger, nakDelayMs: 50 })

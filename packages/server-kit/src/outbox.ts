@@ -93,13 +93,7 @@ export interface OutboxRelay {
  * record events kick it when they commit; an interval catches anything else (a failed publish,
  * rows written by SQL).
  */
-export function startOutboxRelay(opts: {
-  orm: MikroORM
-  bus: EventBus
-  logger: Logger
-  intervalMs?: number
-  batchSize?: number
-}): OutboxRelay {
+export function startOutboxRelay(opts: { orm: MikroORM; bus: EventBus; logger: Logger; intervalMs?: number; batchSize?: number }): OutboxRelay {
   const batchSize = opts.batchSize ?? 100
   const conn = () => opts.orm.em.getConnection()
 

@@ -154,7 +154,17 @@ describe('defineService', () => {
       id: crypto.randomUUID(),
       type: 'identity.user.registered.v1',
       occurredAt: new Date().toISOString(),
-      data: { userId, name: 'Pat', email: 'pat@acme.test', isAdmin: false, isManager: false, managerScope: { branches: [], departments: [] }, branch: null, department: null, userGroup: null },
+      data: {
+        userId,
+        name: 'Pat',
+        email: 'pat@acme.test',
+        isAdmin: false,
+        isManager: false,
+        managerScope: { branches: [], departments: [] },
+        branch: null,
+        department: null,
+        userGroup: null,
+      },
     })
     await running.users.waitFor(async (em) => Boolean(await em.findOne(ProjectedUser, { id: userId })), 10_000)
     await running.storage.put('probe/file.txt', Readable.from([Buffer.from('kept')]))

@@ -255,5 +255,9 @@ export async function runServiceProcess(name: string, env: PlatformEnv, start: (
   const logger = createLogger(name, env.LOG_LEVEL)
   const bus = env.NATS_URL ? await createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger })
   const service = await start({ logger, bus })
-  closeOnSignal(logger, () => service.close(), () => bus.close())
+  closeOnSignal(
+    logger,
+    () => service.close(),
+    () => bus.close(),
+  )
 }

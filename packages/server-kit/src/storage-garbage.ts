@@ -31,8 +31,7 @@ export interface GarbageEntry {
  * proof) records its files in the same transaction as the delete.
  */
 export async function recordGarbage(em: EntityManager, entries: GarbageEntry[], at: Date) {
-  for (const e of entries)
-    await em.execute('insert into storage_garbage (key, is_prefix, created_at) values (?, ?, ?) on conflict (key) do nothing', [e.key, e.isPrefix, at])
+  for (const e of entries) await em.execute('insert into storage_garbage (key, is_prefix, created_at) values (?, ?, ?) on conflict (key) do nothing', [e.key, e.isPrefix, at])
 }
 
 /**
@@ -77,9 +76,7 @@ export function createGarbageCleaner(ctx: GarbageCleanerContext, opts: GarbageCl
   const remove = async (key: string, olderThan?: Date) => {
     return ctx.orm.em.fork().transactional(async (tx) => {
       const rows = (await tx.execute(
-        olderThan
-          ? 'delete from storage_garbage where key = ? and created_at < ? returning key, is_prefix'
-          : 'delete from storage_garbage where key = ? returning key, is_prefix',
+        olderThan ? 'delete from storage_garbage where key = ? and created_at < ? returning key, is_prefix' : 'delete from storage_garbage where key = ? returning key, is_prefix',
         olderThan ? [key, olderThan] : [key],
       )) as { key: string; is_prefix: boolean }[]
       const row = rows[0]
@@ -108,10 +105,14 @@ export function createGarbageCleaner(ctx: GarbageCleanerContext, opts: GarbageCl
     intervalMs: opts.intervalMs ?? 60_000,
     async pass() {
       const olderThan = new Date(ctx.now().getTime() - minAgeMs)
-      const rows = (await ctx.orm.em
-        .fork()
-        .execute('select key from storage_garbage where created_at < ? order by created_at limit 500', [olderThan])) as { key: string }[]
-      return { done: await removeEach(rows.map((r) => r.key), olderThan), more: rows.length === 500 }
+      const rows = (await ctx.orm.em.fork().execute('select key from storage_garbage where created_at < ? order by created_at limit 500', [olderThan])) as { key: string }[]
+      return {
+        done: await removeEach(
+          rows.map((r) => r.key),
+          olderThan,
+        ),
+        more: rows.length === 500,
+      }
     },
   })
 

@@ -83,7 +83,7 @@ export function createLocalStorage(root: string): Storage {
           // Each chunk is written before the next is read: what is in flight is one chunk, and the
           // source may reuse its buffer (a write stream would hold up to its highWaterMark).
           for await (const chunk of source as AsyncIterable<Uint8Array>) {
-            for (let at = 0; at < chunk.length; ) at += (await file.write(chunk, at)).bytesWritten
+            for (let at = 0; at < chunk.length;) at += (await file.write(chunk, at)).bytesWritten
             size += chunk.length
           }
         } finally {

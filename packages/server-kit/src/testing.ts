@@ -126,7 +126,11 @@ export const MALFORMED_BODIES: readonly { name: string; contentType?: string; bo
   { name: 'multipart type without a boundary', contentType: 'multipart/form-data', body: 'token=x' },
   { name: 'multipart cut short', contentType: 'multipart/form-data; boundary=fuzz', body: '--fuzz\r\nContent-Disposition: form-data; name="token"\r\n\r\nx' },
   { name: 'multipart part without headers', contentType: 'multipart/form-data; boundary=fuzz', body: '--fuzz\r\ngarbage\r\n--fuzz--\r\n' },
-  { name: 'multipart file cut short', contentType: 'multipart/form-data; boundary=fuzz', body: '--fuzz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4' },
+  {
+    name: 'multipart file cut short',
+    contentType: 'multipart/form-data; boundary=fuzz',
+    body: '--fuzz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4',
+  },
   { name: 'malformed JSON', contentType: 'application/json', body: '{"a": ' },
   { name: 'empty JSON', contentType: 'application/json', body: '' },
   { name: 'JSON of the wrong kind', contentType: 'application/json', body: '[null, 1, "x"]' },

@@ -156,9 +156,7 @@ describe('requireReadableUser', () => {
     const em = () => db.orm.em.fork()
     // Not in the projection yet: the token's scope (everything).
     expect(await requireReadableUser(em(), manager, id)).toMatchObject({ id })
-    await projection.handle(
-      event('identity.user.updated.v1', facts(manager.userId, { isManager: true, managerScope: { branches: ['Portland'], departments: [] } }), new Date()),
-    )
+    await projection.handle(event('identity.user.updated.v1', facts(manager.userId, { isManager: true, managerScope: { branches: ['Portland'], departments: [] } }), new Date()))
     await expect(requireReadableUser(em(), manager, id)).rejects.toMatchObject({ status: 403 })
     await projection.handle(
       event('identity.user.updated.v1', facts(manager.userId, { isManager: false, managerScope: { branches: [], departments: [] } }), new Date(Date.now() + 1_000)),

@@ -155,8 +155,7 @@ export const projectedUsers = {
    * The existing users among `ids`, share-locked until the transaction ends: a deletion handled
    * meanwhile waits, then removes what the transaction wrote for them.
    */
-  lockExisting: (em: EntityManager, ids: string[]) =>
-    em.find(ProjectedUser, { id: { $in: ids }, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_READ }),
+  lockExisting: (em: EntityManager, ids: string[]) => em.find(ProjectedUser, { id: { $in: ids }, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_READ }),
 }
 
 const userNotFound = () => notFound('User not found', 'user_not_found')
