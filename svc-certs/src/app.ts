@@ -1,6 +1,17 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { todayIn } from '@portal/contracts'
-import { auditTrailRoutes, createLogger, createServiceApp, projectionTokenCheck, publicUrl, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
+import {
+  auditTrailRoutes,
+  createLogger,
+  createServiceApp,
+  projectionTokenCheck,
+  publicUrl,
+  withTokenCheck,
+  type GarbageCleaner,
+  type Logger,
+  type Storage,
+  type TokenVerifier,
+} from '@portal/server-kit'
 import { adminCertificationRoutes } from './certification-types/certification-type.routes.ts'
 import { createCertificationTypeService } from './certification-types/certification-type.service.ts'
 import { certificationRoutes } from './certifications/certification.routes.ts'

@@ -28,18 +28,30 @@ describe('GET /admin/audit/certs', () => {
     const created = await h.call('POST', '/admin/certifications', { token: admin.token, body: { name: 'Audit Safety', code: 'AUD-1', tier_level: 1 } })
     expect(created.status).toBe(201)
     const id = (created.body as { certification: { id: number } }).certification.id
-    expect((await h.call('PUT', `/admin/certifications/${id}`, { token: admin.token, body: { name: 'Audit Safety', code: 'AUD-1', tier_level: 1, is_active: false } })).status).toBe(200)
-    expect((await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: 1, certification_id: id, is_required: true } })).status).toBe(200)
+    expect(
+      (await h.call('PUT', `/admin/certifications/${id}`, { token: admin.token, body: { name: 'Audit Safety', code: 'AUD-1', tier_level: 1, is_active: false } })).status,
+    ).toBe(200)
+    expect((await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: 1, certification_id: id, is_required: true } })).status).toBe(
+      200,
+    )
     const reqs = (await h.call('GET', '/admin/certifications/tier-requirements', { token: admin.token })).body as { requirements: { id: number }[] }
     expect((await h.call('DELETE', `/admin/certifications/tier-requirements/${reqs.requirements[0]!.id}`, { token: admin.token })).status).toBe(200)
     expect((await h.call('DELETE', `/admin/certifications/${id}`, { token: admin.token })).status).toBe(200)
-    expect((await h.call('POST', '/revenue/manual-entry', { token: admin.token, body: { user_id: tech.id, month: '2025-03', gross_revenue: 10000, pay_amount: 320 } })).status).toBe(201)
-    expect((await h.call('POST', '/revenue/manual-entry', { token: admin.token, body: { user_id: tech.id, month: '2025-03', gross_revenue: 12000, pay_amount: 320, replace: true } })).status).toBe(200)
+    expect(
+      (await h.call('POST', '/revenue/manual-entry', { token: admin.token, body: { user_id: tech.id, month: '2025-03', gross_revenue: 10000, pay_amount: 320 } })).status,
+    ).toBe(201)
+    expect(
+      (await h.call('POST', '/revenue/manual-entry', { token: admin.token, body: { user_id: tech.id, month: '2025-03', gross_revenue: 12000, pay_amount: 320, replace: true } }))
+        .status,
+    ).toBe(200)
     const asked = await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: tech.id, newTier: 2, justification: 'Ready' } })
     const request = (asked.body as { request: { id: number } }).request.id
     expect((await h.call('POST', `/manager/tier-promotions/${request}/decision`, { token: admin.token, body: { approve: true, note: 'Earned' } })).status).toBe(200)
     const again = await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: tech.id, newTier: 3, justification: 'Soon' } })
-    expect((await h.call('POST', `/manager/tier-promotions/${(again.body as { request: { id: number } }).request.id}/decision`, { token: admin.token, body: { approve: false } })).status).toBe(200)
+    expect(
+      (await h.call('POST', `/manager/tier-promotions/${(again.body as { request: { id: number } }).request.id}/decision`, { token: admin.token, body: { approve: false } }))
+        .status,
+    ).toBe(200)
     expect((await h.call('PUT', `/manager/rev-pay/${tech.id}`, { token: manager.token, body: { revPayRatio: 32.5 } })).status).toBe(200)
     expect((await h.call('PUT', `/manager/rev-pay/${tech.id}`, { token: admin.token, body: { revPayRatio: 30 } })).status).toBe(200)
 

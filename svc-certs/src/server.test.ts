@@ -43,13 +43,35 @@ describe('start()', () => {
     const ids = new Map(DEMO.map((local) => [local, crypto.randomUUID()]))
     const seeding = seedDemoData(server, { companyEmailDomain: 'acme.test' })
     for (const [local, userId] of ids) {
-      const branch = local === 'tech.seattle' ? 'Seattle' : local === 'tech.anchorage' ? 'Anchorage' : local === 'tech.tricities' ? 'Tri-Cities' : local.startsWith('new') || local === 'admin' ? null : 'Portland'
-      const department = local === 'tech.seattle' ? 'Electricians' : local === 'tech.anchorage' ? 'Construction' : local === 'tech.tricities' ? 'Testing' : branch ? 'Service' : null
+      const branch =
+        local === 'tech.seattle'
+          ? 'Seattle'
+          : local === 'tech.anchorage'
+            ? 'Anchorage'
+            : local === 'tech.tricities'
+              ? 'Tri-Cities'
+              : local.startsWith('new') || local === 'admin'
+                ? null
+                : 'Portland'
+      const department =
+        local === 'tech.seattle' ? 'Electricians' : local === 'tech.anchorage' ? 'Construction' : local === 'tech.tricities' ? 'Testing' : branch ? 'Service' : null
       await bus.publish({
         id: crypto.randomUUID(),
         type: 'identity.user.registered.v1',
         occurredAt: new Date().toISOString(),
-        data: { userId, name: local, email: `${local}@acme.test`, isAdmin: local === 'admin', isManager: local === 'manager', managerScope: { branches: local === 'manager' ? ['Portland'] : [], departments: [] }, branch, department, userGroup: null, employeeId: 'E1', hireDate: '2022-01-10' },
+        data: {
+          userId,
+          name: local,
+          email: `${local}@acme.test`,
+          isAdmin: local === 'admin',
+          isManager: local === 'manager',
+          managerScope: { branches: local === 'manager' ? ['Portland'] : [], departments: [] },
+          branch,
+          department,
+          userGroup: null,
+          employeeId: 'E1',
+          hireDate: '2022-01-10',
+        },
       })
     }
     expect(await seeding).toBeGreaterThanOrEqual(15)
@@ -59,7 +81,15 @@ describe('start()', () => {
 
     const base = `http://127.0.0.1:${server.port}`
     const token = (local: string, over: Partial<Actor> = {}) =>
-      issuer.sign({ userId: ids.get(local)!, email: `${local}@acme.test`, name: local, isAdmin: local === 'admin', isManager: false, managerScope: { branches: [], departments: [] }, ...over })
+      issuer.sign({
+        userId: ids.get(local)!,
+        email: `${local}@acme.test`,
+        name: local,
+        isAdmin: local === 'admin',
+        isManager: false,
+        managerScope: { branches: [], departments: [] },
+        ...over,
+      })
     const get = async (path: string, t: string) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${t}` } })
 
     const statuses = new Set<string>()
@@ -80,7 +110,11 @@ describe('start()', () => {
     const proof = await get(`${withProof.file_path}?download=1`, await token('tech.portland'))
     expect(proof.status).toBe(200)
     expect(proof.headers.get('content-type')).toBe('application/pdf')
-    expect(Buffer.from(await proof.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-')
+    expect(
+      Buffer.from(await proof.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-')
     expect((await storage.list('proofs')).length).toBeGreaterThan(5)
 
     // Another technician cannot open the profile; the admin overview counts the demo.

@@ -1,13 +1,4 @@
-import {
-  ProjectedUser,
-  defineService,
-  openStorage,
-  publicUrl,
-  runServiceProcess,
-  stoppedWithJobs,
-  type ServeOptions,
-  type ServiceDeps,
-} from '@portal/server-kit'
+import { ProjectedUser, defineService, openStorage, publicUrl, runServiceProcess, stoppedWithJobs, type ServeOptions, type ServiceDeps } from '@portal/server-kit'
 import { createApp, type AppDeps } from './app.ts'
 import { CertificationTypeEntity, TierRequirementEntity } from './certification-types/certification-type.entity.ts'
 import { CertificationPeriodEntity, TechnicianCertificationEntity } from './certifications/certification.entity.ts'

@@ -49,10 +49,9 @@ export const certificationTypeRepository = {
   },
   /** Removes a tier requirement: its tier and type's code, or null when there is none. */
   async removeRequirement(em: EntityManager, id: number): Promise<{ tier_level: number; code: string } | null> {
-    const [removed] = (await em.execute(
-      'delete from tier_requirements r using certification_types t where r.id = ? and t.id = r.certification_id returning r.tier_level, t.code',
-      [id],
-    )) as { tier_level: number; code: string }[]
+    const [removed] = (await em.execute('delete from tier_requirements r using certification_types t where r.id = ? and t.id = r.certification_id returning r.tier_level, t.code', [
+      id,
+    ])) as { tier_level: number; code: string }[]
     return removed ?? null
   },
   /** Every tier requirement with its type, by tier, required first, then name. */
@@ -63,7 +62,15 @@ export const certificationTypeRepository = {
       .flatMap((r) => {
         const t = types.get(r.certificationId)
         if (!t) return []
-        return [{ id: r.id, tier_level: r.tierLevel, certification_id: r.certificationId, is_required: r.isRequired, certification: { ...toCertificationBrief(t), is_active: t.isActive } }]
+        return [
+          {
+            id: r.id,
+            tier_level: r.tierLevel,
+            certification_id: r.certificationId,
+            is_required: r.isRequired,
+            certification: { ...toCertificationBrief(t), is_active: t.isActive },
+          },
+        ]
       })
       .sort((a, b) => a.tier_level - b.tier_level || Number(b.is_required) - Number(a.is_required) || a.certification.name.localeCompare(b.certification.name) || a.id - b.id)
   },

@@ -56,7 +56,13 @@ describe('certification types (admin §3, §7, §9)', () => {
       body: { ...body, name: 'Arc Flash II', department: null, validity_period: null, is_active: false, training_link: '' },
     })
     expect(edited.status).toBe(200)
-    expect(CertificationTypeResponse.parse(edited.body).certification).toMatchObject({ name: 'Arc Flash II', department: null, validity_period: null, is_active: false, training_link: null })
+    expect(CertificationTypeResponse.parse(edited.body).certification).toMatchObject({
+      name: 'Arc Flash II',
+      department: null,
+      validity_period: null,
+      is_active: false,
+      training_link: null,
+    })
   })
 
   it('refuses bad input with the spec’s messages and a duplicate code (any case) with 409', async () => {
@@ -116,7 +122,11 @@ describe('tier requirements', () => {
       [2, true],
     ])
     const removed = await h.call('DELETE', `/admin/certifications/tier-requirements/${reqs[0]!.id}`, { token: admin.token })
-    expect(TierRequirementsResponse.parse(removed.body).requirements.filter((r) => r.certification_id === t.id).map((r) => r.tier_level)).toEqual([2])
+    expect(
+      TierRequirementsResponse.parse(removed.body)
+        .requirements.filter((r) => r.certification_id === t.id)
+        .map((r) => r.tier_level),
+    ).toEqual([2])
     expect(await h.call('DELETE', `/admin/certifications/tier-requirements/${reqs[0]!.id}`, { token: admin.token })).toMatchObject({ status: 404 })
     expect(await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: 1, certification_id: 999999 } })).toMatchObject({
       status: 404,

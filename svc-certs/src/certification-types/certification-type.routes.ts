@@ -20,7 +20,9 @@ export const adminCertificationRoutes = (types: CertificationTypeService, techni
     .get('/consistency', async (c) => c.json(await technicians.consistency(c.get('actor'))))
     .get('/tier-requirements', async (c) => c.json({ requirements: await types.requirements() }))
     .put('/tier-requirements', validate('json', TierRequirementInput), async (c) => c.json({ requirements: await types.putRequirement(c.get('actor'), c.req.valid('json')) }))
-    .delete('/tier-requirements/:id{[0-9]+}', validate('param', IdParam), async (c) => c.json({ requirements: await types.removeRequirement(c.get('actor'), c.req.valid('param').id) }))
+    .delete('/tier-requirements/:id{[0-9]+}', validate('param', IdParam), async (c) =>
+      c.json({ requirements: await types.removeRequirement(c.get('actor'), c.req.valid('param').id) }),
+    )
     .put('/:id{[0-9]+}', validate('param', IdParam), validate('json', CertificationTypeInput), async (c) =>
       c.json({ certification: await types.update(c.get('actor'), c.req.valid('param').id, c.req.valid('json')) }),
     )

@@ -12,11 +12,7 @@ export const typeNotFound = () => notFound(CERT_MESSAGES.certificationTypeNotFou
 const codeTaken = () => conflict(CERT_MESSAGES.codeTaken, 'code_taken')
 /** Decision 0012: a type someone holds is not deleted (their records need it); it can be made inactive. */
 const typeInUse = (holders: number) =>
-  new AppError(
-    409,
-    'certification_in_use',
-    `This certification is held by ${holders} technician${holders === 1 ? '' : 's'}; mark it inactive to stop offering it instead.`,
-  )
+  new AppError(409, 'certification_in_use', `This certification is held by ${holders} technician${holders === 1 ? '' : 's'}; mark it inactive to stop offering it instead.`)
 
 /** What the audit trail keeps of a type (decision 0036). */
 const typeFacts = (t: CertificationTypeEntity) => ({

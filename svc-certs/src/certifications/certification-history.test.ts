@@ -81,7 +81,15 @@ describe('a renewal (a later obtained date) keeps the earlier period', () => {
     expect((await h.download(kept!.file_path!, tech.token)).headers.get('content-disposition')).toMatch(/^inline; /)
 
     // The history route and the profile (and so the member page) show the same periods.
-    expect(await history(tech, cert.id)).toEqual({ user_id: tech.id, user_certification_id: cert.id, certification_id: type.id, name: type.name, code: type.code, held: true, history: [kept] })
+    expect(await history(tech, cert.id)).toEqual({
+      user_id: tech.id,
+      user_certification_id: cert.id,
+      certification_id: type.id,
+      name: type.name,
+      code: type.code,
+      held: true,
+      history: [kept],
+    })
     const profile = TechnicianProfile.parse((await h.call('GET', `/technician/profile/${tech.id}`, { token: tech.token })).body)
     expect(profile.certifications.find((c) => c.id === cert.id)!.history).toEqual([kept])
 
@@ -230,7 +238,10 @@ describe('bad input: a clear 400 naming the field, nothing changed', () => {
 
   it('lets an earlier obtained date correct a certification still without proof or history (added, then its proof uploaded)', async () => {
     const t = await h.type(admin, { validity_period: 12 })
-    const added = await h.call('POST', '/technician/certifications/add', { token: tech.token, body: { certification_id: t.id, certification_number: 'A', obtained_date: '2025-03-01' } })
+    const added = await h.call('POST', '/technician/certifications/add', {
+      token: tech.token,
+      body: { certification_id: t.id, certification_number: 'A', obtained_date: '2025-03-01' },
+    })
     const res = await upload(tech, { certification_id: String(t.id), obtained_date: '2025-02-01' })
     expect(res.status).toBe(200)
     expect(res.body.certification).toMatchObject({ obtained_date: '2025-02-01', expiration_date: '2026-02-01', history: [] })
@@ -244,7 +255,10 @@ describe('bad input: a clear 400 naming the field, nothing changed', () => {
     for (const res of [
       await put(tech, cert.id, { obtained_date: '2026-01-10', expiration_date: '2026-01-09' }),
       await upload(tech, { certification_id: String(type.id), obtained_date: '2026-01-10', expiration_date: '2025-01-01' }),
-      await h.call('POST', '/technician/certifications/add', { token: tech.token, body: { certification_id: type.id, certification_number: 'X', obtained_date: '2026-01-10', expiration_date: '2026-01-09' } }),
+      await h.call('POST', '/technician/certifications/add', {
+        token: tech.token,
+        body: { certification_id: type.id, certification_number: 'X', obtained_date: '2026-01-10', expiration_date: '2026-01-09' },
+      }),
     ])
       expect(res).toMatchObject({ status: 400, body: { code: 'validation_failed', message: CERT_MESSAGES.expirationBeforeObtained, details: [{ path: 'expiration_date' }] } })
     expect(await row(cert.id)).toEqual(before)
@@ -263,7 +277,10 @@ describe('bad input: a clear 400 naming the field, nothing changed', () => {
       [put(tech, cert.id, { obtained_date: '2025-01-10', expiration_date: far }), 'expiration_date'],
       [put(tech, cert.id, { obtained_date: long }), 'obtained_date'],
       [upload(tech, { certification_id: String(type.id), obtained_date: '2026-01-10', expiration_date: far }), 'expiration_date'],
-      [h.call('POST', '/technician/certifications/add', { token: tech.token, body: { certification_id: type.id, certification_number: 'X', obtained_date: long } }), 'obtained_date'],
+      [
+        h.call('POST', '/technician/certifications/add', { token: tech.token, body: { certification_id: type.id, certification_number: 'X', obtained_date: long } }),
+        'obtained_date',
+      ],
     ]
     for (const [call, field] of cases) {
       const res = await call
@@ -325,7 +342,10 @@ describe('two renewals of the same certification at once', () => {
 
   it('a delete and a renewal at once: one wins, the other is refused, one period is kept', async () => {
     const { cert } = await proven(tech, '2025-04-01')
-    const answers = await atOnce(cert.id, [() => h.call('DELETE', `/technician/certifications/${cert.id}`, { token: tech.token }), () => put(tech, cert.id, { obtained_date: '2026-04-01' })])
+    const answers = await atOnce(cert.id, [
+      () => h.call('DELETE', `/technician/certifications/${cert.id}`, { token: tech.token }),
+      () => put(tech, cert.id, { obtained_date: '2026-04-01' }),
+    ])
     // The renewal first: the delete finds the row changed (409). The delete first: the renewal finds it gone (404).
     const [first, second] = answers[0]!.status === 200 ? answers : [answers[1]!, answers[0]!]
     expect(first!.status).toBe(200)
@@ -359,7 +379,8 @@ describe('who may read the history (the rule of the certification’s own routes
 
   type Caller = 'self' | 'other technician' | 'manager in scope' | 'manager out of scope' | 'admin' | 'unauthenticated'
   const callers: Caller[] = ['self', 'other technician', 'manager in scope', 'manager out of scope', 'admin', 'unauthenticated']
-  const token = (who: Caller) => ({ self: owner, 'other technician': other, 'manager in scope': inScope, 'manager out of scope': outOfScope, admin, unauthenticated: undefined })[who]?.token
+  const token = (who: Caller) =>
+    ({ self: owner, 'other technician': other, 'manager in scope': inScope, 'manager out of scope': outOfScope, admin, unauthenticated: undefined })[who]?.token
   // Anyone else gets the 404 of an id that does not exist: ids reveal nothing (certifications/access.ts).
   const readers = { self: 200, 'other technician': 404, 'manager in scope': 200, 'manager out of scope': 404, admin: 200, unauthenticated: 401 }
 
@@ -378,7 +399,10 @@ describe('who may read the history (the rule of the certification’s own routes
     expect(await h.call('GET', '/technician/certifications/999999/history', { token: admin.token })).toMatchObject({ status: 404, body: { code: 'certification_not_found' } })
     const periodId = paths.heldFile!.split('/')[5]
     expect(await h.call('GET', `/technician/certifications/${held}/history/999999/file`, { token: admin.token })).toMatchObject({ status: 404, body: { code: 'period_not_found' } })
-    expect(await h.call('GET', `/technician/certifications/${deleted}/history/${periodId}/file`, { token: admin.token })).toMatchObject({ status: 404, body: { code: 'period_not_found' } })
+    expect(await h.call('GET', `/technician/certifications/${deleted}/history/${periodId}/file`, { token: admin.token })).toMatchObject({
+      status: 404,
+      body: { code: 'period_not_found' },
+    })
   })
 })
 

@@ -91,7 +91,10 @@ describe('POST /technician/certifications/add (learner §5)', () => {
     const testing = await h.type(admin, { department: 'Testing' })
     expect(await add(tech, { certification_id: testing.id, certification_number: 'X' })).toMatchObject({ status: 400, body: { code: 'certification_unavailable' } })
     expect((await add(tech, { certification_id: t.id, certification_number: 'X' })).status).toBe(201)
-    expect(await add(tech, { certification_id: t.id, certification_number: 'Y' })).toMatchObject({ status: 409, body: { code: 'already_held', message: CERT_MESSAGES.alreadyHeld } })
+    expect(await add(tech, { certification_id: t.id, certification_number: 'Y' })).toMatchObject({
+      status: 409,
+      body: { code: 'already_held', message: CERT_MESSAGES.alreadyHeld },
+    })
   })
 
   it('lets an admin add for a technician (user_id), but nobody else for someone else', async () => {
@@ -102,7 +105,9 @@ describe('POST /technician/certifications/add (learner §5)', () => {
     expect(byAdmin.body.certification.user_id).toBe(other.id)
     const t2 = await h.type(admin)
     expect(await add(tech, { certification_id: t2.id, certification_number: 'X', user_id: other.id })).toMatchObject({ status: 403 })
-    expect(await h.call('POST', '/technician/certifications/add', { token: admin.token, body: { certification_id: t2.id, certification_number: 'X', user_id: crypto.randomUUID() } })).toMatchObject({
+    expect(
+      await h.call('POST', '/technician/certifications/add', { token: admin.token, body: { certification_id: t2.id, certification_number: 'X', user_id: crypto.randomUUID() } }),
+    ).toMatchObject({
       status: 404,
       body: { code: 'user_not_found' },
     })
@@ -121,14 +126,19 @@ describe('a technician without branch or department (learner §2: the profile mo
         status: 409,
         body: { code: 'profile_incomplete', message: 'Choose your branch and department on your dashboard to add certifications and upload proofs.' },
       })
-      expect(await h.upload('/technician/certifications/upload', who.token, { certification_id: String(t.id), obtained_date: '2025-01-15' }, [['file', 'proof.pdf', FILES.pdf]])).toMatchObject({
+      expect(
+        await h.upload('/technician/certifications/upload', who.token, { certification_id: String(t.id), obtained_date: '2025-01-15' }, [['file', 'proof.pdf', FILES.pdf]]),
+      ).toMatchObject({
         status: 409,
         body: { code: 'profile_incomplete' },
       })
     }
     expect(await stored()).toEqual([{ n: 0 }])
     expect(await leftovers()).toEqual(before)
-    expect((await h.call('POST', '/technician/certifications/add', { token: admin.token, body: { certification_id: t.id, certification_number: 'NH-ADM', user_id: newHire.id } })).status).toBe(201)
+    expect(
+      (await h.call('POST', '/technician/certifications/add', { token: admin.token, body: { certification_id: t.id, certification_number: 'NH-ADM', user_id: newHire.id } }))
+        .status,
+    ).toBe(201)
   })
 })
 
@@ -176,7 +186,10 @@ describe('POST /technician/certifications/upload', () => {
       expect(res.status, given).toBe(201)
       const { certification } = UserCertificationResponse.parse(res.body)
       expect([certification.file_name, certification.file_type]).toEqual([given, 'application/pdf'])
-      for (const [query, kind] of [['', 'inline'], ['?download=1', 'attachment']]) {
+      for (const [query, kind] of [
+        ['', 'inline'],
+        ['?download=1', 'attachment'],
+      ]) {
         const file = await h.download(`${certification.file_path}${query}`, tech.token)
         expect(file.headers.get('content-disposition'), given).toBe(`${kind}; filename="${served}"; filename*=UTF-8''${served}`)
       }
@@ -222,7 +235,12 @@ describe('POST /technician/certifications/upload', () => {
     expect(await up({ ...fields, certification_id: '999999' }, [['file', 'a.pdf', FILES.pdf]])).toMatchObject({ status: 404, body: { code: 'certification_type_not_found' } })
     expect(await up({ certification_id: 'abc', obtained_date: '2025-01-01' }, [['file', 'a.pdf', FILES.pdf]])).toMatchObject({ status: 400, body: { code: 'validation_failed' } })
     expect(await up({ certification_id: String(t.id) }, [['file', 'a.pdf', FILES.pdf]])).toMatchObject({ status: 400, body: { message: CERT_MESSAGES.obtainedDateRequired } })
-    expect(await up(fields, [['file', 'a.pdf', FILES.pdf], ['file', 'b.pdf', FILES.pdf]])).toMatchObject({ status: 400, body: { code: 'too_many_files' } })
+    expect(
+      await up(fields, [
+        ['file', 'a.pdf', FILES.pdf],
+        ['file', 'b.pdf', FILES.pdf],
+      ]),
+    ).toMatchObject({ status: 400, body: { code: 'too_many_files' } })
     expect(await up(fields, [['other', 'a.pdf', FILES.pdf]])).toMatchObject({ status: 400, body: { code: 'unexpected_file' } })
     const notMultipart = await h.call('POST', '/technician/certifications/upload', { token: tech.token, body: fields })
     expect(notMultipart).toMatchObject({ status: 415 })
@@ -292,7 +310,9 @@ describe('POST /technician/certifications/upload', () => {
 describe('a held certification', () => {
   it('is edited (number kept when absent, dates and notes replaced) and announced', async () => {
     const t = await h.type(admin, { validity_period: 24 })
-    const { certification } = UserCertificationResponse.parse((await add(tech, { certification_id: t.id, certification_number: 'N-1', obtained_date: '2024-01-01', notes: 'x' })).body)
+    const { certification } = UserCertificationResponse.parse(
+      (await add(tech, { certification_id: t.id, certification_number: 'N-1', obtained_date: '2024-01-01', notes: 'x' })).body,
+    )
     const res = await h.call('PUT', `/technician/certifications/${certification.id}`, { token: tech.token, body: { obtained_date: '2024-06-01' } })
     expect(res.status).toBe(200)
     expect(res.body.certification).toMatchObject({ certification_number: 'N-1', obtained_date: '2024-06-01', expiration_date: '2026-06-01', notes: null })

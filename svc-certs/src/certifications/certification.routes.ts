@@ -35,9 +35,7 @@ export const certificationRoutes = (svc: CertificationService, verifier: TokenVe
       const { created, certification } = await svc.upload(c.get('actor'), uploadRequestOf(c))
       return c.json({ message: CERT_MESSAGES.uploaded, certification }, created ? 201 : 200)
     })
-    .get('/certifications/available/:userId', validate('param', UserIdParam), async (c) =>
-      c.json(await svc.available(c.get('actor'), c.req.valid('param').userId)),
-    )
+    .get('/certifications/available/:userId', validate('param', UserIdParam), async (c) => c.json(await svc.available(c.get('actor'), c.req.valid('param').userId)))
     .put('/certifications/:id{[0-9]+}', validate('param', IdParam), validate('json', UpdateCertificationBody), async (c) =>
       c.json({ message: 'Certification updated', certification: await svc.update(c.get('actor'), c.req.valid('param').id, c.req.valid('json')) }),
     )

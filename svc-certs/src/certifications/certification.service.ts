@@ -34,14 +34,7 @@ import { type CertificationTypeEntity, certificationTypeRepository, toCertificat
 import type { CertsContext } from '../context.ts'
 import { revenueRepository } from '../revenue/index.ts'
 import { appliesToDepartment } from '../compliance/index.ts'
-import {
-  requireCompleteProfile,
-  requireEdit,
-  requireEditableUser,
-  requireReadableCertification,
-  requireReadableHistory,
-  requireReadableUser,
-} from './access.ts'
+import { requireCompleteProfile, requireEdit, requireEditableUser, requireReadableCertification, requireReadableHistory, requireReadableUser } from './access.ts'
 import { CertificationPeriodEntity, TechnicianCertificationEntity } from './certification.entity.ts'
 import { certificationFacts, certificationRepository, toCertificationPeriod, toUserCertification } from './certification.repository.ts'
 import { receiveProof, type ReceivedProof } from './proof-file.ts'
@@ -335,52 +328,63 @@ export function createCertificationService(ctx: CertsContext) {
             seenAtStart = { key: `${userId}/${typeId}`, version: await versionOf(em, { userId, certificationId: typeId }) }
         })
       }
-      return withProof(req, async ({ fields, proof }) => {
-        const parsed = UploadCertificationFields.safeParse(Object.fromEntries([...fields].map(([k, v]) => [k, v[0]])))
-        if (!parsed.success) throw validationFailed(parsed.error)
-        assertStorableInput(parsed.data)
-        const body = parsed.data
-        requirePlausibleDates(today(), body)
-        const userId = body.user_id ?? actor.userId
-        return orm.em.fork().transactional(async (em) => {
-          const user = await requireEditableUser(em, actor, userId)
-          requireCompleteProfile(actor, user)
-          const type = await offeredType(em, body.certification_id, user)
-          const key = { userId, certificationId: type.id }
-          const seen = seenAtStart as { key: string; version: string | null } | null
-          const version = seen?.key === `${userId}/${type.id}` ? seen.version : await versionOf(em, key)
-          const held = await em.findOne(TechnicianCertificationEntity, key, { lockMode: LockMode.PESSIMISTIC_WRITE })
-          await requireUnchanged(em, key, version)
-          const history = await certificationRepository.historyOf(em, userId, type.id)
-          const at = now()
-          let kept: CertificationPeriodEntity | null = null
-          if (held && periodChange(held, body.obtained_date, history) === 'renewal') {
-            kept = await keepPeriod(em, actor, held, type, 'renewed', at)
-            held.verifiedAt = null
-          } else if (held?.fileKey) kept = await keepPeriod(em, actor, held, type, 'replaced', at)
-          const cert =
-            held ??
-            em.create(TechnicianCertificationEntity, {
-              userId,
-              certificationId: type.id,
-              certificationNumber: null,
-              notes: null,
-              verifiedAt: null,
-              createdAt: at,
-              updatedAt: at,
-            })
-          cert.expirationDate = expirationOf(body.expiration_date, body.obtained_date, type, held)
-          cert.obtainedDate = body.obtained_date
-          if (body.certification_number !== null) cert.certificationNumber = body.certification_number
-          if (body.notes !== null) cert.notes = body.notes
-          await attachProof(em, cert, proof, at)
-          await flushCertification(em)
-          if (kept)
-            await auditPeriod(em, actor, user?.name, type, kept, kept.reason === 'renewed' ? { new_obtained_date: cert.obtainedDate ?? null, new_expiration_date: cert.expirationDate ?? null } : {})
-          recordEvent(em, held ? 'certs.certification.updated.v1' : 'certs.certification.added.v1', certificationFacts(cert, type))
-          return { created: !held, certification: toUserCertification(cert, type, today(), kept ? [kept, ...history] : history) }
-        })
-      }, mayUpload)
+      return withProof(
+        req,
+        async ({ fields, proof }) => {
+          const parsed = UploadCertificationFields.safeParse(Object.fromEntries([...fields].map(([k, v]) => [k, v[0]])))
+          if (!parsed.success) throw validationFailed(parsed.error)
+          assertStorableInput(parsed.data)
+          const body = parsed.data
+          requirePlausibleDates(today(), body)
+          const userId = body.user_id ?? actor.userId
+          return orm.em.fork().transactional(async (em) => {
+            const user = await requireEditableUser(em, actor, userId)
+            requireCompleteProfile(actor, user)
+            const type = await offeredType(em, body.certification_id, user)
+            const key = { userId, certificationId: type.id }
+            const seen = seenAtStart as { key: string; version: string | null } | null
+            const version = seen?.key === `${userId}/${type.id}` ? seen.version : await versionOf(em, key)
+            const held = await em.findOne(TechnicianCertificationEntity, key, { lockMode: LockMode.PESSIMISTIC_WRITE })
+            await requireUnchanged(em, key, version)
+            const history = await certificationRepository.historyOf(em, userId, type.id)
+            const at = now()
+            let kept: CertificationPeriodEntity | null = null
+            if (held && periodChange(held, body.obtained_date, history) === 'renewal') {
+              kept = await keepPeriod(em, actor, held, type, 'renewed', at)
+              held.verifiedAt = null
+            } else if (held?.fileKey) kept = await keepPeriod(em, actor, held, type, 'replaced', at)
+            const cert =
+              held ??
+              em.create(TechnicianCertificationEntity, {
+                userId,
+                certificationId: type.id,
+                certificationNumber: null,
+                notes: null,
+                verifiedAt: null,
+                createdAt: at,
+                updatedAt: at,
+              })
+            cert.expirationDate = expirationOf(body.expiration_date, body.obtained_date, type, held)
+            cert.obtainedDate = body.obtained_date
+            if (body.certification_number !== null) cert.certificationNumber = body.certification_number
+            if (body.notes !== null) cert.notes = body.notes
+            await attachProof(em, cert, proof, at)
+            await flushCertification(em)
+            if (kept)
+              await auditPeriod(
+                em,
+                actor,
+                user?.name,
+                type,
+                kept,
+                kept.reason === 'renewed' ? { new_obtained_date: cert.obtainedDate ?? null, new_expiration_date: cert.expirationDate ?? null } : {},
+              )
+            recordEvent(em, held ? 'certs.certification.updated.v1' : 'certs.certification.added.v1', certificationFacts(cert, type))
+            return { created: !held, certification: toUserCertification(cert, type, today(), kept ? [kept, ...history] : history) }
+          })
+        },
+        mayUpload,
+      )
     },
 
     /**
@@ -529,9 +533,7 @@ export function createCertificationService(ctx: CertsContext) {
       const em = orm.em.fork()
       const user = await requireReadableUser(em, actor, userId)
       const held = new Set((await certificationRepository.listOf(em, userId)).map((c) => c.certificationId))
-      const types = (await certificationTypeRepository.listAll(em)).filter(
-        (t) => t.isActive && !held.has(t.id) && appliesToDepartment(t, user?.department ?? null),
-      )
+      const types = (await certificationTypeRepository.listAll(em)).filter((t) => t.isActive && !held.has(t.id) && appliesToDepartment(t, user?.department ?? null))
       return { certifications: types.map((t) => ({ ...toCertificationBrief(t), description: t.description ?? null })) }
     },
 

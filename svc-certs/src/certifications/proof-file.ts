@@ -53,7 +53,12 @@ export async function receiveProof(
         key,
         check(head) {
           if (head.length === 0) throw emptyFile()
-          return proofTypeOf(head) ?? (() => { throw wrongType() })()
+          return (
+            proofTypeOf(head) ??
+            (() => {
+              throw wrongType()
+            })()
+          )
         },
       }
     },

@@ -48,11 +48,7 @@ interface Recomputed {
  * of the SQL that keeps `team_member_figures`.
  */
 async function recompute(em: EntityManager, today: string): Promise<Recomputed[]> {
-  const [members, held, requirements] = await Promise.all([
-    ledgerRepository.checkedMembers(em),
-    ledgerRepository.everyHeld(em),
-    certificationTypeRepository.requirements(em),
-  ])
+  const [members, held, requirements] = await Promise.all([ledgerRepository.checkedMembers(em), ledgerRepository.everyHeld(em), certificationTypeRepository.requirements(em)])
   const byUser = new Map<string, Map<number, StatusFacts>>()
   for (const h of held) {
     const facts: StatusFacts = { expiration_date: h.expiration_date, verified_at: h.verified_at, file_name: h.file_name, certification: { upload_required: h.upload_required } }
@@ -133,7 +129,8 @@ export async function consistencyReport(
   }
 
   const organisation = totals(ledger)
-  for (const [field, value] of Object.entries(organisation)) differ('Certification Notification Management', 'Organisation', field, Number(dashboard.organisation[field as keyof typeof organisation] ?? null), value)
+  for (const [field, value] of Object.entries(organisation))
+    differ('Certification Notification Management', 'Organisation', field, Number(dashboard.organisation[field as keyof typeof organisation] ?? null), value)
   for (const branch of [...BRANCHES, null] as const) {
     const rows = ledger.filter((r) => r.branch === branch)
     const shown = dashboard.branches.find((b) => b.branch === branch)

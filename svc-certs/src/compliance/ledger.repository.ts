@@ -86,10 +86,27 @@ const figuresOf = (r: Omit<FigureRow, 'branch'>): ComplianceFigures => {
   }
 }
 
-const ZERO: Omit<FigureRow, 'branch'> = { technicians: 0, no_expired: 0, requirements_met: 0, expired_certifications: 0, expiring_30_days: 0, expiring_critical: 0, expiring_notice: 0 }
+const ZERO: Omit<FigureRow, 'branch'> = {
+  technicians: 0,
+  no_expired: 0,
+  requirements_met: 0,
+  expired_certifications: 0,
+  expiring_30_days: 0,
+  expiring_critical: 0,
+  expiring_notice: 0,
+}
 
 /** The kept figures of a member the consistency check compares. */
-export const KEPT_FIELDS = ['current_tier', 'required_count', 'met_count', 'completion_percentage', 'expired_certifications', 'expiring_soon', 'expiring_critical', 'expiring_notice'] as const
+export const KEPT_FIELDS = [
+  'current_tier',
+  'required_count',
+  'met_count',
+  'completion_percentage',
+  'expired_certifications',
+  'expiring_soon',
+  'expiring_critical',
+  'expiring_notice',
+] as const
 
 /** A held certification with what the rules need of it. */
 export interface HeldRow {
@@ -174,10 +191,7 @@ export const ledgerRepository = {
     const noBranch = byBranch.get(null)
     return {
       organisation: figuresOf(sumOf(rows)),
-      branches: [
-        ...BRANCHES.map((branch) => ({ branch, ...figuresOf(byBranch.get(branch) ?? ZERO) })),
-        ...(noBranch ? [{ branch: null, ...figuresOf(noBranch) }] : []),
-      ],
+      branches: [...BRANCHES.map((branch) => ({ branch, ...figuresOf(byBranch.get(branch) ?? ZERO) })), ...(noBranch ? [{ branch: null, ...figuresOf(noBranch) }] : [])],
       groups: (branch) => {
         const s = sumOf(branch ? rows.filter((r) => r.branch === branch) : rows)
         return { expired: s.expired_certifications, critical: s.expiring_critical, warning: s.expiring_30_days - s.expiring_critical, notice: s.expiring_notice }

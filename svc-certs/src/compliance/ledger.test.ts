@@ -34,36 +34,81 @@ beforeAll(async () => {
   A = await h.type(admin, { name: 'Alpha Safety', tier_level: 0, upload_required: true, validity_period: null })
   B = await h.type(admin, { name: 'Bravo Orientation', tier_level: 0, upload_required: false, validity_period: null })
   S = await h.type(admin, { name: 'Service Basics', tier_level: 1, upload_required: true, validity_period: null, department: 'Service' })
-  for (const [tier, id] of [[0, A.id], [0, B.id], [1, S.id]] as const)
-    expect((await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: tier, certification_id: id, is_required: true } })).status).toBe(200)
+  for (const [tier, id] of [
+    [0, A.id],
+    [0, B.id],
+    [1, S.id],
+  ] as const)
+    expect(
+      (await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: tier, certification_id: id, is_required: true } })).status,
+    ).toBe(200)
 
   const make = async (key: string, o: Parameters<Harness['user']>[0], tier: number, held: [typeof A, number | null, boolean][], paused = false) => {
     const u = await h.user({ name: `Ledger ${key}`, ...o })
     people[key] = u
-    await h.sql("insert into technicians (user_id, current_tier, notifications_paused_until, updated_at) values (?, ?, case when ? then now() + interval '20 days' end, now())", [u.id, tier, paused])
+    await h.sql("insert into technicians (user_id, current_tier, notifications_paused_until, updated_at) values (?, ?, case when ? then now() + interval '20 days' end, now())", [
+      u.id,
+      tier,
+      paused,
+    ])
     for (const [type, days, file] of held)
       await h.sql(
         `insert into technician_certifications (user_id, certification_id, obtained_date, expiration_date, file_key, file_name, file_type, created_at, updated_at)
          values (?, ?, ?::date, ?::date, ?, ?, ?, now(), now())`,
-        [u.id, type.id, h.daysFromToday(-400), days === null ? null : h.daysFromToday(days), file ? `proofs/${key}` : null, file ? `${key}.pdf` : null, file ? 'application/pdf' : null],
+        [
+          u.id,
+          type.id,
+          h.daysFromToday(-400),
+          days === null ? null : h.daysFromToday(days),
+          file ? `proofs/${key}` : null,
+          file ? `${key}.pdf` : null,
+          file ? 'application/pdf' : null,
+        ],
       )
     return u
   }
   // Days are from the company's today at 23:30 (Nov 26).
-  await make('p1', { branch: 'Portland', department: 'Service' }, 0, [[A, 100, true], [B, null, false]])
-  await make('p2', { branch: 'Portland', department: 'Service' }, 1, [[A, 10, true], [B, null, false]])
-  await make('s1', { branch: 'Seattle', department: 'Testing' }, 0, [[A, -1, true], [B, null, false]])
-  await make('s2', { branch: 'Seattle', department: 'Electricians' }, 0, [[A, 200, false], [B, null, false]])
-  await make('a1', { branch: 'Anchorage', department: 'Construction' }, 0, [[A, 0, true], [B, 30, false]])
-  await make('t1', { branch: 'Tri-Cities', department: 'Service' }, 0, [[A, 7, true], [B, 31, false]], true)
+  await make('p1', { branch: 'Portland', department: 'Service' }, 0, [
+    [A, 100, true],
+    [B, null, false],
+  ])
+  await make('p2', { branch: 'Portland', department: 'Service' }, 1, [
+    [A, 10, true],
+    [B, null, false],
+  ])
+  await make('s1', { branch: 'Seattle', department: 'Testing' }, 0, [
+    [A, -1, true],
+    [B, null, false],
+  ])
+  await make('s2', { branch: 'Seattle', department: 'Electricians' }, 0, [
+    [A, 200, false],
+    [B, null, false],
+  ])
+  await make('a1', { branch: 'Anchorage', department: 'Construction' }, 0, [
+    [A, 0, true],
+    [B, 30, false],
+  ])
+  await make(
+    't1',
+    { branch: 'Tri-Cities', department: 'Service' },
+    0,
+    [
+      [A, 7, true],
+      [B, 31, false],
+    ],
+    true,
+  )
   await make('n1', { branch: null, department: null }, 0, [])
-  manager = await make('m', { branch: 'Portland', department: 'Service', manager: { branches: ['Portland'], departments: [] } }, 0, [[A, 90, true], [B, null, false]])
+  manager = await make('m', { branch: 'Portland', department: 'Service', manager: { branches: ['Portland'], departments: [] } }, 0, [
+    [A, 90, true],
+    [B, null, false],
+  ])
 }, 60_000)
 afterAll(async () => {
   await h?.close()
 })
 
-const get = async <T,>(path: string, token: string, schema: { parse(v: unknown): T }) => {
+const get = async <T>(path: string, token: string, schema: { parse(v: unknown): T }) => {
   const res = await h.call('GET', path, { token })
   expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200)
   return schema.parse(res.body)
@@ -97,7 +142,13 @@ async function everySurfaceAgrees(e: Expected) {
   // Certification Notification Management: the headline, and branch rows that add up to it.
   const dash = await get('/certification-notifications/dashboard', admin.token, CertificationDashboard)
   const org = dash.compliance.organisation
-  expect(org).toMatchObject({ technicians: e.technicians, compliant: e.noExpired, requirements_met: e.requirementsMet, expired_certifications: e.expired, expiring_30_days: e.soon })
+  expect(org).toMatchObject({
+    technicians: e.technicians,
+    compliant: e.noExpired,
+    requirements_met: e.requirementsMet,
+    expired_certifications: e.expired,
+    expiring_30_days: e.soon,
+  })
   expect(org.percentage).toBe(Math.round((e.noExpired * 100) / e.technicians))
   for (const field of NUMERIC) expect([field, sumOf(dash.compliance.branches, field)]).toEqual([field, org[field]])
   expect(dash.compliance.branches.find((b) => b.branch === null)).toMatchObject({ technicians: 1, compliant: 1, requirements_met: 0 })
@@ -107,7 +158,12 @@ async function everySurfaceAgrees(e: Expected) {
   const adminTeam = await get('/manager/team?limit=100', admin.token, TeamResponse)
   expect(adminTeam.summary).toMatchObject({ total_team: e.technicians, compliant: e.requirementsMet, expired: e.expired, expiring_soon: e.soon })
   const managerTeam = await get('/manager/team?limit=100', manager.token, TeamResponse)
-  expect(managerTeam.summary).toMatchObject({ total_team: e.managerTeam.total, compliant: e.managerTeam.compliant, expired: e.managerTeam.expired, expiring_soon: e.managerTeam.soon })
+  expect(managerTeam.summary).toMatchObject({
+    total_team: e.managerTeam.total,
+    compliant: e.managerTeam.compliant,
+    expired: e.managerTeam.expired,
+    expiring_soon: e.managerTeam.soon,
+  })
 
   // The team export: one row per technician, Compliant as on the dashboard.
   const file = await h.download('/reports/certifications/export?format=excel', admin.token)
@@ -141,7 +197,9 @@ async function everySurfaceAgrees(e: Expected) {
   const sent = (await h.events('certs.compliance.report-compiled.v1')).length
   expect((await h.call('POST', '/certification-notifications/trigger/weekly', { token: admin.token })).status).toBe(200)
   const reports = (await h.events('certs.compliance.report-compiled.v1')).slice(sent)
-  const portland = reports.map((r) => r.data as { branch: string; department: string; compliance: ComplianceFigures }).find((r) => r.branch === 'Portland' && r.department === 'Service')
+  const portland = reports
+    .map((r) => r.data as { branch: string; department: string; compliance: ComplianceFigures })
+    .find((r) => r.branch === 'Portland' && r.department === 'Service')
   // p1, p2 and the manager: all without expired certifications.
   if (portland) expect(portland.compliance).toMatchObject({ technicians: 3, compliant: 3, expired_certifications: 0 })
 }

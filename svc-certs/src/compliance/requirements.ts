@@ -42,13 +42,7 @@ export function progressOf(
 }
 
 /** Progress of one tier's own required certifications (the profile's current and next tier). */
-export function tierProgress(
-  reqs: readonly RequirementFacts[],
-  held: ReadonlyMap<number, StatusFacts>,
-  tier: TierLevel,
-  today: string,
-  opts: { managerView?: boolean } = {},
-) {
+export function tierProgress(reqs: readonly RequirementFacts[], held: ReadonlyMap<number, StatusFacts>, tier: TierLevel, today: string, opts: { managerView?: boolean } = {}) {
   const { total, met, percent } = progressOf(
     reqs.filter((r) => r.is_required && r.tier_level === tier),
     held,
@@ -57,4 +51,3 @@ export function tierProgress(
   )
   return { tier_level: tier, required_total: total, required_met: met, percent }
 }
-

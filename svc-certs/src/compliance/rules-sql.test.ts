@@ -43,7 +43,18 @@ describe('the certification rules in SQL say what contracts’ cert-rules say', 
       DAYS.map((d) => [d, daysUntil(addDays(TODAY, d), TODAY), isExpired(d), isExpiringSoon(d), expirationBadge(d), noticeBand(d)]),
     )
     // What the boundaries are, so a change of rule is a change of this test too.
-    expect([-1, 0, 7, 8, 10, 11, 30, 31, 60, 61].map(expirationBadge)).toEqual(['expired', 'critical', 'critical', 'critical', 'critical', 'warning', 'warning', 'notice', 'notice', null])
+    expect([-1, 0, 7, 8, 10, 11, 30, 31, 60, 61].map(expirationBadge)).toEqual([
+      'expired',
+      'critical',
+      'critical',
+      'critical',
+      'critical',
+      'warning',
+      'warning',
+      'notice',
+      'notice',
+      null,
+    ])
     expect([-1, 0, 7, 8, 14, 15, 30, 31].map(noticeBand)).toEqual([0, 7, 7, 14, 14, 30, 30, null])
   })
 
@@ -87,7 +98,21 @@ describe('the certification rules in SQL say what contracts’ cert-rules say', 
   })
 
   it('completion, the two measures and the compliance percentage, including halves that floating point gets wrong', async () => {
-    const pairs: [number, number][] = [[0, 0], [0, 1], [1, 1], [1, 3], [2, 3], [57, 200], [1, 8], [7, 8], [99, 100], [333, 1000], [5, 9], [10000, 10000], [4999, 10000]]
+    const pairs: [number, number][] = [
+      [0, 0],
+      [0, 1],
+      [1, 1],
+      [1, 3],
+      [2, 3],
+      [57, 200],
+      [1, 8],
+      [7, 8],
+      [99, 100],
+      [333, 1000],
+      [5, 9],
+      [10000, 10000],
+      [4999, 10000],
+    ]
     const rows = await h.sql<{ completion: number; meets: boolean; percent: number; none: boolean }>(
       `select certs_completion_percent(x.a, x.b) as completion, certs_meets_requirements(certs_completion_percent(x.a, x.b)) as meets,
               certs_compliance_percentage(x.a, x.b) as percent, certs_has_no_expired(x.b - x.a) as none
@@ -101,7 +126,14 @@ describe('the certification rules in SQL say what contracts’ cert-rules say', 
   })
 
   it('expiration and renewal dates, month ends and leap days included', async () => {
-    const cases: [string, number | null][] = [['2024-01-31', 1], ['2024-02-29', 12], ['2025-08-31', 6], ['2026-11-28', 24], ['2026-03-15', null], ['2023-12-31', 60]]
+    const cases: [string, number | null][] = [
+      ['2024-01-31', 1],
+      ['2024-02-29', 12],
+      ['2025-08-31', 6],
+      ['2026-11-28', 24],
+      ['2026-03-15', null],
+      ['2023-12-31', 60],
+    ]
     const renewals: [string | null, string, number | null][] = [
       ['2027-01-20', '2026-11-28', 12], // 53 days before expiry: inside the window, from the old expiry
       ['2027-02-10', '2026-11-28', 12], // 74 days before: from the renewal day

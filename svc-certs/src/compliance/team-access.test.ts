@@ -26,7 +26,14 @@ afterAll(async () => {
 type Caller = 'self' | 'other technician' | 'manager in scope' | 'manager out of scope' | 'admin' | 'unauthenticated'
 const callers: Caller[] = ['self', 'other technician', 'manager in scope', 'manager out of scope', 'admin', 'unauthenticated']
 const token = (who: Caller) =>
-  ({ self: member.token, 'other technician': other.token, 'manager in scope': inScope.token, 'manager out of scope': outOfScope.token, admin: admin.token, unauthenticated: undefined })[who]
+  ({
+    self: member.token,
+    'other technician': other.token,
+    'manager in scope': inScope.token,
+    'manager out of scope': outOfScope.token,
+    admin: admin.token,
+    unauthenticated: undefined,
+  })[who]
 
 let month = 0
 /** A fresh pending promotion request for the member (deciding it needs one). */
@@ -38,9 +45,21 @@ const pendingRequest = async () => {
 }
 
 const routes: { name: string; call: (t: string | undefined) => Promise<{ status: number }>; expect: Record<Caller, number> }[] = [
-  { name: 'GET /manager/team', call: (t) => h.call('GET', '/manager/team', { token: t }), expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 200, admin: 200, unauthenticated: 401 } },
-  { name: 'GET /manager/team/{userId}', call: (t) => h.call('GET', `/manager/team/${member.id}`, { token: t }), expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 } },
-  { name: 'PUT /manager/rev-pay/{userId}', call: (t) => h.call('PUT', `/manager/rev-pay/${member.id}`, { token: t, body: { revPayRatio: 30 } }), expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 } },
+  {
+    name: 'GET /manager/team',
+    call: (t) => h.call('GET', '/manager/team', { token: t }),
+    expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 200, admin: 200, unauthenticated: 401 },
+  },
+  {
+    name: 'GET /manager/team/{userId}',
+    call: (t) => h.call('GET', `/manager/team/${member.id}`, { token: t }),
+    expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 },
+  },
+  {
+    name: 'PUT /manager/rev-pay/{userId}',
+    call: (t) => h.call('PUT', `/manager/rev-pay/${member.id}`, { token: t, body: { revPayRatio: 30 } }),
+    expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 },
+  },
   {
     name: 'POST /manager/tier-promotion',
     call: async (t) => {
@@ -49,23 +68,52 @@ const routes: { name: string; call: (t: string | undefined) => Promise<{ status:
     },
     expect: { self: 403, 'other technician': 403, 'manager in scope': 201, 'manager out of scope': 403, admin: 201, unauthenticated: 401 },
   },
-  { name: 'GET /manager/tier-promotions', call: (t) => h.call('GET', '/manager/tier-promotions', { token: t }), expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 200, admin: 200, unauthenticated: 401 } },
+  {
+    name: 'GET /manager/tier-promotions',
+    call: (t) => h.call('GET', '/manager/tier-promotions', { token: t }),
+    expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 200, admin: 200, unauthenticated: 401 },
+  },
   {
     name: 'POST /manager/tier-promotions/{id}/decision',
     call: async (t) => h.call('POST', `/manager/tier-promotions/${await pendingRequest()}/decision`, { token: t, body: { approve: false } }),
     expect: { self: 403, 'other technician': 403, 'manager in scope': 403, 'manager out of scope': 403, admin: 200, unauthenticated: 401 },
   },
-  { name: 'POST /manager/team/{userId}/reminder', call: (t) => h.call('POST', `/manager/team/${member.id}/reminder`, { token: t }), expect: { self: 403, 'other technician': 403, 'manager in scope': 202, 'manager out of scope': 403, admin: 202, unauthenticated: 401 } },
-  { name: 'GET /manager/team/{userId}/report', call: (t) => h.download(`/manager/team/${member.id}/report`, t), expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 } },
-  { name: 'GET /reports/certifications/export', call: (t) => h.download('/reports/certifications/export?format=excel', t), expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 200, admin: 200, unauthenticated: 401 } },
+  {
+    name: 'POST /manager/team/{userId}/reminder',
+    call: (t) => h.call('POST', `/manager/team/${member.id}/reminder`, { token: t }),
+    expect: { self: 403, 'other technician': 403, 'manager in scope': 202, 'manager out of scope': 403, admin: 202, unauthenticated: 401 },
+  },
+  {
+    name: 'GET /manager/team/{userId}/report',
+    call: (t) => h.download(`/manager/team/${member.id}/report`, t),
+    expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 },
+  },
+  {
+    name: 'GET /reports/certifications/export',
+    call: (t) => h.download('/reports/certifications/export?format=excel', t),
+    expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 200, admin: 200, unauthenticated: 401 },
+  },
   {
     name: 'POST /revenue/manual-entry',
-    call: (t) => h.call('POST', '/revenue/manual-entry', { token: t, body: { user_id: member.id, month: `2020-${String((month++ % 12) + 1).padStart(2, '0')}`, gross_revenue: 1 } }),
+    call: (t) =>
+      h.call('POST', '/revenue/manual-entry', { token: t, body: { user_id: member.id, month: `2020-${String((month++ % 12) + 1).padStart(2, '0')}`, gross_revenue: 1 } }),
     expect: { self: 403, 'other technician': 403, 'manager in scope': 403, 'manager out of scope': 403, admin: 201, unauthenticated: 401 },
   },
-  { name: 'GET /revenue/recent-entries', call: (t) => h.call('GET', '/revenue/recent-entries', { token: t }), expect: { self: 403, 'other technician': 403, 'manager in scope': 403, 'manager out of scope': 403, admin: 200, unauthenticated: 401 } },
-  { name: 'GET /revenue/user/{id}', call: (t) => h.call('GET', `/revenue/user/${member.id}`, { token: t }), expect: { self: 200, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 } },
-  { name: 'GET /revenue/leaderboard', call: (t) => h.call('GET', '/revenue/leaderboard?period=yearly&date=2025-06', { token: t }), expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 200, admin: 200, unauthenticated: 401 } },
+  {
+    name: 'GET /revenue/recent-entries',
+    call: (t) => h.call('GET', '/revenue/recent-entries', { token: t }),
+    expect: { self: 403, 'other technician': 403, 'manager in scope': 403, 'manager out of scope': 403, admin: 200, unauthenticated: 401 },
+  },
+  {
+    name: 'GET /revenue/user/{id}',
+    call: (t) => h.call('GET', `/revenue/user/${member.id}`, { token: t }),
+    expect: { self: 200, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 },
+  },
+  {
+    name: 'GET /revenue/leaderboard',
+    call: (t) => h.call('GET', '/revenue/leaderboard?period=yearly&date=2025-06', { token: t }),
+    expect: { self: 403, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 200, admin: 200, unauthenticated: 401 },
+  },
 ]
 
 describe('who may call the team, promotion, report and revenue routes', () => {

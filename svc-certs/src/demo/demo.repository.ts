@@ -18,10 +18,15 @@ export const demoRepository = {
   },
 
   async addRevenue(em: EntityManager, r: { userId: string; month: string; gross: number; pay: number; enteredBy: string; at: Date }): Promise<void> {
-    await em.execute(
-      'insert into revenue_records (user_id, month, gross_revenue, pay_amount, entered_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)',
-      [r.userId, r.month, r.gross, r.pay, r.enteredBy, r.at, r.at],
-    )
+    await em.execute('insert into revenue_records (user_id, month, gross_revenue, pay_amount, entered_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)', [
+      r.userId,
+      r.month,
+      r.gross,
+      r.pay,
+      r.enteredBy,
+      r.at,
+      r.at,
+    ])
   },
 
   async addPendingPromotion(

@@ -86,7 +86,9 @@ export class TeamFiguresAndAudit extends Migration {
     // A member's certifications and tier: their row. (Transition tables take one event per trigger.)
     for (const table of ['technician_certifications', 'technicians']) {
       this.addSql(`create trigger ${table}_figures_insert after insert on ${table} referencing new table as new_rows for each statement execute function certs_figures_of_new()`)
-      this.addSql(`create trigger ${table}_figures_update after update on ${table} referencing old table as old_rows new table as new_rows for each statement execute function certs_figures_of_both()`)
+      this.addSql(
+        `create trigger ${table}_figures_update after update on ${table} referencing old table as old_rows new table as new_rows for each statement execute function certs_figures_of_both()`,
+      )
       this.addSql(`create trigger ${table}_figures_delete after delete on ${table} referencing old table as old_rows for each statement execute function certs_figures_of_old()`)
     }
     // A user's department (the projection): their row, keyed by `id`.
@@ -99,7 +101,9 @@ export class TeamFiguresAndAudit extends Migration {
     this.addSql(`create trigger users_figures_update after update on users referencing new table as new_rows for each statement execute function certs_figures_of_users()`)
     // Requirements and what of a type counts for them: everyone's row.
     this.addSql(`create trigger tier_requirements_figures after insert or update or delete on tier_requirements for each statement execute function certs_figures_of_everyone()`)
-    this.addSql(`create trigger certification_types_figures after update of is_active, department, upload_required on certification_types for each statement execute function certs_figures_of_everyone()`)
+    this.addSql(
+      `create trigger certification_types_figures after update of is_active, department, upload_required on certification_types for each statement execute function certs_figures_of_everyone()`,
+    )
     this.addSql('select certs_refresh_member_figures(null, certs_figures_today())')
     // The dashboard's default order (by name): its page walks this index and stops.
     this.addSql('create index users_team_name on users (lower(name), id)')

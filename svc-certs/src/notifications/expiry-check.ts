@@ -123,7 +123,11 @@ export async function runDailyCheck(opts: DailyCheckOptions): Promise<{ publishe
     const done = await em.transactional(async (tx) => {
       const bands = rows.map((r) => noticeBand(Number(r.days_left))!)
       // Another run may have claimed some meanwhile: only what this insert returns is ours.
-      const mine = await repo.claimNotices(tx, opts.runId, rows.map((r, i) => ({ id: r.id, exp: r.expiration_date, band: bands[i]! })))
+      const mine = await repo.claimNotices(
+        tx,
+        opts.runId,
+        rows.map((r, i) => ({ id: r.id, exp: r.expiration_date, band: bands[i]! })),
+      )
       const configs = await repo.activeConfigs(tx)
       const logs: LogRow[] = []
       const events: { type: EventType; data: unknown }[] = []

@@ -74,7 +74,6 @@ async function activeConfigs(em: EntityManager): Promise<Map<string, ActiveConfi
   return new Map(rows.map((r) => [configKey(r.branch, r.department), r]))
 }
 
-
 /** A dashboard request's rows: the window, expired ones or not, one branch, and at most `limit` of each group. */
 export interface DashboardFilter {
   days: number
@@ -109,7 +108,7 @@ export function dashboardStatements(today: string, at: Date, q: DashboardFilter)
   const within = (params: unknown[]) => {
     params.push(today, q.days)
     let filter = ' and tc.expiration_date <= ?::date + ?::int'
-    if (!q.include_expired) (filter += ' and tc.expiration_date >= ?::date'), params.push(today)
+    if (!q.include_expired) ((filter += ' and tc.expiration_date >= ?::date'), params.push(today))
     return filter + branchFilter(params)
   }
   if (q.limit === undefined) {
@@ -125,7 +124,7 @@ export function dashboardStatements(today: string, at: Date, q: DashboardFilter)
     if (from !== null && from > upto) continue
     params.push(today, at)
     let range = ''
-    if (from !== null) (range += ' and tc.expiration_date >= ?::date + ?::int'), params.push(today, from)
+    if (from !== null) ((range += ' and tc.expiration_date >= ?::date + ?::int'), params.push(today, from))
     range += ' and tc.expiration_date <= ?::date + ?::int'
     params.push(today, upto)
     const filter = branchFilter(params)
@@ -161,16 +160,11 @@ export interface TechnicianExpiries {
  * Each technician (of one branch and department when given) with their certifications that expire
  * within `horizonDays` or have expired, soonest first.
  */
-async function technicianExpiries(
-  em: EntityManager,
-  today: string,
-  horizonDays: number,
-  where: { branch?: Branch; department?: Department } = {},
-): Promise<TechnicianExpiries[]> {
+async function technicianExpiries(em: EntityManager, today: string, horizonDays: number, where: { branch?: Branch; department?: Department } = {}): Promise<TechnicianExpiries[]> {
   const params: unknown[] = [today, today, horizonDays]
   let filter = ''
-  if (where.branch) (filter += ' and u.branch = ?'), params.push(where.branch)
-  if (where.department) (filter += ' and u.department = ?'), params.push(where.department)
+  if (where.branch) ((filter += ' and u.branch = ?'), params.push(where.branch))
+  if (where.department) ((filter += ' and u.department = ?'), params.push(where.department))
   const rows = (await em.execute(
     `select u.id as user_id, u.name, u.branch, u.department,
             coalesce(jsonb_agg(jsonb_build_object('id', tc.id, 'certification_id', tc.certification_id, 'code', ct.code, 'name', ct.name,
@@ -257,8 +251,7 @@ export const toNotificationLog = (r: LogRecord) => ({
   id: Number(r.id),
   sent_at: iso(r.sent_at)!,
   technician: r.user_id ? { id: r.user_id, name: r.technician_name ?? '', branch: r.branch, department: r.department } : null,
-  certification:
-    r.certification_id !== null ? { id: r.certification_id, code: r.certification_code ?? '', name: r.certification_name ?? '' } : null,
+  certification: r.certification_id !== null ? { id: r.certification_id, code: r.certification_code ?? '', name: r.certification_name ?? '' } : null,
   technician_certification_id: r.technician_certification_id,
   notification_type: r.notification_type,
   recipient_emails: r.recipient_emails ?? [],
@@ -348,13 +341,13 @@ export const notificationRepository = {
   async logs(em: EntityManager, q: LogFilter): Promise<NotificationLog[]> {
     const where: string[] = []
     const params: unknown[] = []
-    if (q.branch) where.push('branch = ?'), params.push(q.branch)
-    if (q.notification_type) where.push('notification_type = ?'), params.push(q.notification_type)
-    if (q.status) where.push('status = ?'), params.push(q.status)
-    const rows = (await em.execute(
-      `select ${LOG_SELECT} from notification_logs ${where.length ? `where ${where.join(' and ')}` : ''} order by sent_at desc, id desc limit ?`,
-      [...params, q.limit],
-    )) as LogRecord[]
+    if (q.branch) (where.push('branch = ?'), params.push(q.branch))
+    if (q.notification_type) (where.push('notification_type = ?'), params.push(q.notification_type))
+    if (q.status) (where.push('status = ?'), params.push(q.status))
+    const rows = (await em.execute(`select ${LOG_SELECT} from notification_logs ${where.length ? `where ${where.join(' and ')}` : ''} order by sent_at desc, id desc limit ?`, [
+      ...params,
+      q.limit,
+    ])) as LogRecord[]
     return rows.map(toNotificationLog)
   },
 
@@ -441,10 +434,10 @@ export const notificationRepository = {
 
   /** A scheduled report's key for its configuration and period: false when it was sent already. */
   async claimReport(em: EntityManager, configId: number, period: string): Promise<boolean> {
-    const key = (await em.execute(
-      'insert into notification_report_keys (config_id, period) values (?, ?) on conflict do nothing returning config_id',
-      [configId, period],
-    )) as unknown[]
+    const key = (await em.execute('insert into notification_report_keys (config_id, period) values (?, ?) on conflict do nothing returning config_id', [
+      configId,
+      period,
+    ])) as unknown[]
     return key.length > 0
   },
 
@@ -465,20 +458,30 @@ export const notificationRepository = {
       [kind, today, at],
     )) as { id: number }[]
     if (rows[0]) return rows[0].id
-    const open = (await em.execute("select id from notification_runs where kind = ? and run_date = ? and trigger = 'schedule' and finished_at is null", [
-      kind,
-      today,
-    ])) as { id: number }[]
+    const open = (await em.execute("select id from notification_runs where kind = ? and run_date = ? and trigger = 'schedule' and finished_at is null", [kind, today])) as {
+      id: number
+    }[]
     return open[0]?.id ?? null
   },
 
   async finishRun(em: EntityManager, id: number, at: Date): Promise<RunOutcome> {
-    const rows = (await em.execute('update notification_runs set finished_at = ? where id = ? returning id, kind, started_at, finished_at, published, paused', [
-      at,
-      id,
-    ])) as { id: number; kind: RunKind; started_at: Date; finished_at: Date; published: number; paused: number }[]
+    const rows = (await em.execute('update notification_runs set finished_at = ? where id = ? returning id, kind, started_at, finished_at, published, paused', [at, id])) as {
+      id: number
+      kind: RunKind
+      started_at: Date
+      finished_at: Date
+      published: number
+      paused: number
+    }[]
     const r = rows[0]!
-    return { id: r.id, kind: r.kind, started_at: new Date(r.started_at).toISOString(), finished_at: new Date(r.finished_at).toISOString(), published: r.published, paused: r.paused }
+    return {
+      id: r.id,
+      kind: r.kind,
+      started_at: new Date(r.started_at).toISOString(),
+      finished_at: new Date(r.finished_at).toISOString(),
+      published: r.published,
+      paused: r.paused,
+    }
   },
 
   /** Adds to a run's published and paused counts (in the transaction of what it counts). */

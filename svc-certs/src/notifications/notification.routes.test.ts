@@ -69,7 +69,7 @@ describe('configurations (admin §2, §3)', () => {
   })
 
   it('reads one by branch and department; a combination that does not exist is 404, a bad name 400', async () => {
-    expect((await configOf('Seattle', 'Testing'))).toMatchObject({ id: expect.any(Number) })
+    expect(await configOf('Seattle', 'Testing')).toMatchObject({ id: expect.any(Number) })
     const missing = await h.call('GET', '/certification-notifications/configs/Anchorage/Electricians', { token: admin.token })
     expect(missing.status).toBe(404)
     expect(missing.body.message).toBe('Configuration not found')
@@ -86,10 +86,22 @@ describe('configurations (admin §2, §3)', () => {
     expect(empty.status).toBe(400)
     expect(empty.body.message).toBe('Add a manager or operations manager email before activating this configuration')
 
-    const saved = await put({ manager_email: ' Boss@Acme.test ', operations_manager_email: 'ops@acme.test', additional_email_1: '', additional_email_2: 'x@acme.test', is_active: true })
+    const saved = await put({
+      manager_email: ' Boss@Acme.test ',
+      operations_manager_email: 'ops@acme.test',
+      additional_email_1: '',
+      additional_email_2: 'x@acme.test',
+      is_active: true,
+    })
     expect(saved.status).toBe(200)
     expect(saved.body.message).toBe('Configuration updated successfully!')
-    expect(saved.body.config).toMatchObject({ manager_email: 'boss@acme.test', operations_manager_email: 'ops@acme.test', additional_email_1: null, additional_email_2: 'x@acme.test', is_active: true })
+    expect(saved.body.config).toMatchObject({
+      manager_email: 'boss@acme.test',
+      operations_manager_email: 'ops@acme.test',
+      additional_email_1: null,
+      additional_email_2: 'x@acme.test',
+      is_active: true,
+    })
     // The toggle sends is_active alone; the e-mails stay.
     const off = await put({ is_active: false })
     expect(off.body.config).toMatchObject({ is_active: false, manager_email: 'boss@acme.test' })
@@ -140,16 +152,32 @@ describe('daily check (bands, escalations, pause, exactly once)', () => {
     const byUser = new Map(events.map((e) => [e.data.technician.userId, e]))
     expect(events).toHaveLength(4)
     expect(byUser.has(far.tech.id)).toBe(false)
-    expect(byUser.get(a.tech.id)).toMatchObject({ type: 'certs.certification.expiring.v1', data: { band: 30, notices: [{ notificationType: '30_day', to: [a.tech.actor.email] }] } })
+    expect(byUser.get(a.tech.id)).toMatchObject({
+      type: 'certs.certification.expiring.v1',
+      data: { band: 30, notices: [{ notificationType: '30_day', to: [a.tech.actor.email] }] },
+    })
     expect(byUser.get(b.tech.id)!.data).toMatchObject({ band: 14, certification: { daysLeft: 12, code: b.type.code }, notices: [{ notificationType: '14_day' }] })
     // Found first inside the 7-day band: only that band's notice; paused, so only the manager's escalation, with its link.
     const seven = byUser.get(c.tech.id)!.data
     expect(seven.band).toBe(7)
-    expect(seven.notices).toEqual([{ noticeId: expect.any(String), notificationType: 'manager_escalation', to: ['manager@acme.test'], acknowledgeUrl: expect.stringMatching(/^http:\/\/portal\.test\/api\/certification-notifications\/acknowledge\?token=/) }])
+    expect(seven.notices).toEqual([
+      {
+        noticeId: expect.any(String),
+        notificationType: 'manager_escalation',
+        to: ['manager@acme.test'],
+        acknowledgeUrl: expect.stringMatching(/^http:\/\/portal\.test\/api\/certification-notifications\/acknowledge\?token=/),
+      },
+    ])
     expect(seven.technician).toMatchObject({ profileUrl: 'http://portal.test/technician/profile', teamProfileUrl: `http://portal.test/manager/technician/${c.tech.id}` })
     expect(byUser.get(d.tech.id)).toMatchObject({
       type: 'certs.certification.expired.v1',
-      data: { band: 0, notices: [{ notificationType: 'expired', to: [d.tech.actor.email] }, { notificationType: 'ops_escalation', to: ['ops@acme.test', 'extra1@acme.test', 'extra2@acme.test'] }] },
+      data: {
+        band: 0,
+        notices: [
+          { notificationType: 'expired', to: [d.tech.actor.email] },
+          { notificationType: 'ops_escalation', to: ['ops@acme.test', 'extra1@acme.test', 'extra2@acme.test'] },
+        ],
+      },
     })
 
     const logs = await logsOf(ids)
@@ -189,13 +217,26 @@ describe('daily check (bands, escalations, pause, exactly once)', () => {
   })
 
   it('on the expiration date itself sends the 7-day notice and escalation; the expired notice and operations escalation the day after (admin §9 "expired below 0")', async () => {
-    await configure('Seattle', 'Construction', { manager_email: 'lead@acme.test', operations_manager_email: 'ops.sc@acme.test', additional_email_1: 'extra.sc@acme.test', additional_email_2: null, is_active: true })
+    await configure('Seattle', 'Construction', {
+      manager_email: 'lead@acme.test',
+      operations_manager_email: 'ops.sc@acme.test',
+      additional_email_1: 'extra.sc@acme.test',
+      additional_email_2: null,
+      is_active: true,
+    })
     const x = await holder(0, { branch: 'Seattle', department: 'Construction', name: 'Today' })
     await trigger('daily')
     const [onTheDay] = await expiryEvents([x.tech.id])
     expect(onTheDay).toMatchObject({
       type: 'certs.certification.expiring.v1',
-      data: { band: 7, certification: { daysLeft: 0 }, notices: [{ notificationType: '7_day', to: [x.tech.actor.email] }, { notificationType: 'manager_escalation', to: ['lead@acme.test'] }] },
+      data: {
+        band: 7,
+        certification: { daysLeft: 0 },
+        notices: [
+          { notificationType: '7_day', to: [x.tech.actor.email] },
+          { notificationType: 'manager_escalation', to: ['lead@acme.test'] },
+        ],
+      },
     })
     h.advance(DAY)
     try {
@@ -235,7 +276,12 @@ describe('daily check (bands, escalations, pause, exactly once)', () => {
     const [event] = await expiryEvents([x.tech.id])
     const [own, manager] = event!.data.notices as { noticeId: string }[]
     const outcome = (type: 'notify.email.sent.v1' | 'notify.email.failed.v1', noticeId: string, error: string | null) =>
-      h.bus.publish({ id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), data: { noticeId, to: ['x@acme.test'], template: 'certification-notice', attempts: 1, at: new Date().toISOString(), error } })
+      h.bus.publish({
+        id: crypto.randomUUID(),
+        type,
+        occurredAt: new Date().toISOString(),
+        data: { noticeId, to: ['x@acme.test'], template: 'certification-notice', attempts: 1, at: new Date().toISOString(), error },
+      })
     await outcome('notify.email.sent.v1', own!.noticeId, null)
     await outcome('notify.email.failed.v1', manager!.noticeId, 'mailbox unavailable')
     const logs = await logsOf([x.tech.id])
@@ -265,7 +311,10 @@ describe('a run stopped midway', () => {
       for (let i = 0; i < 7; i++) {
         const t = await h2.user()
         const exp = new Date(today + (i * 4 - 2) * DAY).toISOString().slice(0, 10)
-        await h2.call('POST', '/technician/certifications/add', { token: t.token, body: { certification_id: type.id, certification_number: `C${i}`, obtained_date: '2024-01-01', expiration_date: exp } })
+        await h2.call('POST', '/technician/certifications/add', {
+          token: t.token,
+          body: { certification_id: type.id, certification_number: `C${i}`, obtained_date: '2024-01-01', expiration_date: exp },
+        })
       }
       const first = await h2.call('POST', '/certification-notifications/trigger/daily', { token: adm.token })
       expect(first.status).toBe(500)
@@ -465,7 +514,12 @@ describe('recertification window', () => {
     // Renewed 90 days before its expiry (outside the window): from the renewal day.
     const early = await h.call('POST', '/technician/certifications/add', {
       token: tech.token,
-      body: { certification_id: (await h.type(admin, { validity_period: 12 })).id, certification_number: 'R-2', obtained_date: daysFromToday(-300), expiration_date: daysFromToday(90) },
+      body: {
+        certification_id: (await h.type(admin, { validity_period: 12 })).id,
+        certification_number: 'R-2',
+        obtained_date: daysFromToday(-300),
+        expiration_date: daysFromToday(90),
+      },
     })
     const renewed = await h.call('PUT', `/technician/certifications/${early.body.certification.id}`, {
       token: tech.token,
@@ -498,15 +552,11 @@ describe('runs once across instances and on schedule', () => {
   })
 
   it('a scheduled run that stopped midway (its instance died) goes on at the next start', async () => {
-    const runs = await h.sql(
-      "insert into notification_runs (kind, trigger, run_date, started_at) values ('daily', 'schedule', ?, now()) returning id",
-      [h.daysFromToday(-1)],
-    )
+    const runs = await h.sql("insert into notification_runs (kind, trigger, run_date, started_at) values ('daily', 'schedule', ?, now()) returning id", [h.daysFromToday(-1)])
     // Yesterday's unfinished run is left alone; today's is resumed.
-    const today = await h.sql(
-      "insert into notification_runs (kind, trigger, run_date, started_at) values ('daily', 'schedule', ?, now()) on conflict do nothing returning id",
-      [h.daysFromToday(0)],
-    )
+    const today = await h.sql("insert into notification_runs (kind, trigger, run_date, started_at) values ('daily', 'schedule', ?, now()) on conflict do nothing returning id", [
+      h.daysFromToday(0),
+    ])
     const x = await holder(13, { branch: 'Anchorage', department: 'Testing' })
     await h.runner.resumeUnfinished()
     expect((await expiryEvents([x.tech.id])).map((e) => e.data.band)).toEqual([14])

@@ -23,7 +23,6 @@ export interface NotificationSchedule {
 
 export const DEFAULT_SCHEDULE: NotificationSchedule = { enabled: true, dailyHour: 6, weeklyDay: 1, weeklyHour: 7, timeZone: DEFAULT_COMPANY_TIME_ZONE }
 
-
 export interface RunnerDeps {
   orm: MikroORM
   logger: Logger
@@ -112,12 +111,23 @@ export function createNotificationRunner(deps: RunnerDeps) {
   const daily = job('daily')
   const weekly = job('weekly')
   const crons: Cron[] = []
-  const fire = (kind: RunKind, run: () => Promise<unknown>) => () =>
-    void run().catch((err) => logger.error(`scheduled certification ${kind} run failed`, { err: err as Error }))
+  const fire = (kind: RunKind, run: () => Promise<unknown>) => () => void run().catch((err) => logger.error(`scheduled certification ${kind} run failed`, { err: err as Error }))
   if (schedule.enabled) {
     const opts = { timezone: schedule.timeZone, protect: true }
-    crons.push(new Cron(`0 ${schedule.dailyHour} * * *`, opts, fire('daily', () => daily.run('schedule'))))
-    crons.push(new Cron(`0 ${schedule.weeklyHour} * * ${schedule.weeklyDay}`, opts, fire('weekly', () => weekly.run('schedule'))))
+    crons.push(
+      new Cron(
+        `0 ${schedule.dailyHour} * * *`,
+        opts,
+        fire('daily', () => daily.run('schedule')),
+      ),
+    )
+    crons.push(
+      new Cron(
+        `0 ${schedule.weeklyHour} * * ${schedule.weeklyDay}`,
+        opts,
+        fire('weekly', () => weekly.run('schedule')),
+      ),
+    )
   }
 
   return {

@@ -66,8 +66,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         const current = await repo.configForUpdate(em, id)
         if (!current) throw configNotFound()
         const next = { ...current }
-        for (const key of CONFIG_FIELDS)
-          if (input[key] !== undefined) (next as Record<string, unknown>)[key] = input[key]
+        for (const key of CONFIG_FIELDS) if (input[key] !== undefined) (next as Record<string, unknown>)[key] = input[key]
         if (next.is_active && !next.manager_email && !next.operations_manager_email) throw badRequest(M.activateWithoutEmail, 'config_empty')
         const updated = await repo.updateConfig(em, id, next, now())
         const changed = CONFIG_FIELDS.filter((k) => current[k] !== next[k])
@@ -167,7 +166,14 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       if (!f) throw notFound(M.certificationNotFound, 'certification_not_found')
       if (f.expiration_date === null) throw badRequest(M.noExpiry, 'no_expiry')
       const noticeId = crypto.randomUUID()
-      const log = logOf(f, { notice_id: noticeId, run_id: null, notification_type: 'manual_reminder', recipient_emails: [f.email], status: f.paused ? 'paused' : 'queued', sent_at: at.toISOString() })
+      const log = logOf(f, {
+        notice_id: noticeId,
+        run_id: null,
+        notification_type: 'manual_reminder',
+        recipient_emails: [f.email],
+        status: f.paused ? 'paused' : 'queued',
+        sent_at: at.toISOString(),
+      })
       await orm.em.fork().transactional(async (em) => {
         await repo.insertLogs(em, [log])
         if (!f.paused)

@@ -23,10 +23,13 @@ it('runs the daily check and the weekly report on embedded PGlite', async () => 
     expect(db.embedded).toBe(true)
     const sql = (q: string, p: unknown[] = []) => db.orm.em.getConnection().execute(q, p)
     const [tech, admin] = [crypto.randomUUID(), crypto.randomUUID()]
-    await sql("insert into users (id, name, email, is_admin, is_manager, branch, department, occurred_at) values (?, 'T', 't@x.test', false, false, 'Portland', 'Service', now())", [tech])
+    await sql(
+      "insert into users (id, name, email, is_admin, is_manager, branch, department, occurred_at) values (?, 'T', 't@x.test', false, false, 'Portland', 'Service', now())",
+      [tech],
+    )
     await sql("insert into users (id, name, email, is_admin, is_manager, occurred_at) values (?, 'A', 'a@x.test', true, false, now())", [admin])
     await sql("insert into certification_types (name, code, tier_level, upload_required, is_active, created_at, updated_at) values ('A', 'A', 0, false, true, now(), now())")
-    await sql("insert into technician_certifications (user_id, certification_id, expiration_date, created_at, updated_at) values (?, 1, current_date + 5, now(), now())", [tech])
+    await sql('insert into technician_certifications (user_id, certification_id, expiration_date, created_at, updated_at) values (?, 1, current_date + 5, now(), now())', [tech])
     await sql("update notification_configs set manager_email = 'm@x.test', is_active = true where branch = 'Portland' and department = 'Service'")
     const token = await issuer.sign({ userId: admin, email: 'a@x.test', name: 'A', isAdmin: true, isManager: false, managerScope: { branches: [], departments: [] } })
     const trigger = async (kind: string) => {

@@ -15,14 +15,7 @@ export function weekOf(today: string): string {
  * and department's compliance as one e-mail. A scheduled report goes once per configuration and
  * week (its key commits with the log and the event); a manual run sends a fresh one.
  */
-export async function runWeeklyReport(opts: {
-  orm: MikroORM
-  today: string
-  at: Date
-  runId: number
-  base: string
-  period: 'week' | 'run'
-}): Promise<{ published: number }> {
+export async function runWeeklyReport(opts: { orm: MikroORM; today: string; at: Date; runId: number; base: string; period: 'week' | 'run' }): Promise<{ published: number }> {
   const em = opts.orm.em.fork()
   const configs = await repo.reportConfigs(em)
   const week = weekOf(opts.today)

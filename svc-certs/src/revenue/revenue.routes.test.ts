@@ -18,14 +18,19 @@ afterAll(async () => {
 })
 
 const enter = (body: Record<string, unknown>, token = admin.token) => h.call('POST', '/revenue/manual-entry', { token, body })
-const records = () => h.sql<{ user_id: string; month: string; gross_revenue: string; pay_amount: string | null }>('select user_id, month, gross_revenue, pay_amount from revenue_records order by id')
+const records = () =>
+  h.sql<{ user_id: string; month: string; gross_revenue: string; pay_amount: string | null }>('select user_id, month, gross_revenue, pay_amount from revenue_records order by id')
 
 describe('POST /revenue/manual-entry', () => {
   it('records a month (201); a second entry for that month is a 409 that changes nothing, unless it says replace: then it updates the one record and says so (200)', async () => {
     const first = await enter({ user_id: ada.id, month: '2025-03', gross_revenue: 10000.5, pay_amount: 320 })
     expect(first.status).toBe(201)
     const saved = ManualRevenueResponse.parse(first.body)
-    expect(saved).toMatchObject({ message: 'Revenue data saved successfully!', updated: false, record: { user_id: ada.id, month: '2025-03', gross_revenue: 10000.5, pay_amount: 320, rev_pay_ratio: 31.25 } })
+    expect(saved).toMatchObject({
+      message: 'Revenue data saved successfully!',
+      updated: false,
+      record: { user_id: ada.id, month: '2025-03', gross_revenue: 10000.5, pay_amount: 320, rev_pay_ratio: 31.25 },
+    })
     expect(saved.record.user).toEqual({ id: ada.id, name: 'Rev Ada', branch: 'Portland', department: 'Service' })
     const before = await records()
     const duplicate = await enter({ user_id: ada.id, month: '2025-03', gross_revenue: 11000, pay_amount: 400 })
@@ -36,15 +41,24 @@ describe('POST /revenue/manual-entry', () => {
     // The record already there comes with the refusal, so a form can show what replacing would overwrite.
     expect(RevenueRecord.parse((duplicate.body as { details: unknown[] }).details[0])).toEqual(saved.record)
     expect(await enter({ user_id: ada.id, month: '2025-03', gross_revenue: 11000, pay_amount: 400, replace: false })).toMatchObject({ status: 409 })
-    expect(await enter({ user_id: ada.id, month: '2025-03', gross_revenue: 11000, pay_amount: 400, replace: 'yes' })).toMatchObject({ status: 400, body: { message: 'replace must be true or false' } })
+    expect(await enter({ user_id: ada.id, month: '2025-03', gross_revenue: 11000, pay_amount: 400, replace: 'yes' })).toMatchObject({
+      status: 400,
+      body: { message: 'replace must be true or false' },
+    })
     expect(await records()).toEqual(before)
     const again = await enter({ user_id: ada.id, month: '2025-03', gross_revenue: 11000, pay_amount: 400, replace: true })
-    expect(again).toMatchObject({ status: 200, body: { message: 'Revenue data for this month was updated', updated: true, record: { id: saved.record.id, gross_revenue: 11000, rev_pay_ratio: 27.5 } } })
+    expect(again).toMatchObject({
+      status: 200,
+      body: { message: 'Revenue data for this month was updated', updated: true, record: { id: saved.record.id, gross_revenue: 11000, rev_pay_ratio: 27.5 } },
+    })
     expect((await records()).filter((r) => r.user_id === ada.id && r.month === '2025-03')).toHaveLength(1)
     // replace on a month not yet recorded simply records it.
     expect(await enter({ user_id: bob.id, month: '2023-06', gross_revenue: 1, replace: true })).toMatchObject({ status: 201, body: { updated: false } })
     // Two entries for one month at once leave one record: one is recorded, the other refused.
-    const both = await Promise.all([enter({ user_id: bob.id, month: '2025-04', gross_revenue: 1, pay_amount: 1 }), enter({ user_id: bob.id, month: '2025-04', gross_revenue: 2, pay_amount: 1 })])
+    const both = await Promise.all([
+      enter({ user_id: bob.id, month: '2025-04', gross_revenue: 1, pay_amount: 1 }),
+      enter({ user_id: bob.id, month: '2025-04', gross_revenue: 2, pay_amount: 1 }),
+    ])
     expect(both.map((r) => r.status).sort()).toEqual([201, 409])
     expect((await records()).filter((r) => r.user_id === bob.id && r.month === '2025-04')).toHaveLength(1)
     const replaced = await Promise.all([1, 2].map((gross) => enter({ user_id: bob.id, month: '2025-04', gross_revenue: gross, pay_amount: 1, replace: true })))
@@ -78,7 +92,10 @@ describe('POST /revenue/manual-entry', () => {
 
   it('records revenue for technicians only, known ones, and only when an admin enters it', async () => {
     const before = await records()
-    expect(await enter({ user_id: admin.id, month: '2025-05', gross_revenue: 1, pay_amount: 1 })).toMatchObject({ status: 400, body: { message: 'Revenue is recorded for technicians only' } })
+    expect(await enter({ user_id: admin.id, month: '2025-05', gross_revenue: 1, pay_amount: 1 })).toMatchObject({
+      status: 400,
+      body: { message: 'Revenue is recorded for technicians only' },
+    })
     expect(await enter({ user_id: crypto.randomUUID(), month: '2025-05', gross_revenue: 1, pay_amount: 1 })).toMatchObject({ status: 404, body: { code: 'user_not_found' } })
     expect(await enter({ user_id: ada.id, month: '2025-05', gross_revenue: 1, pay_amount: 1 }, ada.token)).toMatchObject({ status: 403 })
     expect(await h.call('POST', '/revenue/manual-entry', { token: admin.token, raw: 'month=2025-05', headers: { 'content-type': 'text/plain' } })).toMatchObject({ status: 415 })

@@ -17,7 +17,8 @@ beforeAll(async () => {
   admin = await h.user({ admin: true, branch: null, department: null })
   alpha = await h.type(admin, { name: 'Alpha Safety', tier_level: 0, validity_period: null })
   bravo = await h.type(admin, { name: 'Bravo Orientation', tier_level: 0, upload_required: false, validity_period: null })
-  for (const id of [alpha.id, bravo.id]) await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: 0, certification_id: id, is_required: true } })
+  for (const id of [alpha.id, bravo.id])
+    await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: 0, certification_id: id, is_required: true } })
   tech = await h.user({ name: 'Figures Tess', branch: 'Portland', department: 'Service' })
 })
 afterAll(async () => {
@@ -47,25 +48,37 @@ describe('kept team figures', () => {
     const b = await h.call('POST', '/technician/certifications/add', { token: tech.token, body: { certification_id: bravo.id, certification_number: 'B-1' } })
     expect(b.status).toBe(201)
     expect(await row()).toEqual([0, 50, 0, 0])
-    const a = await h.upload('/technician/certifications/upload', tech.token, { certification_id: String(alpha.id), obtained_date: daysFromToday(-10), expiration_date: daysFromToday(40) }, [
-      ['file', 'p.pdf', FILES.pdf],
-    ])
+    const a = await h.upload(
+      '/technician/certifications/upload',
+      tech.token,
+      { certification_id: String(alpha.id), obtained_date: daysFromToday(-10), expiration_date: daysFromToday(40) },
+      [['file', 'p.pdf', FILES.pdf]],
+    )
     expect(a.status).toBe(201)
     expect(await row()).toEqual([0, 100, 0, 0])
     const id = (a.body as { certification: { id: number } }).certification.id
-    expect((await h.call('PUT', `/technician/certifications/${id}`, { token: tech.token, body: { obtained_date: daysFromToday(-10), expiration_date: daysFromToday(20) } })).status).toBe(200)
+    expect(
+      (await h.call('PUT', `/technician/certifications/${id}`, { token: tech.token, body: { obtained_date: daysFromToday(-10), expiration_date: daysFromToday(20) } })).status,
+    ).toBe(200)
     expect(await row()).toEqual([0, 100, 0, 1])
-    expect((await h.call('PUT', `/technician/certifications/${id}`, { token: tech.token, body: { obtained_date: daysFromToday(-10), expiration_date: daysFromToday(-1) } })).status).toBe(200)
+    expect(
+      (await h.call('PUT', `/technician/certifications/${id}`, { token: tech.token, body: { obtained_date: daysFromToday(-10), expiration_date: daysFromToday(-1) } })).status,
+    ).toBe(200)
     expect(await row()).toEqual([0, 50, 1, 0])
     expect((await h.call('DELETE', `/technician/certifications/${id}/file`, { token: tech.token })).status).toBe(200)
-    expect((await h.call('PUT', `/technician/certifications/${id}`, { token: tech.token, body: { obtained_date: daysFromToday(-10), expiration_date: daysFromToday(40) } })).status).toBe(200)
+    expect(
+      (await h.call('PUT', `/technician/certifications/${id}`, { token: tech.token, body: { obtained_date: daysFromToday(-10), expiration_date: daysFromToday(40) } })).status,
+    ).toBe(200)
     // Held, not expired, but its proof is gone: not met.
     expect(await row()).toEqual([0, 50, 0, 0])
     expect((await h.call('DELETE', `/technician/certifications/${id}`, { token: tech.token })).status).toBe(200)
     expect(await row()).toEqual([0, 50, 0, 0])
-    const again = await h.upload('/technician/certifications/upload', tech.token, { certification_id: String(alpha.id), obtained_date: daysFromToday(-10), expiration_date: daysFromToday(40) }, [
-      ['file', 'p.pdf', FILES.pdf],
-    ])
+    const again = await h.upload(
+      '/technician/certifications/upload',
+      tech.token,
+      { certification_id: String(alpha.id), obtained_date: daysFromToday(-10), expiration_date: daysFromToday(40) },
+      [['file', 'p.pdf', FILES.pdf]],
+    )
     expect(again.status).toBe(201)
     expect(await row()).toEqual([0, 100, 0, 0])
   })
@@ -81,9 +94,13 @@ describe('kept team figures', () => {
     expect((await h.call('PUT', `/admin/certifications/${charlie.id}`, { token: admin.token, body: typeBody(charlie, { department: 'Service' }) })).status).toBe(200)
     expect(await row()).toEqual([0, 66, 0, 0])
     // Inactive types ask nothing.
-    expect((await h.call('PUT', `/admin/certifications/${charlie.id}`, { token: admin.token, body: typeBody(charlie, { department: 'Service', is_active: false }) })).status).toBe(200)
+    expect((await h.call('PUT', `/admin/certifications/${charlie.id}`, { token: admin.token, body: typeBody(charlie, { department: 'Service', is_active: false }) })).status).toBe(
+      200,
+    )
     expect(await row()).toEqual([0, 100, 0, 0])
-    expect((await h.call('PUT', `/admin/certifications/${charlie.id}`, { token: admin.token, body: typeBody(charlie, { department: 'Service', is_active: true }) })).status).toBe(200)
+    expect((await h.call('PUT', `/admin/certifications/${charlie.id}`, { token: admin.token, body: typeBody(charlie, { department: 'Service', is_active: true }) })).status).toBe(
+      200,
+    )
     expect(await row()).toEqual([0, 66, 0, 0])
     // Moved to another department (identity's event, the projection): Service's type no longer counts.
     await moveTo('Testing')
@@ -120,7 +137,10 @@ describe('kept team figures', () => {
     expect(await row()).toEqual([2, 100, 0, 1])
     h.advance(1 * DAY)
     expect(await row()).toEqual([2, 50, 1, 0])
-    const [kept] = (await h.sql('select computed_on::text as computed_on, stale_on from team_member_figures where user_id = ?', [tech.id])) as { computed_on: string; stale_on: string | null }[]
+    const [kept] = (await h.sql('select computed_on::text as computed_on, stale_on from team_member_figures where user_id = ?', [tech.id])) as {
+      computed_on: string
+      stale_on: string | null
+    }[]
     expect(kept).toEqual({ computed_on: todayIso(h.now()), stale_on: null })
   })
 })

@@ -23,7 +23,6 @@ const ORDER: Record<TeamSort, string> = {
   tier: 'current_tier {dir}',
 }
 
-
 /**
  * The members the viewer sees, filtered, each with the figures of the team row read from the kept
  * figures (the dashboard's summary and page, and the export, come from the same rows). The rule is
@@ -100,7 +99,6 @@ export function teamPageStatement(viewer: TeamViewer, f: TeamFilter, page: { lim
 
 /** Rows a cursor hands over at a time. */
 const STREAM_CHUNK = 250
-
 
 export interface HeldSql {
   user_id: string

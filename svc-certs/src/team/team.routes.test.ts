@@ -11,7 +11,10 @@ const daysFromToday = (days: number) => new Date(Date.parse(`${todayIso(h.now())
 const withProof = (user: TestUser, fields: Record<string, string>) => h.upload('/technician/certifications/upload', user.token, fields, [['file', 'p.pdf', FILES.pdf]])
 const add = (user: TestUser, body: Record<string, unknown>) => h.call('POST', '/technician/certifications/add', { token: user.token, body })
 const setTier = (user: TestUser, tier: number) =>
-  h.sql('insert into technicians (user_id, current_tier, updated_at) values (?, ?, now()) on conflict (user_id) do update set current_tier = excluded.current_tier', [user.id, tier])
+  h.sql('insert into technicians (user_id, current_tier, updated_at) values (?, ?, now()) on conflict (user_id) do update set current_tier = excluded.current_tier', [
+    user.id,
+    tier,
+  ])
 
 /** Three members named `${tag} ...`: Portland Service (tier 1, 66%), Seattle Testing (50%), Portland Testing (100%). */
 let ada: TestUser
@@ -24,7 +27,8 @@ beforeAll(async () => {
   const a = await h.type(admin, { name: 'Alpha Safety', tier_level: 0 })
   const b = await h.type(admin, { name: 'Bravo Orientation', tier_level: 0, upload_required: false })
   const c = await h.type(admin, { name: 'Charlie Service', tier_level: 1, department: 'Service' })
-  for (const id of [a.id, b.id]) await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: 0, certification_id: id, is_required: true } })
+  for (const id of [a.id, b.id])
+    await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: 0, certification_id: id, is_required: true } })
   await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: 1, certification_id: c.id, is_required: true } })
   ada = await h.user({ name: 'Team Ada', branch: 'Portland', department: 'Service', employeeId: 'E-1' })
   bob = await h.user({ name: 'Team Bob', branch: 'Seattle', department: 'Testing' })
@@ -80,7 +84,10 @@ describe('GET /manager/team', () => {
   })
 
   it('refuses technicians (403) and strangers (401)', async () => {
-    expect(await h.call('GET', '/manager/team', { token: ada.token })).toMatchObject({ status: 403, body: { code: 'manager_required', message: 'Only managers and admins can see team data' } })
+    expect(await h.call('GET', '/manager/team', { token: ada.token })).toMatchObject({
+      status: 403,
+      body: { code: 'manager_required', message: 'Only managers and admins can see team data' },
+    })
     expect((await h.call('GET', '/manager/team')).status).toBe(401)
   })
 })
@@ -237,7 +244,10 @@ describe('tier promotions', () => {
     expect(pending.requests.map((r) => r.id)).toContain(request.id)
     expect((await h.call('POST', `/manager/tier-promotions/${request.id}/decision`, { token: manager.token, body: { approve: true } })).status).toBe(403)
     const decided = await h.call('POST', `/manager/tier-promotions/${request.id}/decision`, { token: admin.token, body: { approve: true, note: 'Well earned' } })
-    expect(decided).toMatchObject({ status: 200, body: { message: 'Tier promotion approved', request: { status: 'approved', decision_note: 'Well earned', decided_by: { id: admin.id } } } })
+    expect(decided).toMatchObject({
+      status: 200,
+      body: { message: 'Tier promotion approved', request: { status: 'approved', decision_note: 'Well earned', decided_by: { id: admin.id } } },
+    })
     expect((await h.call('GET', `/technician/profile/${ada.id}`, { token: ada.token })).body.tier.current_tier).toBe(2)
     expect(await h.call('POST', '/manager/tier-promotion', { token: manager.token, body: { userId: ada.id, newTier: 2, justification: 'x' } })).toMatchObject({
       status: 400,

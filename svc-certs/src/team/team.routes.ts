@@ -24,9 +24,7 @@ export const managerRoutes = (team: TeamService, promotions: PromotionService, v
     .post('/tier-promotion', validate('json', TierPromotionBody), async (c) =>
       c.json({ message: TEAM_MESSAGES.promotionSubmitted, request: await promotions.request(c.get('actor'), c.req.valid('json')) }, 201),
     )
-    .get('/tier-promotions', validate('query', PromotionRequestsQuery), async (c) =>
-      c.json({ requests: await promotions.list(c.get('actor'), c.req.valid('query').status) }),
-    )
+    .get('/tier-promotions', validate('query', PromotionRequestsQuery), async (c) => c.json({ requests: await promotions.list(c.get('actor'), c.req.valid('query').status) }))
     .post('/tier-promotions/:id{[0-9]+}/decision', requireAdmin, validate('param', IdParam), validate('json', PromotionDecisionBody), async (c) => {
       const body = c.req.valid('json')
       const request = await promotions.decide(c.get('actor'), c.req.valid('param').id, body)

@@ -48,7 +48,12 @@ const certificationCells = (c: HeldSql, today: string) => ({
   code: c.code,
   tier: TIER_LABELS[Number(c.tier_level) as TierLevel],
   status: certificationStatus(
-    { expiration_date: c.expiration, verified_at: c.verified_at ? new Date(c.verified_at).toISOString() : null, file_name: c.file_name, certification: { upload_required: c.upload_required } },
+    {
+      expiration_date: c.expiration,
+      verified_at: c.verified_at ? new Date(c.verified_at).toISOString() : null,
+      file_name: c.file_name,
+      certification: { upload_required: c.upload_required },
+    },
     today,
   ),
   obtained: c.obtained ?? '',
@@ -56,7 +61,13 @@ const certificationCells = (c: HeldSql, today: string) => ({
   days: c.expiration ? daysUntil(c.expiration, today) : '',
 })
 
-const filterOf = (q: Omit<z.output<typeof TeamExportQuery>, 'format'>): TeamFilter => ({ branch: q.branch, department: q.department, search: q.search, sort: q.sort, order: q.order })
+const filterOf = (q: Omit<z.output<typeof TeamExportQuery>, 'format'>): TeamFilter => ({
+  branch: q.branch,
+  department: q.department,
+  search: q.search,
+  sort: q.sort,
+  order: q.order,
+})
 
 /**
  * The team of a manager (their scope) or an admin (everyone) (learner §2 Team dashboard, Team
@@ -121,7 +132,10 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
         const reader = orm.em.fork()
         for (let i = 0; i < listed.length; i += EXPORT_BATCH) {
           const batch = listed.slice(i, i + EXPORT_BATCH)
-          const held = await teamRepository.heldByUser(reader, batch.map((m) => m.id))
+          const held = await teamRepository.heldByUser(
+            reader,
+            batch.map((m) => m.id),
+          )
           for (const m of batch) for (const c of held.get(m.id) ?? []) await certs.add({ name: m.name, employee_id: m.employee_id ?? '', ...certificationCells(c, day) })
         }
         await certs.done()
@@ -180,13 +194,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
         for (const r of complianceRequirements(requirements, { currentTier: (tech?.currentTier ?? 0) as TierLevel, department: user.department ?? null })) {
           const h = byType.get(r.certification_id)
           const facts = h ? statusFacts(h.cert, h.type) : null
-          const reason = !facts
-            ? 'missing'
-            : !isCertificationValid(facts, day)
-              ? 'expired'
-              : r.certification.upload_required && facts.file_name === null
-                ? 'not_uploaded'
-                : null
+          const reason = !facts ? 'missing' : !isCertificationValid(facts, day) ? 'expired' : r.certification.upload_required && facts.file_name === null ? 'not_uploaded' : null
           if (reason)
             open.push({
               name: r.certification.name,
@@ -250,7 +258,10 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
         for (const r of revenue) await months.add({ month: r.month, gross: r.gross_revenue, pay: r.pay_amount ?? '', ratio: r.rev_pay_ratio ?? '' })
         await months.done()
       })
-      const who = (user.employeeId ?? user.name ?? userId).replace(/[^A-Za-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase()
+      const who = (user.employeeId ?? user.name ?? userId)
+        .replace(/[^A-Za-z0-9-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .toLowerCase()
       return { filename: `technician-report-${who || 'member'}-${day}.xlsx`, body }
     },
   }

@@ -47,7 +47,10 @@ describe('streamed workbook', () => {
   it('writes ten thousand rows in pieces the download takes as they come', async () => {
     let chunks = 0
     const body = streamWorkbook(logger, 'test', async (addSheet) => {
-      const s = addSheet('Rows', [{ header: 'N', key: 'n', width: 8 }, { header: 'Text', key: 't', width: 20 }])
+      const s = addSheet('Rows', [
+        { header: 'N', key: 'n', width: 8 },
+        { header: 'Text', key: 't', width: 20 },
+      ])
       for (let n = 1; n <= 10_000; n++) await s.add({ n, t: `row ${n}` })
       await s.done()
     })

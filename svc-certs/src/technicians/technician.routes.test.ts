@@ -30,7 +30,13 @@ describe('GET /technician/profile/{userId}', () => {
     const c = await h.type(admin, { name: 'C', tier_level: 1, department: 'Service' })
     const d = await h.type(admin, { name: 'D', tier_level: 1 })
     const testing = await h.type(admin, { name: 'T', tier_level: 0, department: 'Testing' })
-    for (const [tier, id, req] of [[0, a.id, true], [0, b.id, true], [1, c.id, true], [1, d.id, false], [0, testing.id, true]] as const)
+    for (const [tier, id, req] of [
+      [0, a.id, true],
+      [0, b.id, true],
+      [1, c.id, true],
+      [1, d.id, false],
+      [0, testing.id, true],
+    ] as const)
       await h.call('PUT', '/admin/certifications/tier-requirements', { token: admin.token, body: { tier_level: tier, certification_id: id, is_required: req } })
 
     await add(tech, { certification_id: a.id, certification_number: 'A-1', obtained_date: daysFromToday(-700), expiration_date: daysFromToday(10) })
@@ -103,16 +109,25 @@ describe('pause and resume notifications (learner §4, §9)', () => {
     expect(Math.abs(until - (h.now().getTime() + 30 * DAY))).toBeLessThan(5_000)
     expect((await profileOf(tech, tech.id)).tier).toMatchObject({ notifications_paused: true, notifications_paused_until: paused.notifications_paused_until })
 
-    const capped = await h.call('POST', '/technician/pause-notifications', { token: tech.token, body: { userId: tech.id, pauseUntil: new Date(h.now().getTime() + 90 * DAY).toISOString() } })
+    const capped = await h.call('POST', '/technician/pause-notifications', {
+      token: tech.token,
+      body: { userId: tech.id, pauseUntil: new Date(h.now().getTime() + 90 * DAY).toISOString() },
+    })
     expect(Math.abs(Date.parse(capped.body.notifications_paused_until) - (h.now().getTime() + 30 * DAY))).toBeLessThan(5_000)
     const sooner = new Date(h.now().getTime() + 3 * DAY).toISOString()
-    expect((await h.call('POST', '/technician/pause-notifications', { token: tech.token, body: { userId: tech.id, pauseUntil: sooner } })).body.notifications_paused_until).toBe(sooner)
-    expect(await h.call('POST', '/technician/pause-notifications', { token: tech.token, body: { userId: tech.id, pauseUntil: new Date(h.now().getTime() - DAY).toISOString() } })).toMatchObject({
+    expect((await h.call('POST', '/technician/pause-notifications', { token: tech.token, body: { userId: tech.id, pauseUntil: sooner } })).body.notifications_paused_until).toBe(
+      sooner,
+    )
+    expect(
+      await h.call('POST', '/technician/pause-notifications', { token: tech.token, body: { userId: tech.id, pauseUntil: new Date(h.now().getTime() - DAY).toISOString() } }),
+    ).toMatchObject({
       status: 400,
     })
     // A plain date means the start of that day; text that is neither is named.
     const day = new Date(h.now().getTime() + 10 * DAY).toISOString().slice(0, 10)
-    expect((await h.call('POST', '/technician/pause-notifications', { token: tech.token, body: { userId: tech.id, pauseUntil: day } })).body.notifications_paused_until).toBe(`${day}T00:00:00.000Z`)
+    expect((await h.call('POST', '/technician/pause-notifications', { token: tech.token, body: { userId: tech.id, pauseUntil: day } })).body.notifications_paused_until).toBe(
+      `${day}T00:00:00.000Z`,
+    )
     expect(await h.call('POST', '/technician/pause-notifications', { token: tech.token, body: { userId: tech.id, pauseUntil: 'next week' } })).toMatchObject({
       status: 400,
       body: { message: 'pauseUntil must be a date (YYYY-MM-DD) or an ISO 8601 date-time' },
@@ -175,11 +190,31 @@ describe('who may call what (DESIGN "Security")', () => {
     ({ self: owner, 'other technician': other, 'manager in scope': inScope, 'manager out of scope': outOfScope, admin, unauthenticated: undefined })[who]?.token
 
   const routes: { name: string; call: (t: string | undefined) => Promise<{ status: number }>; expect: Record<Caller, number> }[] = [
-    { name: 'GET profile', call: (t) => h.call('GET', `/technician/profile/${owner.id}`, { token: t }), expect: { self: 200, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 } },
-    { name: 'GET summary', call: (t) => h.call('GET', `/technician/summary/${owner.id}`, { token: t }), expect: { self: 200, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 } },
-    { name: 'GET available', call: (t) => h.call('GET', `/technician/certifications/available/${owner.id}`, { token: t }), expect: { self: 200, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 } },
-    { name: 'POST pause', call: (t) => h.call('POST', '/technician/pause-notifications', { token: t, body: { userId: owner.id } }), expect: { self: 200, 'other technician': 403, 'manager in scope': 403, 'manager out of scope': 403, admin: 200, unauthenticated: 401 } },
-    { name: 'POST resume', call: (t) => h.call('POST', '/technician/resume-notifications', { token: t, body: { userId: owner.id } }), expect: { self: 200, 'other technician': 403, 'manager in scope': 403, 'manager out of scope': 403, admin: 200, unauthenticated: 401 } },
+    {
+      name: 'GET profile',
+      call: (t) => h.call('GET', `/technician/profile/${owner.id}`, { token: t }),
+      expect: { self: 200, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 },
+    },
+    {
+      name: 'GET summary',
+      call: (t) => h.call('GET', `/technician/summary/${owner.id}`, { token: t }),
+      expect: { self: 200, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 },
+    },
+    {
+      name: 'GET available',
+      call: (t) => h.call('GET', `/technician/certifications/available/${owner.id}`, { token: t }),
+      expect: { self: 200, 'other technician': 403, 'manager in scope': 200, 'manager out of scope': 403, admin: 200, unauthenticated: 401 },
+    },
+    {
+      name: 'POST pause',
+      call: (t) => h.call('POST', '/technician/pause-notifications', { token: t, body: { userId: owner.id } }),
+      expect: { self: 200, 'other technician': 403, 'manager in scope': 403, 'manager out of scope': 403, admin: 200, unauthenticated: 401 },
+    },
+    {
+      name: 'POST resume',
+      call: (t) => h.call('POST', '/technician/resume-notifications', { token: t, body: { userId: owner.id } }),
+      expect: { self: 200, 'other technician': 403, 'manager in scope': 403, 'manager out of scope': 403, admin: 200, unauthenticated: 401 },
+    },
     {
       name: 'POST add',
       call: async (t) => {

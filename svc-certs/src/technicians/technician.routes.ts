@@ -14,6 +14,4 @@ export const technicianRoutes = (svc: TechnicianService, verifier: TokenVerifier
       const body = c.req.valid('json')
       return c.json(await svc.pause(c.get('actor'), body.userId, body.pauseUntil))
     })
-    .post('/resume-notifications', validate('json', ResumeNotificationsBody), async (c) =>
-      c.json(await svc.resume(c.get('actor'), c.req.valid('json').userId)),
-    )
+    .post('/resume-notifications', validate('json', ResumeNotificationsBody), async (c) => c.json(await svc.resume(c.get('actor'), c.req.valid('json').userId)))

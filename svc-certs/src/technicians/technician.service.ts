@@ -14,7 +14,15 @@ import {
 } from '@portal/contracts'
 import { ProjectedUser, badRequest, type Actor } from '@portal/server-kit'
 import { certificationTypeRepository, toTierRequirement } from '../certification-types/index.ts'
-import { type CertificationPeriodEntity, certificationRepository, requireEditableUser, requireReadableUser, statusFacts, toCertificationPeriod, toUserCertification } from '../certifications/index.ts'
+import {
+  type CertificationPeriodEntity,
+  certificationRepository,
+  requireEditableUser,
+  requireReadableUser,
+  statusFacts,
+  toCertificationPeriod,
+  toUserCertification,
+} from '../certifications/index.ts'
 import type { CertsContext } from '../context.ts'
 import { complianceRequirements, consistencyReport, ledgerRepository, progressOf, requirementsFor, tierProgress } from '../compliance/index.ts'
 import { TechnicianEntity } from './technician.entity.ts'
@@ -121,9 +129,7 @@ export function createTechnicianService(ctx: CertsContext, deps: TechnicianServi
         })),
         certifications: b.certifications,
         deleted_certifications: deletedCertifications(data.history, new Set(data.held.map(({ cert }) => cert.certificationId))),
-        upcoming_expirations: b.certifications
-          .filter((c) => c.expiration_badge !== null)
-          .sort((x, y) => x.days_until_expiry! - y.days_until_expiry! || x.id - y.id),
+        upcoming_expirations: b.certifications.filter((c) => c.expiration_badge !== null).sort((x, y) => x.days_until_expiry! - y.days_until_expiry! || x.id - y.id),
         revenue_data: await revenueCards(em, userId, b.tier.current_tier, b.today),
         current_tier_progress: tierProgress(b.shown, b.facts, b.tier.current_tier, b.today, view),
         next_tier_progress: next === null ? null : tierProgress(b.shown, b.facts, next, b.today, view),
