@@ -3,11 +3,7 @@ import { PlatformEnv, parseEnv } from '@portal/server-kit'
 
 export const DEFAULT_NOTIFY_PORT = 4004
 
-const required = z
-  .string({ error: 'is required to run svc-notify on its own' })
-  .trim()
-  .min(1, 'is required to run svc-notify on its own')
-  .pipe(z.url())
+const required = z.string({ error: 'is required to run svc-notify on its own' }).trim().min(1, 'is required to run svc-notify on its own').pipe(z.url())
 
 /** The deployable's variables: PlatformEnv with its engines required, plus port and host. */
 const NotifyEnv = PlatformEnv.extend({

@@ -54,7 +54,12 @@ export async function createHarness() {
 
   /** A group as identity announces it (notify makes its rule). */
   const group = async (name: string) => {
-    await bus.publish({ id: crypto.randomUUID(), type: 'identity.group.created.v1', occurredAt: new Date().toISOString(), data: { groupId: crypto.randomUUID(), name, createdAt: new Date().toISOString() } })
+    await bus.publish({
+      id: crypto.randomUUID(),
+      type: 'identity.group.created.v1',
+      occurredAt: new Date().toISOString(),
+      data: { groupId: crypto.randomUUID(), name, createdAt: new Date().toISOString() },
+    })
     const [rule] = await sql<{ id: number }>('select id from notification_rules where user_group = ?', [name])
     if (!rule) throw new Error(`no rule made for ${name}`)
     return rule.id

@@ -1,13 +1,4 @@
-import {
-  ProjectedUser,
-  createUserProjection,
-  defineService,
-  publicUrl,
-  runServiceProcess,
-  startedJob,
-  type ServeOptions,
-  type ServiceDeps,
-} from '@portal/server-kit'
+import { ProjectedUser, createUserProjection, defineService, publicUrl, runServiceProcess, startedJob, type ServeOptions, type ServiceDeps } from '@portal/server-kit'
 import { createApp } from './app.ts'
 import { createCertsMailHandler, subscribeCertsMail } from './consumers/certs.consumer.ts'
 import { createTeamReminderMailHandler, subscribeTeamReminderMail } from './consumers/team-reminder.consumer.ts'

@@ -31,14 +31,20 @@ export const adminEmailRepository = {
   },
   insert: async (em: EntityManager, e: { email: string; name: string | null; types: NotificationType[] }) =>
     one(
-      await em.execute(`insert into admin_emails (email, name, notification_types, is_active, created_at, updated_at) values (?, ?, string_to_array(?, ','), true, now(), now()) returning ${COLUMNS}`, [
+      await em.execute(
+        `insert into admin_emails (email, name, notification_types, is_active, created_at, updated_at) values (?, ?, string_to_array(?, ','), true, now(), now()) returning ${COLUMNS}`,
+        [e.email, e.name, e.types.join(',')],
+      ),
+    )!,
+  update: async (em: EntityManager, id: number, e: { email: string; name: string | null; types: NotificationType[] }) =>
+    one(
+      await em.execute(`update admin_emails set email = ?, name = ?, notification_types = string_to_array(?, ','), updated_at = now() where id = ? returning ${COLUMNS}`, [
         e.email,
         e.name,
         e.types.join(','),
+        id,
       ]),
-    )!,
-  update: async (em: EntityManager, id: number, e: { email: string; name: string | null; types: NotificationType[] }) =>
-    one(await em.execute(`update admin_emails set email = ?, name = ?, notification_types = string_to_array(?, ','), updated_at = now() where id = ? returning ${COLUMNS}`, [e.email, e.name, e.types.join(','), id])),
+    ),
   toggle: async (em: EntityManager, id: number) =>
     one(await em.execute(`update admin_emails set is_active = not is_active, updated_at = now() where id = ? returning ${COLUMNS}`, [id])),
   remove: async (em: EntityManager, id: number) => one(await em.execute(`delete from admin_emails where id = ? returning ${COLUMNS}`, [id])),

@@ -48,13 +48,22 @@ describe('admin e-mails (admin §2 Email Notification Management, §3, §5, §7)
   it('edits address, name and types; refuses another row’s address and an unknown id', async () => {
     const a = AdminEmail.parse((await add({ email: 'edit-a@acme.test' })).body)
     await add({ email: 'edit-b@acme.test' })
-    const edited = await h.call('PUT', `/admin/emails/${a.id}`, { token: admin.token, body: { email: 'Edited@acme.test', name: 'Edited', notification_types: ['course_completion'] } })
+    const edited = await h.call('PUT', `/admin/emails/${a.id}`, {
+      token: admin.token,
+      body: { email: 'Edited@acme.test', name: 'Edited', notification_types: ['course_completion'] },
+    })
     expect(edited.status).toBe(200)
     expect(AdminEmail.parse(edited.body)).toMatchObject({ id: a.id, email: 'edited@acme.test', name: 'Edited', notification_types: ['course_completion'], is_active: true })
     // Its own address again is no conflict.
     expect((await h.call('PUT', `/admin/emails/${a.id}`, { token: admin.token, body: { email: 'edited@acme.test' } })).status).toBe(200)
-    expect(await h.call('PUT', `/admin/emails/${a.id}`, { token: admin.token, body: { email: 'edit-b@acme.test' } })).toMatchObject({ status: 409, body: { code: 'admin_email_taken' } })
-    expect(await h.call('PUT', '/admin/emails/999999', { token: admin.token, body: { email: 'x@acme.test' } })).toMatchObject({ status: 404, body: { code: 'admin_email_not_found' } })
+    expect(await h.call('PUT', `/admin/emails/${a.id}`, { token: admin.token, body: { email: 'edit-b@acme.test' } })).toMatchObject({
+      status: 409,
+      body: { code: 'admin_email_taken' },
+    })
+    expect(await h.call('PUT', '/admin/emails/999999', { token: admin.token, body: { email: 'x@acme.test' } })).toMatchObject({
+      status: 404,
+      body: { code: 'admin_email_not_found' },
+    })
     expect((await h.call('PUT', '/admin/emails/abc', { token: admin.token, body: { email: 'x@acme.test' } })).status).toBe(404)
   })
 

@@ -7,11 +7,7 @@ import { renderEmail, type EmailTemplate, passwordResetEmail, registrationAttemp
 /** Durable consumer name of svc-notify on the bus (and in its inbox). */
 export const NOTIFY_CONSUMER = 'notify'
 
-export const IDENTITY_MAIL_SUBJECTS = [
-  'identity.verification.requested.v1',
-  'identity.password-reset.requested.v1',
-  'identity.registration.attempted.v1',
-] as const
+export const IDENTITY_MAIL_SUBJECTS = ['identity.verification.requested.v1', 'identity.password-reset.requested.v1', 'identity.registration.attempted.v1'] as const
 type MailEvent = (typeof IDENTITY_MAIL_SUBJECTS)[number]
 
 /** The mail an event asks for: its kind, recipient and template. */
@@ -54,11 +50,7 @@ export const createIdentityMailHandler = (deps: MailHandlerDeps) => createMailHa
  * so a redelivered event queues nothing, and the sender sends the rows later even after a crash.
  * Malformed data is logged and dropped: retrying it could never succeed.
  */
-export function createMailHandler(
-  deps: MailHandlerDeps,
-  mailFor: (event: EventEnvelope) => MailRequest | readonly MailRequest[] | null,
-  consumer = NOTIFY_CONSUMER,
-) {
+export function createMailHandler(deps: MailHandlerDeps, mailFor: (event: EventEnvelope) => MailRequest | readonly MailRequest[] | null, consumer = NOTIFY_CONSUMER) {
   return async (event: EventEnvelope): Promise<void> => {
     let mails: { mail: MailRequest; template: EmailTemplate }[]
     try {

@@ -23,7 +23,17 @@ describe('admin e-mails and group rules on learning’s events, on NATS JetStrea
   const addresses = { both: `both.${run}@acme.test`, exams: `exams.${run}@acme.test`, courses: `courses.${run}@acme.test`, inactive: `off.${run}@acme.test` }
 
   const announce = (u: { userId: string; name: string; email: string }, isAdmin = false, userGroup: string | null = null) =>
-    bus.publish(envelope('identity.user.registered.v1', { ...u, isAdmin, isManager: false, managerScope: { branches: [], departments: [] }, branch: 'Portland', department: 'Service', userGroup }))
+    bus.publish(
+      envelope('identity.user.registered.v1', {
+        ...u,
+        isAdmin,
+        isManager: false,
+        managerScope: { branches: [], departments: [] },
+        branch: 'Portland',
+        department: 'Service',
+        userGroup,
+      }),
+    )
   const sql = async (query: string, params: unknown[] = []) => (await service.orm.em.fork().getConnection().execute(query, params)) as Record<string, any>[]
   /** A group announced by identity, once notify made its rule: the rule's id. */
   const group = async (name: string) => {
@@ -43,11 +53,19 @@ describe('admin e-mails and group rules on learning’s events, on NATS JetStrea
     const issuer = createTokenIssuer(await loadOrCreateSigningKey(undefined), { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: 3600 })
     service = await start({ env, logger: silentLogger, bus, port: 0, jwks: issuer.jwks(), databaseUrl: testDb.url, sender: { intervalMs: 100, retryBaseMs: 50 } })
     call = appCaller(service.app)
-    const admin: Actor = { userId: crypto.randomUUID(), email: `admin.${run}@acme.test`, name: 'Ada Admin', isAdmin: true, isManager: false, managerScope: { branches: [], departments: [] } }
+    const admin: Actor = {
+      userId: crypto.randomUUID(),
+      email: `admin.${run}@acme.test`,
+      name: 'Ada Admin',
+      isAdmin: true,
+      isManager: false,
+      managerScope: { branches: [], departments: [] },
+    }
     adminToken = await issuer.sign(admin)
     await announce(admin, true)
     await announce(learner)
-    const add = async (email: string, notification_types?: string[]) => AdminEmail.parse((await call('POST', '/admin/emails', { token: adminToken, body: { email, notification_types } })).body)
+    const add = async (email: string, notification_types?: string[]) =>
+      AdminEmail.parse((await call('POST', '/admin/emails', { token: adminToken, body: { email, notification_types } })).body)
     await add(addresses.both)
     await add(addresses.exams, ['exam_completion'])
     await add(addresses.courses, ['course_completion'])
@@ -69,7 +87,15 @@ describe('admin e-mails and group rules on learning’s events, on NATS JetStrea
   })
 
   it('mails an exam submitted to each active address of type exam_completion, once, even when redelivered', async () => {
-    const event = envelope('learning.exam.submitted.v1', { userId: learner.userId, examId: 7, examName: 'Electrical Safety', attemptId: crypto.randomUUID(), attemptNumber: 2, score: 85, passed: true })
+    const event = envelope('learning.exam.submitted.v1', {
+      userId: learner.userId,
+      examId: 7,
+      examName: 'Electrical Safety',
+      attemptId: crypto.randomUUID(),
+      attemptNumber: 2,
+      score: 85,
+      passed: true,
+    })
     await bus.publish(event)
     // The same event stored again under another message id: only the inbox stands between it and a second mail.
     await jetstream(bus.connection).publish(prefix + event.type, JSON.stringify(event), { msgID: crypto.randomUUID() })
@@ -111,7 +137,15 @@ describe('admin e-mails and group rules on learning’s events, on NATS JetStrea
     await announce(member, false, crew)
     await eventually(async () => (await sql('select 1 from users where id = ? and user_group = ?', [member.userId, crew])).length > 0)
     const submitted = (examId: number, score: number) =>
-      envelope('learning.exam.submitted.v1', { userId: member.userId, examId, examName: examId === 71 ? 'Confined Spaces' : 'Other', attemptId: crypto.randomUUID(), attemptNumber: 1, score, passed: score >= 70 })
+      envelope('learning.exam.submitted.v1', {
+        userId: member.userId,
+        examId,
+        examName: examId === 71 ? 'Confined Spaces' : 'Other',
+        attemptId: crypto.randomUUID(),
+        attemptNumber: 1,
+        score,
+        passed: score >= 70,
+      })
     const tracked = submitted(71, 95)
     await bus.publish(tracked)
     await jetstream(bus.connection).publish(prefix + tracked.type, JSON.stringify(tracked), { msgID: crypto.randomUUID() })
@@ -119,7 +153,10 @@ describe('admin e-mails and group rules on learning’s events, on NATS JetStrea
     await bus.publish(submitted(71, 40))
     await eventually(() => smtp.to(lead).length >= 2)
     await sleep(800)
-    expect(smtp.to(lead).map((m) => m.subject)).toEqual(['Exam completed: Dorothy Vaughan – Confined Spaces (Passed)', 'Exam completed: Dorothy Vaughan – Confined Spaces (Failed)'])
+    expect(smtp.to(lead).map((m) => m.subject)).toEqual([
+      'Exam completed: Dorothy Vaughan – Confined Spaces (Passed)',
+      'Exam completed: Dorothy Vaughan – Confined Spaces (Failed)',
+    ])
   })
 
   it('sends a weekly report with the members and tracked items at its slot, once, and no empty one', async () => {
@@ -129,14 +166,37 @@ describe('admin e-mails and group rules on learning’s events, on NATS JetStrea
     const emptyId = await group(empty)
     const lead = `weekly-lead.${run}@acme.test`
     const emptyLead = `nobody-lead.${run}@acme.test`
-    const items = [{ type: 'exam', id: 81, name: 'Fall Protection' }, { type: 'course', id: 82, name: 'Scaffolds' }]
-    for (const [id, name, to] of [[ruleId, crew, lead], [emptyId, empty, emptyLead]] as const) {
+    const items = [
+      { type: 'exam', id: 81, name: 'Fall Protection' },
+      { type: 'course', id: 82, name: 'Scaffolds' },
+    ]
+    for (const [id, name, to] of [
+      [ruleId, crew, lead],
+      [emptyId, empty, emptyLead],
+    ] as const) {
       expect((await call('PUT', `/admin/notification-rules/${id}`, { token: adminToken, body: { recipient_emails: [to] } })).status).toBe(200)
-      expect((await call('PUT', `/email-reports/groups/${encodeURIComponent(name)}/tracking`, { token: adminToken, body: { ruleId: id, trackingItems: items, reportFrequency: 'weekly', reportDayOfWeek: 5 } })).status).toBe(200)
+      expect(
+        (
+          await call('PUT', `/email-reports/groups/${encodeURIComponent(name)}/tracking`, {
+            token: adminToken,
+            body: { ruleId: id, trackingItems: items, reportFrequency: 'weekly', reportDayOfWeek: 5 },
+          })
+        ).status,
+      ).toBe(200)
     }
     const member = { userId: crypto.randomUUID(), name: 'Annie Easley', email: `annie.${run}@acme.test` }
     await announce(member, false, crew)
-    await bus.publish(envelope('learning.exam.submitted.v1', { userId: member.userId, examId: 81, examName: 'Fall Protection', attemptId: crypto.randomUUID(), attemptNumber: 1, score: 77, passed: true }))
+    await bus.publish(
+      envelope('learning.exam.submitted.v1', {
+        userId: member.userId,
+        examId: 81,
+        examName: 'Fall Protection',
+        attemptId: crypto.randomUUID(),
+        attemptNumber: 1,
+        score: 77,
+        passed: true,
+      }),
+    )
     await bus.publish(envelope('learning.course.progressed.v1', { userId: member.userId, courseId: 82, courseTitle: 'Scaffolds', progress: 40, at: new Date().toISOString() }))
     await eventually(async () => (await sql('select 1 from learner_course_progress where user_id = ?', [member.userId])).length > 0)
     await eventually(async () => (await sql('select 1 from learner_exam_results where user_id = ?', [member.userId])).length > 0)

@@ -54,7 +54,16 @@ export function createLearningHandler(deps: { orm: MikroORM; deliveries: Deliver
     // Rendered before the transaction: a render failure is ours and throws, so the event comes again.
     const mail =
       fact.kind === 'exam'
-        ? await renderEmail(examCompletedEmail({ learner, examName: fact.data.examName, score: fact.data.score, passed: fact.data.passed, attemptNumber: fact.data.attemptNumber, submittedAt: event.occurredAt }))
+        ? await renderEmail(
+            examCompletedEmail({
+              learner,
+              examName: fact.data.examName,
+              score: fact.data.score,
+              passed: fact.data.passed,
+              attemptNumber: fact.data.attemptNumber,
+              submittedAt: event.occurredAt,
+            }),
+          )
         : fact.kind === 'course'
           ? await renderEmail(courseCompletedEmail({ learner, courseTitle: fact.data.courseTitle, completedAt: fact.data.completedAt }))
           : null
@@ -69,7 +78,14 @@ export function createLearningHandler(deps: { orm: MikroORM; deliveries: Deliver
         await learningFacts.courseProgressed(em, { userId: d.userId, courseId: d.courseId, courseTitle: d.courseTitle, progress: 100, completedAt: new Date(d.completedAt), at })
       } else {
         const d = fact.data
-        await learningFacts.courseProgressed(em, { userId: d.userId, courseId: d.courseId, courseTitle: d.courseTitle, progress: d.progress, completedAt: null, at: new Date(d.at) })
+        await learningFacts.courseProgressed(em, {
+          userId: d.userId,
+          courseId: d.courseId,
+          courseTitle: d.courseTitle,
+          progress: d.progress,
+          completedAt: null,
+          at: new Date(d.at),
+        })
       }
       if (!completion || !mail) return
       for (const to of await adminEmailRepository.activeFor(em, completion.type)) {

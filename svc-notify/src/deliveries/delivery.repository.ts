@@ -138,10 +138,7 @@ export function createDeliveryRepository(orm: MikroORM) {
 
     /** Deletes finished deliveries (they hold codes and links) after `days`. */
     async pruneFinished(days: number): Promise<void> {
-      await conn().execute(
-        "delete from email_deliveries where status <> 'pending' and created_at < now() - (? * interval '1 day')",
-        [days],
-      )
+      await conn().execute("delete from email_deliveries where status <> 'pending' and created_at < now() - (? * interval '1 day')", [days])
     },
 
     async find(id: string) {

@@ -58,7 +58,7 @@ describe('delivery sender', () => {
     })
     return { deliveries, id }
   }
-  const row = async (id: string) => (await db.orm.em.fork().findOneOrFail(EmailDelivery, { id }))
+  const row = async (id: string) => await db.orm.em.fork().findOneOrFail(EmailDelivery, { id })
 
   it('sends a pending delivery once and marks it sent', async () => {
     const { deliveries, id } = await queue()

@@ -47,14 +47,16 @@ export interface SenderCounts {
 
 /** Prometheus lines of a sender's counts (appended to the service's /metrics). */
 export function renderSenderCounts(c: SenderCounts): string {
-  return [
-    '# HELP notify_email_unknown_outcome_resends_total E-mails sent again after an attempt interrupted before its outcome was recorded (may arrive twice, same Message-ID).',
-    '# TYPE notify_email_unknown_outcome_resends_total counter',
-    `notify_email_unknown_outcome_resends_total{service="notify"} ${c.unknownOutcomeResends}`,
-    '# HELP notify_email_interrupted_found_accepted_total Interrupted attempts the transport said it had accepted (marked sent, not sent again).',
-    '# TYPE notify_email_interrupted_found_accepted_total counter',
-    `notify_email_interrupted_found_accepted_total{service="notify"} ${c.foundAccepted}`,
-  ].join('\n') + '\n'
+  return (
+    [
+      '# HELP notify_email_unknown_outcome_resends_total E-mails sent again after an attempt interrupted before its outcome was recorded (may arrive twice, same Message-ID).',
+      '# TYPE notify_email_unknown_outcome_resends_total counter',
+      `notify_email_unknown_outcome_resends_total{service="notify"} ${c.unknownOutcomeResends}`,
+      '# HELP notify_email_interrupted_found_accepted_total Interrupted attempts the transport said it had accepted (marked sent, not sent again).',
+      '# TYPE notify_email_interrupted_found_accepted_total counter',
+      `notify_email_interrupted_found_accepted_total{service="notify"} ${c.foundAccepted}`,
+    ].join('\n') + '\n'
+  )
 }
 
 /** The delay before attempt `attempts + 1`, with jitter so many failures do not retry in step. */
@@ -79,12 +81,7 @@ export function retryDelay(attempts: number, opts: Pick<SenderOptions, 'retryBas
  * too.) Only the mail in flight waits for its lease; the rest of a backlog is sent by the next
  * process at once.
  */
-export function startDeliverySender(deps: {
-  deliveries: DeliveryRepository
-  transport: MailTransport
-  logger: Logger
-  options?: Partial<SenderOptions>
-}): DeliverySender {
+export function startDeliverySender(deps: { deliveries: DeliveryRepository; transport: MailTransport; logger: Logger; options?: Partial<SenderOptions> }): DeliverySender {
   const opts = { ...DEFAULT_SENDER_OPTIONS, ...deps.options }
   const { deliveries, transport, logger } = deps
   const counts: SenderCounts = { unknownOutcomeResends: 0, foundAccepted: 0 }

@@ -15,8 +15,16 @@ export async function buildGroupReport(em: EntityManager, group: string, items: 
   const courses = items.filter((i) => i.type === 'course')
   if (members.length === 0 || items.length === 0) return null
   const ids = members.map((m) => m.id)
-  const examRows = await learningFacts.examResults(em, ids, exams.map((e) => e.id))
-  const courseRows = await learningFacts.courseProgress(em, ids, courses.map((c) => c.id))
+  const examRows = await learningFacts.examResults(
+    em,
+    ids,
+    exams.map((e) => e.id),
+  )
+  const courseRows = await learningFacts.courseProgress(
+    em,
+    ids,
+    courses.map((c) => c.id),
+  )
   const examOf = new Map(examRows.map((r) => [`${r.userId}:${r.examId}`, r]))
   const courseOf = new Map(courseRows.map((r) => [`${r.userId}:${r.courseId}`, r]))
   const lines: MemberReport[] = members.map((member) => ({

@@ -73,11 +73,13 @@ export const ruleRepository = {
     return map
   },
   update: async (em: EntityManager, id: number, set: { isActive?: boolean; recipients?: string[] }) =>
-    ((await em.execute(
-      `update notification_rules set is_active = coalesce(?, is_active), recipient_emails = coalesce(string_to_array(?, ','), recipient_emails), updated_at = now()
+    (
+      (await em.execute(
+        `update notification_rules set is_active = coalesce(?, is_active), recipient_emails = coalesce(string_to_array(?, ','), recipient_emails), updated_at = now()
         where id = ? returning ${COLUMNS}`,
-      [set.isActive ?? null, set.recipients === undefined ? null : set.recipients.join(','), id],
-    )) as RuleRow[])[0] ?? null,
+        [set.isActive ?? null, set.recipients === undefined ? null : set.recipients.join(','), id],
+      )) as RuleRow[]
+    )[0] ?? null,
   async saveTracking(em: EntityManager, id: number, items: TrackingItem[], frequency: ReportFrequency, dayOfWeek: number | null): Promise<void> {
     await em.execute('update notification_rules set report_frequency = ?, report_day_of_week = ?, updated_at = now() where id = ?', [frequency, dayOfWeek, id])
     await em.execute('delete from rule_tracking_items where rule_id = ?', [id])
@@ -87,7 +89,9 @@ export const ruleRepository = {
   /** Active immediate rules of a group that track the item (what one event of a member mails). */
   immediateFor: async (em: EntityManager, group: string, item: { type: 'exam' | 'course'; id: number }) =>
     (await em.execute(
-      `select ${COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')} from notification_rules r
+      `select ${COLUMNS.split(', ')
+        .map((c) => `r.${c}`)
+        .join(', ')} from notification_rules r
         join rule_tracking_items t on t.rule_id = r.id and t.item_type = ? and t.item_id = ?
        where r.user_group = ? and r.is_active and r.report_frequency = 'immediate' and cardinality(r.recipient_emails) > 0`,
       [item.type, item.id, group],

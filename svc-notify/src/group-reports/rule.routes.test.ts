@@ -74,7 +74,10 @@ describe('notification rules (admin §3, §4, §7)', () => {
     expect((await track('Track Crew', { ruleId: id, trackingItems: [], reportFrequency: 'weekly' })).body).toMatchObject({ rule: { report_day_of_week: 1 } })
     expect(await track('Track Crew', { ruleId: id, trackingItems: [], reportFrequency: 'hourly' })).toMatchObject({ status: 400 })
     expect(await track('Track Crew', { ruleId: id, trackingItems: [], reportFrequency: 'weekly', reportDayOfWeek: 7 })).toMatchObject({ status: 400 })
-    expect(await track('Track Crew', { ruleId: (await ruleOf('Seattle Crew')).id, trackingItems: [], reportFrequency: 'daily' })).toMatchObject({ status: 400, body: { code: 'rule_group_mismatch' } })
+    expect(await track('Track Crew', { ruleId: (await ruleOf('Seattle Crew')).id, trackingItems: [], reportFrequency: 'daily' })).toMatchObject({
+      status: 400,
+      body: { code: 'rule_group_mismatch' },
+    })
     expect(await h.call('GET', trackingPath('No Such Crew'), { token: admin.token })).toMatchObject({ status: 404, body: { code: 'group_not_found' } })
   })
 
@@ -99,7 +102,15 @@ describe('send test report (admin §7 send-report)', () => {
     const grace = await h.user({ name: 'Grace Hopper', group: 'Report Crew' })
     await h.user({ name: 'Alan Turing', group: 'Report Crew' })
     expect(await sendReport('Report Crew')).toMatchObject({ status: 422, body: { code: 'report_empty' } })
-    await track('Report Crew', { ruleId: id, trackingItems: [{ type: 'exam', id: 41, name: 'Exam 41' }, { type: 'course', id: 42, name: 'Arc Flash' }], reportFrequency: 'weekly', reportDayOfWeek: 1 })
+    await track('Report Crew', {
+      ruleId: id,
+      trackingItems: [
+        { type: 'exam', id: 41, name: 'Exam 41' },
+        { type: 'course', id: 42, name: 'Arc Flash' },
+      ],
+      reportFrequency: 'weekly',
+      reportDayOfWeek: 1,
+    })
     await exam(grace.id, 41, 60)
     await exam(grace.id, 41, 88)
     await h.learningEvent('learning.course.progressed.v1', { userId: grace.id, courseId: 42, courseTitle: 'Arc Flash', progress: 50, at: new Date().toISOString() })
@@ -124,7 +135,14 @@ describe('immediate rules', () => {
     const id = await h.group('Now Crew')
     await h.group('Other Crew')
     await putRule(id, { recipient_emails: ['now-lead@acme.test'] })
-    await track('Now Crew', { ruleId: id, trackingItems: [{ type: 'exam', id: 51, name: 'Exam 51' }, { type: 'course', id: 52, name: 'Course 52' }], reportFrequency: 'immediate' })
+    await track('Now Crew', {
+      ruleId: id,
+      trackingItems: [
+        { type: 'exam', id: 51, name: 'Exam 51' },
+        { type: 'course', id: 52, name: 'Course 52' },
+      ],
+      reportFrequency: 'immediate',
+    })
     const member = await h.user({ name: 'Katherine Johnson', group: 'Now Crew' })
     const outsider = await h.user({ name: 'Out Sider', group: 'Other Crew' })
     await exam(member.id, 51, 91)

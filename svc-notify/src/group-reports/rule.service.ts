@@ -38,7 +38,10 @@ const ruleNotFound = () => notFound(NOTIFY_MESSAGES.ruleNotFound, 'notification_
 export function createRuleService(ctx: NotifyContext) {
   const { orm } = ctx
   const withItems = async (em: EntityManager, rows: RuleRow[]): Promise<NotificationRule[]> => {
-    const items = await repo.items(em, rows.map((r) => r.id))
+    const items = await repo.items(
+      em,
+      rows.map((r) => r.id),
+    )
     return rows.map((r) => toNotificationRule(r, items.get(r.id) ?? []))
   }
   const byGroup = async (em: EntityManager, group: string) => {

@@ -2,15 +2,11 @@ import type { MailboxMessage } from '@portal/contracts'
 import { escapeHtml } from '../mail/index.ts'
 
 /** Security headers of the page: no scripts at all; e-mails render in sandboxed iframes. */
-export const MAILBOX_PAGE_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src data: https: http:; font-src https:; form-action 'self'; frame-ancestors 'self'"
+export const MAILBOX_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data: https: http:; font-src https:; form-action 'self'; frame-ancestors 'self'"
 
 /** Escapes plain text and turns http(s) URLs in it into links opening in a new tab. */
 function linkify(text: string): string {
-  return escapeHtml(text).replace(
-    /https?:\/\/[^\s<]+[^\s<.,;:!?)]/g,
-    (url) => `<a href="${url}" target="_blank" rel="noopener noreferrer">${url}</a>`,
-  )
+  return escapeHtml(text).replace(/https?:\/\/[^\s<]+[^\s<.,;:!?)]/g, (url) => `<a href="${url}" target="_blank" rel="noopener noreferrer">${url}</a>`)
 }
 
 /** The e-mail's HTML for an iframe's srcdoc, with links opening in a new tab (a sandboxed frame has no top navigation). */

@@ -10,7 +10,14 @@ import { mailboxRoutes } from './mailbox.routes.ts'
 const mailboxApp = (mailbox: MailboxStore | null) => createServiceApp({ service: 'notify', logger: silentLogger }).route('/', mailboxRoutes(mailbox))
 
 const messages: MailboxMessage[] = [
-  { id: '2', to: 'Ada@Example.com', subject: 'Reset your password', text: 'Go to https://portal.example.com/reset-password?token=abc&x=1 now', html: '<html><head></head><body><a href="https://portal.example.com/reset-password?token=abc">Reset</a></body></html>', sentAt: '2026-11-22T10:00:02.000Z' },
+  {
+    id: '2',
+    to: 'Ada@Example.com',
+    subject: 'Reset your password',
+    text: 'Go to https://portal.example.com/reset-password?token=abc&x=1 now',
+    html: '<html><head></head><body><a href="https://portal.example.com/reset-password?token=abc">Reset</a></body></html>',
+    sentAt: '2026-11-22T10:00:02.000Z',
+  },
   { id: '1', to: 'bob@example.com', subject: '<b>Sneaky</b> "subject"', text: '<script>alert(1)</script>', html: '<p>Hi</p>', sentAt: '2026-11-22T10:00:01.000Z' },
 ]
 

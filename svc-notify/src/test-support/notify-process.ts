@@ -27,4 +27,8 @@ const bus = await createNatsBus({
 const env = PlatformEnv.parse({ SMTP_URL: config.smtpUrl, MAIL_FROM: 'Learning Portal <no-reply@portal.test>', DATA_DIR: config.dataDir, NODE_ENV: 'test' })
 const service = await start({ env, logger, bus, port: 0, hostname: '127.0.0.1', jwks: { keys: [] }, databaseUrl: config.databaseUrl, sender: config.sender })
 process.stdout.write('ready\n')
-closeOnSignal(logger, () => service.close(), () => bus.close())
+closeOnSignal(
+  logger,
+  () => service.close(),
+  () => bus.close(),
+)

@@ -141,7 +141,9 @@ export function weeklyReportEmail(r: ReportData): EmailTemplate {
   const mjml = layout({
     title: subject,
     preview: summary,
-    body: section([text(`Week of ${escapeHtml(r.weekOf)}`, ' color="#4b5563"'), text(escapeHtml(summary)), table, button(httpUrl(r.dashboardUrl), 'Open the team dashboard')].join('\n')),
+    body: section(
+      [text(`Week of ${escapeHtml(r.weekOf)}`, ' color="#4b5563"'), text(escapeHtml(summary)), table, button(httpUrl(r.dashboardUrl), 'Open the team dashboard')].join('\n'),
+    ),
   })
   const plain = [
     `Week of ${r.weekOf}`,

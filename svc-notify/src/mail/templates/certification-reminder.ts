@@ -31,9 +31,7 @@ export function certificationReminderEmail(input: Reminder & { profileUrl: strin
     link: safeLink(r.trainingLink),
   }))
   const url = escapeHtml(input.profileUrl)
-  const list = items
-    .map((i) => `<li>${escapeHtml(i.line)}${i.link ? ` <a href="${escapeHtml(i.link)}" style="color:#1d4ed8">Training</a>` : ''}</li>`)
-    .join('')
+  const list = items.map((i) => `<li>${escapeHtml(i.line)}${i.link ? ` <a href="${escapeHtml(i.link)}" style="color:#1d4ed8">Training</a>` : ''}</li>`).join('')
   const mjml = layout({
     title: subject,
     preview: `${items.length} certification requirement${items.length === 1 ? '' : 's'} to complete`,

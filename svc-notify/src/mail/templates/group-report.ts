@@ -51,11 +51,21 @@ export function groupReportEmail(report: GroupReport, opts: { frequency: string;
       const rows: string[] = []
       if (m.exams.length) {
         rows.push(head(['Exam', 'Result', 'Attempts', 'Best score']))
-        for (const e of m.exams) rows.push(`<tr>${cell(e.name, true)}${examResult(e).map((v) => cell(v)).join('')}</tr>`)
+        for (const e of m.exams)
+          rows.push(
+            `<tr>${cell(e.name, true)}${examResult(e)
+              .map((v) => cell(v))
+              .join('')}</tr>`,
+          )
       }
       if (m.courses.length) {
         rows.push(head(['Course', 'Progress', '', '']))
-        for (const c of m.courses) rows.push(`<tr>${cell(c.name, true)}${courseResult(c).map((v) => cell(v)).join('')}${cell('')}</tr>`)
+        for (const c of m.courses)
+          rows.push(
+            `<tr>${cell(c.name, true)}${courseResult(c)
+              .map((v) => cell(v))
+              .join('')}${cell('')}</tr>`,
+          )
       }
       return `      <mj-section padding="8px 0">
         <mj-column>

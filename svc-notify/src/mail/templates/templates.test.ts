@@ -74,7 +74,14 @@ describe('registration attempt e-mail', () => {
 describe('admin completion e-mails', () => {
   it('names learner, exam, score and result, and escapes what users typed', async () => {
     const mail = await renderEmail(
-      examCompletedEmail({ learner: { name: '<b>Eve</b>', email: 'eve@acme.test' }, examName: 'Safety & "Rules"', score: 55.5, passed: false, attemptNumber: 1, submittedAt: '2026-11-20T10:00:00.000Z' }),
+      examCompletedEmail({
+        learner: { name: '<b>Eve</b>', email: 'eve@acme.test' },
+        examName: 'Safety & "Rules"',
+        score: 55.5,
+        passed: false,
+        attemptNumber: 1,
+        submittedAt: '2026-11-20T10:00:00.000Z',
+      }),
     )
     expect(mail.subject).toBe('Exam completed: <b>Eve</b> – Safety & "Rules" (Failed)')
     expect(mail.html).not.toContain('<b>Eve</b>')
