@@ -64,8 +64,7 @@ async function objectStorage(env: Record<string, string | undefined>): Promise<{
 
 /** Starts identity, learning, certs, notify, the remotes' servers and the gateway as separate processes; resolves once all are healthy. */
 export async function startCluster(opts: ClusterOptions) {
-  for (const key of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL'] as const)
-    if (!opts.env[key]) throw new Error(`cluster mode needs ${key}`)
+  for (const key of ['DATABASE_URL', 'NATS_URL', 'SMTP_URL'] as const) if (!opts.env[key]) throw new Error(`cluster mode needs ${key}`)
   const identityPort = opts.ports?.identity ?? 4001
   const notifyPort = opts.ports?.notify ?? 4004
   const learningPort = opts.ports?.learning ?? 4002

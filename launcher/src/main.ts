@@ -6,7 +6,18 @@
 import { mkdir } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { z } from 'zod'
-import { PlatformEnv, closeOnSignal, createInProcessBus, createLogger, createNatsBus, createShutdownStack, parseEnv, publicUrl, type EventBus, type KeySource } from '@portal/server-kit'
+import {
+  PlatformEnv,
+  closeOnSignal,
+  createInProcessBus,
+  createLogger,
+  createNatsBus,
+  createShutdownStack,
+  parseEnv,
+  publicUrl,
+  type EventBus,
+  type KeySource,
+} from '@portal/server-kit'
 import { IdentitySettings, start as startIdentity, seedDemoData } from 'svc-identity/server'
 import { start as startLearning, seedDemoData as seedLearning } from 'svc-learning/server'
 import { start as startCerts, seedDemoData as seedCerts } from 'svc-certs/server'
@@ -15,7 +26,9 @@ import { ContentEnv, contentListenerOf, start as startGateway } from 'gateway/se
 import { DEMO_ADMIN_CODE } from './demo.ts'
 
 // Identity's own settings (token lifetimes, limits) pass through to it.
-const Env = PlatformEnv.extend(IdentitySettings.shape).extend({ HOST: z.string().default('127.0.0.1'), DEMO_DATA: z.enum(['on', 'off']).default('on') }).extend(ContentEnv.shape)
+const Env = PlatformEnv.extend(IdentitySettings.shape)
+  .extend({ HOST: z.string().default('127.0.0.1'), DEMO_DATA: z.enum(['on', 'off']).default('on') })
+  .extend(ContentEnv.shape)
 
 /** A port nobody listens on now (learning must know the content origin before the gateway listens). */
 const freePort = (host: string) =>
