@@ -86,7 +86,6 @@ export async function waitForMail(baseURL: string, to: string, pattern: RegExp, 
   }
 }
 
-
 /** Collects page errors so a journey can assert the page stayed healthy. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = []
@@ -150,7 +149,11 @@ export interface AxeProblem {
 export async function axeSerious(page: Page, include?: string): Promise<AxeProblem[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
   const problems = await page.evaluate(async (context) => {
-    const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { impact: string | null; id: string; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe
+    const axe = (
+      window as unknown as {
+        axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { impact: string | null; id: string; help: string; nodes: { target: unknown[] }[] }[] }> }
+      }
+    ).axe
     const result = await axe.run(context ? { include: [context] } : document, { resultTypes: ['violations'] })
     return result.violations.map((v) => ({ impact: v.impact ?? 'unknown', id: v.id, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))
   }, include ?? null)

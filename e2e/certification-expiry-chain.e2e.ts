@@ -54,7 +54,10 @@ async function technician(base: string, name: string) {
   expect(registered.status).toBe(201)
   const { userId } = (await registered.json()) as { userId: string }
   const [, code] = await waitForMail(base, email, /\b(\d{6})\b/)
-  expect((await fetch(`${base}/api/auth/verify-email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId, verificationCode: code }) })).status).toBe(200)
+  expect(
+    (await fetch(`${base}/api/auth/verify-email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId, verificationCode: code }) }))
+      .status,
+  ).toBe(200)
   const { auth } = await apiLogIn(base, email, password)
   expect((await api(base, auth, 'PUT', `/users/${userId}/profile`, PLACE)).status).toBe(200)
   // Identity's event brings the branch to svc-certs: the notices' configuration is found by it.
@@ -78,7 +81,12 @@ async function setUp(base: string) {
   /** A new technician holding the type, expiring `days` from today. */
   const holds = async (name: string, days: number) => {
     const p = await technician(base, name)
-    const res = await api(base, p.auth, 'POST', '/technician/certifications/add', { certification_id: typeId, certification_number: `AFS-${name}`, obtained_date: inDays(days - 365), expiration_date: inDays(days) })
+    const res = await api(base, p.auth, 'POST', '/technician/certifications/add', {
+      certification_id: typeId,
+      certification_number: `AFS-${name}`,
+      obtained_date: inDays(days - 365),
+      expiration_date: inDays(days),
+    })
     expect(res.status).toBe(201)
     return p
   }
@@ -127,7 +135,9 @@ describe('certification expiry chain: svc-certs → events → svc-notify → ma
     // The outcomes come back: every queued entry becomes sent; the paused one stays paused.
     const mine = new Set([t30.id, t14.id, t7.id, tx.id])
     const entries = async (): Promise<NotificationLog[]> =>
-      NotificationLogsResponse.parse((await api(baseURL, admin, 'GET', '/certification-notifications/logs?limit=500')).body).logs.filter((l) => l.technician && mine.has(l.technician.id))
+      NotificationLogsResponse.parse((await api(baseURL, admin, 'GET', '/certification-notifications/logs?limit=500')).body).logs.filter(
+        (l) => l.technician && mine.has(l.technician.id),
+      )
     await eventually(async () => (await entries()).every((l) => l.status !== 'queued'), 20_000)
     expect((await entries()).map((l) => [l.technician!.name, l.notification_type, l.status]).sort()).toEqual(
       [
@@ -219,7 +229,14 @@ describe('certification expiry chain: svc-certs → events → svc-notify → ma
       await eventually(async () => (await Promise.all(batch.map((b) => mailsTo(base, b.email, batchSince)))).every((m) => m.length > 0), 20_000)
       await sleep(1000)
       for (const b of batch) expect(await mailsTo(base, b.email, batchSince)).toHaveLength(1)
-      expect((await mailCount(base, [late.email, ...ours], since)) + (await mailCount(base, batch.map((b) => b.email), batchSince))).toBe(4)
+      expect(
+        (await mailCount(base, [late.email, ...ours], since)) +
+          (await mailCount(
+            base,
+            batch.map((b) => b.email),
+            batchSince,
+          )),
+      ).toBe(4)
     }, 420_000)
   })
 })
