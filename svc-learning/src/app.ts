@@ -15,6 +15,7 @@ import { courseProgressRoutes, moduleRoutes } from './courses/progress/progress.
 import { createProgressService } from './courses/progress/progress.service.ts'
 import { scormEditorRoutes, scormRoutes } from './courses/scorm/scorm.routes.ts'
 import { createScormService } from './courses/scorm/scorm.service.ts'
+import { contentCompletion } from './courses/scorm/content-completion.ts'
 import { adminCourseRoutes, courseRoutes } from './courses/course.routes.ts'
 import { createCourseService } from './courses/course.service.ts'
 import { createIngestWorker } from './courses/ingest/ingest-worker.ts'
@@ -73,7 +74,7 @@ export function createApp(deps: AppDeps) {
   })
   // Learner-side course runtime; `/courses/with-progress` before the courses routes (`/courses/:id`).
   app.use(auditAdminChanges(deps.orm, LEARNING_AUDITED))
-  const progress = createProgressService(ctx)
+  const progress = createProgressService(ctx, { contentCompletion })
   const content = createContentService(ctx)
   const scorm = createScormService(ctx)
   app.route('/courses', courseProgressRoutes(progress, verifier))

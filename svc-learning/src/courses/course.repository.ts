@@ -102,6 +102,12 @@ export const courseRepository = {
   /** A deleted user's course assignments go. */
   deleteAssignmentsOfUser: (em: EntityManager, userId: string) => em.execute('delete from course_assignments where user_id = ?', [userId]),
 
+  /** A deleted user's stored SCORM runtime data (whole cmi trees, shared data stores) goes. */
+  async deleteRuntimeDataOfUser(em: EntityManager, userId: string): Promise<void> {
+    await em.execute('delete from scorm_states where user_id = ?', [userId])
+    await em.execute('delete from scorm_shared_data where user_id = ?', [userId])
+  },
+
   findById: (em: EntityManager, id: number) => em.findOne(CourseEntity, { id }),
   listAll,
   count: (em: EntityManager) => em.count(CourseEntity, {}),

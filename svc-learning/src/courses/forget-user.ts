@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { courseRepository } from './course.repository.ts'
-import { scormRepository } from './scorm/scorm.repository.ts'
 
 /**
  * What a deleted user leaves in the courses wing: their course assignments and their stored SCORM
@@ -10,5 +9,5 @@ import { scormRepository } from './scorm/scorm.repository.ts'
  */
 export async function forgetUser(em: EntityManager, userId: string): Promise<void> {
   await courseRepository.deleteAssignmentsOfUser(em, userId)
-  await scormRepository.forgetUser(em, userId)
+  await courseRepository.deleteRuntimeDataOfUser(em, userId)
 }

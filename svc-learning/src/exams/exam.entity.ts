@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
 import type { AttemptQuestion, Exam, ExamSummary, ExamType, Question, QuestionType } from '@portal/contracts'
-import { shownOptions, type OptionOrder } from './attempts/option-order.ts'
+import { shownOptions, type OptionOrder } from './option-order.ts'
 
 /** An exam and its settings; its pool lives in `exam_questions`. */
 export const ExamEntity = defineEntity({

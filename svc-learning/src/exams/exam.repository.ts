@@ -6,6 +6,10 @@ export const examRepository = {
   lockForSeeding: (em: EntityManager) => em.execute('lock table exams in share row exclusive mode'),
   /** A deleted user's exam assignments go. */
   deleteAssignmentsOfUser: (em: EntityManager, userId: string) => em.execute('delete from exam_assignments where user_id = ?', [userId]),
+  /** Drops the exam's attempts under way (never graded): the exam is being deleted. */
+  deleteAttemptsInProgressOfExam: (em: EntityManager, examId: number) => em.execute("delete from exam_attempts where exam_id = ? and status = 'in_progress'", [examId]),
+  /** Drops the user's attempts under way (never graded): the user is being deleted. */
+  deleteAttemptsInProgressOfUser: (em: EntityManager, userId: string) => em.execute("delete from exam_attempts where user_id = ? and status = 'in_progress'", [userId]),
   findById: (em: EntityManager, id: number) => em.findOne(ExamEntity, { id }),
   listAll: (em: EntityManager) => em.find(ExamEntity, {}, { orderBy: { createdAt: 'desc', id: 'desc' } }),
   count: (em: EntityManager) => em.count(ExamEntity, {}),

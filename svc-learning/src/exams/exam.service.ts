@@ -9,7 +9,6 @@ import { requireAssignable } from '../users/user-access.ts'
 import { examNotFound, requireTakeable, takeableExams } from './access.ts'
 import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity, toAttemptQuestion, toExamDto, toExamSummary, toQuestionDto } from './exam.entity.ts'
 import { examRepository } from './exam.repository.ts'
-import { attemptRepository } from './attempts/attempt.repository.ts'
 
 export type ExamData = z.output<typeof ExamInput>
 
@@ -205,7 +204,7 @@ export function createExamService(ctx: LearningContext) {
         const exam = await examRepository.findById(tx, id)
         if (!exam) throw examNotFound()
         // An attempt under way can no longer be taken: it is dropped (it was never graded).
-        await attemptRepository.deleteInProgressOfExam(tx, id)
+        await examRepository.deleteAttemptsInProgressOfExam(tx, id)
         tx.remove(exam)
       })
       return { message: 'Exam deleted successfully' }

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { attemptRepository } from './attempts/attempt.repository.ts'
 import { examRepository } from './exam.repository.ts'
 
 /**
@@ -9,5 +8,5 @@ import { examRepository } from './exam.repository.ts'
  */
 export async function forgetUser(em: EntityManager, userId: string): Promise<void> {
   await examRepository.deleteAssignmentsOfUser(em, userId)
-  await attemptRepository.deleteInProgressOfUser(em, userId)
+  await examRepository.deleteAttemptsInProgressOfUser(em, userId)
 }

@@ -1,18 +1,22 @@
 import { Hono } from 'hono'
-import { CompleteModuleBody, IdParamOf, ModuleProgressBody } from '@portal/contracts'
-import { authenticate, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
-import type { ContentService } from '../content/content.service.ts'
+import { CompleteModuleBody, IdParamOf, ModuleProgressBody, type ModuleLaunch } from '@portal/contracts'
+import { authenticate, validate, type Actor, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import { CourseIdParam } from '../course.routes.ts'
 import type { ProgressService } from './progress.service.ts'
 
 const ModuleIdParam = IdParamOf('module')
+
+/** The launch of a file module (the content service's `launchFile`), served under `/modules` with the progress routes. */
+export interface FileLauncher {
+  launchFile(actor: Actor, moduleId: number): Promise<ModuleLaunch>
+}
 
 /** `/courses/with-progress`: mounted before the courses routes so that `with-progress` is not read as an id. */
 export const courseProgressRoutes = (svc: ProgressService, verifier: TokenVerifier) =>
   new Hono<AppEnv>().get('/with-progress', authenticate(verifier), async (c) => c.json(await svc.listWithProgress(c.get('actor'))))
 
 /** `/modules`: a course's module progress, progress updates, completion and the launch of file modules. */
-export const moduleRoutes = (svc: ProgressService, content: ContentService, verifier: TokenVerifier) =>
+export const moduleRoutes = (svc: ProgressService, content: FileLauncher, verifier: TokenVerifier) =>
   new Hono<AppEnv>()
     .use(authenticate(verifier))
     .get('/course/:id/progress', validate('param', CourseIdParam), async (c) => c.json(await svc.courseProgress(c.get('actor'), c.req.valid('param').id)))

@@ -14,7 +14,6 @@ import { AppError, badRequest, recordEvent, type Actor } from '@portal/server-ki
 import type { LearningContext } from '../../context.ts'
 import { iso, requireCourse, requireModule, toCourseModule, type CourseRow, type ModuleRow } from '../access.ts'
 import { openableCourses } from '../course.repository.ts'
-import { contentCompletion } from '../scorm/content-completion.ts'
 import { allModulesComplete } from './course-completion.ts'
 import { progressRepository, type ProgressRow } from './progress.repository.ts'
 
@@ -24,6 +23,16 @@ export const engagementTooShort = (trigger: string) =>
   new AppError(422, 'engagement_too_short', trigger === 'manual' ? COURSE_MESSAGES.engageMoreManual : COURSE_MESSAGES.engageMore)
 
 export type CompletionOutcome = CompleteModuleResponse
+
+/**
+ * What a package's own content says of a learner's completion of it (the SCORM runtime's
+ * `contentCompletion`, scorm/content-completion.ts): the app hands it in, so progress reads no SCORM state.
+ */
+export type ContentCompletionOf = (
+  em: EntityManager,
+  userId: string,
+  module: Pick<ModuleRow, 'id' | 'manifest' | 'scorm_version'>,
+) => Promise<{ done: boolean }>
 
 /**
  * Records the completion of `module` for `userId` once (in `tx`, under a per-learner lock), with
@@ -39,8 +48,7 @@ export async function completeModule(
     course: CourseRow
     trigger: string
     at: Date
-    checkEngagement: boolean
-  },
+  } & ({ checkEngagement: false } | { checkEngagement: true; contentCompletion: ContentCompletionOf }),
 ): Promise<CompletionOutcome> {
   await progressRepository.lockLearnerCourse(tx, p.course.id, p.userId)
   const row = await progressRepository.moduleRow(tx, p.userId, p.module.id)
@@ -50,7 +58,7 @@ export async function completeModule(
   }
   if (p.checkEngagement) {
     // The package's own content reports the module complete: the engagement rule does not apply then.
-    const reported = p.module.is_scorm && (await contentCompletion(tx, p.userId, p.module)).done
+    const reported = p.module.is_scorm && (await p.contentCompletion(tx, p.userId, p.module)).done
     // Content that talks to the SCORM runtime decides its completion itself (issue 15): no other
     // rule (time, closing, reloads, completion pages, a click) completes it while it says otherwise.
     if (!reported && p.module.is_scorm && (await progressRepository.contentTalks(tx, p.userId, p.module.id))) throw contentDecides()
@@ -116,7 +124,7 @@ function courseState(modules: LearnerModule[], completion: Date | string | null)
   return { progress, status, completed_at }
 }
 
-export function createProgressService(ctx: LearningContext) {
+export function createProgressService(ctx: LearningContext, deps: { contentCompletion: ContentCompletionOf }) {
   const { orm, now } = ctx
 
   /** Modules, progress and completions of `courses` for `userId`. */
@@ -168,7 +176,7 @@ export function createProgressService(ctx: LearningContext) {
       const { module, course } = await requireModule(em, actor, moduleId)
       if (module.course_id !== body.courseId) throw badRequest('This module does not belong to that course', 'module_course_mismatch')
       return em.fork().transactional((tx) =>
-        completeModule(tx, { userId: actor.userId, module, course, trigger: body.trigger, at: now(), checkEngagement: true }),
+        completeModule(tx, { userId: actor.userId, module, course, trigger: body.trigger, at: now(), checkEngagement: true, contentCompletion: deps.contentCompletion }),
       )
     },
   }

@@ -201,12 +201,6 @@ export const scormRepository = {
     )
   },
 
-  /** A deleted user's stored SCORM runtime data (whole cmi trees, shared data stores) goes. */
-  async forgetUser(em: EntityManager, userId: string): Promise<void> {
-    await em.execute('delete from scorm_states where user_id = ?', [userId])
-    await em.execute('delete from scorm_shared_data where user_id = ?', [userId])
-  },
-
   /** The learner's stored sequencing engine state of a module, null before the first one. */
   async sequencingState(em: EntityManager, userId: string, moduleId: number): Promise<SequencingState | null> {
     const [row] = await sqlWithParams<{ state: SequencingState | string }>(em, 'select state from scorm_sequencing_states where user_id = $1 and module_id = $2', [

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
 import type { Answer, ExamSubmissionResult, Question } from '@portal/contracts'
-import type { OptionOrder } from './option-order.ts'
+import type { OptionOrder } from '../option-order.ts'
 
 export type AttemptStatus = 'in_progress' | 'submitted' | 'expired'
 

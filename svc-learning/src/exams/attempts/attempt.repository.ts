@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Answer, ExamSubmissionResult, Question } from '@portal/contracts'
 import { sqlWithParams } from '../../sql.ts'
 import type { AttemptStatus, ExamAttemptEntity } from './attempt.entity.ts'
-import type { OptionOrder } from './option-order.ts'
+import type { OptionOrder } from '../option-order.ts'
 
 /** An attempt as a submit reads it: a plain row, so its question snapshot is neither hydrated nor change-tracked. */
 export type AttemptRow = Pick<
@@ -27,12 +27,6 @@ export interface NewAttempt {
 
 /** The SQL of exam attempts (`exam_attempts`); snapshots and results are JSON documents sent as parameters. */
 export const attemptRepository = {
-  /** Drops the exam's attempts under way (never graded): the exam is being deleted. */
-  deleteInProgressOfExam: (em: EntityManager, examId: number) => em.execute("delete from exam_attempts where exam_id = ? and status = 'in_progress'", [examId]),
-
-  /** Drops the user's attempts under way (never graded): the user is being deleted. */
-  deleteInProgressOfUser: (em: EntityManager, userId: string) => em.execute("delete from exam_attempts where user_id = ? and status = 'in_progress'", [userId]),
-
   /**
    * The exam's pool (its active questions, never the retired ones) as an attempt snapshots it, read as plain rows: a start needs the values only,
    * and hydrating (then change-tracking) one entity per question made up most of a start's cost.

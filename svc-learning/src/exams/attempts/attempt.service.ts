@@ -8,7 +8,7 @@ import { ExamAttemptEntity, type AttemptStatus } from './attempt.entity.ts'
 import { attemptRepository, type AttemptRow } from './attempt.repository.ts'
 import { draw } from './draw.ts'
 import { answerProblem, gradeAttempt } from './grading.ts'
-import { drawOptionOrder } from './option-order.ts'
+import { drawOptionOrder } from '../option-order.ts'
 
 /** Network latency allowance: a save or submit this long after the deadline is still accepted. */
 export const SUBMIT_GRACE_MS = 5_000

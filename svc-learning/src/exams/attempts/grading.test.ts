@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { Question } from '@portal/contracts'
 import { answerProblem, gradeAttempt, isCorrect } from './grading.ts'
-import { draw, shuffle } from './draw.ts'
-import { drawOptionOrder, shownOptions, toPoolAnswer, toShownAnswer } from './option-order.ts'
+import { shuffle } from '../../shared/shuffle.ts'
+import { draw } from './draw.ts'
+import { drawOptionOrder, shownOptions, toPoolAnswer, toShownAnswer } from '../option-order.ts'
 
 const mc = (id: number, correct: number, category: string | null = 'A', weight = 1): Question => ({
   id,

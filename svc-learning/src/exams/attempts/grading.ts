@@ -1,7 +1,7 @@
 // Pure grading of an exam attempt: no I/O, no clock.
 import type { Answer, ExamSubmissionResult, Question } from '@portal/contracts'
 import { roundPercent } from '../../percent.ts'
-import { shownOptions, toPoolAnswer, toShownAnswer, type OptionOrder } from './option-order.ts'
+import { shownOptions, toPoolAnswer, toShownAnswer, type OptionOrder } from '../option-order.ts'
 
 /** Questions without a subject category are reported under this section name. */
 export const GENERAL_SECTION = 'General'
