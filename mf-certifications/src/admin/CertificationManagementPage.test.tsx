@@ -1,8 +1,7 @@
 // @vitest-environment happy-dom
 import { screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { renderWithClient as render } from '../test/dom.tsx'
-import { brief, certType } from '../test/fixtures.ts'
+import { renderWithClient as render, brief, certType } from '../test/index.ts'
 import { adminKeys } from './data/apiHooks.ts'
 import { CertificationManagementView } from './CertificationManagementPage.tsx'
 import { TierSection } from './TierSection.tsx'

@@ -13,9 +13,7 @@ import {
   type RemoteProps,
 } from '@portal/ui-kit'
 import { useState } from 'react'
-import { RouteLink } from '../shared/RouteLink.tsx'
-import { exposed } from '../shared/exposed.tsx'
-import { Notice } from '../shared/Notice.tsx'
+import { RouteLink, exposed, Notice } from '../shared/index.ts'
 import { useCertificationTypes, useDeleteType, useRefreshCertificationAdmin, useTierRequirements } from './data/apiHooks.ts'
 import { FiguresConsistency } from './FiguresConsistency.tsx'
 import { TierSection } from './TierSection.tsx'

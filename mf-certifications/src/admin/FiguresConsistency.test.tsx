@@ -2,7 +2,7 @@
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { ConsistencyReport } from '@portal/contracts'
-import { bodyRows } from '../test/dom.tsx'
+import { bodyRows } from '../test/index.ts'
 import { FiguresConsistencyView, consistencyHeadline } from './FiguresConsistency.tsx'
 
 const noop = () => undefined

@@ -2,7 +2,7 @@ import type { CertificationType, TierLevel, TierRequirement } from '@portal/cont
 import { validityLabel } from '@portal/contracts'
 import { Alert, Button, DataTable, EmptyState, errorMessage, neighbourAfterRemoval, Select, type FocusTargets } from '@portal/ui-kit'
 import { useId, useState } from 'react'
-import { Badge } from '../shared/Badges.tsx'
+import { Badge } from '../shared/index.ts'
 import { useDeleteRequirement, usePutRequirement } from './data/apiHooks.ts'
 import { ADMIN_FOCUS, addableToTier, requirementsOfTier, tierSectionLabel, typesOfTier, type DepartmentTab } from './type-form.ts'
 

@@ -1,6 +1,6 @@
 import { CERT_MESSAGES } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
-import { brief, certType } from '../test/fixtures.ts'
+import { brief, certType } from '../test/index.ts'
 import { addableToTier, emptyTypeForm, formFromType, inTab, requirementsOfTier, tierSectionLabel, typesOfTier, validateTypeForm, validityOptions } from './type-form.ts'
 
 const req = (id: number, tier: 0 | 1 | 2 | 3, certId: number, department: 'Service' | 'Testing' | null, isRequired = true) => ({

@@ -1,11 +1,9 @@
 import { REMOTES, CERT_MESSAGES } from '@portal/contracts'
 import { errorMessage, Spinner, type RemoteProps } from '@portal/ui-kit'
-import { exposed } from '../shared/exposed.tsx'
+import { exposed, RouteLink, LoadFailure } from '../shared/index.ts'
 import { useCertificationsOverview } from './data/apiHooks.ts'
 import { adminCards } from './cards.ts'
-import { RouteLink } from '../shared/RouteLink.tsx'
 import { Figures } from './Figures.tsx'
-import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 /**
  * The admin dashboard's Certifications tab (admin §2): Team Management, Certification Admin,

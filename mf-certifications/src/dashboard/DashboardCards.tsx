@@ -1,10 +1,8 @@
 import { Alert, Button, Spinner, type RemoteProps } from '@portal/ui-kit'
-import { ProgressBar } from '../shared/ProgressBar.tsx'
-import { exposed } from '../shared/exposed.tsx'
+import { ProgressBar, exposed, RouteLink } from '../shared/index.ts'
 import { REMOTES, tierLabel } from '@portal/contracts'
 import { useCertificationSummary } from './data/apiHooks.ts'
 import { myCertificationsLine, trackingFigures } from './cards.ts'
-import { RouteLink } from '../shared/RouteLink.tsx'
 import { Figures } from './Figures.tsx'
 import { dashboardLoadError } from './load-error.ts'
 

@@ -1,6 +1,6 @@
 import { COMPLIANCE_MEASURES, type CertificationDashboard, type ComplianceFigures } from '@portal/contracts'
 import { DataTable, TableHead } from '@portal/ui-kit'
-import { Badge } from '../shared/Badges.tsx'
+import { Badge } from '../shared/index.ts'
 import { complianceTone } from './notification-view.ts'
 
 /** A compliance percentage in the spec's colour; the number carries the meaning, the colour repeats it. */

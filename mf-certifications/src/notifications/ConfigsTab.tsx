@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { ConfigDialog } from './ConfigDialog.tsx'
 import { useNotificationConfigs, useToggleConfig } from './data/apiHooks.ts'
 import { configLabel } from './notification-view.ts'
-import { LoadFailure } from '../shared/LoadFailure.tsx'
+import { LoadFailure } from '../shared/index.ts'
 
 const email = (value: string | null) => value ?? <span className="pk-muted">Not set</span>
 

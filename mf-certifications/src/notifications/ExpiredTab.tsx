@@ -1,8 +1,7 @@
 import { BRANCHES, type DashboardItem } from '@portal/contracts'
 import { Alert, Button, DataTable, errorMessage, formatDate, Select, TableHead } from '@portal/ui-kit'
 import { useState } from 'react'
-import { Badge } from '../shared/Badges.tsx'
-import { relativeDays } from '../shared/format.ts'
+import { Badge, relativeDays } from '../shared/index.ts'
 import { useSendReminder, useSendReminders } from './data/apiHooks.ts'
 import { bulkSummary, expiredOfBranch, itemLabel, REMINDER_FAILED, type BulkOutcome } from './notification-view.ts'
 

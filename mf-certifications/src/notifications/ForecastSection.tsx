@@ -1,11 +1,9 @@
 import { CERT_NOTIFICATIONS, type ComplianceForecast } from '@portal/contracts'
 import { DataTable, errorMessage, formatDate, Spinner, TableHead } from '@portal/ui-kit'
-import type { Tone } from '../shared/cert-view.ts'
-import { relativeDays } from '../shared/format.ts'
+import { type Tone, relativeDays, LoadFailure } from '../shared/index.ts'
 import { useComplianceForecast } from './data/apiHooks.ts'
 import { CompliancePercent } from './ComplianceOverview.tsx'
 import { CHART, fallingOut, forecastGroups, horizonLabel, percentY } from './forecast-chart.ts'
-import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 const FILL: Record<Tone, string> = { green: '#15803d', yellow: '#a16207', orange: '#c2410c', red: '#b91c1c', blue: '#1d4ed8', grey: '#475569' }
 const HORIZONS = CERT_NOTIFICATIONS.forecastHorizons

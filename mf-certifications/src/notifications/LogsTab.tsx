@@ -1,8 +1,7 @@
 import { Button, DataTable, errorMessage, formatDate, formatDateTime, Spinner, TableHead } from '@portal/ui-kit'
-import { Badge } from '../shared/Badges.tsx'
+import { Badge, LoadFailure } from '../shared/index.ts'
 import { useNotificationLogs } from './data/apiHooks.ts'
 import { LOG_STATUS, shownLogs, typeLabel } from './notification-view.ts'
-import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 /** Notification Logs (admin §2, §3, §9): the latest 50 entries fetched, the first 20 shown. */
 export const LogsTab = () => {

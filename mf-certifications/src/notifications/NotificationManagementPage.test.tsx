@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { bodyRows, figure, renderWithClient as renderDom } from '../test/dom.tsx'
+import { bodyRows, figure, renderWithClient as renderDom } from '../test/index.ts'
 import { notificationKeys } from './data/apiHooks.ts'
 import { ComplianceOverview } from './ComplianceOverview.tsx'
 import { ConfigDialog } from './ConfigDialog.tsx'
@@ -11,7 +11,7 @@ import { LogsTab } from './LogsTab.tsx'
 import { ManualActions } from './ManualActions.tsx'
 import { NotificationManagementView } from './NotificationManagementPage.tsx'
 import { config, dashboard, log } from './test-fixtures.ts'
-import { Notice } from '../shared/Notice.tsx'
+import { Notice } from '../shared/index.ts'
 
 const noop = () => undefined
 /** The visible words of every button, in order. */

@@ -1,9 +1,7 @@
 import { REMOTES } from '@portal/contracts'
 import { errorMessage, Spinner, Tabs, useAnnouncement, usePageHeading, type RemoteProps } from '@portal/ui-kit'
 import { lazy, Suspense, useState } from 'react'
-import { RouteLink } from '../shared/RouteLink.tsx'
-import { exposed } from '../shared/exposed.tsx'
-import { Notice } from '../shared/Notice.tsx'
+import { RouteLink, exposed, Notice, LoadFailure } from '../shared/index.ts'
 import { useCertificationDashboard } from './data/apiHooks.ts'
 import { ComplianceOverview } from './ComplianceOverview.tsx'
 import { ConfigsTab } from './ConfigsTab.tsx'
@@ -11,7 +9,6 @@ import { ExpiredTab } from './ExpiredTab.tsx'
 import { LogsTab } from './LogsTab.tsx'
 import { ManualActions } from './ManualActions.tsx'
 import { NOTIFICATION_TABS, NOTIFICATIONS_TITLE, type NotificationTab } from './notification-view.ts'
-import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 // The chart and its tables come after the overview, in a chunk of their own.
 const ForecastSection = lazy(() => import('./ForecastSection.tsx'))

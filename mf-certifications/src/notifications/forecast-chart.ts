@@ -1,5 +1,5 @@
 import type { ComplianceForecast } from '@portal/contracts'
-import type { Tone } from '../shared/cert-view.ts'
+import type { Tone } from '../shared/index.ts'
 import { complianceTone } from './notification-view.ts'
 
 /** Drawing area of the forecast chart, in SVG units (the SVG scales to its box). */

@@ -11,7 +11,7 @@ import {
   type TriggerResponse,
 } from '@portal/contracts'
 import { errorMessage } from '@portal/ui-kit'
-import type { Tone } from '../shared/cert-view.ts'
+import type { Tone } from '../shared/index.ts'
 
 /** The screen's title and its route (the Notification Settings card opens it). */
 export const NOTIFICATIONS_TITLE = 'Certification Notification Management'

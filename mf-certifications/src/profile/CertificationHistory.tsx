@@ -1,8 +1,7 @@
 import { CERT_MESSAGES, type CertificationPeriod, type PeriodEndReason } from '@portal/contracts'
 import { Alert, Button, errorMessage, formatDate } from '@portal/ui-kit'
 import { useEffect, useId, useRef, useState } from 'react'
-import { formatSize } from '../shared/format.ts'
-import { saveBlob } from '../shared/save-blob.ts'
+import { formatSize, saveBlob } from '../shared/index.ts'
 import { fetchProof } from './api.ts'
 
 /** How a period ended, as the history says it. */

@@ -1,7 +1,7 @@
 import { CERT_MESSAGES, type TechnicianProfile, type UserCertification } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, EmptyState, errorMessage, neighbourAfterRemoval, useFocusTargets } from '@portal/ui-kit'
 import { lazy, Suspense, useState } from 'react'
-import { certView } from '../shared/cert-view.ts'
+import { certView } from '../shared/index.ts'
 import { CertificationCard, type CardPermissions } from './CertificationCard.tsx'
 import { CertificationHistory } from './CertificationHistory.tsx'
 import { useDeleteFromProfile, useRefreshProfiles, type ProfileDeletion } from './data/apiHooks.ts'

@@ -1,6 +1,6 @@
 import { todayIso, type TechnicianProfile } from '@portal/contracts'
 import { useAnnouncement } from '@portal/ui-kit'
-import { Notice } from '../shared/Notice.tsx'
+import { Notice } from '../shared/index.ts'
 import { CertificationsSection } from './CertificationsSection.tsx'
 import { ProfileHeader } from './ProfileHeader.tsx'
 import { RevenueCards, TierProgressPanel, UpcomingExpirations } from './ProfileOverview.tsx'

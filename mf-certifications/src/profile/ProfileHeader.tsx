@@ -1,7 +1,7 @@
 import { CERT_MESSAGES, tierLabel, type TechnicianProfile } from '@portal/contracts'
 import { Alert, errorMessage, formatDate, Switch } from '@portal/ui-kit'
 import { useId, type ReactNode } from 'react'
-import { Badge } from '../shared/Badges.tsx'
+import { Badge } from '../shared/index.ts'
 import { useToggleNotifications } from './data/apiHooks.ts'
 import { notificationsChanged, notificationsText } from './profile-view.ts'
 

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { figure, renderWithClient } from '../test/dom.tsx'
+import { figure, renderWithClient } from '../test/index.ts'
 import { RevenueCards } from './ProfileOverview.tsx'
 
 describe('profile revenue cards', () => {

@@ -1,8 +1,6 @@
 import type { TechnicianProfile } from '@portal/contracts'
 import { EmptyState, formatDate, formatMonth } from '@portal/ui-kit'
-import { ExpiryBadge } from '../shared/Badges.tsx'
-import { certView } from '../shared/cert-view.ts'
-import { ProgressBar } from '../shared/ProgressBar.tsx'
+import { ExpiryBadge, certView, ProgressBar } from '../shared/index.ts'
 import { revenueCards, tierPanel } from './profile-view.ts'
 
 /** Monthly Revenue, Monthly Pay, Rev/Pay Ratio, Yearly Revenue YTD: "No revenue recorded" until there is some. */

@@ -1,9 +1,8 @@
 import { REMOTES, CERT_MESSAGES } from '@portal/contracts'
 import { ApiError, errorMessage, Spinner, usePageHeading, type RemoteProps } from '@portal/ui-kit'
-import { exposed } from '../shared/exposed.tsx'
+import { exposed, LoadFailure } from '../shared/index.ts'
 import { useProfile } from './data/apiHooks.ts'
 import { ProfileBody } from './ProfileBody.tsx'
-import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 /** The text of a profile that could not be loaded (learner §8). */
 export const profileLoadError = (error: unknown): string =>

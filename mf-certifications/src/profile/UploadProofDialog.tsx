@@ -1,7 +1,7 @@
 import { CERT_MESSAGES, CERT_UPLOAD, type UserCertification } from '@portal/contracts'
 import { Alert, ApiError, Button, errorMessage, focusFirstInvalid, Modal, TextField, UploadProgress } from '@portal/ui-kit'
 import { useId, useRef, useState, type FormEvent } from 'react'
-import { formatSize } from '../shared/format.ts'
+import { formatSize } from '../shared/index.ts'
 import { buildReplaceForm, buildUploadForm, checkProofFile, explainExpiration, type FieldErrors, type UploadForm } from './certification-forms.ts'
 import { ExpirationPreview } from './ExpirationPreview.tsx'
 import { useUploadProof } from './data/uploadHooks.ts'

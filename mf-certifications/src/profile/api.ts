@@ -7,7 +7,7 @@ import {
   type AddCertificationBody,
 } from '@portal/contracts'
 import { api } from '@portal/ui-kit'
-import { apiPath, downloadPath } from '../shared/api-path.ts'
+import { apiPath, downloadPath } from '../shared/index.ts'
 
 const enc = encodeURIComponent
 

@@ -1,6 +1,6 @@
 import { CERT_MESSAGES } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
-import { certifications, profile, USER_ID } from '../test/fixtures.ts'
+import { certifications, profile, USER_ID } from '../test/index.ts'
 import { buildReplaceForm, buildUploadForm, checkProofFile, validateAdd, validityHint } from './certification-forms.ts'
 import { groupByTier, NO_REVENUE, notificationsChanged, notificationsText, revenueCards, shownOrder, tierPanel } from './profile-view.ts'
 import { pauseEnd } from './api.ts'

@@ -1,8 +1,7 @@
 // @vitest-environment happy-dom
 import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { bodyRows, renderWithClient } from '../test/dom.tsx'
-import { revenueRecord } from '../test/fixtures.ts'
+import { bodyRows, renderWithClient, revenueRecord } from '../test/index.ts'
 import { RecentEntriesTable } from './RevenueEntryPage.tsx'
 
 describe('revenue entry', () => {

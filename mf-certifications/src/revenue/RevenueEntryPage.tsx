@@ -28,13 +28,10 @@ import {
   type RemoteProps,
 } from '@portal/ui-kit'
 import { useEffect, useState, type FormEvent } from 'react'
-import { Badge } from '../shared/Badges.tsx'
-import { exposed } from '../shared/exposed.tsx'
-import { Notice } from '../shared/Notice.tsx'
+import { Badge, exposed, Notice, LoadFailure } from '../shared/index.ts'
 import { TrendChart, trendPoints } from '../team/index.ts'
 import { useRecentEntries, useRevenueHistory, useSaveRevenue, useTechnicians } from './data/apiHooks.ts'
 import { checkRevenueForm, EMPTY_FORM, liveRatio, payRequired, recordedMonth, SUCCESS_MS, type RevenueForm } from './revenue-form.ts'
-import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 interface TechnicianFilters {
   search: string

@@ -1,6 +1,6 @@
 import { ApiError } from '@portal/ui-kit'
 import { describe, expect, it } from 'vitest'
-import { revenueRecord, USER_ID } from '../test/fixtures.ts'
+import { revenueRecord, USER_ID } from '../test/index.ts'
 import { checkRevenueForm, liveRatio, payRequired, recordedMonth } from './revenue-form.ts'
 
 const form = (over = {}) => ({ user_id: USER_ID, month: '2026-10', gross_revenue: '12000', pay_amount: '400', ...over })

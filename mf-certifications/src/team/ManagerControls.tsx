@@ -1,7 +1,7 @@
 import { TEAM_MESSAGES, tierLabel, todayIso, type TeamMemberDetail, type TierLevel } from '@portal/contracts'
 import { Alert, Button, errorMessage, formatDate, Modal, Select, TextField } from '@portal/ui-kit'
 import { useId, useState, type FormEvent } from 'react'
-import { saveBlob } from '../shared/save-blob.ts'
+import { saveBlob } from '../shared/index.ts'
 import { fetchMemberReport, sendReminder } from './api.ts'
 import { useRequestPromotion, useUpdateRevPay } from './data/apiHooks.ts'
 import { tiersAbove } from './team-view.ts'

@@ -1,9 +1,8 @@
 import { tierLabel, type PromotionRequest } from '@portal/contracts'
 import { Alert, Button, EmptyState, errorMessage, formatDate, Modal, Spinner, useAnnouncement } from '@portal/ui-kit'
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import { Notice } from '../shared/Notice.tsx'
+import { Notice, LoadFailure } from '../shared/index.ts'
 import { useDecidePromotion, usePendingPromotions } from './data/apiHooks.ts'
-import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 export const DECISION_FAILED = 'Failed to save the decision'
 export const LOAD_PROMOTIONS_FAILED = 'Failed to load promotion requests'

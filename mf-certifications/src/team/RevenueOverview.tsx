@@ -2,8 +2,7 @@ import { formatRatio, formatUsd, ratioColour, TEAM, TEAM_MESSAGES, type Leaderbo
 import { DataTable, EmptyState, errorMessage, formatMonth, Spinner, Tabs } from '@portal/ui-kit'
 import { useState } from 'react'
 import { useLeaderboard } from '../revenue/index.ts'
-import { Badge } from '../shared/Badges.tsx'
-import { LoadFailure } from '../shared/LoadFailure.tsx'
+import { Badge, LoadFailure } from '../shared/index.ts'
 import { trendPoints } from './team-view.ts'
 import { TrendChart } from './TrendChart.tsx'
 

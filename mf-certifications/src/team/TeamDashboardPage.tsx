@@ -14,15 +14,11 @@ import {
 } from '@portal/contracts'
 import { Alert, Button, DataTable, EmptyState, errorMessage, Select, SortHeader as KitSortHeader, Spinner, TextField, usePageHeading, type RemoteProps } from '@portal/ui-kit'
 import { useEffect, useState, type ReactNode } from 'react'
-import { Badge } from '../shared/Badges.tsx'
-import { exposed } from '../shared/exposed.tsx'
-import { saveBlob } from '../shared/save-blob.ts'
-import { RouteLink } from '../shared/RouteLink.tsx'
+import { Badge, exposed, saveBlob, RouteLink, LoadFailure } from '../shared/index.ts'
 import { exportTeam } from './api.ts'
 import { useTeam } from './data/apiHooks.ts'
 import { PendingPromotions } from './PendingPromotions.tsx'
 import { ariaSort, issuesView, locationText, nextOrder, progressView, type TeamOrder } from './team-view.ts'
-import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 export const PAGE_SIZE = 50
 

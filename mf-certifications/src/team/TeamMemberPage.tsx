@@ -1,13 +1,10 @@
 import { REMOTES, TEAM_MESSAGES, todayIso, type TeamMemberDetail } from '@portal/contracts'
 import { ApiError, errorMessage, Spinner, useAnnouncement, usePageHeading, type RemoteProps } from '@portal/ui-kit'
-import { RouteLink } from '../shared/RouteLink.tsx'
+import { RouteLink, exposed, Notice, LoadFailure } from '../shared/index.ts'
 import { ProfileBody } from '../profile/index.ts'
-import { exposed } from '../shared/exposed.tsx'
-import { Notice } from '../shared/Notice.tsx'
 import { useTeamMember } from './data/apiHooks.ts'
 import { ManagerControls } from './ManagerControls.tsx'
 import { RevenueOverview } from './RevenueOverview.tsx'
-import { LoadFailure } from '../shared/LoadFailure.tsx'
 
 /** The text of a member detail that could not be loaded (learner §8). */
 export const memberLoadError = (error: unknown): string =>

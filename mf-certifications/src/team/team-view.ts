@@ -11,7 +11,7 @@ import {
   type TierLevel,
 } from '@portal/contracts'
 import { formatMonth } from '@portal/ui-kit'
-import type { Tone } from '../shared/cert-view.ts'
+import type { Tone } from '../shared/index.ts'
 
 /** The table's order: a column and a direction, as the server sorts. */
 export interface TeamOrder {

@@ -1,6 +1,6 @@
 import type { TechnicianProfile, UserCertification } from '@portal/contracts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { TECHNICIAN_KEY, technicianProfileKey } from '../../shared/technician-keys.ts'
+import { TECHNICIAN_KEY, technicianProfileKey } from '../../shared/index.ts'
 import { addCertification, deleteCertification, deleteProof, fetchAvailable, fetchProfile, pauseNotifications, resumeNotifications } from '../api.ts'
 
 /** Query keys of the technician profile (a team member's detail sits under `profile`: shared/technician-keys.ts). */

@@ -1,6 +1,6 @@
 import type { PromotionRequest, TeamQuery, TierLevel } from '@portal/contracts'
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { technicianProfileKey } from '../../shared/technician-keys.ts'
+import { technicianProfileKey } from '../../shared/index.ts'
 import { decidePromotion, fetchMember, fetchPendingPromotions, fetchTeam, requestPromotion, updateRevPay } from '../api.ts'
 
 /** Query keys of the team screens (the dashboard, a member, pending promotions). */

@@ -1,0 +1,12 @@
+// What the remote's features share: badges, notices and load failures, the certification view, formats and the query keys.
+export { Badge, ExpiryBadge, StatusBadge } from './Badges.tsx'
+export { LoadFailure } from './LoadFailure.tsx'
+export { Notice } from './Notice.tsx'
+export { ProgressBar } from './ProgressBar.tsx'
+export { RouteLink } from './RouteLink.tsx'
+export { apiPath, downloadPath } from './api-path.ts'
+export { certView, type CertView, type Tone } from './cert-view.ts'
+export { exposed } from './exposed.tsx'
+export { formatSize, relativeDays } from './format.ts'
+export { saveBlob } from './save-blob.ts'
+export { TECHNICIAN_KEY, technicianProfileKey } from './technician-keys.ts'
