@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { Logger, OutboxRelay, PlatformEnv, TokenIssuer } from '@portal/server-kit'
 import type { BackgroundTasks } from './background.ts'
-import type { ScheduledHasher } from './shared/hashing.ts'
+import type { ScheduledHasher } from './shared/index.ts'
 import type { IdentitySettings } from './settings.ts'
 
 /** Identity's environment: the platform's plus its own optional keys (defaults in settings.ts). */

@@ -1,26 +1,27 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { auditAdminChanges, auditTrailRoutes, createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
-import { attemptRoutes } from './exams/attempts/attempt.routes.ts'
-import { createAttemptService, type AttemptService } from './exams/attempts/attempt.service.ts'
+import { attemptRoutes, createAttemptService, type AttemptService, adminExamRoutes, examRoutes, createExamService } from './exams/index.ts'
 import { COURSE_UPLOAD } from '@portal/contracts'
 import type { LearningContext, UploadLimits } from './context.ts'
-import type { LaunchTokens } from './shared/launch-tokens.ts'
-import { adminExamRoutes, examRoutes } from './exams/exam.routes.ts'
-import { createExamService } from './exams/exam.service.ts'
-import { statsRoutes } from './stats/stats.routes.ts'
-import { createStatsService } from './stats/stats.service.ts'
-import { contentRoutes } from './courses/content/content.routes.ts'
-import { createContentService } from './courses/content/content.service.ts'
-import { courseProgressRoutes, moduleRoutes } from './courses/progress/progress.routes.ts'
-import { createProgressService } from './courses/progress/progress.service.ts'
-import { scormEditorRoutes, scormRoutes } from './courses/scorm/scorm.routes.ts'
-import { createScormService } from './courses/scorm/scorm.service.ts'
-import { contentCompletion } from './courses/scorm/content-completion.ts'
-import { adminCourseRoutes, courseRoutes } from './courses/course.routes.ts'
-import { createCourseService } from './courses/course.service.ts'
-import { createIngestWorker } from './courses/ingest/ingest-worker.ts'
-import { scormEditorAdminRoutes } from './courses/scorm-editor/scorm-editor.routes.ts'
-import { createScormEditorService } from './courses/scorm-editor/scorm-editor.service.ts'
+import type { LaunchTokens } from './shared/index.ts'
+import { statsRoutes, createStatsService } from './stats/index.ts'
+import {
+  adminCourseRoutes,
+  contentCompletion,
+  contentRoutes,
+  courseProgressRoutes,
+  courseRoutes,
+  createContentService,
+  createCourseService,
+  createIngestWorker,
+  createProgressService,
+  createScormEditorService,
+  createScormService,
+  moduleRoutes,
+  scormEditorAdminRoutes,
+  scormEditorRoutes,
+  scormRoutes,
+} from './courses/index.ts'
 import { LEARNING_AUDITED } from './audit.ts'
 import { createItemAnalysisService, itemAnalysisRoutes } from './item-analysis/index.ts'
 

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { Logger, Storage } from '@portal/server-kit'
-import type { LaunchTokens } from './shared/launch-tokens.ts'
+import type { LaunchTokens } from './shared/index.ts'
 
 /** Upload limits of the course forms (bytes). */
 export interface UploadLimits {

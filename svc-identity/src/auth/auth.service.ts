@@ -15,7 +15,7 @@ import { PasswordResetTokenEntity, VerificationCodeEntity, VerificationDecoyEnti
 import { resetTokenRepository, verificationCodeRepository, verificationDecoyRepository } from './auth.repository.ts'
 import { createLimits, LimitReached, type LimitRule } from './limits.ts'
 import { KdfBusy } from './kdf-scheduler.ts'
-import type { HashingTurn, KdfLane } from '../shared/hashing.ts'
+import type { HashingTurn, KdfLane } from '../shared/index.ts'
 import { createKnownDevices, type IssuedDeviceToken } from './known-devices.ts'
 import { createRefreshTokens, type IssuedRefreshToken } from './refresh-tokens.ts'
 import { hashCode, hashToken, newSalt, newSecretToken, newVerificationCode, safeEqual } from './secrets.ts'

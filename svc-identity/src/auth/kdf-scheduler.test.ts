@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { KdfLane } from '../shared/hashing.ts'
+import type { KdfLane } from '../shared/index.ts'
 import { createKdfScheduler, KdfBusy, type KdfSchedulerOptions } from './kdf-scheduler.ts'
 
 /** A hash that ends when the test says so; `started` tells whether it got a slot. */

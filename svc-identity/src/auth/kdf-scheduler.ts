@@ -1,4 +1,4 @@
-import type { KdfLane } from '../shared/hashing.ts'
+import type { KdfLane } from '../shared/index.ts'
 
 /** Thrown when a hash would wait too long or find no place (answered 429 before any hashing). */
 export class KdfBusy extends Error {

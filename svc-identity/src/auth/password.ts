@@ -1,5 +1,5 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto'
-import type { ScheduledHasher } from '../shared/hashing.ts'
+import type { ScheduledHasher } from '../shared/index.ts'
 import type { KdfScheduler } from './kdf-scheduler.ts'
 
 /** scrypt cost parameters; the production values are the one place they are set. */

@@ -4,7 +4,7 @@ import { EventEnvelope, Events } from '@portal/contracts'
 import { openDatabase } from '@portal/server-kit'
 import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
 import { entities } from '../server.ts'
-import { UserEntity, userFacts } from '../users/user.entity.ts'
+import { UserEntity, userFacts } from '../users/index.ts'
 import { migrationsList } from './index.ts'
 
 const open = (url: string, upTo?: string) =>

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Exam, StartAttemptResponse, type EventEnvelope } from '@portal/contracts'
 import { silentLogger } from '@portal/server-kit/testing'
 import { createHarness, examInput, type Harness } from '../harness.test-support.ts'
-import { requireAssignable } from '../users/user-access.ts'
+import { requireAssignable } from '../users/index.ts'
 import type { UserFacts } from '@portal/server-kit'
 import { USERS_CONSUMER, createIdentityHandler } from './identity.consumer.ts'
 

@@ -1,8 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
 import type { EventEnvelope } from '@portal/contracts'
 import { USER_EVENTS, createUserProjection, type EventBus, type Logger, type Subscription } from '@portal/server-kit'
-import * as courses from '../courses/forget-user.ts'
-import * as exams from '../exams/forget-user.ts'
+import { forgetUser as forgetCourseData } from '../courses/index.ts'
+import { forgetUser as forgetExamData } from '../exams/index.ts'
 
 /**
  * Durable consumer name of svc-learning for identity's user events (and its inbox key). It is not
@@ -15,8 +15,8 @@ export const IDENTITY_SUBJECTS = USER_EVENTS
 
 /** What a deleted user leaves in learning: each wing forgets what it holds of them. */
 async function forgetDeletedUser(em: EntityManager, userId: string) {
-  await exams.forgetUser(em, userId)
-  await courses.forgetUser(em, userId)
+  await forgetExamData(em, userId)
+  await forgetCourseData(em, userId)
 }
 
 /** Learning's `users` projection (the server kit's), with learning's own deletion side effects. */

@@ -1,6 +1,5 @@
-/** Helpers of the course tests: multipart course forms, small real files, and a walk of the storage folder. */
-import { readdir, readFile } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+/** Helpers of the course tests: multipart course forms and small real files (the storage walk is ../storage.test-support.ts). */
+import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import yazl from 'yazl'
 import type { Harness } from '../harness.test-support.ts'
@@ -44,18 +43,4 @@ export async function send(h: Harness, method: string, path: string, body: FormD
   const res = await h.app.request(path, init)
   const text = await res.text()
   return { status: res.status, body: text ? JSON.parse(text) : undefined }
-}
-
-/** Every file under the storage folder, as `/`-separated relative paths. */
-export async function storedFiles(h: Harness): Promise<string[]> {
-  const out: string[] = []
-  const walk = async (dir: string) => {
-    for (const e of await readdir(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name)
-      if (e.isDirectory()) await walk(p)
-      else out.push(relative(h.storageDir, p).split('\\').join('/'))
-    }
-  }
-  await walk(h.storageDir)
-  return out.sort()
 }

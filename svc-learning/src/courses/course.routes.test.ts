@@ -3,7 +3,8 @@ import { COURSE_MESSAGES, Course, CourseSummary } from '@portal/contracts'
 import { listen, UNSTORABLE_TEXT_MESSAGE } from '@portal/server-kit'
 import { createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
 import { megabytes } from './uploads/multipart.ts'
-import { courseForm, pdfFile, send, storedFiles, zipFile } from './course-forms.test-support.ts'
+import { courseForm, pdfFile, send, zipFile } from './course-forms.test-support.ts'
+import { storedFiles } from '../storage.test-support.ts'
 
 const LIMITS = { maxFileBytes: 64 * 1024, maxRequestBytes: 150 * 1024, maxFiles: 3 }
 let h: Harness

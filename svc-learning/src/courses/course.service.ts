@@ -6,7 +6,7 @@ import { COURSE_MESSAGES, CreateCourseFields, UpdateCourseFields, type Course, t
 import { AppError, assertStorableInput, badRequest, conflict, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } from '@portal/server-kit'
-import { requireAssignable } from '../users/user-access.ts'
+import { requireAssignable } from '../users/index.ts'
 import { courseNotFound, toCourseModule } from './access.ts'
 import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, type StoredFile, type UploadRequest } from './uploads/multipart.ts'
 import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension } from './uploads/sniff.ts'

@@ -3,9 +3,8 @@ import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { MikroORM } from '@mikro-orm/postgresql'
 import yazl from 'yazl'
-import type { CourseService } from '../courses/course.service.ts'
+import { type CourseService, courseRepository } from '../courses/index.ts'
 import { buildPdf, type PdfPage } from '@portal/server-kit/demo'
-import { courseRepository } from '../courses/course.repository.ts'
 
 export const DEMO_COURSE_TITLE = 'Field Safety Essentials'
 

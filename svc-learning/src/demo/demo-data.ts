@@ -1,9 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql'
 import { ExamInput } from '@portal/contracts'
-import type { CourseService } from '../courses/course.service.ts'
-import { ExamEntity, ExamQuestionEntity } from '../exams/exam.entity.ts'
+import type { CourseService } from '../courses/index.ts'
+import { ExamEntity, ExamQuestionEntity, examRepository } from '../exams/index.ts'
 import { seedDemoCourse } from './demo-course.ts'
-import { examRepository } from '../exams/exam.repository.ts'
 
 /** What seeding needs; `start()`'s result has it (without `courses`, no demo course is made). */
 export interface SeedTarget {

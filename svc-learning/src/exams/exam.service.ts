@@ -5,9 +5,9 @@ import { EXAM_MESSAGES } from '@portal/contracts'
 import { AppError, badRequest, notFound, type Actor } from '@portal/server-kit'
 import { itemAnalysisRepository } from '../item-analysis/index.ts'
 import type { LearningContext } from '../context.ts'
-import { requireAssignable } from '../users/user-access.ts'
+import { requireAssignable } from '../users/index.ts'
 import { examNotFound, requireTakeable, takeableExams } from './access.ts'
-import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity, toAttemptQuestion, toExamDto, toExamSummary, toQuestionDto } from './exam.entity.ts'
+import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity, toExamDto, toExamSummary } from './exam.entity.ts'
 import { examRepository } from './exam.repository.ts'
 
 export type ExamData = z.output<typeof ExamInput>

@@ -1,6 +1,6 @@
 // The order an attempt shows a question's options in (decision 0045). Pure: no I/O, no clock.
 import type { Answer, Question } from '@portal/contracts'
-import { shuffle } from '../shared/shuffle.ts'
+import { shuffle } from '../shared/index.ts'
 
 /**
  * The order an attempt shows one question's options in: the pool index of the option at each

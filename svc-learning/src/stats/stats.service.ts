@@ -1,11 +1,10 @@
 import type { UserStats } from '@portal/contracts'
 import type { Actor } from '@portal/server-kit'
-import { ExamAttemptEntity } from '../exams/attempts/attempt.entity.ts'
-import type { AttemptService } from '../exams/attempts/attempt.service.ts'
+import { ExamAttemptEntity, type AttemptService } from '../exams/index.ts'
 import { roundPercent } from '../percent.ts'
 import type { LearningContext } from '../context.ts'
-import { requireReadableUser } from '../users/user-access.ts'
-import { courseStatsOf } from '../courses/progress/course-stats.ts'
+import { requireReadableUser } from '../users/index.ts'
+import { courseStatsOf } from '../courses/index.ts'
 
 export function createStatsService(ctx: LearningContext, attempts: Pick<AttemptService, 'finaliseOverdueOf'>) {
   return {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import { Hono, type Context } from 'hono'
 import { contentDisposition, notFound, type AppEnv } from '@portal/server-kit'
-import type { LaunchTokens } from '../../shared/launch-tokens.ts'
+import type { LaunchTokens } from '../../shared/index.ts'
 import type { Storage } from '@portal/server-kit'
 import type { ContentService } from './content.service.ts'
 

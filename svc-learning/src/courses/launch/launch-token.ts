@@ -5,7 +5,7 @@ import { SignJWT, jwtVerify } from 'jose'
 import { AppError } from '@portal/server-kit'
 import { COURSE_MESSAGES } from '@portal/contracts'
 
-import type { LaunchClaims, LaunchTokens } from '../../shared/launch-tokens.ts'
+import type { LaunchClaims, LaunchTokens } from '../../shared/index.ts'
 
 const ALG = 'HS256'
 const AUDIENCE = 'learning-content'

@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import {
   COMPLETION_RULES,
   COURSE_MESSAGES,
-  PROGRESS_TRACKER,
   type CompleteModuleResponse,
   type CompletionTrigger,
   type CourseModulesProgress,

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { numericId, ScormProgressBody } from '@portal/contracts'
 import { AppError, authenticate, isUnstorableText, ownBodyLimit, readBodyText, UNSTORABLE_TEXT_MESSAGE, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
-import type { LaunchTokens } from '../../shared/launch-tokens.ts'
+import type { LaunchTokens } from '../../shared/index.ts'
 import { CommitError, type ScormService } from './scorm.service.ts'
 
 const ModuleIdParam = z.object({ moduleId: numericId('module') })

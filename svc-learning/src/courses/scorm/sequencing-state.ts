@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { ScormCommit, ScormOrganization, ScormVersion, SequencingState } from '@portal/contracts'
 import type { StoredManifest } from '../course.entity.ts'
-import type { LaunchClaims } from '../../shared/launch-tokens.ts'
+import type { LaunchClaims } from '../../shared/index.ts'
 import { rootIdAvoiding } from '../scorm-packages/manifest.ts'
 import { countScos } from '../scorm-packages/package-info.ts'
 import { scormRepository } from './scorm.repository.ts'

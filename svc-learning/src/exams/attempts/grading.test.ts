@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Question } from '@portal/contracts'
 import { answerProblem, gradeAttempt, isCorrect } from './grading.ts'
-import { shuffle } from '../../shared/shuffle.ts'
+import { shuffle } from '../../shared/index.ts'
 import { draw } from './draw.ts'
 import { drawOptionOrder, shownOptions, toPoolAnswer, toShownAnswer } from '../option-order.ts'
 

@@ -1,0 +1,1 @@
+export type { HashingTurn, KdfLane, ScheduledHasher } from './hashing.ts'

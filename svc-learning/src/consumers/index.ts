@@ -1,0 +1,1 @@
+export { createLearningUsers } from './identity.consumer.ts'

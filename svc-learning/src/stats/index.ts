@@ -1,0 +1,2 @@
+export { statsRoutes } from './stats.routes.ts'
+export { createStatsService } from './stats.service.ts'

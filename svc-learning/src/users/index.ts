@@ -1,0 +1,1 @@
+export { requireAssignable, requireReadableUser } from './user-access.ts'
