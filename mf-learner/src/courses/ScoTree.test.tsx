@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { item } from '../runtime/test-support.ts'
+import { item } from '../test-support/index.ts'
 import { ScoTree } from './ScoTree.tsx'
 
 const items = [

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { connect, hello, type PlayerEvent, type ViewerCommand } from '../player/protocol.ts'
-import { launchOf } from '../runtime/test-support.ts'
+import { connect, hello, type PlayerEvent, type ViewerCommand } from '../player/index.ts'
+import { launchOf } from '../test-support/index.ts'
 import { contentOriginOf, PlayerConnection } from './player-connection.ts'
 
 const CONTENT = 'http://localhost:8081'

@@ -1,6 +1,6 @@
 import type { ScormLaunch } from '@portal/contracts'
 import { z } from 'zod'
-import { connect, fromFrame, isPlayerHello, type PlayerEvent, type ViewerCommand, type WindowMessage } from '../player/protocol.ts'
+import { connect, fromFrame, isPlayerHello, type PlayerEvent, type ViewerCommand, type WindowMessage } from '../player/index.ts'
 
 /*
  * The viewer's end of the channel to the content player (see player/protocol.ts). The player runs

@@ -1,7 +1,7 @@
 import { PROGRESS_TRACKER as T } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
-import type { PlayerEvent } from '../player/protocol.ts'
-import { runtimeStatus as status } from '../runtime/test-support.ts'
+import type { PlayerEvent } from '../player/index.ts'
+import { runtimeStatus as status } from '../test-support/index.ts'
 import { applyPlayerEvent, type PlayerEventContext } from './player-events.ts'
 
 /** Records what the viewer's progress rules were told. */

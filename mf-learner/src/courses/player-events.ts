@@ -1,7 +1,6 @@
 import { PROGRESS_TRACKER as T } from '@portal/contracts'
-import type { PlayerEvent } from '../player/protocol.ts'
-import type { NavRequest } from '../runtime/navigation.ts'
-import type { SequencingView } from '../runtime/sequenced-session.ts'
+import type { PlayerEvent } from '../player/index.ts'
+import type { NavRequest, SequencingView } from '../runtime/index.ts'
 import type { ModuleController } from './module-controller.ts'
 import { contentSignal, scormCompletion } from './signals.ts'
 

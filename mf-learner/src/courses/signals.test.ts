@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runtimeStatus } from '../runtime/test-support.ts'
+import { runtimeStatus } from '../test-support/index.ts'
 import { completionUrl, contentSignal, finishWithoutCompletionProgress, scormCompletion, scormScorePercent, urlSlideProgress, type ScormStatusLike } from './signals.ts'
 
 describe('completion URL keywords', () => {

@@ -3,7 +3,7 @@ import { PROGRESS_TRACKER as T } from '@portal/contracts'
 
 /** The file name of a URL (lower case, decoded), or '' when it has none. */
 const fileName = (url: string): string => {
-  let path = url
+  let path: string
   try {
     path = new URL(url, 'http://x.invalid/').pathname
   } catch {

@@ -1,9 +1,12 @@
-import type { ScormOrganization } from '@portal/contracts'
+import type { ScormCommit, ScormOrganization } from '@portal/contracts'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { flushOnPageHide, preloadRuntime, startScormSession, startSequencedSession, type SequencingView } from '../runtime/index.ts'
-import { captureCommits, hostWindow, item, launchOf } from '../runtime/test-support.ts'
+import { captureCommits, hostWindow, item, launchOf } from '../test-support/index.ts'
 import { Player, type ScoFrameHost } from './player.ts'
 import type { PlayerEvent } from './protocol.ts'
+
+/** The data model a commit carries (scorm-again's JSON: `cmi.core.*` in 1.2, `cmi.*` in 2004). */
+const cmiOf = (body: ScormCommit) => body.runtimeData.cmi as Record<string, unknown> & { core: Record<string, unknown> }
 
 /*
  * The content player on scorm-again's real runtime, with the SCO frame played by the test: what
@@ -101,7 +104,7 @@ describe('content player, packages without sequencing', () => {
     expect(t.win.API).not.toBe(t.api)
     await c.settle()
     expect(c.sent.at(-1)).toMatchObject({ via: 'beacon', body: { itemId: 'playing', terminated: true } })
-    expect((c.sent.at(-1)!.body.runtimeData as any).cmi.core.exit).toBe('suspend')
+    expect(cmiOf(c.sent.at(-1)!.body).core.exit).toBe('suspend')
   })
 
   it('closes as a page leave does: the content’s unload handler runs, its last commit goes out, then it answers', async () => {
@@ -114,7 +117,7 @@ describe('content player, packages without sequencing', () => {
     await c.settle()
     const last = c.sent.at(-1)!
     expect(last).toMatchObject({ via: 'beacon', body: { itemId: 'playing', terminated: true } })
-    expect((last.body.runtimeData as any).cmi.core).toMatchObject({ lesson_location: '7', exit: 'suspend' })
+    expect(cmiOf(last.body).core).toMatchObject({ lesson_location: '7', exit: 'suspend' })
     // closed: later commands do nothing
     await t.player.handle({ t: 'open', itemId: 'etiquette' })
     expect(t.frame.log.at(-1)).toBe('unload')
@@ -185,7 +188,7 @@ describe('content player, sequenced packages', () => {
     await c.settle()
     const last = c.sent.at(-1)!
     expect(last.body).toMatchObject({ itemId: 'playing', terminated: true })
-    expect((last.body.runtimeData as any).cmi.location).toBe('2')
+    expect(cmiOf(last.body).location).toBe('2')
     expect(last.body.sequencing?.state).toBeTruthy()
     expect(JSON.stringify(last.body.sequencing?.state)).toContain('suspend')
   })

@@ -1,7 +1,5 @@
 import type { ScormLaunch } from '@portal/contracts'
-import type { NavRequest } from '../runtime/navigation.ts'
-import type { SequencingView } from '../runtime/sequenced-session.ts'
-import type { RuntimeStatus } from '../runtime/session.ts'
+import type { NavRequest, RuntimeStatus, SequencingView } from '../runtime/index.ts'
 
 /*
  * How the course viewer (the portal's origin) and the content player (the content origin, decision

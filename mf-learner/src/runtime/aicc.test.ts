@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { preloadRuntime, startScormSession } from './index.ts'
-import { captureCommits, hostWindow, launchOf } from './test-support.ts'
+import { captureCommits, hostWindow, launchOf, type ScoApi12 } from '../test-support/index.ts'
 
 beforeAll(() => preloadRuntime('AICC'))
 afterEach(() => vi.unstubAllGlobals())
@@ -19,11 +19,11 @@ function initialized() {
   return api
 }
 
-const ok = (api: any, element: string, value: string) => {
+const ok = (api: ScoApi12, element: string, value: string) => {
   expect(api.LMSSetValue(element, value), `${element} = ${value}`).toBe('true')
   expect(api.LMSGetLastError()).toBe('0')
 }
-const refused = (api: any, element: string, value: string, code: string) => {
+const refused = (api: ScoApi12, element: string, value: string, code: string) => {
   expect(api.LMSSetValue(element, value), `${element} = ${value}`).toBe('false')
   expect(api.LMSGetLastError(), `${element} = ${value}`).toBe(code)
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SCORM_LIMITS } from '@portal/contracts'
 import { preloadRuntime, startScormSession } from './index.ts'
-import { captureCommits, hostWindow, item, launchOf } from './test-support.ts'
+import { captureCommits, hostWindow, item, launchOf } from '../test-support/index.ts'
 
 // Issue 17 items 9 and 10: the data model as the standard has it, through the session facade
 // (scorm-again underneath, our layer in data-model.ts where it differs).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { preloadRuntime, runtimeLoaded, startScormSession } from './index.ts'
-import { hostWindow, launchOf } from './test-support.ts'
+import { hostWindow, launchOf } from '../test-support/index.ts'
 
 describe('runtime loading', () => {
   it('refuses to start a session before its build is loaded, and loads only the build asked for', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { itemAfter, launchableItems, parseNavRequest } from './navigation.ts'
-import { item } from './test-support.ts'
+import { item } from '../test-support/index.ts'
 
 const tree = [
   item('intro', '/c/intro.html'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { prerequisiteAccess, prerequisitesMet } from './prerequisites.ts'
-import { item } from './test-support.ts'
+import { item } from '../test-support/index.ts'
 
 const statuses = (s: Record<string, string>) => (id: string) => s[id]
 

@@ -1,7 +1,7 @@
 import { objectiveMapTo, type ScormItem, type ScormOrganization, type ScormSequencing, type SequencingState } from '@portal/contracts'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { preloadRuntime, startSequencedSession, type SequencingView } from './index.ts'
-import { captureCommits, hostWindow, item, launchOf } from './test-support.ts'
+import { captureCommits, hostWindow, item, launchOf, type ScoApi2004 } from '../test-support/index.ts'
 
 /*
  * A visit of a sequenced package on scorm-again's real engine: the forced-sequential pattern of the
@@ -80,7 +80,7 @@ function visit(over: { items?: ScormItem[]; organization?: ScormOrganization; st
   }
 }
 
-const DONE = (api: any) => {
+const DONE = (api: ScoApi2004) => {
   expect(api.SetValue('cmi.completion_status', 'completed')).toBe('true')
   expect(api.SetValue('cmi.success_status', 'passed')).toBe('true')
 }

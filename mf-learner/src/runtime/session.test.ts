@@ -2,7 +2,7 @@ import { applyMergePatch, ScormCommit } from '@portal/contracts'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { flushOnPageHide, preloadRuntime, startScormSession, type NavRequest, type ScormSession } from './index.ts'
 import { EARLY_COMMIT_CHARS, EARLY_COMMIT_MS } from './session.ts'
-import { captureCommits, hostWindow, item, launchOf } from './test-support.ts'
+import { captureCommits, hostWindow, item, launchOf, type ScoApi12, type ScoApi2004 } from '../test-support/index.ts'
 
 beforeAll(async () => {
   await preloadRuntime('1.2')
@@ -753,12 +753,12 @@ describe('the last commit when the page goes away (issue 28 item 10)', () => {
     }
   }
   const stored = () => Response.json({ result: true, errorCode: 0, applied: true })
-  const start = (version: '1.2' | '2004', fetchLater: ReturnType<typeof fakeFetchLater>['fetchLater'] | null) => {
+  const start = <V extends '1.2' | '2004'>(version: V, fetchLater: ReturnType<typeof fakeFetchLater>['fetchLater'] | null) => {
     const host = hostWindow()
     const over = version === '2004' ? { version, edition: '2004 4th Edition' as const, items: golf2004Items, startItem: 'playing_item' } : {}
     const itemId = version === '2004' ? 'playing_item' : 'playing'
     const session = startScormSession({ launch: launchOf(over), itemId, host, logLevel: 5, fetchLater })
-    return { session, api: version === '2004' ? host.API_1484_11 : host.API }
+    return { session, api: (version === '2004' ? host.API_1484_11 : host.API) as V extends '2004' ? ScoApi2004 : ScoApi12 }
   }
   const turn = () => new Promise((r) => setTimeout(r, 0))
 

@@ -1,6 +1,7 @@
+// Test support shared by the runtime's, the player's and the course viewer's tests: manifest items, launches, runtime statuses, captured commits.
 import { blankScormItem, ScormCommit, type ScormItem, type ScormLaunch } from '@portal/contracts'
 import { vi } from 'vitest'
-import type { RuntimeStatus } from './session.ts'
+import type { RuntimeStatus } from '../runtime/index.ts'
 
 /** A manifest item for tests (a cluster when `href` is null). */
 export const item = (identifier: string, href: string | null, children: ScormItem[] = [], over: Partial<ScormItem> = {}): ScormItem =>
@@ -84,5 +85,32 @@ export function captureCommits(opts: { answer?: () => Response; beacon?: boolean
   }
 }
 
+/** What a SCO calls on the `API` object of SCORM 1.2 and AICC: every call answers a string. */
+export interface ScoApi12 {
+  LMSInitialize(parameter: string): string
+  LMSFinish(parameter: string): string
+  LMSGetValue(element: string): string
+  LMSSetValue(element: string, value: string): string
+  LMSCommit(parameter: string): string
+  LMSGetLastError(): string
+  LMSGetErrorString(code: string): string
+  LMSGetDiagnostic(code: string): string
+}
+
+/** What a SCO calls on SCORM 2004's `API_1484_11` object. */
+export interface ScoApi2004 {
+  Initialize(parameter: string): string
+  Terminate(parameter: string): string
+  GetValue(element: string): string
+  SetValue(element: string, value: string): string
+  Commit(parameter: string): string
+  GetLastError(): string
+  GetErrorString(code: string): string
+  GetDiagnostic(code: string): string
+}
+
+/** A host window as tests read it: the API objects are there once a session of their version started (undefined before). */
+export type HostWindow = Window & { API: ScoApi12; API_1484_11: ScoApi2004 }
+
 /** A window-like object the runtime installs its API objects on (an EventTarget: tests dispatch page events at it). */
-export const hostWindow = () => new EventTarget() as unknown as Window & Record<string, any>
+export const hostWindow = () => new EventTarget() as unknown as HostWindow
