@@ -114,98 +114,93 @@ export const QuestionEditor = ({
         </div>
       </div>
       {expanded ? (
-      <fieldset id={bodyId} aria-labelledby={titleId} className="pk-stack pk-border-0 pk-p0 pk-m0 pk-gap-l pk-min-w0">
-        <TextField
-          ref={target(EXAM_FOCUS.questionText(q.key))}
-          label="Question Text"
-          value={q.question_text}
-          error={errors?.text}
-          onChange={(e) => dispatch({ type: 'questionText', key: q.key, value: e.target.value })}
-        />
-        <div className="pk-grid">
-          <Select
-            label="Question Type"
-            options={QUESTION_TYPES}
-            value={q.question_type}
-            onChange={(e) => dispatch({ type: 'questionType', key: q.key, value: e.target.value as QuestionType })}
-          />
-          <Select
-            label="Subject Category"
-            placeholder="No category"
-            options={categories.map((c) => ({ value: c, label: c }))}
-            value={q.subject_category}
-            onChange={(e) => dispatch({ type: 'questionCategory', key: q.key, value: e.target.value })}
-          />
+        <fieldset id={bodyId} aria-labelledby={titleId} className="pk-stack pk-border-0 pk-p0 pk-m0 pk-gap-l pk-min-w0">
           <TextField
-            label="Category Weight"
-            type="number"
-            min={0.1}
-            step={0.1}
-            value={String(q.category_weight)}
-            onChange={(e) => dispatch({ type: 'questionWeight', key: q.key, value: Number(e.target.value) || 1 })}
+            ref={target(EXAM_FOCUS.questionText(q.key))}
+            label="Question Text"
+            value={q.question_text}
+            error={errors?.text}
+            onChange={(e) => dispatch({ type: 'questionText', key: q.key, value: e.target.value })}
           />
-        </div>
-        <fieldset className="pk-stack pk-border-0 pk-p0 pk-m0 pk-gap-m pk-min-w0">
-          <legend className="pk-fw-semibold pk-fs-14 pk-mb-xs">
-            Answer choices ({multi ? 'tick every correct one' : 'pick the correct one'})
-          </legend>
-          {q.options.map((opt, i) => (
-            <div key={i} className="pk-row pk-items-start">
-              <label className="pk-check pk-below-label-lg">
-                <input
-                  type={multi ? 'checkbox' : 'radio'}
-                  name={`exam-q-${q.key}-correct`}
-                  checked={correct.includes(i)}
-                  onChange={(e) => dispatch({ type: 'correct', key: q.key, index: i, checked: e.target.checked })}
-                  aria-label={`Choice ${i + 1} is correct`}
-                  aria-invalid={errors?.correct ? true : undefined}
-                  aria-describedby={errors?.correct ? correctErrorId : undefined}
-                />
-                <span aria-hidden="true">Correct</span>
-              </label>
-              <div className="pk-flex-1 pk-min-w200">
-                <TextField
-                  ref={target(EXAM_FOCUS.option(q.key, i))}
-                  label={`Option ${i + 1}`}
-                  value={opt}
-                  error={errors?.options[i]}
-                  onChange={(e) => dispatch({ type: 'optionText', key: q.key, index: i, value: e.target.value })}
-                />
+          <div className="pk-grid">
+            <Select
+              label="Question Type"
+              options={QUESTION_TYPES}
+              value={q.question_type}
+              onChange={(e) => dispatch({ type: 'questionType', key: q.key, value: e.target.value as QuestionType })}
+            />
+            <Select
+              label="Subject Category"
+              placeholder="No category"
+              options={categories.map((c) => ({ value: c, label: c }))}
+              value={q.subject_category}
+              onChange={(e) => dispatch({ type: 'questionCategory', key: q.key, value: e.target.value })}
+            />
+            <TextField
+              label="Category Weight"
+              type="number"
+              min={0.1}
+              step={0.1}
+              value={String(q.category_weight)}
+              onChange={(e) => dispatch({ type: 'questionWeight', key: q.key, value: Number(e.target.value) || 1 })}
+            />
+          </div>
+          <fieldset className="pk-stack pk-border-0 pk-p0 pk-m0 pk-gap-m pk-min-w0">
+            <legend className="pk-fw-semibold pk-fs-14 pk-mb-xs">Answer choices ({multi ? 'tick every correct one' : 'pick the correct one'})</legend>
+            {q.options.map((opt, i) => (
+              <div key={i} className="pk-row pk-items-start">
+                <label className="pk-check pk-below-label-lg">
+                  <input
+                    type={multi ? 'checkbox' : 'radio'}
+                    name={`exam-q-${q.key}-correct`}
+                    checked={correct.includes(i)}
+                    onChange={(e) => dispatch({ type: 'correct', key: q.key, index: i, checked: e.target.checked })}
+                    aria-label={`Choice ${i + 1} is correct`}
+                    aria-invalid={errors?.correct ? true : undefined}
+                    aria-describedby={errors?.correct ? correctErrorId : undefined}
+                  />
+                  <span aria-hidden="true">Correct</span>
+                </label>
+                <div className="pk-flex-1 pk-min-w200">
+                  <TextField
+                    ref={target(EXAM_FOCUS.option(q.key, i))}
+                    label={`Option ${i + 1}`}
+                    value={opt}
+                    error={errors?.options[i]}
+                    onChange={(e) => dispatch({ type: 'optionText', key: q.key, index: i, value: e.target.value })}
+                  />
+                </div>
+                <Button
+                  ref={target(EXAM_FOCUS.removeOption(q.key, i))}
+                  size="small"
+                  variant="secondary"
+                  className="pk-below-label"
+                  aria-label={`Remove choice ${i + 1}`}
+                  disabled={q.options.length <= 2}
+                  onClick={() => actions.removeOption(q, i)}
+                >
+                  Remove
+                </Button>
               </div>
-              <Button
-                ref={target(EXAM_FOCUS.removeOption(q.key, i))}
-                size="small"
-                variant="secondary" className="pk-below-label"
-                aria-label={`Remove choice ${i + 1}`}
-                disabled={q.options.length <= 2}
-                onClick={() => actions.removeOption(q, i)}
-              >
-                Remove
+            ))}
+            {errors?.correct ? (
+              <p className="pk-field">
+                <span id={correctErrorId} className="pk-error">
+                  {errors.correct}
+                </span>
+              </p>
+            ) : null}
+            <div>
+              <Button size="small" variant="secondary" onClick={() => actions.addOption(q)}>
+                Add Option
               </Button>
             </div>
-          ))}
-          {errors?.correct ? (
-            <p className="pk-field">
-              <span id={correctErrorId} className="pk-error">
-                {errors.correct}
-              </span>
-            </p>
-          ) : null}
-          <div>
-            <Button size="small" variant="secondary" onClick={() => actions.addOption(q)}>
-              Add Option
-            </Button>
-          </div>
-          <label className="pk-check">
-            <input
-              type="checkbox"
-              checked={q.keep_option_order}
-              onChange={(e) => dispatch({ type: 'keepOptionOrder', key: q.key, value: e.target.checked })}
-            />
-            Keep option order (e.g. 'All of the above')
-          </label>
+            <label className="pk-check">
+              <input type="checkbox" checked={q.keep_option_order} onChange={(e) => dispatch({ type: 'keepOptionOrder', key: q.key, value: e.target.checked })} />
+              Keep option order (e.g. 'All of the above')
+            </label>
+          </fieldset>
         </fieldset>
-      </fieldset>
       ) : null}
     </li>
   )
@@ -361,11 +356,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
         ) : null}
       </div>
       <label className="pk-check">
-        <input
-          type="checkbox"
-          checked={state.is_assigned_to_all}
-          onChange={(e) => dispatch({ type: 'assignAll', value: e.target.checked })}
-        />
+        <input type="checkbox" checked={state.is_assigned_to_all} onChange={(e) => dispatch({ type: 'assignAll', value: e.target.checked })} />
         Assign to all users
       </label>
       <div className="pk-stack pk-gap-xs">
@@ -379,8 +370,8 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
           Shuffle answer options in each attempt
         </label>
         <p id="exam-shuffle-hint" className="pk-muted pk-m0 pk-fs-14">
-          Each attempt shows every question's options in an order of its own, so the position of the right answer tells nothing.
-          Questions set to keep their option order are shown as written.
+          Each attempt shows every question's options in an order of its own, so the position of the right answer tells nothing. Questions set to keep their option order are shown
+          as written.
         </p>
       </div>
 
@@ -389,9 +380,7 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
           Subject Categories
         </h3>
         {state.subject_categories.length === 0 ? (
-          <p className="pk-muted pk-m0">
-            No categories yet.
-          </p>
+          <p className="pk-muted pk-m0">No categories yet.</p>
         ) : (
           <ul className="pk-row pk-list-none pk-m0 pk-p0">
             {state.subject_categories.map((c) => (
@@ -454,21 +443,11 @@ export const ExamForm = ({ exam, onDone, onCancel }: { exam: Exam | null; onDone
           </div>
         </div>
         {state.questions.length === 0 ? (
-          <p className="pk-muted pk-m0">
-            The question pool is empty. Add at least as many questions as are drawn per attempt.
-          </p>
+          <p className="pk-muted pk-m0">The question pool is empty. Add at least as many questions as are drawn per attempt.</p>
         ) : (
           <ol className="pk-stack pk-list-none pk-m0 pk-p0">
             {state.questions.map((q, i) => (
-              <QuestionEditor
-                key={q.key}
-                q={q}
-                n={i + 1}
-                state={state}
-                expanded={expanded.has(q.key)}
-                errors={errors.questions[q.key]}
-                actions={questionActions}
-              />
+              <QuestionEditor key={q.key} q={q} n={i + 1} state={state} expanded={expanded.has(q.key)} errors={errors.questions[q.key]} actions={questionActions} />
             ))}
           </ol>
         )}

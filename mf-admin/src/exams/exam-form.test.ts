@@ -52,8 +52,17 @@ describe('exam form', () => {
 
   it('edits a stored exam with its own settings; one from a service that does not say is not shuffled', () => {
     const stored = {
-      id: 1, name: 'E', time_limit: 10, pass_score: 70, total_questions: 1, subject_categories: [], exam_type: 'practice' as const,
-      max_attempts: null, is_assigned_to_all: true, assigned_user_ids: [], created_at: '2026-01-01T00:00:00Z',
+      id: 1,
+      name: 'E',
+      time_limit: 10,
+      pass_score: 70,
+      total_questions: 1,
+      subject_categories: [],
+      exam_type: 'practice' as const,
+      max_attempts: null,
+      is_assigned_to_all: true,
+      assigned_user_ids: [],
+      created_at: '2026-01-01T00:00:00Z',
       questions: [{ id: 5, question_type: 'multiple_choice' as const, question_text: 'Q', options: ['a', 'b'], correct_answer: 0, subject_category: null, category_weight: 1 }],
     }
     const old = formFromExam(stored)

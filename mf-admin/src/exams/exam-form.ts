@@ -98,16 +98,14 @@ const parseNumber = (text: string) => {
 }
 
 /** Time limit 1-180; unparseable becomes 60. */
-export const normaliseTimeLimit = (text: string) =>
-  clamp(parseNumber(text) ?? EXAM_LIMITS.timeLimit.default, EXAM_LIMITS.timeLimit.min, EXAM_LIMITS.timeLimit.max)
+export const normaliseTimeLimit = (text: string) => clamp(parseNumber(text) ?? EXAM_LIMITS.timeLimit.default, EXAM_LIMITS.timeLimit.min, EXAM_LIMITS.timeLimit.max)
 /** Pass score 0-100; unparseable becomes 70. */
 export const normalisePassScore = (text: string) => {
   const n = Number.parseFloat(text.trim())
   return clamp(Number.isFinite(n) ? n : EXAM_LIMITS.passScore.default, EXAM_LIMITS.passScore.min, EXAM_LIMITS.passScore.max)
 }
 /** Max attempts 1-10; unparseable becomes 1. */
-export const normaliseMaxAttempts = (text: string) =>
-  clamp(parseNumber(text) ?? EXAM_LIMITS.maxAttempts.min, EXAM_LIMITS.maxAttempts.min, EXAM_LIMITS.maxAttempts.max)
+export const normaliseMaxAttempts = (text: string) => clamp(parseNumber(text) ?? EXAM_LIMITS.maxAttempts.min, EXAM_LIMITS.maxAttempts.min, EXAM_LIMITS.maxAttempts.max)
 
 export type ExamFormAction =
   | { type: 'field'; field: 'name' | 'time_limit' | 'pass_score' | 'total_questions' | 'max_attempts' | 'newCategory'; value: string }
@@ -152,12 +150,7 @@ export const examFormReducer = (s: ExamFormState, a: ExamFormAction): ExamFormSt
     case 'field':
       return { ...s, [a.field]: a.value, ...(a.field === 'newCategory' ? { categoryError: null } : {}) }
     case 'normalise': {
-      const value =
-        a.field === 'time_limit'
-          ? normaliseTimeLimit(s.time_limit)
-          : a.field === 'pass_score'
-            ? normalisePassScore(s.pass_score)
-            : normaliseMaxAttempts(s.max_attempts)
+      const value = a.field === 'time_limit' ? normaliseTimeLimit(s.time_limit) : a.field === 'pass_score' ? normalisePassScore(s.pass_score) : normaliseMaxAttempts(s.max_attempts)
       return { ...s, [a.field]: String(value) }
     }
     case 'examType':
@@ -170,8 +163,7 @@ export const examFormReducer = (s: ExamFormState, a: ExamFormAction): ExamFormSt
     case 'addCategory': {
       const name = s.newCategory.trim()
       if (!name) return { ...s, categoryError: EXAM_MESSAGES.categoryEmpty }
-      if (s.subject_categories.some((c) => c.toLowerCase() === name.toLowerCase()))
-        return { ...s, categoryError: EXAM_MESSAGES.categoryDuplicate }
+      if (s.subject_categories.some((c) => c.toLowerCase() === name.toLowerCase())) return { ...s, categoryError: EXAM_MESSAGES.categoryDuplicate }
       return { ...s, subject_categories: [...s.subject_categories, name], newCategory: '', categoryError: null }
     }
     case 'removeCategory':
@@ -187,9 +179,7 @@ export const examFormReducer = (s: ExamFormState, a: ExamFormAction): ExamFormSt
     case 'questionText':
       return updateQuestion(s, a.key, (q) => ({ ...q, question_text: a.value }))
     case 'questionType':
-      return updateQuestion(s, a.key, (q) =>
-        q.question_type === a.value ? q : { ...q, question_type: a.value, correct_answer: a.value === 'multi_select' ? [] : 0 },
-      )
+      return updateQuestion(s, a.key, (q) => (q.question_type === a.value ? q : { ...q, question_type: a.value, correct_answer: a.value === 'multi_select' ? [] : 0 }))
     case 'questionCategory':
       return updateQuestion(s, a.key, (q) => ({ ...q, subject_category: a.value }))
     case 'questionWeight':
@@ -202,9 +192,7 @@ export const examFormReducer = (s: ExamFormState, a: ExamFormAction): ExamFormSt
       return updateQuestion(s, a.key, (q) => ({ ...q, options: [...q.options, ''] }))
     case 'removeOption':
       return updateQuestion(s, a.key, (q) =>
-        q.options.length <= 2
-          ? q
-          : { ...q, options: q.options.filter((_, i) => i !== a.index), correct_answer: shiftCorrectAnswer(q.correct_answer, a.index) },
+        q.options.length <= 2 ? q : { ...q, options: q.options.filter((_, i) => i !== a.index), correct_answer: shiftCorrectAnswer(q.correct_answer, a.index) },
       )
     case 'correct':
       return updateQuestion(s, a.key, (q) => {
@@ -234,7 +222,12 @@ export const examFormReducer = (s: ExamFormState, a: ExamFormAction): ExamFormSt
       const categories = [...s.subject_categories, ...added]
       // A category typed in another case is the exam's own.
       const canonical = (c: string) => categories.find((x) => x.toLowerCase() === c.toLowerCase()) ?? ''
-      const questions = a.questions.map((q, i) => ({ ...q, key: s.nextKey + i, options: [...q.options], subject_category: q.subject_category ? canonical(q.subject_category) : '' }))
+      const questions = a.questions.map((q, i) => ({
+        ...q,
+        key: s.nextKey + i,
+        options: [...q.options],
+        subject_category: q.subject_category ? canonical(q.subject_category) : '',
+      }))
       return { ...s, subject_categories: categories, questions: [...s.questions, ...questions], nextKey: s.nextKey + questions.length }
     }
     case 'submitted':
@@ -374,11 +367,7 @@ export const validateExamForm = (s: ExamFormState, onSubmit = s.submitted): Exam
       if (qe.text || qe.correct || qe.options.some(Boolean)) errors.questions[q.key] = qe
     }
   }
-  errors.count =
-    Number(Boolean(errors.name)) +
-    Number(Boolean(errors.total_questions)) +
-    Number(Boolean(errors.pool)) +
-    Object.keys(errors.questions).length
+  errors.count = Number(Boolean(errors.name)) + Number(Boolean(errors.total_questions)) + Number(Boolean(errors.pool)) + Object.keys(errors.questions).length
   return errors
 }
 
@@ -397,7 +386,10 @@ export const toExamInput = (s: ExamFormState): ExamInput => ({
     const kept = q.options.map((o, i) => ({ text: o.trim(), i })).filter((o) => o.text)
     const newIndex = (old: number) => kept.findIndex((o) => o.i === old)
     const correct_answer = Array.isArray(q.correct_answer)
-      ? q.correct_answer.map(newIndex).filter((i) => i >= 0).sort((a, b) => a - b)
+      ? q.correct_answer
+          .map(newIndex)
+          .filter((i) => i >= 0)
+          .sort((a, b) => a - b)
       : Math.max(0, newIndex(q.correct_answer))
     return {
       ...(q.id !== undefined ? { id: q.id } : {}),

@@ -7,11 +7,7 @@ export const typeText = (e: Pick<Exam, 'exam_type' | 'max_attempts'>): string =>
 
 /** Assignment column. */
 export const assignmentText = (e: Pick<Exam, 'is_assigned_to_all' | 'assigned_user_ids'>): string =>
-  e.is_assigned_to_all
-    ? 'All users'
-    : e.assigned_user_ids.length === 0
-      ? 'Not assigned'
-      : `${e.assigned_user_ids.length} user${e.assigned_user_ids.length === 1 ? '' : 's'}`
+  e.is_assigned_to_all ? 'All users' : e.assigned_user_ids.length === 0 ? 'Not assigned' : `${e.assigned_user_ids.length} user${e.assigned_user_ids.length === 1 ? '' : 's'}`
 
 /** Search and sort of the Exams table. */
 export const EXAM_COLUMNS: TableColumns<Exam, 'name' | 'type' | 'time' | 'questions' | 'assignment'> = {

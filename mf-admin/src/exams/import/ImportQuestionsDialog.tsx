@@ -58,11 +58,10 @@ const ImportQuestionsDialog = ({
     <Modal open title="Import Questions" onClose={onClose}>
       <div className="pk-stack pk-import pk-gap-l">
         <p id={hintId} className="pk-m0">
-          A CSV or Excel (.xlsx) file, one question per row. The first row names the columns: <strong>Question</strong>,{' '}
-          <strong>Option 1</strong>, <strong>Option 2</strong>, … (or one <strong>Options</strong> column separated by “|”),{' '}
-          <strong>Correct</strong> (option numbers such as 2 or 1, 3); optionally <strong>Type</strong> (multiple_choice or
-          multi_select), <strong>Category</strong>, <strong>Weight</strong> and <strong>Keep Order</strong> (yes when the options must
-          stay in their order, e.g. “All of the above”).
+          A CSV or Excel (.xlsx) file, one question per row. The first row names the columns: <strong>Question</strong>, <strong>Option 1</strong>, <strong>Option 2</strong>, … (or
+          one <strong>Options</strong> column separated by “|”), <strong>Correct</strong> (option numbers such as 2 or 1, 3); optionally <strong>Type</strong> (multiple_choice or
+          multi_select), <strong>Category</strong>, <strong>Weight</strong> and <strong>Keep Order</strong> (yes when the options must stay in their order, e.g. “All of the
+          above”).
         </p>
         <div>
           <Button size="small" variant="link" onClick={() => void downloadTemplate()}>
@@ -104,7 +103,11 @@ const ImportQuestionsDialog = ({
               {withErrors > 0 ? `; ${withErrors} with errors ${withErrors === 1 ? 'is' : 'are'} left out` : ''}.
               {result.newCategories.length > 0 ? ` New categories: ${result.newCategories.join(', ')}.` : ''}
             </p>
-            {tooMany ? <Alert>The pool can hold {room} more questions (at most {MAX_POOL}); import a smaller file.</Alert> : null}
+            {tooMany ? (
+              <Alert>
+                The pool can hold {room} more questions (at most {MAX_POOL}); import a smaller file.
+              </Alert>
+            ) : null}
             <DataTable region={`Preview of ${read.status === 'read' ? read.fileName : ''}`} className="pk-import-table" wrapClassName="pk-import-preview">
               <caption className="pk-visually-hidden">Rows of the file and whether each can be imported</caption>
               <thead>
@@ -145,7 +148,7 @@ const ImportQuestionsDialog = ({
                   </tr>
                 ))}
               </tbody>
-</DataTable>
+            </DataTable>
           </>
         ) : null}
         <div className="pk-row pk-justify-end">

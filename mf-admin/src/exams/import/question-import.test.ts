@@ -74,7 +74,15 @@ describe('question import', () => {
     expect(rows.map((r) => r.question.keep_option_order)).toEqual([true, false, false, true, false])
     expect(rows.map((r) => r.errors)).toEqual([[], [], [], [], ['Keep Order must be yes or no, not "sometimes"']])
     // Without the column every question may be shuffled.
-    expect(readQuestions([['Question', 'Options', 'Correct'], ['A', 'a|b', '1']], []).rows[0]!.question.keep_option_order).toBe(false)
+    expect(
+      readQuestions(
+        [
+          ['Question', 'Options', 'Correct'],
+          ['A', 'a|b', '1'],
+        ],
+        [],
+      ).rows[0]!.question.keep_option_order,
+    ).toBe(false)
   })
 
   it('reads answers as numbers or letters', () => {

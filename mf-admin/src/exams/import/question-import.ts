@@ -92,8 +92,7 @@ export function readQuestions(table: readonly (readonly unknown[])[], existingCa
   const optionColumns = names.flatMap((n, i) => (OPTION_COLUMN.test(n) ? [i] : []))
   if (col.question < 0 || col.correct < 0 || (col.options < 0 && optionColumns.length === 0))
     return {
-      fileError:
-        'The first row must name the columns: Question, Option 1, Option 2 (or Options, separated by "|"), Correct; Type, Category, Weight and Keep Order may follow.',
+      fileError: 'The first row must name the columns: Question, Option 1, Option 2 (or Options, separated by "|"), Correct; Type, Category, Weight and Keep Order may follow.',
       rows: [],
       newCategories: [],
     }
@@ -135,9 +134,7 @@ export function readQuestions(table: readonly (readonly unknown[])[], existingCa
     }
     // The server's schema says the rest (text required, two options at least, lengths).
     const checked = QuestionInput.safeParse({ ...question, subject_category: question.subject_category || null })
-    if (!checked.success)
-      for (const issue of checked.error.issues)
-        if (issue.path[0] !== 'correct_answer' && issue.path[0] !== 'category_weight') errors.push(issue.message)
+    if (!checked.success) for (const issue of checked.error.issues) if (issue.path[0] !== 'correct_answer' && issue.path[0] !== 'category_weight') errors.push(issue.message)
     rows.push({ line: i + 2, question, errors: [...new Set(errors)] })
   })
   if (rows.length > maxRows) return { fileError: `The file has ${rows.length} questions; at most ${maxRows} can be imported at once.`, rows: [], newCategories: [] }
