@@ -1,5 +1,5 @@
 import type { Course, CourseModule } from '@portal/contracts'
-import { byNumber, byText, type TableColumns } from '../table/table-view.ts'
+import { byNumber, byText, type TableColumns } from '../table/index.ts'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 

@@ -1,7 +1,7 @@
 import type { User, UserGroup } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, DataTable, errorMessage, Select, Spinner } from '@portal/ui-kit'
 import { useState } from 'react'
-import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/AdminTable.tsx'
+import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/index.ts'
 import { USER_COLUMNS, roleLabel } from './filter.ts'
 import { useDeleteUser, useUpdateUserGroup, useUserGroups, useUsers } from './data/apiHooks.ts'
 import { ManagerRoleDialog } from './ManagerRoleDialog.tsx'

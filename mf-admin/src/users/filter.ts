@@ -1,5 +1,5 @@
 import type { User } from '@portal/contracts'
-import { byText, type TableColumns } from '../table/table-view.ts'
+import { byText, type TableColumns } from '../table/index.ts'
 
 /** Users whose name or e-mail contains the search text (case-insensitive). */
 export const filterUsers = (users: readonly User[], search: string): User[] => {
