@@ -1,18 +1,11 @@
 import { RemoteSlot, Spinner } from '@portal/ui-kit'
-import { Suspense, lazy, type ReactNode } from 'react'
+import { Suspense, type ReactNode } from 'react'
 import { Navigate, Route, Routes, useLocation, useNavigate, useParams } from 'react-router'
-import { useAuth, type AuthState } from '../auth/AuthProvider.tsx'
-import { LoginPage } from '../auth/LoginPage.tsx'
-import { Layout } from '../layout/Layout.tsx'
-import { announcePage, Titled } from '../layout/page-announcer.tsx'
-import { useLeaveGuards } from '../leave/LeaveGuardProvider.tsx'
+import { ForgotPasswordPage, LoginPage, RegisterPage, ResetPasswordPage, useAuth, type AuthState } from '../auth/index.ts'
+import { announcePage, Layout, Titled } from '../layout/index.ts'
+import { useLeaveGuards } from '../leave/index.ts'
 import { DASHBOARD_PAGES } from './preload.ts'
 import { decideAccess, decideExamResults, decideRoot, type Access, type AuthSnapshot, type GuardDecision } from './guards.ts'
-
-// Pages off the first-load path are split out to keep the login page light.
-const RegisterPage = lazy(() => import('../auth/RegisterPage.tsx').then((m) => ({ default: m.RegisterPage })))
-const ForgotPasswordPage = lazy(() => import('../auth/ForgotPasswordPage.tsx').then((m) => ({ default: m.ForgotPasswordPage })))
-const ResetPasswordPage = lazy(() => import('../auth/ResetPasswordPage.tsx').then((m) => ({ default: m.ResetPasswordPage })))
 
 const snapshot = (s: AuthState): AuthSnapshot =>
   s.status === 'authenticated' ? { status: s.status, isAdmin: s.user.is_admin, isManager: s.user.is_manager } : { status: s.status }
