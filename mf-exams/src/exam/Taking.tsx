@@ -82,7 +82,9 @@ export const Taking = ({
   useEffect(() => {
     try {
       sessionStorage.setItem(marksKey(attempt.attemptId), JSON.stringify(marked))
-    } catch {}
+    } catch {
+      // Storage blocked or full: the marks stay in this page's state only.
+    }
   }, [marked, attempt.attemptId])
 
   // Links, browser Back and Logout: the shell asks this guard first.
@@ -121,7 +123,9 @@ export const Taking = ({
         release()
         try {
           sessionStorage.removeItem(marksKey(attempt.attemptId))
-        } catch {}
+        } catch {
+          // Storage blocked: no marks were kept to remove.
+        }
         onSubmitted(result)
       } catch (err) {
         setSubmitError(errorMessage(err, SUBMIT_FAILED))
