@@ -36,7 +36,9 @@ const waitHealthy = async (url: string, ms = 60_000, child?: ChildProcess) => {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1_000) })
       if (res.ok) return
-    } catch {}
+    } catch {
+      // Not listening yet (or the check timed out): ask again until `end`.
+    }
     if (Date.now() > end) throw new Error(`not healthy in time: ${url}`)
     await new Promise((r) => setTimeout(r, 200))
   }
