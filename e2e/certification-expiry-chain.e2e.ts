@@ -40,10 +40,10 @@ async function mailsTo(base: string, to: string, since: string): Promise<Mailbox
   return ((await res.json()) as MailboxMessage[]).filter((m) => m.sentAt > since)
 }
 
-/** The portal's API as `auth`. */
-const api = async (base: string, auth: { authorization: string }, method: string, path: string, body?: unknown) => {
+/** The portal's API as `auth`; `T` is the shape the caller reads of the answer's body. */
+const api = async <T = unknown>(base: string, auth: { authorization: string }, method: string, path: string, body?: unknown) => {
   const res = await fetch(`${base}/api${path}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
-  return { status: res.status, body: (await res.json()) as any }
+  return { status: res.status, body: (await res.json()) as T }
 }
 
 /** A technician of Seattle · Construction: registered, verified by the e-mailed code, profile completed, known to svc-certs. */
@@ -61,7 +61,7 @@ async function technician(base: string, name: string) {
   const { auth } = await apiLogIn(base, email, password)
   expect((await api(base, auth, 'PUT', `/users/${userId}/profile`, PLACE)).status).toBe(200)
   // Identity's event brings the branch to svc-certs: the notices' configuration is found by it.
-  await eventually(async () => (await api(base, auth, 'GET', `/technician/profile/${userId}`)).body?.user?.branch === PLACE.branch, 20_000)
+  await eventually(async () => (await api<{ user?: { branch?: string } }>(base, auth, 'GET', `/technician/profile/${userId}`)).body?.user?.branch === PLACE.branch, 20_000)
   return { id: userId, email, auth }
 }
 
@@ -73,11 +73,11 @@ async function setUp(base: string) {
     operations_manager_email: `chain.ops.${run}@example.com`,
     additional_email_1: `chain.safety.${run}@example.com`,
   }
-  const { body: cfg } = await api(base, admin, 'GET', `/certification-notifications/configs/${PLACE.branch}/${PLACE.department}`)
+  const { body: cfg } = await api<{ config: { id: number } }>(base, admin, 'GET', `/certification-notifications/configs/${PLACE.branch}/${PLACE.department}`)
   expect((await api(base, admin, 'PUT', `/certification-notifications/configs/${cfg.config.id}`, { ...addresses, is_active: true })).status).toBe(200)
-  const created = await api(base, admin, 'POST', '/admin/certifications', { name: 'Arc Flash Safety', code: `AFS-${run}`, validity_period: 12 })
+  const created = await api<{ certification: { id: number } }>(base, admin, 'POST', '/admin/certifications', { name: 'Arc Flash Safety', code: `AFS-${run}`, validity_period: 12 })
   expect(created.status).toBe(201)
-  const typeId = (created.body.certification as { id: number }).id
+  const typeId = created.body.certification.id
   /** A new technician holding the type, expiring `days` from today. */
   const holds = async (name: string, days: number) => {
     const p = await technician(base, name)
