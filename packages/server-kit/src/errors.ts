@@ -3,26 +3,12 @@ import { HTTPException } from 'hono/http-exception'
 import { zValidator } from '@hono/zod-validator'
 import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core'
 import type { z } from 'zod'
-import type { ErrorBody } from '@portal/contracts'
 import type { Logger } from './logger.ts'
+import { AppError, type Extra } from './app-error.ts'
 import { inputError, inputProblem, UNSTORABLE_TEXT_MESSAGE } from './input.ts'
 
-type Extra = Partial<Pick<ErrorBody, 'details' | 'expired' | 'requiresVerification' | 'userId'>>
-
-/** An expected failure with its HTTP status and stable code; turned into the one error shape. */
-export class AppError extends Error {
-  readonly status: number
-  readonly code: string
-  readonly extra: Extra
-  readonly headers: Record<string, string>
-  constructor(status: number, code: string, message: string, extra: Extra = {}, headers: Record<string, string> = {}) {
-    super(message)
-    this.status = status
-    this.code = code
-    this.extra = extra
-    this.headers = headers
-  }
-}
+// AppError has a module of its own (input.ts throws it too, and this module uses input.ts); it stays part of this module's API.
+export { AppError }
 
 export const badRequest = (message: string, code = 'bad_request', extra?: Extra) => new AppError(400, code, message, extra)
 export const unauthorized = (message = 'Authentication required', code = 'unauthorized', extra?: Extra) => new AppError(401, code, message, extra)

@@ -1,4 +1,4 @@
-import { AppError } from './errors.ts'
+import { AppError } from './app-error.ts'
 
 /** Deepest nesting of objects and arrays a request body may have (real SCORM state nests under 20). */
 export const MAX_INPUT_DEPTH = 64

@@ -15,7 +15,8 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
-import { assertSafeKey, createLocalStorage, type Storage } from './storage.ts'
+import { assertSafeKey } from './storage-key.ts'
+import type { Storage } from './storage.ts'
 
 export interface S3StorageOptions {
   /** Endpoint of an S3-compatible server (MinIO, s3rver); absent for AWS itself. */

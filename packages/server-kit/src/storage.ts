@@ -2,6 +2,10 @@ import { createReadStream } from 'node:fs'
 import { mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises'
 import { dirname, relative, resolve, sep } from 'node:path'
 import type { Readable } from 'node:stream'
+import { assertSafeKey } from './storage-key.ts'
+
+// The key rules are shared with s3-storage.ts (which this module loads) and are part of this module's API.
+export { assertSafeKey, isSafeKey } from './storage-key.ts'
 
 /** Size and change time of a stored object. */
 export interface ObjectInfo {
@@ -36,16 +40,6 @@ export interface Storage {
    * download for remote storage), for readers that need random access such as zip extraction.
    */
   withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T>
-}
-
-/** A storage key must be a plain relative path: no empty, `.` or `..` segments, no backslashes or NULs. */
-export function isSafeKey(key: string): boolean {
-  if (!key || key.length > 1024 || key.startsWith('/') || key.includes('\\') || key.includes('\0')) return false
-  return key.split('/').every((s) => s !== '' && s !== '.' && s !== '..')
-}
-
-export const assertSafeKey = (key: string) => {
-  if (!isSafeKey(key)) throw new Error(`unsafe storage key: ${JSON.stringify(key)}`)
 }
 
 /** Storage in a local directory (single-node mode: `<DATA_DIR>/storage/<service>`). */

@@ -39,8 +39,11 @@ const FIRST_FORMAT_STYLE = 2
 const FIRST_CUSTOM_FORMAT = 164
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }
+const charRange = (from: number, to: number) => `${String.fromCharCode(from)}-${String.fromCharCode(to)}`
+/** Characters XML 1.0 does not allow: the control codes but tab, LF and CR, and U+FFFE and U+FFFF (built from code points, as they are meant). */
+const NOT_XML = new RegExp(`[${charRange(0x00, 0x08)}${charRange(0x0b, 0x0c)}${charRange(0x0e, 0x1f)}${charRange(0xfffe, 0xffff)}]`, 'g')
 /** Text as XML: markup escaped, characters XML 1.0 does not allow (control codes) left out. */
-export const escapeXml = (s: string) => s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[&<>"]/g, (c) => ESCAPES[c]!)
+export const escapeXml = (s: string) => s.replace(NOT_XML, '').replace(/[&<>"]/g, (c) => ESCAPES[c]!)
 /** A1-style column letters of a 0-based index. */
 export const columnName = (i: number): string => (i < 26 ? '' : columnName(Math.floor(i / 26) - 1)) + String.fromCharCode(65 + (i % 26))
 
