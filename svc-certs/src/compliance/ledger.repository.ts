@@ -41,8 +41,14 @@ export const refreshStaleFiguresStatement = (today: string) => ({
 export function figuresStatement(where: FiguresFilter = {}) {
   const conditions: string[] = ['f.technician']
   const params: unknown[] = []
-  if (where.branch) (conditions.push('f.branch = ?'), params.push(where.branch))
-  if (where.department) (conditions.push('f.department = ?'), params.push(where.department))
+  if (where.branch) {
+    conditions.push('f.branch = ?')
+    params.push(where.branch)
+  }
+  if (where.department) {
+    conditions.push('f.department = ?')
+    params.push(where.department)
+  }
   return {
     sql: `select f.branch, count(*)::int as technicians,
               count(*) filter (where certs_has_no_expired(f.expired_certifications))::int as no_expired,

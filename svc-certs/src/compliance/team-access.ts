@@ -42,7 +42,13 @@ export async function requireTeamMember(em: EntityManager, viewer: TeamViewer, u
 export function teamConditions(viewer: TeamViewer): { where: string[]; params: unknown[] } {
   const where: string[] = [...TECHNICIAN_CONDITIONS]
   const params: unknown[] = []
-  if (viewer.scope?.branches.length) (where.push('u.branch in (?)'), params.push(viewer.scope.branches))
-  if (viewer.scope?.departments.length) (where.push('u.department in (?)'), params.push(viewer.scope.departments))
+  if (viewer.scope?.branches.length) {
+    where.push('u.branch in (?)')
+    params.push(viewer.scope.branches)
+  }
+  if (viewer.scope?.departments.length) {
+    where.push('u.department in (?)')
+    params.push(viewer.scope.departments)
+  }
   return { where, params }
 }

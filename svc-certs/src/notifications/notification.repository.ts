@@ -108,7 +108,10 @@ export function dashboardStatements(today: string, at: Date, q: DashboardFilter)
   const within = (params: unknown[]) => {
     params.push(today, q.days)
     let filter = ' and tc.expiration_date <= ?::date + ?::int'
-    if (!q.include_expired) ((filter += ' and tc.expiration_date >= ?::date'), params.push(today))
+    if (!q.include_expired) {
+      filter += ' and tc.expiration_date >= ?::date'
+      params.push(today)
+    }
     return filter + branchFilter(params)
   }
   if (q.limit === undefined) {
@@ -124,7 +127,10 @@ export function dashboardStatements(today: string, at: Date, q: DashboardFilter)
     if (from !== null && from > upto) continue
     params.push(today, at)
     let range = ''
-    if (from !== null) ((range += ' and tc.expiration_date >= ?::date + ?::int'), params.push(today, from))
+    if (from !== null) {
+      range += ' and tc.expiration_date >= ?::date + ?::int'
+      params.push(today, from)
+    }
     range += ' and tc.expiration_date <= ?::date + ?::int'
     params.push(today, upto)
     const filter = branchFilter(params)
@@ -163,8 +169,14 @@ export interface TechnicianExpiries {
 async function technicianExpiries(em: EntityManager, today: string, horizonDays: number, where: { branch?: Branch; department?: Department } = {}): Promise<TechnicianExpiries[]> {
   const params: unknown[] = [today, today, horizonDays]
   let filter = ''
-  if (where.branch) ((filter += ' and u.branch = ?'), params.push(where.branch))
-  if (where.department) ((filter += ' and u.department = ?'), params.push(where.department))
+  if (where.branch) {
+    filter += ' and u.branch = ?'
+    params.push(where.branch)
+  }
+  if (where.department) {
+    filter += ' and u.department = ?'
+    params.push(where.department)
+  }
   const rows = (await em.execute(
     `select u.id as user_id, u.name, u.branch, u.department,
             coalesce(jsonb_agg(jsonb_build_object('id', tc.id, 'certification_id', tc.certification_id, 'code', ct.code, 'name', ct.name,
@@ -341,9 +353,18 @@ export const notificationRepository = {
   async logs(em: EntityManager, q: LogFilter): Promise<NotificationLog[]> {
     const where: string[] = []
     const params: unknown[] = []
-    if (q.branch) (where.push('branch = ?'), params.push(q.branch))
-    if (q.notification_type) (where.push('notification_type = ?'), params.push(q.notification_type))
-    if (q.status) (where.push('status = ?'), params.push(q.status))
+    if (q.branch) {
+      where.push('branch = ?')
+      params.push(q.branch)
+    }
+    if (q.notification_type) {
+      where.push('notification_type = ?')
+      params.push(q.notification_type)
+    }
+    if (q.status) {
+      where.push('status = ?')
+      params.push(q.status)
+    }
     const rows = (await em.execute(`select ${LOG_SELECT} from notification_logs ${where.length ? `where ${where.join(' and ')}` : ''} order by sent_at desc, id desc limit ?`, [
       ...params,
       q.limit,

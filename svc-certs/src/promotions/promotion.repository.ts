@@ -61,9 +61,18 @@ export const promotionRepository = {
   async list(em: EntityManager, f: { status?: Status | undefined; requestedBy?: string; userId?: string }): Promise<PromotionRequest[]> {
     const where = ['true']
     const params: unknown[] = []
-    if (f.status) (where.push('p.status = ?'), params.push(f.status))
-    if (f.requestedBy) (where.push('p.requested_by = ?'), params.push(f.requestedBy))
-    if (f.userId) (where.push('p.user_id = ?'), params.push(f.userId))
+    if (f.status) {
+      where.push('p.status = ?')
+      params.push(f.status)
+    }
+    if (f.requestedBy) {
+      where.push('p.requested_by = ?')
+      params.push(f.requestedBy)
+    }
+    if (f.userId) {
+      where.push('p.user_id = ?')
+      params.push(f.userId)
+    }
     return ((await em.execute(`${SELECT} where ${where.join(' and ')} order by p.requested_at desc, p.id desc limit 500`, params)) as RequestSql[]).map(toRequest)
   },
   decide: (em: EntityManager, id: number, d: { status: 'approved' | 'denied'; by: string; byName: string; at: Date; note: string | null }) =>

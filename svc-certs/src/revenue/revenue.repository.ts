@@ -72,8 +72,14 @@ export const revenueRepository = {
   async ofUser(em: EntityManager, userId: string, range: { from?: string; to?: string } = {}): Promise<RevenueRecord[]> {
     const where = ['r.user_id = ?']
     const params: unknown[] = [userId]
-    if (range.from) (where.push('r.month >= ?'), params.push(range.from))
-    if (range.to) (where.push('r.month <= ?'), params.push(range.to))
+    if (range.from) {
+      where.push('r.month >= ?')
+      params.push(range.from)
+    }
+    if (range.to) {
+      where.push('r.month <= ?')
+      params.push(range.to)
+    }
     return ((await em.execute(`${SELECT} where ${where.join(' and ')} order by r.month desc`, params)) as RecordSql[]).map(toRecord)
   },
   /**

@@ -37,8 +37,14 @@ function scoredMembers(viewer: TeamViewer, f: TeamFilter): { sql: string; params
   const { where, params } = teamConditions(viewer)
   where.push('u.id <> ?')
   params.push(viewer.actor.userId)
-  if (f.branch) (where.push('u.branch = ?'), params.push(f.branch))
-  if (f.department) (where.push('u.department = ?'), params.push(f.department))
+  if (f.branch) {
+    where.push('u.branch = ?')
+    params.push(f.branch)
+  }
+  if (f.department) {
+    where.push('u.department = ?')
+    params.push(f.department)
+  }
   if (f.search) {
     const like = likePattern(f.search)
     where.push('(u.name ilike ? or u.email ilike ? or u.employee_id ilike ?)')
