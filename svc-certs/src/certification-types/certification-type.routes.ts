@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { CertificationTypeInput, TierRequirementInput, type CertificationsOverview, type ConsistencyReport } from '@portal/contracts'
 import { authenticate, requireAdmin, validate, type Actor, type AppEnv, type TokenVerifier } from '@portal/server-kit'
-import { IdParam } from '../shared/params.ts'
+import { IdParam } from '../shared/index.ts'
 import type { CertificationTypeService } from './certification-type.service.ts'
 
 /** What the admin routes ask of the ledger's figures (the technicians' service gives them). */

@@ -272,7 +272,7 @@ describe('bad input: a clear 400 naming the field, nothing changed', () => {
     const files = await leftovers()
     const far = `${year() + 101}-01-01`
     const long = `${year() - 101}-12-31`
-    const cases: [Promise<{ status: number; body: any }>, string][] = [
+    const cases: [Promise<{ status: number; body: { message: string } }>, string][] = [
       [put(tech, cert.id, { obtained_date: far }), 'obtained_date'],
       [put(tech, cert.id, { obtained_date: '2025-01-10', expiration_date: far }), 'expiration_date'],
       [put(tech, cert.id, { obtained_date: long }), 'obtained_date'],

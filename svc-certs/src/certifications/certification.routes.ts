@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { Readable } from 'node:stream'
 import { AddCertificationBody, CERT_MESSAGES, UpdateCertificationBody } from '@portal/contracts'
 import { authenticate, contentDisposition, ownBodyLimit, uploadRequestOf, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
-import { IdParam, UserIdParam } from '../shared/params.ts'
+import { IdParam, UserIdParam } from '../shared/index.ts'
 import type { CertificationService, ProofDownload } from './certification.service.ts'
 
 /** `/certifications/{id}/history/{periodId}/file`. */

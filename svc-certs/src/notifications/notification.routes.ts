@@ -11,7 +11,7 @@ import {
   StatsQuery,
 } from '@portal/contracts'
 import { AppError, authenticate, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
-import { IdParam } from '../shared/params.ts'
+import { IdParam } from '../shared/index.ts'
 import type { NotificationService } from './notification.service.ts'
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)

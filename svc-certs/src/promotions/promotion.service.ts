@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { promotionTiers, TEAM_MESSAGES, type PromotionDecisionBody, type PromotionRequest, type PromotionStatus, type TierLevel, type TierPromotionBody } from '@portal/contracts'
+import { promotionTiers, TEAM_MESSAGES, type PromotionDecisionBody, type PromotionRequest, type PromotionStatus, type TierPromotionBody } from '@portal/contracts'
 import { auditTrail, badRequest, conflict, notFound, recordEvent, type Actor } from '@portal/server-kit'
 import type { CertsContext } from '../context.ts'
 import { requireTeamMember, requireTeamViewer } from '../compliance/index.ts'

@@ -1,9 +1,8 @@
 import { Hono } from 'hono'
-import { z } from 'zod'
 import { PromotionDecisionBody, PromotionRequestsQuery, RevPayBody, TEAM_MESSAGES, TeamExportQuery, TeamQuery, TierPromotionBody } from '@portal/contracts'
 import { authenticate, contentDisposition, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import type { PromotionService } from '../promotions/index.ts'
-import { IdParam, UserIdParam } from '../shared/params.ts'
+import { IdParam, UserIdParam } from '../shared/index.ts'
 import type { TeamService } from './team.service.ts'
 import { XLSX_TYPE, type WorkbookDownload } from '@portal/server-kit'
 

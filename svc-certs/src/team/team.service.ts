@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql'
 import type { z } from 'zod'
 import {
   TEAM_MESSAGES,

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { PauseNotificationsBody, ResumeNotificationsBody } from '@portal/contracts'
 import { authenticate, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
-import { UserIdParam } from '../shared/params.ts'
+import { UserIdParam } from '../shared/index.ts'
 import type { TechnicianService } from './technician.service.ts'
 
 /** `/technician`: profile, dashboard summary and the notification pause. */
