@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { AdminEmailInput } from '@portal/contracts'
 import { authenticate, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
-import { IdParam } from '../shared/params.ts'
+import { IdParam } from '../shared/index.ts'
 import type { AdminEmailService } from './admin-email.service.ts'
 
 /** `/admin/emails` (admin §7): global admin e-mails, admins only. */

@@ -34,7 +34,7 @@ describe('admin e-mails and group rules on learning’s events, on NATS JetStrea
         userGroup,
       }),
     )
-  const sql = async (query: string, params: unknown[] = []) => (await service.orm.em.fork().getConnection().execute(query, params)) as Record<string, any>[]
+  const sql = async (query: string, params: unknown[] = []) => (await service.orm.em.fork().getConnection().execute(query, params)) as Record<string, unknown>[]
   /** A group announced by identity, once notify made its rule: the rule's id. */
   const group = async (name: string) => {
     await bus.publish(envelope('identity.group.created.v1', { groupId: crypto.randomUUID(), name, createdAt: new Date().toISOString() }))

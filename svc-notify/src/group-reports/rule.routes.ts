@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { SaveTrackingBody, SendReportBody, UpdateNotificationRuleBody } from '@portal/contracts'
 import { authenticate, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
-import { IdParam } from '../shared/params.ts'
+import { IdParam } from '../shared/index.ts'
 import type { RuleService } from './rule.service.ts'
 
 const GroupParam = z.object({ group: z.string().trim().min(1).max(100) })

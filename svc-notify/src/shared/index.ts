@@ -1,0 +1,2 @@
+// What the routes of every feature share: the path parameters' schemas.
+export { IdParam } from './params.ts'
