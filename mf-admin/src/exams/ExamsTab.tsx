@@ -1,11 +1,10 @@
 import type { Exam } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, DataTable, EmptyState, errorMessage, Spinner } from '@portal/ui-kit'
 import { Suspense, lazy, useState } from 'react'
-import { AuthoringHeader } from '../authoring/AuthoringHeader.tsx'
-import { ADD_TARGET, deleteTarget, editTarget, useAuthoringTab } from '../authoring/useAuthoringTab.ts'
+import { ADD_TARGET, AuthoringHeader, deleteTarget, editTarget, useAuthoringTab } from '../authoring/index.ts'
 import { assignExam } from './api.ts'
 import { useAdminExams, useDeleteExam, useRefreshExams } from './data/apiHooks.ts'
-import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/AdminTable.tsx'
+import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/index.ts'
 import { EXAM_COLUMNS, assignmentText, typeText } from './exam-table.ts'
 
 // The form (question editor, reorder, import) loads when Add New Exam or Edit opens it.

@@ -1,5 +1,5 @@
 import type { Exam } from '@portal/contracts'
-import { byNumber, byText, type TableColumns } from '../table/table-view.ts'
+import { byNumber, byText, type TableColumns } from '../table/index.ts'
 
 /** Type column: max attempts shown only for final exams (admin §2). */
 export const typeText = (e: Pick<Exam, 'exam_type' | 'max_attempts'>): string =>
