@@ -87,6 +87,7 @@ const commitDb = new URL(PG)
 commitDb.pathname = '/bench_ceiling'
 const scormCommit = await benchScormCommit({
   base: cluster.url,
+  contentOrigin: cluster.contentOrigin,
   adminToken: commitUsers.adminToken,
   learnerTokens: commitUsers.learnerTokens,
   ceilingDatabaseUrl: commitDb.toString(),

@@ -73,10 +73,13 @@ async function waitReady(base: string, adminToken: string, courseId: number) {
 
 /**
  * Runs both measurements. `base` is the gateway; `learnerTokens` are bearer tokens of learners
- * (each launches the module once: one stored row per learner).
+ * (each launches the module once: one stored row per learner). Commits go to `contentOrigin`, the
+ * gateway's content origin: the player commits from there, and the portal's origin refuses them
+ * (`route_not_found`, issue 28 item 8).
  */
 export async function benchScormCommit(opts: {
   base: string
+  contentOrigin: string
   adminToken: string
   learnerTokens: string[]
   ceilingDatabaseUrl: string
@@ -104,7 +107,7 @@ export async function benchScormCommit(opts: {
     }),
   )
   const itemId = launches[0]!.startItem
-  const ourUrls = launches.map((l) => `${opts.base}${l.commitUrl}`)
+  const ourUrls = launches.map((l) => `${opts.contentOrigin}${l.commitUrl}`)
 
   const proc = spawn(process.execPath, ['bench/commit-ceiling-server.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: opts.ceilingDatabaseUrl } })
   const port = await new Promise<number>((resolve, reject) => {
@@ -122,6 +125,8 @@ export async function benchScormCommit(opts: {
     proc.kill()
   }
   const ours = await hammer(ourUrls, itemId, opts)
+  // A figure of refused commits measures nothing: say so instead of printing a ratio.
+  if (ours.non2xx > 0 || ours.errors > 0) throw new Error(`SCORM commit bench: ${ours.non2xx} commits answered non-2xx and ${ours.errors} failed at ${ourUrls[0]}`)
   // Straight to the service: new launches (fresh seq counters), the gateway's /api prefix dropped.
   let direct: CommitFigures | null = null
   if (opts.learningUrl) {
@@ -173,6 +178,7 @@ if (import.meta.main) {
     await ensureDatabase(ceilingDb.toString())
     const result = await benchScormCommit({
       base: cluster.url,
+      contentOrigin: cluster.contentOrigin,
       adminToken: users.adminToken,
       learnerTokens: users.learnerTokens,
       ceilingDatabaseUrl: ceilingDb.toString(),
