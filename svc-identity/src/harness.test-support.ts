@@ -9,7 +9,7 @@ import { PlatformEnv, createInProcessBus, createTokenIssuer, loadOrCreateSigning
 import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
 import { createApp } from './app.ts'
 import type { IdentityEnv } from './context.ts'
-import type { PasswordHasher } from './auth/password.ts'
+import type { PasswordHasher } from './auth/index.ts'
 import { IdentitySettings, identitySettings } from './settings.ts'
 import { migrationsList } from './migrations/index.ts'
 import { entities, identityService } from './server.ts'

@@ -14,17 +14,24 @@ import {
   type TokenIssuer,
 } from '@portal/server-kit'
 import { createApp } from './app.ts'
-import { createBackfillHandler, subscribeBackfillRequests } from './consumers/backfill.consumer.ts'
+import { createBackfillHandler, subscribeBackfillRequests } from './consumers/index.ts'
 import { createBackgroundTasks } from './background.ts'
-import { KnownDeviceEntity, PasswordResetTokenEntity, RefreshTokenEntity, VerificationCodeEntity, VerificationDecoyEntity } from './auth/auth.entity.ts'
-import type { KdfParams, PasswordHasher } from './auth/password.ts'
+import {
+  KnownDeviceEntity,
+  PasswordResetTokenEntity,
+  RefreshTokenEntity,
+  VerificationCodeEntity,
+  VerificationDecoyEntity,
+  type KdfParams,
+  type PasswordHasher,
+} from './auth/index.ts'
 import type { IdentityEnv } from './context.ts'
 import { IdentitySettings, identitySettings } from './settings.ts'
-import { UserGroupEntity } from './groups/group.entity.ts'
+import { UserGroupEntity } from './groups/index.ts'
 import { migrationsList } from './migrations/index.ts'
-import { UserEntity } from './users/user.entity.ts'
+import { UserEntity } from './users/index.ts'
 
-export { seedDemoData, type DemoLogin, type SeedTarget } from './demo/demo-data.ts'
+export { seedDemoData, type DemoLogin, type SeedTarget } from './demo/index.ts'
 export type { IdentityEnv } from './context.ts'
 export { IdentitySettings } from './settings.ts'
 
