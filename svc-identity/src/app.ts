@@ -64,10 +64,13 @@ export function createApp(deps: AppDeps) {
   // version (roles changed, password reset), is refused at once.
   const verifier = withTokenCheck(
     deps.verifier,
-    createTokenCheck(async (id) => {
-      const version = await userRepository.authVersion(deps.orm.em.fork(), id)
-      return version === null ? { deleted: true, authVersion: 0 } : { deleted: false, authVersion: version }
-    }, { ttlMs: deps.tokenCheckTtlMs }),
+    createTokenCheck(
+      async (id) => {
+        const version = await userRepository.authVersion(deps.orm.em.fork(), id)
+        return version === null ? { deleted: true, authVersion: 0 } : { deleted: false, authVersion: version }
+      },
+      { ttlMs: deps.tokenCheckTtlMs },
+    ),
   )
   const app = createServiceApp({
     service: 'identity',

@@ -18,7 +18,9 @@ describe('identity’s audit trail (decision 0030)', () => {
   it('records groups made, group and role changes and deletions of users, by whom', async () => {
     expect((await h.call('POST', '/admin/user-groups', { token: admin.token, body: { groupName: 'Audit Crew' } })).status).toBe(201)
     expect((await h.call('PATCH', `/users/${tech.user.id}/group`, { token: admin.token, body: { userGroup: 'Audit Crew' } })).status).toBe(200)
-    expect((await h.call('PUT', `/users/${tech.user.id}/roles`, { token: admin.token, body: { is_manager: true, manager_scope: { branches: ['Seattle'], departments: [] } } })).status).toBe(200)
+    expect(
+      (await h.call('PUT', `/users/${tech.user.id}/roles`, { token: admin.token, body: { is_manager: true, manager_scope: { branches: ['Seattle'], departments: [] } } })).status,
+    ).toBe(200)
     expect((await h.call('DELETE', `/users/${tech.user.id}`, { token: admin.token })).status).toBe(200)
     const res = await h.call('GET', '/admin/audit/identity', { token: admin.token })
     expect(res.status).toBe(200)

@@ -53,18 +53,25 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
   const { app, background } = service
   // Another instance's app on its own connection pool (see `replica`).
   const appOn = (orm: typeof service.orm) =>
-    createApp({ orm, issuer, verifier: service.verifier, env, relay: service.relay, clock, logger: silentLogger, kdf: CHEAP_KDF, hasher: opts.hasher, background, tokenCheckTtlMs: 0 })
+    createApp({
+      orm,
+      issuer,
+      verifier: service.verifier,
+      env,
+      relay: service.relay,
+      clock,
+      logger: silentLogger,
+      kdf: CHEAP_KDF,
+      hasher: opts.hasher,
+      background,
+      tokenCheckTtlMs: 0,
+    })
 
   let addressSeq = 0
   type CallOptions = { body?: unknown; raw?: string; token?: string; address?: string; headers?: Record<string, string> }
   /** Calls the app; each call comes from its own client address unless `address` is given. */
   const call = (method: string, path: string, opts: CallOptions = {}) => callApp(app, method, path, opts)
-  const callApp = async (
-    target: typeof app,
-    method: string,
-    path: string,
-    opts: CallOptions = {},
-  ) => {
+  const callApp = async (target: typeof app, method: string, path: string, opts: CallOptions = {}) => {
     const headers: Record<string, string> = {
       'x-forwarded-for': opts.address ?? `10.0.${Math.floor(++addressSeq / 250)}.${addressSeq % 250}`,
       ...opts.headers,
@@ -87,8 +94,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
     return { status: res.status, body: json, headers: res.headers }
   }
 
-  const sql = async <T = Record<string, unknown>>(query: string, params: unknown[] = []) =>
-    (await service.orm.em.getConnection().execute(query, params)) as T[]
+  const sql = async <T = Record<string, unknown>>(query: string, params: unknown[] = []) => (await service.orm.em.getConnection().execute(query, params)) as T[]
 
   // Events recorded in one millisecond keep their order only by the kit's outbox sequence.
   const hasSeq = (await sql("select 1 from information_schema.columns where table_name = 'outbox' and column_name = 'seq'")).length > 0

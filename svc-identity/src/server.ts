@@ -88,7 +88,10 @@ export async function start(deps: IdentityDeps) {
 /** Environment when run on its own: the platform's plus this service's port and key. */
 export const IdentityProcessEnv = PlatformEnv.extend(IdentitySettings.shape).extend({
   IDENTITY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  JWT_PRIVATE_JWK: z.string().optional().transform((v) => (v ? v : undefined)),
+  JWT_PRIVATE_JWK: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   /** Interface to listen on: loopback unless told (a container sets 0.0.0.0); the gateway is the way in. */
   HOST: z.string().default('127.0.0.1'),
 })

@@ -1,7 +1,13 @@
 import { z } from 'zod'
 
 const count = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback)
-const seconds = (fallback: number, min = 5) => z.coerce.number().int().min(min).max(366 * 86400).default(fallback)
+const seconds = (fallback: number, min = 5) =>
+  z.coerce
+    .number()
+    .int()
+    .min(min)
+    .max(366 * 86400)
+    .default(fallback)
 
 /**
  * Identity's own settings (each with a default; listed in .env.example): token lifetimes and the

@@ -8,11 +8,9 @@ export const verificationCodeRepository = {
 
 export const resetTokenRepository = {
   findByHash: (em: EntityManager, tokenHash: string) => em.findOne(PasswordResetTokenEntity, { tokenHash }),
-  countCreatedSince: (em: EntityManager, userId: string, since: Date) =>
-    em.count(PasswordResetTokenEntity, { userId, createdAt: { $gte: since } }),
+  countCreatedSince: (em: EntityManager, userId: string, since: Date) => em.count(PasswordResetTokenEntity, { userId, createdAt: { $gte: since } }),
   /** Older unused tokens of the user stop working when a new one is issued or one is used. */
-  invalidateAll: (em: EntityManager, userId: string, at: Date) =>
-    em.nativeUpdate(PasswordResetTokenEntity, { userId, usedAt: null }, { usedAt: at }),
+  invalidateAll: (em: EntityManager, userId: string, at: Date) => em.nativeUpdate(PasswordResetTokenEntity, { userId, usedAt: null }, { usedAt: at }),
 }
 
 interface LimitWindowRow {
@@ -64,10 +62,7 @@ export const limitRepository = {
    * after `forgetBefore`; the window starts over. Once per full window, however many failures
    * arrive together.
    */
-  async lockIfFull(
-    em: EntityManager,
-    lock: { key: string; limit: number; at: Date; windowStart: Date; forgetBefore: Date; baseMs: number; maxMs: number },
-  ): Promise<void> {
+  async lockIfFull(em: EntityManager, lock: { key: string; limit: number; at: Date; windowStart: Date; forgetBefore: Date; baseMs: number; maxMs: number }): Promise<void> {
     // Every SET expression reads the row as it was: `previous` lockouts decide this one's length.
     const previous = 'case when locked_until is null or locked_until < ? then 0 else lockouts end'
     await em.execute(

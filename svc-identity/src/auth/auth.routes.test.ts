@@ -13,8 +13,7 @@ afterAll(async () => {
 })
 
 const uniqueEmail = (prefix = 'p') => `${prefix}.${Math.random().toString(36).slice(2, 9)}@acme.test`
-const register = (body: Record<string, unknown>) =>
-  h.call('POST', '/auth/register', { body: { name: 'Jo Tech', password: 'Passw0rd!', ...body } })
+const register = (body: Record<string, unknown>) => h.call('POST', '/auth/register', { body: { name: 'Jo Tech', password: 'Passw0rd!', ...body } })
 const countUsers = async () => Number((await h.sql<{ n: string }>('select count(*) as n from users'))[0]!.n)
 
 describe('GET /auth/config and /auth/jwks.json', () => {
@@ -38,10 +37,7 @@ describe('POST /auth/register', () => {
     const res = await register({ email: email.toUpperCase() })
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({ requiresVerification: true, message: AUTH_MESSAGES.registered })
-    const [row] = await h.sql<{ email: string; email_verified: boolean; password_hash: string; is_admin: boolean }>(
-      'select * from users where id = ?',
-      [res.body.userId],
-    )
+    const [row] = await h.sql<{ email: string; email_verified: boolean; password_hash: string; is_admin: boolean }>('select * from users where id = ?', [res.body.userId])
     expect(row).toMatchObject({ email, email_verified: false, is_admin: false })
     expect(row!.password_hash).toMatch(/^scrypt\$1024\$8\$1\$[\w-]{22}\$[\w-]{43}$/)
     const registered = (await h.events('identity.user.registered.v1')).filter((e) => e.data.userId === res.body.userId)
@@ -580,8 +576,7 @@ describe('nothing tells whether an e-mail has an account', () => {
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ message: AUTH_MESSAGES.codeResent })
     expect((await h.call('POST', '/auth/resend-verification', { body: { userId: id } })).status).toBe(429)
-    for (let i = 0; i < 4; i++)
-      expect((await h.call('POST', '/auth/verify-email', { body: { userId: id, verificationCode: '123456' } })).body.code).toBe('invalid_code')
+    for (let i = 0; i < 4; i++) expect((await h.call('POST', '/auth/verify-email', { body: { userId: id, verificationCode: '123456' } })).body.code).toBe('invalid_code')
     expect((await h.call('POST', '/auth/verify-email', { body: { userId: id, verificationCode: '123456' } })).body.code).toBe('code_exhausted')
     expect(await countUsers()).toBeGreaterThan(0)
     expect(await h.sql('select 1 from users where id = ?', [id])).toEqual([])

@@ -1,14 +1,7 @@
 import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import {
-  ForgotPasswordBody,
-  LoginBody,
-  RegisterBody,
-  ResendVerificationBody,
-  ResetPasswordBody,
-  VerifyEmailBody,
-} from '@portal/contracts'
+import { ForgotPasswordBody, LoginBody, RegisterBody, ResendVerificationBody, ResetPasswordBody, VerifyEmailBody } from '@portal/contracts'
 import { clientAddress, validate, type AppEnv, type TokenIssuer } from '@portal/server-kit'
 import type { AuthService, SignedIn } from './auth.service.ts'
 import { DEVICE_COOKIE, DEVICE_COOKIE_PATH } from './known-devices.ts'
@@ -36,12 +29,8 @@ export const authRoutes = (svc: AuthService, issuer: TokenIssuer, opts: { secure
     })
     .post('/register', validate('json', RegisterBody), async (c) => c.json(await svc.register(c.req.valid('json'), clientAddress(c)), 201))
     .post('/verify-email', validate('json', VerifyEmailBody), async (c) => signedIn(c, await svc.verifyEmail(c.req.valid('json'))))
-    .post('/resend-verification', validate('json', ResendVerificationBody), async (c) =>
-      c.json(await svc.resendVerification(c.req.valid('json'))),
-    )
-    .post('/login', validate('json', LoginBody), async (c) =>
-      signedIn(c, await svc.login(c.req.valid('json'), clientAddress(c), getCookie(c, DEVICE_COOKIE))),
-    )
+    .post('/resend-verification', validate('json', ResendVerificationBody), async (c) => c.json(await svc.resendVerification(c.req.valid('json'))))
+    .post('/login', validate('json', LoginBody), async (c) => signedIn(c, await svc.login(c.req.valid('json'), clientAddress(c), getCookie(c, DEVICE_COOKIE))))
     .post('/refresh', async (c) => {
       try {
         return signedIn(c, await svc.refresh(getCookie(c, REFRESH_COOKIE)))
@@ -56,7 +45,5 @@ export const authRoutes = (svc: AuthService, issuer: TokenIssuer, opts: { secure
       return c.json(out)
     })
     .post('/forgot-password', validate('json', ForgotPasswordBody), (c) => c.json(svc.forgotPassword(c.req.valid('json'))))
-    .post('/reset-password', validate('json', ResetPasswordBody), async (c) =>
-      c.json(await svc.resetPassword(c.req.valid('json'))),
-    )
+    .post('/reset-password', validate('json', ResetPasswordBody), async (c) => c.json(await svc.resetPassword(c.req.valid('json'))))
 }

@@ -210,13 +210,10 @@ export function createAuthService(ctx: IdentityContext) {
     if (code.expiresAt.getTime() <= now().getTime()) return badRequest(AUTH_MESSAGES.codeExpired, 'code_expired')
     if (code.codeHash && safeEqual(hashCode(given, code.salt), code.codeHash)) return null
     code.attempts += 1 // committed: the try counts even though the call fails
-    return code.attempts >= VERIFICATION_CODE_MAX_TRIES
-      ? badRequest(AUTH_MESSAGES.codeExhausted, 'code_exhausted')
-      : badRequest(AUTH_MESSAGES.invalidCode, 'invalid_code')
+    return code.attempts >= VERIFICATION_CODE_MAX_TRIES ? badRequest(AUTH_MESSAGES.codeExhausted, 'code_exhausted') : badRequest(AUTH_MESSAGES.invalidCode, 'invalid_code')
   }
 
-  const lockCode = (em: EntityManager, userId: string) =>
-    em.findOne(VerificationCodeEntity, { userId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+  const lockCode = (em: EntityManager, userId: string) => em.findOne(VerificationCodeEntity, { userId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
 
   /**
    * The decoy of an id no user has, locked; created on first sight as a registration whose code
@@ -493,8 +490,7 @@ export function createAuthService(ctx: IdentityContext) {
     async resetPassword(body: { token: string; password: string }) {
       const invalid = () => badRequest(AUTH_MESSAGES.invalidResetToken, 'invalid_reset_token')
       const tokenHash = hashToken(body.token)
-      const usable = (t: PasswordResetTokenEntity | null): t is PasswordResetTokenEntity =>
-        Boolean(t && !t.usedAt && t.expiresAt.getTime() > now().getTime())
+      const usable = (t: PasswordResetTokenEntity | null): t is PasswordResetTokenEntity => Boolean(t && !t.usedAt && t.expiresAt.getTime() > now().getTime())
       // Check first, so an invalid token costs no key derivation.
       if (!usable(await resetTokenRepository.findByHash(orm.em.fork(), tokenHash))) throw invalid()
       const passwordHash = await withKdf([], async () => hasher.enter('unknown').hash(body.password))

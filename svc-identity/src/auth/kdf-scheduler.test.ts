@@ -69,7 +69,7 @@ describe('the password hashing scheduler', () => {
     expect(await Promise.all([first.result, otherKnown.result, queuedKnown.result, queuedUnknown.result])).toEqual(['done', 'done', 'done', 'done'])
   })
 
-  it('refuses at once, with a time to come back, when the lane\'s queue is full', async () => {
+  it("refuses at once, with a time to come back, when the lane's queue is full", async () => {
     const s = createKdfScheduler(options({ queue: { known: 1, unknown: 2 } }))
     const admitted = [start(s, 'unknown'), start(s, 'unknown'), start(s, 'unknown')] // one runs, two wait
     await tick()

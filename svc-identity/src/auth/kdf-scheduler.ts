@@ -55,8 +55,7 @@ export function createKdfScheduler(opts: KdfSchedulerOptions) {
 
   const busyNow = () => running.known + running.unknown
   // While a known browser's hash runs or waits, no unknown one starts: the cores are its first.
-  const hasSlot = (lane: KdfLane) =>
-    busyNow() < opts.concurrency && (lane === 'known' || (running.unknown < slots.unknown && running.known + waiting.known.length === 0))
+  const hasSlot = (lane: KdfLane) => busyNow() < opts.concurrency && (lane === 'known' || (running.unknown < slots.unknown && running.known + waiting.known.length === 0))
   const ahead = (lane: KdfLane) => waiting[lane].length + pending[lane]
   /** The wait of a hash entering `lane` now: known browsers' hashes ahead of it, and its own lane's. */
   const expectedWaitMs = (lane: KdfLane) => {

@@ -36,7 +36,7 @@ describe('device cookies', () => {
     expect(rows.map((r) => r.token_hash)).not.toContain(token)
   })
 
-  it('let a known browser sign in while unknown clients\' failures have locked the account', async () => {
+  it("let a known browser sign in while unknown clients' failures have locked the account", async () => {
     const u = await h.signUp()
     await strangersTry(u.email, 3)
     // The owner from a new browser is locked out with the strangers ...
@@ -59,7 +59,7 @@ describe('device cookies', () => {
     expect((await login(owner.email, owner.password, { cookie: 'portal_device=made-up' })).body).toEqual(lockedOut)
   })
 
-  it('count a known browser\'s wrong passwords on that browser alone, and lock it after five like an address', async () => {
+  it("count a known browser's wrong passwords on that browser alone, and lock it after five like an address", async () => {
     const u = await h.signUp()
     for (let i = 0; i < 5; i++) expect((await login(u.email, 'Wrong1234', { cookie: u.deviceCookie })).status).toBe(401)
     // Nothing counted against the account: unknown clients are not locked out by the known browser.

@@ -7,8 +7,7 @@ import { AUTH_MESSAGES } from './auth.service.ts'
 import { createPasswordHasher, type PasswordHasher } from './password.ts'
 
 const uniqueEmail = (prefix = 'p') => `${prefix}.${Math.random().toString(36).slice(2, 9)}@acme.test`
-const statuses = (results: { status: number }[]) =>
-  results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {})
+const statuses = (results: { status: number }[]) => results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {})
 
 /**
  * The password KDF with every call counted; with `laneMs`, calls run one at a time and take that
@@ -38,10 +37,7 @@ for (const mode of ['postgresql', 'embedded'] as const) {
     const kdf = instrumentedHasher()
     beforeAll(async () => {
       // Queues and a wait long enough that no call is shed here: only the limits decide.
-      h = await createHarness(
-        { KDF_QUEUE: '1000', KDF_QUEUE_UNKNOWN: '1000', KDF_MAX_WAIT_MS: '20000' },
-        { embedded: mode === 'embedded', hasher: kdf.hasher },
-      )
+      h = await createHarness({ KDF_QUEUE: '1000', KDF_QUEUE_UNKNOWN: '1000', KDF_MAX_WAIT_MS: '20000' }, { embedded: mode === 'embedded', hasher: kdf.hasher })
     }, 60_000)
     afterAll(async () => {
       await h?.close()

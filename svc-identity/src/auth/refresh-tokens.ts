@@ -50,8 +50,7 @@ export function createRefreshTokens(deps: { orm: MikroORM; settings: IdentitySet
     return { token, maxAgeSeconds: Math.max(1, Math.floor((expiresAt.getTime() - at.getTime()) / 1000)) }
   }
 
-  const revokeFamily = (em: EntityManager, familyId: string, at: Date) =>
-    em.nativeUpdate(RefreshTokenEntity, { familyId, revokedAt: null }, { revokedAt: at })
+  const revokeFamily = (em: EntityManager, familyId: string, at: Date) => em.nativeUpdate(RefreshTokenEntity, { familyId, revokedAt: null }, { revokedAt: at })
 
   return {
     issue,

@@ -100,7 +100,10 @@ describe('POST /auth/logout', () => {
 describe('tokens whose facts changed', () => {
   it('a demoted manager’s token is refused at once; a refresh gives one without the role', async () => {
     const m = await h.signUp()
-    const promoted = await h.call('PUT', `/users/${m.user.id}/roles`, { token: admin.token, body: { is_manager: true, manager_scope: { branches: ['Portland'], departments: [] } } })
+    const promoted = await h.call('PUT', `/users/${m.user.id}/roles`, {
+      token: admin.token,
+      body: { is_manager: true, manager_scope: { branches: ['Portland'], departments: [] } },
+    })
     expect(promoted.status).toBe(200)
     expect((await me(m.token)).body).toEqual(stale)
     const asManager = await refresh(m.refreshCookie)

@@ -26,6 +26,4 @@ export const userRoutes = (svc: UserService, verifier: TokenVerifier) =>
     .put('/:id/roles', requireAdmin, validate('param', IdParam), validate('json', UpdateRolesBody), async (c) =>
       c.json({ user: await svc.setRoles(c.get('actor'), c.req.valid('param').id, c.req.valid('json')) }),
     )
-    .delete('/:id', requireAdmin, validate('param', IdParam), async (c) =>
-      c.json(await svc.remove(c.get('actor'), c.req.valid('param').id)),
-    )
+    .delete('/:id', requireAdmin, validate('param', IdParam), async (c) => c.json(await svc.remove(c.get('actor'), c.req.valid('param').id)))
