@@ -13,15 +13,12 @@ import {
   type ServiceDeps,
 } from '@portal/server-kit'
 import { createApp, type AppDeps } from './app.ts'
-import { ExamAttemptEntity } from './exams/attempts/attempt.entity.ts'
-import { startAttemptSweeper } from './exams/attempts/attempt.service.ts'
-import { createLearningUsers } from './consumers/identity.consumer.ts'
-import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity } from './courses/course.entity.ts'
-import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity } from './exams/exam.entity.ts'
-import { createLaunchTokens, loadOrCreateLaunchSecret } from './courses/launch/launch-token.ts'
+import { ExamAssignmentEntity, ExamAttemptEntity, ExamEntity, ExamQuestionEntity, startAttemptSweeper } from './exams/index.ts'
+import { createLearningUsers } from './consumers/index.ts'
+import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, createLaunchTokens, loadOrCreateLaunchSecret } from './courses/index.ts'
 import { migrationsList } from './migrations/index.ts'
 
-export { seedDemoData, type SeedTarget } from './demo/demo-data.ts'
+export { seedDemoData, type SeedTarget } from './demo/index.ts'
 
 /** Every entity of learning's database. */
 export const entities = [
