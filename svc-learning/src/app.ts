@@ -1,5 +1,16 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { auditAdminChanges, auditTrailRoutes, createLogger, createServiceApp, projectionTokenCheck, withTokenCheck, type GarbageCleaner, type Logger, type Storage, type TokenVerifier } from '@portal/server-kit'
+import {
+  auditAdminChanges,
+  auditTrailRoutes,
+  createLogger,
+  createServiceApp,
+  projectionTokenCheck,
+  withTokenCheck,
+  type GarbageCleaner,
+  type Logger,
+  type Storage,
+  type TokenVerifier,
+} from '@portal/server-kit'
 import { attemptRoutes, createAttemptService, type AttemptService, adminExamRoutes, examRoutes, createExamService } from './exams/index.ts'
 import { COURSE_UPLOAD } from '@portal/contracts'
 import type { LearningContext, UploadLimits } from './context.ts'

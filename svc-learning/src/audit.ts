@@ -13,6 +13,18 @@ export const LEARNING_AUDITED: readonly AuditedRoute[] = [
   { method: 'PUT', path: /^\/courses\/(\d+)$/, action: 'course.updated', target: name('course') },
   { method: 'DELETE', path: /^\/courses\/(\d+)$/, action: 'course.deleted', target: (m) => `course ${m[1]}` },
   { method: 'POST', path: /^\/courses\/(\d+)\/assign$/, action: 'course.assigned', target: (m) => `course ${m[1]}`, details: assigned },
-  { method: 'POST', path: /^\/scorm-editor\/edit-timing$/, action: 'scorm.timing_edited', target: (_m, b) => b?.message ?? 'SCORM timing', details: (b) => ({ backupId: b?.backupId, changes: b?.changes }) },
-  { method: 'POST', path: /^\/scorm-editor\/restore$/, action: 'scorm.restored', target: (_m, b) => b?.restoredFrom?.backup_name ?? 'SCORM backup', details: (b) => ({ backupId: b?.restoredFrom?.id }) },
+  {
+    method: 'POST',
+    path: /^\/scorm-editor\/edit-timing$/,
+    action: 'scorm.timing_edited',
+    target: (_m, b) => b?.message ?? 'SCORM timing',
+    details: (b) => ({ backupId: b?.backupId, changes: b?.changes }),
+  },
+  {
+    method: 'POST',
+    path: /^\/scorm-editor\/restore$/,
+    action: 'scorm.restored',
+    target: (_m, b) => b?.restoredFrom?.backup_name ?? 'SCORM backup',
+    details: (b) => ({ backupId: b?.restoredFrom?.id }),
+  },
 ]

@@ -135,4 +135,9 @@ export function correctAsShown(q: Pick<Exam['questions'][number], 'options' | 'c
 
 /** The correct answer of each question of the attempt, in the order its options were shown. */
 export const correctAnswersAsShown = (exam: Pick<Exam, 'questions'>, attempt: Pick<StartAttemptResponse, 'questions'>) =>
-  attempt.questions.map((q) => correctAsShown(exam.questions.find((p) => p.id === q.id)!, q))
+  attempt.questions.map((q) =>
+    correctAsShown(
+      exam.questions.find((p) => p.id === q.id)!,
+      q,
+    ),
+  )

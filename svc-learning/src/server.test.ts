@@ -37,7 +37,14 @@ describe('start()', () => {
     expect(await seedDemoData(server)).toEqual([])
 
     const base = `http://127.0.0.1:${server.port}`
-    const admin = await issuer.sign({ userId: crypto.randomUUID(), email: 'a@acme.test', name: 'A', isAdmin: true, isManager: false, managerScope: { branches: [], departments: [] } })
+    const admin = await issuer.sign({
+      userId: crypto.randomUUID(),
+      email: 'a@acme.test',
+      name: 'A',
+      isAdmin: true,
+      isManager: false,
+      managerScope: { branches: [], departments: [] },
+    })
     const techId = crypto.randomUUID()
     const tech = await issuer.sign({ userId: techId, email: 't@acme.test', name: 'T', isAdmin: false, isManager: false, managerScope: { branches: [], departments: [] } })
     const get = async (path: string, token: string) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })

@@ -21,16 +21,7 @@ import { migrationsList } from './migrations/index.ts'
 export { seedDemoData, type SeedTarget } from './demo/index.ts'
 
 /** Every entity of learning's database. */
-export const entities = [
-  ExamEntity,
-  ExamQuestionEntity,
-  ExamAssignmentEntity,
-  ExamAttemptEntity,
-  CourseEntity,
-  CourseModuleEntity,
-  CourseAssignmentEntity,
-  ProjectedUser,
-]
+export const entities = [ExamEntity, ExamQuestionEntity, ExamAssignmentEntity, ExamAttemptEntity, CourseEntity, CourseModuleEntity, CourseAssignmentEntity, ProjectedUser]
 
 /** What learning adds to the platform's parts. */
 export interface LearningOptions {
@@ -55,12 +46,16 @@ export const learningService = defineService({
   migrations: migrationsList,
   storage: true,
   async features(ctx, deps: ServiceDeps & LearningOptions) {
-    const secret = deps.launchSecret
-      ? new Uint8Array(Buffer.from(deps.launchSecret, 'base64url'))
-      : await loadOrCreateLaunchSecret(join(ctx.env.DATA_DIR, 'learning-launch.key'))
+    const secret = deps.launchSecret ? new Uint8Array(Buffer.from(deps.launchSecret, 'base64url')) : await loadOrCreateLaunchSecret(join(ctx.env.DATA_DIR, 'learning-launch.key'))
     const launchTokens = createLaunchTokens(secret, { now: deps.clock })
     const { orm, verifier, clock, logger, storage, garbage } = ctx
-    const { app, attempts, courses, ingest, ctx: learning } = createApp({ orm, verifier, clock, logger, storage, garbage, launchTokens, contentOrigin: deps.contentOrigin, uploadLimits: deps.uploadLimits })
+    const {
+      app,
+      attempts,
+      courses,
+      ingest,
+      ctx: learning,
+    } = createApp({ orm, verifier, clock, logger, storage, garbage, launchTokens, contentOrigin: deps.contentOrigin, uploadLimits: deps.uploadLimits })
     return {
       app,
       users: createLearningUsers(ctx),
@@ -78,11 +73,7 @@ export type LearningServer = Awaited<ReturnType<typeof start>>
 /** Starts learning; `close()` leaves the bus open. */
 export const start = (deps: LearningDeps) => learningService.start(deps)
 
-const required = z
-  .string({ error: 'is required to run svc-learning on its own' })
-  .trim()
-  .min(1, 'is required to run svc-learning on its own')
-  .pipe(z.url())
+const required = z.string({ error: 'is required to run svc-learning on its own' }).trim().min(1, 'is required to run svc-learning on its own').pipe(z.url())
 
 /** The cluster deployable's variables: the platform's with its engines required, plus port and host. */
 export const learningProcessEnv = (source: Record<string, string | undefined>) =>
@@ -98,7 +89,10 @@ export const learningProcessEnv = (source: Record<string, string | undefined>) =
       .trim()
       .refine((v) => Buffer.from(v, 'base64url').length >= 32, 'must be base64url of at least 32 random bytes'),
     /** Origin the gateway serves course content from: the same value as the gateway's CONTENT_ORIGIN. */
-    CONTENT_ORIGIN: z.url().default('http://localhost:8081').transform((v) => new URL(v).origin),
+    CONTENT_ORIGIN: z
+      .url()
+      .default('http://localhost:8081')
+      .transform((v) => new URL(v).origin),
     /** Port when run alone; falls back to PORT, then 4002. */
     LEARNING_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     /** Interface to listen on: loopback unless told (a container sets 0.0.0.0); the gateway is the way in. */

@@ -3,10 +3,7 @@
  * (a page's content files, a SCO's commits every 5 s). Holds at most `max` entries: past that it
  * starts over rather than tracking ages. Misses are kept too (the ids looked up never come back).
  */
-export function ttlCache<K, V, A extends unknown[] = []>(
-  opts: { ttlMs: number; max: number; now?: () => number },
-  load: (key: K, ...args: A) => Promise<V>,
-) {
+export function ttlCache<K, V, A extends unknown[] = []>(opts: { ttlMs: number; max: number; now?: () => number }, load: (key: K, ...args: A) => Promise<V>) {
   const entries = new Map<K, { value: V; at: number }>()
   const now = opts.now ?? Date.now
   /** The value for `key`; `args` are what a load needs beyond the key. */

@@ -95,7 +95,10 @@ describe('identity.user.deleted.v1', () => {
     await h.call('POST', `/exams/${exam.id}/assign`, { token: admin.token, body: { userIds: [gone.id, stays.id] } })
     const open = await h.call('POST', '/exams', { token: admin.token, body: examInput({ name: 'Open' }) })
     const graded = StartAttemptResponse.parse((await h.call('POST', `/exams/${exam.id}/attempts`, { token: gone.token })).body)
-    await h.call('POST', `/exams/${exam.id}/submit`, { token: gone.token, body: { attemptId: graded.attemptId, answers: [-1, -1, -1], questionIds: graded.questions.map((q) => q.id) } })
+    await h.call('POST', `/exams/${exam.id}/submit`, {
+      token: gone.token,
+      body: { attemptId: graded.attemptId, answers: [-1, -1, -1], questionIds: graded.questions.map((q) => q.id) },
+    })
     await h.call('POST', `/exams/${open.body.id}/attempts`, { token: gone.token })
 
     const deleted = event('identity.user.deleted.v1', { userId: gone.id }, new Date())

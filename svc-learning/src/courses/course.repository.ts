@@ -42,8 +42,7 @@ export const MODULE_COLUMNS =
  * "May open this course", the one rule (learner §4): admins any course, others a course assigned
  * to everyone or to them. The SQL condition on a course aliased `c` (the learner bound at `user`).
  */
-export const assignedSql = (user: string) =>
-  `(c.is_assigned_to_all or exists (select 1 from course_assignments a where a.course_id = c.id and a.user_id = ${user}))`
+export const assignedSql = (user: string) => `(c.is_assigned_to_all or exists (select 1 from course_assignments a where a.course_id = c.id and a.user_id = ${user}))`
 
 /**
  * SQL condition: the learner (parameter `user`) may still open the course (parameter `course`):
@@ -121,13 +120,12 @@ export const courseRepository = {
   moduleRowsOf: (em: EntityManager, courseIds: number[]) =>
     em
       .getConnection()
-      .execute(`select ${MODULE_COLUMNS} from course_modules m where m.course_id = any(?::int[]) order by m.course_id, m.position, m.id`, [
-        `{${courseIds.join(',')}}`,
-      ]) as Promise<ModuleRow[]>,
+      .execute(`select ${MODULE_COLUMNS} from course_modules m where m.course_id = any(?::int[]) order by m.course_id, m.position, m.id`, [`{${courseIds.join(',')}}`]) as Promise<
+      ModuleRow[]
+    >,
   modulesOf: (em: EntityManager, courseIds: number[]) =>
     em.find(CourseModuleEntity, { courseId: { $in: courseIds } }, { orderBy: { courseId: 'asc', position: 'asc', id: 'asc' } }),
-  assignmentsOf: (em: EntityManager, courseIds: number[]) =>
-    em.find(CourseAssignmentEntity, { courseId: { $in: courseIds } }, { orderBy: { assignedAt: 'asc', userId: 'asc' } }),
+  assignmentsOf: (em: EntityManager, courseIds: number[]) => em.find(CourseAssignmentEntity, { courseId: { $in: courseIds } }, { orderBy: { assignedAt: 'asc', userId: 'asc' } }),
   async moduleCounts(em: EntityManager, courseIds: number[]): Promise<Map<number, number>> {
     const counts = new Map<number, number>()
     if (courseIds.length === 0) return counts

@@ -41,8 +41,7 @@ const snapshot = async () => ({
   files: await storedFiles(h),
 })
 
-const editForm = (fields: Record<string, unknown>, files: File[] = []) =>
-  courseForm({ title: 'Ladder Basics', is_assigned_to_all: 'false', ...fields }, files, 'newModuleFiles')
+const editForm = (fields: Record<string, unknown>, files: File[] = []) => courseForm({ title: 'Ladder Basics', is_assigned_to_all: 'false', ...fields }, files, 'newModuleFiles')
 
 describe('POST /courses', () => {
   it('streams the files to storage and creates the course with its modules in order', async () => {
@@ -152,7 +151,16 @@ describe('POST /courses', () => {
 
   it('leaves no course and no file when the client goes away in the middle of a file', async () => {
     const before = await snapshot()
-    const form = courseForm({ title: 'Aborted', moduleData: [{ title: 'A', order: 1 }, { title: 'B', order: 2 }] }, [pdfFile('a.pdf'), pdfFile('b.pdf', 30_000)])
+    const form = courseForm(
+      {
+        title: 'Aborted',
+        moduleData: [
+          { title: 'A', order: 1 },
+          { title: 'B', order: 2 },
+        ],
+      },
+      [pdfFile('a.pdf'), pdfFile('b.pdf', 30_000)],
+    )
     const whole = new Uint8Array(await new Response(form).arrayBuffer())
     const contentType = new Response(form).headers.get('content-type')!
     let sent = false
@@ -310,7 +318,16 @@ describe('PUT /courses/{id}', () => {
 
 describe('DELETE /courses/{id}', () => {
   it('deletes the course, its modules and their files', async () => {
-    const course = await newCourse({ title: 'Doomed', moduleData: [{ title: 'A', order: 1 }, { title: 'B', order: 2 }] }, [pdfFile('a.pdf'), await zipFile('b.zip')])
+    const course = await newCourse(
+      {
+        title: 'Doomed',
+        moduleData: [
+          { title: 'A', order: 1 },
+          { title: 'B', order: 2 },
+        ],
+      },
+      [pdfFile('a.pdf'), await zipFile('b.zip')],
+    )
     const keys = (await h.sql<{ storage_key: string }>('select storage_key from course_modules where course_id = ?', [course.id])).map((r) => r.storage_key)
     expect(await h.call('DELETE', `/courses/${course.id}`, { token: tech.token })).toMatchObject({ status: 403 })
     expect(await h.call('DELETE', `/courses/${course.id}`)).toMatchObject({ status: 401 })

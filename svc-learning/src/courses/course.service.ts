@@ -182,8 +182,7 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
       await tx.flush()
       const ordered = data.modules.map((m, i) => ({ ...m, i })).sort((a, b) => a.order - b.order || a.i - b.i)
       ordered.forEach((m, i) => tx.create(CourseModuleEntity, newModuleRow(course.id, m.title, i + 1, m.file, at)))
-      if (data.isAssignedToAll && announce)
-        recordEvent(tx, 'learning.course.assigned.v1', { courseId: course.id, courseTitle: course.title, userIds: [], assignedToAll: true })
+      if (data.isAssignedToAll && announce) recordEvent(tx, 'learning.course.assigned.v1', { courseId: course.id, courseTitle: course.title, userIds: [], assignedToAll: true })
       if (!(await forgetGarbage(tx, prefix))) throw uploadExpired()
       return course.id
     })
@@ -236,12 +235,7 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
      * garbage-recorded `uploads/<uuid>` prefix, the same checks of type and content, one transaction.
      * With `announce: false` no assignment event is recorded (seeded data is nobody's news).
      */
-    async createFromFiles(input: {
-      title: string
-      isAssignedToAll: boolean
-      announce?: boolean
-      modules: { title: string; order: number; fileName: string; data: Buffer }[]
-    }) {
+    async createFromFiles(input: { title: string; isAssignedToAll: boolean; announce?: boolean; modules: { title: string; order: number; fileName: string; data: Buffer }[] }) {
       const prefix = `uploads/${randomUUID()}`
       await orm.em.fork().transactional((tx) => recordGarbage(tx, [{ key: prefix, isPrefix: true }], now()))
       try {
@@ -249,8 +243,7 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
         for (const [i, m] of input.modules.entries()) {
           const extension = extensionOf(m.fileName)
           if (!isAllowedExtension(extension)) throw new AppError(415, 'unsupported_file_type', COURSE_MESSAGES.fileTypeNotSupported(m.fileName))
-          if (!contentMatches(extension, m.data.subarray(0, SNIFF_BYTES)))
-            throw new AppError(415, 'file_content_mismatch', COURSE_MESSAGES.fileContentMismatch(m.fileName))
+          if (!contentMatches(extension, m.data.subarray(0, SNIFF_BYTES))) throw new AppError(415, 'file_content_mismatch', COURSE_MESSAGES.fileContentMismatch(m.fileName))
           const key = `${prefix}/${i + 1}.${extension}`
           const { size } = await storage.put(key, Readable.from([m.data]))
           modules.push({ title: m.title, order: m.order, file: { field: 'moduleFiles', originalName: m.fileName, extension, key, size } })
@@ -293,7 +286,12 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
           const deleting = new Set(data.modulesToDelete)
           const kept = modules
             .filter((m) => !deleting.has(m.id))
-            .map((m) => ({ entity: m as CourseModuleEntity | null, title: edits.get(m.id)?.title ?? m.title, order: edits.get(m.id)?.order ?? m.position, file: null as StoredFile | null }))
+            .map((m) => ({
+              entity: m as CourseModuleEntity | null,
+              title: edits.get(m.id)?.title ?? m.title,
+              order: edits.get(m.id)?.order ?? m.position,
+              file: null as StoredFile | null,
+            }))
           const added = data.newModuleData.map((m, i) => ({ entity: null, title: m.title, order: m.order, file: matched[i]! }))
           // Stable sort: at equal order, existing modules keep their place before new ones.
           const ordered = [...kept, ...added].sort((a, b) => a.order - b.order)

@@ -36,8 +36,7 @@ describe('the demo course', () => {
     const manifest = typeof row!.manifest === 'string' ? JSON.parse(row!.manifest) : row!.manifest
     expect(manifest).toMatchObject({ title: 'Field Safety Essentials', items: [{ identifier: 'field-safety-lesson', href: 'index.html', mastery_score: 80 }] })
     const files = await storedFiles(h)
-    for (const f of ['index.html', 'sco.js', 'style.css', 'imsmanifest.xml', 'pages/4-summary.html'])
-      expect(files).toContain(`modules/${course!.modules[0]!.id}/content/${f}`)
+    for (const f of ['index.html', 'sco.js', 'style.css', 'imsmanifest.xml', 'pages/4-summary.html']) expect(files).toContain(`modules/${course!.modules[0]!.id}/content/${f}`)
 
     const visible = (await h.call('GET', '/courses', { token: tech.token })).body.map((c: unknown) => CourseSummary.parse(c))
     expect(visible.map((c: CourseSummary) => [c.title, c.module_count])).toEqual([[DEMO_COURSE_TITLE, 2]])

@@ -63,7 +63,14 @@ afterAll(async () => {
 
 /** A cmi element as the LMS would store it (the JSON rendering includes write-only elements such as exit). */
 const cmi = (page: Page, path: string) =>
-  page.evaluate((p) => p.split('.').reduce((o: any, k) => o?.[k], JSON.parse(JSON.stringify((window as any).API.cmi)))?.toString(), path)
+  page.evaluate(
+    (p) =>
+      p
+        .split('.')
+        .reduce((o: any, k) => o?.[k], JSON.parse(JSON.stringify((window as any).API.cmi)))
+        ?.toString(),
+    path,
+  )
 const lesson = (page: Page) => page.frameLocator('iframe[name="sco"]')
 
 /** Opens the host page and waits until the lesson initialized the API. */

@@ -25,8 +25,7 @@ export async function requireTakeable(em: EntityManager, actor: Actor, examId: n
 }
 
 /** The exams `actor` may take (admins: every exam), newest first. */
-export const takeableExams = (em: EntityManager, actor: Actor) =>
-  actor.isAdmin ? examRepository.listAll(em) : examRepository.listTakeable(em, actor.userId)
+export const takeableExams = (em: EntityManager, actor: Actor) => (actor.isAdmin ? examRepository.listAll(em) : examRepository.listTakeable(em, actor.userId))
 
 /** A submit naming a user names the caller (403 otherwise). */
 export function requireSubmitterIsCaller(actor: Actor, userId: string | undefined): void {

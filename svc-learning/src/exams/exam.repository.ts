@@ -16,18 +16,11 @@ export const examRepository = {
   /** Exams assigned to everyone or to the user. */
   async listTakeable(em: EntityManager, userId: string) {
     const assigned = await em.find(ExamAssignmentEntity, { userId }, { fields: ['examId'] })
-    return em.find(
-      ExamEntity,
-      { $or: [{ isAssignedToAll: true }, { id: { $in: assigned.map((a) => a.examId) } }] },
-      { orderBy: { createdAt: 'desc', id: 'desc' } },
-    )
+    return em.find(ExamEntity, { $or: [{ isAssignedToAll: true }, { id: { $in: assigned.map((a) => a.examId) } }] }, { orderBy: { createdAt: 'desc', id: 'desc' } })
   },
-  questionsOf: (em: EntityManager, examIds: number[]) =>
-    em.find(ExamQuestionEntity, { examId: { $in: examIds } }, { orderBy: { examId: 'asc', position: 'asc', id: 'asc' } }),
-  assignmentsOf: (em: EntityManager, examIds: number[]) =>
-    em.find(ExamAssignmentEntity, { examId: { $in: examIds } }, { orderBy: { assignedAt: 'asc', userId: 'asc' } }),
-  isAssigned: async (em: EntityManager, examId: number, userId: string) =>
-    (await em.count(ExamAssignmentEntity, { examId, userId })) > 0,
+  questionsOf: (em: EntityManager, examIds: number[]) => em.find(ExamQuestionEntity, { examId: { $in: examIds } }, { orderBy: { examId: 'asc', position: 'asc', id: 'asc' } }),
+  assignmentsOf: (em: EntityManager, examIds: number[]) => em.find(ExamAssignmentEntity, { examId: { $in: examIds } }, { orderBy: { assignedAt: 'asc', userId: 'asc' } }),
+  isAssigned: async (em: EntityManager, examId: number, userId: string) => (await em.count(ExamAssignmentEntity, { examId, userId })) > 0,
   /** Attempts (any state) per exam of one user. */
   async attemptCounts(em: EntityManager, userId: string): Promise<Map<number, number>> {
     const rows = (await em.execute('select exam_id, count(*)::int as n from exam_attempts where user_id = ? group by exam_id', [userId])) as {
@@ -44,10 +37,7 @@ export const examRepository = {
       examId === undefined ? [userId, now] : [userId, now, examId],
     )) as { exam_id: number; attempt_number: number; started_at: Date | string; deadline: Date | string; answers: unknown[] }[]
     return new Map(
-      rows.map((r) => [
-        Number(r.exam_id),
-        { attemptNumber: Number(r.attempt_number), startedAt: new Date(r.started_at), deadline: new Date(r.deadline), answers: r.answers },
-      ]),
+      rows.map((r) => [Number(r.exam_id), { attemptNumber: Number(r.attempt_number), startedAt: new Date(r.started_at), deadline: new Date(r.deadline), answers: r.answers }]),
     )
   },
 }

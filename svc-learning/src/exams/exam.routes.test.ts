@@ -75,11 +75,19 @@ describe('POST /exams', () => {
       const res = await h.call('POST', '/exams', { token: admin.token, body: examInput(over) })
       expect(res.status, JSON.stringify(over)).toBe(400)
       expect(res.body.code).toBe('validation_failed')
-      if (message) expect(res.body.details.map((d: { message: string }) => d.message), JSON.stringify(over)).toContain(message)
+      if (message)
+        expect(
+          res.body.details.map((d: { message: string }) => d.message),
+          JSON.stringify(over),
+        ).toContain(message)
     }
     expect((await h.call('POST', '/exams', { token: admin.token, raw: '{not json' })).status).toBe(400)
     // Text that is not storable Unicode: a lone surrogate (a JSON "\ud800" escape) or a NUL.
-    for (const over of [{ name: 'Ladder \ud800' }, { total_questions: 1, questions: q({ question_text: 'Angle \udc00?' }) }, { total_questions: 1, questions: q({ options: ['a\u0000', 'b'] }) }]) {
+    for (const over of [
+      { name: 'Ladder \ud800' },
+      { total_questions: 1, questions: q({ question_text: 'Angle \udc00?' }) },
+      { total_questions: 1, questions: q({ options: ['a\u0000', 'b'] }) },
+    ]) {
       const res = await h.call('POST', '/exams', { token: admin.token, body: examInput(over) })
       expect([res.status, res.body.code], JSON.stringify(over)).toEqual([400, 'invalid_text'])
     }
@@ -210,7 +218,13 @@ describe('PUT /exams/{id}', () => {
     const same = Exam.parse((await h.call('PUT', `/exams/${exam.id}`, { token: admin.token, body: resent })).body)
     expect(same.shuffle_options).toBe(false)
     expect(same.questions.map((q) => q.keep_option_order)).toEqual([false, true, false, false])
-    const flipped = examInput({ name: 'Legacy client', shuffle_options: true, questions: exam.questions.map((q, i) => ({ ...q, keep_option_order: i === 2 })).concat([{ question_type: 'multiple_choice', question_text: 'New', options: ['a', 'b'], correct_answer: 0 } as any]) })
+    const flipped = examInput({
+      name: 'Legacy client',
+      shuffle_options: true,
+      questions: exam.questions
+        .map((q, i) => ({ ...q, keep_option_order: i === 2 }))
+        .concat([{ question_type: 'multiple_choice', question_text: 'New', options: ['a', 'b'], correct_answer: 0 } as any]),
+    })
     const changed = Exam.parse((await h.call('PUT', `/exams/${exam.id}`, { token: admin.token, body: flipped })).body)
     expect(changed.shuffle_options).toBe(true)
     expect(changed.questions.map((q) => q.keep_option_order)).toEqual([false, false, true, false, false])

@@ -13,9 +13,7 @@ export const examRoutes = (svc: ExamService, verifier: TokenVerifier) =>
     .get('/', async (c) => c.json(await svc.listForCaller(c.get('actor'))))
     .post('/', requireAdmin, validate('json', ExamInput), async (c) => c.json(await svc.create(c.req.valid('json')), 201))
     .get('/:id', validate('param', ExamIdParam), async (c) => c.json(await svc.get(c.get('actor'), c.req.valid('param').id)))
-    .put('/:id', requireAdmin, validate('param', ExamIdParam), validate('json', ExamInput), async (c) =>
-      c.json(await svc.update(c.req.valid('param').id, c.req.valid('json'))),
-    )
+    .put('/:id', requireAdmin, validate('param', ExamIdParam), validate('json', ExamInput), async (c) => c.json(await svc.update(c.req.valid('param').id, c.req.valid('json'))))
     .delete('/:id', requireAdmin, validate('param', ExamIdParam), async (c) => c.json(await svc.remove(c.req.valid('param').id)))
     .post('/:id/assign', requireAdmin, validate('param', ExamIdParam), validate('json', AssignBody), async (c) =>
       c.json(await svc.assign(c.req.valid('param').id, c.req.valid('json').userIds)),

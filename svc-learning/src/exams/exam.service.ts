@@ -60,10 +60,7 @@ const isNewVersion = (stored: ExamQuestionEntity, next: ReturnType<typeof questi
 const isAnswered = (a: unknown) => (Array.isArray(a) ? a.length > 0 : typeof a === 'number' && a >= 0)
 
 /** An attempt under way as the dashboard and the intro show it (time left by the server's clock). */
-const toOpenAttempt = (
-  open: { attemptNumber: number; startedAt: Date; deadline: Date; answers: unknown[] } | undefined,
-  at: Date,
-): OpenAttempt | null =>
+const toOpenAttempt = (open: { attemptNumber: number; startedAt: Date; deadline: Date; answers: unknown[] } | undefined, at: Date): OpenAttempt | null =>
   open
     ? {
         attempt_number: open.attemptNumber,

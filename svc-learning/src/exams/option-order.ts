@@ -18,8 +18,7 @@ export const drawOptionOrder = (q: Pick<Question, 'options' | 'keep_option_order
   shuffleOptions && !q.keep_option_order ? shuffle(poolOrder(q.options.length)) : poolOrder(q.options.length)
 
 /** The options in the order shown. */
-export const shownOptions = <T>(options: readonly T[], order: OptionOrder | null | undefined): T[] =>
-  order ? order.map((i) => options[i]!) : [...options]
+export const shownOptions = <T>(options: readonly T[], order: OptionOrder | null | undefined): T[] => (order ? order.map((i) => options[i]!) : [...options])
 
 /** An answer given in the order shown, as pool indexes (multi_select: each mapped, then sorted); -1 stays -1. */
 export function toPoolAnswer(answer: Answer, order: OptionOrder | null | undefined): Answer {

@@ -25,7 +25,10 @@ describe('0004: SCO state from the cmi tree alone', () => {
       await c.connect()
       try {
         await c.query(`insert into courses (id, title, created_at, updated_at) values (1, 'C', now(), now())`)
-        for (const [id, version] of [[1, '1.2'], [2, '2004']] as const)
+        for (const [id, version] of [
+          [1, '1.2'],
+          [2, '2004'],
+        ] as const)
           await c.query(
             `insert into course_modules (id, course_id, title, position, original_name, content_type, size, storage_key, is_scorm, scorm_version, processing_status, created_at, updated_at)
              values ($1::int, 1, 'M', $1::int, 'm.zip', 'application/zip', 1, 'k' || $1::text, true, $2, 'ready', now(), now())`,
@@ -62,9 +65,10 @@ describe('0004: SCO state from the cmi tree alone', () => {
         expect(tree(2, 'saved-only')).toMatchObject({ success_status: 'failed', completion_status: 'unknown', location: 'p9', suspend_data: 'kept-2004', score: { raw: '70' } })
         expect(tree(1, 'committed').suspend_data).toBe('newer')
         expect(tree(1, 'same')).toEqual({ core: { lesson_status: 'incomplete' }, suspend_data: 'same' })
-        const columns = (await after.orm.em.fork().getConnection().execute(
-          `select column_name from information_schema.columns where table_name = 'scorm_states' and column_name in ('suspend_data', 'interactions')`,
-        )) as unknown[]
+        const columns = (await after.orm.em
+          .fork()
+          .getConnection()
+          .execute(`select column_name from information_schema.columns where table_name = 'scorm_states' and column_name in ('suspend_data', 'interactions')`)) as unknown[]
         expect(columns).toEqual([])
       } finally {
         await after.close()

@@ -24,7 +24,11 @@ describe('0010: options shuffled per attempt', () => {
       const c = new pg.Client({ connectionString: testDb.url })
       await c.connect()
       try {
-        for (const [id, name] of [[1, 'Electrical Safety Basics'], [2, 'Lockout/Tagout Certification'], [3, 'Our own exam']] as const) {
+        for (const [id, name] of [
+          [1, 'Electrical Safety Basics'],
+          [2, 'Lockout/Tagout Certification'],
+          [3, 'Our own exam'],
+        ] as const) {
           await c.query(
             `insert into exams (id, name, time_limit, pass_score, total_questions, exam_type, created_at, updated_at)
              values ($1::int, $2, 10, 70, 1, 'practice', now(), now())`,

@@ -25,7 +25,10 @@ const take = async (name: string, correct: number) => {
   const attempt = StartAttemptResponse.parse((await h.call('POST', `/exams/${exam.id}/attempts`, { token: tech.token })).body)
   const right = correctAnswersAsShown(exam, attempt)
   const answers = attempt.questions.map((_, i) => (i < correct ? right[i]! : -1))
-  const res = await h.call('POST', `/exams/${exam.id}/submit`, { token: tech.token, body: { attemptId: attempt.attemptId, answers, questionIds: attempt.questions.map((q) => q.id) } })
+  const res = await h.call('POST', `/exams/${exam.id}/submit`, {
+    token: tech.token,
+    body: { attemptId: attempt.attemptId, answers, questionIds: attempt.questions.map((q) => q.id) },
+  })
   expect(res.status).toBe(200)
   h.advance(1000)
 }
@@ -35,8 +38,15 @@ describe('GET /users/{id}/stats', () => {
     const res = await h.call('GET', `/users/${other.id}/stats`, { token: other.token })
     expect(res.status).toBe(200)
     expect(UserStats.parse(res.body)).toEqual({
-      examsTaken: 0, averageScore: 0, highestScore: 0, lowestScore: 0,
-      coursesStarted: 0, coursesCompleted: 0, averageCourseProgress: 0, examHistory: [], courseHistory: [],
+      examsTaken: 0,
+      averageScore: 0,
+      highestScore: 0,
+      lowestScore: 0,
+      coursesStarted: 0,
+      coursesCompleted: 0,
+      averageCourseProgress: 0,
+      examHistory: [],
+      courseHistory: [],
     })
   })
   it('sums up the graded attempts, newest first; unfinished attempts do not count', async () => {

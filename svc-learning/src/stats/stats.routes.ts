@@ -7,6 +7,4 @@ const UserIdParam = z.object({ id: z.uuid('Invalid user id') })
 
 /** `/users/{id}/stats` (the gateway sends this one path of `/users` here). */
 export const statsRoutes = (svc: StatsService, verifier: TokenVerifier) =>
-  new Hono<AppEnv>()
-    .use(authenticate(verifier))
-    .get('/:id/stats', validate('param', UserIdParam), async (c) => c.json(await svc.forUser(c.get('actor'), c.req.valid('param').id)))
+  new Hono<AppEnv>().use(authenticate(verifier)).get('/:id/stats', validate('param', UserIdParam), async (c) => c.json(await svc.forUser(c.get('actor'), c.req.valid('param').id)))

@@ -15,8 +15,7 @@ afterAll(async () => {
 
 const stale = { message: MESSAGES.sessionExpired, code: 'token_stale', expired: true }
 /** Publishes identity's event for the user, as identity's outbox would. */
-const publish = (type: string, data: Record<string, unknown>) =>
-  h.bus.publish({ id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), data })
+const publish = (type: string, data: Record<string, unknown>) => h.bus.publish({ id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), data })
 const facts = (u: TestUser, over: Record<string, unknown>) => ({ ...u.actor, branch: 'Portland', department: 'Service', userGroup: null, ...over })
 
 describe('the token check of every bearer route', () => {
@@ -46,7 +45,14 @@ describe('the token check of every bearer route', () => {
   })
 
   it('lets a token through whose user the projection does not know yet, and an event without a version lowers nothing', async () => {
-    const early = await h.issuer.sign({ userId: crypto.randomUUID(), email: 'early@acme.test', name: 'Early', isAdmin: false, isManager: false, managerScope: { branches: [], departments: [] } })
+    const early = await h.issuer.sign({
+      userId: crypto.randomUUID(),
+      email: 'early@acme.test',
+      name: 'Early',
+      isAdmin: false,
+      isManager: false,
+      managerScope: { branches: [], departments: [] },
+    })
     expect((await h.call('GET', '/exams', { token: early })).status).toBe(200)
     const u = await h.user()
     await publish('identity.user.updated.v1', facts(u, { authVersion: 3 }))

@@ -28,4 +28,3 @@ export async function requireAssignable(em: EntityManager, userIds: string[]): P
     ],
   })
 }
-

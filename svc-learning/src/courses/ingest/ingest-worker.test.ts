@@ -79,7 +79,10 @@ describe('the ingest worker', () => {
 
   it('stores a manifest whose titles hold a NUL or a lone surrogate, with U+FFFD in their place', async () => {
     const manifest = (await readFixtureManifest('golf-scorm12-RuntimeBasicCalls.zip')).replace(/<title>([^<]*)<\/title>/, '<title>Golf\u0000 &#xD800;Basics</title>')
-    const zip = rawZip([{ name: 'imsmanifest.xml', data: manifest }, { name: 'shared/launchpage.html', data: '<p>x</p>' }])
+    const zip = rawZip([
+      { name: 'imsmanifest.xml', data: manifest },
+      { name: 'shared/launchpage.html', data: '<p>x</p>' },
+    ])
     const course = await upload('Odd title', [new File([new Uint8Array(zip)], 'odd.zip', { type: 'application/zip' })])
     expect(await worker().drain()).toBe(1)
     const row = await moduleRow(course.modules[0]!.id)
@@ -112,7 +115,12 @@ describe('the ingest worker', () => {
         const form = courseForm({ title: 'Deleted mid-way', existingModules: [], modulesToDelete: [id], newModuleData: [] }, [], 'newModuleFiles')
         expect((await send(h, 'PUT', `/courses/${course.id}`, form, admin.token)).status).toBe(200)
         // still writing after the delete cleaned up the module's files
-        await args.storage.put(`${args.prefix}/half-written.html`, (async function* () { yield Buffer.from('<p>') })())
+        await args.storage.put(
+          `${args.prefix}/half-written.html`,
+          (async function* () {
+            yield Buffer.from('<p>')
+          })(),
+        )
         throw new Error('ENOENT: the upload is gone')
       },
     })

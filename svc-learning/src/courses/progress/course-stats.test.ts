@@ -30,10 +30,15 @@ const course = async (title: string, n: number) => {
   return { id, modules }
 }
 const progress = (userId: string, courseId: number, moduleId: number, value: number, opts: { started?: string | null; accessed?: string | null; completed?: string | null } = {}) =>
-  h.sql(
-    'insert into module_progress (user_id, module_id, course_id, progress, started_at, completed_at, last_accessed) values (?, ?, ?, ?, ?, ?, ?)',
-    [userId, moduleId, courseId, value, opts.started === undefined ? '2026-01-01T00:00:00Z' : opts.started, opts.completed ?? null, opts.accessed ?? null],
-  )
+  h.sql('insert into module_progress (user_id, module_id, course_id, progress, started_at, completed_at, last_accessed) values (?, ?, ?, ?, ?, ?, ?)', [
+    userId,
+    moduleId,
+    courseId,
+    value,
+    opts.started === undefined ? '2026-01-01T00:00:00Z' : opts.started,
+    opts.completed ?? null,
+    opts.accessed ?? null,
+  ])
 
 describe('the course half of GET /users/{id}/stats', () => {
   it('counts started and completed courses and averages course progress over all modules', async () => {

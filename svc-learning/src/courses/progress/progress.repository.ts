@@ -114,10 +114,7 @@ export const progressRepository = {
   lockLearnerCourse: (tx: EntityManager, courseId: number, userId: string) => tx.execute('select pg_advisory_xact_lock(?, hashtext(?))', [courseId, userId]),
 
   async moduleRow(tx: EntityManager, userId: string, moduleId: number) {
-    const [row] = (await tx.execute('select progress, started_at, completed_at from module_progress where user_id = ? and module_id = ?', [
-      userId,
-      moduleId,
-    ])) as ProgressRow[]
+    const [row] = (await tx.execute('select progress, started_at, completed_at from module_progress where user_id = ? and module_id = ?', [userId, moduleId])) as ProgressRow[]
     return row
   },
 

@@ -52,7 +52,11 @@ describe('GET /courses/with-progress', () => {
   it('lists every course for admins, and needs a signed-in caller', async () => {
     const other = await insertCourse(h, { assignedTo: [stranger.id] })
     const res = await h.call('GET', '/courses/with-progress', { token: admin.token })
-    expect(CourseWithProgress.array().parse(res.body).map((c) => c.id)).toContain(other)
+    expect(
+      CourseWithProgress.array()
+        .parse(res.body)
+        .map((c) => c.id),
+    ).toContain(other)
     expect((await h.call('GET', '/courses/with-progress')).status).toBe(401)
   })
 })
@@ -153,9 +157,7 @@ describe('PUT /modules/{id}/complete', () => {
       [c.modules[1], 'media-ended', learner.id],
     ])
     const courseEvents = (await h.events('learning.course.completed.v1')).slice(beforeCourse)
-    expect(courseEvents.map((e) => e.data)).toEqual([
-      { userId: learner.id, courseId: c.id, courseTitle: expect.any(String), completedAt: last.body.course_completed_at },
-    ])
+    expect(courseEvents.map((e) => e.data)).toEqual([{ userId: learner.id, courseId: c.id, courseTitle: expect.any(String), completedAt: last.body.course_completed_at }])
     // The first completion left the course half done: its progress (the mean of its modules') is announced once.
     const progressed = (await h.events('learning.course.progressed.v1')).filter((e) => e.data.courseId === c.id)
     expect(progressed.map((e) => [e.data.userId, e.data.progress, e.data.at])).toEqual([[learner.id, 75, first.body.completed_at]])
@@ -171,9 +173,13 @@ describe('PUT /modules/{id}/complete', () => {
     h.advance(181_000)
     expect((await put(learner, `/modules/${c.modules[0]}/complete`, { courseId: c.id })).body).toMatchObject({ course_completed: true })
     const added = await insertModule(h, c.id, { position: 2 })
-    const listed = async () => CourseWithProgress.array().parse((await h.call('GET', '/courses/with-progress', { token: learner.token })).body).find((x) => x.id === c.id)
+    const listed = async () =>
+      CourseWithProgress.array()
+        .parse((await h.call('GET', '/courses/with-progress', { token: learner.token })).body)
+        .find((x) => x.id === c.id)
     expect(await listed()).toMatchObject({ status: 'in-progress', progress: 50, completed_at: null })
-    const stats = async () => (await h.call('GET', `/users/${learner.id}/stats`, { token: learner.token })).body.courseHistory.find((x: { courseId: number }) => x.courseId === c.id)
+    const stats = async () =>
+      (await h.call('GET', `/users/${learner.id}/stats`, { token: learner.token })).body.courseHistory.find((x: { courseId: number }) => x.courseId === c.id)
     expect((await stats()).completedAt).toBeNull()
     expect((await put(learner, `/modules/${c.modules[0]}/complete`, { courseId: c.id })).body).toMatchObject({ newly_completed: false, course_completed: false })
     await put(learner, `/modules/${added}/progress`, { progress: 50, courseId: c.id })
@@ -222,7 +228,12 @@ describe('GET /modules/{id}/launch', () => {
   })
   it('serves a slide deck as a download under its own name', async () => {
     const c = await course(1)
-    const m = await insertModule(h, c.id, { title: 'Deck', position: 3, originalName: 'Rückblick "Q3".pptx', contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' })
+    const m = await insertModule(h, c.id, {
+      title: 'Deck',
+      position: 3,
+      originalName: 'Rückblick "Q3".pptx',
+      contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    })
     await putModuleFile(h, m, Buffer.from('PK\x03\x04deck'))
     const launch = ModuleLaunch.parse((await h.call('GET', `/modules/${m}/launch`, { token: learner.token })).body)
     const file = await h.app.request(new URL(launch.url).pathname.replace(/^\/api/, ''))
@@ -232,7 +243,12 @@ describe('GET /modules/{id}/launch', () => {
   it('serves a module under a name that reads as it is: no control or bidi characters, in the URL and the download', async () => {
     const c = await course(1)
     // Shown as "Q3xtpp.docx": the override reverses what follows it.
-    const m = await insertModule(h, c.id, { title: 'Deck', position: 3, originalName: 'Q3\u202Excod.pptx\r\n', contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' })
+    const m = await insertModule(h, c.id, {
+      title: 'Deck',
+      position: 3,
+      originalName: 'Q3\u202Excod.pptx\r\n',
+      contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    })
     await putModuleFile(h, m, Buffer.from('PK\x03\x04deck'))
     const launch = ModuleLaunch.parse((await h.call('GET', `/modules/${m}/launch`, { token: learner.token })).body)
     expect(launch.url).toMatch(/\/Q3xcod\.pptx$/)

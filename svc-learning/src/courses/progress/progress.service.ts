@@ -27,11 +27,7 @@ export type CompletionOutcome = CompleteModuleResponse
  * What a package's own content says of a learner's completion of it (the SCORM runtime's
  * `contentCompletion`, scorm/content-completion.ts): the app hands it in, so progress reads no SCORM state.
  */
-export type ContentCompletionOf = (
-  em: EntityManager,
-  userId: string,
-  module: Pick<ModuleRow, 'id' | 'manifest' | 'scorm_version'>,
-) => Promise<{ done: boolean }>
+export type ContentCompletionOf = (em: EntityManager, userId: string, module: Pick<ModuleRow, 'id' | 'manifest' | 'scorm_version'>) => Promise<{ done: boolean }>
 
 /**
  * Records the completion of `module` for `userId` once (in `tx`, under a per-learner lock), with
@@ -114,12 +110,14 @@ const learnerModule = (m: ModuleRow, p: ProgressRow | undefined): LearnerModule 
 function courseState(modules: LearnerModule[], completion: Date | string | null) {
   const progress = modules.length ? Math.round(modules.reduce((s, m) => s + m.progress, 0) / modules.length) : 0
   const allDone = allModulesComplete(modules.length, modules.filter((m) => m.completed_at !== null).length)
-  const completed_at = allDone ? (iso(completion) ?? modules.map((m) => m.completed_at!).sort().at(-1)!) : null
-  const status: CourseStatus = completed_at
-    ? 'completed'
-    : modules.some((m) => m.progress > 0 || m.started_at !== null)
-      ? 'in-progress'
-      : 'not-started'
+  const completed_at = allDone
+    ? (iso(completion) ??
+      modules
+        .map((m) => m.completed_at!)
+        .sort()
+        .at(-1)!)
+    : null
+  const status: CourseStatus = completed_at ? 'completed' : modules.some((m) => m.progress > 0 || m.started_at !== null) ? 'in-progress' : 'not-started'
   return { progress, status, completed_at }
 }
 
@@ -174,9 +172,11 @@ export function createProgressService(ctx: LearningContext, deps: { contentCompl
       const em = orm.em.fork()
       const { module, course } = await requireModule(em, actor, moduleId)
       if (module.course_id !== body.courseId) throw badRequest('This module does not belong to that course', 'module_course_mismatch')
-      return em.fork().transactional((tx) =>
-        completeModule(tx, { userId: actor.userId, module, course, trigger: body.trigger, at: now(), checkEngagement: true, contentCompletion: deps.contentCompletion }),
-      )
+      return em
+        .fork()
+        .transactional((tx) =>
+          completeModule(tx, { userId: actor.userId, module, course, trigger: body.trigger, at: now(), checkEngagement: true, contentCompletion: deps.contentCompletion }),
+        )
     },
   }
 }

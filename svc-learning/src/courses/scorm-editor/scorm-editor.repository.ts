@@ -53,10 +53,7 @@ export const scormEditorRepository = {
   },
 
   /** Stores a backup of the module's files; resolves with its id. */
-  async insertBackup(
-    tx: EntityManager,
-    backup: { moduleId: number; name: string; files: FileMap; createdBy: string; creatorName: string; createdAt: Date },
-  ): Promise<number> {
+  async insertBackup(tx: EntityManager, backup: { moduleId: number; name: string; files: FileMap; createdBy: string; creatorName: string; createdAt: Date }): Promise<number> {
     const [row] = await sqlWithParams<{ id: number }>(
       tx,
       'insert into scorm_backups (module_id, backup_name, files, created_by, creator_name, created_at) values ($1, $2, $3::jsonb, $4, $5, $6) returning id',

@@ -85,7 +85,7 @@ describe('POST /scorm-editor/analyze', () => {
     ])
     // Estimated from the MP4s themselves (2–4 s test patterns), not from the slides.
     expect(analysis.videos.map((v) => v.fileName)).toEqual(['pump-overview.mp4', 'lockout.mp4', 'walkthrough.mp4'])
-    for (const v of analysis.videos) expect(v.estimatedDurationSeconds).toBeGreaterThan(1), expect(v.estimatedDurationSeconds).toBeLessThan(5)
+    for (const v of analysis.videos) (expect(v.estimatedDurationSeconds).toBeGreaterThan(1), expect(v.estimatedDurationSeconds).toBeLessThan(5))
   })
 
   it('refuses what is not a Captivate package, a file module and a bad id', async () => {
@@ -111,7 +111,10 @@ describe('POST /scorm-editor/edit-timing', () => {
     expect(body.changes.slideName).toEqual({
       from: 'Pump overview',
       to: 'Pump basics',
-      slideFoundAtLine: strFromU8(original.js).split('\n').findIndex((l) => l.includes('Slide1002: {')) + 1,
+      slideFoundAtLine:
+        strFromU8(original.js)
+          .split('\n')
+          .findIndex((l) => l.includes('Slide1002: {')) + 1,
       totalLines: strFromU8(original.js).split('\n').length,
       filesUpdated: { mainFile: true, companionFile: true },
     })
@@ -286,7 +289,14 @@ describe('backups, restore and verification', () => {
     const id = await captivateModule()
     const fresh = ScormVerification.parse((await h.call('GET', `/scorm-editor/verify/${id}`, { token: admin.token })).body)
     expect(fresh).toMatchObject({ moduleId: id, s3Key: `modules/${id}/content`, hasEdits: false, slideCount: 6, error: null })
-    expect(fresh.files.projectTxt).toMatchObject({ path: 'project.txt', key: `modules/${id}/content/project.txt`, exists: true, size: original.txt.length, parses: true, edited: false })
+    expect(fresh.files.projectTxt).toMatchObject({
+      path: 'project.txt',
+      key: `modules/${id}/content/project.txt`,
+      exists: true,
+      size: original.txt.length,
+      parses: true,
+      edited: false,
+    })
     await edit({ moduleId: id, slideId: 'Slide1002', duration: '00:31' })
     const edited = ScormVerification.parse((await h.call('GET', `/scorm-editor/verify/${id}`, { token: admin.token })).body)
     expect(edited.hasEdits).toBe(true)

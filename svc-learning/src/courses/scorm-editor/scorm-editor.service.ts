@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { EntityManager } from '@mikro-orm/postgresql'
-import {
-  SCORM_EDITOR_MESSAGES as M,
-  type EditTimingFields,
-  type EditTimingResponse,
-  type ScormAnalyzeResponse,
-  type ScormBackup,
-  type ScormVerification,
-} from '@portal/contracts'
+import { SCORM_EDITOR_MESSAGES as M, type EditTimingFields, type EditTimingResponse, type ScormAnalyzeResponse, type ScormBackup, type ScormVerification } from '@portal/contracts'
 import {
   baseName,
   CaptivateError,

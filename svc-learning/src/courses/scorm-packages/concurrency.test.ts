@@ -20,13 +20,17 @@ describe('forEachLimited', () => {
   it('gives each running task its own slot, so a slot owner can reuse its buffers', async () => {
     const busy = new Set<number>()
     const slots = new Set<number>()
-    await forEachLimited(Array.from({ length: 20 }, (_, i) => i), 2, async (item, slot) => {
-      expect(busy.has(slot)).toBe(false)
-      busy.add(slot)
-      slots.add(slot)
-      await sleep(item % 2)
-      busy.delete(slot)
-    })
+    await forEachLimited(
+      Array.from({ length: 20 }, (_, i) => i),
+      2,
+      async (item, slot) => {
+        expect(busy.has(slot)).toBe(false)
+        busy.add(slot)
+        slots.add(slot)
+        await sleep(item % 2)
+        busy.delete(slot)
+      },
+    )
     expect([...slots].sort()).toEqual([0, 1])
   })
 

@@ -4,11 +4,7 @@
  * failure no further task starts and `signal` is aborted with it (running tasks may stop early);
  * the returned promise rejects with that failure once every running task has settled.
  */
-export async function forEachLimited<T>(
-  items: Iterable<T>,
-  limit: number,
-  task: (item: T, slot: number, signal: AbortSignal) => Promise<void>,
-): Promise<void> {
+export async function forEachLimited<T>(items: Iterable<T>, limit: number, task: (item: T, slot: number, signal: AbortSignal) => Promise<void>): Promise<void> {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, not ${limit}`)
   const iterator = items[Symbol.iterator]()
   const failed = new AbortController()

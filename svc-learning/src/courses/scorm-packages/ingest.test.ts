@@ -81,12 +81,60 @@ async function rejects(zipPath: string, limits?: Partial<ExtractLimits>, store: 
 }
 
 const fixtures = [
-  { name: 'golf-scorm12-RuntimeBasicCalls.zip', title: 'Golf Explained - Run-time Basic Calls', version: '1.2', edition: '1.2', scoCount: 1, fileCount: 44, launch: 'shared/launchpage.html' },
-  { name: 'golf-scorm12-RuntimeMinimumCalls.zip', title: 'Golf Explained - Minimum Run-time Calls', version: '1.2', edition: '1.2', scoCount: 18, fileCount: 44, launch: 'Playing/Playing.html' },
-  { name: 'golf-scorm2004-3rd-RuntimeBasicCalls.zip', title: 'Golf Explained - Run-time Basic Calls', version: '2004', edition: '2004 3rd Edition', scoCount: 1, fileCount: 69, launch: 'shared/launchpage.html' },
-  { name: 'golf-scorm2004-3rd-RunTimeAdvancedCalls.zip', title: 'Golf Explained - Run-time Advanced Calls', version: '2004', edition: '2004 3rd Edition', scoCount: 1, fileCount: 69, launch: 'shared/launchpage.html' },
-  { name: 'golf-scorm2004-3rd-SequencingForcedSequential.zip', title: 'Golf Explained - Sequencing Forced Order', version: '2004', edition: '2004 3rd Edition', scoCount: 5, fileCount: 69, launch: 'shared/launchpage.html?content=playing' },
-  { name: 'golf-scorm2004-4th-SequencingPostTestRollup4thEd.zip', title: 'Golf Explained - 4th Edition Features', version: '2004', edition: '2004 4th Edition', scoCount: 5, fileCount: 59, launch: 'shared/launchpage.html?content=playing' },
+  {
+    name: 'golf-scorm12-RuntimeBasicCalls.zip',
+    title: 'Golf Explained - Run-time Basic Calls',
+    version: '1.2',
+    edition: '1.2',
+    scoCount: 1,
+    fileCount: 44,
+    launch: 'shared/launchpage.html',
+  },
+  {
+    name: 'golf-scorm12-RuntimeMinimumCalls.zip',
+    title: 'Golf Explained - Minimum Run-time Calls',
+    version: '1.2',
+    edition: '1.2',
+    scoCount: 18,
+    fileCount: 44,
+    launch: 'Playing/Playing.html',
+  },
+  {
+    name: 'golf-scorm2004-3rd-RuntimeBasicCalls.zip',
+    title: 'Golf Explained - Run-time Basic Calls',
+    version: '2004',
+    edition: '2004 3rd Edition',
+    scoCount: 1,
+    fileCount: 69,
+    launch: 'shared/launchpage.html',
+  },
+  {
+    name: 'golf-scorm2004-3rd-RunTimeAdvancedCalls.zip',
+    title: 'Golf Explained - Run-time Advanced Calls',
+    version: '2004',
+    edition: '2004 3rd Edition',
+    scoCount: 1,
+    fileCount: 69,
+    launch: 'shared/launchpage.html',
+  },
+  {
+    name: 'golf-scorm2004-3rd-SequencingForcedSequential.zip',
+    title: 'Golf Explained - Sequencing Forced Order',
+    version: '2004',
+    edition: '2004 3rd Edition',
+    scoCount: 5,
+    fileCount: 69,
+    launch: 'shared/launchpage.html?content=playing',
+  },
+  {
+    name: 'golf-scorm2004-4th-SequencingPostTestRollup4thEd.zip',
+    title: 'Golf Explained - 4th Edition Features',
+    version: '2004',
+    edition: '2004 4th Edition',
+    scoCount: 5,
+    fileCount: 59,
+    launch: 'shared/launchpage.html?content=playing',
+  },
   { name: 'jleyva-scorm-debugger-scorm12.zip', title: 'The organization', version: '1.2', edition: '1.2', scoCount: 8, fileCount: 48, launch: 'index.html' },
 ]
 
@@ -134,7 +182,12 @@ describe('ingestPackage', () => {
 
   it('matches decomposed (macOS) file names with composed hrefs and stores them composed', async () => {
     const nfc = 'leçon/café.html'
-    const zipPath = await writeZip(rawZip([{ name: 'imsmanifest.xml', data: manifest(nfc) }, { name: nfc.normalize('NFD'), data: page }]))
+    const zipPath = await writeZip(
+      rawZip([
+        { name: 'imsmanifest.xml', data: manifest(nfc) },
+        { name: nfc.normalize('NFD'), data: page },
+      ]),
+    )
     const prefix = `modules/${++n}/content`
     const info = await ingestPackage({ zipPath, storage, prefix })
     expect(info.items[0].href).toBe(nfc)
@@ -162,31 +215,77 @@ describe('ingestPackage', () => {
 
   it('reads a UTF-16 manifest and one in a declared single-byte encoding', async () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(manifest().replace('UTF-8', 'UTF-16').replace('Test course', 'Cours d’été'), 'utf16le')])
-    const a = await ingestPackage({ zipPath: await writeZip(rawZip([{ name: 'imsmanifest.xml', data: utf16 }, { name: 'index.html', data: page }])), storage, prefix: `modules/${++n}/content` })
+    const a = await ingestPackage({
+      zipPath: await writeZip(
+        rawZip([
+          { name: 'imsmanifest.xml', data: utf16 },
+          { name: 'index.html', data: page },
+        ]),
+      ),
+      storage,
+      prefix: `modules/${++n}/content`,
+    })
     expect(a.title).toBe('Cours d’été')
     const latin1 = Buffer.from(manifest().replace('UTF-8', 'ISO-8859-1').replace('Test course', 'Café'), 'latin1')
-    const b = await ingestPackage({ zipPath: await writeZip(rawZip([{ name: 'imsmanifest.xml', data: latin1 }, { name: 'index.html', data: page }])), storage, prefix: `modules/${++n}/content` })
+    const b = await ingestPackage({
+      zipPath: await writeZip(
+        rawZip([
+          { name: 'imsmanifest.xml', data: latin1 },
+          { name: 'index.html', data: page },
+        ]),
+      ),
+      storage,
+      prefix: `modules/${++n}/content`,
+    })
     expect(b.title).toBe('Café')
   })
 
   it('rejects a zip without imsmanifest.xml at its root', async () => {
-    const err = await rejects(await writeZip(rawZip([{ name: 'index.html', data: page }, { name: 'a/b/imsmanifest.xml', data: manifest() }])))
+    const err = await rejects(
+      await writeZip(
+        rawZip([
+          { name: 'index.html', data: page },
+          { name: 'a/b/imsmanifest.xml', data: manifest() },
+        ]),
+      ),
+    )
     expect(err.message).toBe('The package has no imsmanifest.xml at its root (not a SCORM package)')
   })
 
   it('rejects a manifest that is not XML', async () => {
-    const err = await rejects(await writeZip(rawZip([{ name: 'imsmanifest.xml', data: '<manifest><oops></manifest>' }, { name: 'index.html', data: page }])))
+    const err = await rejects(
+      await writeZip(
+        rawZip([
+          { name: 'imsmanifest.xml', data: '<manifest><oops></manifest>' },
+          { name: 'index.html', data: page },
+        ]),
+      ),
+    )
     expect(err.code).toBe('manifest_invalid_xml')
     expect(err.message).toMatch(/^imsmanifest\.xml is not valid XML: /)
   })
 
   it('rejects a package whose launch file is missing', async () => {
-    const err = await rejects(await writeZip(rawZip([{ name: 'imsmanifest.xml', data: manifest('content/start.html', 'x=1') }, { name: 'index.html', data: page }])))
+    const err = await rejects(
+      await writeZip(
+        rawZip([
+          { name: 'imsmanifest.xml', data: manifest('content/start.html', 'x=1') },
+          { name: 'index.html', data: page },
+        ]),
+      ),
+    )
     expect(err.message).toBe('Launch file missing from package: content/start.html')
   })
 
   it('rejects a launch href that leaves the package', async () => {
-    const err = await rejects(await writeZip(rawZip([{ name: 'imsmanifest.xml', data: manifest('../index.html') }, { name: 'index.html', data: page }])))
+    const err = await rejects(
+      await writeZip(
+        rawZip([
+          { name: 'imsmanifest.xml', data: manifest('../index.html') },
+          { name: 'index.html', data: page },
+        ]),
+      ),
+    )
     expect(err.code).toBe('launch_file_missing')
   })
 

@@ -138,14 +138,14 @@ async function readCentralDirectory(zip: ZipFile, limits: ExtractLimits): Promis
   return files
 }
 
-type Layout = { kind: 'scorm'; manifest: PackageFile; files: PackageFile[] } | { kind: 'aicc'; aicc: Partial<Record<(typeof AICC_EXTENSIONS)[number], PackageFile>>; files: PackageFile[] }
+type Layout =
+  { kind: 'scorm'; manifest: PackageFile; files: PackageFile[] } | { kind: 'aicc'; aicc: Partial<Record<(typeof AICC_EXTENSIONS)[number], PackageFile>>; files: PackageFile[] }
 
 const extensionOf = (path: string) => /\.([^./]+)$/.exec(path)?.[1].toLowerCase() ?? ''
 
 /** Finds the package root: the zip's root, or its single top folder when the manifest is there. */
 function locateRoot(entries: PackageFile[]): Layout {
-  const at = (strip: string): PackageFile[] =>
-    entries.filter((f) => f.path.startsWith(strip)).map((f) => ({ ...f, path: f.path.slice(strip.length) }))
+  const at = (strip: string): PackageFile[] => entries.filter((f) => f.path.startsWith(strip)).map((f) => ({ ...f, path: f.path.slice(strip.length) }))
   const tops = new Set(entries.map((f) => (f.path.includes('/') ? f.path.slice(0, f.path.indexOf('/') + 1) : '')))
   const roots = tops.size === 1 && !tops.has('') ? ['', [...tops][0]] : ['']
   for (const strip of roots) {
@@ -189,7 +189,7 @@ function newLane(): Lane {
  * until the next one is asked for (storage is done with a chunk by then: see Storage.put).
  */
 async function* storedBytes(zipFile: FileHandle, start: number, length: number, buffer: Buffer): AsyncGenerator<Buffer> {
-  for (let at = 0; at < length; ) {
+  for (let at = 0; at < length;) {
     const { bytesRead } = await zipFile.read(buffer, 0, Math.min(buffer.length, length - at), start + at)
     if (bytesRead === 0) throw invalidZip()
     at += bytesRead
@@ -323,12 +323,7 @@ async function extractAll(zip: ZipData, files: PackageFile[], storage: Storage, 
  * stays under prefix (it deletes what it wrote) and it throws PackageError (for bad packages) or the
  * I/O error.
  */
-export async function ingestPackage(opts: {
-  zipPath: string
-  storage: Storage
-  prefix: string
-  limits?: Partial<ExtractLimits>
-}): Promise<PackageInfo> {
+export async function ingestPackage(opts: { zipPath: string; storage: Storage; prefix: string; limits?: Partial<ExtractLimits> }): Promise<PackageInfo> {
   const { storage, prefix } = opts
   if (!isSafeKey(prefix)) throw new Error(`unsafe storage prefix: ${JSON.stringify(prefix)}`)
   const limits = { ...DEFAULT_EXTRACT_LIMITS, ...opts.limits }

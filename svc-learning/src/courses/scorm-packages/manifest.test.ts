@@ -71,11 +71,7 @@ describe('parseManifest on the real packages', () => {
         { id: 'playing_quiz_item', href: 'shared/assessmenttemplate.html?questions=Playing' },
       ],
     })
-    expect(info.items[3].children.map((c) => c.href)).toEqual([
-      'HavingFun/HowToHaveFun.html',
-      'HavingFun/MakeFriends.html',
-      'shared/assessmenttemplate.html?questions=HavingFun',
-    ])
+    expect(info.items[3].children.map((c) => c.href)).toEqual(['HavingFun/HowToHaveFun.html', 'HavingFun/MakeFriends.html', 'shared/assessmenttemplate.html?questions=HavingFun'])
   })
 
   it('reads a SCORM 2004 3rd edition single-SCO package', async () => {
@@ -221,7 +217,8 @@ describe('parseManifest', () => {
   it('detects the version from namespaces when there is no schemaversion', () => {
     const res = `<resource identifier="r1" href="a.html"/>`
     const item = `<item identifier="i" identifierref="r1"><title>A</title></item>`
-    const noMeta = (ns: string) => `<manifest xmlns:adlcp="${ns}"><organizations><organization><title>T</title>${item}</organization></organizations><resources>${res}</resources></manifest>`
+    const noMeta = (ns: string) =>
+      `<manifest xmlns:adlcp="${ns}"><organizations><organization><title>T</title>${item}</organization></organizations><resources>${res}</resources></manifest>`
     expect(parseManifest(noMeta('http://www.adlnet.org/xsd/adlcp_v1p3'))).toMatchObject({ version: '2004', edition: null })
     expect(parseManifest(noMeta('http://www.adlnet.org/xsd/adlcp_rootv1p2'))).toMatchObject({ version: '1.2', edition: '1.2' })
   })
@@ -247,10 +244,7 @@ describe('parseManifest', () => {
 
   it('does not expand entities declared in a DTD', () => {
     const doctype = '<!DOCTYPE manifest [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
-    const bomb = manifest12('<item identifier="i" identifierref="r"><title>&b;</title></item>', '<resource identifier="r" href="a.html"/>').replace(
-      '?>',
-      `?>${doctype}`,
-    )
+    const bomb = manifest12('<item identifier="i" identifierref="r"><title>&b;</title></item>', '<resource identifier="r" href="a.html"/>').replace('?>', `?>${doctype}`)
     expect(parseManifest(bomb).items[0].title).toBe('&b;')
   })
 })
@@ -470,9 +464,7 @@ describe('SCORM 2004 sequencing in the manifest', () => {
         preConditionRules: [
           { conditionCombination: 'all', conditions: [{ condition: 'objectiveMeasureGreaterThan', referencedObjective: 'pre', measureThreshold: 0.5 }], action: 'skip' },
         ],
-        exitConditionRules: [
-          { conditionCombination: 'any', conditions: [{ condition: 'timeLimitExceeded' }, { condition: 'attemptLimitExceeded' }], action: 'exit' },
-        ],
+        exitConditionRules: [{ conditionCombination: 'any', conditions: [{ condition: 'timeLimitExceeded' }, { condition: 'attemptLimitExceeded' }], action: 'exit' }],
         postConditionRules: [{ conditionCombination: 'all', conditions: [{ condition: 'satisfied' }], action: 'continue' }],
       },
       limitConditions: { attemptLimit: 3, attemptAbsoluteDurationLimit: 'PT1H', activityAbsoluteDurationLimit: 'PT2H' },
@@ -504,7 +496,9 @@ describe('SCORM 2004 sequencing in the manifest', () => {
 
   it('says when a SCORM 2004 package declares no sequencing, and reads none from a SCORM 1.2 manifest', () => {
     const plain = parseManifest(
-      manifest2004(`<organization identifier="o"><title>T</title><item identifier="a" identifierref="r"><title>A</title></item><item identifier="b" identifierref="r"><title>B</title></item></organization>`),
+      manifest2004(
+        `<organization identifier="o"><title>T</title><item identifier="a" identifierref="r"><title>A</title></item><item identifier="b" identifierref="r"><title>B</title></item></organization>`,
+      ),
     )
     expect(plain.organization).toEqual({ identifier: 'o', declaresSequencing: false, objectivesGlobalToSystem: true })
     expect(plain.items.map((i) => i.sequencing)).toEqual([undefined, undefined])

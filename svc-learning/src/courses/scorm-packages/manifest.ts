@@ -150,9 +150,7 @@ function dataMapsOf(item: XmlNode): ScormDataMap[] | undefined {
 const objectiveIdsOf = (seq: XmlNode): string[] | null => {
   const objectives = child(seq, 'objectives')
   if (!objectives) return null
-  const ids = [...asArray(objectives.primaryobjective), ...asArray(objectives.objective)]
-    .map((o) => attr(o, 'objectiveid')?.trim() ?? '')
-    .filter((id) => id !== '')
+  const ids = [...asArray(objectives.primaryobjective), ...asArray(objectives.objective)].map((o) => attr(o, 'objectiveid')?.trim() ?? '').filter((id) => id !== '')
   return ids.length ? [...new Set(ids)] : null
 }
 
@@ -180,9 +178,7 @@ function toItem(node: XmlNode, ctx: Context): ScormItem {
     prerequisites: adlcpText('prerequisites'),
     completion_threshold: completionThresholdOf(node),
     scaled_passing_score: fromSequencing(node, ctx, scaledPassingScoreOf),
-    max_time_allowed:
-      adlcpText('maxtimeallowed') ??
-      fromSequencing(node, ctx, (seq) => attr(child(seq, 'limitconditions'), 'attemptabsolutedurationlimit')),
+    max_time_allowed: adlcpText('maxtimeallowed') ?? fromSequencing(node, ctx, (seq) => attr(child(seq, 'limitconditions'), 'attemptabsolutedurationlimit')),
     time_limit_action: adlcpText('timelimitaction'),
     ...(dataMaps ? { data_maps: dataMaps } : {}),
     ...(objectiveIds ? { objective_ids: objectiveIds } : {}),

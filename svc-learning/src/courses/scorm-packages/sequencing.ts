@@ -29,8 +29,7 @@ const boolOf = (node: XmlNode | undefined, name: string): boolean | undefined =>
 }
 const numOf = (node: XmlNode | undefined, name: string): number | undefined => numberOf(attr(node, name)) ?? undefined
 const textAttr = (node: XmlNode | undefined, name: string): string | undefined => attr(node, name)?.trim() || undefined
-const oneOf = <T extends string>(values: readonly T[], v: string | null | undefined): T | undefined =>
-  values.find((x) => x.toLowerCase() === v?.trim().toLowerCase())
+const oneOf = <T extends string>(values: readonly T[], v: string | null | undefined): T | undefined => values.find((x) => x.toLowerCase() === v?.trim().toLowerCase())
 
 /** Drops undefined fields; undefined when nothing is left (the element says nothing). */
 function compact<T extends object>(o: T): T | undefined {
@@ -248,8 +247,7 @@ const randomizationOf = (seq: XmlNode) => {
 const deliveryControlsOf = (seq: XmlNode) =>
   flagsOf(seq, 'deliverycontrols', { tracked: 'tracked', completionSetByContent: 'completionsetbycontent', objectiveSetByContent: 'objectivesetbycontent' })
 
-const constrainedChoiceOf = (seq: XmlNode) =>
-  flagsOf(seq, 'constrainedchoiceconsiderations', { preventActivation: 'preventactivation', constrainChoice: 'constrainchoice' })
+const constrainedChoiceOf = (seq: XmlNode) => flagsOf(seq, 'constrainedchoiceconsiderations', { preventActivation: 'preventactivation', constrainChoice: 'constrainchoice' })
 
 /**
  * The sequencing information of an item or organization: its own `imsss:sequencing`, each top-level

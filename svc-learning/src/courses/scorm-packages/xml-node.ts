@@ -19,8 +19,7 @@ export function decodeXmlText(s: string): string {
 
 export const isNode = (v: unknown): v is XmlNode => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-export const asArray = (v: unknown): XmlNode[] =>
-  (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).map((x) => (isNode(x) ? x : { '#text': String(x) }))
+export const asArray = (v: unknown): XmlNode[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).map((x) => (isNode(x) ? x : { '#text': String(x) }))
 
 export const child = (node: XmlNode | undefined, name: string): XmlNode | undefined => (node ? asArray(node[name])[0] : undefined)
 

@@ -58,7 +58,12 @@ const commit = async (l: ScormLaunch, body: Record<string, unknown>) => {
 }
 const cmi = (over: Record<string, unknown> = {}) => ({ cmi: { completion_status: 'incomplete', location: 'p1', suspend_data: '', exit: '', session_time: 'PT1S', ...over } })
 const stored = async (moduleId: number) =>
-  (await h.sql<{ location: string; lesson_status: string; total_time: string; exit: string }>('select location, lesson_status, total_time, exit from scorm_states where user_id = ? and module_id = ?', [learner.id, moduleId]))[0]
+  (
+    await h.sql<{ location: string; lesson_status: string; total_time: string; exit: string }>(
+      'select location, lesson_status, total_time, exit from scorm_states where user_id = ? and module_id = ?',
+      [learner.id, moduleId],
+    )
+  )[0]
 const completedAt = async (moduleId: number) =>
   (await h.sql<{ completed_at: Date | null }>('select completed_at from module_progress where user_id = ? and module_id = ?', [learner.id, moduleId]))[0]?.completed_at
 
@@ -181,9 +186,7 @@ describe('a deleted learner (issue 9)', () => {
     const l = await launch(moduleId, gone)
     expect((await commit(l, { seq: 1, runtimeData: cmi() })).status).toBe(200)
     await h.bus.publish({ id: crypto.randomUUID(), type: 'identity.user.deleted.v1', occurredAt: new Date().toISOString(), data: { userId: gone.id } })
-    await expect
-      .poll(async () => (await h.sql('select 1 from users where id = ? and deleted_at is not null', [gone.id])).length)
-      .toBe(1)
+    await expect.poll(async () => (await h.sql('select 1 from users where id = ? and deleted_at is not null', [gone.id])).length).toBe(1)
     const refused = await commit(l, { seq: 2, runtimeData: cmi({ location: 'after' }) })
     expect(refused).toMatchObject({ status: 403, body: { result: false, code: 'course_not_assigned' } })
     expect(await h.sql("select 1 from scorm_states where user_id = ? and module_id = ? and location = 'after'", [gone.id, moduleId])).toEqual([])
@@ -191,8 +194,7 @@ describe('a deleted learner (issue 9)', () => {
 })
 
 describe('completion that can be trusted (issue 15 item 1)', () => {
-  const complete = (moduleId: number, trigger: string) =>
-    h.call('PUT', `/modules/${moduleId}/complete`, { token: learner.token, body: { courseId, trigger } })
+  const complete = (moduleId: number, trigger: string) => h.call('PUT', `/modules/${moduleId}/complete`, { token: learner.token, body: { courseId, trigger } })
 
   it('a package that talks to the runtime is completed by its own status only, and the learner is shown what completed it', async () => {
     const moduleId = await probeModule()

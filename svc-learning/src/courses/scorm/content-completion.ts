@@ -6,7 +6,11 @@ import { sequencedOrganization } from './sequencing-state.ts'
 
 /** Identifiers of the SCOs a learner can open (launchable and visible): all must be completed. */
 export const requiredScos = (manifest: { items: ScormItem[] } | null): string[] =>
-  manifest ? launchableItems(manifest.items).filter((i) => i.isvisible).map((i) => i.identifier) : []
+  manifest
+    ? launchableItems(manifest.items)
+        .filter((i) => i.isvisible)
+        .map((i) => i.identifier)
+    : []
 
 export interface ContentCompletion {
   /** The content reports the whole module complete. */
@@ -22,11 +26,7 @@ export interface ContentCompletion {
  * visible SCO reported completion, a single-SCO one when its SCO did. Completions the content
  * reports skip the engagement rule; this is the one place that decides what "reports" means.
  */
-export async function contentCompletion(
-  em: EntityManager,
-  userId: string,
-  module: Pick<ModuleRow, 'id' | 'manifest' | 'scorm_version'>,
-): Promise<ContentCompletion> {
+export async function contentCompletion(em: EntityManager, userId: string, module: Pick<ModuleRow, 'id' | 'manifest' | 'scorm_version'>): Promise<ContentCompletion> {
   const manifest = manifestOf(module as ModuleRow)
   const required = requiredScos(manifest)
   const done = new Set(await scormRepository.reportedCompleteItems(em, userId, module.id))

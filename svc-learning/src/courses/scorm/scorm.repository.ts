@@ -254,9 +254,7 @@ export const scormRepository = {
 
   /** What a package's SCOs are read from. */
   async packageOf(em: EntityManager, id: number) {
-    const [row] = (await em
-      .getConnection()
-      .execute('select id, is_scorm, processing_status, manifest from course_modules where id = ?', [id])) as Pick<
+    const [row] = (await em.getConnection().execute('select id, is_scorm, processing_status, manifest from course_modules where id = ?', [id])) as Pick<
       ModuleRow,
       'id' | 'is_scorm' | 'processing_status' | 'manifest'
     >[]
@@ -267,18 +265,13 @@ export const scormRepository = {
   async latestState(em: EntityManager, userId: string, moduleId: number): Promise<StateRow | undefined> {
     const [row] = (await em
       .getConnection()
-      .execute('select * from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc limit 1', [
-        userId,
-        moduleId,
-      ])) as StateRow[]
+      .execute('select * from scorm_states where user_id = ? and module_id = ? order by updated_at desc, launch_at desc, seq desc limit 1', [userId, moduleId])) as StateRow[]
     return row
   },
 
   /** The module as a completion reads it, with its course. */
   async moduleToComplete(em: EntityManager, moduleId: number) {
-    const [module] = (await em
-      .getConnection()
-      .execute('select id, title, is_scorm, course_id, manifest, scorm_version from course_modules where id = ?', [moduleId])) as (Pick<
+    const [module] = (await em.getConnection().execute('select id, title, is_scorm, course_id, manifest, scorm_version from course_modules where id = ?', [moduleId])) as (Pick<
       ModuleRow,
       'id' | 'title' | 'is_scorm' | 'manifest' | 'scorm_version'
     > & { course_id: number })[]
@@ -313,9 +306,9 @@ export const scormRepository = {
 
   /** The learner's state revision of the module (none before a first commit). */
   async revision(em: EntityManager, userId: string, moduleId: number) {
-    const [revision] = (await em
-      .getConnection()
-      .execute('select revision from scorm_revisions where user_id = ? and module_id = ?', [userId, moduleId])) as { revision: string | number }[]
+    const [revision] = (await em.getConnection().execute('select revision from scorm_revisions where user_id = ? and module_id = ?', [userId, moduleId])) as {
+      revision: string | number
+    }[]
     return revision
   },
 

@@ -184,7 +184,18 @@ describe('GET /content/{token}/*', () => {
   })
   it('answers 404 to path traversal, absolute paths, backslashes, NULs and missing files', async () => {
     await h.storage.put('secret.txt', Readable.from([Buffer.from('top secret')]))
-    for (const path of ['..%2f..%2f..%2fsecret.txt', '%2e%2e/%2e%2e/%2e%2e/secret.txt', '%2fetc%2fpasswd', 'shared%5c..%5c..%5csecret.txt', 'shared/..%5csecret.txt', 'shared/style.css%00', 'nothing.html', '', 'shared/%2e%2e/%2e%2e/%2e%2e/secret.txt', '%E0%A4%A']) {
+    for (const path of [
+      '..%2f..%2f..%2fsecret.txt',
+      '%2e%2e/%2e%2e/%2e%2e/secret.txt',
+      '%2fetc%2fpasswd',
+      'shared%5c..%5c..%5csecret.txt',
+      'shared/..%5csecret.txt',
+      'shared/style.css%00',
+      'nothing.html',
+      '',
+      'shared/%2e%2e/%2e%2e/%2e%2e/secret.txt',
+      '%E0%A4%A',
+    ]) {
       const res = await get(path)
       expect(res.status, path).toBe(404)
       expect(await res.text()).not.toContain('top secret')
@@ -245,7 +256,12 @@ describe('POST /scorm/commit/{token}', () => {
     h.advance(1000)
     const newer = await launch()
     expect((await commit(newer, { itemId: 'handicapping_item', seq: 5, runtimeData: cmi2004({ location: 'new-5' }) })).body.applied).toBe(true)
-    expect((await commit(newer, { itemId: 'handicapping_item', seq: 4, runtimeData: cmi2004({ location: 'new-4' }) })).body).toEqual({ result: true, errorCode: 0, applied: false, moduleCompleted: false })
+    expect((await commit(newer, { itemId: 'handicapping_item', seq: 4, runtimeData: cmi2004({ location: 'new-4' }) })).body).toEqual({
+      result: true,
+      errorCode: 0,
+      applied: false,
+      moduleCompleted: false,
+    })
     expect((await commit(newer, { itemId: 'handicapping_item', seq: 5, runtimeData: cmi2004({ location: 'new-5b' }) })).body.applied).toBe(false)
     expect((await commit(older, { itemId: 'handicapping_item', seq: 99, runtimeData: cmi2004({ location: 'old-99' }) })).body.applied).toBe(false)
     expect((await state('handicapping_item'))[0]!.location).toBe('new-5')
@@ -305,7 +321,13 @@ describe('POST /scorm/commit/{token}', () => {
       expect([res.status, res.body.result, res.body.errorCode, res.body.code], JSON.stringify(body).slice(0, 80)).toEqual([400, false, 101, code])
     }
     // Nothing of them was written (the engine state is checked before the SCO's state is stored).
-    expect(await h.sql('select 1 from scorm_states where user_id = ? and module_id = ? and launch_at = ?', [learner.id, moduleId, (await h.launchTokens.verify(l.launchToken)).issuedAt])).toEqual([])
+    expect(
+      await h.sql('select 1 from scorm_states where user_id = ? and module_id = ? and launch_at = ?', [
+        learner.id,
+        moduleId,
+        (await h.launchTokens.verify(l.launchToken)).issuedAt,
+      ]),
+    ).toEqual([])
     const huge = await commit(l, { itemId: 'x', seq: 1, runtimeData: { cmi: { suspend_data: 'x'.repeat(COMMIT_MAX_BYTES) } } })
     expect([huge.status, huge.body.result, huge.body.errorCode, huge.body.code]).toEqual([413, false, 101, 'payload_too_large'])
     const forged = await commit({ commitUrl: '/api/scorm/commit/forged' }, { itemId: 'x', seq: 1, runtimeData: {} })
@@ -328,12 +350,21 @@ describe('POST /scorm/commit/{token}', () => {
     try {
       const l = await launch()
       const url = `http://127.0.0.1:${server.port}${l.commitUrl.replace(/^\/api/, '')}`
-      const json = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ itemId: 'havingfun_item', seq: 1, runtimeData: cmi2004({ location: 'http-1' }) }) })
+      const json = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ itemId: 'havingfun_item', seq: 1, runtimeData: cmi2004({ location: 'http-1' }) }),
+      })
       expect([json.status, await json.json()]).toEqual([200, { result: true, errorCode: 0, applied: true, moduleCompleted: false }])
       // A beacon body in several chunks, without a length.
       const text = JSON.stringify({ itemId: 'havingfun_item', seq: 2, terminated: true, runtimeData: cmi2004({ location: 'http-2' }) })
       const chunked = Readable.from([text.slice(0, 100), text.slice(100, 3000), text.slice(3000)])
-      const beacon = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: Readable.toWeb(chunked) as ReadableStream, duplex: 'half' } as RequestInit)
+      const beacon = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+        body: Readable.toWeb(chunked) as ReadableStream,
+        duplex: 'half',
+      } as RequestInit)
       expect((await beacon.json()) as unknown).toMatchObject({ result: true, applied: true })
       expect((await state('havingfun_item'))[0]).toMatchObject({ location: 'http-2', seq: 2 })
       for (const withLength of [true, false]) {
@@ -400,7 +431,9 @@ describe('completion reported by the content', () => {
     await installFixture(h, m, 'golf-scorm12-RuntimeBasicCalls.zip')
     const l = await launch(learner, m)
     const before = (await h.events('learning.module.completed.v1')).length
-    const core = (status: string) => ({ cmi: { core: { lesson_status: status, lesson_location: '3', exit: '', session_time: '00:01:00', total_time: '00:05:00', score: { raw: '90' } }, suspend_data: 'x' } })
+    const core = (status: string) => ({
+      cmi: { core: { lesson_status: status, lesson_location: '3', exit: '', session_time: '00:01:00', total_time: '00:05:00', score: { raw: '90' } }, suspend_data: 'x' },
+    })
     const item = l.startItem
     expect((await commit(l, { itemId: item, seq: 1, runtimeData: core('incomplete') })).body.moduleCompleted).toBe(false)
     const done = await commit(l, { itemId: item, seq: 2, runtimeData: core('passed') })
@@ -419,7 +452,9 @@ describe('completion reported by the content', () => {
     await installFixture(h, m, 'golf-scorm12-RuntimeMinimumCalls.zip')
     const l = await launch(learner, m)
     const walk = (items: typeof l.items): typeof l.items => items.flatMap((i) => [i, ...walk(i.children)])
-    const scos = walk(l.items).filter((i) => i.href !== null && i.isvisible).map((i) => i.identifier)
+    const scos = walk(l.items)
+      .filter((i) => i.href !== null && i.isvisible)
+      .map((i) => i.identifier)
     expect(scos.length).toBeGreaterThan(1)
     const status12 = (lesson_status: string) => ({ cmi: { core: { lesson_status, exit: '', session_time: '00:00:10', total_time: '00:01:00' } } })
     const progress = async () => (await h.sql('select progress, completed_at from module_progress where user_id = ? and module_id = ?', [learner.id, m]))[0]
@@ -438,7 +473,12 @@ describe('completion reported by the content', () => {
     await insertModule(h, c, { position: 9 })
     const complete = (m: number) => h.call('PUT', `/modules/${m}/complete`, { token: stranger.token, body: { courseId: c, trigger: 'manual' } })
     const sco = (m: number, item: string, tree: unknown) =>
-      h.sql(`insert into scorm_states (user_id, module_id, item_id, launch_at, seq, cmi, updated_at) values (?, ?, ?, 1, 1, ?::jsonb, now())`, [stranger.id, m, item, JSON.stringify(tree)])
+      h.sql(`insert into scorm_states (user_id, module_id, item_id, launch_at, seq, cmi, updated_at) values (?, ?, ?, 1, 1, ?::jsonb, now())`, [
+        stranger.id,
+        m,
+        item,
+        JSON.stringify(tree),
+      ])
     // One SCO, reported complete: at once.
     const single = await insertModule(h, c, { isScorm: true })
     await installFixture(h, single, 'golf-scorm12-RuntimeBasicCalls.zip')

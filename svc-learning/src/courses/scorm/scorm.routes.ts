@@ -10,7 +10,6 @@ const ModuleIdParam = z.object({ moduleId: numericId('module') })
 /** Largest commit accepted (a whole cmi tree: 64,000 characters of suspend data and many interactions fit). */
 export const COMMIT_MAX_BYTES = 1024 * 1024
 
-
 /** The SCORM error code scorm-again reports for a failed commit ("general exception"). */
 const GENERAL_EXCEPTION = 101
 
@@ -20,35 +19,38 @@ const GENERAL_EXCEPTION = 101
  */
 export const scormRoutes = (svc: ScormService, verifier: TokenVerifier, launchTokens: LaunchTokens) => {
   const auth = authenticate(verifier)
-  return new Hono<AppEnv>()
-    // The commit reads its body itself (`ownBodyLimit`, `readBodyText`): it is the service's hottest path.
-    .post('/commit/:token', ownBodyLimit, async (c) => {
-      const fail = (status: 400 | 401 | 403 | 404 | 409 | 413 | 415, code: string, message: string) => c.json({ result: false, errorCode: GENERAL_EXCEPTION, message, code }, status)
-      let claims
-      try {
-        claims = await launchTokens.verify(c.req.param('token'))
-      } catch (err) {
-        if (err instanceof AppError) return fail(401, err.code, err.message)
-        throw err
-      }
-      const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
-      if (type !== '' && type !== 'application/json' && type !== 'text/plain') return fail(415, 'unsupported_media_type', 'Send the commit as JSON or text/plain')
-      try {
-        const out = await svc.commit(claims, await readBodyText(c, COMMIT_MAX_BYTES))
-        return c.json({ result: true, errorCode: 0, applied: out.applied, moduleCompleted: out.moduleCompleted })
-      } catch (err) {
-        if (err instanceof CommitError) return fail(err.status, err.code, err.message)
-        if (err instanceof AppError && (err.status === 400 || err.status === 413)) return fail(err.status, err.code, err.message)
-        if (isUnstorableText(err)) return fail(400, 'invalid_text', UNSTORABLE_TEXT_MESSAGE)
-        throw err
-      }
-    })
-    .get('/progress/:moduleId', auth, validate('param', ModuleIdParam), async (c) => c.json(await svc.progress(c.get('actor'), c.req.valid('param').moduleId)))
-    .post('/progress', auth, validate('json', ScormProgressBody), async (c) => c.json(await svc.saveProgress(c.get('actor'), c.req.valid('json'))))
-    .get('/:moduleId/launch', auth, validate('param', ModuleIdParam), async (c) => {
-      const out = await svc.launch(c.get('actor'), c.req.valid('param').moduleId)
-      return 'status' in out ? c.json(out, 202) : c.json(out)
-    })
+  return (
+    new Hono<AppEnv>()
+      // The commit reads its body itself (`ownBodyLimit`, `readBodyText`): it is the service's hottest path.
+      .post('/commit/:token', ownBodyLimit, async (c) => {
+        const fail = (status: 400 | 401 | 403 | 404 | 409 | 413 | 415, code: string, message: string) =>
+          c.json({ result: false, errorCode: GENERAL_EXCEPTION, message, code }, status)
+        let claims
+        try {
+          claims = await launchTokens.verify(c.req.param('token'))
+        } catch (err) {
+          if (err instanceof AppError) return fail(401, err.code, err.message)
+          throw err
+        }
+        const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+        if (type !== '' && type !== 'application/json' && type !== 'text/plain') return fail(415, 'unsupported_media_type', 'Send the commit as JSON or text/plain')
+        try {
+          const out = await svc.commit(claims, await readBodyText(c, COMMIT_MAX_BYTES))
+          return c.json({ result: true, errorCode: 0, applied: out.applied, moduleCompleted: out.moduleCompleted })
+        } catch (err) {
+          if (err instanceof CommitError) return fail(err.status, err.code, err.message)
+          if (err instanceof AppError && (err.status === 400 || err.status === 413)) return fail(err.status, err.code, err.message)
+          if (isUnstorableText(err)) return fail(400, 'invalid_text', UNSTORABLE_TEXT_MESSAGE)
+          throw err
+        }
+      })
+      .get('/progress/:moduleId', auth, validate('param', ModuleIdParam), async (c) => c.json(await svc.progress(c.get('actor'), c.req.valid('param').moduleId)))
+      .post('/progress', auth, validate('json', ScormProgressBody), async (c) => c.json(await svc.saveProgress(c.get('actor'), c.req.valid('json'))))
+      .get('/:moduleId/launch', auth, validate('param', ModuleIdParam), async (c) => {
+        const out = await svc.launch(c.get('actor'), c.req.valid('param').moduleId)
+        return 'status' in out ? c.json(out, 202) : c.json(out)
+      })
+  )
 }
 
 /** `/scorm-editor`: whether a package has edits (the learner viewer picks its start delay from it). */

@@ -30,7 +30,6 @@ import { applyCompletionThreshold, applyProgressRecord, durationToTimespan, prog
 /** Path of a launch's commit endpoint (the content player posts to it on the content origin). */
 export const commitUrl = (token: string) => `/api/scorm/commit/${token}`
 
-
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v)
 
 const withBase = (items: ScormItem[], base: string): ScormItem[] =>
@@ -68,8 +67,6 @@ const toProgress = (r: StateRow): ScormProgress => {
     interactions: tree.interactions,
   }
 }
-
-
 
 export function createScormService(ctx: LearningContext) {
   const { orm, now, launchTokens } = ctx
@@ -131,8 +128,7 @@ export function createScormService(ctx: LearningContext) {
   async function wholeTree(claims: LaunchClaims, commit: ScormCommit): Promise<Record<string, unknown>> {
     if (commit.base === undefined) return commit.runtimeData
     const stored = await scormRepository.stateOf(orm.em.fork(), claims.userId, claims.moduleId, commit.itemId)
-    if (!stored || Number(stored.launch_at) !== claims.issuedAt || Number(stored.seq) < commit.base)
-      throw new CommitError(409, 'stale_commit', COURSE_MESSAGES.staleCommit)
+    if (!stored || Number(stored.launch_at) !== claims.issuedAt || Number(stored.seq) < commit.base) throw new CommitError(409, 'stale_commit', COURSE_MESSAGES.staleCommit)
     return applyMergePatch(json(stored.cmi), commit.runtimeData) as Record<string, unknown>
   }
 
@@ -148,8 +144,7 @@ export function createScormService(ctx: LearningContext) {
       if (!module.is_scorm) throw badRequest(COURSE_MESSAGES.notScorm, 'not_scorm')
       if (module.processing_status === 'processing') return { status: 'processing', message: COURSE_MESSAGES.processing }
       const manifest = manifestOf(module)
-      if (module.processing_status === 'failed' || !manifest || !module.content_prefix || !module.scorm_version)
-        throw packageFailed(actor, module)
+      if (module.processing_status === 'failed' || !manifest || !module.content_prefix || !module.scorm_version) throw packageFailed(actor, module)
       const organization = sequencedOrganization(module.scorm_version, manifest)
       const [{ token, claims }, states, shared, sequencingState, revision] = await Promise.all([
         launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id, admin: actor.isAdmin }),
@@ -336,7 +331,6 @@ export function createScormService(ctx: LearningContext) {
       const { module } = await requireModule(orm.em.fork(), actor, moduleId)
       return { hasEdits: module.has_edits }
     },
-
   }
 }
 export type ScormService = ReturnType<typeof createScormService>

@@ -24,12 +24,10 @@ export function sequencedOrganization(version: ScormVersion | null, manifest: St
 }
 
 /** The root rollup says the package is done: completed, or its objective satisfied. */
-export const rootDone = (root: NonNullable<ScormCommit['sequencing']>['root']): boolean =>
-  root.completionStatus === 'completed' || root.successStatus === 'passed'
+export const rootDone = (root: NonNullable<ScormCommit['sequencing']>['root']): boolean => root.completionStatus === 'completed' || root.successStatus === 'passed'
 
 /** The learner's stored engine state of a module, null before the first one. */
-export const storedSequencingState = (em: EntityManager, userId: string, moduleId: number): Promise<SequencingState | null> =>
-  scormRepository.sequencingState(em, userId, moduleId)
+export const storedSequencingState = (em: EntityManager, userId: string, moduleId: number): Promise<SequencingState | null> => scormRepository.sequencingState(em, userId, moduleId)
 
 /**
  * Stores the engine state a commit carries, unless a newer one is stored (ordered by launch and

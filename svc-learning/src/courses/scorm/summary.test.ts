@@ -7,7 +7,9 @@ describe('summarize', () => {
       suspend_data: 'abc',
       core: { lesson_status: 'incomplete', lesson_location: 'page-3', exit: 'suspend', total_time: '00:10:00', session_time: '00:00:05', score: { raw: '80' } },
       interactions: {
-        childArray: [{ id: 'q1', time: '10:15:00', type: 'choice', student_response: 'a', result: 'correct', latency: '00:00:12', correct_responses: { childArray: [{ pattern: 'a' }] } }],
+        childArray: [
+          { id: 'q1', time: '10:15:00', type: 'choice', student_response: 'a', result: 'correct', latency: '00:00:12', correct_responses: { childArray: [{ pattern: 'a' }] } },
+        ],
       },
     })
     expect(s).toEqual({
@@ -54,8 +56,75 @@ describe('summarize', () => {
 
 describe('commit objects rendered by scorm-again 3.4.3 (renderCommitObject)', () => {
   // Captured from the ESM build in Node: 1.2 at LMSFinish, 2004 at an autocommit (no total_time).
-  const scorm12 = {"successStatus":"passed","completionStatus":"completed","runtimeData":{"cmi":{"suspend_data":"xxxxxxxxxx","launch_data":"","comments":"","comments_from_lms":"","core":{"student_id":"","student_name":"","lesson_location":"","credit":"","lesson_status":"passed","entry":"","lesson_mode":"normal","exit":"suspend","session_time":"00:00:00","score":{"raw":"88","min":"","max":"100"},"total_time":"00:00:00"},"objectives":{},"student_data":{"mastery_score":"","max_time_allowed":"","time_limit_action":""},"student_preference":{"audio":"","language":"","speed":"","text":""},"interactions":{"0":{"id":"q1","time":"","type":"","weighting":"","student_response":"","result":"","latency":"","objectives":{},"correct_responses":{"0":{"pattern":"a"}}}}}},"totalTimeSeconds":0,"score":{"raw":88,"max":100}}
-  const scorm2004 = {"completionStatus":"completed","successStatus":"unknown","totalTimeSeconds":0,"runtimeData":{"cmi":{"comments_from_learner":{},"comments_from_lms":{},"completion_status":"completed","completion_threshold":"","credit":"credit","entry":"","exit":"suspend","interactions":{"0":{"id":"q1","type":"choice","objectives":{},"timestamp":"","weighting":"","learner_response":"a","result":"","latency":"","description":"","correct_responses":{}}},"launch_data":"","learner_id":"","learner_name":"","learner_preference":{"audio_level":"1","language":"","delivery_speed":"1","audio_captioning":"0"},"location":"","max_time_allowed":"","mode":"normal","objectives":{},"progress_measure":"","scaled_passing_score":"","score":{"scaled":"0.5","raw":"","min":"","max":""},"session_time":"PT0H0M0S","success_status":"unknown","suspend_data":"","time_limit_action":"continue,no message"}},"score":{"scaled":0.5},"globalObjectives":{}}
+  const scorm12 = {
+    successStatus: 'passed',
+    completionStatus: 'completed',
+    runtimeData: {
+      cmi: {
+        suspend_data: 'xxxxxxxxxx',
+        launch_data: '',
+        comments: '',
+        comments_from_lms: '',
+        core: {
+          student_id: '',
+          student_name: '',
+          lesson_location: '',
+          credit: '',
+          lesson_status: 'passed',
+          entry: '',
+          lesson_mode: 'normal',
+          exit: 'suspend',
+          session_time: '00:00:00',
+          score: { raw: '88', min: '', max: '100' },
+          total_time: '00:00:00',
+        },
+        objectives: {},
+        student_data: { mastery_score: '', max_time_allowed: '', time_limit_action: '' },
+        student_preference: { audio: '', language: '', speed: '', text: '' },
+        interactions: {
+          '0': { id: 'q1', time: '', type: '', weighting: '', student_response: '', result: '', latency: '', objectives: {}, correct_responses: { '0': { pattern: 'a' } } },
+        },
+      },
+    },
+    totalTimeSeconds: 0,
+    score: { raw: 88, max: 100 },
+  }
+  const scorm2004 = {
+    completionStatus: 'completed',
+    successStatus: 'unknown',
+    totalTimeSeconds: 0,
+    runtimeData: {
+      cmi: {
+        comments_from_learner: {},
+        comments_from_lms: {},
+        completion_status: 'completed',
+        completion_threshold: '',
+        credit: 'credit',
+        entry: '',
+        exit: 'suspend',
+        interactions: {
+          '0': { id: 'q1', type: 'choice', objectives: {}, timestamp: '', weighting: '', learner_response: 'a', result: '', latency: '', description: '', correct_responses: {} },
+        },
+        launch_data: '',
+        learner_id: '',
+        learner_name: '',
+        learner_preference: { audio_level: '1', language: '', delivery_speed: '1', audio_captioning: '0' },
+        location: '',
+        max_time_allowed: '',
+        mode: 'normal',
+        objectives: {},
+        progress_measure: '',
+        scaled_passing_score: '',
+        score: { scaled: '0.5', raw: '', min: '', max: '' },
+        session_time: 'PT0H0M0S',
+        success_status: 'unknown',
+        suspend_data: '',
+        time_limit_action: 'continue,no message',
+      },
+    },
+    score: { scaled: 0.5 },
+    globalObjectives: {},
+  }
   it('reads the 1.2 one', () => {
     expect(summarize(scorm12.runtimeData, scorm12)).toMatchObject({
       model: '1.2',
@@ -144,7 +213,14 @@ describe('timespans and durations', () => {
   it('turns 2004 durations into the record format and back', async () => {
     const { durationToTimespan, timespanTo2004 } = await import('./summary.ts')
     expect(['PT0S', 'PT1M', 'PT1H2M3.5S', 'P1DT1S', 'PT0H0M0S', 'PT90M', '0000:01:00', 'soon'].map(durationToTimespan)).toEqual([
-      '0000:00:00', '0000:01:00', '0001:02:03.50', '0024:00:01', '0000:00:00', '0001:30:00', '0000:01:00', 'soon',
+      '0000:00:00',
+      '0000:01:00',
+      '0001:02:03.50',
+      '0024:00:01',
+      '0000:00:00',
+      '0001:30:00',
+      '0000:01:00',
+      'soon',
     ])
     expect(['0000:00:00', '12:30:15.25', 'PT1S'].map(timespanTo2004)).toEqual(['PT0H0M0S', 'PT12H30M15.25S', 'PT1S'])
   })

@@ -130,8 +130,7 @@ export function summarize(runtimeData: Obj, hints: { successStatus?: string; com
   }
   const completion = text(cmi.completion_status) || hints.completionStatus || ''
   const success = text(cmi.success_status) || hints.successStatus || ''
-  const lessonStatus =
-    success === 'passed' || success === 'failed' ? success : completion && completion !== 'unknown' ? completion : completion || 'not attempted'
+  const lessonStatus = success === 'passed' || success === 'failed' ? success : completion && completion !== 'unknown' ? completion : completion || 'not attempted'
   let score: number | null = null
   if (isObj(cmi.score)) {
     score = num(cmi.score.raw)
@@ -197,8 +196,7 @@ export function progressRecordProblem(model: '1.2' | '2004', record: ProgressRec
   const status = record.lessonStatus
   if (status !== undefined) {
     if (model === '1.2' && !STATUSES_12.includes(status)) return `lessonStatus must be one of: ${STATUSES_12.join(', ')}`
-    if (model === '2004' && !SUCCESS_2004.has(status) && !COMPLETION_2004.has(status))
-      return `lessonStatus must be one of: ${[...SUCCESS_2004, ...COMPLETION_2004].join(', ')}`
+    if (model === '2004' && !SUCCESS_2004.has(status) && !COMPLETION_2004.has(status)) return `lessonStatus must be one of: ${[...SUCCESS_2004, ...COMPLETION_2004].join(', ')}`
   }
   if (model === '1.2' && record.score != null && (record.score < 0 || record.score > 100)) return 'score must be between 0 and 100'
   return null

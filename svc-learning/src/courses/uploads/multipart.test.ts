@@ -72,9 +72,11 @@ describe('receiveUpload', () => {
 
   it('stops reading as soon as the request passes its limit', async () => {
     const { req, pulled } = lazyUpload(200 * MiB)
-    await expect(
-      receiveUpload(req, { storage, prefix: 'uploads/c', limits: { ...limits, maxFileBytes: 500 * MiB }, fileFields: ['moduleFiles'] }),
-    ).rejects.toMatchObject({ status: 413, code: 'upload_too_large', message: COURSE_MESSAGES.uploadTooLarge(8) })
+    await expect(receiveUpload(req, { storage, prefix: 'uploads/c', limits: { ...limits, maxFileBytes: 500 * MiB }, fileFields: ['moduleFiles'] })).rejects.toMatchObject({
+      status: 413,
+      code: 'upload_too_large',
+      message: COURSE_MESSAGES.uploadTooLarge(8),
+    })
     expect(pulled()).toBeLessThan(16 * MiB)
   })
 
@@ -100,7 +102,14 @@ describe('receiveUpload text fields', () => {
     return { contentType: `multipart/form-data; boundary=${BOUNDARY}`, contentLength: undefined, body: new Response(text).body } satisfies UploadRequest
   }
   it('keeps every value of a repeated field in order', async () => {
-    const result = await receiveUpload(fieldsBody([['modulesToDelete', '3'], ['title', 'T'], ['modulesToDelete', '1']]), { storage, prefix: 'uploads/e', limits, fileFields: [] })
+    const result = await receiveUpload(
+      fieldsBody([
+        ['modulesToDelete', '3'],
+        ['title', 'T'],
+        ['modulesToDelete', '1'],
+      ]),
+      { storage, prefix: 'uploads/e', limits, fileFields: [] },
+    )
     expect(result.fields.get('modulesToDelete')).toEqual(['3', '1'])
     expect(result.files).toEqual([])
   })

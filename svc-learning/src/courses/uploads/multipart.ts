@@ -38,8 +38,7 @@ export const megabytes = (bytes: number) => {
   return mb >= 1 ? Math.round(mb * 100) / 100 : Number(mb.toPrecision(3))
 }
 
-export const uploadTooLarge = (limits: UploadLimits) =>
-  new AppError(413, 'upload_too_large', COURSE_MESSAGES.uploadTooLarge(megabytes(limits.maxRequestBytes)))
+export const uploadTooLarge = (limits: UploadLimits) => new AppError(413, 'upload_too_large', COURSE_MESSAGES.uploadTooLarge(megabytes(limits.maxRequestBytes)))
 
 /** Rejects what can be rejected before reading the body: not multipart (415), declared too large (413). */
 export function checkUploadHeaders(req: UploadRequest, limits: UploadLimits) {

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { fixturePath } from '../scorm-packages/zips.test-support.ts'
 import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension, type ModuleExtension } from './sniff.ts'
 
-const hex = (s: string) => Uint8Array.from(s.split(/\s+/).filter(Boolean).map((b) => parseInt(b, 16)))
+const hex = (s: string) =>
+  Uint8Array.from(
+    s
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((b) => parseInt(b, 16)),
+  )
 
 /** The first 16 bytes of real files of each kind. */
 const heads = {
@@ -72,7 +78,7 @@ describe('contentMatches', () => {
   it('rejects every other kind of content for each type', () => {
     for (const ext of Object.keys(heads)) {
       const others = Object.entries(heads).filter(([other]) => other !== ext && !(['zip', 'pptx'].includes(ext) && ['zip', 'pptx'].includes(other)))
-      for (const [, head] of others) expect(contentMatches(ext as ModuleExtension, head), `${ext} vs ${Buffer.from(head).toString("hex")}`).toBe(false)
+      for (const [, head] of others) expect(contentMatches(ext as ModuleExtension, head), `${ext} vs ${Buffer.from(head).toString('hex')}`).toBe(false)
       expect(contentMatches(ext as ModuleExtension, png)).toBe(false)
     }
   })

@@ -13,8 +13,7 @@ export function isAllowedExtension(ext: string): ext is ModuleExtension {
   return (COURSE_UPLOAD.allowedExtensions as readonly string[]).includes(ext)
 }
 
-const startsWith = (head: Uint8Array, bytes: number[], at = 0) =>
-  head.length >= at + bytes.length && bytes.every((b, i) => head[at + i] === b)
+const startsWith = (head: Uint8Array, bytes: number[], at = 0) => head.length >= at + bytes.length && bytes.every((b, i) => head[at + i] === b)
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0))
 
 const ZIP_LOCAL = [0x50, 0x4b, 0x03, 0x04]

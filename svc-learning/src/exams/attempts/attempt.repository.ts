@@ -113,10 +113,10 @@ export const attemptRepository = {
 
   /** How many attempts the learner has started on the exam, and the last attempt number (0 before the first). */
   async countOf(em: EntityManager, examId: number, userId: string): Promise<{ used: number; last: number }> {
-    const rows = (await em.execute(
-      'select count(*)::int as n, coalesce(max(attempt_number), 0)::int as last from exam_attempts where exam_id = ? and user_id = ?',
-      [examId, userId],
-    )) as { n: number; last: number }[]
+    const rows = (await em.execute('select count(*)::int as n, coalesce(max(attempt_number), 0)::int as last from exam_attempts where exam_id = ? and user_id = ?', [
+      examId,
+      userId,
+    ])) as { n: number; last: number }[]
     return { used: Number(rows[0]!.n), last: Number(rows[0]!.last) }
   },
 
@@ -148,10 +148,14 @@ export const attemptRepository = {
     id: string,
     g: { answers: Answer[]; status: Exclude<AttemptStatus, 'in_progress'>; finalisedAt: Date; score: number; passed: boolean; result: ExamSubmissionResult },
   ): Promise<void> {
-    await sqlWithParams(
-      em,
-      'update exam_attempts set answers = $2::jsonb, status = $3, finalised_at = $4, score = $5, passed = $6, result = $7::jsonb where id = $1',
-      [id, JSON.stringify(g.answers), g.status, g.finalisedAt, g.score, g.passed, JSON.stringify(g.result)],
-    )
+    await sqlWithParams(em, 'update exam_attempts set answers = $2::jsonb, status = $3, finalised_at = $4, score = $5, passed = $6, result = $7::jsonb where id = $1', [
+      id,
+      JSON.stringify(g.answers),
+      g.status,
+      g.finalisedAt,
+      g.score,
+      g.passed,
+      JSON.stringify(g.result),
+    ])
   },
 }

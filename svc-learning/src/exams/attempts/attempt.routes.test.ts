@@ -29,7 +29,10 @@ const correctAnswers = correctAnswersAsShown
 /** A wrong answer to question `i` of the attempt, in the order it shows the options. */
 const wrongAnswer = (exam: Exam, attempt: StartAttemptResponse, i: number) => {
   const shown = attempt.questions[i]!
-  const right = correctAsShown(exam.questions.find((p) => p.id === shown.id)!, shown)
+  const right = correctAsShown(
+    exam.questions.find((p) => p.id === shown.id)!,
+    shown,
+  )
   return typeof right === 'number' ? (right + 1) % shown.options.length : -1
 }
 const submit = (user: TestUser, examId: number, attempt: StartAttemptResponse, answers: unknown[]) =>
@@ -73,7 +76,10 @@ describe('POST /exams/{id}/attempts', () => {
     expect(await intro(tech)).toBeNull()
     const attempt = await startAttempt(tech, exam.id)
     const q = attempt.questions[0]!
-    await h.call('PUT', `/exams/attempts/${attempt.attemptId}/answers`, { token: tech.token, body: { questionIds: [q.id], answers: [q.question_type === 'multi_select' ? [0] : 0] } })
+    await h.call('PUT', `/exams/attempts/${attempt.attemptId}/answers`, {
+      token: tech.token,
+      body: { questionIds: [q.id], answers: [q.question_type === 'multi_select' ? [0] : 0] },
+    })
     h.advance(4 * 60_000)
     const open = { attempt_number: 1, started_at: attempt.startedAt, deadline: attempt.deadline, seconds_left: 6 * 60, answered: 1, questions: 3 }
     expect(await intro(tech)).toEqual(open)
@@ -142,7 +148,16 @@ describe('POST /exams/{id}/attempts', () => {
     for (let n = 1; n <= 3; n++) {
       const attempt = await startAttempt(tech, exam.id)
       expect(attempt.attemptNumber).toBe(n)
-      expect((await submit(tech, exam.id, attempt, attempt.questions.map(() => -1))).status).toBe(200)
+      expect(
+        (
+          await submit(
+            tech,
+            exam.id,
+            attempt,
+            attempt.questions.map(() => -1),
+          )
+        ).status,
+      ).toBe(200)
     }
   })
 })
@@ -225,7 +240,16 @@ describe('POST /exams/{id}/submit', () => {
     const weights = attempt.questions.map((q) => exam.questions.find((p) => p.id === q.id)!.category_weight)
     const total = weights.reduce((s, w) => s + w, 0)
     const expected = Math.round(((total - weights[wrongIndex]!) / total) * 10000) / 100
-    expect(result).toMatchObject({ attemptId: attempt.attemptId, examId: exam.id, exam_name: 'Ladder Safety', score: expected, passed: expected >= 60, correct_answers: 2, total_questions: 3, attempt_number: 1 })
+    expect(result).toMatchObject({
+      attemptId: attempt.attemptId,
+      examId: exam.id,
+      exam_name: 'Ladder Safety',
+      score: expected,
+      passed: expected >= 60,
+      correct_answers: 2,
+      total_questions: 3,
+      attempt_number: 1,
+    })
     expect(result.question_results.map((r) => r.question_id)).toEqual(attempt.questions.map((q) => q.id))
     expect(result.question_results[wrongIndex]!.is_correct).toBe(false)
     expect(result.section_scores.reduce((s, x) => s + x.questions_in_section, 0)).toBe(3)
@@ -233,11 +257,24 @@ describe('POST /exams/{id}/submit', () => {
     expect(row).toMatchObject({ status: 'submitted', answers, score: expected, passed: expected >= 60, result: res.body })
     expect(row.finalised_at).not.toBeNull()
 
-    const again = await submit(tech, exam.id, attempt, attempt.questions.map(() => -1))
+    const again = await submit(
+      tech,
+      exam.id,
+      attempt,
+      attempt.questions.map(() => -1),
+    )
     expect(again).toMatchObject({ status: 200, body: res.body })
     const events = await submittedEvents(attempt.attemptId)
     expect(events).toHaveLength(1)
-    expect(events[0]!.data).toEqual({ userId: tech.id, examId: exam.id, examName: 'Ladder Safety', attemptId: attempt.attemptId, attemptNumber: 1, score: expected, passed: expected >= 60 })
+    expect(events[0]!.data).toEqual({
+      userId: tech.id,
+      examId: exam.id,
+      examName: 'Ladder Safety',
+      attemptId: attempt.attemptId,
+      attemptNumber: 1,
+      score: expected,
+      passed: expected >= 60,
+    })
   })
   it('counts concurrent submits of one attempt once', async () => {
     const exam = await create()
@@ -268,13 +305,17 @@ describe('POST /exams/{id}/submit', () => {
     const attempt = await startAttempt(tech, exam.id)
     const ids = attempt.questions.map((q) => q.id)
     const before = await attemptRow(attempt.attemptId)
-    const post = (token: string, examId: number, body: Record<string, unknown>) => h.call('POST', `/exams/${examId}/submit`, { token, body: { attemptId: attempt.attemptId, ...body } })
+    const post = (token: string, examId: number, body: Record<string, unknown>) =>
+      h.call('POST', `/exams/${examId}/submit`, { token, body: { attemptId: attempt.attemptId, ...body } })
     expect(await post(tech.token, exam.id, { questionIds: ids.slice(0, 2), answers: [-1, -1] })).toMatchObject({ status: 400, body: { code: 'answers_mismatch' } })
     expect(await post(tech.token, exam.id, { questionIds: [...ids, 999999], answers: [-1, -1, -1, -1] })).toMatchObject({ status: 400, body: { code: 'question_not_in_attempt' } })
     expect(await post(tech.token, exam.id, { questionIds: [ids[0], ids[0], ids[1]], answers: [-1, -1, -1] })).toMatchObject({ status: 400, body: { code: 'duplicate_answer' } })
     expect(await post(tech.token, exam.id, { questionIds: ids, answers: [-1, -1] })).toMatchObject({ status: 400, body: { code: 'answers_mismatch' } })
     expect(await post(tech.token, exam.id, { questionIds: ids, answers: [7, 7, 7] })).toMatchObject({ status: 400, body: { code: 'invalid_answer' } })
-    expect(await post(tech.token, exam.id, { questionIds: [0, ...ids.slice(1)], answers: [-1, -1, -1] })).toMatchObject({ status: 400, body: { message: 'Some questions are missing IDs' } })
+    expect(await post(tech.token, exam.id, { questionIds: [0, ...ids.slice(1)], answers: [-1, -1, -1] })).toMatchObject({
+      status: 400,
+      body: { message: 'Some questions are missing IDs' },
+    })
     expect(await post(intruder.token, exam.id, { questionIds: ids, answers: [-1, -1, -1] })).toMatchObject({ status: 404, body: { code: 'attempt_not_found' } })
     expect(await post(admin.token, exam.id, { questionIds: ids, answers: [-1, -1, -1] })).toMatchObject({ status: 404 })
     expect(await post(tech.token, other.id, { questionIds: ids, answers: [-1, -1, -1] })).toMatchObject({ status: 404 })
@@ -289,9 +330,15 @@ describe('POST /exams/{id}/submit', () => {
     const questionIds = attempt.questions.map((q) => q.id)
     const body = { userId: tech.id, answers: correctAnswers(exam, attempt), questionIds }
     // Nobody else's attempt is found, and a userId that is not the caller's is refused.
-    expect(await h.call('POST', `/exams/${exam.id}/submit`, { token: other.token, body: { ...body, userId: undefined } })).toMatchObject({ status: 404, body: { code: 'attempt_not_found' } })
+    expect(await h.call('POST', `/exams/${exam.id}/submit`, { token: other.token, body: { ...body, userId: undefined } })).toMatchObject({
+      status: 404,
+      body: { code: 'attempt_not_found' },
+    })
     expect(await h.call('POST', `/exams/${exam.id}/submit`, { token: other.token, body: { ...body, userId: other.id } })).toMatchObject({ status: 404 })
-    expect(await h.call('POST', `/exams/${exam.id}/submit`, { token: tech.token, body: { ...body, userId: other.id } })).toMatchObject({ status: 403, body: { code: 'not_your_attempt' } })
+    expect(await h.call('POST', `/exams/${exam.id}/submit`, { token: tech.token, body: { ...body, userId: other.id } })).toMatchObject({
+      status: 403,
+      body: { code: 'not_your_attempt' },
+    })
     expect((await attemptRow(attempt.attemptId)).status).toBe('in_progress')
 
     const res = await h.call('POST', `/exams/${exam.id}/submit`, { token: tech.token, body })
@@ -333,7 +380,10 @@ describe('deadline', () => {
     // The browser comes back late: the server's result stands, whatever it sends now.
     const late = await submit(tech, exam.id, attempt, answers)
     expect(late).toMatchObject({ status: 200, body: row.result })
-    const save = await h.call('PUT', `/exams/attempts/${attempt.attemptId}/answers`, { token: tech.token, body: { questionIds: [attempt.questions[1]!.id], answers: [answers[1]] } })
+    const save = await h.call('PUT', `/exams/attempts/${attempt.attemptId}/answers`, {
+      token: tech.token,
+      body: { questionIds: [attempt.questions[1]!.id], answers: [answers[1]] },
+    })
     expect(save.status).toBe(409)
     expect(await submittedEvents(attempt.attemptId)).toHaveLength(1)
   })
@@ -474,7 +524,16 @@ describe('options shuffled per attempt', () => {
       }
       const b = await startAttempt(tech, off.id)
       for (const q of b.questions) expect(q.options).toEqual(poolOf(off, q).options)
-      expect((await submit(tech, off.id, b, b.questions.map((q) => poolOf(off, q).correct_answer))).body.score).toBe(100)
+      expect(
+        (
+          await submit(
+            tech,
+            off.id,
+            b,
+            b.questions.map((q) => poolOf(off, q).correct_answer),
+          )
+        ).body.score,
+      ).toBe(100)
       await submit(tech, keep.id, a, blank(a))
     }
     expect(shuffledOrders.size).toBeGreaterThan(2)
@@ -489,7 +548,12 @@ describe('options shuffled per attempt', () => {
     await h.sql('update exam_attempts set option_orders = null where id = ?', [attempt.attemptId])
     const resumed = await startAttempt(tech, exam.id, 200)
     expect(resumed.questions.map((q) => q.options)).toEqual(stored.map((q: { options: string[] }) => q.options))
-    const res = await submit(tech, exam.id, attempt, resumed.questions.map((q) => poolOf(exam, q).correct_answer))
+    const res = await submit(
+      tech,
+      exam.id,
+      attempt,
+      resumed.questions.map((q) => poolOf(exam, q).correct_answer),
+    )
     expect(res.body).toMatchObject({ score: 100 })
     expect(res.body.question_results.map((r: { options: string[] }) => r.options)).toEqual(stored.map((q: { options: string[] }) => q.options))
   })
@@ -505,7 +569,10 @@ describe('options shuffled per attempt', () => {
       expect(JSON.stringify(body)).not.toMatch(/correct|order|shuffle|weight/)
     }
     const q = started.body.questions[0]
-    const save = await h.call('PUT', `/exams/attempts/${started.body.attemptId}/answers`, { token: tech.token, body: { questionIds: [q.id], answers: [q.question_type === 'multi_select' ? [0] : 0] } })
+    const save = await h.call('PUT', `/exams/attempts/${started.body.attemptId}/answers`, {
+      token: tech.token,
+      body: { questionIds: [q.id], answers: [q.question_type === 'multi_select' ? [0] : 0] },
+    })
     expect(Object.keys(save.body)).toEqual(['savedAt'])
     for (const path of [`/exams/${exam.id}`, '/exams']) {
       const res = await h.call('GET', path, { token: tech.token })

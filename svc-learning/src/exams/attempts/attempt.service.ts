@@ -91,11 +91,7 @@ export function createAttemptService(ctx: LearningContext) {
   /** Finalises, one transaction each, the overdue attempts matching `where`; resolves with how many. */
   const finaliseOverdueWhere = async (where: { userId?: string }, limit = 100): Promise<number> => {
     const cutoff = new Date(now().getTime() - SUBMIT_GRACE_MS)
-    const due = await orm.em.fork().find(
-      ExamAttemptEntity,
-      { ...where, status: 'in_progress', deadline: { $lt: cutoff } },
-      { fields: ['id'], limit, orderBy: { deadline: 'asc' } },
-    )
+    const due = await orm.em.fork().find(ExamAttemptEntity, { ...where, status: 'in_progress', deadline: { $lt: cutoff } }, { fields: ['id'], limit, orderBy: { deadline: 'asc' } })
     let done = 0
     for (const { id } of due) {
       const finalised = await orm.em.fork().transactional(async (tx) => {
@@ -137,11 +133,7 @@ export function createAttemptService(ctx: LearningContext) {
         const exam = await requireTakeable(tx, actor, examId)
         // Serializes the starts of one learner on one exam (double clicks, two tabs).
         await attemptRepository.lockStarts(tx, examId, actor.userId)
-        const open = await tx.findOne(
-          ExamAttemptEntity,
-          { examId, userId: actor.userId, status: 'in_progress' },
-          { lockMode: LockMode.PESSIMISTIC_WRITE },
-        )
+        const open = await tx.findOne(ExamAttemptEntity, { examId, userId: actor.userId, status: 'in_progress' }, { lockMode: LockMode.PESSIMISTIC_WRITE })
         if (open) {
           if (now().getTime() < open.deadline.getTime()) return { resumed: true, attempt: startResponse(open, true) }
           finalise(tx, open, 'expired', open.answers)
@@ -149,8 +141,7 @@ export function createAttemptService(ctx: LearningContext) {
         }
         const pool = await attemptRepository.poolOf(tx, examId)
         if (pool.length === 0) return { error: unprocessable(EXAM_MESSAGES.noQuestions, 'no_questions') }
-        if (pool.length < exam.totalQuestions)
-          return { error: unprocessable(EXAM_MESSAGES.poolTooSmall(exam.totalQuestions, pool.length), 'pool_too_small') }
+        if (pool.length < exam.totalQuestions) return { error: unprocessable(EXAM_MESSAGES.poolTooSmall(exam.totalQuestions, pool.length), 'pool_too_small') }
         const { used, last } = await attemptRepository.countOf(tx, examId, actor.userId)
         if (exam.examType === 'final' && exam.maxAttempts !== null && exam.maxAttempts !== undefined && used >= exam.maxAttempts)
           return { error: conflict(`You have used all ${exam.maxAttempts} attempt(s) for this exam.`, 'attempts_exhausted') }
@@ -214,7 +205,12 @@ export function createAttemptService(ctx: LearningContext) {
         if (a.status !== 'in_progress') return ExamSubmissionResult.parse(a.result)
         if (isOverdue(a, now())) return finaliseRow(tx, a, 'expired', a.answers)
         const given = checkedAnswers(a, body.questionIds, body.answers)
-        return finaliseRow(tx, a, 'submitted', a.questions.map((q) => given.get(q.id)!))
+        return finaliseRow(
+          tx,
+          a,
+          'submitted',
+          a.questions.map((q) => given.get(q.id)!),
+        )
       })
     },
   }
