@@ -4,9 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SignJWT } from 'jose'
-import type { EventEnvelope } from '@portal/contracts'
 import { PlatformEnv, createInProcessBus, createTokenIssuer, loadOrCreateSigningKey, openDatabase, type SigningKey } from '@portal/server-kit'
-import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
+import { appCaller, createTestDatabase, outboxEvents, silentLogger } from '@portal/server-kit/testing'
 import { createApp } from './app.ts'
 import type { IdentityEnv } from './context.ts'
 import type { PasswordHasher } from './auth/index.ts'
@@ -72,40 +71,24 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
   /** Calls the app; each call comes from its own client address unless `address` is given. */
   const call = (method: string, path: string, opts: CallOptions = {}) => callApp(app, method, path, opts)
   const callApp = async (target: typeof app, method: string, path: string, opts: CallOptions = {}) => {
-    const headers: Record<string, string> = {
-      'x-forwarded-for': opts.address ?? `10.0.${Math.floor(++addressSeq / 250)}.${addressSeq % 250}`,
-      ...opts.headers,
+    const { address, headers, ...rest } = opts
+    const settledApp = {
+      async request(path: string, init?: RequestInit) {
+        const res = await target.request(path, init)
+        await background.settled() // what the request left running (e.g. a reset link) is there to read
+        return res
+      },
     }
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`
-    let body: string | undefined
-    if (opts.raw !== undefined || opts.body !== undefined) {
-      headers['content-type'] ??= 'application/json'
-      body = opts.raw ?? JSON.stringify(opts.body)
-    }
-    const res = await target.request(path, { method, headers, body })
-    await background.settled() // what the request left running (e.g. a reset link) is there to read
-    const text = await res.text()
-    let json: any
-    try {
-      json = text ? JSON.parse(text) : undefined
-    } catch {
-      json = text
-    }
-    return { status: res.status, body: json, headers: res.headers }
+    return appCaller(settledApp)(method, path, {
+      ...rest,
+      headers: { 'x-forwarded-for': address ?? `10.0.${Math.floor(++addressSeq / 250)}.${addressSeq % 250}`, ...headers },
+    })
   }
 
   const sql = async <T = Record<string, unknown>>(query: string, params: unknown[] = []) => (await service.orm.em.getConnection().execute(query, params)) as T[]
 
-  // Events recorded in one millisecond keep their order only by the kit's outbox sequence.
-  const hasSeq = (await sql("select 1 from information_schema.columns where table_name = 'outbox' and column_name = 'seq'")).length > 0
-  const order = hasSeq ? 'seq' : 'occurred_at, id'
-  const events = async (type?: string) => {
-    const rows = await sql<{ payload: EventEnvelope<any> | string }>(
-      type ? `select payload from outbox where type = ? order by ${order}` : `select payload from outbox order by ${order}`,
-      type ? [type] : [],
-    )
-    return rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as EventEnvelope<any>)
-  }
+  // Events recorded in one millisecond keep their order by the kit's outbox sequence (a platform migration every service runs).
+  const events = (type?: string) => outboxEvents(sql, type)
 
   /** The last verification code e-mailed to the user (from the outbox). */
   const lastCode = async (userId: string): Promise<string> => {

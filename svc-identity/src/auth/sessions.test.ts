@@ -14,7 +14,7 @@ afterAll(async () => {
   await h?.close()
 })
 
-const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, any>
+const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>
 const refresh = (cookie?: string) => h.call('POST', '/auth/refresh', { headers: cookie ? { cookie } : {} })
 const me = (token: string) => h.call('GET', '/users/me', { token })
 const ended = { message: MESSAGES.sessionExpired, code: 'refresh_invalid', expired: true }

@@ -18,7 +18,7 @@ afterAll(async () => {
 })
 
 const eventsFor = async (type: string, userId: string) => (await h.events(type)).filter((e) => e.data.userId === userId)
-const row = async (id: string) => (await h.sql<Record<string, any>>('select * from users where id = ?', [id]))[0]
+const row = async (id: string) => (await h.sql('select * from users where id = ?', [id]))[0]
 
 describe('GET /users/me', () => {
   it('returns the caller', async () => {
