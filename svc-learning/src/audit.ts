@@ -1,7 +1,10 @@
 import type { AuditedRoute } from '@portal/server-kit'
 
-const name = (kind: string) => (m: RegExpExecArray, b: Record<string, any> | null) => b?.name ?? b?.title ?? `${kind} ${m[1] ?? ''}`.trim()
-const assigned = (b: Record<string, any> | null) => (b && typeof b === 'object' ? Object.fromEntries(Object.entries(b).filter(([k]) => /assign|count|user/i.test(k))) : {})
+const name =
+  (kind: string): AuditedRoute['target'] =>
+  (m, b) =>
+    b?.name ?? b?.title ?? `${kind} ${m[1] ?? ''}`.trim()
+const assigned = (b: Record<string, unknown> | null) => (b && typeof b === 'object' ? Object.fromEntries(Object.entries(b).filter(([k]) => /assign|count|user/i.test(k))) : {})
 
 /** Learning's admin changes in the audit trail (decision 0030): exams, courses and SCORM edits. */
 export const LEARNING_AUDITED: readonly AuditedRoute[] = [

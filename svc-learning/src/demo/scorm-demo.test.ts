@@ -61,13 +61,16 @@ afterAll(async () => {
   await new Promise((r) => server?.close(r))
 })
 
+/** The host page's window: scorm-again's SCORM 1.2 API (the part the test reads) and how many times LMSFinish ran. */
+type HostWindow = typeof window & { API: { cmi: unknown; isInitialized(): boolean; isTerminated(): boolean; lastErrorCode: string }; finishes: number }
+
 /** A cmi element as the LMS would store it (the JSON rendering includes write-only elements such as exit). */
 const cmi = (page: Page, path: string) =>
   page.evaluate(
     (p) =>
       p
         .split('.')
-        .reduce((o: any, k) => o?.[k], JSON.parse(JSON.stringify((window as any).API.cmi)))
+        .reduce<unknown>((o, k) => (o as Record<string, unknown> | null | undefined)?.[k], JSON.parse(JSON.stringify((window as HostWindow).API.cmi)))
         ?.toString(),
     path,
   )
@@ -81,7 +84,7 @@ async function open(page: Page, saved?: unknown) {
     if (m.type() === 'error') errors.push(m.text())
   })
   await page.goto(`${base}/host.html${saved ? `#${encodeURIComponent(JSON.stringify(saved))}` : ''}`)
-  await expect.poll(() => page.evaluate(() => (window as any).API.isInitialized())).toBe(true)
+  await expect.poll(() => page.evaluate(() => (window as HostWindow).API.isInitialized())).toBe(true)
   return errors
 }
 
@@ -102,11 +105,11 @@ describe('the demo SCORM 1.2 lesson', () => {
     await expect.poll(() => lesson(page).frameLocator('#page').getByRole('heading').textContent()).toBe('Protective equipment')
 
     await close(page)
-    await expect.poll(() => page.evaluate(() => (window as any).finishes)).toBe(1)
+    await expect.poll(() => page.evaluate(() => (window as HostWindow).finishes)).toBe(1)
     expect(await cmi(page, 'core.exit')).toBe('suspend')
     expect(await cmi(page, 'core.session_time')).toMatch(/^\d{2,4}:\d{2}:\d{2}(\.\d{1,2})?$/)
-    expect(await page.evaluate(() => (window as any).API.isTerminated())).toBe(true)
-    expect(await page.evaluate(() => (window as any).API.lastErrorCode)).toBe('0')
+    expect(await page.evaluate(() => (window as HostWindow).API.isTerminated())).toBe(true)
+    expect(await page.evaluate(() => (window as HostWindow).API.lastErrorCode)).toBe('0')
     expect(errors).toEqual([])
 
     // Next launch: the stored state comes back with entry = resume.
@@ -122,7 +125,7 @@ describe('the demo SCORM 1.2 lesson', () => {
     expect(await cmi(resumed, 'core.lesson_location')).toBe('3')
     expect(await lesson(resumed).getByRole('button', { name: 'Next' }).isDisabled()).toBe(true)
     await close(resumed)
-    await expect.poll(() => resumed.evaluate(() => (window as any).finishes)).toBe(1)
+    await expect.poll(() => resumed.evaluate(() => (window as HostWindow).finishes)).toBe(1)
     expect(await cmi(resumed, 'core.exit')).toBe('')
     expect(resumedErrors).toEqual([])
   }, 30_000)

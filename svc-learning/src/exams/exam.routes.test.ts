@@ -31,7 +31,7 @@ const snapshot = async () => ({
 describe('POST /exams', () => {
   it('creates an exam with its pool, dropping blank options', async () => {
     const input = examInput()
-    ;(input.questions as any[])[0].options = ['4:1', ' ', '2:1', '1:1', '']
+    ;(input.questions as Record<string, unknown>[])[0]!.options = ['4:1', ' ', '2:1', '1:1', '']
     const res = await h.call('POST', '/exams', { token: admin.token, body: input })
     expect(res.status).toBe(201)
     const exam = Exam.parse(res.body)
@@ -48,7 +48,7 @@ describe('POST /exams', () => {
   })
   it('enforces every rule of the exam form and writes nothing', async () => {
     const before = await snapshot()
-    const q = (over: Record<string, unknown>) => [{ ...(examInput().questions as any[])[0], ...over }]
+    const q = (over: Record<string, unknown>) => [{ ...(examInput().questions as Record<string, unknown>[])[0], ...over }]
     const cases: [Record<string, unknown>, string][] = [
       [{ total_questions: 0 }, 'Must have at least 1 question'],
       [{ total_questions: 5 }, 'Not enough questions in the pool'],
@@ -97,7 +97,7 @@ describe('POST /exams', () => {
     const byDefault = await create()
     expect(byDefault.shuffle_options).toBe(true)
     expect(byDefault.questions.map((q) => q.keep_option_order)).toEqual([false, false, false, false])
-    const questions = (examInput().questions as any[]).map((q, i) => (i === 3 ? { ...q, keep_option_order: true } : q))
+    const questions = (examInput().questions as Record<string, unknown>[]).map((q, i) => (i === 3 ? { ...q, keep_option_order: true } : q))
     const chosen = await create({ shuffle_options: false, questions })
     expect(chosen.shuffle_options).toBe(false)
     expect(chosen.questions.map((q) => q.keep_option_order)).toEqual([false, false, false, true])
@@ -106,7 +106,7 @@ describe('POST /exams', () => {
   })
   it('refuses shuffle_options and keep_option_order that are not booleans with 400 naming the field, and writes nothing', async () => {
     const before = await snapshot()
-    const q = (over: Record<string, unknown>) => [{ ...(examInput().questions as any[])[0], ...over }]
+    const q = (over: Record<string, unknown>) => [{ ...(examInput().questions as Record<string, unknown>[])[0], ...over }]
     const cases: [Record<string, unknown>, string, string][] = [
       [{ shuffle_options: 'yes' }, 'shuffle_options', 'shuffle_options must be true or false'],
       [{ shuffle_options: 1 }, 'shuffle_options', 'shuffle_options must be true or false'],
@@ -210,7 +210,7 @@ describe('PUT /exams/{id}', () => {
     expect(edited.questions.map((q) => q.id)).not.toContain(q1!.id)
   })
   it('keeps the shuffle setting and each kept order when a PUT leaves them out, and changes them when it sends them', async () => {
-    const questions = (examInput().questions as any[]).map((q, i) => (i === 1 ? { ...q, keep_option_order: true } : q))
+    const questions = (examInput().questions as Record<string, unknown>[]).map((q, i) => (i === 1 ? { ...q, keep_option_order: true } : q))
     const exam = await create({ name: 'Legacy client', shuffle_options: false, questions })
     // A client that knows nothing of shuffling sends the exam back without the new fields.
     const resent = examInput({ name: 'Legacy client', questions: exam.questions.map(({ keep_option_order: _k, ...q }) => q) })
@@ -221,9 +221,10 @@ describe('PUT /exams/{id}', () => {
     const flipped = examInput({
       name: 'Legacy client',
       shuffle_options: true,
-      questions: exam.questions
-        .map((q, i) => ({ ...q, keep_option_order: i === 2 }))
-        .concat([{ question_type: 'multiple_choice', question_text: 'New', options: ['a', 'b'], correct_answer: 0 } as any]),
+      questions: [
+        ...exam.questions.map((q, i) => ({ ...q, keep_option_order: i === 2 })),
+        { question_type: 'multiple_choice', question_text: 'New', options: ['a', 'b'], correct_answer: 0 },
+      ],
     })
     const changed = Exam.parse((await h.call('PUT', `/exams/${exam.id}`, { token: admin.token, body: flipped })).body)
     expect(changed.shuffle_options).toBe(true)
@@ -233,7 +234,7 @@ describe('PUT /exams/{id}', () => {
     const a = await create({ name: 'A' })
     const b = await create({ name: 'B' })
     const before = await snapshot()
-    const foreign = examInput({ questions: [...(examInput().questions as any[]).slice(0, 3), { ...b.questions[0] }] })
+    const foreign = examInput({ questions: [...(examInput().questions as Record<string, unknown>[]).slice(0, 3), { ...b.questions[0] }] })
     expect(await h.call('PUT', `/exams/${a.id}`, { token: admin.token, body: foreign })).toMatchObject({ status: 400, body: { code: 'unknown_question' } })
     const dup = examInput({ questions: [a.questions[0], a.questions[0], a.questions[1], a.questions[2]] })
     expect(await h.call('PUT', `/exams/${a.id}`, { token: admin.token, body: dup })).toMatchObject({ status: 400, body: { code: 'duplicate_question' } })

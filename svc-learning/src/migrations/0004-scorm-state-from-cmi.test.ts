@@ -54,7 +54,7 @@ describe('0004: SCO state from the cmi tree alone', () => {
         const rows = (await after.orm.em.fork().getConnection().execute('select module_id, item_id, cmi from scorm_states order by module_id, item_id')) as {
           module_id: number
           item_id: string
-          cmi: { cmi: Record<string, any> }
+          cmi: { cmi: Record<string, unknown> }
         }[]
         const tree = (module: number, item: string) => rows.find((r) => r.module_id === module && r.item_id === item)!.cmi.cmi
         expect(tree(1, 'saved-only')).toEqual({

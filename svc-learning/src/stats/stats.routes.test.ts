@@ -20,7 +20,7 @@ afterAll(async () => {
 
 /** Takes the exam answering `correct` of its 4 questions right (all weights 1). */
 const take = async (name: string, correct: number) => {
-  const qs = (examInput().questions as any[]).map((q) => ({ ...q, category_weight: 1 }))
+  const qs = (examInput().questions as Record<string, unknown>[]).map((q) => ({ ...q, category_weight: 1 }))
   const exam = Exam.parse((await h.call('POST', '/exams', { token: admin.token, body: examInput({ name, total_questions: 4, questions: qs }) })).body)
   const attempt = StartAttemptResponse.parse((await h.call('POST', `/exams/${exam.id}/attempts`, { token: tech.token })).body)
   const right = correctAnswersAsShown(exam, attempt)

@@ -85,7 +85,10 @@ describe('POST /scorm-editor/analyze', () => {
     ])
     // Estimated from the MP4s themselves (2–4 s test patterns), not from the slides.
     expect(analysis.videos.map((v) => v.fileName)).toEqual(['pump-overview.mp4', 'lockout.mp4', 'walkthrough.mp4'])
-    for (const v of analysis.videos) (expect(v.estimatedDurationSeconds).toBeGreaterThan(1), expect(v.estimatedDurationSeconds).toBeLessThan(5))
+    for (const v of analysis.videos) {
+      expect(v.estimatedDurationSeconds).toBeGreaterThan(1)
+      expect(v.estimatedDurationSeconds).toBeLessThan(5)
+    }
   })
 
   it('refuses what is not a Captivate package, a file module and a bad id', async () => {

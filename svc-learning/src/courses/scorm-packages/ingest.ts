@@ -39,6 +39,8 @@ const MAX_STRUCTURE_FILE_BYTES = 8 * 1024 * 1024
 const ENTRIES_IN_FLIGHT = 2
 /** Bytes read from the zip, and inflated, at a time. */
 const CHUNK_BYTES = 64 * 1024
+/** The control codes U+0000..U+001F, which no entry name may hold (built from code points, as they are meant). */
+const CONTROL_CODES = new RegExp(`[${String.fromCharCode(0x00)}-${String.fromCharCode(0x1f)}]`)
 /** Folders and files that zip tools add and that are not part of the content. */
 const isJunk = (path: string) => path.startsWith('__MACOSX/') || /(^|\/)(\.DS_Store|Thumbs\.db)$/.test(path)
 
@@ -92,7 +94,7 @@ async function readCentralDirectory(zip: ZipFile, limits: ExtractLimits): Promis
   try {
     for await (const entry of zip.eachEntry()) {
       const name = entry.fileName
-      if (/[\0-\x1f]/.test(name) || name.length > 900) throw unsafePath(name)
+      if (CONTROL_CODES.test(name) || name.length > 900) throw unsafePath(name)
       const isDirectory = name.endsWith('/')
       const path = (isDirectory ? name.slice(0, -1) : name).normalize('NFC')
       if (!isSafeKey(path)) throw unsafePath(name)

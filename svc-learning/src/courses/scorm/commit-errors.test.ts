@@ -99,7 +99,7 @@ describe.each([
   it('keeps committing after the pool replaces its connection (an idle one is closed after 10 s)', async () => {
     const l = await launch(learner)
     expect((await commit(l, 1, core('before'))).body.applied).toBe(true)
-    const pool = (await (h.orm.em.getConnection() as unknown as { getNativeClient(): Promise<any> }).getNativeClient()) as {
+    const pool = (await (h.orm.em.getConnection() as unknown as { getNativeClient(): Promise<unknown> }).getNativeClient()) as {
       connect(): Promise<{ release(err?: Error): void }>
     }
     const connection = await pool.connect()

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Readable } from 'node:stream'
+import type { z } from 'zod'
 import { COURSE_MESSAGES, DEFAULT_SCORM_PROGRESS, ScormCommitResponse, ScormLaunch, ScormProgress } from '@portal/contracts'
 import { listen } from '@portal/server-kit'
 import { CONTENT_ORIGIN, createHarness, type Harness, type TestUser } from '../../harness.test-support.ts'
 import { COMMIT_MAX_BYTES } from './scorm.routes.ts'
-import { activityTreeOf } from '@portal/contracts/scorm-sequencing'
-import { engine } from '../scorm-packages/scorm-engine.test-support.ts'
 import { insertCourse, insertModule, installFixture } from '../progress/course-runtime.test-support.ts'
 
 const FIXTURE = 'golf-scorm2004-3rd-SequencingForcedSequential.zip'
@@ -43,6 +42,8 @@ const launch = async (who: TestUser = learner, id = moduleId): Promise<ScormLaun
   expect(res.status, JSON.stringify(res.body)).toBe(200)
   return ScormLaunch.parse(res.body)
 }
+/** A commit's answer: what scorm-again reads, or a refusal's message and code. */
+type CommitAnswer = Partial<z.infer<typeof ScormCommitResponse>> & { message?: string; code?: string }
 /** POSTs a commit to a launch's commit URL, as JSON (autocommit) or text/plain (beacon). */
 const commit = async (l: { commitUrl: string }, body: unknown, type = 'application/json') => {
   const res = await h.app.request(l.commitUrl.replace(/^\/api/, ''), {
@@ -50,7 +51,7 @@ const commit = async (l: { commitUrl: string }, body: unknown, type = 'applicati
     headers: { 'content-type': type },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   })
-  return { status: res.status, body: (await res.json()) as any }
+  return { status: res.status, body: (await res.json()) as CommitAnswer }
 }
 const cmi2004 = (over: Record<string, unknown> = {}) => ({
   cmi: {
@@ -217,7 +218,7 @@ describe('GET /content/{token}/*', () => {
     h.advance(9 * 3600_000)
     const expired = await h.app.request(`${fresh.contentBase.replace(/^\/api/, '')}shared/style.css`)
     expect(expired.status).toBe(401)
-    expect(((await expired.json()) as any).code).toBe('launch_expired')
+    expect(((await expired.json()) as { code: string }).code).toBe('launch_expired')
     h.advance(-9 * 3600_000)
   })
 })
@@ -464,7 +465,7 @@ describe('completion reported by the content', () => {
     let seq = 1
     for (const id of scos.slice(1, -1)) await commit(l, { itemId: id, seq: ++seq, runtimeData: status12('completed') })
     expect((await progress()).completed_at).toBeNull()
-    const last = await commit(l, { itemId: scos.at(-1), seq: ++seq, runtimeData: status12('passed') })
+    const last = await commit(l, { itemId: scos.at(-1), seq: seq + 1, runtimeData: status12('passed') })
     expect(last.body.moduleCompleted).toBe(true)
     expect(await progress()).toMatchObject({ progress: 100 })
   })
