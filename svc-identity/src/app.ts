@@ -12,7 +12,7 @@ import {
   type TokenVerifier,
 } from '@portal/server-kit'
 import { authRoutes, createAuthService, createKdfScheduler, createPasswordHasher, DEFAULT_KDF, scheduleKdf, type KdfParams, type PasswordHasher } from './auth/index.ts'
-import { IDENTITY_AUDITED } from './audit.ts'
+import { IDENTITY_AUDITED, IdentityAuditAnswer } from './audit.ts'
 import { createBackgroundTasks, type BackgroundTasks } from './background.ts'
 import type { IdentityContext, IdentityEnv } from './context.ts'
 import { groupRoutes, createGroupService } from './groups/index.ts'
@@ -81,7 +81,7 @@ export function createApp(deps: AppDeps) {
     },
   })
   const secureCookie = (deps.env.PUBLIC_URL ?? '').startsWith('https:')
-  app.use(auditAdminChanges(deps.orm, IDENTITY_AUDITED))
+  app.use(auditAdminChanges(deps.orm, IDENTITY_AUDITED, IdentityAuditAnswer))
   app.route('/auth', authRoutes(createAuthService(ctx), deps.issuer, { secureCookie }))
   app.route('/users', userRoutes(createUserService(ctx), verifier))
   app.route('/admin/user-groups', groupRoutes(createGroupService(ctx), verifier))

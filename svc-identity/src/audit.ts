@@ -1,7 +1,17 @@
 import type { AuditedRoute } from '@portal/server-kit'
+import { z } from 'zod'
+
+/** What the audit reads of identity's answers: the user changed, or the group created. */
+export const IdentityAuditAnswer = z.object({
+  user: z
+    .object({ email: z.string().optional().catch(undefined), user_group: z.unknown().optional(), is_manager: z.unknown().optional(), manager_scope: z.unknown().optional() })
+    .optional()
+    .catch(undefined),
+  name: z.string().optional().catch(undefined),
+})
 
 /** Identity's admin changes in the audit trail (decision 0030): users, roles and groups. */
-export const IDENTITY_AUDITED: readonly AuditedRoute[] = [
+export const IDENTITY_AUDITED: readonly AuditedRoute<z.infer<typeof IdentityAuditAnswer>>[] = [
   {
     method: 'PATCH',
     path: /^\/users\/([^/]+)\/group$/,

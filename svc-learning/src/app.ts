@@ -33,7 +33,7 @@ import {
   scormEditorRoutes,
   scormRoutes,
 } from './courses/index.ts'
-import { LEARNING_AUDITED } from './audit.ts'
+import { LEARNING_AUDITED, LearningAuditAnswer } from './audit.ts'
 import { createItemAnalysisService, itemAnalysisRoutes } from './item-analysis/index.ts'
 
 export interface AppDeps {
@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps) {
     },
   })
   // Learner-side course runtime; `/courses/with-progress` before the courses routes (`/courses/:id`).
-  app.use(auditAdminChanges(deps.orm, LEARNING_AUDITED))
+  app.use(auditAdminChanges(deps.orm, LEARNING_AUDITED, LearningAuditAnswer))
   const progress = createProgressService(ctx, { contentCompletion })
   const content = createContentService(ctx)
   const scorm = createScormService(ctx)

@@ -1,13 +1,28 @@
 import type { AuditedRoute } from '@portal/server-kit'
+import { z } from 'zod'
+
+/** What the audit reads of learning's answers: a name or title, the SCORM editor's outcome, and (kept whole) an assignment's counts. */
+export const LearningAuditAnswer = z.looseObject({
+  name: z.string().optional().catch(undefined),
+  title: z.string().optional().catch(undefined),
+  message: z.string().optional().catch(undefined),
+  backupId: z.unknown().optional(),
+  changes: z.unknown().optional(),
+  restoredFrom: z
+    .object({ backup_name: z.string().optional().catch(undefined), id: z.unknown().optional() })
+    .optional()
+    .catch(undefined),
+})
+type Answer = z.infer<typeof LearningAuditAnswer>
 
 const name =
-  (kind: string): AuditedRoute['target'] =>
+  (kind: string): AuditedRoute<Answer>['target'] =>
   (m, b) =>
     b?.name ?? b?.title ?? `${kind} ${m[1] ?? ''}`.trim()
-const assigned = (b: Record<string, unknown> | null) => (b && typeof b === 'object' ? Object.fromEntries(Object.entries(b).filter(([k]) => /assign|count|user/i.test(k))) : {})
+const assigned = (b: Answer | null) => (b && typeof b === 'object' ? Object.fromEntries(Object.entries(b).filter(([k]) => /assign|count|user/i.test(k))) : {})
 
 /** Learning's admin changes in the audit trail (decision 0030): exams, courses and SCORM edits. */
-export const LEARNING_AUDITED: readonly AuditedRoute[] = [
+export const LEARNING_AUDITED: readonly AuditedRoute<Answer>[] = [
   { method: 'POST', path: /^\/exams\/?$/, action: 'exam.created', target: name('exam') },
   { method: 'PUT', path: /^\/exams\/(\d+)$/, action: 'exam.updated', target: name('exam') },
   { method: 'DELETE', path: /^\/exams\/(\d+)$/, action: 'exam.deleted', target: (m) => `exam ${m[1]}` },

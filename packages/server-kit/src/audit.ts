@@ -6,6 +6,7 @@ import { AuditQuery, type AuditEntry } from '@portal/contracts'
 import { authenticate, requireAdmin, type Actor, type TokenVerifier } from './auth.ts'
 import { validate } from './errors.ts'
 import type { AppEnv } from './http.ts'
+import type { z } from 'zod'
 
 /** The audit trail's table: one row per admin change (decision 0030). */
 export const AUDIT_TRAIL_SQL = [
@@ -84,24 +85,28 @@ export const auditTrailRoutes = (orm: MikroORM, service: string, verifier: Token
     .use(authenticate(verifier), requireAdmin)
     .get('/', validate('query', AuditQuery), async (c) => c.json(await auditTrail.list(orm.em.fork(), service, c.req.valid('query'))))
 
-/** An admin change a route makes: method and path, the action's name, and what it changed. */
-export interface AuditedRoute {
+/**
+ * An admin change a route makes: method and path, the action's name, and what it changed. `B` is
+ * what the service reads of its routes' JSON answers (see `auditAdminChanges`).
+ */
+export interface AuditedRoute<B = unknown> {
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   /** Whole path (without the gateway's `/api`). */
   path: RegExp
   action: string
-  /** The target named from the path's match and the JSON answer (e.g. a name or title). */
-  target: (match: RegExpExecArray, body: Record<string, any> | null) => string
+  /** The target named from the path's match and the JSON answer (e.g. a name or title); null when the answer is not of the shape read. */
+  target: (match: RegExpExecArray, body: B | null) => string
   /** Facts worth keeping from the answer. */
-  details?: (body: Record<string, any> | null) => Record<string, unknown>
+  details?: (body: B | null) => Record<string, unknown>
 }
 
 /**
  * Records the admin changes of routes whose services do not record them themselves: after a
  * successful answer to an admin's request matching a route, one audit row (its own statement, just
- * after the change committed). A failure to record is logged, never turned into an error answer.
+ * after the change committed). `answer` says what the routes read of their JSON answers (an answer
+ * of another shape is read as null). A failure to record is logged, never turned into an error answer.
  */
-export const auditAdminChanges = (orm: MikroORM, routes: readonly AuditedRoute[]) =>
+export const auditAdminChanges = <B>(orm: MikroORM, routes: readonly AuditedRoute<B>[], answer: z.ZodType<B>) =>
   createMiddleware<AppEnv>(async (c, next) => {
     await next()
     if (!c.res.ok) return
@@ -109,7 +114,9 @@ export const auditAdminChanges = (orm: MikroORM, routes: readonly AuditedRoute[]
     const actor = c.get('actor') as Actor | undefined
     if (!route || !actor?.isAdmin) return
     try {
-      const body = c.res.headers.get('content-type')?.includes('application/json') ? ((await c.res.clone().json()) as Record<string, any>) : null
+      const json: unknown = c.res.headers.get('content-type')?.includes('application/json') ? await c.res.clone().json() : null
+      const read = answer.safeParse(json)
+      const body = read.success ? read.data : null
       const match = route.path.exec(c.req.path)!
       await auditTrail.record(orm.em.fork(), actor, route.action, route.target(match, body), route.details?.(body) ?? {})
     } catch (err) {
