@@ -1,6 +1,6 @@
 import { applyMergePatch, ScormCommit } from '@portal/contracts'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { flushOnPageHide, preloadRuntime, startScormSession, type NavRequest, type ScormSession } from './index.ts'
+import { flushOnPageHide, preloadRuntime, startScormSession as startSession, type NavRequest, type ScormSession } from './index.ts'
 import { EARLY_COMMIT_CHARS, EARLY_COMMIT_MS } from './session.ts'
 import { captureCommits, hostWindow, item, launchOf, type ScoApi12, type ScoApi2004 } from '../test-support/index.ts'
 
@@ -9,7 +9,18 @@ beforeAll(async () => {
   await preloadRuntime('2004')
 })
 
+// Every session a test starts ends with it: a session left running keeps its commit timers (the
+// 5 s autocommit, the early commit of large values), which on a slow machine fired into the next
+// test's captured commits.
+const live: ScormSession[] = []
+const startScormSession = (...args: Parameters<typeof startSession>): ScormSession => {
+  const session = startSession(...args)
+  live.push(session)
+  return session
+}
+
 afterEach(() => {
+  for (const session of live.splice(0)) session.destroy()
   vi.useRealTimers()
   vi.unstubAllGlobals()
 })
