@@ -1,4 +1,4 @@
-import { Alert, Button, Spinner, type RemoteProps } from '@portal/ui-kit'
+import { Alert, Button, CardGrid, Spinner, type RemoteProps } from '@portal/ui-kit'
 import { ProgressBar, exposed, RouteLink } from '../shared/index.ts'
 import { REMOTES, tierLabel } from '@portal/contracts'
 import { useCertificationSummary } from './data/apiHooks.ts'
@@ -62,7 +62,7 @@ export const DashboardCardsView = ({ user, navigate }: Pick<RemoteProps, 'user' 
           </>
         )}
       </section>
-      <div className="pk-grid">
+      <CardGrid>
         <LinkCard
           id="my-certs-title"
           title="My Certifications"
@@ -79,7 +79,7 @@ export const DashboardCardsView = ({ user, navigate }: Pick<RemoteProps, 'user' 
             navigate={navigate}
           />
         ) : null}
-      </div>
+      </CardGrid>
     </>
   )
 }

@@ -1,5 +1,5 @@
 import { DASHBOARD_SECTIONS, type CourseWithProgress } from '@portal/contracts'
-import { Button, EmptyState, Spinner } from '@portal/ui-kit'
+import { Button, CardGrid, EmptyState, Spinner } from '@portal/ui-kit'
 import { NotLoaded } from '../LoadFailure.tsx'
 import { useCoursesWithProgress } from './data/apiHooks.ts'
 import { courseStatusLabel, moduleCountText, percent } from './course-view.ts'
@@ -24,7 +24,7 @@ export const MyCoursesCard = ({ onView }: { onView: (course: CourseWithProgress)
       ) : courses.data.length === 0 ? (
         <EmptyState>No courses assigned yet</EmptyState>
       ) : (
-        <ul className="pk-grid pk-list-none pk-m0 pk-p0">
+        <CardGrid as="ul">
           {courses.data.map((course) => {
             const titleId = `course-${course.id}-title`
             const progress = percent(course.progress)
@@ -48,7 +48,7 @@ export const MyCoursesCard = ({ onView }: { onView: (course: CourseWithProgress)
               </li>
             )
           })}
-        </ul>
+        </CardGrid>
       )}
     </section>
   )

@@ -1,5 +1,5 @@
 import { DASHBOARD_SECTIONS } from '@portal/contracts'
-import { Button, EmptyState, Spinner } from '@portal/ui-kit'
+import { Button, CardGrid, EmptyState, Spinner } from '@portal/ui-kit'
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, type ReactNode } from 'react'
 import { refreshDashboard } from '../dashboard-keys.ts'
@@ -36,7 +36,7 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
       ) : exams.data.length === 0 ? (
         <EmptyState>No exams assigned yet</EmptyState>
       ) : (
-        <ul className="pk-grid pk-list-none pk-m0 pk-p0">
+        <CardGrid as="ul">
           {exams.data.map((exam) => {
             const attempts = attemptsText(exam)
             const usedUp = attemptsUsedUp(exam)
@@ -62,7 +62,7 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
               </li>
             )
           })}
-        </ul>
+        </CardGrid>
       )}
     </section>
   )
@@ -92,7 +92,7 @@ export const StatisticsCards = ({ userId }: { userId: string }) => {
   const body = (render: (s: NonNullable<typeof stats.data>) => ReactNode) =>
     stats.isPending ? <Spinner label="Loading statistics..." /> : stats.isError ? <NotLoaded /> : render(stats.data)
   return (
-    <div className="pk-grid pk-grid-300">
+    <CardGrid className="pk-grid-300">
       <section className="pk-card pk-stack" aria-labelledby="exam-stats-title">
         <h2 id="exam-stats-title">Exam Statistics</h2>
         {body((s) => (
@@ -114,6 +114,6 @@ export const StatisticsCards = ({ userId }: { userId: string }) => {
           </dl>
         ))}
       </section>
-    </div>
+    </CardGrid>
   )
 }
