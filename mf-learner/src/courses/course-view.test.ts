@@ -124,7 +124,7 @@ describe('course and module labels', () => {
   })
 
   it('formats completion dates and ignores missing ones', () => {
-    expect(completedOnText('2026-11-22T10:00:00Z', 'en-GB')).toBe('Completed 22 Nov 2026')
+    expect(completedOnText('2026-11-22T10:00:00Z')).toBe('Completed Nov 22, 2026')
     expect(completedOnText(null)).toBeNull()
     expect(completedOnText('not a date')).toBeNull()
   })

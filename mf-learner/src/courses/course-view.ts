@@ -1,4 +1,5 @@
 import type { CourseStatus, CourseWithProgress, LearnerModule } from '@portal/contracts'
+import { formatDate } from '@portal/ui-kit'
 
 /** The status badge of a course card (learner §2). */
 export const courseStatusLabel = (status: CourseStatus): 'Completed' | 'In Progress' | 'Not Started' =>
@@ -99,9 +100,8 @@ const COMPLETED_BY: Record<string, string> = {
 
 export const completedByText = (trigger: string | null | undefined): string | null => (trigger ? (COMPLETED_BY[trigger] ?? null) : null)
 
-export const completedOnText = (iso: string | null, locale?: string): string | null => {
-  if (!iso) return null
-  const d = new Date(iso)
-  if (Number.isNaN(d.getTime())) return null
-  return `Completed ${d.toLocaleDateString(locale, { year: 'numeric', month: 'short', day: 'numeric' })}`
+/** "Completed Nov 22, 2026": the portal's one date format (ui-kit's formatDate), as every other screen writes a completion. */
+export const completedOnText = (iso: string | null): string | null => {
+  if (!iso || Number.isNaN(new Date(iso).getTime())) return null
+  return `Completed ${formatDate(iso)}`
 }
