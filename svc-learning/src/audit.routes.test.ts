@@ -38,6 +38,21 @@ describe('learning’s audit trail (decision 0030)', () => {
     expect((await h.call('GET', '/admin/audit/learning?from=yesterday', { token: admin.token })).status).toBe(400)
   })
 
+  it('records a question retired from an exam and put back (issue 27), and not a refused retirement', async () => {
+    const created = await h.call('POST', '/exams', { token: admin.token, body: examInput({ name: 'Retiring Exam' }) })
+    const exam = created.body as { id: number; questions: { id: number }[] }
+    const [first, second] = exam.questions
+    expect((await h.call('POST', `/admin/exams/${exam.id}/questions/${first!.id}/retire`, { token: admin.token })).status).toBe(200)
+    // A pool of 4 drawing 3: a second retirement is refused and leaves no trace.
+    expect((await h.call('POST', `/admin/exams/${exam.id}/questions/${second!.id}/retire`, { token: admin.token })).status).toBe(422)
+    expect((await h.call('POST', `/admin/exams/${exam.id}/questions/${first!.id}/restore`, { token: admin.token })).status).toBe(200)
+    const mine = (await trail()).filter((e) => e.target.endsWith('of Retiring Exam'))
+    expect(mine.map((e) => [e.action, e.target])).toEqual([
+      ['exam.question_restored', `question ${first!.id} of Retiring Exam`],
+      ['exam.question_retired', `question ${first!.id} of Retiring Exam`],
+    ])
+  })
+
   it('is for admins only', async () => {
     expect((await h.call('GET', '/admin/audit/learning')).status).toBe(401)
     expect((await h.call('GET', '/admin/audit/learning', { token: tech.token })).status).toBe(403)

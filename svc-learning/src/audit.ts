@@ -27,6 +27,19 @@ export const LEARNING_AUDITED: readonly AuditedRoute<Answer>[] = [
   { method: 'PUT', path: /^\/exams\/(\d+)$/, action: 'exam.updated', target: name('exam') },
   { method: 'DELETE', path: /^\/exams\/(\d+)$/, action: 'exam.deleted', target: (m) => `exam ${m[1]}` },
   { method: 'POST', path: /^\/exams\/(\d+)\/assign$/, action: 'exam.assigned', target: (m) => `exam ${m[1]}`, details: assigned },
+  // A question retired from an exam's pool or put back (issue 27): named by its exam's name from the answer.
+  {
+    method: 'POST',
+    path: /^\/admin\/exams\/(\d+)\/questions\/(\d+)\/retire$/,
+    action: 'exam.question_retired',
+    target: (m, b) => `question ${m[2]} of ${b?.name ?? `exam ${m[1]}`}`,
+  },
+  {
+    method: 'POST',
+    path: /^\/admin\/exams\/(\d+)\/questions\/(\d+)\/restore$/,
+    action: 'exam.question_restored',
+    target: (m, b) => `question ${m[2]} of ${b?.name ?? `exam ${m[1]}`}`,
+  },
   { method: 'POST', path: /^\/courses\/?$/, action: 'course.created', target: name('course') },
   { method: 'PUT', path: /^\/courses\/(\d+)$/, action: 'course.updated', target: name('course') },
   { method: 'DELETE', path: /^\/courses\/(\d+)$/, action: 'course.deleted', target: (m) => `course ${m[1]}` },
