@@ -5,6 +5,7 @@ import { Migration } from '@mikro-orm/migrations'
 import { AuditQuery, type AuditEntry } from '@portal/contracts'
 import { authenticate, requireAdmin, type Actor, type TokenVerifier } from './auth.ts'
 import { validate } from './errors.ts'
+import { sqlConditions } from './sql-conditions.ts'
 import type { AppEnv } from './http.ts'
 import type { z } from 'zod'
 
@@ -46,29 +47,16 @@ export const auditTrail = {
 
   /** The latest changes, newest first, filtered by who (name or id), what (action or target) and when. */
   async list(em: EntityManager, service: string, f: { actor?: string; action?: string; from?: string; to?: string; limit: number }): Promise<AuditEntry[]> {
-    const where: string[] = []
-    const params: unknown[] = []
-    if (f.actor) {
-      where.push("(actor_name ilike ? escape '\\' or actor_id::text = ?)")
-      params.push(likeOf(f.actor), f.actor)
-    }
-    if (f.action) {
-      where.push("(action ilike ? escape '\\' or target ilike ? escape '\\')")
-      params.push(likeOf(f.action), likeOf(f.action))
-    }
-    if (f.from) {
-      where.push('at >= ?::timestamptz')
-      params.push(f.from)
-    }
-    if (f.to) {
+    const filter = sqlConditions()
+      .when(f.actor, "(actor_name ilike ? escape '\\' or actor_id::text = ?)", likeOf(f.actor ?? ''), f.actor)
+      .when(f.action, "(action ilike ? escape '\\' or target ilike ? escape '\\')", likeOf(f.action ?? ''), likeOf(f.action ?? ''))
+      .when(f.from, 'at >= ?::timestamptz', f.from)
       // A bare date means the whole day.
-      where.push(/^\d{4}-\d{2}-\d{2}$/.test(f.to) ? "at < ?::date + interval '1 day'" : 'at <= ?::timestamptz')
-      params.push(f.to)
-    }
-    const rows = (await em.execute(
-      `select id, at, actor_id, actor_name, action, target, details from audit_log ${where.length ? `where ${where.join(' and ')}` : ''} order by at desc, id desc limit ?`,
-      [...params, f.limit],
-    )) as { id: string | number; at: Date | string; actor_id: string; actor_name: string; action: string; target: string; details: Record<string, unknown> | string }[]
+      .when(f.to, /^\d{4}-\d{2}-\d{2}$/.test(f.to ?? '') ? "at < ?::date + interval '1 day'" : 'at <= ?::timestamptz', f.to)
+    const rows = (await em.execute(`select id, at, actor_id, actor_name, action, target, details from audit_log ${filter.where} order by at desc, id desc limit ?`, [
+      ...filter.values,
+      f.limit,
+    ])) as { id: string | number; at: Date | string; actor_id: string; actor_name: string; action: string; target: string; details: Record<string, unknown> | string }[]
     return rows.map((r) => ({
       ...r,
       id: Number(r.id),

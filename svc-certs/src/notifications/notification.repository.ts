@@ -1,3 +1,4 @@
+import { sqlConditions } from '@portal/server-kit'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import {
   BRANCHES,
@@ -351,22 +352,12 @@ export const notificationRepository = {
 
   /** The newest entries first, filtered. */
   async logs(em: EntityManager, q: LogFilter): Promise<NotificationLog[]> {
-    const where: string[] = []
-    const params: unknown[] = []
-    if (q.branch) {
-      where.push('branch = ?')
-      params.push(q.branch)
-    }
-    if (q.notification_type) {
-      where.push('notification_type = ?')
-      params.push(q.notification_type)
-    }
-    if (q.status) {
-      where.push('status = ?')
-      params.push(q.status)
-    }
-    const rows = (await em.execute(`select ${LOG_SELECT} from notification_logs ${where.length ? `where ${where.join(' and ')}` : ''} order by sent_at desc, id desc limit ?`, [
-      ...params,
+    const filter = sqlConditions()
+      .when(q.branch, 'branch = ?', q.branch)
+      .when(q.notification_type, 'notification_type = ?', q.notification_type)
+      .when(q.status, 'status = ?', q.status)
+    const rows = (await em.execute(`select ${LOG_SELECT} from notification_logs ${filter.where} order by sent_at desc, id desc limit ?`, [
+      ...filter.values,
       q.limit,
     ])) as LogRecord[]
     return rows.map(toNotificationLog)

@@ -1,3 +1,4 @@
+import { sqlConditions } from '@portal/server-kit'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Branch, Department, PromotionRequest, TierLevel } from '@portal/contracts'
 import { z } from 'zod'
@@ -59,21 +60,8 @@ export const promotionRepository = {
   },
   /** Newest first; all of them, or those `requestedBy` made, or those about `userId`. */
   async list(em: EntityManager, f: { status?: Status | undefined; requestedBy?: string; userId?: string }): Promise<PromotionRequest[]> {
-    const where = ['true']
-    const params: unknown[] = []
-    if (f.status) {
-      where.push('p.status = ?')
-      params.push(f.status)
-    }
-    if (f.requestedBy) {
-      where.push('p.requested_by = ?')
-      params.push(f.requestedBy)
-    }
-    if (f.userId) {
-      where.push('p.user_id = ?')
-      params.push(f.userId)
-    }
-    return ((await em.execute(`${SELECT} where ${where.join(' and ')} order by p.requested_at desc, p.id desc limit 500`, params)) as RequestSql[]).map(toRequest)
+    const filter = sqlConditions().when(f.status, 'p.status = ?', f.status).when(f.requestedBy, 'p.requested_by = ?', f.requestedBy).when(f.userId, 'p.user_id = ?', f.userId)
+    return ((await em.execute(`${SELECT} ${filter.where} order by p.requested_at desc, p.id desc limit 500`, filter.values)) as RequestSql[]).map(toRequest)
   },
   decide: (em: EntityManager, id: number, d: { status: 'approved' | 'denied'; by: string; byName: string; at: Date; note: string | null }) =>
     em.execute('update promotion_requests set status = ?, decided_by = ?, decided_by_name = ?, decided_at = ?, decision_note = ? where id = ?', [

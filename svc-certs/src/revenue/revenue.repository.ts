@@ -1,3 +1,4 @@
+import { sqlConditions } from '@portal/server-kit'
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { Branch, Department, LeaderboardRow, RevenueRecord } from '@portal/contracts'
 import { teamConditions, type TeamViewer } from '../compliance/index.ts'
@@ -70,17 +71,8 @@ export const revenueRepository = {
   },
   /** A technician's months from `from` to `to` (`YYYY-MM`, either open), newest first. */
   async ofUser(em: EntityManager, userId: string, range: { from?: string; to?: string } = {}): Promise<RevenueRecord[]> {
-    const where = ['r.user_id = ?']
-    const params: unknown[] = [userId]
-    if (range.from) {
-      where.push('r.month >= ?')
-      params.push(range.from)
-    }
-    if (range.to) {
-      where.push('r.month <= ?')
-      params.push(range.to)
-    }
-    return ((await em.execute(`${SELECT} where ${where.join(' and ')} order by r.month desc`, params)) as RecordSql[]).map(toRecord)
+    const filter = sqlConditions(['r.user_id = ?'], [userId]).when(range.from, 'r.month >= ?', range.from).when(range.to, 'r.month <= ?', range.to)
+    return ((await em.execute(`${SELECT} ${filter.where} order by r.month desc`, filter.values)) as RecordSql[]).map(toRecord)
   },
   /**
    * Revenue per member of the viewer's team over the months `from`..`to`, ranked by gross revenue
