@@ -46,6 +46,41 @@ const CertificationFacts = z.object({
   hasFile: z.boolean(),
 })
 
+/** One person's assignment facts (issue 24), as learning stores them; dates are `YYYY-MM-DD`. */
+const AssignmentFacts = z.object({
+  ruleId: z.number().int(),
+  userId: z.uuid(),
+  itemKind: z.enum(['course', 'exam']),
+  itemId: z.number().int(),
+  itemTitle: z.string(),
+  assignedOn: z.iso.date(),
+  dueOn: z.iso.date(),
+  opensOn: z.iso.date().nullable(),
+  completedOn: z.iso.date().nullable(),
+  nextDueOn: z.iso.date().nullable(),
+  nextOpensOn: z.iso.date().nullable(),
+  exempt: z.boolean(),
+  exemptReason: z.string().nullable(),
+  dueSoonDays: z.number().int().min(0),
+  recurring: z.boolean(),
+  /** The person no longer falls under the rule (or the rule was deleted); completions are kept by learning. */
+  removed: z.boolean(),
+  version: z.number().int().min(1),
+  at: z.iso.datetime(),
+})
+
+/** What a reminder names: the person, the assignment and the due date it is about. */
+const AssignmentReminder = z.object({
+  ruleId: z.number().int(),
+  userId: z.uuid(),
+  itemKind: z.enum(['course', 'exam']),
+  itemId: z.number().int(),
+  itemTitle: z.string(),
+  dueOn: z.iso.date(),
+  /** The company's calendar day of the scan that raised it. */
+  on: z.iso.date(),
+})
+
 /**
  * A service whose user projection starts late (a new service, or a projection added to one) asks
  * identity to announce every user again, as `identity.user.updated.v1`; `consumer` names who asked.
@@ -125,6 +160,19 @@ export const Events = {
     userIds: z.array(z.uuid()),
     assignedToAll: z.boolean(),
   }),
+  /**
+   * Issue 24: one person's assignment as it stands after any change (assigned, due date moved,
+   * completed, exempted, removed); `version` grows with every change of the row, so a projection
+   * keeps the highest. The state on a given day follows from these facts (`assignment-rules.ts`).
+   */
+  'learning.assignment.changed.v1': AssignmentFacts,
+  /** A learner's reminder before the due date (`before`) or on the day (`due`); once per person, rule, due date and stage. */
+  'learning.assignment.due-soon.v1': AssignmentReminder.extend({ stage: z.enum(['before', 'due']), daysLeft: z.number().int().min(0) }),
+  /**
+   * An overdue assignment: to the learner (`overdue`), then a copy to their managers (`manager`),
+   * then to the branch's operations address (`operations`); once per person, rule, due date and stage.
+   */
+  'learning.assignment.overdue.v1': AssignmentReminder.extend({ stage: z.enum(['overdue', 'manager', 'operations']), daysOverdue: z.number().int().min(1) }),
   'certs.certification.added.v1': CertificationFacts,
   'certs.certification.updated.v1': CertificationFacts,
   'certs.certification.deleted.v1': z.object({
@@ -132,6 +180,21 @@ export const Events = {
     userId: z.uuid(),
     certificationTypeId: z.number().int(),
   }),
+  /**
+   * Issue 24: a branch/department notification configuration as it now stands (created, changed,
+   * activated); svc-notify routes assignment escalations to its operations address.
+   */
+  'certs.notification-config.changed.v1': z.object({
+    configId: z.number().int(),
+    branch: Branch.nullable(),
+    department: Department.nullable(),
+    managerEmail: z.email().nullable(),
+    operationsManagerEmail: z.email().nullable(),
+    isActive: z.boolean(),
+    at: z.iso.datetime(),
+  }),
+  /** Issue 24: a technician paused or resumed their notifications (learner §4); null: not paused. */
+  'certs.notification-pause.changed.v1': z.object({ userId: z.uuid(), pausedUntil: z.iso.datetime().nullable(), at: z.iso.datetime() }),
   /** An admin approved a promotion request: the technician's tier changed. */
   'certs.tier.promoted.v1': z.object({
     userId: z.uuid(),
