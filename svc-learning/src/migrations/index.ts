@@ -9,6 +9,7 @@ import { ScormEditor } from './0009-scorm-editor.ts'
 import { OptionShuffle } from './0010-option-shuffle.ts'
 import { ItemAnalysis } from './0011-item-analysis.ts'
 import { QuestionLifecycle } from './0012-question-lifecycle.ts'
+import { AssignmentRules } from './0013-assignment-rules.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -28,4 +29,6 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0011_item_analysis', class: ItemAnalysis },
   // Questions retired from the pool, and versions of answered questions (issue 27).
   { name: '0012_question_lifecycle', class: QuestionLifecycle },
+  // Assignment rules with due dates, recurrence and reminders; each person's row announced by a trigger (issue 24).
+  { name: '0013_assignment_rules', class: AssignmentRules },
 ]
