@@ -129,6 +129,15 @@ export const CertificationTypeInput = z.object({
     .max(2000)
     .nullish()
     .transform((d) => (d ? d : null)),
+  /**
+   * Issue 24: courses and exams whose completion (a pass, for exams) renews this certification: a
+   * new period from the completion day, the completion record as its proof. The title is the one
+   * the admin picked (certs keeps no copy of learning's catalogue).
+   */
+  renewed_by: z
+    .array(z.object({ item_kind: z.enum(['course', 'exam']), item_id: z.number().int().positive(), item_title: z.string().trim().min(1).max(300) }))
+    .max(50)
+    .default([]),
 })
 export type CertificationTypeInput = z.input<typeof CertificationTypeInput>
 
@@ -146,6 +155,8 @@ export const CertificationType = z.object({
   description: z.string().nullable(),
   /** How many technicians hold it (admin screens). */
   holders: z.number().int().optional(),
+  /** Issue 24: the courses and exams whose completion renews it (empty: none). */
+  renewed_by: z.array(z.object({ item_kind: z.enum(['course', 'exam']), item_id: z.number().int(), item_title: z.string() })).default([]),
   created_at: z.string(),
   updated_at: z.string(),
 })

@@ -3,6 +3,7 @@ import { Branch, Department } from './identity.ts'
 import { IsoDate, PROMOTION_TIERS, TechnicianProfile, TierLevel } from './certs.ts'
 import { wholeNumberParam } from './params.ts'
 import { COMPLIANT_AT } from './cert-rules.ts'
+import { PersonAssignment } from './assignments.ts'
 
 /**
  * Team compliance, tier promotions and revenue (learner §2 Team dashboard, Team member detail,
@@ -58,7 +59,7 @@ export const TEAM_MESSAGES = {
 // ---------------------------------------------------------------------------------------------
 // Team dashboard and member detail
 
-export const TeamSort = z.enum(['name', 'location', 'progress', 'issues', 'tier'])
+export const TeamSort = z.enum(['name', 'location', 'progress', 'issues', 'tier', 'overdue'])
 export type TeamSort = z.infer<typeof TeamSort>
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v)
@@ -68,6 +69,8 @@ export const TeamQuery = z.object({
   branch: z.preprocess(emptyToUndefined, Branch.optional()),
   department: z.preprocess(emptyToUndefined, Department.optional()),
   search: z.preprocess(emptyToUndefined, z.string().trim().max(200, 'search may hold at most 200 characters').optional()),
+  /** Issue 24: only members with at least one overdue assignment. */
+  overdue: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], 'overdue must be true or false').optional()),
   sort: z.preprocess(emptyToUndefined, TeamSort.default('name')),
   order: z.preprocess(emptyToUndefined, z.enum(['asc', 'desc']).default('asc')),
   limit: z.preprocess(emptyToUndefined, wholeNumberParam('limit', 1, 500).default(100)),
@@ -79,7 +82,7 @@ export type TeamQuery = z.input<typeof TeamQuery>
  * GET /reports/certifications/export: the same filters as the screen, every matching member (no
  * paging), as `team-certifications-{YYYY-MM-DD}.xlsx`.
  */
-export const TeamExportQuery = TeamQuery.pick({ branch: true, department: true, search: true, sort: true, order: true }).extend({
+export const TeamExportQuery = TeamQuery.pick({ branch: true, department: true, search: true, overdue: true, sort: true, order: true }).extend({
   format: z.preprocess(emptyToUndefined, z.literal('excel', 'Only format=excel is offered').default('excel')),
 })
 export type TeamExportQuery = z.input<typeof TeamExportQuery>
@@ -96,6 +99,8 @@ export const TeamMemberRow = z.object({
   completion_percentage: z.number().int().min(0).max(100),
   expired_certifications: z.number().int(),
   expiring_soon: z.number().int(),
+  /** Issue 24: the member's assignments overdue on the company's today. */
+  overdue_assignments: z.number().int(),
 })
 export type TeamMemberRow = z.infer<typeof TeamMemberRow>
 
@@ -106,6 +111,9 @@ export const TeamSummary = z.object({
   avg_progress: z.number().nullable(),
   expired: z.number().int(),
   expiring_soon: z.number().int(),
+  /** Issue 24: members with at least one overdue assignment, and their overdue assignments in all. */
+  overdue_members: z.number().int(),
+  overdue_assignments: z.number().int(),
 })
 export type TeamSummary = z.infer<typeof TeamSummary>
 
@@ -269,5 +277,7 @@ export const TeamMemberDetail = z.object({
   /** The member's place on this month's leaderboard (null when they have no revenue this month). */
   leaderboard_place: z.number().int().nullable(),
   promotion_requests: z.array(PromotionRequest),
+  /** Issue 24: the member's assignments (svc-certs' projection of learning's), outstanding first. */
+  assignments: z.array(PersonAssignment).default([]),
 })
 export type TeamMemberDetail = z.infer<typeof TeamMemberDetail>
