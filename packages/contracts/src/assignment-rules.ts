@@ -88,9 +88,10 @@ export interface PersonDates {
  * The first cycle's due date and opening day for a person.
  * - absolute: the date itself;
  * - relative to assignment: the assignment day plus the days;
- * - relative to hire: the hire day plus the days; when that has passed before the assignment (staff
- *   hired long before the rule) or no hire date is known, the assignment day plus the days, so no
- *   one is overdue on the day they are assigned;
+ * - relative to hire: the hire day plus the days, as the rule says, even when that day has passed
+ *   (staff hired long before the rule are overdue at once: the dry run shows it before saving, and
+ *   the reminders go out as one digest per person); without a known hire date, the assignment day
+ *   plus the days;
  * - a certification recurrence with a held certification: due on its expiry, open from `days_before` ahead.
  */
 export function firstCycle(due: DueSpec, recurrence: RecurrenceSpec, person: PersonDates): { due_on: string; opens_on: string | null } {
@@ -100,12 +101,8 @@ export function firstCycle(due: DueSpec, recurrence: RecurrenceSpec, person: Per
     return { due_on: dueOn, opens_on: opensOn > person.assigned_on ? opensOn : null }
   }
   if (due.kind === 'absolute') return { due_on: due.date, opens_on: null }
-  const fromAssignment = addDays(person.assigned_on, due.days)
-  if (due.from === 'hire' && person.hire_date !== null) {
-    const fromHire = addDays(person.hire_date, due.days)
-    return { due_on: fromHire >= person.assigned_on ? fromHire : fromAssignment, opens_on: null }
-  }
-  return { due_on: fromAssignment, opens_on: null }
+  const from = due.from === 'hire' && person.hire_date !== null ? person.hire_date : person.assigned_on
+  return { due_on: addDays(from, due.days), opens_on: null }
 }
 
 /**

@@ -57,10 +57,10 @@ describe('due dates', () => {
     expect(firstCycle({ kind: 'relative', days: 30, from: 'assignment' }, null, person)).toEqual({ due_on: '2026-12-28', opens_on: null })
   })
 
-  it('counts from the hire date, but never makes a person overdue on the day they are assigned', () => {
+  it('counts from the hire date as the rule says, even when that day has passed; from the assignment without one', () => {
     const hired = (hire_date: string) => firstCycle({ kind: 'relative', days: 30, from: 'hire' }, null, { ...person, hire_date })
     expect(hired('2026-11-20').due_on).toBe('2026-12-20')
-    expect(hired('2020-01-01').due_on).toBe('2026-12-28')
+    expect(hired('2020-01-01').due_on).toBe('2020-01-31')
     expect(firstCycle({ kind: 'relative', days: 30, from: 'hire' }, null, person).due_on).toBe('2026-12-28')
   })
 
