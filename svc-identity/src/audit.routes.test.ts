@@ -15,24 +15,27 @@ afterAll(async () => {
 })
 
 describe('identity’s audit trail (decision 0030)', () => {
-  it('records groups made, group and role changes and deletions of users, by whom', async () => {
+  it('records groups made, group, role and employment changes and deletions of users, by whom', async () => {
     expect((await h.call('POST', '/admin/user-groups', { token: admin.token, body: { groupName: 'Audit Crew' } })).status).toBe(201)
     expect((await h.call('PATCH', `/users/${tech.user.id}/group`, { token: admin.token, body: { userGroup: 'Audit Crew' } })).status).toBe(200)
     expect(
       (await h.call('PUT', `/users/${tech.user.id}/roles`, { token: admin.token, body: { is_manager: true, manager_scope: { branches: ['Seattle'], departments: [] } } })).status,
     ).toBe(200)
+    expect((await h.call('PUT', `/users/${tech.user.id}/employment`, { token: admin.token, body: { hire_date: '2025-02-03' } })).status).toBe(200)
     expect((await h.call('DELETE', `/users/${tech.user.id}`, { token: admin.token })).status).toBe(200)
     const res = await h.call('GET', '/admin/audit/identity', { token: admin.token })
     expect(res.status).toBe(200)
     const entries = AuditEntriesResponse.parse(res.body)
     expect(entries.map((e) => [e.actor_name, e.action])).toEqual([
       ['Ada Admin', 'user.deleted'],
+      ['Ada Admin', 'user.employment_changed'],
       ['Ada Admin', 'user.roles_changed'],
       ['Ada Admin', 'user.group_changed'],
       ['Ada Admin', 'group.created'],
     ])
     expect(entries.find((e) => e.action === 'user.group_changed')).toMatchObject({ service: 'identity', details: { user_group: 'Audit Crew' } })
     expect(entries.find((e) => e.action === 'group.created')).toMatchObject({ target: 'Audit Crew' })
+    expect(entries.find((e) => e.action === 'user.employment_changed')).toMatchObject({ details: { employee_id: null, hire_date: '2025-02-03' } })
     expect(entries.find((e) => e.action === 'user.deleted')).toMatchObject({ target: `user ${tech.user.id}` })
   })
 

@@ -4,7 +4,14 @@ import { z } from 'zod'
 /** What the audit reads of identity's answers: the user changed, or the group created. */
 export const IdentityAuditAnswer = z.object({
   user: z
-    .object({ email: z.string().optional().catch(undefined), user_group: z.unknown().optional(), is_manager: z.unknown().optional(), manager_scope: z.unknown().optional() })
+    .object({
+      email: z.string().optional().catch(undefined),
+      user_group: z.unknown().optional(),
+      is_manager: z.unknown().optional(),
+      manager_scope: z.unknown().optional(),
+      employee_id: z.unknown().optional(),
+      hire_date: z.unknown().optional(),
+    })
     .optional()
     .catch(undefined),
   name: z.string().optional().catch(undefined),
@@ -25,6 +32,13 @@ export const IDENTITY_AUDITED: readonly AuditedRoute<z.infer<typeof IdentityAudi
     action: 'user.roles_changed',
     target: (m, b) => b?.user?.email ?? `user ${m[1]}`,
     details: (b) => ({ is_manager: b?.user?.is_manager, manager_scope: b?.user?.manager_scope }),
+  },
+  {
+    method: 'PUT',
+    path: /^\/users\/([^/]+)\/employment$/,
+    action: 'user.employment_changed',
+    target: (m, b) => b?.user?.email ?? `user ${m[1]}`,
+    details: (b) => ({ employee_id: b?.user?.employee_id ?? null, hire_date: b?.user?.hire_date ?? null }),
   },
   { method: 'DELETE', path: /^\/users\/([^/]+)$/, action: 'user.deleted', target: (m) => `user ${m[1]}` },
   { method: 'POST', path: /^\/admin\/user-groups\/?$/, action: 'group.created', target: (_m, b) => b?.name ?? 'group' },

@@ -90,6 +90,18 @@ export const UpdateProfileBody = z
   })
 export const ProfileResponse = z.object({ user: User })
 
+/**
+ * PUT /users/{id}/employment (admin): the employee id and hire date HR keeps; the hire date drives
+ * due dates "N days after hire" (issue 24). Absent keys are left as they are; null clears.
+ */
+export const UpdateEmploymentBody = z
+  .object({
+    employee_id: z.string().trim().max(50, 'Employee id may hold at most 50 characters').nullable().optional(),
+    hire_date: z.iso.date('Use a date in the form YYYY-MM-DD').nullable().optional(),
+  })
+  .refine((b) => b.employee_id !== undefined || b.hire_date !== undefined, { message: 'Give employee_id, hire_date or both', path: ['hire_date'] })
+export type UpdateEmploymentBody = z.input<typeof UpdateEmploymentBody>
+
 export const UpdateUserGroupBody = z.object({
   userGroup: z
     .string()

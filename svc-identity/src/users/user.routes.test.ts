@@ -161,6 +161,26 @@ describe('PUT /users/{id}/roles', () => {
   })
 })
 
+describe('PUT /users/{id}/employment', () => {
+  it('sets the hire date and employee id, announces them, and leaves an absent key as it is', async () => {
+    const res = await h.call('PUT', `/users/${other.user.id}/employment`, { token: admin.token, body: { employee_id: 'E7001', hire_date: '2026-10-01' } })
+    expect(res.status).toBe(200)
+    expect(res.body.user).toMatchObject({ employee_id: 'E7001', hire_date: '2026-10-01' })
+    expect((await eventsFor('identity.user.updated.v1', other.user.id)).at(-1)!.data).toMatchObject({ employeeId: 'E7001', hireDate: '2026-10-01' })
+    const cleared = await h.call('PUT', `/users/${other.user.id}/employment`, { token: admin.token, body: { hire_date: null } })
+    expect(cleared.body.user).toMatchObject({ employee_id: 'E7001', hire_date: null })
+  })
+  it('is for admins only and names the bad field', async () => {
+    expect((await h.call('PUT', `/users/${tech.user.id}/employment`, { token: tech.token, body: { hire_date: '2020-01-01' } })).status).toBe(403)
+    const bad = await h.call('PUT', `/users/${tech.user.id}/employment`, { token: admin.token, body: { hire_date: '2026-13-01' } })
+    expect(bad.status).toBe(400)
+    expect(JSON.stringify(bad.body.details)).toContain('hire_date')
+    expect((await h.call('PUT', `/users/${tech.user.id}/employment`, { token: admin.token, body: {} })).status).toBe(400)
+    expect((await row(tech.user.id)).hire_date).toBeNull()
+    expect((await h.call('PUT', `/users/${crypto.randomUUID()}/employment`, { token: admin.token, body: { hire_date: '2020-01-01' } })).status).toBe(404)
+  })
+})
+
 describe('DELETE /users/{id}', () => {
   it('deletes a user and records the event', async () => {
     const victim = await h.signUp({ name: 'Zed Gone' })

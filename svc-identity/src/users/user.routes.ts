@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { UpdateProfileBody, UpdateRolesBody, UpdateUserGroupBody } from '@portal/contracts'
+import { UpdateEmploymentBody, UpdateProfileBody, UpdateRolesBody, UpdateUserGroupBody } from '@portal/contracts'
 import { authenticate, requireAdmin, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
 import type { UserService } from './user.service.ts'
 
@@ -20,6 +20,9 @@ export const userRoutes = (svc: UserService, verifier: TokenVerifier) =>
       const body = c.req.valid('json')
       return c.json({ user: await svc.updateProfile(c.get('actor'), c.req.valid('param').id, body) })
     })
+    .put('/:id/employment', requireAdmin, validate('param', IdParam), validate('json', UpdateEmploymentBody), async (c) =>
+      c.json({ user: await svc.setEmployment(c.get('actor'), c.req.valid('param').id, c.req.valid('json')) }),
+    )
     .patch('/:id/group', requireAdmin, validate('param', IdParam), validate('json', UpdateUserGroupBody), async (c) =>
       c.json({ user: await svc.setGroup(c.get('actor'), c.req.valid('param').id, c.req.valid('json').userGroup) }),
     )

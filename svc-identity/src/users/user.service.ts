@@ -57,6 +57,14 @@ export function createUserService(ctx: IdentityContext) {
       })
     },
 
+    /** PUT /users/{id}/employment (admin): employee id and hire date; the hire date moves due dates "after hire" (issue 24). */
+    setEmployment(_actor: Actor, id: string, body: { employee_id?: string | null; hire_date?: string | null }) {
+      return update(id, (_em, u) => {
+        if (body.employee_id !== undefined) u.employeeId = body.employee_id || null
+        if (body.hire_date !== undefined) u.hireDate = body.hire_date
+      })
+    },
+
     setRoles(_actor: Actor, id: string, body: { is_manager: boolean; manager_scope?: ManagerScope }) {
       return update(id, (_em, u) => {
         const scope = body.is_manager ? (body.manager_scope ?? u.managerScope) : undefined
