@@ -12,7 +12,7 @@ import {
   type TokenVerifier,
 } from '@portal/server-kit'
 import { attemptRoutes, createAttemptService, type AttemptService, adminExamRoutes, examRoutes, createExamService } from './exams/index.ts'
-import { COURSE_UPLOAD } from '@portal/contracts'
+import { COURSE_UPLOAD, DEFAULT_COMPANY_TIME_ZONE, todayIn } from '@portal/contracts'
 import type { LearningContext, UploadLimits } from './context.ts'
 import type { LaunchTokens } from './shared/index.ts'
 import { statsRoutes, createStatsService } from './stats/index.ts'
@@ -49,15 +49,19 @@ export interface AppDeps {
   uploadLimits?: Partial<UploadLimits>
   /** Where course content is served (see LearningContext.contentOrigin). */
   contentOrigin?: string
+  /** The company's time zone (default America/Los_Angeles). */
+  timeZone?: string
 }
 
 /** Learning's Hono app (paths without the gateway's `/api`), and the attempt service the sweeper drives. */
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? createLogger('learning')
+  const now = deps.clock ?? (() => new Date())
+  const timeZone = deps.timeZone ?? DEFAULT_COMPANY_TIME_ZONE
   const ctx: LearningContext = {
     orm: deps.orm,
     logger,
-    now: deps.clock ?? (() => new Date()),
+    now,
     storage: deps.storage,
     launchTokens: deps.launchTokens,
     uploadLimits: {
@@ -66,6 +70,8 @@ export function createApp(deps: AppDeps) {
       maxFiles: deps.uploadLimits?.maxFiles ?? COURSE_UPLOAD.maxFiles,
     },
     contentOrigin: (deps.contentOrigin ?? '').replace(/\/$/, ''),
+    timeZone,
+    today: () => todayIn(timeZone, now()),
   }
   // Every bearer route: tokens of deleted users, or older than the user's auth version, are refused.
   const verifier = withTokenCheck(deps.verifier, projectionTokenCheck(deps.orm))

@@ -24,4 +24,8 @@ export interface LearningContext {
    * launch answers point there. '' in route tests (paths only).
    */
   contentOrigin: string
+  /** The company's IANA time zone (COMPANY_TIME_ZONE): its calendar date is "today" of due dates (issue 24). */
+  timeZone: string
+  /** The company's calendar date now (`YYYY-MM-DD`). */
+  today: () => string
 }

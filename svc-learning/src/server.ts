@@ -1,7 +1,9 @@
 import { join } from 'node:path'
 import { z } from 'zod'
+import { DEFAULT_COMPANY_TIME_ZONE } from '@portal/contracts'
 import {
   PlatformEnv,
+  assignmentRoutines,
   defineService,
   openStorage,
   parseEnv,
@@ -33,6 +35,8 @@ export interface LearningOptions {
   contentOrigin?: string
   /** Limits of course uploads (tests lower them). */
   uploadLimits?: AppDeps['uploadLimits']
+  /** The company's IANA time zone, whose date is "today" of due dates (COMPANY_TIME_ZONE; default America/Los_Angeles). */
+  timeZone?: string
 }
 
 /**
@@ -44,6 +48,8 @@ export const learningService = defineService({
   name: 'learning',
   entities,
   migrations: migrationsList,
+  // The due-date state rule in SQL (issue 24), installed at every start.
+  routines: () => assignmentRoutines(),
   storage: true,
   async features(ctx, deps: ServiceDeps & LearningOptions) {
     const secret = deps.launchSecret ? new Uint8Array(Buffer.from(deps.launchSecret, 'base64url')) : await loadOrCreateLaunchSecret(join(ctx.env.DATA_DIR, 'learning-launch.key'))
@@ -55,7 +61,18 @@ export const learningService = defineService({
       courses,
       ingest,
       ctx: learning,
-    } = createApp({ orm, verifier, clock, logger, storage, garbage, launchTokens, contentOrigin: deps.contentOrigin, uploadLimits: deps.uploadLimits })
+    } = createApp({
+      orm,
+      verifier,
+      clock,
+      logger,
+      storage,
+      garbage,
+      launchTokens,
+      contentOrigin: deps.contentOrigin,
+      uploadLimits: deps.uploadLimits,
+      timeZone: deps.timeZone ?? DEFAULT_COMPANY_TIME_ZONE,
+    })
     return {
       app,
       users: createLearningUsers(ctx),
@@ -70,8 +87,25 @@ export interface LearningDeps extends ServiceDeps, LearningOptions, ServeOptions
 
 export type LearningServer = Awaited<ReturnType<typeof start>>
 
-/** Starts learning; `close()` leaves the bus open. */
-export const start = (deps: LearningDeps) => learningService.start(deps)
+/** Starts learning, in the company's time zone given or else COMPANY_TIME_ZONE; `close()` leaves the bus open. */
+export const start = (deps: LearningDeps) => learningService.start({ ...deps, timeZone: deps.timeZone ?? loadCompanyTimeZone() })
+
+const ianaTimeZone = z
+  .string()
+  .trim()
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz })
+      return true
+    } catch {
+      return false
+    }
+  }, 'must be an IANA time zone such as America/Los_Angeles')
+
+/** The company's time zone from the environment (every deployable of svc-learning, single-node included): COMPANY_TIME_ZONE, as svc-certs reads it. */
+export function loadCompanyTimeZone(source: Record<string, string | undefined> = process.env): string {
+  return parseEnv(z.object({ COMPANY_TIME_ZONE: ianaTimeZone.optional() }), source).COMPANY_TIME_ZONE ?? DEFAULT_COMPANY_TIME_ZONE
+}
 
 const required = z.string({ error: 'is required to run svc-learning on its own' }).trim().min(1, 'is required to run svc-learning on its own').pipe(z.url())
 
