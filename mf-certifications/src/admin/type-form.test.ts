@@ -37,6 +37,7 @@ describe('certification type form', () => {
         description: null,
         upload_required: true,
         is_active: true,
+        renewed_by: [],
       },
     })
   })

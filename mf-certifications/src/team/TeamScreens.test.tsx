@@ -29,7 +29,7 @@ afterEach(() => {
 
 describe('team dashboard', () => {
   it('shows the five summary cards', () => {
-    renderDom(<SummaryCards summary={{ total_team: 12, compliant: 7, avg_progress: 83, expired: 2, expiring_soon: 0 }} />)
+    renderDom(<SummaryCards summary={{ total_team: 12, compliant: 7, avg_progress: 83, expired: 2, expiring_soon: 0, overdue_members: 0, overdue_assignments: 0 }} />)
     const cards = screen.getByRole('region', { name: 'Team summary' })
     expect(
       within(cards)

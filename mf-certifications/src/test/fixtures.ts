@@ -144,6 +144,7 @@ export const teamRow = (over: Partial<TeamMemberRow> = {}): TeamMemberRow =>
     completion_percentage: 100,
     expired_certifications: 0,
     expiring_soon: 0,
+    overdue_assignments: 0,
     ...over,
   })
 
