@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { Branch, Department } from './identity.ts'
 import { IsoDate } from './certs.ts'
-import { wholeNumberParam } from './params.ts'
+import { IdParamOf, wholeNumberParam } from './params.ts'
 import { ASSIGNMENT_STATES } from './assignment-rules.ts'
 
 /**
@@ -56,6 +56,7 @@ export const ASSIGNMENT_MESSAGES = {
   exempted: 'Exemption recorded',
   exemptionLifted: 'Exemption lifted',
   nothingDue: 'Nothing is due',
+  itemFixed: 'The course or exam of a rule cannot change: create a new rule for it',
 } as const
 const M = ASSIGNMENT_MESSAGES
 const L = ASSIGNMENT_LIMITS
@@ -234,3 +235,33 @@ export const ExemptionInput = z.object({
   reason: z.string({ error: M.reasonRequired }).trim().min(1, M.reasonRequired).max(L.maxReasonLength, M.reasonTooLong),
 })
 export type ExemptionInput = z.input<typeof ExemptionInput>
+
+/** `{id}` of /admin/assignment-rules/{id}... */
+export const AssignmentRuleIdParam = IdParamOf('assignment rule')
+/** `{id}` and `{userId}` of DELETE /admin/assignment-rules/{id}/exemptions/{userId}. */
+export const ExemptionParams = AssignmentRuleIdParam.extend({ userId: z.uuid('Invalid user id') })
+
+/** GET /admin/assignment-rules: the live rules, newest first; optionally those of one course or exam. */
+export const AssignmentRuleListQuery = z.object({
+  item_kind: z.preprocess(emptyToUndefined, AssignmentItemKind.optional()),
+  item_id: z.preprocess(emptyToUndefined, wholeNumberParam('item_id', 1, 2_147_483_647).optional()),
+})
+export type AssignmentRuleListQuery = z.input<typeof AssignmentRuleListQuery>
+export const AssignmentRuleList = z.array(AssignmentRule)
+export type AssignmentRuleList = z.infer<typeof AssignmentRuleList>
+
+/** What a save changed: the dry run's counts, now done. */
+export const AssignmentChangeCounts = AssignmentPreview.pick({ total: true, added: true, removed: true, due_changed: true, unchanged: true })
+export type AssignmentChangeCounts = z.infer<typeof AssignmentChangeCounts>
+
+/** POST (201) and PUT /admin/assignment-rules answer: the rule as saved and what the save changed. */
+export const AssignmentRuleSaved = AssignmentRule.extend({ message: z.string(), changes: AssignmentChangeCounts })
+export type AssignmentRuleSaved = z.infer<typeof AssignmentRuleSaved>
+
+/** DELETE /admin/assignment-rules/{id} answer (the rule's people are no longer assigned; completions are kept). */
+export const AssignmentRuleDeleted = z.object({ message: z.string(), id: z.number().int(), item_title: z.string(), audience_label: z.string(), removed: z.number().int() })
+export type AssignmentRuleDeleted = z.infer<typeof AssignmentRuleDeleted>
+
+/** POST /admin/assignment-rules/{id}/exemptions and DELETE .../exemptions/{userId} answer: the person's assignment now. */
+export const ExemptionResult = z.object({ message: z.string(), item_title: z.string(), assignment: AssignmentReportRow })
+export type ExemptionResult = z.infer<typeof ExemptionResult>
