@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatCompactMoney, formatDate, formatDateTime, formatLongMonth, formatMoney, formatMonth } from './format.ts'
+import { dueInWords, formatCompactMoney, formatDate, formatDateTime, formatLongMonth, formatMoney, formatMonth } from './format.ts'
 
 describe('formatting', () => {
   it('writes a calendar date as that day, whatever the time zone, and an instant as its UTC day', () => {
@@ -25,5 +25,9 @@ describe('formatting', () => {
     expect(['2026-02-28', '2025-12-31'].map(formatLongMonth)).toEqual(['February 2026', 'December 2025'])
     expect(formatMoney(1234.5)).toBe('$1,234.50')
     expect(formatCompactMoney(9000)).toBe('$9K')
+  })
+
+  it('says how far a due date is in words, one day and several', () => {
+    expect([-3, -1, 0, 1, 5].map(dueInWords)).toEqual(['3 days overdue', '1 day overdue', 'due today', 'due in 1 day', 'due in 5 days'])
   })
 })

@@ -37,3 +37,10 @@ export const formatMoney = formatUsd
 
 /** Dollars in a chart's axis as "$9K". */
 export const formatCompactMoney = (amount: number): string => COMPACT_USD.format(amount)
+
+/** How far an assignment's due date is, from its whole days left (issue 24): "3 days overdue", "due today", "due in 5 days". */
+export const dueInWords = (daysLeft: number): string => {
+  const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`
+  if (daysLeft < 0) return `${days(-daysLeft)} overdue`
+  return daysLeft === 0 ? 'due today' : `due in ${days(daysLeft)}`
+}

@@ -66,6 +66,7 @@ a.pk-btn:not(.pk-btn--link){text-decoration:none}
 .pk-dialog__body{padding:1.5rem}
 .pk-empty{padding:1.25rem;text-align:center;color:var(--c-muted);border:1px dashed var(--c-border);border-radius:var(--radius)}
 .pk-badge{display:inline-block;padding:.125rem .5rem;border-radius:999px;font-size:.75rem;font-weight:600;background:#e0e7ff;color:#3730a3;margin-left:.375rem}
+.pk-badge--danger{background:#fee2e2;color:#7f1d1d}.pk-badge--warning{background:#fef3c7;color:#78350f}.pk-badge--info{background:#dbeafe;color:#1e3a8a}.pk-badge--success{background:#dcfce7;color:#14532d}.pk-badge--neutral{background:#f1f5f9;color:#334155}
 /* Positioned, so a visually hidden label in a cell stays inside the scrolling box instead of widening the page. */
 .pk-table-wrap{overflow-x:auto;position:relative}
 .pk-table{width:100%;border-collapse:collapse;font-size:.9375rem}
