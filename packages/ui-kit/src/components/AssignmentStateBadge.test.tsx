@@ -22,8 +22,8 @@ describe('assignment state badge', () => {
       'Completed on time',
       'Exempt',
     ])
-    expect(screen.getByText('Overdue').className).toBe('pk-badge pk-badge--danger')
-    expect(screen.getByText('Completed on time').className).toBe('pk-badge pk-badge--success')
+    expect(screen.getByText('Overdue').className).toBe('pk-badge pk-badge--danger pk-ml0')
+    expect(screen.getByText('Completed on time').className).toBe('pk-badge pk-badge--success pk-ml0')
   })
 
   it('says more on hover when given a title', () => {

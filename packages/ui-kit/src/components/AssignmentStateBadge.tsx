@@ -11,9 +11,9 @@ const TONE: Record<AssignmentStateKind, 'danger' | 'warning' | 'info' | 'success
   exempt: 'neutral',
 }
 
-/** Where a person stands on an assignment (issue 24) as a pill with its words ("Overdue", "Due soon", ...); `title` says more on hover. */
+/** Where a person stands on an assignment (issue 24) as a pill with its words ("Overdue", "Due soon", ...), set at the start of its line or cell; `title` says more on hover. */
 export const AssignmentStateBadge = ({ state, title }: { state: AssignmentStateKind; title?: string | null }) => (
-  <span className={`pk-badge pk-badge--${TONE[state]}`} title={title ?? undefined}>
+  <span className={`pk-badge pk-badge--${TONE[state]} pk-ml0`} title={title ?? undefined}>
     {ASSIGNMENT_STATE_LABELS[state]}
   </span>
 )
