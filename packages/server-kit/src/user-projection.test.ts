@@ -10,6 +10,8 @@ import { ProjectedUser, UserProjectionTables, createUserProjection, requireReada
 let testDb: { url: string; drop(): Promise<void> }
 let db: Database
 const deletedWork: string[] = []
+/** The user's branch as the onUpserted hook read it in the event's transaction. */
+const upserted: { userId: string; branch: string | null }[] = []
 let projection: ReturnType<typeof createUserProjection>
 
 beforeAll(async () => {
@@ -29,6 +31,10 @@ beforeAll(async () => {
     onDeleted: async (em, userId) => {
       await em.execute('select 1')
       deletedWork.push(userId)
+    },
+    onUpserted: async (em, userId) => {
+      const [row] = (await em.execute('select branch from users where id = ?', [userId])) as { branch: string | null }[]
+      upserted.push({ userId, branch: row!.branch })
     },
   })
 })
@@ -96,6 +102,22 @@ describe('the user projection', () => {
     await projection.handle(event('identity.user.deleted.v1', { userId: other }, at('2025-02-05T10:00:00Z')))
     await projection.handle(event('identity.user.registered.v1', facts(other), at('2025-02-04T10:00:00Z')))
     expect((await projection.find(other))!.deletedAt).not.toBeNull()
+  })
+
+  it('runs the service’s upsert work on the stored row once per stored fact, never for a stale, redelivered or post-deletion event', async () => {
+    const id = crypto.randomUUID()
+    const registered = event('identity.user.registered.v1', facts(id, { branch: 'Seattle' }), at('2025-03-01T10:00:00Z'))
+    await projection.handle(registered)
+    await projection.handle(registered)
+    await projection.handle(event('identity.user.updated.v1', facts(id, { branch: 'Anchorage' }), at('2025-03-03T10:00:00Z')))
+    // Older than what is stored: not stored, so no work.
+    await projection.handle(event('identity.user.updated.v1', facts(id, { branch: 'Portland' }), at('2025-03-02T10:00:00Z')))
+    await projection.handle(event('identity.user.deleted.v1', { userId: id }, at('2025-03-04T10:00:00Z')))
+    await projection.handle(event('identity.user.updated.v1', facts(id, { branch: 'Tri-Cities' }), at('2025-03-05T10:00:00Z')))
+    expect(upserted.filter((u) => u.userId === id)).toEqual([
+      { userId: id, branch: 'Seattle' },
+      { userId: id, branch: 'Anchorage' },
+    ])
   })
 
   it('drops a malformed event and ignores other subjects', async () => {

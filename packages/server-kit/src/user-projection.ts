@@ -97,10 +97,11 @@ export const projectedUsers = {
   /**
    * Stores the facts of a registration or update unless the stored ones are as new or newer, or
    * the user was deleted. One statement, so concurrent deliveries for one user serialise on its
-   * row. Optional facts an older identity did not send keep what is stored.
+   * row. Optional facts an older identity did not send keep what is stored. Resolves with whether
+   * the facts were stored.
    */
-  applyFacts: (em: EntityManager, f: UserFacts, occurredAt: Date) =>
-    em.execute(
+  applyFacts: async (em: EntityManager, f: UserFacts, occurredAt: Date): Promise<boolean> => {
+    const stored = (await em.execute(
       `insert into users (id, name, email, is_admin, is_manager, manager_scope, branch, department, user_group, employee_id, hire_date, auth_version, occurred_at)
        values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)
        on conflict (id) do update set
@@ -110,7 +111,8 @@ export const projectedUsers = {
          hire_date = ${f.hireDate === undefined ? 'users.hire_date' : 'excluded.hire_date'},
          auth_version = greatest(users.auth_version, excluded.auth_version),
          occurred_at = excluded.occurred_at
-       where users.deleted_at is null and users.occurred_at < excluded.occurred_at`,
+       where users.deleted_at is null and users.occurred_at < excluded.occurred_at
+       returning id`,
       [
         f.userId,
         f.name,
@@ -126,7 +128,9 @@ export const projectedUsers = {
         f.authVersion ?? 0,
         occurredAt,
       ],
-    ),
+    )) as unknown[]
+    return stored.length > 0
+  },
 
   /** Marks the user deleted (also before any fact arrived) and forgets their facts; a deletion is final. */
   markDeleted: (em: EntityManager, userId: string, occurredAt: Date) =>
@@ -204,6 +208,12 @@ export interface UserProjectionOptions {
   consumer: string
   /** Extra writes of this service in a deletion's transaction (e.g. dropping the user's assignments). */
   onDeleted?: (em: EntityManager, userId: string) => Promise<void>
+  /**
+   * Extra writes of this service in the transaction of a registration or update whose facts were
+   * stored (not a stale or redelivered one), reading the user's row as it now stands (e.g. giving
+   * them the assignments their branch or group has).
+   */
+  onUpserted?: (em: EntityManager, userId: string) => Promise<void>
 }
 
 export type UserProjection = ReturnType<typeof createUserProjection>
@@ -223,7 +233,7 @@ export function createUserProjection(opts: UserProjectionOptions) {
     const occurredAt = new Date(event.occurredAt)
     await handleOnce(orm, consumer, event, async (em) => {
       if (change.kind === 'facts') {
-        await projectedUsers.applyFacts(em, change.facts, occurredAt)
+        if (await projectedUsers.applyFacts(em, change.facts, occurredAt)) await opts.onUpserted?.(em, change.facts.userId)
         return
       }
       // The mark first: it waits for a transaction under way that share-locked this user.
