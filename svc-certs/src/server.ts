@@ -1,10 +1,21 @@
-import { ProjectedUser, defineService, openStorage, publicUrl, runServiceProcess, stoppedWithJobs, type ServeOptions, type ServiceDeps } from '@portal/server-kit'
+import {
+  ProjectedUser,
+  assignmentRoutines,
+  defineService,
+  openStorage,
+  publicUrl,
+  runServiceProcess,
+  stoppedWithJobs,
+  type ServeOptions,
+  type ServiceDeps,
+} from '@portal/server-kit'
 import { createApp, type AppDeps } from './app.ts'
 import { CertificationTypeEntity, TierRequirementEntity } from './certification-types/certification-type.entity.ts'
 import { CertificationPeriodEntity, TechnicianCertificationEntity } from './certifications/certification.entity.ts'
 import { loadCertsEnv, loadNotifySchedule } from './env.ts'
 import type { NotificationSchedule } from './notifications/notification.runner.ts'
 import { createOutcomeHandler, subscribeOutcomes } from './notifications/outcome.consumer.ts'
+import { createAssignmentHandler, subscribeAssignments } from './assignments/index.ts'
 import { migrationsList } from './migrations/index.ts'
 import { ledgerRoutines } from './compliance/rules-sql.ts'
 import { TechnicianEntity } from './technicians/technician.entity.ts'
@@ -34,7 +45,8 @@ export const certsService = defineService({
   name: 'certs',
   entities,
   migrations: migrationsList,
-  routines: (deps: ServiceDeps & CertsOptions) => ledgerRoutines(deps.schedule.timeZone),
+  // The ledger's rules in the company's time zone, and the assignment state rule (issue 24).
+  routines: (deps: ServiceDeps & CertsOptions) => [...ledgerRoutines(deps.schedule.timeZone), ...assignmentRoutines()],
   storage: true,
   features(ctx, deps: ServiceDeps & CertsOptions) {
     const { schedule } = deps
@@ -45,7 +57,7 @@ export const certsService = defineService({
     return {
       app,
       users,
-      consumers: [(bus) => subscribeOutcomes(bus, createOutcomeHandler({ orm, logger }))],
+      consumers: [(bus) => subscribeOutcomes(bus, createOutcomeHandler({ orm, logger })), (bus) => subscribeAssignments(bus, createAssignmentHandler({ orm, logger }))],
       // The runner's schedule starts with the app (route tests turn it off).
       jobs: [stoppedWithJobs(() => runner.stop())],
       describe: () => ({ storage: storage.kind, notificationRuns: runner.nextRuns() }),

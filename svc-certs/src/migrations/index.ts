@@ -5,6 +5,7 @@ import { CertificationNotifications } from './0005-certification-notifications.t
 import { TeamFiguresAndAudit } from './0006-team-figures-and-audit.ts'
 import { CertificationPeriods } from './0007-certification-periods.ts'
 import { KeptBranchFigures } from './0008-kept-branch-figures.ts'
+import { AssignmentsAndRenewals } from './0009-assignments-and-renewals.ts'
 
 /** Certs' migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -16,4 +17,5 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0006_team_figures_and_audit', class: TeamFiguresAndAudit },
   { name: '0007_certification_periods', class: CertificationPeriods },
   { name: '0008_kept_branch_figures', class: KeptBranchFigures },
+  { name: '0009_assignments_and_renewals', class: AssignmentsAndRenewals },
 ]

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { type Branch, type Department, type TeamMemberRow, type TeamSort, type TeamSummary, type TierLevel } from '@portal/contracts'
 import type { Actor } from '@portal/server-kit'
+import { overdueJoin } from '../assignments/index.ts'
 import { ledgerRepository, teamConditions, type TeamViewer } from '../compliance/index.ts'
 
 /** The filters of the team screen and the export. */
@@ -8,6 +9,8 @@ export interface TeamFilter {
   branch?: Branch | undefined
   department?: Department | undefined
   search?: string | undefined
+  /** Only members with at least one overdue assignment (issue 24). */
+  overdueOnly?: boolean | undefined
   sort: TeamSort
   order: 'asc' | 'desc'
 }
@@ -21,6 +24,7 @@ const ORDER: Record<TeamSort, string> = {
   progress: 'completion_percentage {dir}',
   issues: 'expired_certifications + expiring_soon {dir}, expired_certifications {dir}',
   tier: 'current_tier {dir}',
+  overdue: 'overdue_assignments {dir}',
 }
 
 /**
@@ -30,11 +34,13 @@ const ORDER: Record<TeamSort, string> = {
  * types of every tier up to the member's, active and for their department (or every department),
  * met when held, not expired and, in this manager view, with the proof uploaded where the type asks
  * for one; 100% when nothing is required. Expired and expiring soon (within 30 days) count every
- * certification held.
+ * certification held. Overdue assignments (issue 24) are counted on `today` (null: the company's
+ * today in SQL) from the assignments' projection through its index, a few rows per member.
  */
-function scoredMembers(viewer: TeamViewer, f: TeamFilter): { sql: string; params: unknown[] } {
+function scoredMembers(viewer: TeamViewer, f: TeamFilter, today: string | null): { sql: string; params: unknown[] } {
   // A manager's team is the others in their scope.
   const { where, params } = teamConditions(viewer)
+  const overdue = overdueJoin(today)
   where.push('u.id <> ?')
   params.push(viewer.actor.userId)
   if (f.branch) {
@@ -50,11 +56,12 @@ function scoredMembers(viewer: TeamViewer, f: TeamFilter): { sql: string; params
     where.push('(u.name ilike ? or u.email ilike ? or u.employee_id ilike ?)')
     params.push(like, like, like)
   }
+  if (f.overdueOnly) where.push('o.overdue_assignments > 0')
   const sql = `select u.id, u.name, u.email, u.employee_id, u.branch, u.department, f.current_tier::int as current_tier,
-        f.completion_percentage, f.expired_certifications, f.expiring_soon
-      from users u join team_member_figures f on f.user_id = u.id
+        f.completion_percentage, f.expired_certifications, f.expiring_soon, o.overdue_assignments
+      from users u join team_member_figures f on f.user_id = u.id ${overdue.sql}
       where ${where.join(' and ')}`
-  return { sql, params }
+  return { sql, params: [...overdue.params, ...params] }
 }
 
 const orderBy = (f: TeamFilter) => `${ORDER[f.sort].replaceAll('{dir}', f.order)}, lower(name) asc, u.id asc`
@@ -70,6 +77,7 @@ interface RowSql {
   completion_percentage: number
   expired_certifications: number
   expiring_soon: number
+  overdue_assignments: number
 }
 
 export const toTeamMemberRow = (r: RowSql): TeamMemberRow => ({
@@ -83,11 +91,15 @@ export const toTeamMemberRow = (r: RowSql): TeamMemberRow => ({
   completion_percentage: Number(r.completion_percentage),
   expired_certifications: Number(r.expired_certifications),
   expiring_soon: Number(r.expiring_soon),
+  overdue_assignments: Number(r.overdue_assignments),
 })
 
-/** The dashboard's statement (also run bare by the benchmark's ceiling): the summary and one page. */
-export function teamPageStatement(viewer: TeamViewer, f: TeamFilter, page: { limit: number; offset: number }) {
-  const { sql, params } = scoredMembers(viewer, f)
+/**
+ * The dashboard's statement (also run bare by the benchmark's ceiling): the summary and one page;
+ * assignments overdue on `today` (absent: the company's today in SQL).
+ */
+export function teamPageStatement(viewer: TeamViewer, f: TeamFilter, page: { limit: number; offset: number }, today: string | null = null) {
+  const { sql, params } = scoredMembers(viewer, f, today)
   // Two reads of the members rather than one shared: the page in name order walks the users'
   // `lower(name)` index and stops after the page.
   return {
@@ -97,7 +109,9 @@ export function teamPageStatement(viewer: TeamViewer, f: TeamFilter, page: { lim
           'compliant', count(*) filter (where certs_meets_requirements(completion_percentage)),
           'avg_progress', round(avg(completion_percentage)),
           'expired', coalesce(sum(expired_certifications), 0),
-          'expiring_soon', coalesce(sum(expiring_soon), 0)) from (${sql}) s) as summary,
+          'expiring_soon', coalesce(sum(expiring_soon), 0),
+          'overdue_members', count(*) filter (where overdue_assignments > 0),
+          'overdue_assignments', coalesce(sum(overdue_assignments), 0)) from (${sql}) s) as summary,
         (select coalesce(json_agg(p), '[]'::json) from (${sql} order by ${orderBy(f)} limit ? offset ?) p) as rows`,
     params: [...params, ...params, page.limit, page.offset],
   }
@@ -133,15 +147,15 @@ export const teamRepository = {
     return by
   },
 
-  /** One page of the team and the summary of every matching member, in one statement. */
   /** The team dashboard's summary as an admin sees it (everyone but themself): what the consistency check compares. */
   async adminSummary(em: EntityManager, admin: Actor, today: string): Promise<TeamSummary> {
     return (await this.page(em, { actor: admin, scope: null }, { sort: 'name', order: 'asc' }, today, { limit: 1, offset: 0 })).summary
   },
 
+  /** One page of the team and the summary of every matching member, in one statement. */
   async page(em: EntityManager, viewer: TeamViewer, f: TeamFilter, today: string, page: { limit: number; offset: number }) {
     await ledgerRepository.refresh(em, today)
-    const { sql, params } = teamPageStatement(viewer, f, page)
+    const { sql, params } = teamPageStatement(viewer, f, page, today)
     const rows = (await em.execute(sql, params)) as { summary: Record<keyof TeamSummary, number | string | null>; rows: RowSql[] }[]
     const s = rows[0]!.summary
     const summary: TeamSummary = {
@@ -150,6 +164,8 @@ export const teamRepository = {
       avg_progress: s.avg_progress === null ? null : Number(s.avg_progress),
       expired: Number(s.expired),
       expiring_soon: Number(s.expiring_soon),
+      overdue_members: Number(s.overdue_members),
+      overdue_assignments: Number(s.overdue_assignments),
     }
     return { summary, rows: rows[0]!.rows.map(toTeamMemberRow) }
   },
@@ -160,7 +176,7 @@ export const teamRepository = {
    */
   async *stream(em: EntityManager, viewer: TeamViewer, f: TeamFilter, today: string): AsyncGenerator<TeamMemberRow> {
     await ledgerRepository.refresh(em, today)
-    const { sql, params } = scoredMembers(viewer, f)
+    const { sql, params } = scoredMembers(viewer, f, today)
     for await (const r of em.getConnection().stream<RowSql>(`${sql} order by ${orderBy(f)}`, params, undefined, undefined, STREAM_CHUNK)) yield toTeamMemberRow(r)
   },
 }

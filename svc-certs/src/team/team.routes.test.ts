@@ -62,7 +62,7 @@ describe('GET /manager/team', () => {
       ['Team Cy', 'Portland', 0, 100, 0, 0],
     ])
     expect(t.teamMembers[0]).toMatchObject({ id: ada.id, email: ada.actor.email, employee_id: 'E-1', department: 'Service' })
-    expect(t.summary).toEqual({ total_team: 3, compliant: 1, avg_progress: 72, expired: 1, expiring_soon: 1 })
+    expect(t.summary).toEqual({ total_team: 3, compliant: 1, avg_progress: 72, expired: 1, expiring_soon: 1, overdue_members: 0, overdue_assignments: 0 })
     expect(t.total).toBe(3)
   })
 
@@ -106,9 +106,9 @@ describe('GET /reports/certifications/export', () => {
       return rows
     }
     expect(values('Team')).toEqual([
-      ['Technician', 'Email', 'Employee ID', 'Branch', 'Department', 'Tier', 'Progress (%)', 'Expired', 'Expiring Soon', 'Compliant'],
-      ['Team Ada', ada.actor.email, 'E-1', 'Portland', 'Service', 'Tier 1', 66, 1, 0, 'No'],
-      ['Team Cy', cy.actor.email, undefined, 'Portland', 'Testing', 'New Hire', 100, 0, 0, 'Yes'],
+      ['Technician', 'Email', 'Employee ID', 'Branch', 'Department', 'Tier', 'Progress (%)', 'Expired', 'Expiring Soon', 'Compliant', 'Overdue Assignments'],
+      ['Team Ada', ada.actor.email, 'E-1', 'Portland', 'Service', 'Tier 1', 66, 1, 0, 'No', 0],
+      ['Team Cy', cy.actor.email, undefined, 'Portland', 'Testing', 'New Hire', 100, 0, 0, 'Yes', 0],
     ])
     const certs = values('Certifications')
     expect(certs[0]).toEqual(['Technician', 'Employee ID', 'Certification', 'Code', 'Tier', 'Status', 'Obtained', 'Expiration', 'Days Until Expiry'])

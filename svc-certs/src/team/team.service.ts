@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import {
+  ASSIGNMENT_STATE_LABELS,
   TEAM_MESSAGES,
   TIER_LABELS,
   certificationStatus,
@@ -13,11 +14,13 @@ import {
   type TeamQuery,
   type TeamMemberRow,
   type TeamResponse,
+  type PersonAssignment,
   type TierLevel,
 } from '@portal/contracts'
 import { auditTrail, conflict, recordEvent, type Actor } from '@portal/server-kit'
 import { certificationTypeRepository } from '../certification-types/index.ts'
 import { certificationRepository, statusFacts } from '../certifications/index.ts'
+import { assignmentRepository, personAssignments } from '../assignments/index.ts'
 import type { CertsContext } from '../context.ts'
 import type { PromotionService } from '../promotions/index.ts'
 import { revenueRepository, type RevenueService } from '../revenue/index.ts'
@@ -40,6 +43,23 @@ const CERTIFICATION_COLUMNS = [
   { header: 'Expiration', key: 'expiration', width: 12 },
   { header: 'Days Until Expiry', key: 'days', width: 16 },
 ]
+
+const ASSIGNMENT_COLUMNS = [
+  { header: 'Assignment', key: 'item', width: 36 },
+  { header: 'Type', key: 'kind', width: 8 },
+  { header: 'State', key: 'state', width: 18 },
+  { header: 'Due Date', key: 'due', width: 12 },
+  { header: 'Completed', key: 'completed', width: 12 },
+]
+
+/** An assignment as a spreadsheet row (issue 24): its state by the contracts' label. */
+const assignmentCells = (a: PersonAssignment) => ({
+  item: a.item_title,
+  kind: a.item_kind === 'course' ? 'Course' : 'Exam',
+  state: ASSIGNMENT_STATE_LABELS[a.state],
+  due: a.due_on,
+  completed: a.completed_on ?? '',
+})
 
 /** A held certification as a spreadsheet row, its status by the contracts' rule. */
 const certificationCells = (c: HeldSql, today: string) => ({
@@ -64,6 +84,7 @@ const filterOf = (q: Omit<z.output<typeof TeamExportQuery>, 'format'>): TeamFilt
   branch: q.branch,
   department: q.department,
   search: q.search,
+  overdueOnly: q.overdue === 'true',
   sort: q.sort,
   order: q.order,
 })
@@ -86,7 +107,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
       return { teamMembers: rows, summary, total: summary.total_team }
     },
 
-    /** GET /reports/certifications/export: every matching member, then each one's certifications, streamed. */
+    /** GET /reports/certifications/export: every matching member, then each one's certifications and assignments, streamed. */
     async exportTeam(actor: Actor, q: z.output<typeof TeamExportQuery>): Promise<WorkbookDownload> {
       const em = orm.em.fork()
       const viewer = await requireTeamViewer(em, actor)
@@ -104,6 +125,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
           { header: 'Expired', key: 'expired', width: 10 },
           { header: 'Expiring Soon', key: 'soon', width: 14 },
           { header: 'Compliant', key: 'compliant', width: 11 },
+          { header: 'Overdue Assignments', key: 'overdue', width: 20 },
         ])
         // What the second sheet needs of each member, in the first sheet's order.
         const listed: Pick<TeamMemberRow, 'id' | 'name' | 'employee_id'>[] = []
@@ -120,6 +142,7 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
             expired: m.expired_certifications,
             soon: m.expiring_soon,
             compliant: meetsRequirements(m.completion_percentage) ? 'Yes' : 'No',
+            overdue: m.overdue_assignments,
           })
         }
         await team.done()
@@ -138,25 +161,41 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
           for (const m of batch) for (const c of held.get(m.id) ?? []) await certs.add({ name: m.name, employee_id: m.employee_id ?? '', ...certificationCells(c, day) })
         }
         await certs.done()
+        const assignments = addSheet('Assignments', [
+          { header: 'Technician', key: 'name', width: 28 },
+          { header: 'Employee ID', key: 'employee_id', width: 14 },
+          ...ASSIGNMENT_COLUMNS,
+        ])
+        for (let i = 0; i < listed.length; i += EXPORT_BATCH) {
+          const batch = listed.slice(i, i + EXPORT_BATCH)
+          const assigned = await assignmentRepository.ofUsers(
+            reader,
+            batch.map((m) => m.id),
+          )
+          for (const m of batch)
+            for (const a of personAssignments(assigned.get(m.id) ?? [], day)) await assignments.add({ name: m.name, employee_id: m.employee_id ?? '', ...assignmentCells(a) })
+        }
+        await assignments.done()
       })
       return { filename: `team-certifications-${day}.xlsx`, body }
     },
 
     /**
      * GET /manager/team/{userId}: the profile, the revenue overview with the leaderboard, the
-     * promotion requests. The profile's requirements and tier progress are the manager view's
+     * promotion requests, the member's assignments on the company's today (issue 24). The profile's requirements and tier progress are the manager view's
      * (learner §4: "the manager view also needs an uploaded file"), as in the team table.
      */
     async detail(actor: Actor, userId: string): Promise<TeamMemberDetail> {
       const em = orm.em.fork()
       const viewer = await requireTeamViewer(em, actor)
       await requireTeamMember(em, viewer, userId)
-      const [profile, overview, promotion_requests] = await Promise.all([
+      const [profile, overview, promotion_requests, assigned] = await Promise.all([
         deps.technicians.profile(actor, userId, { managerView: true }),
         deps.revenue.overview(orm.em.fork(), viewer, userId),
         deps.promotions.about(orm.em.fork(), userId),
+        assignmentRepository.ofUsers(orm.em.fork(), [userId]),
       ])
-      return { profile, ...overview, promotion_requests }
+      return { profile, ...overview, promotion_requests, assignments: personAssignments(assigned.get(userId) ?? [], today()) }
     },
 
     /** PUT /manager/rev-pay/{userId}: the member's rev/pay ratio target. */
@@ -211,15 +250,16 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
       })
     },
 
-    /** GET /manager/team/{userId}/report: the member's profile facts, certifications and revenue as an .xlsx. */
+    /** GET /manager/team/{userId}/report: the member's profile facts, certifications, revenue and assignments as an .xlsx. */
     async report(actor: Actor, userId: string): Promise<WorkbookDownload> {
       const em = orm.em.fork()
       const viewer = await requireTeamViewer(em, actor)
       const user = await requireTeamMember(em, viewer, userId)
-      const [profile, held, revenue] = await Promise.all([
+      const [profile, held, revenue, assigned] = await Promise.all([
         deps.technicians.summary(actor, userId, { managerView: true }),
         teamRepository.heldByUser(orm.em.fork(), [userId]),
         revenueRepository.ofUser(orm.em.fork(), userId),
+        assignmentRepository.ofUsers(orm.em.fork(), [userId]),
       ])
       const tech = await em.findOne(TechnicianEntity, { userId })
       const day = today()
@@ -256,6 +296,9 @@ export function createTeamService(ctx: CertsContext, deps: { technicians: Techni
         ])
         for (const r of revenue) await months.add({ month: r.month, gross: r.gross_revenue, pay: r.pay_amount ?? '', ratio: r.rev_pay_ratio ?? '' })
         await months.done()
+        const assignments = addSheet('Assignments', ASSIGNMENT_COLUMNS)
+        for (const a of personAssignments(assigned.get(userId) ?? [], day)) await assignments.add(assignmentCells(a))
+        await assignments.done()
       })
       const who = (user.employeeId ?? user.name ?? userId)
         .replace(/[^A-Za-z0-9-]+/g, '-')
