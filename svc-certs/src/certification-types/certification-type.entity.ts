@@ -38,12 +38,16 @@ export const TierRequirementEntity = defineEntity({
 })
 export type TierRequirementEntity = InferEntity<typeof TierRequirementEntity>
 
-export function toCertificationType(t: CertificationTypeEntity, holders?: number): CertificationType {
+/** A course or exam whose completion renews a type (issue 24). */
+export type RenewingItem = CertificationType['renewed_by'][number]
+
+export function toCertificationType(t: CertificationTypeEntity, holders?: number, renewedBy: RenewingItem[] = []): CertificationType {
   return {
     ...toCertificationBrief(t),
     is_active: t.isActive,
     description: t.description ?? null,
     ...(holders === undefined ? {} : { holders }),
+    renewed_by: renewedBy,
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),
   }

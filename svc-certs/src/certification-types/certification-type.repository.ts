@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import type { TierRequirement } from '@portal/contracts'
-import { CertificationTypeEntity, TierRequirementEntity, toCertificationBrief } from './certification-type.entity.ts'
+import { CertificationTypeEntity, TierRequirementEntity, toCertificationBrief, type RenewingItem } from './certification-type.entity.ts'
 
 /** A tier requirement with its type, as the rules and the API need it. */
 export type RequirementRow = TierRequirement & { certification: TierRequirement['certification'] & { is_active: boolean } }
@@ -39,6 +39,44 @@ export const certificationTypeRepository = {
   async delete(em: EntityManager, id: number): Promise<void> {
     await em.execute('delete from certification_types where id = ?', [id])
   },
+  /** The courses and exams renewing each type (of these ids, or of every type), in the admin's order. */
+  async renewals(em: EntityManager, typeIds?: number[]): Promise<Map<number, RenewingItem[]>> {
+    if (typeIds?.length === 0) return new Map()
+    const rows = (await em.execute(
+      `select certification_type_id, item_kind, item_id, item_title from certification_type_renewals
+        ${typeIds ? 'where certification_type_id in (?)' : ''} order by certification_type_id, position`,
+      typeIds ? [typeIds] : [],
+    )) as { certification_type_id: number; item_kind: RenewingItem['item_kind']; item_id: number; item_title: string }[]
+    const by = new Map<number, RenewingItem[]>()
+    for (const r of rows) {
+      const id = Number(r.certification_type_id)
+      by.set(id, [...(by.get(id) ?? []), { item_kind: r.item_kind, item_id: Number(r.item_id), item_title: r.item_title }])
+    }
+    return by
+  },
+
+  /** Replaces the courses and exams renewing a type. */
+  async setRenewals(em: EntityManager, typeId: number, items: RenewingItem[]): Promise<void> {
+    await em.execute('delete from certification_type_renewals where certification_type_id = ?', [typeId])
+    if (items.length === 0) return
+    await em.execute(
+      `insert into certification_type_renewals (certification_type_id, item_kind, item_id, item_title, position)
+       select ?, e.item ->> 'item_kind', (e.item ->> 'item_id')::int, e.item ->> 'item_title', e.position - 1
+         from jsonb_array_elements(?::jsonb) with ordinality as e(item, position)`,
+      [typeId, JSON.stringify(items)],
+    )
+  },
+
+  /** The active types a completion of this course or exam renews, share-locked (their deletion waits). */
+  async renewedBy(em: EntityManager, item: { item_kind: RenewingItem['item_kind']; item_id: number }): Promise<number[]> {
+    const rows = (await em.execute(
+      `select t.id from certification_types t join certification_type_renewals r on r.certification_type_id = t.id
+        where r.item_kind = ? and r.item_id = ? and t.is_active order by t.id for share of t`,
+      [item.item_kind, item.item_id],
+    )) as { id: number }[]
+    return rows.map((r) => Number(r.id))
+  },
+
   /** Adds the type to the tier, or changes whether it is required there. */
   async saveRequirement(em: EntityManager, r: { tier_level: number; certification_id: number; is_required: boolean }, at: Date): Promise<void> {
     await em.execute(

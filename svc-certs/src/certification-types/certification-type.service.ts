@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { CERT_MESSAGES, CertificationTypeInput, TierRequirementInput, type CertificationType, type TierRequirement } from '@portal/contracts'
-import { AppError, auditTrail, conflict, notFound, type Actor } from '@portal/server-kit'
+import { AppError, auditTrail, badRequest, conflict, notFound, type Actor } from '@portal/server-kit'
 import type { CertsContext } from '../context.ts'
-import { CertificationTypeEntity, toCertificationType } from './certification-type.entity.ts'
+import { CertificationTypeEntity, toCertificationType, type RenewingItem } from './certification-type.entity.ts'
 import { certificationTypeRepository, toTierRequirement } from './certification-type.repository.ts'
 
 type TypeInput = z.output<typeof CertificationTypeInput>
@@ -14,8 +14,24 @@ const codeTaken = () => conflict(CERT_MESSAGES.codeTaken, 'code_taken')
 const typeInUse = (holders: number) =>
   new AppError(409, 'certification_in_use', `This certification is held by ${holders} technician${holders === 1 ? '' : 's'}; mark it inactive to stop offering it instead.`)
 
-/** What the audit trail keeps of a type (decision 0036). */
-const typeFacts = (t: CertificationTypeEntity) => ({
+/**
+ * 400 naming `renewed_by` when a course or exam is listed twice (the schema checks each entry).
+ * Certs keeps no copy of learning's catalogue: the ids are the ones the admin picked from it.
+ */
+function requireDistinctRenewals(items: RenewingItem[]) {
+  const seen = new Set<string>()
+  for (const [i, r] of items.entries()) {
+    const key = `${r.item_kind}:${r.item_id}`
+    if (seen.has(key)) {
+      const message = `The ${r.item_kind} “${r.item_title}” is listed more than once among the courses and exams that renew this certification`
+      throw badRequest(message, 'renewed_by_duplicate', { details: [{ path: `renewed_by.${i}`, message }] })
+    }
+    seen.add(key)
+  }
+}
+
+/** What the audit trail keeps of a type (decision 0036), with the courses and exams renewing it (issue 24). */
+const typeFacts = (t: CertificationTypeEntity, renewedBy: RenewingItem[]) => ({
   name: t.name,
   code: t.code,
   tier_level: t.tierLevel,
@@ -23,6 +39,7 @@ const typeFacts = (t: CertificationTypeEntity) => ({
   validity_period: t.validityPeriod,
   upload_required: t.uploadRequired,
   is_active: t.isActive,
+  renewed_by: renewedBy.map((r) => `${r.item_kind} ${r.item_id}: ${r.item_title}`),
 })
 
 /**
@@ -48,11 +65,12 @@ export function createCertificationTypeService(ctx: CertsContext) {
   return {
     async list(): Promise<CertificationType[]> {
       const em = orm.em.fork()
-      const holders = await certificationTypeRepository.holders(em)
-      return (await certificationTypeRepository.listAll(em)).map((t) => toCertificationType(t, holders.get(t.id) ?? 0))
+      const [holders, renewals] = await Promise.all([certificationTypeRepository.holders(em), certificationTypeRepository.renewals(orm.em.fork())])
+      return (await certificationTypeRepository.listAll(em)).map((t) => toCertificationType(t, holders.get(t.id) ?? 0, renewals.get(t.id)))
     },
 
     async create(actor: Actor, input: TypeInput): Promise<CertificationType> {
+      requireDistinctRenewals(input.renewed_by)
       return orm.em.fork().transactional(async (em) => {
         if (await certificationTypeRepository.codeTaken(em, input.code)) throw codeTaken()
         const at = now()
@@ -70,21 +88,25 @@ export function createCertificationTypeService(ctx: CertsContext) {
           updatedAt: at,
         })
         await em.flush()
-        await auditTrail.record(em, actor, 'certification_type.created', t.code, typeFacts(t))
-        return toCertificationType(t, 0)
+        await certificationTypeRepository.setRenewals(em, t.id, input.renewed_by)
+        await auditTrail.record(em, actor, 'certification_type.created', t.code, typeFacts(t, input.renewed_by))
+        return toCertificationType(t, 0, input.renewed_by)
       })
     },
 
+    /** PUT: every field of the form, `renewed_by` included (the list given replaces the one kept). */
     async update(actor: Actor, id: number, input: TypeInput): Promise<CertificationType> {
+      requireDistinctRenewals(input.renewed_by)
       return orm.em.fork().transactional(async (em) => {
         const t = await certificationTypeRepository.findById(em, id)
         if (!t) throw typeNotFound()
         if (await certificationTypeRepository.codeTaken(em, input.code, id)) throw codeTaken()
-        const before = typeFacts(t)
+        const before = typeFacts(t, (await certificationTypeRepository.renewals(em, [id])).get(id) ?? [])
         apply(t, input)
         await em.flush()
-        await auditTrail.record(em, actor, 'certification_type.updated', t.code, { before, after: typeFacts(t) })
-        return toCertificationType(t, (await certificationTypeRepository.holders(em)).get(id) ?? 0)
+        await certificationTypeRepository.setRenewals(em, id, input.renewed_by)
+        await auditTrail.record(em, actor, 'certification_type.updated', t.code, { before, after: typeFacts(t, input.renewed_by) })
+        return toCertificationType(t, (await certificationTypeRepository.holders(em)).get(id) ?? 0, input.renewed_by)
       })
     },
 
