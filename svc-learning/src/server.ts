@@ -16,7 +16,8 @@ import {
 } from '@portal/server-kit'
 import { createApp, type AppDeps } from './app.ts'
 import { ExamAssignmentEntity, ExamAttemptEntity, ExamEntity, ExamQuestionEntity, startAttemptSweeper } from './exams/index.ts'
-import { createLearningUsers } from './consumers/index.ts'
+import { createCertsHandler, createLearningUsers, subscribeCerts } from './consumers/index.ts'
+import { createDueDateScan, dueDateScanJob, DEFAULT_SCAN_INTERVAL_MS } from './assignments-scan/index.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, createLaunchTokens, loadOrCreateLaunchSecret } from './courses/index.ts'
 import { migrationsList } from './migrations/index.ts'
 
@@ -37,6 +38,8 @@ export interface LearningOptions {
   uploadLimits?: AppDeps['uploadLimits']
   /** The company's IANA time zone, whose date is "today" of due dates (COMPANY_TIME_ZONE; default America/Los_Angeles). */
   timeZone?: string
+  /** How often the due-date scan runs (ASSIGNMENT_SCAN_INTERVAL_MS; default 15 minutes). */
+  assignmentScanIntervalMs?: number
 }
 
 /**
@@ -54,7 +57,7 @@ export const learningService = defineService({
   async features(ctx, deps: ServiceDeps & LearningOptions) {
     const secret = deps.launchSecret ? new Uint8Array(Buffer.from(deps.launchSecret, 'base64url')) : await loadOrCreateLaunchSecret(join(ctx.env.DATA_DIR, 'learning-launch.key'))
     const launchTokens = createLaunchTokens(secret, { now: deps.clock })
-    const { orm, verifier, clock, logger, storage, garbage } = ctx
+    const { orm, verifier, clock, logger, storage, garbage, relay } = ctx
     const {
       app,
       attempts,
@@ -73,12 +76,20 @@ export const learningService = defineService({
       uploadLimits: deps.uploadLimits,
       timeZone: deps.timeZone ?? DEFAULT_COMPANY_TIME_ZONE,
     })
+    // Reminder steps reached by due dates, once across instances (issue 24).
+    const dueDateScan = createDueDateScan({ orm, logger, today: learning.today, kick: relay.kick })
     return {
       app,
       users: createLearningUsers(ctx),
-      // Overdue attempts; packages waiting for extraction (also after a crash).
-      jobs: [startedJob(() => startAttemptSweeper(attempts, { intervalMs: deps.sweepIntervalMs, logger })), ingest],
-      parts: { courses, attempts, launchTokens, ctx: learning },
+      // Due dates that follow a certification's expiry (issue 24).
+      consumers: [(bus) => subscribeCerts(bus, createCertsHandler({ orm, logger }))],
+      // Overdue attempts; packages waiting for extraction (also after a crash); the due-date scan at start and on its interval.
+      jobs: [
+        startedJob(() => startAttemptSweeper(attempts, { intervalMs: deps.sweepIntervalMs, logger })),
+        ingest,
+        dueDateScanJob(dueDateScan, { logger, intervalMs: deps.assignmentScanIntervalMs }),
+      ],
+      parts: { courses, attempts, launchTokens, ctx: learning, dueDateScan },
     }
   },
 })
@@ -88,7 +99,12 @@ export interface LearningDeps extends ServiceDeps, LearningOptions, ServeOptions
 export type LearningServer = Awaited<ReturnType<typeof start>>
 
 /** Starts learning, in the company's time zone given or else COMPANY_TIME_ZONE; `close()` leaves the bus open. */
-export const start = (deps: LearningDeps) => learningService.start({ ...deps, timeZone: deps.timeZone ?? loadCompanyTimeZone() })
+export const start = (deps: LearningDeps) =>
+  learningService.start({
+    ...deps,
+    timeZone: deps.timeZone ?? loadCompanyTimeZone(),
+    assignmentScanIntervalMs: deps.assignmentScanIntervalMs ?? loadAssignmentScanIntervalMs(),
+  })
 
 const ianaTimeZone = z
   .string()
@@ -105,6 +121,12 @@ const ianaTimeZone = z
 /** The company's time zone from the environment (every deployable of svc-learning, single-node included): COMPANY_TIME_ZONE, as svc-certs reads it. */
 export function loadCompanyTimeZone(source: Record<string, string | undefined> = process.env): string {
   return parseEnv(z.object({ COMPANY_TIME_ZONE: ianaTimeZone.optional() }), source).COMPANY_TIME_ZONE ?? DEFAULT_COMPANY_TIME_ZONE
+}
+
+/** How often the due-date scan runs, from the environment (every deployable, single-node included): ASSIGNMENT_SCAN_INTERVAL_MS, default 15 minutes. */
+export function loadAssignmentScanIntervalMs(source: Record<string, string | undefined> = process.env): number {
+  return parseEnv(z.object({ ASSIGNMENT_SCAN_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(DEFAULT_SCAN_INTERVAL_MS) }), source)
+    .ASSIGNMENT_SCAN_INTERVAL_MS
 }
 
 const required = z.string({ error: 'is required to run svc-learning on its own' }).trim().min(1, 'is required to run svc-learning on its own').pipe(z.url())

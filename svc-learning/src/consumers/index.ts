@@ -1,1 +1,2 @@
 export { createLearningUsers } from './identity.consumer.ts'
+export { CERTS_CONSUMER, createCertsHandler, subscribeCerts } from './certs.consumer.ts'
