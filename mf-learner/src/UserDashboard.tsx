@@ -2,6 +2,7 @@ import { REMOTES, type User } from '@portal/contracts'
 import { Button, ensureStyles, RemoteSlot, Spinner, ToastProvider, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
+import { DueSection } from './assignments/index.ts'
 import { ContinueCard, MyCoursesCard } from './courses/index.ts'
 import { refreshDashboard } from './dashboard-keys.ts'
 import { AvailableExamsCard, StatisticsCards, useRefreshOnReturn } from './exams/index.ts'
@@ -31,8 +32,8 @@ const Dashboard = (remote: RemoteProps) => {
       announcePage?.('Dashboard')
     }
   }, [openCourseId, announcePage])
-  const openCourse = (course: { id: number }, from: 'continue' | 'list') => {
-    lastOpened.current = from === 'continue' ? `button[data-continue-course-id="${course.id}"]` : `button[data-course-id="${course.id}"]`
+  const openCourse = (course: { id: number }, from: 'continue' | 'list' | 'due') => {
+    lastOpened.current = `button[data-${from === 'continue' ? 'continue-course' : from === 'due' ? 'due-course' : 'course'}-id="${course.id}"]`
     setOpenCourseId(course.id)
   }
   const closeCourse = () => {
@@ -57,7 +58,8 @@ const Dashboard = (remote: RemoteProps) => {
           </Button>
         </div>
       ) : null}
-      {/* The home leads with what to do next (continue, what is due), the figures after it (issue 15 item 5). */}
+      {/* The home leads with what to do next: what is due and overdue (issue 24), then continue; the figures after it (issue 15 item 5). */}
+      <DueSection actions={{ navigate, openCourse: (course) => openCourse(course, 'due') }} />
       <ContinueCard onView={(course) => openCourse(course, 'continue')} />
       <AvailableExamsCard navigate={navigate} />
       <MyCoursesCard onView={(course) => openCourse(course, 'list')} />

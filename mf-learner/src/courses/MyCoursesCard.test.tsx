@@ -5,6 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render as renderDom, screen, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { answerApi, assignment, json, TODAY } from '../test-support/index.ts'
 import { courseKeys } from './data/apiHooks.ts'
 import CourseViewer from './CourseViewer.tsx'
 import { MyCoursesCard } from './MyCoursesCard.tsx'
@@ -88,6 +89,32 @@ describe('My Courses card', () => {
     const bars = screen.getAllByRole('progressbar')
     expect(bars).toHaveLength(1)
     expect(within(started).getByRole('progressbar', { name: 'Course 1 progress' }).getAttribute('aria-valuenow')).toBe('42')
+  })
+
+  it('shows an assigned course’s due date and state (the most urgent of its rules), and when a recurring one is next due', async () => {
+    answerApi({
+      'GET /api/assignments/mine': () =>
+        json({
+          today: TODAY,
+          assignments: [
+            assignment({ rule_id: 1, item_id: 1, item_title: 'Ladder Safety', state: 'open', due_on: '2027-01-10', days_left: 46 }),
+            assignment({ rule_id: 2, item_id: 1, item_title: 'Ladder Safety', state: 'overdue', due_on: '2026-11-22', days_left: -3 }),
+            assignment({ rule_id: 3, item_id: 2, state: 'completed_on_time', recurring: true, completed_on: '2026-11-10', due_on: '2026-11-20', next_due_on: '2027-11-10' }),
+            // An exam of the same id is not this course's.
+            assignment({ rule_id: 4, item_kind: 'exam', item_id: 3, state: 'due_soon', due_on: '2026-11-27', days_left: 2 }),
+          ],
+        }),
+    })
+    render(withCourses([course(1, { title: 'Ladder Safety' }), course(2, { status: 'completed', progress: 100 }), course(3)]), <MyCoursesCard onView={() => undefined} />)
+    const ladder = screen.getByRole('listitem', { name: 'Ladder Safety' })
+    expect((await within(ladder).findByText('Overdue')).className).toContain('pk-badge')
+    expect(within(ladder).getByText('Due Nov 22, 2026 · 3 days overdue')).toBeTruthy()
+    expect(within(ladder).queryByText('Open')).toBeNull()
+    const done = screen.getByRole('listitem', { name: 'Course 2' })
+    expect(within(done).getByText('Completed on time')).toBeTruthy()
+    expect(within(done).getByText('Next due Nov 10, 2027')).toBeTruthy()
+    const unassigned = screen.getByRole('listitem', { name: 'Course 3' })
+    expect(within(unassigned).queryByText(/due/i)).toBeNull()
   })
 
   it('says so when no course is assigned', () => {

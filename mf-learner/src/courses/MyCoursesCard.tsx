@@ -1,5 +1,6 @@
 import { DASHBOARD_SECTIONS, type CourseWithProgress } from '@portal/contracts'
 import { Button, CardGrid, EmptyState, Spinner } from '@portal/ui-kit'
+import { ItemDue } from '../assignments/index.ts'
 import { NotLoaded } from '../LoadFailure.tsx'
 import { useCoursesWithProgress } from './data/apiHooks.ts'
 import { courseStatusLabel, moduleCountText, percent } from './course-view.ts'
@@ -11,7 +12,7 @@ const BADGE_STYLE: Record<CourseWithProgress['status'], { background: string; co
   'not-started': { background: '#e5e7eb', color: '#374151' },
 }
 
-/** My Courses (learner §2): one card per assigned course; View Course opens the viewer in place. */
+/** My Courses (learner §2): one card per assigned course, with its due date and state when an assignment rule gives it one (issue 24); View Course opens the viewer in place. */
 export const MyCoursesCard = ({ onView }: { onView: (course: CourseWithProgress) => void }) => {
   const courses = useCoursesWithProgress()
   return (
@@ -39,6 +40,7 @@ export const MyCoursesCard = ({ onView }: { onView: (course: CourseWithProgress)
                   </span>
                   <span className="pk-muted">{moduleCountText(course.modules.length)}</span>
                 </div>
+                <ItemDue kind="course" id={course.id} />
                 {progress > 0 ? <ProgressBar value={progress} label={`${course.title} progress`} showText /> : null}
                 <div>
                   <Button data-course-id={course.id} aria-describedby={titleId} onClick={() => onView(course)}>

@@ -2,6 +2,7 @@ import { DASHBOARD_SECTIONS } from '@portal/contracts'
 import { Button, CardGrid, EmptyState, Spinner } from '@portal/ui-kit'
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, type ReactNode } from 'react'
+import { ItemDue } from '../assignments/index.ts'
 import { refreshDashboard } from '../dashboard-keys.ts'
 import { NotLoaded } from '../LoadFailure.tsx'
 import { useAvailableExams, useUserStats } from './data/apiHooks.ts'
@@ -23,7 +24,7 @@ export const useRefreshOnReturn = () => {
   }, [queryClient])
 }
 
-/** Available Exams: what the learner may take, with Start Exam. */
+/** Available Exams: what the learner may take, with its due date and state when an assignment rule gives it one (issue 24), and Start Exam. */
 export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => void }) => {
   const exams = useAvailableExams()
   return (
@@ -51,6 +52,7 @@ export const AvailableExamsCard = ({ navigate }: { navigate: (to: string) => voi
                 <p className="pk-muted pk-m0">
                   {exam.time_limit} minutes · {exam.total_questions} questions · pass {exam.pass_score}%
                 </p>
+                <ItemDue kind="exam" id={exam.id} />
                 {attempts ? <p className="pk-m0">{attempts}</p> : null}
                 {underWay ? <p className="pk-m0 pk-fw-semibold">{underWay}</p> : null}
                 <div>

@@ -1,7 +1,10 @@
-// Test support shared by the runtime's, the player's and the course viewer's tests: manifest items, launches, runtime statuses, captured commits.
+// Test support shared by the runtime's, the player's and the course viewer's tests: manifest items, launches, runtime statuses, captured commits;
+// and by the dashboard's: the API answered at the edge and the learner's assignments.
 import { blankScormItem, ScormCommit, type ScormItem, type ScormLaunch } from '@portal/contracts'
 import { vi } from 'vitest'
 import type { RuntimeStatus } from '../runtime/index.ts'
+
+export { answerApi, assignment, json, TODAY } from './edge.ts'
 
 /** A manifest item for tests (a cluster when `href` is null). */
 export const item = (identifier: string, href: string | null, children: ScormItem[] = [], over: Partial<ScormItem> = {}): ScormItem =>
