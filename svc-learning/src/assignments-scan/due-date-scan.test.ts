@@ -1,11 +1,11 @@
 import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { EventEnvelope, Events, addDays } from '@portal/contracts'
-import { assignmentRoutines, openDatabase } from '@portal/server-kit'
+import { assignmentRoutines, createInProcessBus, openDatabase, startOutboxRelay } from '@portal/server-kit'
 import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
 import { entities } from '../server.ts'
 import { migrationsList } from '../migrations/index.ts'
-import { createDueDateScan, DUE_DATE_SCAN } from './index.ts'
+import { createDueDateScan, dueDateScanJob, DUE_DATE_SCAN } from './index.ts'
 
 const TODAY = '2026-11-28'
 const REMINDERS = { before_days: 7, manager_after_days: 3, operations_after_days: 10 }
@@ -230,5 +230,24 @@ describe('the due-date scan', () => {
     expect(await stagesOf()).toEqual(['due'])
     const { rows } = await c.query('select stage from assignment_reminders where user_id = $1', [onTime])
     expect(rows).toEqual([{ stage: 'due' }])
+  })
+
+  it('runs as a job at start, and the relay publishes its events on the bus', async () => {
+    const ruleId = await rule()
+    const user = await person(ruleId, { due: -1 })
+    const bus = createInProcessBus()
+    const received: unknown[] = []
+    await bus.subscribe('test-reminders', ['learning.assignment.due-soon.v1', 'learning.assignment.overdue.v1'], async (e) => void received.push(e))
+    const relay = startOutboxRelay({ orm: db.orm, bus, logger: silentLogger, intervalMs: 50 })
+    const job = dueDateScanJob(createDueDateScan({ orm: db.orm, logger: silentLogger, today: () => TODAY, kick: relay.kick }), { logger: silentLogger, intervalMs: 60_000 })
+    try {
+      job.start()
+      for (let i = 0; i < 100 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 50))
+      expect(received).toMatchObject([{ type: 'learning.assignment.overdue.v1', data: { userId: user, stage: 'overdue', daysOverdue: 1 } }])
+    } finally {
+      await job.stop()
+      await relay.stop()
+      await bus.close()
+    }
   })
 })
