@@ -14,6 +14,7 @@ const CoursesTab = lazy(() => import(/* webpackChunkName: "courses-tab" */ './co
 const UsersTab = lazy(() => import(/* webpackChunkName: "users-tab" */ './users/UsersTab.tsx').then((m) => ({ default: m.UsersTab })))
 const EmailSettingsTab = lazy(() => import(/* webpackChunkName: "email-settings-tab" */ './email-settings/EmailSettingsTab.tsx').then((m) => ({ default: m.EmailSettingsTab })))
 const AuditTrailTab = lazy(() => import(/* webpackChunkName: "audit-trail-tab" */ './audit/AuditTrailTab.tsx').then((m) => ({ default: m.AuditTrailTab })))
+const AssignmentsTab = lazy(() => import(/* webpackChunkName: "assignments-tab" */ './assignments/AssignmentsTab.tsx').then((m) => ({ default: m.AssignmentsTab })))
 const GroupsTab = lazy(() => import(/* webpackChunkName: "groups-tab" */ './groups/GroupsTab.tsx').then((m) => ({ default: m.GroupsTab })))
 
 const Panel = ({ tab, remote }: { tab: AdminTab; remote: RemoteProps }) => {
@@ -29,6 +30,8 @@ const Panel = ({ tab, remote }: { tab: AdminTab; remote: RemoteProps }) => {
       return <ExamsTab />
     case 'Courses':
       return <CoursesTab />
+    case 'Assignments':
+      return <AssignmentsTab />
     case 'Audit Trail':
       return <AuditTrailTab navigate={remote.navigate} />
     case 'Certifications':
