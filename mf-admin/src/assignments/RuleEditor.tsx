@@ -222,7 +222,10 @@ const RuleFormDialog = ({ rule, form: f, setForm, errors, message, busy, onSubmi
           <RadioGroup legend="Assign to" name="assignment-audience" value={f.audience} options={AUDIENCES} onChange={set('audience')} />
           {f.audience === 'users' ? (
             users.isPending ? (
-              <Spinner label="Loading users..." />
+              <>
+                <Spinner label="Loading users..." />
+                {errors['audience.user_ids'] ? <Alert>{errors['audience.user_ids']}</Alert> : null}
+              </>
             ) : users.isError ? (
               <Alert>{errorMessage(users.error, 'Failed to fetch users')}</Alert>
             ) : (
