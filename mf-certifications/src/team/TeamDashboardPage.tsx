@@ -18,7 +18,20 @@ import { Badge, exposed, saveBlob, RouteLink, LoadFailure } from '../shared/inde
 import { exportTeam } from './api.ts'
 import { useTeam } from './data/apiHooks.ts'
 import { PendingPromotions } from './PendingPromotions.tsx'
-import { ariaSort, issuesView, locationText, nextOrder, progressView, type TeamOrder } from './team-view.ts'
+import {
+  ariaSort,
+  issuesView,
+  locationText,
+  nextOrder,
+  NO_FILTERS,
+  overdueCellText,
+  overdueSummaryText,
+  progressView,
+  teamSearch,
+  teamStateFromSearch,
+  type TeamFilters,
+  type TeamOrder,
+} from './team-view.ts'
 
 export const PAGE_SIZE = 50
 
@@ -26,14 +39,7 @@ export const PAGE_SIZE = 50
 export const teamCount = (total: number, filtered: boolean): string =>
   filtered ? `${total} ${total === 1 ? 'member matches' : 'members match'} the filters` : `${total} ${total === 1 ? 'member' : 'members'}`
 
-export interface TeamFilters {
-  search: string
-  branch: string
-  department: string
-}
-const NO_FILTERS: TeamFilters = { search: '', branch: '', department: '' }
-
-/** Total Team, Compliant, Avg Progress, Expired, Expiring Soon (learner §2), from the same query as the table. */
+/** Total Team, Compliant, Avg Progress, Expired, Expiring Soon (learner §2) and Overdue (issue 24), from the same query as the table. */
 export const SummaryCards = ({ summary }: { summary: TeamSummary }) => {
   const cards: [string, ReactNode, string?][] = [
     ['Total Team', summary.total_team],
@@ -42,6 +48,8 @@ export const SummaryCards = ({ summary }: { summary: TeamSummary }) => {
     ['Avg Progress', summary.avg_progress === null ? 'No members' : `${summary.avg_progress}%`],
     ['Expired', summary.expired > 0 ? <Badge tone="red">{String(summary.expired)}</Badge> : 0],
     ['Expiring Soon', summary.expiring_soon > 0 ? <Badge tone="yellow">{String(summary.expiring_soon)}</Badge> : 0],
+    // Members with an overdue assignment, and how many assignments they have overdue in all.
+    ['Overdue', summary.overdue_members > 0 ? <Badge tone="red">{overdueSummaryText(summary.overdue_members, summary.overdue_assignments)}</Badge> : 0],
   ]
   return (
     <section aria-label="Team summary">
@@ -70,7 +78,7 @@ const SortHeader = ({ order, column, onSort, children }: { order: TeamOrder; col
   )
 }
 
-/** The team table: Technician, Location, Progress, Issues, Tier and View (learner §2, §9 colours). */
+/** The team table: Technician, Location, Progress, Issues, Overdue (issue 24), Tier and View (learner §2, §9 colours). */
 export const TeamTable = ({
   rows,
   order,
@@ -100,6 +108,9 @@ export const TeamTable = ({
         <SortHeader order={order} column="issues" onSort={onSort}>
           Issues
         </SortHeader>
+        <SortHeader order={order} column="overdue" onSort={onSort}>
+          Overdue
+        </SortHeader>
         <SortHeader order={order} column="tier" onSort={onSort}>
           Tier
         </SortHeader>
@@ -123,6 +134,7 @@ export const TeamTable = ({
               <Badge tone={progress.tone}>{progress.compliant ? `${progress.text} Compliant` : progress.text}</Badge>
             </td>
             <td>{issues.tone ? <Badge tone={issues.tone}>{issues.text}</Badge> : <span className="pk-muted">{issues.text}</span>}</td>
+            <td>{m.overdue_assignments > 0 ? <Badge tone="red">{overdueCellText(m.overdue_assignments)}</Badge> : <span className="pk-muted">{overdueCellText(0)}</span>}</td>
             <td>{tierLabel(m.tier.current_tier)}</td>
             <td>
               <RouteLink to={viewPath(m.id)} navigate={navigate} className="pk-btn pk-btn--secondary pk-btn--small" label={`View ${m.name}`}>
@@ -153,7 +165,7 @@ const ExportButton = ({ filters, order }: { filters: TeamFilters; order: TeamOrd
     if (state.busy) return
     setState({ busy: true, error: null, done: null })
     try {
-      const blob = await exportTeam({ branch: filters.branch, department: filters.department, search: filters.search.trim(), ...order })
+      const blob = await exportTeam({ branch: filters.branch, department: filters.department, search: filters.search.trim(), overdue: filters.overdue ? 'true' : '', ...order })
       const name = `team-certifications-${todayIso()}.xlsx`
       saveBlob(blob, name)
       setState({ busy: false, error: null, done: `Exported ${name}.` })
@@ -176,23 +188,47 @@ const ExportButton = ({ filters, order }: { filters: TeamFilters; order: TeamOrd
 }
 
 /**
+ * The filters and order in the page's address, so a reload or Back keeps them. Written with
+ * history.replaceState (the router's own state kept), not the host's navigate: a navigation moves
+ * focus to the page heading, which would take it from the control just used.
+ */
+const useStateInAddress = (filters: TeamFilters, order: TeamOrder) => {
+  const search = teamSearch(filters, order)
+  useEffect(() => {
+    const { pathname, hash, search: shown } = window.location
+    if (shown !== search) window.history.replaceState(window.history.state, '', `${pathname}${search}${hash}`)
+  }, [search])
+}
+
+/**
  * mf_certifications/TeamDashboard: /manager/dashboard (learner §2 Team dashboard). A manager sees
  * their scope, an admin everyone (the service decides); admins also decide pending promotions here.
  */
 const TeamDashboardPage = ({ user, navigate }: RemoteProps) => {
   const headingRef = usePageHeading('Team Dashboard')
-  const [filters, setFilters] = useState<TeamFilters>(NO_FILTERS)
-  const [order, setOrder] = useState<TeamOrder>({ sort: 'name', order: 'asc' })
+  const [initial] = useState(() => teamStateFromSearch(window.location.search))
+  const [filters, setFilters] = useState<TeamFilters>(initial.filters)
+  const [order, setOrder] = useState<TeamOrder>(initial.order)
   const [offset, setOffset] = useState(0)
   const search = useSettled(filters.search.trim())
-  const query = { branch: filters.branch, department: filters.department, search, sort: order.sort, order: order.order, limit: PAGE_SIZE, offset }
+  useStateInAddress({ ...filters, search }, order)
+  const query = {
+    branch: filters.branch,
+    department: filters.department,
+    search,
+    overdue: filters.overdue ? ('true' as const) : undefined,
+    sort: order.sort,
+    order: order.order,
+    limit: PAGE_SIZE,
+    offset,
+  }
   const team = useTeam(query)
   const change = (next: Partial<TeamFilters>) => {
     setFilters((f) => ({ ...f, ...next }))
     setOffset(0)
   }
   const departments = filters.branch ? departmentsOf(filters.branch as Branch) : DEPARTMENTS
-  const filtered = filters.search !== '' || filters.branch !== '' || filters.department !== ''
+  const filtered = filters.search !== '' || filters.branch !== '' || filters.department !== '' || filters.overdue
   const data = team.data
   const viewPath = (id: string) => (user.is_admin ? `/admin/technician/${id}` : `/manager/technician/${id}`)
   return (
@@ -232,6 +268,10 @@ const TeamDashboardPage = ({ user, navigate }: RemoteProps) => {
             value={filters.department}
             onChange={(e) => change({ department: e.target.value })}
           />
+          <label className="pk-check pk-min-h-control">
+            <input type="checkbox" checked={filters.overdue} onChange={(e) => change({ overdue: e.target.checked })} />
+            Overdue only
+          </label>
           <div>
             <Button variant="secondary" aria-disabled={!filtered || undefined} onClick={() => filtered && change(NO_FILTERS)}>
               Clear Filters

@@ -4,13 +4,14 @@ import { RouteLink, exposed, Notice, LoadFailure } from '../shared/index.ts'
 import { ProfileBody } from '../profile/index.ts'
 import { useTeamMember } from './data/apiHooks.ts'
 import { ManagerControls } from './ManagerControls.tsx'
+import { MemberAssignments } from './MemberAssignments.tsx'
 import { RevenueOverview } from './RevenueOverview.tsx'
 
 /** The text of a member detail that could not be loaded (learner §8). */
 export const memberLoadError = (error: unknown): string =>
   error instanceof ApiError && error.status === 404 ? errorMessage(error, TEAM_MESSAGES.memberNotFound) : errorMessage(error, TEAM_MESSAGES.loadMember)
 
-/** Manager Controls, then the technician's profile as a manager sees it, then the revenue overview. */
+/** Manager Controls, then the technician's profile as a manager sees it, their assignments (issue 24), then the revenue overview. */
 export const TeamMemberBody = ({ detail, today = detail.profile.as_of ?? todayIso() }: { detail: TeamMemberDetail; today?: string }) => {
   const [notice, announce] = useAnnouncement()
   return (
@@ -18,6 +19,7 @@ export const TeamMemberBody = ({ detail, today = detail.profile.as_of ?? todayIs
       <Notice notice={notice} />
       <ManagerControls detail={detail} announce={announce} />
       <ProfileBody profile={detail.profile} isOwn={false} today={today} />
+      <MemberAssignments name={detail.profile.user.name} assignments={detail.assignments} />
       <RevenueOverview detail={detail} thisMonth={today.slice(0, 7)} />
     </>
   )

@@ -28,28 +28,45 @@ afterEach(() => {
 })
 
 describe('team dashboard', () => {
-  it('shows the five summary cards', () => {
-    renderDom(<SummaryCards summary={{ total_team: 12, compliant: 7, avg_progress: 83, expired: 2, expiring_soon: 0, overdue_members: 0, overdue_assignments: 0 }} />)
+  it('shows the summary cards: the five of learner §2 and Overdue (people and their assignments in words)', () => {
+    const { rerender } = renderDom(
+      <SummaryCards summary={{ total_team: 12, compliant: 7, avg_progress: 83, expired: 2, expiring_soon: 0, overdue_members: 4, overdue_assignments: 7 }} />,
+    )
     const cards = screen.getByRole('region', { name: 'Team summary' })
     expect(
       within(cards)
         .getAllByRole('term')
         .map((t) => t.textContent),
-    ).toEqual(['Total Team', 'Compliant', 'Avg Progress', 'Expired', 'Expiring Soon'])
+    ).toEqual(['Total Team', 'Compliant', 'Avg Progress', 'Expired', 'Expiring Soon', 'Overdue'])
     expect(figure(cards, 'Avg Progress').textContent).toBe('83%')
     const expired = figure(cards, 'Expired')
     expect(expired.textContent).toBe('2')
     expect(within(expired).getByText('2').className).toContain('ct-tone--red')
+    const overdue = figure(cards, 'Overdue')
+    expect(overdue.textContent).toBe('4 people, 7 assignments')
+    expect(within(overdue).getByText('4 people, 7 assignments').className).toContain('ct-tone--red')
+    rerender(<SummaryCards summary={{ total_team: 12, compliant: 7, avg_progress: 83, expired: 0, expiring_soon: 0, overdue_members: 1, overdue_assignments: 1 }} />)
+    expect(figure(screen.getByRole('region', { name: 'Team summary' }), 'Overdue').textContent).toBe('1 person, 1 assignment')
+    rerender(<SummaryCards summary={{ total_team: 12, compliant: 7, avg_progress: 83, expired: 0, expiring_soon: 0, overdue_members: 0, overdue_assignments: 0 }} />)
+    expect(figure(screen.getByRole('region', { name: 'Team summary' }), 'Overdue').textContent).toBe('0')
   })
 
   it('lists members with sortable headers, coloured progress and issues, tier and a View link to the right route', () => {
     const rows = [
       teamRow(),
-      teamRow({ id: '2c1f7a0e-6b3d-4c8e-9f21-5a4b3c2d1e0f', name: 'Sam Seattle', completion_percentage: 60, expired_certifications: 1, tier: { current_tier: 2 } }),
+      teamRow({
+        id: '2c1f7a0e-6b3d-4c8e-9f21-5a4b3c2d1e0f',
+        name: 'Sam Seattle',
+        completion_percentage: 60,
+        expired_certifications: 1,
+        tier: { current_tier: 2 },
+        overdue_assignments: 2,
+      }),
     ]
     renderDom(<TeamTable rows={rows} order={{ sort: 'progress', order: 'desc' }} onSort={noop} viewPath={(id) => `/admin/technician/${id}`} navigate={noop} />)
     const headers = screen.getAllByRole('columnheader')
-    for (const h of ['Technician', 'Location', 'Progress', 'Issues', 'Tier']) {
+    expect(headers.map((h) => h.textContent!.replace(/[▲▼↕]/, ''))).toEqual(['Technician', 'Location', 'Progress', 'Issues', 'Overdue', 'Tier', 'Actions'])
+    for (const h of ['Technician', 'Location', 'Progress', 'Issues', 'Overdue', 'Tier']) {
       const header = headers.find((c) => c.textContent?.startsWith(h))
       expect(within(header!).getByRole('button', { name: new RegExp(`^${h}`) })).toBeTruthy()
       expect(header!.getAttribute('aria-sort')).toBe(h === 'Progress' ? 'descending' : 'none')
@@ -57,6 +74,13 @@ describe('team dashboard', () => {
     expect(screen.getByText('100% Compliant').className).toContain('ct-tone--green')
     expect(screen.getByText('60%').className).toContain('ct-tone--orange')
     expect(screen.getByText('1 expired').className).toContain('ct-tone--red')
+    // Overdue assignments in words, red when there are any.
+    expect(screen.getByText('2 assignments').className).toContain('ct-tone--red')
+    expect(
+      within(screen.getByRole('row', { name: /^Pat Portland/ }))
+        .getAllByText('None')
+        .map((c) => c.className),
+    ).toEqual(['pk-muted', 'pk-muted'])
     expect(screen.getAllByText('Portland · Service').length).toBeGreaterThan(0)
     expect(screen.getByRole('cell', { name: 'Tier 2' })).toBeTruthy()
     expect(screen.getByRole('link', { name: 'View Sam Seattle' }).getAttribute('href')).toBe('/admin/technician/2c1f7a0e-6b3d-4c8e-9f21-5a4b3c2d1e0f')

@@ -31,7 +31,7 @@ export const decidePromotion = (id: number, approve: boolean, note: string) =>
   api.post(`/manager/tier-promotions/${id}/decision`, { approve, note: note.trim() || null }, PromotionRequestResponse)
 
 /** The team as a spreadsheet, with the screen's filters and order (learner §7). */
-export const exportTeam = (filters: { branch?: string; department?: string; search?: string; sort?: string; order?: string }) =>
+export const exportTeam = (filters: { branch?: string; department?: string; search?: string; overdue?: string; sort?: string; order?: string }) =>
   api.getFile(`/reports/certifications/export${queryString({ format: 'excel', ...filters })}`)
 /** Quick Actions of the member detail: e-mail the technician their open requirements; one member's report. */
 export const sendReminder = (userId: string) => api.post(`/manager/team/${enc(userId)}/reminder`, {}, SendReminderResponse)

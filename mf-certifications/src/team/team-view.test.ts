@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest'
-import { ariaSort, issuesView, locationText, monthsEnding, nextOrder, niceMax, progressView, tiersAbove, trendPoints } from './team-view.ts'
+import {
+  ariaSort,
+  issuesView,
+  locationText,
+  monthsEnding,
+  nextOrder,
+  niceMax,
+  NO_FILTERS,
+  overdueCellText,
+  overdueSummaryText,
+  progressView,
+  teamSearch,
+  teamStateFromSearch,
+  tiersAbove,
+  trendPoints,
+} from './team-view.ts'
 
 describe('team view', () => {
   it('turns a sorted column round and starts another ascending', () => {
@@ -7,6 +22,23 @@ describe('team view', () => {
     expect(nextOrder({ sort: 'name', order: 'desc' }, 'progress')).toEqual({ sort: 'progress', order: 'asc' })
     expect(ariaSort({ sort: 'tier', order: 'desc' }, 'tier')).toBe('descending')
     expect(ariaSort({ sort: 'tier', order: 'desc' }, 'name')).toBe('none')
+  })
+
+  it('keeps the filters and order in the address, defaults left out, and reads back only what the screen offers', () => {
+    const filters = { search: ' Pat ', branch: 'Portland', department: 'Service', overdue: true }
+    const search = teamSearch(filters, { sort: 'overdue', order: 'desc' })
+    expect(search).toBe('?search=Pat&branch=Portland&department=Service&overdue=true&sort=overdue&order=desc')
+    expect(teamStateFromSearch(search)).toEqual({ filters: { ...filters, search: 'Pat' }, order: { sort: 'overdue', order: 'desc' } })
+    expect(teamSearch(NO_FILTERS, { sort: 'name', order: 'asc' })).toBe('')
+    expect(teamStateFromSearch('')).toEqual({ filters: NO_FILTERS, order: { sort: 'name', order: 'asc' } })
+    // Unknown values are the defaults; a department of another branch is dropped.
+    expect(teamStateFromSearch('?branch=Atlantis&department=Nowhere&overdue=yes&sort=salary&order=up')).toEqual({ filters: NO_FILTERS, order: { sort: 'name', order: 'asc' } })
+    expect(teamStateFromSearch('?branch=Portland&department=Nowhere').filters).toMatchObject({ branch: 'Portland', department: '' })
+  })
+
+  it('says overdue assignments in words', () => {
+    expect([overdueSummaryText(4, 7), overdueSummaryText(1, 1), overdueSummaryText(0, 0)]).toEqual(['4 people, 7 assignments', '1 person, 1 assignment', 'None'])
+    expect([0, 1, 3].map(overdueCellText)).toEqual(['None', '1 assignment', '3 assignments'])
   })
 
   it('colours progress by the bands of learner §9 and calls 100% compliant', () => {

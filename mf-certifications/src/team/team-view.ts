@@ -1,13 +1,16 @@
 import {
+  BRANCHES,
+  DEPARTMENTS,
+  departmentsOf,
   IsoMonth,
   meetsRequirements,
   progressColour,
   promotionTiers,
   TEAM,
+  TeamSort,
   tierLabel,
   type RevenueRecord,
   type TeamMemberRow,
-  type TeamSort,
   type TierLevel,
 } from '@portal/contracts'
 import { formatMonth } from '@portal/ui-kit'
@@ -18,6 +21,61 @@ export interface TeamOrder {
   sort: TeamSort
   order: 'asc' | 'desc'
 }
+
+/** The dashboard's filters as typed and chosen ("" is every branch, department; `overdue` only members with an overdue assignment). */
+export interface TeamFilters {
+  search: string
+  branch: string
+  department: string
+  overdue: boolean
+}
+export const NO_FILTERS: TeamFilters = { search: '', branch: '', department: '', overdue: false }
+export const DEFAULT_ORDER: TeamOrder = { sort: 'name', order: 'asc' }
+
+/**
+ * The filters and order a page address carries (`?search=&branch=&department=&overdue=true&sort=&order=`),
+ * so a reload or Back shows the same list; what is missing or not one of the choices is the default.
+ */
+export function teamStateFromSearch(search: string): { filters: TeamFilters; order: TeamOrder } {
+  const q = new URLSearchParams(search)
+  const oneOf = <T extends string>(value: string | null, choices: readonly T[]): T | '' => (value !== null && (choices as readonly string[]).includes(value) ? (value as T) : '')
+  const sort = TeamSort.safeParse(q.get('sort'))
+  const branch = oneOf(q.get('branch'), BRANCHES)
+  return {
+    filters: {
+      search: (q.get('search') ?? '').slice(0, 200),
+      branch,
+      // A department of another branch is dropped, as choosing that branch on the screen drops it.
+      department: oneOf(q.get('department'), branch ? departmentsOf(branch) : DEPARTMENTS),
+      overdue: q.get('overdue') === 'true',
+    },
+    order: { sort: sort.success ? sort.data : DEFAULT_ORDER.sort, order: q.get('order') === 'desc' ? 'desc' : 'asc' },
+  }
+}
+
+/** The address's query of the filters and order, defaults left out ("" when all are defaults). */
+export function teamSearch(filters: TeamFilters, order: TeamOrder): string {
+  const q = new URLSearchParams()
+  if (filters.search.trim()) q.set('search', filters.search.trim())
+  if (filters.branch) q.set('branch', filters.branch)
+  if (filters.department) q.set('department', filters.department)
+  if (filters.overdue) q.set('overdue', 'true')
+  if (order.sort !== DEFAULT_ORDER.sort || order.order !== DEFAULT_ORDER.order) {
+    q.set('sort', order.sort)
+    q.set('order', order.order)
+  }
+  const s = q.toString()
+  return s ? `?${s}` : ''
+}
+
+/** The Overdue card in words: "4 people, 7 assignments" (issue 24); "None" when nobody is overdue. */
+export function overdueSummaryText(members: number, assignments: number): string {
+  if (members === 0) return 'None'
+  return `${members} ${members === 1 ? 'person' : 'people'}, ${assignments} ${assignments === 1 ? 'assignment' : 'assignments'}`
+}
+
+/** The Overdue cell of a member: their overdue assignments in words, or "None". */
+export const overdueCellText = (count: number): string => (count === 0 ? 'None' : `${count} ${count === 1 ? 'assignment' : 'assignments'}`)
 
 /** A header pressed: the same column turns round, another starts ascending. */
 export const nextOrder = (current: TeamOrder, column: TeamSort): TeamOrder =>

@@ -1,5 +1,6 @@
 import {
   CertificationType,
+  PersonAssignment,
   PromotionRequest,
   RevenueRecord,
   TeamMemberDetail,
@@ -183,5 +184,24 @@ export const memberDetail = (over: Partial<TeamMemberDetail> = {}): TeamMemberDe
     },
     leaderboard_place: 2,
     promotion_requests: [],
+    ...over,
+  })
+
+/** One of a person's assignments, shaped (and checked) by the contract: an open course due in 20 days. */
+export const personAssignment = (over: Partial<PersonAssignment> = {}): PersonAssignment =>
+  PersonAssignment.parse({
+    rule_id: 1,
+    item_kind: 'course',
+    item_id: 1,
+    item_title: 'Course 1',
+    state: 'open',
+    assigned_on: '2026-11-01',
+    due_on: '2026-12-15',
+    opens_on: null,
+    completed_on: null,
+    next_due_on: null,
+    recurring: false,
+    days_left: 20,
+    exempt_reason: null,
     ...over,
   })
