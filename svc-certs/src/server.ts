@@ -16,6 +16,7 @@ import { loadCertsEnv, loadNotifySchedule } from './env.ts'
 import type { NotificationSchedule } from './notifications/notification.runner.ts'
 import { createOutcomeHandler, subscribeOutcomes } from './notifications/outcome.consumer.ts'
 import { createAssignmentHandler, subscribeAssignments } from './assignments/index.ts'
+import { createCompletionHandler, subscribeCompletions } from './renewals/index.ts'
 import { migrationsList } from './migrations/index.ts'
 import { ledgerRoutines } from './compliance/rules-sql.ts'
 import { TechnicianEntity } from './technicians/technician.entity.ts'
@@ -38,8 +39,9 @@ export interface CertsOptions {
 /**
  * Certs: certification types, technicians' certifications and their proofs, team figures and the
  * expiry notifications. Beside the platform's parts: the ledger's SQL twins (installed at every
- * start, in the company's time zone), the notification runner, the `users` projection (a deleted
- * user's certifications go with them) and notify's delivery outcomes.
+ * start, in the company's time zone) and the assignment state rule, the notification runner, the
+ * `users` projection (a deleted user's certifications go with them), notify's delivery outcomes,
+ * learning's assignments (the team's Overdue figures) and completions (certifications they renew).
  */
 export const certsService = defineService({
   name: 'certs',
@@ -57,7 +59,11 @@ export const certsService = defineService({
     return {
       app,
       users,
-      consumers: [(bus) => subscribeOutcomes(bus, createOutcomeHandler({ orm, logger })), (bus) => subscribeAssignments(bus, createAssignmentHandler({ orm, logger }))],
+      consumers: [
+        (bus) => subscribeOutcomes(bus, createOutcomeHandler({ orm, logger })),
+        (bus) => subscribeAssignments(bus, createAssignmentHandler({ orm, logger })),
+        (bus) => subscribeCompletions(bus, createCompletionHandler({ orm, logger, timeZone: schedule.timeZone, now: clock, certifications, garbage })),
+      ],
       // The runner's schedule starts with the app (route tests turn it off).
       jobs: [stoppedWithJobs(() => runner.stop())],
       describe: () => ({ storage: storage.kind, notificationRuns: runner.nextRuns() }),

@@ -67,11 +67,11 @@ export const certificationTypeRepository = {
     )
   },
 
-  /** The active types a completion of this course or exam renews, share-locked (their deletion waits). */
+  /** The active types a completion of this course or exam renews (their ids, in id order). */
   async renewedBy(em: EntityManager, item: { item_kind: RenewingItem['item_kind']; item_id: number }): Promise<number[]> {
     const rows = (await em.execute(
       `select t.id from certification_types t join certification_type_renewals r on r.certification_type_id = t.id
-        where r.item_kind = ? and r.item_id = ? and t.is_active order by t.id for share of t`,
+        where r.item_kind = ? and r.item_id = ? and t.is_active order by t.id`,
       [item.item_kind, item.item_id],
     )) as { id: number }[]
     return rows.map((r) => Number(r.id))

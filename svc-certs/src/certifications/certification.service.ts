@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql'
 import { z } from 'zod'
 import {
@@ -38,6 +38,7 @@ import { requireCompleteProfile, requireEdit, requireEditableUser, requireReadab
 import { CertificationPeriodEntity, TechnicianCertificationEntity } from './certification.entity.ts'
 import { certificationFacts, certificationRepository, toCertificationPeriod, toUserCertification } from './certification.repository.ts'
 import { receiveProof, type ReceivedProof } from './proof-file.ts'
+import { buildCompletionCertificate, completionCertificateName } from './completion-certificate.ts'
 
 type AddBody = z.output<typeof AddCertificationBody>
 type UpdateBody = z.output<typeof UpdateCertificationBody>
@@ -93,6 +94,23 @@ const PERIOD_ACTIONS: Record<PeriodEndReason, string> = {
 }
 const uploadExpired = () => new AppError(409, 'upload_expired', 'The upload took too long; please upload the file again')
 const fileNotFound = () => notFound(CERT_MESSAGES.fileNotFound, 'file_not_found')
+
+/** A completion that renews a certification type (issue 24): whose, what and when. */
+export interface CompletionRenewal {
+  /** The learner, from the projection (share-locked by the caller's transaction). */
+  user: ProjectedUser
+  certificationTypeId: number
+  item: { item_kind: 'course' | 'exam'; item_id: number; item_title: string }
+  /** The company's calendar day of the completion: the new period's obtained date. */
+  day: string
+  /** The completion record the certificate names (the exam attempt, the course completion's event). */
+  recordId: string
+  /** Where the certificate is stored: recorded as garbage before, forgotten when it becomes the proof. */
+  key: string
+}
+
+/** What a completion did to a certification: recorded (added, renewed, or the day's period given its proof), or why not. */
+export type CompletionOutcome = { recorded: true; change: 'added' | 'renewed' | 'proof_added'; certificationId: number } | { recorded: false; reason: string }
 
 /** A proof file as it is served. */
 export interface ProofDownload {
@@ -535,6 +553,78 @@ export function createCertificationService(ctx: CertsContext) {
       const held = new Set((await certificationRepository.listOf(em, userId)).map((c) => c.certificationId))
       const types = (await certificationTypeRepository.listAll(em)).filter((t) => t.isActive && !held.has(t.id) && appliesToDepartment(t, user?.department ?? null))
       return { certifications: types.map((t) => ({ ...toCertificationBrief(t), description: t.description ?? null })) }
+    },
+
+    /**
+     * A completion of a course or exam that renews the type (issue 24), in the completion
+     * consumer's transaction `em`: records a new period of the learner's certification as an upload
+     * with that obtained date would (decision 0044): added when not held; renewed when held with an
+     * earlier obtained date, the ended period kept as history and the expiry by the type's validity
+     * (`renewedExpiration`: from the old expiry within the recertification window); the day's period
+     * given its proof when it has none. The proof is a generated "Certificate of Completion" PDF,
+     * stored at `key`. Nothing happens for an inactive type, one for another department, a period
+     * that already starts later, or one of that day that has a proof (a completion is no reason to
+     * replace a proof someone uploaded).
+     */
+    async renewByCompletion(em: EntityManager, c: CompletionRenewal): Promise<CompletionOutcome> {
+      await certificationTypeRepository.shareLock(em, c.certificationTypeId)
+      const type = await certificationTypeRepository.findById(em, c.certificationTypeId)
+      if (!type?.isActive) return { recorded: false, reason: 'the certification type is no longer offered' }
+      if (!appliesToDepartment(type, c.user.department ?? null)) return { recorded: false, reason: `the certification is for the ${type.department} department` }
+      const key = { userId: c.user.id, certificationId: type.id }
+      const held = await em.findOne(TechnicianCertificationEntity, key, { lockMode: LockMode.PESSIMISTIC_WRITE })
+      const current = held?.obtainedDate ?? null
+      if (current !== null && c.day < current) return { recorded: false, reason: `the current period starts later (${current})` }
+      if (held && current === c.day && held.fileKey) return { recorded: false, reason: 'the period of that day has its proof already' }
+      // The learner's own completion renews it: they are who ended the period (and the audit trail's actor).
+      const actor: Actor = {
+        userId: c.user.id,
+        email: c.user.email ?? '',
+        name: c.user.name ?? '',
+        isAdmin: false,
+        isManager: false,
+        managerScope: { branches: [], departments: [] },
+      }
+      const history = await certificationRepository.historyOf(em, c.user.id, type.id)
+      const at = now()
+      let kept: CertificationPeriodEntity | null = null
+      if (held && periodChange(held, c.day, history) === 'renewal') {
+        kept = await keepPeriod(em, actor, held, type, 'renewed', at)
+        held.verifiedAt = null
+      } else if (held?.fileKey) kept = await keepPeriod(em, actor, held, type, 'replaced', at)
+      const cert =
+        held ??
+        em.create(TechnicianCertificationEntity, {
+          userId: c.user.id,
+          certificationId: type.id,
+          certificationNumber: null,
+          notes: null,
+          verifiedAt: null,
+          createdAt: at,
+          updatedAt: at,
+        })
+      cert.expirationDate = expirationOf(null, c.day, type, held)
+      cert.obtainedDate = c.day
+      const pdf = buildCompletionCertificate({
+        learner: c.user.name ?? c.user.email ?? c.user.id,
+        itemKind: c.item.item_kind,
+        itemTitle: c.item.item_title,
+        completedOn: c.day,
+        certification: { name: type.name, code: type.code },
+        expiresOn: cert.expirationDate ?? null,
+        recordId: c.recordId,
+      })
+      const stored = await storage.put(c.key, Readable.from([pdf]))
+      await attachProof(em, cert, { key: c.key, name: completionCertificateName(type.code, c.day), size: stored.size, type: 'application/pdf' }, at)
+      await flushCertification(em)
+      if (kept)
+        await auditPeriod(em, actor, c.user.name, type, kept, {
+          ...(kept.reason === 'renewed' ? { new_obtained_date: cert.obtainedDate ?? null, new_expiration_date: cert.expirationDate ?? null } : {}),
+          renewed_by: c.item,
+          completion_record: c.recordId,
+        })
+      recordEvent(em, held ? 'certs.certification.updated.v1' : 'certs.certification.added.v1', certificationFacts(cert, type))
+      return { recorded: true, change: !held ? 'added' : kept?.reason === 'renewed' ? 'renewed' : 'proof_added', certificationId: cert.id }
     },
 
     /**
