@@ -1,0 +1,52 @@
+// @vitest-environment happy-dom
+import type { User } from '@portal/contracts'
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import AdminDashboard from './AdminDashboard.tsx'
+import { answerFetch, on } from './assignments/edge.test-support.ts'
+
+const admin: User = {
+  id: '00000000-0000-4000-8000-000000000009',
+  name: 'Root Admin',
+  email: 'admin@acme.test',
+  is_admin: true,
+  is_manager: false,
+  manager_scope: { branches: [], departments: [] },
+  branch: null,
+  department: null,
+  user_group: null,
+  employee_id: null,
+  hire_date: null,
+  email_verified: true,
+  created_at: '2026-01-01T00:00:00.000Z',
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+describe('Admin Dashboard', () => {
+  it('reaches the Assignments tab from the keyboard like the others, and opens its panel', async () => {
+    // The first tab's exams and the tabs passed on the way stay loading.
+    answerFetch(on('GET', '/api/admin/assignment-rules', { json: [] }), () => 'hang')
+    render(<AdminDashboard user={admin} onUserUpdated={() => undefined} navigate={() => undefined} params={{}} locationState={null} />)
+    const tablist = screen.getByRole('tablist', { name: 'Admin sections' })
+    const exams = within(tablist).getByRole('tab', { name: 'Exams', selected: true })
+    exams.focus()
+    // Wraps from the first tab to the last (Audit Trail), and one back is Assignments.
+    await act(async () => {
+      fireEvent.keyDown(exams, { key: 'ArrowLeft' })
+    })
+    const audit = within(tablist).getByRole('tab', { name: 'Audit Trail', selected: true })
+    await act(async () => {
+      fireEvent.keyDown(audit, { key: 'ArrowLeft' })
+    })
+    const tab = within(tablist).getByRole('tab', { name: 'Assignments', selected: true })
+    expect(document.activeElement).toBe(tab)
+    expect(tab.tabIndex).toBe(0)
+    const panel = screen.getByRole('tabpanel', { name: 'Assignments' })
+    expect(await within(panel).findByRole('heading', { level: 2, name: 'Assignments' })).toBeTruthy()
+    expect(await within(panel).findByText('No assignment rules yet')).toBeTruthy()
+    expect(within(panel).getByRole('button', { name: 'New Assignment Rule' })).toBeTruthy()
+  })
+})
