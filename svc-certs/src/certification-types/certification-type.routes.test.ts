@@ -167,3 +167,62 @@ describe('who may call the admin routes', () => {
     expect(await h.call(method, path, { token: manager.token, body })).toMatchObject({ status: 403, body: { code: 'admin_required' } })
   })
 })
+
+describe('courses and exams that renew a type (issue 24: renewed_by)', () => {
+  const course = { item_kind: 'course', item_id: 11, item_title: 'Ladder Refresher' } as const
+  const exam = { item_kind: 'exam', item_id: 22, item_title: 'Ladder Exam' } as const
+
+  it('stores them in the admin’s order, returns them on every type (empty when none), and replaces them on an edit', async () => {
+    const created = await h.call('POST', '/admin/certifications', { token: admin.token, body: { name: 'Ladder Renewed', code: 'LADDER-R', renewed_by: [exam, course] } })
+    expect(created.status).toBe(201)
+    const { certification } = CertificationTypeResponse.parse(created.body)
+    expect(certification.renewed_by).toEqual([exam, course])
+    const listed = CertificationTypesResponse.parse((await h.call('GET', '/admin/certifications', { token: admin.token })).body).certifications
+    expect(listed.find((c) => c.id === certification.id)!.renewed_by).toEqual([exam, course])
+    expect(listed.find((c) => c.code === 'LADDER')!.renewed_by).toEqual([])
+    const edited = await h.call('PUT', `/admin/certifications/${certification.id}`, {
+      token: admin.token,
+      body: { name: 'Ladder Renewed', code: 'LADDER-R', renewed_by: [course] },
+    })
+    expect(CertificationTypeResponse.parse(edited.body).certification.renewed_by).toEqual([course])
+    // The form sends every field: a list left out is an empty one.
+    await h.call('PUT', `/admin/certifications/${certification.id}`, { token: admin.token, body: { name: 'Ladder Renewed', code: 'LADDER-R' } })
+    expect(await h.sql('select * from certification_type_renewals where certification_type_id = ?', [certification.id])).toEqual([])
+  })
+
+  it('refuses a bad entry or an item listed twice with 400 naming renewed_by, storing nothing', async () => {
+    const t = await h.type(admin, { renewed_by: [course] })
+    const put = (renewed_by: unknown) => h.call('PUT', `/admin/certifications/${t.id}`, { token: admin.token, body: { name: t.name, code: t.code, renewed_by } })
+    for (const [bad, path] of [
+      [[{ ...course, item_kind: 'module' }], 'renewed_by.0.item_kind'],
+      [[course, { ...exam, item_id: 0 }], 'renewed_by.1.item_id'],
+      [[{ ...exam, item_title: '  ' }], 'renewed_by.0.item_title'],
+      ['course 11', 'renewed_by'],
+    ] as const) {
+      const res = await put(bad)
+      expect(res).toMatchObject({ status: 400, body: { code: 'validation_failed' } })
+      expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]))
+    }
+    const twice = await put([course, exam, { ...course, item_title: 'Same course again' }])
+    expect(twice).toMatchObject({ status: 400, body: { code: 'renewed_by_duplicate', details: [{ path: 'renewed_by.2' }] } })
+    expect(twice.body.message).toContain('Same course again')
+    expect(await h.call('POST', '/admin/certifications', { token: admin.token, body: { name: 'Twice', code: 'TWICE-1', renewed_by: [exam, exam] } })).toMatchObject({
+      status: 400,
+      body: { code: 'renewed_by_duplicate' },
+    })
+    expect(await h.sql("select id from certification_types where code = 'TWICE-1'")).toEqual([])
+    expect((await h.call('GET', '/admin/certifications', { token: admin.token })).body.certifications.find((c: { id: number }) => c.id === t.id).renewed_by).toEqual([course])
+  })
+
+  it('records the change in the audit trail like any other change of the type', async () => {
+    const t = await h.type(admin, { code: 'AUDIT-R', renewed_by: [course] })
+    await h.call('PUT', `/admin/certifications/${t.id}`, { token: admin.token, body: { name: t.name, code: 'AUDIT-R', renewed_by: [course, exam] } })
+    const [created] = await h.sql("select details from audit_log where action = 'certification_type.created' and target = 'AUDIT-R'")
+    expect(created!.details.renewed_by).toEqual(['course 11: Ladder Refresher'])
+    const [updated] = await h.sql("select actor_id, details from audit_log where action = 'certification_type.updated' and target = 'AUDIT-R'")
+    expect(updated).toMatchObject({
+      actor_id: admin.id,
+      details: { before: { renewed_by: ['course 11: Ladder Refresher'] }, after: { renewed_by: ['course 11: Ladder Refresher', 'exam 22: Ladder Exam'] } },
+    })
+  })
+})
