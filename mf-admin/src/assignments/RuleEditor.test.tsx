@@ -249,6 +249,8 @@ describe('assignment rule form', () => {
     expect((within(d).getByRole('combobox', { name: 'Item' }) as HTMLSelectElement).disabled).toBe(true)
     expect((within(d).getByRole('combobox', { name: 'Item type' }) as HTMLSelectElement).disabled).toBe(true)
     expect(d.textContent).toContain(M.itemFixed)
+    // The form opens on who the rule assigns.
+    expect(document.activeElement).toBe(within(d).getByRole('radio', { name: 'User group', checked: true }))
     change(within(d).getByRole('spinbutton', { name: 'Days' }), '45')
     fireEvent.click(within(d).getByRole('button', { name: 'Review changes' }))
     const review = await screen.findByRole('dialog', { name: 'Review changes' })

@@ -52,12 +52,15 @@ const RadioGroup = <V extends string>({
   name,
   value,
   options,
+  autoFocus,
   onChange,
 }: {
   legend: string
   name: string
   value: V
   options: { value: V; label: string }[]
+  /** The chosen option takes focus when the form opens. */
+  autoFocus?: boolean
   onChange: (v: V) => void
 }) => (
   <fieldset className="pk-border-0 pk-p0 pk-m0 pk-min-w0">
@@ -65,7 +68,7 @@ const RadioGroup = <V extends string>({
     <div className="pk-row">
       {options.map((o) => (
         <label key={o.value} className="pk-check">
-          <input type="radio" name={name} value={o.value} checked={value === o.value} onChange={() => onChange(o.value)} />
+          <input type="radio" name={name} value={o.value} checked={value === o.value} autoFocus={autoFocus && value === o.value} onChange={() => onChange(o.value)} />
           <span>{o.label}</span>
         </label>
       ))}
@@ -219,7 +222,8 @@ const RuleFormDialog = ({ rule, form: f, setForm, errors, message, busy, onSubmi
         </Section>
 
         <Section title="Assign to">
-          <RadioGroup legend="Assign to" name="assignment-audience" value={f.audience} options={AUDIENCES} onChange={set('audience')} />
+          {/* Editing, the item cannot change: the form opens on who it assigns. */}
+          <RadioGroup legend="Assign to" name="assignment-audience" value={f.audience} options={AUDIENCES} autoFocus={rule !== null} onChange={set('audience')} />
           {f.audience === 'users' ? (
             users.isPending ? (
               <>
