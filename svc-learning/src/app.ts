@@ -35,6 +35,7 @@ import {
 } from './courses/index.ts'
 import { LEARNING_AUDITED, LearningAuditAnswer } from './audit.ts'
 import { createItemAnalysisService, itemAnalysisRoutes } from './item-analysis/index.ts'
+import { adminAssignmentRuleRoutes, createAssignmentService, myAssignmentRoutes } from './assignments/index.ts'
 
 export interface AppDeps {
   orm: MikroORM
@@ -108,6 +109,10 @@ export function createApp(deps: AppDeps) {
   app.route('/users', statsRoutes(stats, verifier))
   app.route('/courses', courseRoutes(courses, verifier))
   app.route('/admin/courses', adminCourseRoutes(courses, verifier))
+  // Training that is due (issue 24): admins' rules and reports, each learner's own list.
+  const assignments = createAssignmentService(ctx)
+  app.route('/admin/assignment-rules', adminAssignmentRuleRoutes(assignments, verifier))
+  app.route('/assignments', myAssignmentRoutes(assignments, verifier))
   app.route('/admin/audit/learning', auditTrailRoutes(deps.orm, 'learning', verifier))
   return { app, attempts, ctx, courses, ingest, garbage }
 }

@@ -16,7 +16,7 @@ import {
 } from '@portal/server-kit'
 import { createApp, type AppDeps } from './app.ts'
 import { ExamAssignmentEntity, ExamAttemptEntity, ExamEntity, ExamQuestionEntity, startAttemptSweeper } from './exams/index.ts'
-import { createCertsHandler, createLearningUsers, subscribeCerts } from './consumers/index.ts'
+import { createCertsHandler, createGroupsHandler, createLearningUsers, subscribeCerts, subscribeGroups } from './consumers/index.ts'
 import { createDueDateScan, dueDateScanJob, DEFAULT_SCAN_INTERVAL_MS } from './assignments-scan/index.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, createLaunchTokens, loadOrCreateLaunchSecret } from './courses/index.ts'
 import { migrationsList } from './migrations/index.ts'
@@ -80,9 +80,10 @@ export const learningService = defineService({
     const dueDateScan = createDueDateScan({ orm, logger, today: learning.today, kick: relay.kick })
     return {
       app,
-      users: createLearningUsers(ctx),
-      // Due dates that follow a certification's expiry (issue 24).
-      consumers: [(bus) => subscribeCerts(bus, createCertsHandler({ orm, logger }))],
+      // New and changed users get the assignment rules that take them, on the company's calendar (issue 24).
+      users: createLearningUsers({ orm, logger, calendar: learning }),
+      // Due dates that follow a certification's expiry; the user groups a rule may name (issue 24).
+      consumers: [(bus) => subscribeCerts(bus, createCertsHandler({ orm, logger })), (bus) => subscribeGroups(bus, createGroupsHandler({ orm, logger }))],
       // Overdue attempts; packages waiting for extraction (also after a crash); the due-date scan at start and on its interval.
       jobs: [
         startedJob(() => startAttemptSweeper(attempts, { intervalMs: deps.sweepIntervalMs, logger })),

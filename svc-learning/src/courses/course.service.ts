@@ -12,6 +12,7 @@ import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, ty
 import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension } from './uploads/sniff.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, toCourseDto, toCourseSummary } from './course.entity.ts'
 import { courseRepository } from './course.repository.ts'
+import { deleteRulesOfItem } from '../assignments/index.ts'
 
 /** Storage a module leaves behind: its uploaded file and everything under `modules/<id>` (extracted package, edits). */
 export function moduleGarbage(m: Pick<CourseModuleEntity, 'id' | 'storageKey' | 'contentPrefix'>): GarbageEntry[] {
@@ -326,6 +327,8 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
         if (!course) throw courseNotFound()
         const entries = (await courseRepository.modulesOf(tx, [id])).flatMap(moduleGarbage)
         await recordGarbage(tx, entries, now())
+        // Its assignment rules go with it (issue 24), announced while its title is still there.
+        await deleteRulesOfItem(tx, 'course', id, now())
         await tx.nativeDelete(CourseEntity, { id })
         return entries.map((e) => e.key)
       })

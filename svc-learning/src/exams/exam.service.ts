@@ -9,6 +9,7 @@ import { requireAssignable } from '../users/index.ts'
 import { examNotFound, requireTakeable, takeableExams } from './access.ts'
 import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity, toExamDto, toExamSummary } from './exam.entity.ts'
 import { examRepository } from './exam.repository.ts'
+import { deleteRulesOfItem } from '../assignments/index.ts'
 
 export type ExamData = z.output<typeof ExamInput>
 
@@ -202,6 +203,8 @@ export function createExamService(ctx: LearningContext) {
         if (!exam) throw examNotFound()
         // An attempt under way can no longer be taken: it is dropped (it was never graded).
         await examRepository.deleteAttemptsInProgressOfExam(tx, id)
+        // Its assignment rules go with it (issue 24), announced while its name is still there.
+        await deleteRulesOfItem(tx, 'exam', id, now())
         tx.remove(exam)
       })
       return { message: 'Exam deleted successfully' }

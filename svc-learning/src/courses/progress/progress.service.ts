@@ -14,6 +14,7 @@ import type { LearningContext } from '../../context.ts'
 import { iso, requireCourse, requireModule, toCourseModule, type CourseRow, type ModuleRow } from '../access.ts'
 import { openableCourses } from '../course.repository.ts'
 import { allModulesComplete } from './course-completion.ts'
+import { recordItemCompletion } from '../../assignments/index.ts'
 import { progressRepository, type ProgressRow } from './progress.repository.ts'
 
 export const contentDecides = () => new AppError(422, 'content_decides', COURSE_MESSAGES.contentDecides)
@@ -43,6 +44,8 @@ export async function completeModule(
     course: CourseRow
     trigger: string
     at: Date
+    /** The company's time zone: the course completion's day there counts for the learner's assignments. */
+    timeZone: string
   } & ({ checkEngagement: false } | { checkEngagement: true; contentCompletion: ContentCompletionOf }),
 ): Promise<CompletionOutcome> {
   await progressRepository.lockLearnerCourse(tx, p.course.id, p.userId)
@@ -81,6 +84,8 @@ export async function completeModule(
     // Completed again after modules were added: the completion is of the course as it is now.
     await progressRepository.completeCourse(tx, p.userId, p.course.id, p.at)
     recordEvent(tx, 'learning.course.completed.v1', { userId: p.userId, courseId: p.course.id, courseTitle: p.course.title, completedAt: p.at.toISOString() })
+    // The learner's assignments of the course are completed with it (issue 24), in this transaction.
+    await recordItemCompletion(tx, { userId: p.userId, kind: 'course', itemId: p.course.id, at: p.at, timeZone: p.timeZone })
     courseAt = p.at.toISOString()
   } else if (counts && counts.total > 0) {
     // Group reports follow course progress from events (decision 0029): one per module completed.
@@ -172,11 +177,18 @@ export function createProgressService(ctx: LearningContext, deps: { contentCompl
       const em = orm.em.fork()
       const { module, course } = await requireModule(em, actor, moduleId)
       if (module.course_id !== body.courseId) throw badRequest('This module does not belong to that course', 'module_course_mismatch')
-      return em
-        .fork()
-        .transactional((tx) =>
-          completeModule(tx, { userId: actor.userId, module, course, trigger: body.trigger, at: now(), checkEngagement: true, contentCompletion: deps.contentCompletion }),
-        )
+      return em.fork().transactional((tx) =>
+        completeModule(tx, {
+          userId: actor.userId,
+          module,
+          course,
+          trigger: body.trigger,
+          at: now(),
+          timeZone: ctx.timeZone,
+          checkEngagement: true,
+          contentCompletion: deps.contentCompletion,
+        }),
+      )
     },
   }
 }

@@ -115,7 +115,7 @@ export function createScormService(ctx: LearningContext) {
         return false
       }
     }
-    const out = await em.transactional((tx) => completeModule(tx, { userId, module, course, trigger, at: now(), checkEngagement: false }))
+    const out = await em.transactional((tx) => completeModule(tx, { userId, module, course, trigger, at: now(), timeZone: ctx.timeZone, checkEngagement: false }))
     markCompleted(`${userId}:${moduleId}`)
     return out.newly_completed
   }

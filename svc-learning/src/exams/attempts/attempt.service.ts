@@ -9,6 +9,7 @@ import { attemptRepository, type AttemptRow } from './attempt.repository.ts'
 import { draw } from './draw.ts'
 import { answerProblem, gradeAttempt } from './grading.ts'
 import { drawOptionOrder } from '../option-order.ts'
+import { recordItemCompletion } from '../../assignments/index.ts'
 
 /** Network latency allowance: a save or submit this long after the deadline is still accepted. */
 export const SUBMIT_GRACE_MS = 5_000
@@ -46,8 +47,12 @@ function checkedAnswers(attempt: Pick<ExamAttemptEntity, 'questions'>, questionI
 export function createAttemptService(ctx: LearningContext) {
   const { orm, now } = ctx
 
-  /** Grades the attempt and records `learning.exam.submitted.v1`; answers the result and the attempt's new values. */
-  const grade = (em: EntityManager, attempt: AttemptRow, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
+  /**
+   * Grades the attempt and records `learning.exam.submitted.v1`, and a pass as the completion of the
+   * learner's assignments of the exam (issue 24), in the caller's transaction; answers the result
+   * and the attempt's new values.
+   */
+  const grade = async (em: EntityManager, attempt: AttemptRow, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
     const at = now()
     const result = gradeAttempt({
       attemptId: attempt.id,
@@ -69,19 +74,20 @@ export function createAttemptService(ctx: LearningContext) {
       score: result.score,
       passed: result.passed,
     })
+    if (result.passed) await recordItemCompletion(em, { userId: attempt.userId, kind: 'exam', itemId: attempt.examId, at, timeZone: ctx.timeZone })
     return { result, changes: { answers: [...answers], status, finalisedAt: at, score: result.score, passed: result.passed, result } }
   }
 
   /** Grades a loaded attempt and stores the result (caller holds the row lock). */
-  const finalise = (em: EntityManager, attempt: ExamAttemptEntity, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
-    const { result, changes } = grade(em, attempt, status, answers)
+  const finalise = async (em: EntityManager, attempt: ExamAttemptEntity, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
+    const { result, changes } = await grade(em, attempt, status, answers)
     em.assign(attempt, changes)
     return result
   }
 
   /** The same for a row read by `attemptRepository.lockAttemptRow`: one update statement, no change tracking of the snapshot. */
   const finaliseRow = async (em: EntityManager, attempt: AttemptRow, status: Exclude<AttemptStatus, 'in_progress'>, answers: Answer[]) => {
-    const { result, changes } = grade(em, attempt, status, answers)
+    const { result, changes } = await grade(em, attempt, status, answers)
     await attemptRepository.storeGraded(em, attempt.id, changes)
     return result
   }
@@ -97,7 +103,7 @@ export function createAttemptService(ctx: LearningContext) {
       const finalised = await orm.em.fork().transactional(async (tx) => {
         const a = await lockAttempt(tx, id)
         if (!a || a.status !== 'in_progress' || !isOverdue(a, now())) return false
-        finalise(tx, a, 'expired', a.answers)
+        await finalise(tx, a, 'expired', a.answers)
         return true
       })
       if (finalised) done++
@@ -136,7 +142,7 @@ export function createAttemptService(ctx: LearningContext) {
         const open = await tx.findOne(ExamAttemptEntity, { examId, userId: actor.userId, status: 'in_progress' }, { lockMode: LockMode.PESSIMISTIC_WRITE })
         if (open) {
           if (now().getTime() < open.deadline.getTime()) return { resumed: true, attempt: startResponse(open, true) }
-          finalise(tx, open, 'expired', open.answers)
+          await finalise(tx, open, 'expired', open.answers)
           await tx.flush()
         }
         const pool = await attemptRepository.poolOf(tx, examId)
@@ -172,7 +178,7 @@ export function createAttemptService(ctx: LearningContext) {
         const a = requireOwnAttempt(actor, await lockAttempt(tx, attemptId))
         if (a.status !== 'in_progress') throw conflict('This attempt has already been submitted', 'attempt_finalised')
         if (isOverdue(a, now())) {
-          finalise(tx, a, 'expired', a.answers)
+          await finalise(tx, a, 'expired', a.answers)
           return { late: true as const }
         }
         requireSameQuestions(a, body.questionIds, body.answers, true)
