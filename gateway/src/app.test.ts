@@ -26,6 +26,8 @@ describe('route table', () => {
     expect(resolveRoute('/user-dashboard')).toBeUndefined()
     expect(resolveRoute('/api/exams/3/attempts')?.upstream).toBe('learning')
     expect(resolveRoute('/api/admin/exams')?.upstream).toBe('learning')
+    expect(resolveRoute('/api/admin/assignment-rules/3/report/export')?.upstream).toBe('learning')
+    expect(resolveRoute('/api/assignments/mine')).toMatchObject({ upstream: 'learning', strip: '/api' })
   })
   it('sends the certification slice’s paths to certs', () => {
     for (const path of [

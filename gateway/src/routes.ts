@@ -39,6 +39,9 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/modules', upstream: 'learning', strip: '/api' },
   { prefix: '/api/scorm', upstream: 'learning', strip: '/api' },
   { prefix: '/api/scorm-editor', upstream: 'learning', strip: '/api' },
+  // Training that is due (issue 24): admins' assignment rules, each learner's own assignments.
+  { prefix: '/api/admin/assignment-rules', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/assignments', upstream: 'learning', strip: '/api' },
   { prefix: '/api/technician', upstream: 'certs', strip: '/api' },
   { prefix: '/api/admin/certifications', upstream: 'certs', strip: '/api' },
   { prefix: '/api/manager', upstream: 'certs', strip: '/api' },
