@@ -10,7 +10,7 @@ import { TypeFormDialog } from './TypeFormDialog.tsx'
 const noop = () => undefined
 const types = [
   certType(1, { name: 'OSHA 10', code: 'OSHA10', tier_level: 1, holders: 3, training_link: 'https://osha.example' }),
-  certType(2, { name: 'Forklift', tier_level: 1, department: 'Service', validity_period: 36 }),
+  certType(2, { name: 'Forklift', tier_level: 1, department: 'Service', validity_period: 36, renewed_by: [{ item_kind: 'course', item_id: 3, item_title: 'Forklift Refresher' }] }),
 ]
 const requirements = [{ id: 7, tier_level: 1 as const, certification_id: 1, is_required: true, certification: brief(1, { name: 'OSHA 10', code: 'OSHA10', tier_level: 1 }) }]
 const section = (expanded: boolean) => (
@@ -63,12 +63,14 @@ describe('Certification Management', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Name', 'Code', 'Department', 'Validity', 'Proof', 'Status', 'Holders', 'Actions'])
+    ).toEqual(['Name', 'Code', 'Department', 'Validity', 'Renewed by', 'Proof', 'Status', 'Holders', 'Actions'])
     expect(within(table).getByRole('button', { name: 'Edit OSHA 10' })).toBeTruthy()
     expect(within(table).getByRole('button', { name: 'Delete Forklift' })).toBeTruthy()
     const forklift = within(table).getByRole('row', { name: /^Forklift/ })
     expect(within(forklift).getByRole('cell', { name: '3 years' })).toBeTruthy()
+    expect(within(forklift).getByRole('cell', { name: 'Course: Forklift Refresher' })).toBeTruthy()
     const osha = within(table).getByRole('row', { name: /^OSHA 10/ })
+    expect(within(osha).getByRole('cell', { name: '—' })).toBeTruthy()
     expect(within(osha).getByRole('cell', { name: 'All departments' })).toBeTruthy()
     expect(within(osha).getByRole('link', { name: 'OSHA 10' }).getAttribute('href')).toBe('https://osha.example')
   })

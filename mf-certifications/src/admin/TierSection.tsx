@@ -4,7 +4,7 @@ import { Alert, Button, DataTable, EmptyState, errorMessage, neighbourAfterRemov
 import { useId, useState } from 'react'
 import { Badge } from '../shared/index.ts'
 import { useDeleteRequirement, usePutRequirement } from './data/apiHooks.ts'
-import { ADMIN_FOCUS, addableToTier, requirementsOfTier, tierSectionLabel, typesOfTier, type DepartmentTab } from './type-form.ts'
+import { ADMIN_FOCUS, addableToTier, renewedByText, requirementsOfTier, tierSectionLabel, typesOfTier, type DepartmentTab } from './type-form.ts'
 
 /** What a tier section works with: the tier under the department tab, every type and requirement, focus and notices. */
 interface TierProps {
@@ -164,6 +164,7 @@ export const TierSection = ({
                 <th scope="col">Code</th>
                 <th scope="col">Department</th>
                 <th scope="col">Validity</th>
+                <th scope="col">Renewed by</th>
                 <th scope="col">Proof</th>
                 <th scope="col">Status</th>
                 <th scope="col">Holders</th>
@@ -191,6 +192,7 @@ export const TierSection = ({
                   <td>{t.code}</td>
                   <td>{t.department ?? 'All departments'}</td>
                   <td>{validityLabel(t.validity_period)}</td>
+                  <td>{renewedByText(t)}</td>
                   <td>{t.upload_required ? 'Required' : 'Not required'}</td>
                   <td>
                     <Badge tone={t.is_active ? 'green' : 'grey'}>{t.is_active ? 'Active' : 'Inactive'}</Badge>

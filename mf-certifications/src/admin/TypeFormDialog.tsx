@@ -2,6 +2,7 @@ import { CERT_MESSAGES, type CertificationType } from '@portal/contracts'
 import { Alert, Button, errorMessage, focusFirstInvalid, Modal, Select, TextField } from '@portal/ui-kit'
 import { useId, useRef, useState, type FormEvent } from 'react'
 import { useSaveType } from './data/apiHooks.ts'
+import { RenewedByField } from './RenewedByField.tsx'
 import { DEPARTMENT_OPTIONS, emptyTypeForm, formFromType, TIER_OPTIONS, validateTypeForm, validityOptions, type DepartmentTab, type TypeForm } from './type-form.ts'
 
 export type TypeEditing = { mode: 'add'; tab: DepartmentTab } | { mode: 'edit'; type: CertificationType }
@@ -79,6 +80,7 @@ const TypeFormBody = ({ editing, onSaved, onClose }: { editing: TypeEditing; onS
         />
         {errors.description ? <span className="pk-error">{errors.description}</span> : null}
       </div>
+      <RenewedByField value={form.renewed_by} onChange={(next) => set('renewed_by', next)} error={errors.renewed_by} />
       <label className="pk-check">
         <input type="checkbox" checked={form.upload_required} onChange={(e) => set('upload_required', e.target.checked)} />
         Upload required (technicians upload a proof)

@@ -1,5 +1,14 @@
-import { CertificationTypeResponse, CertificationTypesResponse, ConsistencyReport, TierRequirementsResponse, type CertificationTypeInput } from '@portal/contracts'
+import {
+  CertificationTypeResponse,
+  CertificationTypesResponse,
+  ConsistencyReport,
+  CourseSummary,
+  ExamSummary,
+  TierRequirementsResponse,
+  type CertificationTypeInput,
+} from '@portal/contracts'
 import { api } from '@portal/ui-kit'
+import type { RenewingItem } from './type-form.ts'
 
 export const fetchTypes = () => api.get('/admin/certifications', CertificationTypesResponse).then((r) => r.certifications)
 export const createType = (body: CertificationTypeInput) => api.post('/admin/certifications', body, CertificationTypeResponse)
@@ -13,3 +22,16 @@ export const deleteRequirement = (id: number) => api.delete(`/admin/certificatio
 
 /** Every figure recomputed from the ledger and compared with what the screens show (issue 23). */
 export const fetchConsistency = () => api.get('/admin/certifications/consistency', ConsistencyReport)
+
+/**
+ * Every course and exam, courses first, each by title, for the type form's "Renewed by": GET /courses
+ * and GET /exams, which list everything to an admin.
+ */
+export const fetchRenewingItems = async (): Promise<RenewingItem[]> => {
+  const [courses, exams] = await Promise.all([api.get('/courses', CourseSummary.array()), api.get('/exams', ExamSummary.array())])
+  const byTitle = (a: RenewingItem, b: RenewingItem) => a.item_title.localeCompare(b.item_title)
+  return [
+    ...courses.map((c): RenewingItem => ({ item_kind: 'course', item_id: c.id, item_title: c.title })).sort(byTitle),
+    ...exams.map((e): RenewingItem => ({ item_kind: 'exam', item_id: e.id, item_title: e.name })).sort(byTitle),
+  ]
+}

@@ -1,7 +1,18 @@
 import { CERT_MESSAGES } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
 import { brief, certType } from '../test/index.ts'
-import { addableToTier, emptyTypeForm, formFromType, inTab, requirementsOfTier, tierSectionLabel, typesOfTier, validateTypeForm, validityOptions } from './type-form.ts'
+import {
+  addableToTier,
+  emptyTypeForm,
+  formFromType,
+  inTab,
+  renewedByText,
+  requirementsOfTier,
+  tierSectionLabel,
+  typesOfTier,
+  validateTypeForm,
+  validityOptions,
+} from './type-form.ts'
 
 const req = (id: number, tier: 0 | 1 | 2 | 3, certId: number, department: 'Service' | 'Testing' | null, isRequired = true) => ({
   id,
@@ -40,6 +51,18 @@ describe('certification type form', () => {
         renewed_by: [],
       },
     })
+  })
+
+  it('sends the courses and exams that renew the type, and reads them back', () => {
+    const renewed_by = [
+      { item_kind: 'course' as const, item_id: 3, item_title: 'Lockout/Tagout' },
+      { item_kind: 'exam' as const, item_id: 9, item_title: 'Lockout/Tagout Final' },
+    ]
+    const checked = validateTypeForm({ ...emptyTypeForm('All'), name: 'LOTO', code: 'LOTO', renewed_by })
+    expect('body' in checked && checked.body.renewed_by).toEqual(renewed_by)
+    expect(formFromType(certType(4, { renewed_by })).renewed_by).toEqual(renewed_by)
+    expect(renewedByText(certType(4, { renewed_by }))).toBe('Course: Lockout/Tagout; Exam: Lockout/Tagout Final')
+    expect(renewedByText(certType(5))).toBe('—')
   })
 
   it('names each field in error', () => {

@@ -14,6 +14,18 @@ import {
 export type DepartmentTab = (typeof CERT_DEPARTMENT_TABS)[number]
 export type Department = (typeof DEPARTMENTS)[number]
 
+/** A course or an exam whose completion renews the type (issue 24), as the type stores it. */
+export type RenewingItem = CertificationType['renewed_by'][number]
+
+/** "Course: Lockout/Tagout", "Exam: Lockout/Tagout Final". */
+export const renewingItemLabel = (item: RenewingItem): string => `${item.item_kind === 'exam' ? 'Exam' : 'Course'}: ${item.item_title}`
+
+/** The key of a course or an exam in the picker ("course:3"). */
+export const renewingItemKey = (item: Pick<RenewingItem, 'item_kind' | 'item_id'>): string => `${item.item_kind}:${item.item_id}`
+
+/** The types list's Renewed by: each item in words, or "—" when no course or exam renews it. */
+export const renewedByText = (t: Pick<CertificationType, 'renewed_by'>): string => (t.renewed_by.length === 0 ? '—' : t.renewed_by.map(renewingItemLabel).join('; '))
+
 /** The create/edit form as typed (selects hold strings). */
 export interface TypeForm {
   name: string
@@ -27,6 +39,8 @@ export interface TypeForm {
   description: string
   upload_required: boolean
   is_active: boolean
+  /** Courses and exams whose completion (a pass, for exams) renews the certification. */
+  renewed_by: RenewingItem[]
 }
 
 /** A new type with the defaults of admin §9 (tier 0, lifetime, upload required, active), in the open tab's department. */
@@ -40,6 +54,7 @@ export const emptyTypeForm = (tab: DepartmentTab): TypeForm => ({
   description: '',
   upload_required: true,
   is_active: true,
+  renewed_by: [],
 })
 
 export const formFromType = (t: CertificationType): TypeForm => ({
@@ -52,6 +67,7 @@ export const formFromType = (t: CertificationType): TypeForm => ({
   description: t.description ?? '',
   upload_required: t.upload_required,
   is_active: t.is_active,
+  renewed_by: t.renewed_by.map((r) => ({ ...r })),
 })
 
 /** The contracts' payload, or the first message of each field in error. */
@@ -66,6 +82,7 @@ export function validateTypeForm(form: TypeForm): { body: CertificationTypeInput
     description: form.description,
     upload_required: form.upload_required,
     is_active: form.is_active,
+    renewed_by: form.renewed_by,
   })
   if (parsed.success) return { body: parsed.data }
   const errors: Partial<Record<keyof TypeForm, string>> = {}

@@ -1,6 +1,6 @@
 import type { CertificationType, CertificationTypeInput, TierRequirement } from '@portal/contracts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { createType, deleteRequirement, deleteType, fetchConsistency, fetchRequirements, fetchTypes, putRequirement, updateType } from '../api.ts'
+import { createType, deleteRequirement, deleteType, fetchConsistency, fetchRenewingItems, fetchRequirements, fetchTypes, putRequirement, updateType } from '../api.ts'
 
 /** Query keys of Certification Management. */
 export const adminKeys = {
@@ -8,7 +8,11 @@ export const adminKeys = {
   types: () => [...adminKeys.all, 'types'] as const,
   requirements: () => [...adminKeys.all, 'tier-requirements'] as const,
   consistency: () => [...adminKeys.all, 'consistency'] as const,
+  renewingItems: () => [...adminKeys.all, 'renewing-items'] as const,
 }
+
+/** The courses and exams the type form offers under "Renewed by" (fetched when the form opens). */
+export const useRenewingItems = () => useQuery({ queryKey: adminKeys.renewingItems(), queryFn: fetchRenewingItems })
 
 /** The figures' consistency check; checked again after every change on the page (the lists' refresh invalidates it too). */
 export const useConsistency = () => useQuery({ queryKey: adminKeys.consistency(), queryFn: fetchConsistency, staleTime: 0 })
