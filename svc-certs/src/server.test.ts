@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { LeaderboardResponse, RevenueHistoryResponse, TeamMemberDetail, TechnicianProfile, type EventEnvelope } from '@portal/contracts'
+import { Events, LeaderboardResponse, RevenueHistoryResponse, TeamMemberDetail, TechnicianProfile, type EventEnvelope } from '@portal/contracts'
 import { PlatformEnv, createInProcessBus, createTokenIssuer, loadOrCreateSigningKey, type Actor } from '@portal/server-kit'
 import { createS3Storage } from '@portal/server-kit/s3'
-import { createTestDatabase, silentLogger, startTestS3 } from '@portal/server-kit/testing'
+import { createTestDatabase, outboxEvents, silentLogger, sqlOf, startTestS3 } from '@portal/server-kit/testing'
 import { loadCertsEnv, seedDemoData, start } from './server.ts'
 
 const cleanups: (() => Promise<void>)[] = []
@@ -76,6 +76,9 @@ describe('start()', () => {
     }
     expect(await seeding).toBeGreaterThanOrEqual(15)
     expect(await seedDemoData(server, { companyEmailDomain: 'acme.test' })).toBe(0)
+    // The demo's paused technician is announced as the pause route announces one (issue 24: notify holds assignment reminders too).
+    const pauses = await outboxEvents(sqlOf(server.orm), 'certs.notification-pause.changed.v1')
+    expect(pauses.map((e) => Events['certs.notification-pause.changed.v1'].parse(e.data).userId)).toEqual([ids.get('tech.tricities')])
     // A restart would not ask again.
     expect(await server.users.requestBackfill()).toBe(false)
 

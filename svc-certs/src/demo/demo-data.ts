@@ -240,13 +240,10 @@ export async function seedDemoData(target: SeedTarget, opts: { companyEmailDomai
     let serial = 4100
     for (const tech of DEMO_TECHNICIANS) {
       const user = byLocal.get(tech.local)!
-      em.create(TechnicianEntity, {
-        userId: user.id,
-        currentTier: tech.tier,
-        notificationsPausedUntil: tech.pausedDays ? new Date(at.getTime() + tech.pausedDays * DAY_MS) : null,
-        revPayRatio: null,
-        updatedAt: at,
-      })
+      const pausedUntil = tech.pausedDays ? new Date(at.getTime() + tech.pausedDays * DAY_MS) : null
+      em.create(TechnicianEntity, { userId: user.id, currentTier: tech.tier, notificationsPausedUntil: pausedUntil, revPayRatio: null, updatedAt: at })
+      // A paused technician is announced as the pause route does (svc-notify holds assignment reminders too).
+      if (pausedUntil) recordEvent(em, 'certs.notification-pause.changed.v1', { userId: user.id, pausedUntil: pausedUntil.toISOString(), at: at.toISOString() })
       for (const h of tech.held) {
         const type = types.get(h.code)!
         const obtained = isoDaysFrom(today, -h.obtainedDaysAgo)

@@ -6,6 +6,7 @@ import { TeamFiguresAndAudit } from './0006-team-figures-and-audit.ts'
 import { CertificationPeriods } from './0007-certification-periods.ts'
 import { KeptBranchFigures } from './0008-kept-branch-figures.ts'
 import { AssignmentsAndRenewals } from './0009-assignments-and-renewals.ts'
+import { AnnounceNotificationSettings } from './0010-announce-notification-settings.ts'
 
 /** Certs' migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0007_certification_periods', class: CertificationPeriods },
   { name: '0008_kept_branch_figures', class: KeptBranchFigures },
   { name: '0009_assignments_and_renewals', class: AssignmentsAndRenewals },
+  { name: '0010_announce_notification_settings', class: AnnounceNotificationSettings },
 ]

@@ -12,6 +12,7 @@ import {
   type ComplianceForecast,
   type DashboardItem,
   type Department,
+  type EventData,
   type NotificationConfig,
   type NotificationLog,
   type NotificationStats,
@@ -34,6 +35,17 @@ export interface NotificationServiceDeps {
   signer: AckSigner
   runner: NotificationRunner
 }
+
+/** A configuration as `certs.notification-config.changed.v1` announces it (migration 0010 writes the same in SQL). */
+const configChanged = (c: NotificationConfig, at: Date): EventData<'certs.notification-config.changed.v1'> => ({
+  configId: c.id,
+  branch: c.branch,
+  department: c.department,
+  managerEmail: c.manager_email,
+  operationsManagerEmail: c.operations_manager_email,
+  isActive: c.is_active,
+  at: at.toISOString(),
+})
 
 /** What an admin edits on a configuration. */
 const CONFIG_FIELDS = ['manager_email', 'operations_manager_email', 'additional_email_1', 'additional_email_2', 'is_active'] as const
@@ -60,7 +72,10 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       return config
     },
 
-    /** PUT configs/{id}: the given fields; activating needs a manager or operations manager e-mail. Audited (decision 0030). */
+    /**
+     * PUT configs/{id}: the given fields; activating needs a manager or operations manager e-mail.
+     * Audited (decision 0030); a change is announced as `certs.notification-config.changed.v1`.
+     */
     async updateConfig(actor: Actor, id: number, input: z.output<typeof NotificationConfigInput>): Promise<NotificationConfig> {
       return orm.em.fork().transactional(async (em) => {
         const current = await repo.configForUpdate(em, id)
@@ -68,13 +83,17 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         const next = { ...current }
         for (const key of CONFIG_FIELDS) if (input[key] !== undefined) (next as Record<string, unknown>)[key] = input[key]
         if (next.is_active && !next.manager_email && !next.operations_manager_email) throw badRequest(M.activateWithoutEmail, 'config_empty')
-        const updated = await repo.updateConfig(em, id, next, now())
+        const at = now()
+        const updated = await repo.updateConfig(em, id, next, at)
         const changed = CONFIG_FIELDS.filter((k) => current[k] !== next[k])
-        if (changed.length)
+        if (changed.length) {
           await auditTrail.record(em, actor, 'notification_config.updated', `${current.branch} / ${current.department}`, {
             before: Object.fromEntries(changed.map((k) => [k, current[k]])),
             after: Object.fromEntries(changed.map((k) => [k, next[k]])),
           })
+          // Issue 24: svc-notify routes assignment escalations to the operations address (outbox, this transaction).
+          recordEvent(em, 'certs.notification-config.changed.v1', configChanged(updated, at))
+        }
         return updated
       })
     },

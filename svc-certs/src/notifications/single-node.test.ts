@@ -40,7 +40,9 @@ it('runs the daily check and the weekly report on embedded PGlite', async () => 
     expect(await trigger('daily')).toBe(2) // the technician's 7-day notice and the manager's escalation
     expect(await trigger('daily')).toBe(0)
     expect(await trigger('weekly')).toBe(1)
-    expect(((await sql('select type from outbox order by seq')) as { type: string }[]).map((r) => r.type)).toEqual([
+    // Migration 0010 announced the 14 configurations (SQL-built events, on PGlite too).
+    expect(await sql("select count(*)::int as n from outbox where type = 'certs.notification-config.changed.v1'")).toEqual([{ n: 14 }])
+    expect(((await sql("select type from outbox where type <> 'certs.notification-config.changed.v1' order by seq")) as { type: string }[]).map((r) => r.type)).toEqual([
       'certs.certification.expiring.v1',
       'certs.compliance.report-compiled.v1',
     ])

@@ -12,7 +12,7 @@ import {
   type TierLevel,
   type UserCertification,
 } from '@portal/contracts'
-import { ProjectedUser, badRequest, type Actor } from '@portal/server-kit'
+import { ProjectedUser, badRequest, recordEvent, type Actor } from '@portal/server-kit'
 import { certificationTypeRepository, toTierRequirement } from '../certification-types/index.ts'
 import {
   type CertificationPeriodEntity,
@@ -161,7 +161,11 @@ export function createTechnicianService(ctx: CertsContext, deps: TechnicianServi
       }
     },
 
-    /** POST /technician/pause-notifications: 30 days from now, or until `pauseUntil` when sooner. */
+    /**
+     * POST /technician/pause-notifications: 30 days from now, or until `pauseUntil` when sooner;
+     * announced as `certs.notification-pause.changed.v1` (issue 24: svc-notify pauses assignment
+     * reminders too), as is a resume.
+     */
     async pause(actor: Actor, userId: string, pauseUntil?: string) {
       await requireEditableUser(orm.em.fork(), actor, userId)
       const at = now()
@@ -169,14 +173,21 @@ export function createTechnicianService(ctx: CertsContext, deps: TechnicianServi
       const wanted = pauseUntil ? new Date(pauseUntil) : longest
       if (wanted <= at) throw badRequest('pauseUntil must be in the future', 'invalid_pause')
       const until = wanted < longest ? wanted : longest
-      await technicianRepository.pauseNotifications(orm.em.fork(), userId, until, at)
+      await orm.em.fork().transactional(async (em) => {
+        await technicianRepository.pauseNotifications(em, userId, until, at)
+        recordEvent(em, 'certs.notification-pause.changed.v1', { userId, pausedUntil: until.toISOString(), at: at.toISOString() })
+      })
       return { message: `Notifications paused until ${until.toISOString().slice(0, 10)}`, notifications_paused: true, notifications_paused_until: until.toISOString() }
     },
 
     /** POST /technician/resume-notifications. */
     async resume(actor: Actor, userId: string) {
       await requireEditableUser(orm.em.fork(), actor, userId)
-      await orm.em.fork().nativeUpdate(TechnicianEntity, { userId }, { notificationsPausedUntil: null, updatedAt: now() })
+      const at = now()
+      await orm.em.fork().transactional(async (em) => {
+        await em.nativeUpdate(TechnicianEntity, { userId }, { notificationsPausedUntil: null, updatedAt: at })
+        recordEvent(em, 'certs.notification-pause.changed.v1', { userId, pausedUntil: null, at: at.toISOString() })
+      })
       return { message: 'Notifications resumed', notifications_paused: false, notifications_paused_until: null }
     },
 
