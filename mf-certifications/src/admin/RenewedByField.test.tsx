@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { answerApi, certType, json, renderWithClient } from '../test/index.ts'
+import { fetchRenewingItems } from './api.ts'
 import { TypeFormDialog } from './TypeFormDialog.tsx'
 
 const courses = [
@@ -89,5 +90,17 @@ describe('Renewed by of the certification type form', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Update Certification' }))
     await waitFor(() => expect(onSaved).toHaveBeenCalled())
     expect(edge.bodies).toEqual([expect.objectContaining({ renewed_by })])
+  })
+
+  it('reads only the id and title of each course and exam, and refuses an answer without them', async () => {
+    answerApi(catalogue)
+    expect(await fetchRenewingItems()).toEqual([
+      { item_kind: 'course', item_id: 4, item_title: 'Arc Flash Basics' },
+      { item_kind: 'course', item_id: 3, item_title: 'Lockout/Tagout' },
+      { item_kind: 'exam', item_id: 9, item_title: 'Lockout/Tagout Final' },
+    ])
+    answerApi({ ...catalogue, 'GET /api/exams': () => json([{ id: 9, title: 'An exam has a name, not a title' }]) })
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    await expect(fetchRenewingItems()).rejects.toMatchObject({ code: 'invalid_response' })
   })
 })

@@ -2,12 +2,12 @@ import {
   CertificationTypeResponse,
   CertificationTypesResponse,
   ConsistencyReport,
-  CourseSummary,
-  ExamSummary,
   TierRequirementsResponse,
   type CertificationTypeInput,
+  type CourseSummary,
+  type ExamSummary,
 } from '@portal/contracts'
-import { api } from '@portal/ui-kit'
+import { api, ApiError } from '@portal/ui-kit'
 import type { RenewingItem } from './type-form.ts'
 
 export const fetchTypes = () => api.get('/admin/certifications', CertificationTypesResponse).then((r) => r.certifications)
@@ -24,14 +24,38 @@ export const deleteRequirement = (id: number) => api.delete(`/admin/certificatio
 export const fetchConsistency = () => api.get('/admin/certifications/consistency', ConsistencyReport)
 
 /**
+ * The id and title of each course or exam of a list answer (`titleKey`: a course's title, an exam's
+ * name), checked by hand rather than with the contracts' CourseSummary and ExamSummary, so this
+ * screen does not carry the schemas of the whole course and exam catalogue; the keys are tied to
+ * those contracts by type (a renamed field breaks the build).
+ */
+function titlesOf(body: unknown, titleKey: keyof CourseSummary | keyof ExamSummary): { id: number; title: string }[] {
+  const invalid = () => new ApiError(200, 'invalid_response', 'Unexpected response from server', body)
+  if (!Array.isArray(body)) throw invalid()
+  return body.map((row: unknown) => {
+    const r = (row ?? {}) as Record<string, unknown>
+    const id = r.id
+    const title = r[titleKey]
+    if (typeof id !== 'number' || !Number.isInteger(id) || typeof title !== 'string') throw invalid()
+    return { id, title }
+  })
+}
+
+/**
  * Every course and exam, courses first, each by title, for the type form's "Renewed by": GET /courses
  * and GET /exams, which list everything to an admin.
  */
 export const fetchRenewingItems = async (): Promise<RenewingItem[]> => {
-  const [courses, exams] = await Promise.all([api.get('/courses', CourseSummary.array()), api.get('/exams', ExamSummary.array())])
+  const [courses, exams] = await Promise.all([api.get<unknown>('/courses'), api.get<unknown>('/exams')])
+  const courseTitle: keyof CourseSummary = 'title'
+  const examTitle: keyof ExamSummary = 'name'
   const byTitle = (a: RenewingItem, b: RenewingItem) => a.item_title.localeCompare(b.item_title)
   return [
-    ...courses.map((c): RenewingItem => ({ item_kind: 'course', item_id: c.id, item_title: c.title })).sort(byTitle),
-    ...exams.map((e): RenewingItem => ({ item_kind: 'exam', item_id: e.id, item_title: e.name })).sort(byTitle),
+    ...titlesOf(courses, courseTitle)
+      .map((c): RenewingItem => ({ item_kind: 'course', item_id: c.id, item_title: c.title }))
+      .sort(byTitle),
+    ...titlesOf(exams, examTitle)
+      .map((e): RenewingItem => ({ item_kind: 'exam', item_id: e.id, item_title: e.title }))
+      .sort(byTitle),
   ]
 }
