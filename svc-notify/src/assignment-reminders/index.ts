@@ -1,0 +1,6 @@
+export { orgRepository } from './org.repository.ts'
+export type { BranchConfig } from './org.repository.ts'
+export { managersCovering, recipientsFor } from './recipients.ts'
+export type { Learner, Manager, RecipientRole, ReminderStage } from './recipients.ts'
+export { reminderRepository } from './reminder.repository.ts'
+export type { DigestCandidate, ReminderInput } from './reminder.repository.ts'
