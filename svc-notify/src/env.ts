@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DEFAULT_COMPANY_TIME_ZONE } from '@portal/contracts'
 import { PlatformEnv, parseEnv } from '@portal/server-kit'
 
 export const DEFAULT_NOTIFY_PORT = 4004
@@ -23,4 +24,34 @@ export function loadNotifyEnv(source: Record<string, string | undefined> = proce
   const env = parseEnv(NotifyEnv, source)
   const port = env.NOTIFY_PORT ?? (source.PORT ? env.PORT : DEFAULT_NOTIFY_PORT)
   return { env: env satisfies PlatformEnv as PlatformEnv, port, hostname: env.NOTIFY_HOST ?? env.HOST, jwksUrl: env.IDENTITY_JWKS_URL }
+}
+
+const ianaTimeZone = z
+  .string()
+  .trim()
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz })
+      return true
+    } catch {
+      return false
+    }
+  }, 'must be an IANA time zone such as America/Los_Angeles')
+
+/** How the training-due digests go out (every deployable of svc-notify, single-node included). */
+const unsetWhenEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
+const DigestEnv = z.object({
+  /**
+   * A recipient's digest waits until their newest pending reminder is this old (ms), so the
+   * reminders one scan raises for them arrive first and go in one mail. Default 60 s.
+   */
+  DIGEST_SETTLE_MS: z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(0).max(86_400_000).default(60_000)),
+  /** The company's time zone: its calendar date is the day of a digest (one per recipient and day). */
+  COMPANY_TIME_ZONE: z.preprocess(unsetWhenEmpty, ianaTimeZone.default(DEFAULT_COMPANY_TIME_ZONE)),
+})
+
+/** The training-due digests' settings from the environment (DIGEST_SETTLE_MS, COMPANY_TIME_ZONE). */
+export function loadDigestSettings(source: Record<string, string | undefined> = process.env): { settleMs: number; timeZone: string } {
+  const env = parseEnv(DigestEnv, source)
+  return { settleMs: env.DIGEST_SETTLE_MS, timeZone: env.COMPANY_TIME_ZONE }
 }

@@ -1,3 +1,5 @@
+export { createAssignmentDigests, digestKey, DEFAULT_DIGEST_SETTLE_MS } from './digest.ts'
+export type { AssignmentDigests, DigestOptions } from './digest.ts'
 export { orgRepository } from './org.repository.ts'
 export type { BranchConfig } from './org.repository.ts'
 export { managersCovering, recipientsFor } from './recipients.ts'
