@@ -4,15 +4,16 @@ import { join } from 'node:path'
 import { jetstreamManager } from '@nats-io/jetstream'
 import { PlatformEnv, createNatsBus, type KeySource } from '@portal/server-kit'
 import { TEST_NATS_URL, createTestDatabase, silentLogger, uniqueName } from '@portal/server-kit/testing'
-import { start } from '../server.ts'
+import { start, type NotifyOptions } from '../server.ts'
 import { startSmtpReceiver } from './smtp-receiver.ts'
 
 /**
  * svc-notify as its consumer tests run it: a database of its own, a stream on the shared NATS
- * server in a subject namespace of its own (`prefix`), an SMTP receiver, and a fast sender.
+ * server in a subject namespace of its own (`prefix`), an SMTP receiver, and a fast sender (and,
+ * when given, the test's clock and digest settings).
  * `close()` undoes all of it, also after a start that failed half way.
  */
-export async function startNotifyStack(name: string, opts: { env?: Record<string, string>; jwks?: KeySource } = {}) {
+export async function startNotifyStack(name: string, opts: { env?: Record<string, string>; jwks?: KeySource; clock?: () => Date; digest?: NotifyOptions['digest'] } = {}) {
   const stream = uniqueName('N')
   const prefix = `${uniqueName('n').toLowerCase()}.`
   const parts: {
@@ -48,6 +49,8 @@ export async function startNotifyStack(name: string, opts: { env?: Record<string
       jwks: opts.jwks ?? { keys: [] },
       databaseUrl: testDb.url,
       sender: { intervalMs: 100, retryBaseMs: 50 },
+      clock: opts.clock,
+      digest: opts.digest,
     }))
     return { smtp, testDb, bus, service, env, prefix, close }
   } catch (err) {

@@ -5,13 +5,23 @@ import { simpleParser, type ParsedMail } from 'mailparser'
  * A real SMTP server for tests: keeps every message it accepted, parsed. `beforeReply` sees each
  * message once it has arrived in full and is kept, before the server's 250 reply: a sender killed
  * then has had its mail accepted without knowing it (the window no SMTP client can close).
+ * `beforeMailFrom` runs when a sender starts a message (MAIL FROM), before any of it is kept: a
+ * sender killed while it waits has begun a send that never delivered anything.
  */
-export async function startSmtpReceiver(opts: { rejectRecipients?: RegExp; beforeReply?: (mail: ParsedMail) => void | Promise<void> } = {}) {
+export async function startSmtpReceiver(
+  opts: { rejectRecipients?: RegExp; beforeReply?: (mail: ParsedMail) => void | Promise<void>; beforeMailFrom?: (from: string) => void | Promise<void> } = {},
+) {
   const received: (ParsedMail & { envelopeTo: string[] })[] = []
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onMailFrom(address, _session, callback) {
+      Promise.resolve(opts.beforeMailFrom?.(address.address)).then(
+        () => callback(),
+        (err: Error) => callback(err),
+      )
+    },
     onRcptTo(address, _session, callback) {
       if (opts.rejectRecipients?.test(address.address)) {
         const err = new Error('mailbox unavailable') as Error & { responseCode: number }
