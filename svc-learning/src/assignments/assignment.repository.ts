@@ -417,6 +417,12 @@ export const assignmentRepository = {
     return rows.map(toRule)
   },
 
+  /** The rules the user has a live row of (unlocked, on the user's index: what a user upsert may have to leave). */
+  async liveRulesOfUser(em: EntityManager, userId: string): Promise<Set<number>> {
+    const rows = await sqlWithParams<{ rule_id: number }>(em, 'select rule_id from assignment_people where user_id = $1 and removed_at is null', [userId])
+    return new Set(rows.map((r) => Number(r.rule_id)))
+  },
+
   /** The user as the audiences read them (null when unknown or deleted). */
   async audienceUser(em: EntityManager, userId: string) {
     const [row] = await sqlWithParams<{ id: string; is_admin: boolean; branch: string | null; department: string | null; user_group: string | null }>(

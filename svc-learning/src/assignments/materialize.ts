@@ -48,18 +48,22 @@ const specOf = (r: Pick<RuleRow, 'due' | 'recurrence'>): RuleSpec => ({ due: r.d
 export async function applyRulesToUser(em: EntityManager, userId: string, cal: Calendar): Promise<void> {
   await repo.lockAudiences(em, 'shared')
   const user = await repo.audienceUser(em, userId)
-  const rules = await repo.liveRules(em)
+  const [rules, assigned] = await Promise.all([repo.liveRules(em), repo.liveRulesOfUser(em, userId)])
   const today = cal.today()
   const at = cal.now()
   let lockedItem = ''
   for (const rule of rules) {
+    const matches = user !== null && audienceMatches(rule.audience, user)
+    // Nothing to judge: not taken and no live row to leave (most rules, for most users).
+    if (!matches && !assigned.has(rule.id)) continue
     const key = `${rule.item_kind}:${rule.item_id}`
     if (key !== lockedItem) {
       await repo.lockItem(em, rule.item_kind, rule.item_id, 'exclusive')
       lockedItem = key
     }
+    // The row again, locked (after the item's lock, as completions take them).
     const [row] = await repo.stored(em, rule.id, true, userId)
-    if (user && audienceMatches(rule.audience, user)) {
+    if (matches) {
       const candidates = await repo.candidates(
         em,
         { kind: 'users', user_ids: [userId] },
