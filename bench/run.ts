@@ -15,6 +15,7 @@ import { benchIngest, formatIngest } from './scorm-ingest.ts'
 import { benchTeam, formatTeam } from './team.ts'
 import { benchCertExpiry, formatCertExpiry } from './cert-expiry.ts'
 import { benchItemAnalysis, formatItemAnalysis } from './item-analysis.ts'
+import { benchDueDateScan, formatDueDateScan } from './due-date-scan.ts'
 import { formatFirstScreens, measureFirstScreens, REMOTE_FIRST_SCREEN_GOAL_BYTES, SHELL_FIRST_LOAD_GOAL_BYTES } from './first-screens.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -115,6 +116,8 @@ const team = await benchTeam({ pgUrl: PG, durationSeconds: DURATION })
 const certExpiry = await benchCertExpiry(PG)
 // Item analysis (issue 27): an exam with 100,000 attempts of 50 questions, beside a bare scan of its kept rows.
 const itemAnalysis = await benchItemAnalysis(PG)
+// Due-date scan (issue 24): 100,000 assignments beside a bare insert ... select of as many rows; a second run must send nothing.
+const dueDateScan = await benchDueDateScan(PG)
 
 const result = {
   at: new Date().toISOString(),
@@ -142,6 +145,7 @@ const result = {
   team,
   certExpiry,
   itemAnalysis,
+  dueDateScan,
 }
 await mkdir(`${root}bench/results`, { recursive: true })
 const file = `${root}bench/results/identity-${result.at.replace(/[:.]/g, '-')}.json`
@@ -161,6 +165,7 @@ ${formatIngest(ingest)}
 ${formatTeam(team)}
 ${formatCertExpiry(certExpiry)}
 ${formatItemAnalysis(itemAnalysis)}
+${formatDueDateScan(dueDateScan)}
 written to ${file}
 `)
 process.exit(0)
