@@ -15,6 +15,8 @@ describe('route table', () => {
     expect(resolveRoute('/api/auth/login')?.upstream).toBe('identity')
     expect(resolveRoute('/api/authx')).toBeUndefined()
     expect(resolveRoute('/api/admin/user-groups')?.upstream).toBe('identity')
+    expect(resolveRoute('/api/admin/sign-in/providers/entra')?.upstream).toBe('identity')
+    expect(resolveRoute('/api/auth/oidc/entra/callback')?.upstream).toBe('identity')
     expect(resolveRoute('/api/dev/mailbox')?.upstream).toBe('notify')
     expect(resolveRoute('/api/admin/emails/3/toggle')?.upstream).toBe('notify')
     expect(resolveRoute('/api/admin/notification-rules')?.upstream).toBe('notify')

@@ -32,6 +32,8 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/auth', upstream: 'identity', strip: '/api' },
   { prefix: '/api/users', upstream: 'identity', strip: '/api' },
   { prefix: '/api/admin/user-groups', upstream: 'identity', strip: '/api' },
+  // The admin console's Sign-in section: company sign-in providers (decision 0052).
+  { prefix: '/api/admin/sign-in', upstream: 'identity', strip: '/api' },
   { prefix: '/api/exams', upstream: 'learning', strip: '/api' },
   { prefix: '/api/admin/exams', upstream: 'learning', strip: '/api' },
   { prefix: '/api/courses', upstream: 'learning', strip: '/api' },

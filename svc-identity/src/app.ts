@@ -17,6 +17,7 @@ import { createBackgroundTasks, type BackgroundTasks } from './background.ts'
 import type { IdentityContext, IdentityEnv } from './context.ts'
 import { groupRoutes, createGroupService } from './groups/index.ts'
 import { identitySettings } from './settings.ts'
+import { createCompanySignIn, createOidcSignIn, createProviderRegistry, createProviderService, oidcSignInRoutes, providerRoutes } from './sign-in/index.ts'
 import { userRoutes, userRepository, createUserService } from './users/index.ts'
 
 export interface AppDeps {
@@ -38,7 +39,7 @@ export interface AppDeps {
   tokenCheckTtlMs?: number
 }
 
-/** Identity's Hono app: auth, users and user groups (paths without the gateway's `/api`). */
+/** Identity's Hono app: auth (passwords and company sign-in), users and user groups (paths without the gateway's `/api`). */
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? createLogger('identity', deps.env.LOG_LEVEL)
   const settings = identitySettings(deps.env)
@@ -82,7 +83,12 @@ export function createApp(deps: AppDeps) {
   })
   const secureCookie = (deps.env.PUBLIC_URL ?? '').startsWith('https:')
   app.use(auditAdminChanges(deps.orm, IDENTITY_AUDITED, IdentityAuditAnswer))
-  app.route('/auth', authRoutes(createAuthService(ctx), deps.issuer, { secureCookie }))
+  // Company sign-in (decision 0052): providers from the environment and the admin console.
+  const providers = createProviderRegistry(ctx)
+  const auth = createAuthService(ctx, createCompanySignIn(ctx, providers))
+  app.route('/auth/oidc', oidcSignInRoutes(createOidcSignIn(ctx, providers, auth), { secureCookie }))
+  app.route('/auth', authRoutes(auth, deps.issuer, { secureCookie }))
+  app.route('/admin/sign-in/providers', providerRoutes(createProviderService(ctx, providers), verifier))
   app.route('/users', userRoutes(createUserService(ctx), verifier))
   app.route('/admin/user-groups', groupRoutes(createGroupService(ctx), verifier))
   app.route('/admin/audit/identity', auditTrailRoutes(deps.orm, 'identity', verifier))

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SignJWT } from 'jose'
-import { PlatformEnv, createInProcessBus, createTokenIssuer, loadOrCreateSigningKey, openDatabase, type SigningKey } from '@portal/server-kit'
+import { PlatformEnv, createInProcessBus, createTokenIssuer, loadOrCreateSigningKey, openDatabase, type Logger, type SigningKey } from '@portal/server-kit'
 import { appCaller, createTestDatabase, outboxEvents, silentLogger } from '@portal/server-kit/testing'
 import { createApp } from './app.ts'
 import type { IdentityEnv } from './context.ts'
@@ -18,9 +18,11 @@ export const CHEAP_KDF = { N: 1024, r: 8, p: 1 }
 
 /**
  * `embedded` runs on a PGlite of its own (the single-node mode's database) instead of the machine's
- * PostgreSQL; `hasher` replaces the password KDF (the app still bounds it).
+ * PostgreSQL; `hasher` replaces the password KDF (the app still bounds it); `logger` receives the
+ * service's log (default: none).
  */
-export async function createHarness(envOverrides: Record<string, string> = {}, opts: { embedded?: boolean; hasher?: PasswordHasher } = {}) {
+export async function createHarness(envOverrides: Record<string, string> = {}, opts: { embedded?: boolean; hasher?: PasswordHasher; logger?: Logger } = {}) {
+  const logger = opts.logger ?? silentLogger
   const testDb = opts.embedded ? await embeddedDatabase() : await createTestDatabase('identity')
   const env: IdentityEnv = PlatformEnv.extend(IdentitySettings.shape).parse({
     COMPANY_EMAIL_DOMAIN: 'acme.test',
@@ -39,7 +41,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
   // The service as server.ts wires it, called in process (nothing served, no job running).
   const service = await identityService.assemble({
     env,
-    logger: silentLogger,
+    logger,
     bus,
     jwks: issuer.jwks(),
     databaseUrl: opts.embedded ? undefined : testDb.url,
@@ -59,7 +61,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
       env,
       relay: service.relay,
       clock,
-      logger: silentLogger,
+      logger,
       kdf: CHEAP_KDF,
       hasher: opts.hasher,
       background,
@@ -171,6 +173,20 @@ export type Harness = Awaited<ReturnType<typeof createHarness>>
 async function embeddedDatabase() {
   const dir = await mkdtemp(join(tmpdir(), 'identity-pglite-'))
   return { url: dir, drop: () => rm(dir, { recursive: true, force: true }) }
+}
+
+/** The `Cookie` header value (`name=value`) of the cookie `name` an answer set, or undefined (also when it clears it). */
+export function cookieOf(res: { headers: Headers }, name: string): string | undefined {
+  const set = res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))
+  const value = set?.split(';')[0]
+  return value && value !== `${name}=` ? value : undefined
+}
+
+/** A logger keeping every entry (tests read what was logged). */
+export function capturingLogger(lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = []): Logger & { lines: typeof lines } {
+  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push({ level, msg, fields })
+  const logger: Logger & { lines: typeof lines } = { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => logger }
+  return logger
 }
 
 /** The `Cookie` header value carrying the refresh token an answer set, or undefined. */

@@ -1,3 +1,4 @@
+import { SignInProviderInput } from '@portal/contracts'
 import { z } from 'zod'
 
 const count = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback)
@@ -8,6 +9,28 @@ const seconds = (fallback: number, min = 5) =>
     .min(min)
     .max(366 * 86400)
     .default(fallback)
+
+/**
+ * OIDC_PROVIDERS: company sign-in providers configured by file (a JSON array of the admin console's
+ * fields, `SignInProviderInput`); read-only in the console. Given parsed too (settings are read again
+ * from an environment already parsed).
+ */
+const OidcProviders = z.preprocess(
+  (v, ctx) => {
+    if (v === undefined || v === null || (typeof v === 'string' && !v.trim())) return []
+    if (typeof v !== 'string') return v
+    try {
+      return JSON.parse(v) as unknown
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON array of sign-in providers' })
+      return z.NEVER
+    }
+  },
+  z
+    .array(SignInProviderInput, 'must be a JSON array of sign-in providers')
+    .max(20)
+    .refine((ps) => new Set(ps.map((p) => p.key)).size === ps.length, 'lists a key twice'),
+)
 
 /**
  * Identity's own settings (each with a default; listed in .env.example): token lifetimes and the
@@ -40,6 +63,13 @@ export const IdentitySettings = z.object({
   KDF_QUEUE_UNKNOWN: z.coerce.number().int().min(0).max(10_000).default(4),
   /** Longest a hash waits for a slot (well under the gateway's 30 s): a longer expected wait is answered 429 at once. */
   KDF_MAX_WAIT_MS: z.coerce.number().int().min(100).max(20_000).default(2_000),
+  /** Company sign-in providers configured by file (see OidcProviders). */
+  OIDC_PROVIDERS: OidcProviders,
+  /**
+   * How long a company sign-in session lives on while its provider cannot be reached (its refusal
+   * ends the session at once; an outage does not, for this long after the last successful check).
+   */
+  OIDC_UNREACHABLE_GRACE_SECONDS: z.coerce.number().int().min(0).max(86400).default(3600),
 })
 export type IdentitySettings = z.infer<typeof IdentitySettings>
 

@@ -10,6 +10,12 @@ import { DEVICE_COOKIE, DEVICE_COOKIE_PATH } from './known-devices.ts'
 export const REFRESH_COOKIE = 'portal_refresh'
 /** Where the browser sends the cookie: the gateway's public path of these routes. */
 export const REFRESH_COOKIE_PATH = '/api/auth'
+/**
+ * An identity from a company sign-in waiting for its account's password sign-in in this browser
+ * (decision 0052): set by the sign-in's callback, sent only to the sign-in route. SameSite=Lax: it is
+ * set at the end of a navigation that started at the provider.
+ */
+export const LINK_COOKIE = 'portal_link'
 
 export const authRoutes = (svc: AuthService, issuer: TokenIssuer, opts: { secureCookie: boolean }) => {
   const cookie = { path: REFRESH_COOKIE_PATH, httpOnly: true, sameSite: 'Strict', secure: opts.secureCookie } as const
@@ -30,7 +36,11 @@ export const authRoutes = (svc: AuthService, issuer: TokenIssuer, opts: { secure
     .post('/register', validate('json', RegisterBody), async (c) => c.json(await svc.register(c.req.valid('json'), clientAddress(c)), 201))
     .post('/verify-email', validate('json', VerifyEmailBody), async (c) => signedIn(c, await svc.verifyEmail(c.req.valid('json'))))
     .post('/resend-verification', validate('json', ResendVerificationBody), async (c) => c.json(await svc.resendVerification(c.req.valid('json'))))
-    .post('/login', validate('json', LoginBody), async (c) => signedIn(c, await svc.login(c.req.valid('json'), clientAddress(c), getCookie(c, DEVICE_COOKIE))))
+    .post('/login', validate('json', LoginBody), async (c) => {
+      const out = await svc.login(c.req.valid('json'), clientAddress(c), getCookie(c, DEVICE_COOKIE), getCookie(c, LINK_COOKIE))
+      if (out.linked) deleteCookie(c, LINK_COOKIE, { path: DEVICE_COOKIE_PATH, httpOnly: true, sameSite: 'Lax', secure: opts.secureCookie })
+      return signedIn(c, out)
+    })
     .post('/refresh', async (c) => {
       try {
         return signedIn(c, await svc.refresh(getCookie(c, REFRESH_COOKIE)))

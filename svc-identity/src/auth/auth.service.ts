@@ -6,6 +6,7 @@ import {
   VERIFICATION_CODE_TTL_MINUTES,
   VERIFICATION_RESEND_SECONDS,
   type AuthSuccess,
+  type LogoutResponse,
   type PublicConfig,
 } from '@portal/contracts'
 import { AppError, badRequest, forbidden, publicUrl, recordEvent, tooManyRequests, unauthorized } from '@portal/server-kit'
@@ -69,9 +70,26 @@ export interface SignedIn {
   body: AuthSuccess
   refresh: IssuedRefreshToken
   device?: IssuedDeviceToken
+  /** The password sign-in linked an identity waiting in this browser (its cookie is cleared). */
+  linked?: boolean
 }
 
-export function createAuthService(ctx: IdentityContext) {
+/**
+ * What company sign-in (sign-in/) decides about the password flows and sessions (decision 0052).
+ * The auth flows ask; they do not know about providers.
+ */
+export interface CompanySignIn {
+  /** Why `user` may not sign in (or register) with a password: their company signs in with a provider; null when they may. */
+  passwordRefusal(user: { email: string; isAdmin: boolean }): Promise<AppError | null>
+  /** Links the identity waiting in this browser (`linkToken`, its cookie) to `user`, whose password just matched; true when linked. */
+  linkPending(user: UserEntity, linkToken: string | undefined): Promise<boolean>
+  /** Asks the provider whether the session (refresh token family) still stands; throws 401 and ends it when the provider refuses. */
+  recheck(familyId: string): Promise<void>
+  /** The provider's own sign-out for the session, when it was a company sign-in. */
+  endSession(familyId: string): Promise<{ url?: string; provider: string } | null>
+}
+
+export function createAuthService(ctx: IdentityContext, company?: CompanySignIn) {
   const { orm, env, settings, issuer, hasher, now } = ctx
   const limits = createLimits(orm, now)
   const refreshTokens = createRefreshTokens({ orm, settings, now, logger: ctx.logger })
@@ -160,6 +178,20 @@ export function createAuthService(ctx: IdentityContext) {
     const known = await devices.issue(em, u.id, device)
     await em.flush()
     return { body: { token: await sign(u), user: toUserDto(u) }, refresh, device: known }
+  }
+
+  /**
+   * A new session as a password sign-in makes it (access token, first refresh token of a new
+   * family), for company sign-in: `within` stores what belongs to the session in the same transaction.
+   */
+  const startSession = async (u: UserEntity, within?: (em: EntityManager, refresh: IssuedRefreshToken) => Promise<void>): Promise<SignedIn> => {
+    const refresh = await orm.em.fork().transactional(async (em) => {
+      const issued = refreshTokens.issue(em, u.id)
+      await em.flush()
+      await within?.(em, issued)
+      return issued
+    })
+    return { body: { token: await sign(u), user: toUserDto(u) }, refresh }
   }
 
   /** Seconds to wait before another code may be sent, or 0. */
@@ -304,6 +336,8 @@ export function createAuthService(ctx: IdentityContext) {
   }
 
   return {
+    startSession,
+
     config(): PublicConfig {
       return { companyEmailDomain: env.COMPANY_EMAIL_DOMAIN, adminRegistrationEnabled: Boolean(env.ADMIN_REGISTRATION_CODE) }
     },
@@ -311,6 +345,9 @@ export function createAuthService(ctx: IdentityContext) {
     async register(body: { name: string; email: string; password: string; isAdmin: boolean; adminCode?: string }, address: string) {
       const domain = env.COMPANY_EMAIL_DOMAIN
       if (!body.email.toLowerCase().endsWith(`@${domain}`)) throw badRequest(MESSAGES.domain(domain), 'email_domain_not_allowed')
+      // A company that signs in with a provider does not make portal passwords (admins' break-glass aside).
+      const refusal = await company?.passwordRefusal({ email: body.email.toLowerCase(), isAdmin: body.isAdmin })
+      if (refusal) throw badRequest(refusal.message, refusal.code)
       const turn = enterKdf('unknown')
       let passwordHash: string
       try {
@@ -421,7 +458,7 @@ export function createAuthService(ctx: IdentityContext) {
      * device's failures alone count (OWASP device cookies); anyone else is an unknown client, shed at
      * once when unknown clients' hashing is full, and subject to the account's and address's limits.
      */
-    async login(body: { email: string; password: string }, address: string, deviceToken?: string): Promise<SignedIn> {
+    async login(body: { email: string; password: string }, address: string, deviceToken?: string, linkToken?: string): Promise<SignedIn> {
       const email = body.email.toLowerCase()
       const rules = loginRules(email, address)
       // Without a device cookie, the place in unknown clients' hashing is taken before any other
@@ -445,7 +482,8 @@ export function createAuthService(ctx: IdentityContext) {
         // An unknown account costs the same key derivation (no timing difference).
         const ok = await withKdf(reserved, async () => {
           const t = (turn ??= hasher.enter(lane))
-          if (user) return t.verify(body.password, user.passwordHash)
+          // An account made by company sign-in has no password: it costs the same as an unknown one.
+          if (user?.passwordHash) return t.verify(body.password, user.passwordHash)
           await t.dummyVerify(body.password)
           return false
         })
@@ -454,14 +492,20 @@ export function createAuthService(ctx: IdentityContext) {
           await maybePrune()
           throw unauthorized(AUTH_MESSAGES.invalidCredentials, 'invalid_credentials')
         }
+        const counting = lane === 'known' ? limits.clear(reserved) : limits.clear([rules.pair]).then(() => limits.release([rules.account, rules.fromAddress]))
+        // The owner's password links an identity waiting in this browser (verified accounts only);
+        // a company that signs in with a provider refuses the password otherwise.
+        const linked = company && user.emailVerified ? await company.linkPending(user, linkToken) : false
+        const refusal = linked ? null : await company?.passwordRefusal(user)
+        if (refusal) {
+          await counting
+          throw refusal
+        }
         // The counters and the session are written side by side (a known browser waits for neither twice).
-        const [counted, session] = await Promise.allSettled([
-          lane === 'known' ? limits.clear(reserved) : limits.clear([rules.pair]).then(() => limits.release([rules.account, rules.fromAddress])),
-          signInVerified(user, device),
-        ])
+        const [counted, session] = await Promise.allSettled([counting, signInVerified(user, device)])
         if (counted.status === 'rejected') throw counted.reason
         if (session.status === 'rejected') throw session.reason
-        return session.value
+        return { ...session.value, linked }
       } finally {
         turn?.leave()
       }
@@ -470,12 +514,17 @@ export function createAuthService(ctx: IdentityContext) {
     /** A new access token for the session of `refreshToken`, whose successor replaces it. */
     async refresh(refreshToken: string | undefined): Promise<SignedIn> {
       const { user, refresh } = await refreshTokens.rotate(refreshToken)
+      // A company sign-in's session lasts only while its provider still vouches for the person.
+      await company?.recheck(refresh.familyId)
       return { body: { token: await sign(user), user: toUserDto(user) }, refresh }
     },
 
-    async logout(refreshToken: string | undefined) {
+    /** Ends the session; a company sign-in's answer offers the provider's own sign-out when it has one. */
+    async logout(refreshToken: string | undefined): Promise<LogoutResponse> {
+      const family = company ? await refreshTokens.familyOf(refreshToken) : null
+      const offer = family && company ? await company.endSession(family) : null
       await refreshTokens.revoke(refreshToken)
-      return { message: AUTH_MESSAGES.loggedOut }
+      return { message: AUTH_MESSAGES.loggedOut, ...(offer?.url ? { end_session_url: offer.url, provider: offer.provider } : {}) }
     },
 
     /**

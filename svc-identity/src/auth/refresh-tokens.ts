@@ -10,6 +10,9 @@ import { hashToken, newSecretToken } from './secrets.ts'
 export interface IssuedRefreshToken {
   token: string
   maxAgeSeconds: number
+  /** The session (token family) it belongs to, and when that session ends at the latest. */
+  familyId: string
+  familyExpiresAt: Date
 }
 
 /**
@@ -36,9 +39,10 @@ export function createRefreshTokens(deps: { orm: MikroORM; settings: IdentitySet
     const familyExpiresAt = family?.expiresAt ?? new Date(at.getTime() + settings.SESSION_MAX_SECONDS * 1000)
     const expiresAt = new Date(Math.min(at.getTime() + settings.REFRESH_TOKEN_TTL_SECONDS * 1000, familyExpiresAt.getTime()))
     const token = newSecretToken()
+    const familyId = family?.id ?? crypto.randomUUID()
     em.create(RefreshTokenEntity, {
       id: crypto.randomUUID(),
-      familyId: family?.id ?? crypto.randomUUID(),
+      familyId,
       userId,
       tokenHash: hashToken(token),
       createdAt: at,
@@ -47,7 +51,7 @@ export function createRefreshTokens(deps: { orm: MikroORM; settings: IdentitySet
       usedAt: null,
       revokedAt: null,
     })
-    return { token, maxAgeSeconds: Math.max(1, Math.floor((expiresAt.getTime() - at.getTime()) / 1000)) }
+    return { token, maxAgeSeconds: Math.max(1, Math.floor((expiresAt.getTime() - at.getTime()) / 1000)), familyId, familyExpiresAt }
   }
 
   const revokeFamily = (em: EntityManager, familyId: string, at: Date) => em.nativeUpdate(RefreshTokenEntity, { familyId, revokedAt: null }, { revokedAt: at })
@@ -84,6 +88,16 @@ export function createRefreshTokens(deps: { orm: MikroORM; settings: IdentitySet
       if (outcome === 'invalid') throw sessionEnded()
       return outcome
     },
+
+    /** The session (family) of `token`, if it is one of ours. */
+    async familyOf(token: string | undefined): Promise<string | null> {
+      if (!token) return null
+      const row = await orm.em.fork().findOne(RefreshTokenEntity, { tokenHash: hashToken(token) })
+      return row?.familyId ?? null
+    },
+
+    /** Ends a session by its family (a provider refused it), inside the caller's transaction or on its own. */
+    revokeFamily: (familyId: string, em: EntityManager = orm.em.fork()) => revokeFamily(em, familyId, now()),
 
     /** Ends the session `token` belongs to (logout); an unknown token is ignored. */
     async revoke(token: string | undefined): Promise<void> {

@@ -1,0 +1,6 @@
+export { createCompanySignIn } from './company-sign-in.ts'
+export { createOidcSignIn, SIGN_IN_LIMITS, type OidcSignIn } from './oidc-sign-in.service.ts'
+export { ATTEMPT_COOKIE, oidcSignInRoutes } from './oidc-sign-in.routes.ts'
+export { createProviderService } from './provider.service.ts'
+export { providerRoutes } from './provider.routes.ts'
+export { createProviderRegistry, type ProviderRegistry } from './providers.ts'
