@@ -70,14 +70,16 @@ describe('announced pages and the navigation shell', () => {
     await page.getByRole('link', { name: 'Log in', exact: true }).click()
     await expectAnnounced(page, 'Log In', 'h1 Log In')
 
-    // After login: the dashboard, led by what to do next, the figures after it.
+    // After login: the dashboard, led by what is due (issue 24), then what to do next, the figures after it.
     await logIn(page, 'tech.seattle@example.com', 'Tech1234!')
     await page.waitForURL('**/user-dashboard')
     await expectAnnounced(page, 'Dashboard', /^h1 Welcome, /)
+    await page.getByRole('heading', { level: 2, name: 'Due and overdue' }).waitFor()
     const headings = await page.getByRole('heading', { level: 2 }).allTextContents()
+    expect(headings[0]).toBe('Due and overdue')
     expect(headings.indexOf('Available Exams')).toBeLessThan(headings.indexOf('Exam Statistics'))
     expect(headings.indexOf('My Courses')).toBeLessThan(headings.indexOf('Exam Statistics'))
-    if (headings.includes('Continue where you left off')) expect(headings[0]).toBe('Continue where you left off')
+    if (headings.includes('Continue where you left off')) expect(headings[1]).toBe('Continue where you left off')
     await noSerious(page, 'dashboard')
 
     // The header offers the learner's sections (no Team, no Admin) and marks the current one.
