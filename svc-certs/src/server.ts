@@ -1,14 +1,4 @@
-import {
-  ProjectedUser,
-  assignmentRoutines,
-  defineService,
-  openStorage,
-  publicUrl,
-  runServiceProcess,
-  stoppedWithJobs,
-  type ServeOptions,
-  type ServiceDeps,
-} from '@portal/server-kit'
+import { ProjectedUser, defineService, openStorage, publicUrl, runServiceProcess, stoppedWithJobs, type ServeOptions, type ServiceDeps } from '@portal/server-kit'
 import { createApp, type AppDeps } from './app.ts'
 import { CertificationTypeEntity, TierRequirementEntity } from './certification-types/certification-type.entity.ts'
 import { CertificationPeriodEntity, TechnicianCertificationEntity } from './certifications/certification.entity.ts'
@@ -39,7 +29,7 @@ export interface CertsOptions {
 /**
  * Certs: certification types, technicians' certifications and their proofs, team figures and the
  * expiry notifications. Beside the platform's parts: the ledger's SQL twins (installed at every
- * start, in the company's time zone) and the assignment state rule, the notification runner, the
+ * start, in the company's time zone, the assignment state rule with them), the notification runner, the
  * `users` projection (a deleted user's certifications go with them), notify's delivery outcomes,
  * learning's assignments (the team's Overdue figures) and completions (certifications they renew).
  */
@@ -47,8 +37,7 @@ export const certsService = defineService({
   name: 'certs',
   entities,
   migrations: migrationsList,
-  // The ledger's rules in the company's time zone, and the assignment state rule (issue 24).
-  routines: (deps: ServiceDeps & CertsOptions) => [...ledgerRoutines(deps.schedule.timeZone), ...assignmentRoutines()],
+  routines: (deps: ServiceDeps & CertsOptions) => ledgerRoutines(deps.schedule.timeZone),
   storage: true,
   features(ctx, deps: ServiceDeps & CertsOptions) {
     const { schedule } = deps

@@ -24,24 +24,6 @@ const day = (column: string) => `to_char(${column}, 'YYYY-MM-DD') as ${column}`
 const ROW_SELECT = `user_id, rule_id, item_kind, item_id, item_title, ${['assigned_on', 'due_on', 'opens_on', 'completed_on', 'next_due_on', 'next_opens_on'].map(day).join(', ')},
   exempt, exempt_reason, due_soon_days, recurring`
 
-/** The state rule's arguments on a row of `member_assignments` aliased `a` (`assignment_state`, server-kit's `assignmentRoutines`). */
-const STATE_ARGS = 'a.due_on, a.opens_on, a.completed_on, a.next_due_on, a.next_opens_on, a.exempt, a.due_soon_days'
-
-/**
- * The member's overdue assignments on `today` as a lateral join on `users u` (column
- * `overdue_assignments`): the partial index on `(user_id, overdue_from)` finds the few rows that
- * can be overdue, and the state rule (`assignment_state`) decides, so the count is the rule's.
- */
-export const overdueJoin = (today: string | null) => {
-  const on = today === null ? 'certs_today()' : '?::date'
-  return {
-    sql: `cross join lateral (
-        select count(*)::int as overdue_assignments from member_assignments a
-         where a.user_id = u.id and a.overdue_from <= ${on} and assignment_state(${STATE_ARGS}, ${on}) = 'overdue') o`,
-    params: today === null ? [] : [today, today],
-  }
-}
-
 export const assignmentRepository = {
   /**
    * Keeps the facts of one event when they are newer than the row's (a higher `version`): an older

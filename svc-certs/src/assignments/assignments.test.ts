@@ -186,6 +186,39 @@ describe('the team dashboard’s Overdue figures', () => {
   })
 })
 
+describe('the kept overdue figures', () => {
+  it('keep the first overdue day of each row exactly where the state rule says overdue begins, over every day around its dates', async () => {
+    const edge = await h.user({ name: 'Edge Ed', branch: 'Anchorage' })
+    // Awkward facts too: a cycle opening after its due date, a next cycle opening after its due date, completed without a next cycle.
+    await announce(edge, 60, { dueOn: h.daysFromToday(-5), opensOn: h.daysFromToday(3) })
+    await announce(edge, 61, { dueOn: h.daysFromToday(-40), completedOn: h.daysFromToday(-41), nextDueOn: h.daysFromToday(2), nextOpensOn: h.daysFromToday(9), recurring: true })
+    await announce(edge, 62, { dueOn: h.daysFromToday(-40), completedOn: h.daysFromToday(-30) })
+    await announce(edge, 63, { dueOn: h.daysFromToday(4), dueSoonDays: 0 })
+    const mismatches = await h.sql(
+      `select a.user_id, a.rule_id, d::date as day from member_assignments a cross join generate_series(current_date - 450, current_date + 60, interval '1 day') d
+        where coalesce(a.overdue_from <= d::date, false)
+          <> (assignment_state(a.due_on, a.opens_on, a.completed_on, a.next_due_on, a.next_opens_on, a.exempt, a.due_soon_days, d::date) = 'overdue' and not a.removed)`,
+    )
+    expect(mismatches).toEqual([])
+  })
+
+  it('agree with the consistency check, which recomputes them with the contracts’ rule, and a kept count that is off is found', async () => {
+    const check = async () => (await h.call('GET', '/admin/certifications/consistency', { token: admin.token })).body
+    expect(await check()).toMatchObject({ consistent: true, difference_count: 0 })
+    await h.sql('update team_member_figures set overdue_assignments = 7 where user_id = ?', [pam.id])
+    const report = await check()
+    expect(report.consistent).toBe(false)
+    expect(report.differences).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ surface: 'Team member figures', field: 'overdue_assignments', shown: 7, expected: 2 }),
+        expect.objectContaining({ surface: 'Team dashboard (admin)', field: 'overdue_assignments' }),
+      ]),
+    )
+    await h.sql('select certs_refresh_member_figures(array[?]::uuid[], certs_today())', [pam.id])
+    expect(await check()).toMatchObject({ consistent: true })
+  })
+})
+
 describe('the team export', () => {
   it('carries an Overdue Assignments column and an Assignments sheet of the listed members only (a manager’s scope)', async () => {
     const { wb, values } = await workbook('/reports/certifications/export?format=excel&search=Due', manager)

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import {
   BRANCHES,
+  assignmentState,
   compliancePercentage,
   completionPercent,
   daysUntil,
@@ -40,6 +41,7 @@ interface Recomputed {
   expiring_soon: number
   expiring_critical: number
   expiring_notice: number
+  overdue_assignments: number
 }
 
 /**
@@ -48,7 +50,16 @@ interface Recomputed {
  * of the SQL that keeps `team_member_figures`.
  */
 async function recompute(em: EntityManager, today: string): Promise<Recomputed[]> {
-  const [members, held, requirements] = await Promise.all([ledgerRepository.checkedMembers(em), ledgerRepository.everyHeld(em), certificationTypeRepository.requirements(em)])
+  const [members, held, requirements, assignments] = await Promise.all([
+    ledgerRepository.checkedMembers(em),
+    ledgerRepository.everyHeld(em),
+    certificationTypeRepository.requirements(em),
+    ledgerRepository.everyAssignment(em),
+  ])
+  // Issue 24: each technician's assignments overdue today by the contracts' rule.
+  const overdue = new Map<string, number>()
+  for (const a of assignments)
+    if (assignmentState({ ...a, exempt: Boolean(a.exempt), due_soon_days: Number(a.due_soon_days) }, today) === 'overdue') overdue.set(a.user_id, (overdue.get(a.user_id) ?? 0) + 1)
   const byUser = new Map<string, Map<number, StatusFacts>>()
   for (const h of held) {
     const facts: StatusFacts = { expiration_date: h.expiration_date, verified_at: h.verified_at, file_name: h.file_name, certification: { upload_required: h.upload_required } }
@@ -71,6 +82,7 @@ async function recompute(em: EntityManager, today: string): Promise<Recomputed[]
       expiring_soon: days.filter(isExpiringSoon).length,
       expiring_critical: days.filter((d) => expirationBadge(d) === 'critical').length,
       expiring_notice: days.filter((d) => expirationBadge(d) === 'notice').length,
+      overdue_assignments: overdue.get(m.user_id) ?? 0,
     }
   })
 }
@@ -158,6 +170,14 @@ export async function consistencyReport(
   differ('Team dashboard (admin)', 'Summary', 'expiring_soon', s.expiring_soon, organisation.expiring_30_days)
   const avg = ledger.length === 0 ? null : Math.round(ledger.reduce((n, r) => n + r.completion_percentage, 0) / ledger.length)
   differ('Team dashboard (admin)', 'Summary', 'avg_progress', s.avg_progress, avg)
+  differ('Team dashboard (admin)', 'Summary', 'overdue_members', s.overdue_members, ledger.filter((r) => r.overdue_assignments > 0).length)
+  differ(
+    'Team dashboard (admin)',
+    'Summary',
+    'overdue_assignments',
+    s.overdue_assignments,
+    ledger.reduce((n, r) => n + r.overdue_assignments, 0),
+  )
 
   return {
     consistent: differences.length === 0,

@@ -1,5 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { BRANCHES, compliancePercentage, type Branch, type BranchCompliance, type ComplianceFigures, type Department, type ExpirationBadgeKind } from '@portal/contracts'
+import {
+  BRANCHES,
+  compliancePercentage,
+  type AssignmentFacts,
+  type Branch,
+  type BranchCompliance,
+  type ComplianceFigures,
+  type Department,
+  type ExpirationBadgeKind,
+} from '@portal/contracts'
 
 /**
  * The certification ledger's reads (issue 23): every compliance figure of the portal (the team
@@ -112,6 +121,7 @@ export const KEPT_FIELDS = [
   'expiring_soon',
   'expiring_critical',
   'expiring_notice',
+  'overdue_assignments',
 ] as const
 
 /** A held certification with what the rules need of it. */
@@ -133,6 +143,11 @@ export const consistencyStatements = {
   held: `select tc.user_id, tc.certification_id, to_char(tc.expiration_date, 'YYYY-MM-DD') as expiration_date,
               to_char(tc.verified_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as verified_at, tc.file_name, ct.upload_required
          from technician_certifications tc join certification_types ct on ct.id = tc.certification_id`,
+  // Issue 24: every current assignment's facts, as the state rule reads them.
+  assignments: `select user_id, to_char(due_on, 'YYYY-MM-DD') as due_on, to_char(opens_on, 'YYYY-MM-DD') as opens_on,
+              to_char(completed_on, 'YYYY-MM-DD') as completed_on, to_char(next_due_on, 'YYYY-MM-DD') as next_due_on,
+              to_char(next_opens_on, 'YYYY-MM-DD') as next_opens_on, exempt, due_soon_days
+         from member_assignments where not removed`,
   // `member`: 1 when the row keeps its member's branch, department and technician flag as they are now.
   kept: `select f.user_id, ${KEPT_FIELDS.map((f) => `f.${f}::int as ${f}`).join(', ')},
               (f.technician and f.branch is not distinct from u.branch and f.department is not distinct from u.department)::int as member
@@ -157,6 +172,8 @@ export const ledgerRepository = {
   checkedMembers: async (em: EntityManager) => (await em.execute(consistencyStatements.members)) as CheckedMember[],
   /** Every certification held, with its type's proof rule. */
   everyHeld: async (em: EntityManager) => (await em.execute(consistencyStatements.held)) as HeldRow[],
+  /** Every current assignment of the projection (issue 24), with its holder. */
+  everyAssignment: async (em: EntityManager) => (await em.execute(consistencyStatements.assignments)) as (AssignmentFacts & { user_id: string })[],
   /** The technicians' kept rows. */
   keptRows: async (em: EntityManager) => (await em.execute(consistencyStatements.kept)) as KeptRow[],
 

@@ -1,4 +1,5 @@
 import { COMPLIANT_AT, EXPIRY_BANDS, RECERTIFICATION_WINDOW_DAYS } from '@portal/contracts'
+import { assignmentRoutines } from '@portal/server-kit'
 import { TECHNICIAN_CONDITIONS } from './ledger.repository.ts'
 
 /**
@@ -69,10 +70,12 @@ export const ruleFunctions = (timeZone: string): string[] => [
  * The kept per-member figures of the team dashboard, the admin overview and Certification
  * Notification Management (decision 0036; `team_member_figures`): tier, requirements that count
  * and those met in the manager view, completion, expired and expiring-soon certifications, those
- * in the critical (0-10 days) and notice (31-60 days) bands, and the member's branch, department
- * and whether they count as a technician (`TECHNICIAN_CONDITIONS`; the users' triggers recompute
- * the row when those change), as of `computed_on`, good until `stale_on` (the first day one of the
- * member's certifications enters the 60-, 30- or 10-day band or expires). The requirements that count are those of `compliance/requirements.ts`
+ * in the critical (0-10 days) and notice (31-60 days) bands, their assignments overdue (issue 24,
+ * by the state rule `assignment_state`), and the member's branch, department and whether they
+ * count as a technician (`TECHNICIAN_CONDITIONS`; the users' triggers recompute the row when those
+ * change), as of `computed_on`, good until `stale_on` (the first day one of the member's
+ * certifications enters the 60-, 30- or 10-day band or expires, or one of their assignments
+ * becomes overdue). The requirements that count are those of `compliance/requirements.ts`
  * (decision 0015): the required types of every tier up to the member's, active, and for their
  * department or every department.
  */
@@ -109,29 +112,43 @@ export const refreshFunction = `create or replace function certs_refresh_member_
     from members m join technician_certifications tc on tc.user_id = m.id
     left join req_types rt on rt.certification_id = tc.certification_id
     group by tc.user_id),
+  -- issue 24: the member's assignments overdue today by the state rule, read along the projection's
+  -- index of the rows that can be overdue (overdue_from: the first day a row is), and the next day
+  -- one becomes overdue
+  overdue as (
+    select a.user_id,
+      count(*) filter (where a.overdue_from <= today
+        and assignment_state(a.due_on, a.opens_on, a.completed_on, a.next_due_on, a.next_opens_on, a.exempt, a.due_soon_days, today) = 'overdue')::int as overdue,
+      min(a.overdue_from) filter (where a.overdue_from > today) as stale_on
+    from members m join member_assignments a on a.user_id = m.id and a.overdue_from is not null
+    group by a.user_id),
   totals as (
     select m.*, (select count(*) from reqs q where q.tier_level <= m.current_tier and (q.department is null or q.department = m.department))::int as total
     from members m)
   insert into team_member_figures as f (user_id, current_tier, required_count, met_count, completion_percentage, expired_certifications, expiring_soon,
-    expiring_critical, expiring_notice, branch, department, technician, computed_on, stale_on)
+    expiring_critical, expiring_notice, overdue_assignments, branch, department, technician, computed_on, stale_on)
   select m.id, m.current_tier, m.total, coalesce(x.met, 0), certs_completion_percent(coalesce(x.met, 0), m.total),
-    coalesce(x.expired, 0), coalesce(x.soon, 0), coalesce(x.critical, 0), coalesce(x.notice, 0), m.branch, m.department, m.technician, today, x.stale_on
-  from totals m left join figures x on x.user_id = m.id
+    coalesce(x.expired, 0), coalesce(x.soon, 0), coalesce(x.critical, 0), coalesce(x.notice, 0), coalesce(o.overdue, 0),
+    m.branch, m.department, m.technician, today, least(x.stale_on, o.stale_on)
+  from totals m left join figures x on x.user_id = m.id left join overdue o on o.user_id = m.id
   on conflict (user_id) do update set current_tier = excluded.current_tier, required_count = excluded.required_count,
     met_count = excluded.met_count, completion_percentage = excluded.completion_percentage,
     expired_certifications = excluded.expired_certifications, expiring_soon = excluded.expiring_soon,
     expiring_critical = excluded.expiring_critical, expiring_notice = excluded.expiring_notice,
+    overdue_assignments = excluded.overdue_assignments,
     branch = excluded.branch, department = excluded.department, technician = excluded.technician,
     computed_on = excluded.computed_on, stale_on = excluded.stale_on
 $$`
 
 /**
  * What svc-certs creates in its database at every start, after the migrations: the rule functions,
- * the kept figures' refresh, and `certs_figures_today()` (the triggers' day, migration 0006) as the
- * company's today. Run under one advisory lock, so replicas starting together do not race.
+ * the assignment state rule (server-kit's, which the refresh calls), the kept figures' refresh,
+ * and `certs_figures_today()` (the triggers' day, migration 0006) as the company's today. Run under
+ * one advisory lock, so replicas starting together do not race.
  */
 export const ledgerRoutines = (timeZone: string): string[] => [
   ...ruleFunctions(timeZone),
+  ...assignmentRoutines(),
   refreshFunction,
   'create or replace function certs_figures_today() returns date language sql stable as $$ select certs_today() $$',
 ]

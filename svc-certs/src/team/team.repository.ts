@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
 import { type Branch, type Department, type TeamMemberRow, type TeamSort, type TeamSummary, type TierLevel } from '@portal/contracts'
 import type { Actor } from '@portal/server-kit'
-import { overdueJoin } from '../assignments/index.ts'
 import { ledgerRepository, teamConditions, type TeamViewer } from '../compliance/index.ts'
 
 /** The filters of the team screen and the export. */
@@ -34,13 +33,12 @@ const ORDER: Record<TeamSort, string> = {
  * types of every tier up to the member's, active and for their department (or every department),
  * met when held, not expired and, in this manager view, with the proof uploaded where the type asks
  * for one; 100% when nothing is required. Expired and expiring soon (within 30 days) count every
- * certification held. Overdue assignments (issue 24) are counted on `today` (null: the company's
- * today in SQL) from the assignments' projection through its index, a few rows per member.
+ * certification held. Overdue assignments (issue 24) are kept in the same rows, counted by the
+ * assignment state rule on the day they were computed for.
  */
-function scoredMembers(viewer: TeamViewer, f: TeamFilter, today: string | null): { sql: string; params: unknown[] } {
+function scoredMembers(viewer: TeamViewer, f: TeamFilter): { sql: string; params: unknown[] } {
   // A manager's team is the others in their scope.
   const { where, params } = teamConditions(viewer)
-  const overdue = overdueJoin(today)
   where.push('u.id <> ?')
   params.push(viewer.actor.userId)
   if (f.branch) {
@@ -56,12 +54,12 @@ function scoredMembers(viewer: TeamViewer, f: TeamFilter, today: string | null):
     where.push('(u.name ilike ? or u.email ilike ? or u.employee_id ilike ?)')
     params.push(like, like, like)
   }
-  if (f.overdueOnly) where.push('o.overdue_assignments > 0')
+  if (f.overdueOnly) where.push('f.overdue_assignments > 0')
   const sql = `select u.id, u.name, u.email, u.employee_id, u.branch, u.department, f.current_tier::int as current_tier,
-        f.completion_percentage, f.expired_certifications, f.expiring_soon, o.overdue_assignments
-      from users u join team_member_figures f on f.user_id = u.id ${overdue.sql}
+        f.completion_percentage, f.expired_certifications, f.expiring_soon, f.overdue_assignments
+      from users u join team_member_figures f on f.user_id = u.id
       where ${where.join(' and ')}`
-  return { sql, params: [...overdue.params, ...params] }
+  return { sql, params }
 }
 
 const orderBy = (f: TeamFilter) => `${ORDER[f.sort].replaceAll('{dir}', f.order)}, lower(name) asc, u.id asc`
@@ -94,12 +92,9 @@ export const toTeamMemberRow = (r: RowSql): TeamMemberRow => ({
   overdue_assignments: Number(r.overdue_assignments),
 })
 
-/**
- * The dashboard's statement (also run bare by the benchmark's ceiling): the summary and one page;
- * assignments overdue on `today` (absent: the company's today in SQL).
- */
-export function teamPageStatement(viewer: TeamViewer, f: TeamFilter, page: { limit: number; offset: number }, today: string | null = null) {
-  const { sql, params } = scoredMembers(viewer, f, today)
+/** The dashboard's statement (also run bare by the benchmark's ceiling): the summary and one page. */
+export function teamPageStatement(viewer: TeamViewer, f: TeamFilter, page: { limit: number; offset: number }) {
+  const { sql, params } = scoredMembers(viewer, f)
   // Two reads of the members rather than one shared: the page in name order walks the users'
   // `lower(name)` index and stops after the page.
   return {
@@ -155,7 +150,7 @@ export const teamRepository = {
   /** One page of the team and the summary of every matching member, in one statement. */
   async page(em: EntityManager, viewer: TeamViewer, f: TeamFilter, today: string, page: { limit: number; offset: number }) {
     await ledgerRepository.refresh(em, today)
-    const { sql, params } = teamPageStatement(viewer, f, page, today)
+    const { sql, params } = teamPageStatement(viewer, f, page)
     const rows = (await em.execute(sql, params)) as { summary: Record<keyof TeamSummary, number | string | null>; rows: RowSql[] }[]
     const s = rows[0]!.summary
     const summary: TeamSummary = {
@@ -176,7 +171,7 @@ export const teamRepository = {
    */
   async *stream(em: EntityManager, viewer: TeamViewer, f: TeamFilter, today: string): AsyncGenerator<TeamMemberRow> {
     await ledgerRepository.refresh(em, today)
-    const { sql, params } = scoredMembers(viewer, f, today)
+    const { sql, params } = scoredMembers(viewer, f)
     for await (const r of em.getConnection().stream<RowSql>(`${sql} order by ${orderBy(f)}`, params, undefined, undefined, STREAM_CHUNK)) yield toTeamMemberRow(r)
   },
 }
