@@ -16,6 +16,7 @@ import { benchTeam, formatTeam } from './team.ts'
 import { benchCertExpiry, formatCertExpiry } from './cert-expiry.ts'
 import { benchItemAnalysis, formatItemAnalysis } from './item-analysis.ts'
 import { benchDueDateScan, formatDueDateScan } from './due-date-scan.ts'
+import { benchLearnerDashboard, formatLearnerDashboard } from './learner-dashboard.ts'
 import { formatFirstScreens, measureFirstScreens, REMOTE_FIRST_SCREEN_GOAL_BYTES, SHELL_FIRST_LOAD_GOAL_BYTES } from './first-screens.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -118,6 +119,8 @@ const certExpiry = await benchCertExpiry(PG)
 const itemAnalysis = await benchItemAnalysis(PG)
 // Due-date scan (issue 24): 100,000 assignments beside a bare insert ... select of as many rows; a second run must send nothing.
 const dueDateScan = await benchDueDateScan(PG)
+// Learner dashboard (issue 24): GET /assignments/mine with 50 assignments through svc-learning, beside a bare Hono + pg route.
+const learnerDashboard = await benchLearnerDashboard({ pgUrl: PG, durationSeconds: DURATION })
 
 const result = {
   at: new Date().toISOString(),
@@ -146,6 +149,7 @@ const result = {
   certExpiry,
   itemAnalysis,
   dueDateScan,
+  learnerDashboard,
 }
 await mkdir(`${root}bench/results`, { recursive: true })
 const file = `${root}bench/results/identity-${result.at.replace(/[:.]/g, '-')}.json`
@@ -166,6 +170,7 @@ ${formatTeam(team)}
 ${formatCertExpiry(certExpiry)}
 ${formatItemAnalysis(itemAnalysis)}
 ${formatDueDateScan(dueDateScan)}
+${formatLearnerDashboard(learnerDashboard)}
 written to ${file}
 `)
 process.exit(0)
