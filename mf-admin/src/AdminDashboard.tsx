@@ -15,6 +15,7 @@ const UsersTab = lazy(() => import(/* webpackChunkName: "users-tab" */ './users/
 const EmailSettingsTab = lazy(() => import(/* webpackChunkName: "email-settings-tab" */ './email-settings/EmailSettingsTab.tsx').then((m) => ({ default: m.EmailSettingsTab })))
 const AuditTrailTab = lazy(() => import(/* webpackChunkName: "audit-trail-tab" */ './audit/AuditTrailTab.tsx').then((m) => ({ default: m.AuditTrailTab })))
 const AssignmentsTab = lazy(() => import(/* webpackChunkName: "assignments-tab" */ './assignments/AssignmentsTab.tsx').then((m) => ({ default: m.AssignmentsTab })))
+const SignInTab = lazy(() => import(/* webpackChunkName: "sign-in-tab" */ './sign-in/SignInTab.tsx').then((m) => ({ default: m.SignInTab })))
 const GroupsTab = lazy(() => import(/* webpackChunkName: "groups-tab" */ './groups/GroupsTab.tsx').then((m) => ({ default: m.GroupsTab })))
 
 const Panel = ({ tab, remote }: { tab: AdminTab; remote: RemoteProps }) => {
@@ -32,6 +33,8 @@ const Panel = ({ tab, remote }: { tab: AdminTab; remote: RemoteProps }) => {
       return <CoursesTab />
     case 'Assignments':
       return <AssignmentsTab />
+    case 'Sign-in':
+      return <SignInTab />
     case 'Audit Trail':
       return <AuditTrailTab navigate={remote.navigate} />
     case 'Certifications':

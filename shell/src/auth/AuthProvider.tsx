@@ -1,9 +1,11 @@
 import type { User } from '@portal/contracts'
-import { SESSION_REFRESHED_EVENT, clearSession, endServerSession, getStoredUser, onSignedOutElsewhere, readStoredUser, refreshSession, storeSession } from '@portal/ui-kit'
+import { SESSION_REFRESHED_EVENT, clearSession, getStoredUser, onSignedOutElsewhere, readStoredUser, refreshSession, storeSession } from '@portal/ui-kit'
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { endPortalSession, type ProviderSignOut } from './company-sign-in.ts'
 import { decideStart } from './session-start.ts'
 
-export type AuthState = { status: 'loading' } | { status: 'anonymous' } | { status: 'authenticated'; user: User }
+/** The session's state; after a logout of a company sign-in, the provider's own sign-out it offers. */
+export type AuthState = { status: 'loading' } | { status: 'anonymous'; providerSignOut?: ProviderSignOut } | { status: 'authenticated'; user: User }
 
 interface AuthContextValue {
   state: AuthState
@@ -59,7 +61,11 @@ export const AuthProvider = ({ children }: { children: ReactNode }) => {
     setState({ status: 'authenticated', user })
   }, [])
   const signOut = useCallback(() => {
-    void endServerSession() // revokes the refresh token (an HttpOnly cookie only the server can clear)
+    // Revokes the refresh token (an HttpOnly cookie only the server can clear); a company sign-in's
+    // answer offers the provider's sign-out, shown on the login page once it arrives.
+    void endPortalSession().then((offer) => {
+      if (offer) setState((s) => (s.status === 'anonymous' ? { status: 'anonymous', providerSignOut: offer } : s))
+    })
     clearSession()
     setState({ status: 'anonymous' })
   }, [])

@@ -1,15 +1,24 @@
-import { AuthSuccess, ErrorBody } from '@portal/contracts'
-import { Alert, ApiError, Button, TextField, api, errorMessage, hasIdentity } from '@portal/ui-kit'
-import { useState, type FormEvent } from 'react'
-import { Link, useNavigate } from 'react-router'
+import { AuthSuccess, ErrorBody, PublicSignInProvidersResponse, type PublicSignInProvider } from '@portal/contracts'
+import { Alert, ApiError, Button, Spinner, TextField, api, errorMessage, getStoredUser, hasIdentity, refreshSession } from '@portal/ui-kit'
+import { useEffect, useState, type FormEvent } from 'react'
+import { Link, useLocation, useNavigate } from 'react-router'
 import { dashboardOf, useAuth } from './AuthProvider.tsx'
+import { CompanySignIn, ProviderSignOutOffer } from './CompanySignIn.tsx'
+import { isSignInDone, noticeOf } from './company-sign-in.ts'
 import { VerificationPanel } from './VerificationPanel.tsx'
 
 const INVALID_USER = 'Invalid user data received from server'
 
+const SIGN_IN_INCOMPLETE = 'Signing in did not complete. Please try again.'
+
 export const LoginPage = () => {
-  const { signIn } = useAuth()
+  const { signIn, state } = useAuth()
   const navigate = useNavigate()
+  const { search } = useLocation()
+  // The company's sign-in options (null while they load; none when the list cannot be read).
+  const [providers, setProviders] = useState<PublicSignInProvider[] | null>(null)
+  // Back from a company sign-in: the session is in the refresh cookie, fetched once here.
+  const [finishing, setFinishing] = useState(() => isSignInDone(search))
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({})
@@ -21,6 +30,33 @@ export const LoginPage = () => {
     signIn(res.token, res.user)
     navigate(dashboardOf(res.user), { replace: true })
   }
+
+  useEffect(() => {
+    let cancelled = false
+    api
+      .get('/auth/oidc/providers', PublicSignInProvidersResponse)
+      .then((r) => !cancelled && setProviders(r.providers))
+      .catch(() => !cancelled && setProviders([]))
+    return () => {
+      cancelled = true
+    }
+  }, [])
+
+  useEffect(() => {
+    if (!isSignInDone(search)) return
+    let cancelled = false
+    void refreshSession('/api', null, (...a) => globalThis.fetch(...a)).then((outcome) => {
+      if (cancelled) return
+      const user = typeof outcome === 'object' ? getStoredUser() : null
+      if (typeof outcome === 'object' && user) return finish({ token: outcome.token, user })
+      setFinishing(false)
+      setError(SIGN_IN_INCOMPLETE)
+      navigate('/login', { replace: true })
+    })
+    return () => {
+      cancelled = true
+    }
+  }, [search]) // once per arrival at /login?sso=done
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
@@ -49,6 +85,11 @@ export const LoginPage = () => {
     }
   }
 
+  if (finishing) return <Spinner label="Signing you in..." />
+
+  const notice = noticeOf(search, providers)
+  const providerSignOut = state.status === 'anonymous' ? state.providerSignOut : undefined
+
   if (pendingUserId) {
     return (
       <VerificationPanel
@@ -67,7 +108,10 @@ export const LoginPage = () => {
   return (
     <section className="pk-card pk-auth pk-stack" aria-labelledby="login-title">
       <h1 id="login-title">Log In</h1>
+      {providerSignOut ? <ProviderSignOutOffer offer={providerSignOut} /> : null}
+      {notice && !error ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
       {error ? <Alert>{error}</Alert> : null}
+      <CompanySignIn providers={providers ?? []} />
       <form className="pk-stack" onSubmit={submit} noValidate>
         <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={fieldErrors.email} required />
         <TextField
