@@ -132,12 +132,13 @@ export const CertificationTypeInput = z.object({
   /**
    * Issue 24: courses and exams whose completion (a pass, for exams) renews this certification: a
    * new period from the completion day, the completion record as its proof. The title is the one
-   * the admin picked (certs keeps no copy of learning's catalogue).
+   * the admin picked (certs keeps no copy of learning's catalogue). Absent: none on a create, the
+   * list kept on an edit (a client of the spec's form, which has no such field, loses nothing).
    */
   renewed_by: z
     .array(z.object({ item_kind: z.enum(['course', 'exam']), item_id: z.number().int().positive(), item_title: z.string().trim().min(1).max(300) }))
     .max(50)
-    .default([]),
+    .optional(),
 })
 export type CertificationTypeInput = z.input<typeof CertificationTypeInput>
 

@@ -185,8 +185,11 @@ describe('courses and exams that renew a type (issue 24: renewed_by)', () => {
       body: { name: 'Ladder Renewed', code: 'LADDER-R', renewed_by: [course] },
     })
     expect(CertificationTypeResponse.parse(edited.body).certification.renewed_by).toEqual([course])
-    // The form sends every field: a list left out is an empty one.
-    await h.call('PUT', `/admin/certifications/${certification.id}`, { token: admin.token, body: { name: 'Ladder Renewed', code: 'LADDER-R' } })
+    // The spec's form has no such field: a PUT that leaves it out keeps the list; an empty list clears it.
+    const kept = await h.call('PUT', `/admin/certifications/${certification.id}`, { token: admin.token, body: { name: 'Ladder Renewed', code: 'LADDER-R' } })
+    expect(CertificationTypeResponse.parse(kept.body).certification.renewed_by).toEqual([course])
+    expect(await h.sql('select item_id from certification_type_renewals where certification_type_id = ?', [certification.id])).toHaveLength(1)
+    await h.call('PUT', `/admin/certifications/${certification.id}`, { token: admin.token, body: { name: 'Ladder Renewed', code: 'LADDER-R', renewed_by: [] } })
     expect(await h.sql('select * from certification_type_renewals where certification_type_id = ?', [certification.id])).toEqual([])
   })
 

@@ -69,7 +69,8 @@ export function createCertificationTypeService(ctx: CertsContext) {
       return (await certificationTypeRepository.listAll(em)).map((t) => toCertificationType(t, holders.get(t.id) ?? 0, renewals.get(t.id)))
     },
 
-    async create(actor: Actor, input: TypeInput): Promise<CertificationType> {
+    async create(actor: Actor, given: TypeInput): Promise<CertificationType> {
+      const input = { ...given, renewed_by: given.renewed_by ?? [] }
       requireDistinctRenewals(input.renewed_by)
       return orm.em.fork().transactional(async (em) => {
         if (await certificationTypeRepository.codeTaken(em, input.code)) throw codeTaken()
@@ -94,14 +95,16 @@ export function createCertificationTypeService(ctx: CertsContext) {
       })
     },
 
-    /** PUT: every field of the form, `renewed_by` included (the list given replaces the one kept). */
-    async update(actor: Actor, id: number, input: TypeInput): Promise<CertificationType> {
-      requireDistinctRenewals(input.renewed_by)
+    /** PUT: every field of the form; a `renewed_by` given replaces the list kept, an absent one keeps it. */
+    async update(actor: Actor, id: number, given: TypeInput): Promise<CertificationType> {
+      if (given.renewed_by) requireDistinctRenewals(given.renewed_by)
       return orm.em.fork().transactional(async (em) => {
         const t = await certificationTypeRepository.findById(em, id)
         if (!t) throw typeNotFound()
-        if (await certificationTypeRepository.codeTaken(em, input.code, id)) throw codeTaken()
-        const before = typeFacts(t, (await certificationTypeRepository.renewals(em, [id])).get(id) ?? [])
+        if (await certificationTypeRepository.codeTaken(em, given.code, id)) throw codeTaken()
+        const kept = (await certificationTypeRepository.renewals(em, [id])).get(id) ?? []
+        const input = { ...given, renewed_by: given.renewed_by ?? kept }
+        const before = typeFacts(t, kept)
         apply(t, input)
         await em.flush()
         await certificationTypeRepository.setRenewals(em, id, input.renewed_by)
