@@ -150,7 +150,7 @@ export const assignmentRepository = {
   async insertRule(
     em: EntityManager,
     r: { item_kind: AssignmentItemKind; item_id: number; audience: unknown; due: unknown; recurrence: unknown; due_soon_days: number; reminders: unknown },
-    createdBy: string,
+    createdBy: string | null,
     at: Date,
   ): Promise<number> {
     const [row] = await sqlWithParams<{ id: number }>(
@@ -184,6 +184,12 @@ export const assignmentRepository = {
     await sqlWithParams(em, 'update assignment_rules set deleted_at = $2, updated_at = $2 where id = $1', [id, at])
     const rows = await sqlWithParams(em, 'update assignment_people set removed_at = $2, updated_at = $2 where rule_id = $1 and removed_at is null returning user_id', [id, at])
     return rows.length
+  },
+
+  /** Whether any rule was ever made (deleted ones count). */
+  async anyRuleEver(em: EntityManager): Promise<boolean> {
+    const [row] = await sqlWithParams<{ found: boolean }>(em, 'select exists (select 1 from assignment_rules) as found', [])
+    return Boolean(row?.found)
   },
 
   /** A live rule (row-locked in a transaction with `lock`), or null. */

@@ -101,6 +101,18 @@ export function createAssignmentService(ctx: LearningContext) {
     return planRule({ due: data.due, recurrence: data.recurrence }, candidates, stored, today())
   }
 
+  /** Creates a rule in `tx` and assigns its people (the refusals first). */
+  async function createIn(tx: EntityManager, createdBy: string | null, data: RuleData) {
+    await repo.lockAudiences(tx, 'exclusive')
+    const item = await requireValid(tx, data, null)
+    const at = now()
+    const id = await repo.insertRule(tx, data, createdBy, at)
+    await repo.lockItem(tx, data.item_kind, data.item_id, 'exclusive')
+    const plan = await planOf(tx, data, null, false)
+    await applyPlan(tx, id, { kind: data.item_kind, id: data.item_id, ...item }, plan, at)
+    return { id, changes: changesOf(plan) }
+  }
+
   async function ruleWithCounts(em: EntityManager, id: number): Promise<AssignmentRule> {
     const rule = await repo.rule(em, id)
     if (!rule) throw ruleNotFound()
@@ -162,17 +174,22 @@ export function createAssignmentService(ctx: LearningContext) {
 
     /** Creates the rule and assigns its people at once (201). */
     async create(actor: Actor, data: RuleData): Promise<AssignmentRuleSaved> {
-      const { id, changes } = await orm.em.fork().transactional(async (tx) => {
-        await repo.lockAudiences(tx, 'exclusive')
-        const item = await requireValid(tx, data, null)
-        const at = now()
-        const id = await repo.insertRule(tx, data, actor.userId, at)
-        await repo.lockItem(tx, data.item_kind, data.item_id, 'exclusive')
-        const plan = await planOf(tx, data, null, false)
-        await applyPlan(tx, id, { kind: data.item_kind, id: data.item_id, ...item }, plan, at)
-        return { id, changes: changesOf(plan) }
-      })
+      const { id, changes } = await orm.em.fork().transactional((tx) => createIn(tx, actor.userId, data))
       return { ...(await ruleWithCounts(orm.em.fork(), id)), message: M.saved, changes }
+    },
+
+    /**
+     * The demo's rules (first start only): made as an admin's would be, in one transaction that
+     * first checks no rule was ever made (several instances starting at once make them once).
+     * Resolves with how many were made.
+     */
+    async seed(rules: RuleData[]): Promise<number> {
+      return orm.em.fork().transactional(async (tx) => {
+        await repo.lockAudiences(tx, 'exclusive')
+        if (await repo.anyRuleEver(tx)) return 0
+        for (const data of rules) await createIn(tx, null, data)
+        return rules.length
+      })
     },
 
     /**

@@ -3,11 +3,14 @@ import { ExamInput } from '@portal/contracts'
 import type { CourseService } from '../courses/index.ts'
 import { ExamEntity, ExamQuestionEntity, examRepository } from '../exams/index.ts'
 import { seedDemoCourse } from './demo-course.ts'
+import { seedDemoRules } from './demo-rules.ts'
+import type { LearningContext } from '../context.ts'
 
-/** What seeding needs; `start()`'s result has it (without `courses`, no demo course is made). */
+/** What seeding needs; `start()`'s result has it (without `courses`, no demo course is made; without `ctx`, no demo assignment rules). */
 export interface SeedTarget {
   orm: MikroORM
   courses?: CourseService
+  ctx?: LearningContext
 }
 
 const mc = (category: string, text: string, options: string[], correct: number) => ({
@@ -134,13 +137,15 @@ const LOCKOUT_TAGOUT = {
 export const DEMO_EXAMS = [ELECTRICAL_SAFETY, LOCKOUT_TAGOUT]
 
 /**
- * Creates the demo exams when there are none, and the demo course "Field Safety Essentials" when
- * there is no course (with `courses`); resolves with the exam names created.
+ * Creates the demo exams when there are none, the demo course "Field Safety Essentials" when
+ * there is no course (with `courses`), and the demo assignment rules when no rule was ever made
+ * (with `ctx`); resolves with the exam names created.
  */
 export async function seedDemoData(target: SeedTarget | MikroORM, _opts: Record<string, never> = {}): Promise<string[]> {
   const orm = target instanceof MikroORM ? target : target.orm
   const names = await seedDemoExams(orm)
   if (!(target instanceof MikroORM) && target.courses) await seedDemoCourse(orm, target.courses)
+  if (!(target instanceof MikroORM) && target.ctx) await seedDemoRules(target.ctx)
   return names
 }
 
