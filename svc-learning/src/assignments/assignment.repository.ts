@@ -443,8 +443,13 @@ export const assignmentRepository = {
   removeUser: (em: EntityManager, userId: string, at: Date) =>
     sqlWithParams(em, 'update assignment_people set removed_at = $2, updated_at = $2 where user_id = $1 and removed_at is null', [userId, at]),
 
-  /** The rules of a course or exam deleted with it: soft-deleted, their people's rows removed. */
+  /**
+   * The rules of a course or exam deleted with it: soft-deleted, their people's rows removed. The
+   * item's row is locked first, so a rule being saved for it (which share-locks it) is either
+   * committed and seen here, or waits and then finds the item gone.
+   */
   async deleteRulesOfItem(em: EntityManager, kind: AssignmentItemKind, itemId: number, at: Date): Promise<void> {
+    await sqlWithParams(em, `select 1 from ${kind === 'course' ? 'courses' : 'exams'} where id = $1 for update`, [itemId])
     const rules = await sqlWithParams<{ id: number }>(
       em,
       'update assignment_rules set deleted_at = $3, updated_at = $3 where item_kind = $1 and item_id = $2 and deleted_at is null returning id',
