@@ -15,6 +15,7 @@ import pg from 'pg'
 import { MyAssignments } from '@portal/contracts'
 import { PlatformEnv, assignmentRoutines, createTokenIssuer, ensureDatabase, loadOrCreateSigningKey, openDatabase } from '@portal/server-kit'
 import { silentLogger } from '@portal/server-kit/testing'
+import { createDueDateScan } from 'svc-learning/assignments-scan'
 import { migrationsList } from 'svc-learning/migrations'
 import { entities } from 'svc-learning/server'
 import { BENCH_PG } from './support.ts'
@@ -138,6 +139,10 @@ async function seed(url: string, learner: string) {
     [learner],
   )
   await conn.execute('alter table assignment_people enable trigger assignment_people_announce_insert')
+  // Today's reminders already scanned and published, as on any day after the first: the service's
+  // scan at start then finds nothing to send, and its relay nothing to publish while measured.
+  await createDueDateScan({ orm: db.orm, logger: silentLogger, today: () => today }).runDueDateScan()
+  await conn.execute('update outbox set sent_at = now() where sent_at is null')
   await conn.execute('vacuum analyze')
   const [{ rows }] = (await conn.execute('select count(*)::int as rows from assignment_people')) as { rows: number }[]
   await db.close()
