@@ -70,8 +70,12 @@ describe('assignment rule form', () => {
     const { dialog } = render()
     const d = dialog()
     expect(within(d).getByRole('combobox', { name: 'Item type' })).toBeTruthy()
-    const item = within(d).getByRole('combobox', { name: 'Item' })
+    const item = within(d).getByRole('combobox', { name: 'Course' })
     await within(item).findByRole('option', { name: 'Arc Flash Basics' })
+    // The item's select is named by its kind.
+    change(within(d).getByRole('combobox', { name: 'Item type' }), 'exam')
+    expect(within(within(d).getByRole('combobox', { name: 'Exam' })).getByRole('option', { name: 'Select an exam' })).toBeTruthy()
+    change(within(d).getByRole('combobox', { name: 'Item type' }), 'course')
     for (const name of ['Users', 'User group', 'Branch/Department', 'Everyone']) expect(within(d).getByRole('radio', { name })).toBeTruthy()
     // Users: a searchable list of the users who are not admins.
     const search = await within(d).findByRole('searchbox', { name: 'Search users' })
@@ -87,7 +91,7 @@ describe('assignment rule form', () => {
     expect(within(d).getByRole('combobox', { name: 'Department' })).toBeTruthy()
     // Due: by a date, or days after the assignment or the hire date.
     expect((within(d).getByRole('radio', { name: 'Days after' }) as HTMLInputElement).checked).toBe(true)
-    expect(within(d).getByRole('spinbutton', { name: 'Days' })).toBeTruthy()
+    expect(within(d).getByRole('spinbutton', { name: 'Days after' })).toBeTruthy()
     expect(
       within(within(d).getByRole('combobox', { name: 'After' }))
         .getAllByRole('option')
@@ -107,7 +111,7 @@ describe('assignment rule form', () => {
     expect(within(d).getByRole('spinbutton', { name: 'Days before expiry' })).toBeTruthy()
     // Reminders, each of which can be turned off.
     for (const [box, field] of [
-      ['Remind the learner before the due date', 'Days before the due date'],
+      ['Remind the learner in advance', 'Days in advance'],
       ['Copy the manager when overdue', 'Manager copy after (days overdue)'],
       ["Send to the branch's operations address", 'Operations after (days overdue)'],
     ] as const) {
@@ -121,10 +125,10 @@ describe('assignment rule form', () => {
     const edge = answerFetch(...lists)
     const { dialog } = render()
     const d = dialog()
-    await within(within(d).getByRole('combobox', { name: 'Item' })).findByRole('option', { name: 'Ladder Safety' })
-    change(within(d).getByRole('combobox', { name: 'Item' }), '9')
+    await within(within(d).getByRole('combobox', { name: 'Course' })).findByRole('option', { name: 'Ladder Safety' })
+    change(within(d).getByRole('combobox', { name: 'Course' }), '9')
     fireEvent.click(await within(d).findByRole('checkbox', { name: 'Ann Lee (ann@acme.test)' }))
-    const days = within(d).getByRole('spinbutton', { name: 'Days' })
+    const days = within(d).getByRole('spinbutton', { name: 'Days after' })
     change(days, '0')
     fireEvent.click(within(d).getByRole('button', { name: 'Review changes' }))
     await waitFor(() => expect(days.getAttribute('aria-invalid')).toBe('true'))
@@ -144,7 +148,7 @@ describe('assignment rule form', () => {
     await waitFor(() => expect(months.getAttribute('aria-invalid')).toBe('true'))
     expect(describedBy(months)).toBe(M.periodRequired)
     // The other missing answers are named beside their own fields.
-    expect(describedBy(within(d).getByRole('combobox', { name: 'Item' }))).toBe('Choose a course')
+    expect(describedBy(within(d).getByRole('combobox', { name: 'Course' }))).toBe('Choose a course')
     expect(describedBy(await within(d).findByRole('searchbox', { name: 'Search users' }))).toBe(M.usersRequired)
     expect(edge.of('POST', `${RULES}/preview`)).toHaveLength(0)
   })
@@ -161,7 +165,7 @@ describe('assignment rule form', () => {
     )
     const { dialog, onSaved } = render()
     const d = dialog()
-    const item = within(d).getByRole('combobox', { name: 'Item' })
+    const item = within(d).getByRole('combobox', { name: 'Course' })
     await within(item).findByRole('option', { name: 'Ladder Safety' })
     change(item, '9')
     fireEvent.click(within(d).getByRole('radio', { name: 'User group' }))
@@ -225,7 +229,7 @@ describe('assignment rule form', () => {
     )
     const { dialog } = render()
     const d = dialog()
-    const item = within(d).getByRole('combobox', { name: 'Item' })
+    const item = within(d).getByRole('combobox', { name: 'Course' })
     await within(item).findByRole('option', { name: 'Ladder Safety' })
     change(item, '9')
     fireEvent.click(within(d).getByRole('radio', { name: 'User group' }))
@@ -246,12 +250,12 @@ describe('assignment rule form', () => {
     )
     const { dialog, onSaved } = render(ladderRule)
     const d = dialog()
-    expect((within(d).getByRole('combobox', { name: 'Item' }) as HTMLSelectElement).disabled).toBe(true)
+    expect((within(d).getByRole('combobox', { name: 'Course' }) as HTMLSelectElement).disabled).toBe(true)
     expect((within(d).getByRole('combobox', { name: 'Item type' }) as HTMLSelectElement).disabled).toBe(true)
     expect(d.textContent).toContain(M.itemFixed)
     // The form opens on who the rule assigns.
     expect(document.activeElement).toBe(within(d).getByRole('radio', { name: 'User group', checked: true }))
-    change(within(d).getByRole('spinbutton', { name: 'Days' }), '45')
+    change(within(d).getByRole('spinbutton', { name: 'Days after' }), '45')
     fireEvent.click(within(d).getByRole('button', { name: 'Review changes' }))
     const review = await screen.findByRole('dialog', { name: 'Review changes' })
     expect(within(review).getByText('This change affects 1 person')).toBeTruthy()

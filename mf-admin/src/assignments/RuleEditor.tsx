@@ -17,6 +17,7 @@ import { filterLearners, toggleIn, useUserGroups, useUsers } from '../users/inde
 import { useCertificationTypes, usePreviewRule, useSaveRule } from './data/apiHooks.ts'
 import {
   CHANGE_LABELS,
+  ITEM_KIND_LABELS,
   affectsText,
   changedCount,
   checkRuleForm,
@@ -206,7 +207,8 @@ const RuleFormDialog = ({ rule, form: f, setForm, errors, message, busy, onSubmi
               onChange={(e) => setForm((prev) => ({ ...prev, item_kind: e.target.value as RuleForm['item_kind'], item_id: '' }))}
             />
             <Select
-              label="Item"
+              // Named by the kind chosen ("Course", "Exam"): no name of the form holds another's.
+              label={ITEM_KIND_LABELS[f.item_kind]}
               placeholder={f.item_kind === 'course' ? 'Select a course' : 'Select an exam'}
               options={items}
               disabled={rule !== null}
@@ -275,7 +277,7 @@ const RuleFormDialog = ({ rule, form: f, setForm, errors, message, busy, onSubmi
             </div>
           ) : (
             <div className="pk-grid pk-grid-140 pk-gap-m">
-              <TextField label="Days" type="number" inputMode="numeric" min={1} max={ASSIGNMENT_LIMITS.maxOffsetDays} error={errors['due.days']} {...text('due_days')} />
+              <TextField label="Days after" type="number" inputMode="numeric" min={1} max={ASSIGNMENT_LIMITS.maxOffsetDays} error={errors['due.days']} {...text('due_days')} />
               <Select
                 label="After"
                 options={[
@@ -367,9 +369,9 @@ const RuleFormDialog = ({ rule, form: f, setForm, errors, message, busy, onSubmi
         <Section title="Reminders">
           <div className="pk-grid pk-grid-300 pk-gap-m">
             <div className="pk-stack pk-gap-s">
-              <Check label="Remind the learner before the due date" checked={f.remind_before} onChange={set('remind_before')} />
+              <Check label="Remind the learner in advance" checked={f.remind_before} onChange={set('remind_before')} />
               <TextField
-                label="Days before the due date"
+                label="Days in advance"
                 type="number"
                 inputMode="numeric"
                 min={1}
