@@ -3,6 +3,7 @@ import type { User } from '@portal/contracts'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import AdminDashboard from './AdminDashboard.tsx'
+import { ADMIN_TABS } from './tabs.ts'
 import { answerFetch, on } from './assignments/edge.test-support.ts'
 
 const admin: User = {
@@ -31,16 +32,16 @@ describe('Admin Dashboard', () => {
     answerFetch(on('GET', '/api/admin/assignment-rules', { json: [] }), () => 'hang')
     render(<AdminDashboard user={admin} onUserUpdated={() => undefined} navigate={() => undefined} params={{}} locationState={null} />)
     const tablist = screen.getByRole('tablist', { name: 'Admin sections' })
-    const exams = within(tablist).getByRole('tab', { name: 'Exams', selected: true })
-    exams.focus()
-    // Wraps from the first tab to the last (Audit Trail), and one back is Assignments.
-    await act(async () => {
-      fireEvent.keyDown(exams, { key: 'ArrowLeft' })
-    })
-    const audit = within(tablist).getByRole('tab', { name: 'Audit Trail', selected: true })
-    await act(async () => {
-      fireEvent.keyDown(audit, { key: 'ArrowLeft' })
-    })
+    let current = within(tablist).getByRole('tab', { name: 'Exams', selected: true })
+    current.focus()
+    // The arrows wrap from the first tab to the last, then walk back to Assignments, focus going along.
+    for (let i = ADMIN_TABS.length - 1; i >= ADMIN_TABS.indexOf('Assignments'); i--) {
+      await act(async () => {
+        fireEvent.keyDown(current, { key: 'ArrowLeft' })
+      })
+      current = within(tablist).getByRole('tab', { name: ADMIN_TABS[i], selected: true })
+      expect(document.activeElement).toBe(current)
+    }
     const tab = within(tablist).getByRole('tab', { name: 'Assignments', selected: true })
     expect(document.activeElement).toBe(tab)
     expect(tab.tabIndex).toBe(0)
