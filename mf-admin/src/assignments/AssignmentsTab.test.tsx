@@ -5,7 +5,7 @@ import { fireEvent, render as renderDom, screen, waitFor, within } from '@testin
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AssignmentsTab } from './AssignmentsTab.tsx'
 import { answerFetch, on } from './edge.test-support.ts'
-import { certificationTypes, ladderRule, lotoRule } from './fixtures.test-support.ts'
+import { certificationTypes, courses, exams, groups, ladderRule, lotoRule, users } from './fixtures.test-support.ts'
 
 const RULES = '/api/admin/assignment-rules'
 
@@ -99,5 +99,36 @@ describe('Assignments tab', () => {
     const dialog = screen.getByRole('dialog', { name: 'Delete Assignment Rule' })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }))
     expect((await within(dialog).findByRole('alert')).textContent).toBe(M.ruleNotFound)
+  })
+
+  it("shows a saved rule in the list at once, with the save's message, while the list is fetched again", async () => {
+    let listed = 0
+    answerFetch(
+      // The list is answered once: the fetch after the save stays pending.
+      on('GET', RULES, () => (listed++ === 0 ? { json: [] } : 'hang')),
+      on('GET', '/api/admin/courses', { json: courses }),
+      on('GET', '/api/admin/exams', { json: exams }),
+      on('GET', '/api/users', { json: users }),
+      on('GET', '/api/admin/user-groups', { json: groups }),
+      on('POST', `${RULES}/preview`, { json: { total: 12, added: 12, removed: 0, due_changed: 0, unchanged: 0, people: [] } }),
+      on('POST', RULES, { status: 201, json: { ...ladderRule, message: M.saved, changes: { total: 12, added: 12, removed: 0, due_changed: 0, unchanged: 0 } } }),
+    )
+    render()
+    await screen.findByText('No assignment rules yet')
+    fireEvent.click(screen.getByRole('button', { name: 'New Assignment Rule' }))
+    const form = screen.getByRole('dialog', { name: 'New Assignment Rule' })
+    const course = within(form).getByRole('combobox', { name: 'Course' })
+    await within(course).findByRole('option', { name: 'Ladder Safety' })
+    fireEvent.change(course, { target: { value: '9' } })
+    fireEvent.click(within(form).getByRole('radio', { name: 'Everyone' }))
+    fireEvent.click(within(form).getByRole('button', { name: 'Review changes' }))
+    const review = await screen.findByRole('dialog', { name: 'Review changes' })
+    expect(within(review).getByText('This change affects 12 people')).toBeTruthy()
+    fireEvent.click(within(review).getByRole('button', { name: 'Save' }))
+    const row = await screen.findByRole('row', { name: /Ladder Safety/ })
+    expect(row.textContent).toContain('Group: Field East')
+    expect(screen.getAllByRole('status').some((s) => s.textContent === M.saved)).toBe(true)
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(listed).toBe(2)
   })
 })

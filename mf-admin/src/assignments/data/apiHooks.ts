@@ -1,4 +1,4 @@
-import type { AssignmentReportQuery, AssignmentRuleData, AssignmentRuleSaved, ExemptionResult } from '@portal/contracts'
+import type { AssignmentReportQuery, AssignmentRule, AssignmentRuleData, AssignmentRuleSaved, ExemptionResult } from '@portal/contracts'
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createRule, deleteRule, exempt, fetchCertificationTypes, fetchReport, fetchRules, liftExemption, previewRule, updateRule } from '../api.ts'
 
@@ -26,12 +26,20 @@ export const useRefreshAssignments = () => {
 export const usePreviewRule = (ruleId: number | null) =>
   useMutation({ mutationFn: (input: AssignmentRuleData) => previewRule(ruleId === null ? input : { ...input, rule_id: ruleId }) })
 
-/** Saves a rule (updates `ruleId`, or creates one when null); `onSaved` gets the answer before the rules are fetched again. */
+/**
+ * Saves a rule (updates `ruleId`, or creates one when null). The rule as saved shows in the list at
+ * once (replacing it, or first as the newest), `onSaved` gets the answer, then the rules are fetched again.
+ */
 export const useSaveRule = (ruleId: number | null, onSaved: (saved: AssignmentRuleSaved) => void) => {
+  const queryClient = useQueryClient()
   const refresh = useRefreshAssignments()
   return useMutation({
     mutationFn: (input: AssignmentRuleData) => (ruleId === null ? createRule(input) : updateRule(ruleId, input)),
     onSuccess: async (saved) => {
+      const { message: _message, changes: _changes, ...rule } = saved
+      queryClient.setQueryData<AssignmentRule[]>(assignmentKeys.list(), (list) =>
+        list ? (list.some((r) => r.id === rule.id) ? list.map((r) => (r.id === rule.id ? rule : r)) : [rule, ...list]) : list,
+      )
       onSaved(saved)
       await refresh()
     },
