@@ -132,7 +132,24 @@ export async function startTestProvider(opts: { clients: TestClient[]; accounts:
         portal: ['employee_id', 'branch', 'department', 'hire_date', 'groups'],
       },
       scopes: ['openid', 'offline_access', 'email', 'profile', 'portal'],
-      features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
+      features: {
+        devInteractions: { enabled: false },
+        rpInitiatedLogout: {
+          enabled: true,
+          // The provider's "sign out?" question (`form` is its hidden form; the buttons submit it).
+          async logoutSource(ctx, form) {
+            ctx.type = 'html'
+            ctx.body = html(
+              'Sign out of the Test Provider',
+              `${form}<p><button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button> <button type="submit" form="op.logoutForm">No, stay signed in</button></p>`,
+            )
+          },
+        },
+      },
+      async renderError(ctx, out) {
+        ctx.type = 'html'
+        ctx.body = html('Test Provider error', `<p role="alert">${escape(String(out.error))}: ${escape(String(out.error_description ?? ''))}</p>`)
+      },
       interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `/interaction/${interaction.uid}` },
       issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
       ttl: { AccessToken: opts.accessTokenTtlSeconds ?? 3600, AuthorizationCode: 60, IdToken: 3600, RefreshToken: 86400, Interaction: 600, Session: 86400, Grant: 86400 },
