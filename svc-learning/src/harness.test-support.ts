@@ -43,7 +43,7 @@ export async function createHarness(
     uploadLimits: opts.uploadLimits,
     contentOrigin: CONTENT_ORIGIN,
   })
-  const { app, attempts, ctx, launchTokens, relay } = service
+  const { app, attempts, ctx, launchTokens, relay, dueDateScan } = service
 
   // Status and body only: tests compare the whole answer.
   const call = appStatusCaller(app)
@@ -79,6 +79,8 @@ export async function createHarness(
     storage,
     storageDir,
     launchTokens,
+    /** The daily due-date scan (issue 24), run by the tests (no job runs here), on the company's today of the moved clock unless given a day. */
+    dueDateScan,
     orm: service.orm,
     bus,
     relay,

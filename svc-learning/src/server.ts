@@ -76,8 +76,8 @@ export const learningService = defineService({
       uploadLimits: deps.uploadLimits,
       timeZone: deps.timeZone ?? DEFAULT_COMPANY_TIME_ZONE,
     })
-    // Reminder steps reached by due dates, once across instances (issue 24).
-    const dueDateScan = createDueDateScan({ orm, logger, today: learning.today, kick: relay.kick })
+    // Recurring rows rolled forward to their opened cycles, then reminder steps reached by due dates, once across instances (issue 24).
+    const dueDateScan = createDueDateScan({ orm, logger, today: learning.today, now: clock, kick: relay.kick })
     return {
       app,
       // New and changed users get the assignment rules that take them, on the company's calendar (issue 24).

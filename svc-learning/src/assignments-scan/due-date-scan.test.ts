@@ -5,7 +5,7 @@ import { assignmentRoutines, createInProcessBus, openDatabase, startOutboxRelay 
 import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
 import { entities } from '../server.ts'
 import { migrationsList } from '../migrations/index.ts'
-import { createDueDateScan, dueDateScanJob, DUE_DATE_SCAN } from './index.ts'
+import { createDueDateScan, dueDateScanJob, DUE_DATE_SCAN, RETAKE_BATCH } from './index.ts'
 
 const TODAY = '2026-11-28'
 const REMINDERS = { before_days: 7, manager_after_days: 3, operations_after_days: 10 }
@@ -230,6 +230,48 @@ describe('the due-date scan', () => {
     expect(await stagesOf()).toEqual(['due'])
     const { rows } = await c.query('select stage from assignment_reminders where user_id = $1', [onTime])
     expect(rows).toEqual([{ stage: 'due' }])
+  })
+
+  it('first rolls recurring rows whose next cycle opened forward (in batches, once across instances), then reminds them of the new cycle', async () => {
+    const recurrence = { kind: 'period', months: 12, window_days: 30 }
+    const course = await rule({ recurrence })
+    const exam = await rule({ kind: 'exam', recurrence })
+    // More people than one batch of the scan rolls: their next cycle opened 27 days ago and is due in 3 days.
+    await c.query(
+      `insert into assignment_people (rule_id, user_id, assigned_on, due_on, completed_on, completed_at, next_due_on, next_opens_on, updated_at)
+       select $1, gen_random_uuid(), $2::date - 400, $2::date - 360, $2::date - 362, now(), $2::date + 3, $2::date - 27, now() from generate_series(1, $3)`,
+      [course, TODAY, RETAKE_BATCH + 20],
+    )
+    const examTaker = await person(exam, { due: -360, completed: -362, nextDue: 3, nextOpens: -27 })
+    const waiting = await person(course, { due: -300, completed: -310, nextDue: 40, nextOpens: 10 })
+    const exempt = await person(course, { due: -360, completed: -362, nextDue: 3, nextOpens: -27, exempt: true })
+    const other = await open()
+    try {
+      const runs = await Promise.all([scanOf().runDueDateScan(), scanOf(other.orm).runDueDateScan()])
+      expect(runs.reduce((n, r) => n + r.rolled, 0)).toBe(RETAKE_BATCH + 21)
+      const { rows } = await c.query<{ cycle: number; n: number }>(
+        `select cycle, count(*)::int as n from assignment_people
+          where completed_on is null and due_on = $1::date + 3 and opens_on = $1::date - 27 and next_due_on is null group by cycle`,
+        [TODAY],
+      )
+      expect(rows).toEqual([{ cycle: 2, n: RETAKE_BATCH + 21 }])
+      expect((await c.query('select counts_from from exam_attempt_resets where exam_id = 3 and user_id = $1', [examTaker])).rows).toEqual([{ counts_from: 1 }])
+      // The reminders are of the new cycle, each once (the same step the rows' effective due date gave before they rolled).
+      const events = await reminders()
+      expect(events).toHaveLength(RETAKE_BATCH + 21)
+      expect(events.every((e) => e.stage === 'before' && e.dueOn === addDays(TODAY, 3))).toBe(true)
+      // Not opened yet, or exempt: as they were.
+      const untouched = await c.query('select user_id, cycle, completed_on is not null as completed from assignment_people where user_id = any($1::uuid[]) order by cycle', [
+        [waiting, exempt],
+      ])
+      expect(untouched.rows.map((r) => [r.cycle, r.completed])).toEqual([
+        [1, true],
+        [1, true],
+      ])
+      expect(await scanOf().runDueDateScan()).toMatchObject({ ran: true, rolled: 0, emitted: 0 })
+    } finally {
+      await other.close()
+    }
   })
 
   it('runs as a job at start, and the relay publishes its events on the bus', async () => {

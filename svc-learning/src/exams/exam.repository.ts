@@ -8,6 +8,8 @@ export const examRepository = {
   deleteAssignmentsOfUser: (em: EntityManager, userId: string) => em.execute('delete from exam_assignments where user_id = ?', [userId]),
   /** Drops the exam's attempts under way (never graded): the exam is being deleted. */
   deleteAttemptsInProgressOfExam: (em: EntityManager, examId: number) => em.execute("delete from exam_attempts where exam_id = ? and status = 'in_progress'", [examId]),
+  /** Drops the user's marks of where their attempt counts start (the user is being deleted). */
+  deleteAttemptResetsOfUser: (em: EntityManager, userId: string) => em.execute('delete from exam_attempt_resets where user_id = ?', [userId]),
   /** Drops the user's attempts under way (never graded): the user is being deleted. */
   deleteAttemptsInProgressOfUser: (em: EntityManager, userId: string) => em.execute("delete from exam_attempts where user_id = ? and status = 'in_progress'", [userId]),
   findById: (em: EntityManager, id: number) => em.findOne(ExamEntity, { id }),
@@ -21,9 +23,13 @@ export const examRepository = {
   questionsOf: (em: EntityManager, examIds: number[]) => em.find(ExamQuestionEntity, { examId: { $in: examIds } }, { orderBy: { examId: 'asc', position: 'asc', id: 'asc' } }),
   assignmentsOf: (em: EntityManager, examIds: number[]) => em.find(ExamAssignmentEntity, { examId: { $in: examIds } }, { orderBy: { assignedAt: 'asc', userId: 'asc' } }),
   isAssigned: async (em: EntityManager, examId: number, userId: string) => (await em.count(ExamAssignmentEntity, { examId, userId })) > 0,
-  /** Attempts (any state) per exam of one user. */
+  /** Attempts (any state) per exam of one user that count against the exam's limit (since a recurring assignment's new cycle, decision 0051). */
   async attemptCounts(em: EntityManager, userId: string): Promise<Map<number, number>> {
-    const rows = (await em.execute('select exam_id, count(*)::int as n from exam_attempts where user_id = ? group by exam_id', [userId])) as {
+    const rows = (await em.execute(
+      `select a.exam_id, count(*)::int as n from exam_attempts a left join exam_attempt_resets r on r.exam_id = a.exam_id and r.user_id = a.user_id
+        where a.user_id = ? and a.attempt_number >= coalesce(r.counts_from, 1) group by a.exam_id`,
+      [userId],
+    )) as {
       exam_id: number
       n: number
     }[]

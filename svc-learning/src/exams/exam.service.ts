@@ -9,7 +9,7 @@ import { requireAssignable } from '../users/index.ts'
 import { examNotFound, requireTakeable, takeableExams } from './access.ts'
 import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity, toExamDto, toExamSummary } from './exam.entity.ts'
 import { examRepository } from './exam.repository.ts'
-import { deleteRulesOfItem } from '../assignments/index.ts'
+import { deleteRulesOfItem, openRetakes } from '../assignments/index.ts'
 
 export type ExamData = z.output<typeof ExamInput>
 
@@ -88,6 +88,8 @@ export function createExamService(ctx: LearningContext) {
       const em = orm.em.fork()
       const exams = await takeableExams(em, actor)
       const at = now()
+      // Attempts used count from a recurring assignment's cycle that opened (decision 0051): rolled forward first if the scan has not yet.
+      await openRetakes(em, { userId: actor.userId, kind: 'exam' }, { today: ctx.today(), at })
       const [used, open] = await Promise.all([examRepository.attemptCounts(em, actor.userId), examRepository.openAttempts(em, actor.userId, at)])
       return exams.map((e) => ({ ...toExamSummary(e, used.get(e.id) ?? 0), open_attempt: toOpenAttempt(open.get(e.id), at) }))
     },
@@ -106,6 +108,7 @@ export function createExamService(ctx: LearningContext) {
       const em = orm.em.fork()
       const exam = await requireTakeable(em, actor, id)
       const at = now()
+      await openRetakes(em, { userId: actor.userId, kind: 'exam', itemId: id }, { today: ctx.today(), at })
       const open_attempt = toOpenAttempt((await examRepository.openAttempts(em, actor.userId, at, id)).get(id), at)
       if (actor.isAdmin) return { ...(await getFull(em, id)), open_attempt }
       // The intro needs no questions; a learner sees the drawn ones only once an attempt starts.

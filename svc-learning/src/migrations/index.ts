@@ -10,6 +10,7 @@ import { OptionShuffle } from './0010-option-shuffle.ts'
 import { ItemAnalysis } from './0011-item-analysis.ts'
 import { QuestionLifecycle } from './0012-question-lifecycle.ts'
 import { AssignmentRules } from './0013-assignment-rules.ts'
+import { Retakes } from './0014-retakes.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -31,4 +32,6 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0012_question_lifecycle', class: QuestionLifecycle },
   // Assignment rules with due dates, recurrence and reminders; each person's row announced by a trigger (issue 24).
   { name: '0013_assignment_rules', class: AssignmentRules },
+  // Recurring training retaken: the exam attempts a new cycle counts, and the rows waiting for their next cycle (issue 24).
+  { name: '0014_retakes', class: Retakes },
 ]

@@ -14,7 +14,7 @@ import type { LearningContext } from '../../context.ts'
 import { iso, requireCourse, requireModule, toCourseModule, type CourseRow, type ModuleRow } from '../access.ts'
 import { openableCourses } from '../course.repository.ts'
 import { allModulesComplete } from './course-completion.ts'
-import { recordItemCompletion } from '../../assignments/index.ts'
+import { openRetakes, recordItemCompletion } from '../../assignments/index.ts'
 import { progressRepository, type ProgressRow } from './progress.repository.ts'
 
 export const contentDecides = () => new AppError(422, 'content_decides', COURSE_MESSAGES.contentDecides)
@@ -129,6 +129,12 @@ function courseState(modules: LearnerModule[], completion: Date | string | null)
 export function createProgressService(ctx: LearningContext, deps: { contentCompletion: ContentCompletionOf }) {
   const { orm, now } = ctx
 
+  /**
+   * A recurring assignment's next cycle of the learner's course(s) that opened before the scan came
+   * by: rolled forward, the course started over, before the learner sees or moves it (decision 0051).
+   */
+  const retakes = (em: EntityManager, userId: string, courseId?: number) => openRetakes(em, { userId, kind: 'course', itemId: courseId }, { today: ctx.today(), at: now() })
+
   /** Modules, progress and completions of `courses` for `userId`. */
   async function withProgress(em: EntityManager, userId: string, courses: CourseRow[]): Promise<CourseWithProgress[]> {
     if (!courses.length) return []
@@ -152,6 +158,7 @@ export function createProgressService(ctx: LearningContext, deps: { contentCompl
     async listWithProgress(actor: Actor): Promise<CourseWithProgress[]> {
       const em = orm.em.fork()
       const courses = await openableCourses(em, actor)
+      await retakes(em, actor.userId)
       return withProgress(em, actor.userId, courses)
     },
 
@@ -159,6 +166,7 @@ export function createProgressService(ctx: LearningContext, deps: { contentCompl
     async courseProgress(actor: Actor, courseId: number): Promise<CourseModulesProgress> {
       const em = orm.em.fork()
       const course = await requireCourse(em, actor, courseId)
+      await retakes(em, actor.userId, course.id)
       const [c] = await withProgress(em, actor.userId, [course])
       return { data: { courseId: c!.id, title: c!.title, status: c!.status, progress: c!.progress, completed_at: c!.completed_at, modules: c!.modules } }
     },
@@ -168,6 +176,7 @@ export function createProgressService(ctx: LearningContext, deps: { contentCompl
       const em = orm.em.fork()
       const { module } = await requireModule(em, actor, moduleId)
       if (module.course_id !== body.courseId) throw badRequest('This module does not belong to that course', 'module_course_mismatch')
+      await retakes(em, actor.userId, module.course_id)
       const row = await progressRepository.touch(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: Math.round(body.progress), at: now() })
       return { moduleId, progress: row.progress, started_at: iso(row.started_at), completed_at: iso(row.completed_at) }
     },
@@ -177,6 +186,7 @@ export function createProgressService(ctx: LearningContext, deps: { contentCompl
       const em = orm.em.fork()
       const { module, course } = await requireModule(em, actor, moduleId)
       if (module.course_id !== body.courseId) throw badRequest('This module does not belong to that course', 'module_course_mismatch')
+      await retakes(em, actor.userId, module.course_id)
       return em.fork().transactional((tx) =>
         completeModule(tx, {
           userId: actor.userId,

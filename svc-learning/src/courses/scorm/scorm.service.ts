@@ -22,6 +22,7 @@ import { iso, manifestOf, requireModule, type ModuleRow } from '../access.ts'
 import { courseRepository } from '../course.repository.ts'
 import { progressRepository } from '../progress/progress.repository.ts'
 import { completeModule } from '../progress/progress.service.ts'
+import { openRetakes } from '../../assignments/index.ts'
 import { scormRepository, type CommitRow, type StateRow } from './scorm.repository.ts'
 import { contentCompletion } from './content-completion.ts'
 import { sequencedOrganization, storedSequencingState, storeSequencingState } from './sequencing-state.ts'
@@ -71,7 +72,9 @@ const toProgress = (r: StateRow): ScormProgress => {
 export function createScormService(ctx: LearningContext) {
   const { orm, now, launchTokens } = ctx
   // Learner+module pairs whose progress row was touched (started, ≥ 5) recently: later commits
-  // of the session skip that part. `completed` remembers modules already complete.
+  // of the session skip that part. `completed` remembers launches whose module is already complete:
+  // by launch, since a recurring assignment's new cycle starts the course over (decision 0051) on
+  // any instance, and a launch after that must reach the completion again.
   const touched = new Map<string, number>()
   const completed = new Set<string>()
   const markCompleted = (key: string) => {
@@ -99,25 +102,25 @@ export function createScormService(ctx: LearningContext) {
    * Completes the module for a completion the content reported (no engagement rule). A package
    * of several SCOs completes once every visible SCO has reported completion; until then its
    * progress shows the share of SCOs done. `wholeModule`: the status is the module's own (the
-   * spec's progress record), not one SCO's. Resolves with whether this call completed it.
+   * spec's progress record), not one SCO's. Resolves with whether this call completed it
+   * (`newly`) and whether the module is complete now (`complete`, newly or before).
    */
-  async function contentCompleted(userId: string, moduleId: number, trigger: string, wholeModule = false): Promise<boolean> {
+  async function contentCompleted(userId: string, moduleId: number, trigger: string, wholeModule = false): Promise<{ newly: boolean; complete: boolean }> {
     const em = orm.em.fork()
     const module = await scormRepository.moduleToComplete(em, moduleId)
-    if (!module) return false
+    if (!module) return { newly: false, complete: false }
     const course = await courseRepository.findCourseRow(em, module.course_id)
-    if (!course) return false
+    if (!course) return { newly: false, complete: false }
     if (!wholeModule) {
       const content = await contentCompletion(em, userId, module)
       if (!content.done) {
         const floor = content.required ? Math.floor((PROGRESS_TRACKER.maxBeforeComplete * content.reported) / content.required) : 0
         await progressRepository.touch(em, { userId, moduleId, courseId: module.course_id, floor, at: now() })
-        return false
+        return { newly: false, complete: false }
       }
     }
     const out = await em.transactional((tx) => completeModule(tx, { userId, module, course, trigger, at: now(), timeZone: ctx.timeZone, checkEngagement: false }))
-    markCompleted(`${userId}:${moduleId}`)
-    return out.newly_completed
+    return { newly: out.newly_completed, complete: true }
   }
 
   /**
@@ -142,6 +145,8 @@ export function createScormService(ctx: LearningContext) {
       const em = orm.em.fork()
       const { module } = await requireModule(em, actor, moduleId)
       if (!module.is_scorm) throw badRequest(COURSE_MESSAGES.notScorm, 'not_scorm')
+      // A recurring assignment's next cycle that opened before the scan came by: the course starts over first (decision 0051).
+      await openRetakes(em, { userId: actor.userId, kind: 'course', itemId: module.course_id }, { today: ctx.today(), at: now() })
       if (module.processing_status === 'processing') return { status: 'processing', message: COURSE_MESSAGES.processing }
       const manifest = manifestOf(module)
       if (module.processing_status === 'failed' || !manifest || !module.content_prefix || !module.scorm_version) throw packageFailed(actor, module)
@@ -213,6 +218,7 @@ export function createScormService(ctx: LearningContext) {
       const tooLong = suspendDataProblem(summary.suspendData, 'runtimeData: cmi.suspend_data')
       if (tooLong) throw new CommitError(400, 'validation_failed', tooLong)
       const key = `${claims.userId}:${claims.moduleId}`
+      const launchKey = `${key}:${claims.launchId}`
       const at = now()
       const last = touched.get(key)
       const touch = last === undefined || at.getTime() - last >= TOUCH_EVERY_MS
@@ -257,7 +263,7 @@ export function createScormService(ctx: LearningContext) {
       if (touch) {
         if (touched.size > 100_000) touched.clear()
         touched.set(key, at.getTime())
-        if (row?.completed_at) markCompleted(key)
+        if (row?.completed_at) markCompleted(launchKey)
       }
       const applied = (row?.applied ?? 0) > 0
       if (applied) {
@@ -266,8 +272,13 @@ export function createScormService(ctx: LearningContext) {
       }
       const rootDone = commit.sequencing ? await storeSequencingState(orm.em.fork(), claims, commit, at) : false
       let moduleCompleted = false
-      if (applied && summary.complete && !completed.has(key)) moduleCompleted = await contentCompleted(claims.userId, claims.moduleId, 'scorm-commit')
-      if (rootDone && !moduleCompleted && !completed.has(key)) moduleCompleted = await contentCompleted(claims.userId, claims.moduleId, 'scorm-rollup', true)
+      const complete = async (trigger: string, wholeModule: boolean) => {
+        const out = await contentCompleted(claims.userId, claims.moduleId, trigger, wholeModule)
+        if (out.complete) markCompleted(launchKey)
+        return out.newly
+      }
+      if (applied && summary.complete && !completed.has(launchKey)) moduleCompleted = await complete('scorm-commit', false)
+      if (rootDone && !moduleCompleted && !completed.has(launchKey)) moduleCompleted = await complete('scorm-rollup', true)
       return { applied, moduleCompleted }
     },
 
@@ -291,6 +302,7 @@ export function createScormService(ctx: LearningContext) {
       const { module } = await requireModule(em, actor, body.moduleId)
       if (module.course_id !== body.courseId) throw badRequest('This module does not belong to that course', 'module_course_mismatch')
       if (!module.is_scorm) throw badRequest(COURSE_MESSAGES.notScorm, 'not_scorm')
+      await openRetakes(em, { userId: actor.userId, kind: 'course', itemId: module.course_id }, { today: ctx.today(), at: now() })
       const model = module.scorm_version === '2004' ? '2004' : '1.2'
       const problem = progressRecordProblem(model, body.scormData)
       if (problem) throw badRequest(problem, 'validation_failed')

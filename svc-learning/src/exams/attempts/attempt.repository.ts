@@ -111,12 +111,18 @@ export const attemptRepository = {
     await em.execute('select pg_advisory_xact_lock(?, hashtext(?))', [examId, userId])
   },
 
-  /** How many attempts the learner has started on the exam, and the last attempt number (0 before the first). */
+  /**
+   * How many attempts the learner has started on the exam that count against its attempt limit, and
+   * the last attempt number (0 before the first). A recurring assignment's new cycle starts the
+   * count over (`exam_attempt_resets`, decision 0051): only attempts numbered from its mark count.
+   */
   async countOf(em: EntityManager, examId: number, userId: string): Promise<{ used: number; last: number }> {
-    const rows = (await em.execute('select count(*)::int as n, coalesce(max(attempt_number), 0)::int as last from exam_attempts where exam_id = ? and user_id = ?', [
-      examId,
-      userId,
-    ])) as { n: number; last: number }[]
+    const rows = (await em.execute(
+      `select count(*) filter (where a.attempt_number >= coalesce(r.counts_from, 1))::int as n, coalesce(max(a.attempt_number), 0)::int as last
+         from exam_attempts a left join exam_attempt_resets r on r.exam_id = a.exam_id and r.user_id = a.user_id
+        where a.exam_id = ? and a.user_id = ?`,
+      [examId, userId],
+    )) as { n: number; last: number }[]
     return { used: Number(rows[0]!.n), last: Number(rows[0]!.last) }
   },
 

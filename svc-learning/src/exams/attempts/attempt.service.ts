@@ -9,7 +9,7 @@ import { attemptRepository, type AttemptRow } from './attempt.repository.ts'
 import { draw } from './draw.ts'
 import { answerProblem, gradeAttempt } from './grading.ts'
 import { drawOptionOrder } from '../option-order.ts'
-import { recordItemCompletion } from '../../assignments/index.ts'
+import { openRetakes, recordItemCompletion } from '../../assignments/index.ts'
 
 /** Network latency allowance: a save or submit this long after the deadline is still accepted. */
 export const SUBMIT_GRACE_MS = 5_000
@@ -132,13 +132,16 @@ export function createAttemptService(ctx: LearningContext) {
 
     /**
      * Starts an attempt (201) or resumes the caller's unfinished one (200, same questions and saved
-     * answers). Final exams allow `max_attempts` attempts; a started attempt counts.
+     * answers). Final exams allow `max_attempts` attempts; a started attempt counts, from the
+     * opening of the learner's current cycle of a recurring assignment of the exam on.
      */
     async start(actor: Actor, examId: number): Promise<{ resumed: boolean; attempt: StartAttemptResponse }> {
       const out = await orm.em.fork().transactional(async (tx) => {
         const exam = await requireTakeable(tx, actor, examId)
         // Serializes the starts of one learner on one exam (double clicks, two tabs).
         await attemptRepository.lockStarts(tx, examId, actor.userId)
+        // A recurring assignment's next cycle that opened before the scan came by starts the attempt count over first (decision 0051).
+        await openRetakes(tx, { userId: actor.userId, kind: 'exam', itemId: examId }, { today: ctx.today(), at: now() })
         const open = await tx.findOne(ExamAttemptEntity, { examId, userId: actor.userId, status: 'in_progress' }, { lockMode: LockMode.PESSIMISTIC_WRITE })
         if (open) {
           if (now().getTime() < open.deadline.getTime()) return { resumed: true, attempt: startResponse(open, true) }
