@@ -199,8 +199,23 @@ export type LearnerExam = z.infer<typeof LearnerExam>
 /** PUT /exams/attempts/{attemptId}/answers. */
 export const SaveAnswersResponse = z.object({ savedAt: z.string() })
 
-/** POST /exams/{id}/assign. */
-export const AssignResponse = z.object({ message: z.string(), assigned: z.number().int() })
+/** POST /exams/{id}/assign and POST /courses/{id}/assign. */
+export const AssignResponse = z.object({
+  message: z.string(),
+  /** How many users the item is assigned to now (the selection and those kept by assignment rules). */
+  assigned: z.number().int(),
+  /**
+   * Users left out of `userIds` who keep the item because a live assignment rule gives it to them
+   * (issue 24, decision 0051): a manual assignment never takes away what a rule assigns (optional
+   * within v1).
+   */
+  kept_by_rules: z.array(z.uuid()).optional(),
+})
+export type AssignResponse = z.infer<typeof AssignResponse>
+
+/** The message of a manual assignment's answer: "Course assigned to 3 user(s), 1 of them kept because an assignment rule gives it to them". */
+export const assignedMessage = (item: 'Course' | 'Exam', assigned: number, keptByRules: number) =>
+  `${item} assigned to ${assigned} user(s)${keptByRules > 0 ? `, ${keptByRules} of them kept because an assignment rule gives it to them` : ''}`
 
 export const StartAttemptResponse = z.object({
   attemptId: z.uuid(),

@@ -365,6 +365,23 @@ export const assignmentRepository = {
     return rows.map((r) => r.user_id)
   },
 
+  /**
+   * Who a live rule gives the item now: existing learners with a live row (not removed) of a live
+   * rule of the item. An admin's manual assignment of the item keeps them.
+   */
+  async holders(em: EntityManager, kind: AssignmentItemKind, itemId: number): Promise<string[]> {
+    const rows = await sqlWithParams<{ user_id: string }>(
+      em,
+      `select distinct ap.user_id from assignment_people ap
+         join assignment_rules r on r.id = ap.rule_id
+         join users u on u.id = ap.user_id
+        where r.item_kind = $1 and r.item_id = $2 and r.deleted_at is null and ap.removed_at is null and u.deleted_at is null and not u.is_admin
+        order by ap.user_id`,
+      [kind, itemId],
+    )
+    return rows.map((r) => r.user_id)
+  },
+
   /** The people of the rule not removed, with their state on `today`, filtered; counts by state before `state` and paging. */
   async report(
     em: EntityManager,

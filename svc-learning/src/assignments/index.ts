@@ -4,6 +4,6 @@
 export { adminAssignmentRuleRoutes, myAssignmentRoutes } from './assignment.routes.ts'
 export { createAssignmentService, type AssignmentService } from './assignment.service.ts'
 export { recordItemCompletion, deleteRulesOfItem, type ItemCompletion } from './completion.ts'
-export { applyRulesToUser, removeDeletedUser, type Calendar } from './materialize.ts'
+export { applyRulesToUser, removeDeletedUser, usersKeptByRules, keepAccessOfRules, type Calendar } from './materialize.ts'
 export { audienceLabel, audienceMatches } from './audience.ts'
 export { rollForwardOpenedCycles, openRetakes, type RetakeResult, type RetakeScope } from './retake.ts'

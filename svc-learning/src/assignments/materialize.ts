@@ -87,3 +87,21 @@ export async function removeDeletedUser(em: EntityManager, userId: string, at: D
   await repo.lockAudiences(em, 'shared')
   await repo.removeUser(em, userId, at)
 }
+
+/**
+ * Who a live assignment rule gives the course or exam: an admin's manual assignment (the spec's
+ * `userIds` replace the list) keeps them, and so does the item no longer being assigned to
+ * everyone. The caller holds the item's row `for update`, so a rule save or a user joining (which
+ * share-lock that row before giving access) either committed before and is seen here, or gives
+ * access itself after.
+ */
+export const usersKeptByRules = (em: EntityManager, kind: AssignmentItemKind, itemId: number) => repo.holders(em, kind, itemId)
+
+/**
+ * The item is no longer assigned to everyone: the people its live rules assign keep access through
+ * a row each (as a rule gives it; they had it already, so nothing is announced). Caller holds the
+ * item's row `for update`. Resolves with those given a row.
+ */
+export async function keepAccessOfRules(em: EntityManager, kind: AssignmentItemKind, itemId: number, at: Date): Promise<string[]> {
+  return repo.grantAccess(em, kind, itemId, await repo.holders(em, kind, itemId), at)
+}

@@ -346,7 +346,7 @@ describe('POST /courses/{id}/assign', () => {
     const [a, b, c] = [tech.id, other.id, (await h.user()).id]
     expect(await h.call('POST', `/courses/${course.id}/assign`, { token: admin.token, body: { userIds: [a, b, a] } })).toEqual({
       status: 200,
-      body: { message: 'Course assigned to 2 user(s)', assigned: 2 },
+      body: { message: 'Course assigned to 2 user(s)', assigned: 2, kept_by_rules: [] },
     })
     expect((await h.call('POST', `/courses/${course.id}/assign`, { token: admin.token, body: { userIds: [b, c] } })).status).toBe(200)
     const listed = (await h.call('GET', '/admin/courses', { token: admin.token })).body.find((x: Course) => x.id === course.id)

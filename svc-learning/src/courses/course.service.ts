@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import type { z } from 'zod'
-import { COURSE_MESSAGES, CreateCourseFields, UpdateCourseFields, type Course, type CourseSummary } from '@portal/contracts'
+import { COURSE_MESSAGES, CreateCourseFields, UpdateCourseFields, assignedMessage, type AssignResponse, type Course, type CourseSummary } from '@portal/contracts'
 import { AppError, assertStorableInput, badRequest, conflict, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } from '@portal/server-kit'
@@ -12,7 +12,7 @@ import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, ty
 import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension } from './uploads/sniff.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, toCourseDto, toCourseSummary } from './course.entity.ts'
 import { courseRepository } from './course.repository.ts'
-import { deleteRulesOfItem } from '../assignments/index.ts'
+import { deleteRulesOfItem, keepAccessOfRules, usersKeptByRules } from '../assignments/index.ts'
 
 /** Storage a module leaves behind: its uploaded file and everything under `modules/<id>` (extracted package, edits). */
 export function moduleGarbage(m: Pick<CourseModuleEntity, 'id' | 'storageKey' | 'contentPrefix'>): GarbageEntry[] {
@@ -310,6 +310,8 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
           })
           if (data.is_assigned_to_all && !course.isAssignedToAll)
             recordEvent(tx, 'learning.course.assigned.v1', { courseId: id, courseTitle: data.title, userIds: [], assignedToAll: true })
+          // No longer everyone's: the people its assignment rules assign keep it (issue 24).
+          if (!data.is_assigned_to_all && course.isAssignedToAll) await keepAccessOfRules(tx, 'course', id, at)
           tx.assign(course, { title: data.title, isAssignedToAll: data.is_assigned_to_all, updatedAt: at })
           if (!(await forgetGarbage(tx, prefix))) throw uploadExpired()
           return { garbage: garbage.map((g) => g.key), packages: added.some((m) => m.file.extension === 'zip') }
@@ -338,23 +340,29 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
 
     /**
      * Sets who the course is assigned to: the selected users (existing non-admins) replace the
-     * previous selection. The event names only the users who did not have it before.
+     * previous selection, except that people a live assignment rule gives the course keep it (issue
+     * 24): the answer names them. The event names only the users who did not have it before.
      */
-    async assign(id: number, userIds: string[]) {
+    async assign(id: number, userIds: string[]): Promise<AssignResponse> {
       const unique = [...new Set(userIds)]
-      await orm.em.fork().transactional(async (tx) => {
-        const course = await courseRepository.findById(tx, id)
+      const { total, kept } = await orm.em.fork().transactional(async (tx) => {
+        // The row locked: a rule save or a user joining gives access after this, or is seen by it.
+        const course = await tx.findOne(CourseEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
         if (!course) throw courseNotFound()
         await requireAssignable(tx, unique)
+        const chosen = new Set(unique)
+        const kept = (await usersKeptByRules(tx, 'course', id)).filter((u) => !chosen.has(u))
+        const all = [...unique, ...kept]
         // Read without loading entities: the rows re-created below must not meet managed copies of the deleted ones.
         const before = new Set(await courseRepository.assignedUserIds(tx, id))
         await tx.nativeDelete(CourseAssignmentEntity, { courseId: id })
         const at = now()
-        for (const userId of unique) tx.create(CourseAssignmentEntity, { courseId: id, userId, assignedAt: at })
-        const added = unique.filter((u) => !before.has(u))
+        for (const userId of all) tx.create(CourseAssignmentEntity, { courseId: id, userId, assignedAt: at })
+        const added = all.filter((u) => !before.has(u))
         if (added.length > 0) recordEvent(tx, 'learning.course.assigned.v1', { courseId: id, courseTitle: course.title, userIds: added, assignedToAll: false })
+        return { total: all.length, kept }
       })
-      return { message: `Course assigned to ${unique.length} user(s)`, assigned: unique.length }
+      return { message: assignedMessage('Course', total, kept.length), assigned: total, kept_by_rules: kept }
     },
   }
 }

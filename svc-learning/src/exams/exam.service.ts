@@ -1,7 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql'
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql'
 import type { z } from 'zod'
 import type { Exam, ExamInput, ExamSummary, LearnerExam, OpenAttempt } from '@portal/contracts'
-import { EXAM_MESSAGES } from '@portal/contracts'
+import { EXAM_MESSAGES, assignedMessage, type AssignResponse } from '@portal/contracts'
 import { AppError, badRequest, notFound, type Actor } from '@portal/server-kit'
 import { itemAnalysisRepository } from '../item-analysis/index.ts'
 import type { LearningContext } from '../context.ts'
@@ -9,7 +9,7 @@ import { requireAssignable } from '../users/index.ts'
 import { examNotFound, requireTakeable, takeableExams } from './access.ts'
 import { ExamAssignmentEntity, ExamEntity, ExamQuestionEntity, toExamDto, toExamSummary } from './exam.entity.ts'
 import { examRepository } from './exam.repository.ts'
-import { deleteRulesOfItem, openRetakes } from '../assignments/index.ts'
+import { deleteRulesOfItem, keepAccessOfRules, openRetakes, usersKeptByRules } from '../assignments/index.ts'
 
 export type ExamData = z.output<typeof ExamInput>
 
@@ -137,7 +137,8 @@ export function createExamService(ctx: LearningContext) {
      */
     async update(id: number, data: ExamData): Promise<Exam> {
       await orm.em.fork().transactional(async (tx) => {
-        const exam = await examRepository.findById(tx, id)
+        // The row locked: switched off "assigned to everyone", the rules' people keep it (below) before a rule save decides on access.
+        const exam = await tx.findOne(ExamEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
         if (!exam) throw examNotFound()
         const existing = new Map((await examRepository.questionsOf(tx, [id])).filter((q) => !q.retiredAt).map((q) => [q.id, q]))
         const answered = await itemAnalysisRepository.answered(tx, [...existing.keys()])
@@ -163,6 +164,8 @@ export function createExamService(ctx: LearningContext) {
         data.questions.forEach((q, i) => {
           if (q.id === undefined) tx.create(ExamQuestionEntity, { examId: id, ...questionFields(q, i) })
         })
+        // No longer everyone's: the people its assignment rules assign keep it (issue 24).
+        if (exam.isAssignedToAll && !data.is_assigned_to_all) await keepAccessOfRules(tx, 'exam', id, at)
         tx.assign(exam, { ...settings(data, exam), updatedAt: at })
       })
       return getFull(orm.em.fork(), id)
@@ -215,19 +218,24 @@ export function createExamService(ctx: LearningContext) {
 
     /**
      * Sets who the exam is assigned to: the selected users (existing non-admins) replace the
-     * previous selection (the assign dialog shows the current one, from `assigned_user_ids`).
+     * previous selection (the assign dialog shows the current one, from `assigned_user_ids`), except
+     * that people a live assignment rule gives the exam keep it (issue 24): the answer names them.
      */
-    async assign(id: number, userIds: string[]) {
+    async assign(id: number, userIds: string[]): Promise<AssignResponse> {
       const unique = [...new Set(userIds)]
-      await orm.em.fork().transactional(async (tx) => {
-        const exam = await examRepository.findById(tx, id)
+      const { total, kept } = await orm.em.fork().transactional(async (tx) => {
+        // The row locked: a rule save or a user joining gives access after this, or is seen by it.
+        const exam = await tx.findOne(ExamEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
         if (!exam) throw examNotFound()
         await requireAssignable(tx, unique)
+        const chosen = new Set(unique)
+        const kept = (await usersKeptByRules(tx, 'exam', id)).filter((u) => !chosen.has(u))
         await tx.nativeDelete(ExamAssignmentEntity, { examId: id })
         const at = now()
-        for (const userId of unique) tx.create(ExamAssignmentEntity, { examId: id, userId, assignedAt: at })
+        for (const userId of [...unique, ...kept]) tx.create(ExamAssignmentEntity, { examId: id, userId, assignedAt: at })
+        return { total: unique.length + kept.length, kept }
       })
-      return { message: `Exam assigned to ${unique.length} user(s)`, assigned: unique.length }
+      return { message: assignedMessage('Exam', total, kept.length), assigned: total, kept_by_rules: kept }
     },
   }
 }
