@@ -250,7 +250,7 @@ export const Taking = ({
         onConfirm={() => void submit()}
       >
         <div className="pk-stack pk-gap-m">
-          {confirmSubmitText(states, { final: exam.exam_type === 'final', number: attempt.attemptNumber, allowed: exam.max_attempts }).map((line) => (
+          {confirmSubmitText(states, { final: exam.exam_type === 'final', number: attempt.countedNumber ?? attempt.attemptNumber, allowed: exam.max_attempts }).map((line) => (
             <p key={line} className="pk-m0">
               {line}
             </p>

@@ -223,6 +223,11 @@ export const StartAttemptResponse = z.object({
   deadline: z.string(),
   startedAt: z.string(),
   attemptNumber: z.number().int(),
+  /**
+   * The attempt's place among those `max_attempts` counts (issue 24: from a recurring assignment's
+   * new cycle on, the count starts over while `attemptNumber` goes on). Optional within v1.
+   */
+  countedNumber: z.number().int().optional(),
   /** Answers saved so far when an attempt under way is resumed. */
   answers: z.array(Answer).optional(),
 })

@@ -181,6 +181,12 @@ describe('a recurring final exam whose next cycle opened', () => {
     const starts = await Promise.all([0, 1, 2].map(() => h.call('POST', `/exams/${e.id}/attempts`, { token: p.token })))
     expect(starts.map((s) => s.status).sort()).toEqual([200, 200, 201])
     expect(new Set(starts.map((s) => s.body.attemptId)).size).toBe(1)
+    // The learner's screen says "attempt 1 of 1" of the new cycle, while the attempt is their second in all.
+    expect(starts.map((s) => [s.body.attemptNumber, s.body.countedNumber])).toEqual([
+      [2, 1],
+      [2, 1],
+      [2, 1],
+    ])
     expect(await f.row(r.id, p.id)).toMatchObject({ cycle: 2, completed_on: null })
     expect(await h.sql('select counts_from from exam_attempt_resets where exam_id = ? and user_id = ?', [e.id, p.id])).toEqual([{ counts_from: 2 }])
   })

@@ -115,12 +115,14 @@ export function createAttemptService(ctx: LearningContext) {
   const startResponse = (
     a: Pick<ExamAttemptEntity, 'id' | 'questions' | 'optionOrders' | 'deadline' | 'startedAt' | 'attemptNumber' | 'answers'>,
     resumed: boolean,
+    countedNumber: number,
   ): StartAttemptResponse => ({
     attemptId: a.id,
     questions: a.questions.map((q, i) => toAttemptQuestion(q, a.optionOrders?.[i])),
     deadline: a.deadline.toISOString(),
     startedAt: a.startedAt.toISOString(),
     attemptNumber: a.attemptNumber,
+    countedNumber,
     ...(resumed ? { answers: a.answers } : {}),
   })
 
@@ -144,7 +146,8 @@ export function createAttemptService(ctx: LearningContext) {
         await openRetakes(tx, { userId: actor.userId, kind: 'exam', itemId: examId }, { today: ctx.today(), at: now() })
         const open = await tx.findOne(ExamAttemptEntity, { examId, userId: actor.userId, status: 'in_progress' }, { lockMode: LockMode.PESSIMISTIC_WRITE })
         if (open) {
-          if (now().getTime() < open.deadline.getTime()) return { resumed: true, attempt: startResponse(open, true) }
+          if (now().getTime() < open.deadline.getTime())
+            return { resumed: true, attempt: startResponse(open, true, (await attemptRepository.countOf(tx, examId, actor.userId)).used) }
           await finalise(tx, open, 'expired', open.answers)
           await tx.flush()
         }
@@ -168,7 +171,7 @@ export function createAttemptService(ctx: LearningContext) {
           deadline: new Date(startedAt.getTime() + exam.timeLimit * 60_000),
         }
         await attemptRepository.insertStarted(tx, { ...attempt, examId, userId: actor.userId, examName: exam.name, passScore: exam.passScore })
-        return { resumed: false, attempt: startResponse(attempt, false) }
+        return { resumed: false, attempt: startResponse(attempt, false, used + 1) }
       })
       // The expired attempt finalised on the way is committed (and announced) even when no new one could start.
       if ('error' in out) throw out.error
