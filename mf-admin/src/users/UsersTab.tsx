@@ -5,6 +5,7 @@ import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/index.ts
 import { USER_COLUMNS, roleLabel } from './filter.ts'
 import { useDeleteUser, useUpdateUserGroup, useUserGroups, useUsers } from './data/apiHooks.ts'
 import { ManagerRoleDialog } from './ManagerRoleDialog.tsx'
+import { EmploymentDialog } from './EmploymentDialog.tsx'
 import { UserStatsDialog } from './stats/UserStatsDialog.tsx'
 
 const GroupCell = ({ user, groups }: { user: User; groups: readonly UserGroup[] }) => {
@@ -54,6 +55,7 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
   const groups = useUserGroups()
   const table = useAdminTable(users.data ?? [], USER_COLUMNS)
   const [roleUser, setRoleUser] = useState<User | null>(null)
+  const [employmentUser, setEmploymentUser] = useState<User | null>(null)
   const [statsUser, setStatsUser] = useState<User | null>(null)
   const [toDelete, setToDelete] = useState<User | null>(null)
   const remove = useDeleteUser(() => setToDelete(null))
@@ -114,6 +116,9 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
                   <Button size="small" variant="secondary" aria-label={`Manager role of ${u.name}`} onClick={() => setRoleUser(u)}>
                     Manager Role
                   </Button>
+                  <Button size="small" variant="secondary" aria-label={`Employment of ${u.name}`} onClick={() => setEmploymentUser(u)}>
+                    Employment
+                  </Button>
                   <Button
                     size="small"
                     variant="danger"
@@ -140,6 +145,7 @@ export const UsersTab = ({ currentUserId }: { currentUserId: string }) => {
       <Pager table={table} label="Users" />
       {statsUser ? <UserStatsDialog user={statsUser} onClose={() => setStatsUser(null)} /> : null}
       {roleUser ? <ManagerRoleDialog user={roleUser} onClose={() => setRoleUser(null)} /> : null}
+      {employmentUser ? <EmploymentDialog user={employmentUser} onClose={() => setEmploymentUser(null)} /> : null}
       <ConfirmDialog
         open={toDelete !== null}
         title="Delete User"

@@ -1,6 +1,6 @@
 import type { ManagerScope, UserGroup } from '@portal/contracts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { createGroup, deleteUser, fetchGroups, fetchUserStats, fetchUsers, updateUserGroup, updateUserRoles } from '../api.ts'
+import { createGroup, deleteUser, fetchGroups, fetchUserStats, fetchUsers, updateEmployment, updateUserGroup, updateUserRoles } from '../api.ts'
 
 /**
  * Query keys of the users feature: the users, a user's statistics and the user groups (identity's),
@@ -62,6 +62,18 @@ export const useUpdateUserRoles = (id: string, onSaved: () => void) => {
   const refresh = useRefreshUsers()
   return useMutation({
     mutationFn: ({ isManager, scope }: { isManager: boolean; scope: ManagerScope }) => updateUserRoles(id, isManager, scope),
+    onSuccess: async () => {
+      await refresh()
+      onSaved()
+    },
+  })
+}
+
+/** Sets a user's employee id and hire date; `onSaved` runs once the users are fetched again. */
+export const useUpdateEmployment = (id: string, onSaved: () => void) => {
+  const refresh = useRefreshUsers()
+  return useMutation({
+    mutationFn: (body: { employee_id: string | null; hire_date: string | null }) => updateEmployment(id, body),
     onSuccess: async () => {
       await refresh()
       onSaved()
