@@ -142,7 +142,8 @@ describe('team compliance and revenue journey', () => {
     await page.waitForURL('**/manager/dashboard')
     await page.getByLabel('Search', { exact: true }).fill('Sam Seattle')
     const sam = memberRow(page, 'Sam Seattle')
-    const tierBefore = (await sam.getByRole('cell').nth(4).textContent())!.trim()
+    // Cells: Technician, Location, Progress, Issues, Overdue (issue 24), Tier.
+    const tierBefore = (await sam.getByRole('cell').nth(5).textContent())!.trim()
     await sam.getByRole('link', { name: 'View Sam Seattle' }).click()
     await page.getByRole('heading', { level: 1, name: 'Team Member: Sam Seattle' }).waitFor()
     await controls.getByRole('button', { name: 'Request Tier Promotion' }).click()
@@ -193,7 +194,7 @@ describe('team compliance and revenue journey', () => {
     // The table shows the new tier; an admin's View goes to the admin route.
     await page.getByLabel('Search', { exact: true }).fill('Sam Seattle')
     const row = memberRow(page, 'Sam Seattle')
-    await expect.poll(async () => (await row.getByRole('cell').nth(4).textContent())?.trim()).toBe(promotedTo)
+    await expect.poll(async () => (await row.getByRole('cell').nth(5).textContent())?.trim()).toBe(promotedTo)
     expect(await row.getByRole('link', { name: 'View Sam Seattle' }).getAttribute('href')).toBe(`/admin/technician/${samId}`)
     expect(errors).toEqual([])
     await page.context().close()
