@@ -46,8 +46,20 @@ describe('errors you can act on', () => {
     await page.getByLabel('Full Name').fill('Vera Fy')
     await page.getByLabel('Email').fill(email)
     await page.getByLabel('Password', { exact: true }).fill('Secret123!')
+    // A busy moment answers 429 with Retry-After, and the page sends the registration again on a
+    // timer (decision 0042): with the clock installed, that timer runs only when the test moves the
+    // clock, by exactly what the server asked, before the verification screen (and its countdown) exists.
+    const busy: number[] = []
+    page.on('response', (r) => {
+      if (r.url().endsWith('/api/auth/register') && r.status() === 429) busy.push(Number(r.headers()['retry-after'] ?? '1'))
+    })
     await page.getByRole('button', { name: 'Register' }).click()
-    await page.getByRole('heading', { name: 'Verify Your Email' }).waitFor()
+    const heading = page.getByRole('heading', { name: 'Verify Your Email' })
+    for (let moved = 0, waited = 0; !(await heading.isVisible()) && waited < 60_000; waited += 200) {
+      if (busy.length > moved) await page.clock.fastForward(busy[moved++]! * 1000)
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    await heading.waitFor()
     await page.getByText(`We sent a 6-digit verification code to ${email}.`).waitFor()
     const resend = page.getByRole('button', { name: 'Resend Code' })
     expect(await resend.getAttribute('aria-disabled')).toBe('true')
