@@ -149,7 +149,8 @@ describe('company sign-in', () => {
     nina = await freshPage()
     const errors = watchErrors(nina)
     await nina.goto('/login')
-    // The provider comes first on the login page, the password form after it.
+    // The provider comes first on the login page, the password form after it (the list of providers loads after the page).
+    await nina.getByText('Sign in with Acme', { exact: true }).waitFor()
     const first = await nina.locator('main a, main input, main button').first().textContent()
     expect(first).toBe('Sign in with Acme')
     expect(await axeSerious(nina)).toEqual([])
