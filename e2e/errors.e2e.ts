@@ -48,7 +48,8 @@ describe('errors you can act on', () => {
     await page.getByLabel('Password', { exact: true }).fill('Secret123!')
     // A busy moment answers 429 with Retry-After, and the page sends the registration again on a
     // timer (decision 0042): with the clock installed, that timer runs only when the test moves the
-    // clock, by exactly what the server asked, before the verification screen (and its countdown) exists.
+    // clock, by exactly what the server asked (after waiting as long for real, so the server's busy
+    // moment passes as it would), before the verification screen (and its countdown) exists.
     const busy: number[] = []
     page.on('response', (r) => {
       if (r.url().endsWith('/api/auth/register') && r.status() === 429) busy.push(Number(r.headers()['retry-after'] ?? '1'))
@@ -56,7 +57,12 @@ describe('errors you can act on', () => {
     await page.getByRole('button', { name: 'Register' }).click()
     const heading = page.getByRole('heading', { name: 'Verify Your Email' })
     for (let moved = 0, waited = 0; !(await heading.isVisible()) && waited < 60_000; waited += 200) {
-      if (busy.length > moved) await page.clock.fastForward(busy[moved++]! * 1000)
+      if (busy.length > moved) {
+        // As in a real browser: the server's Retry-After passes in real time too, then the page's timer fires.
+        const wait = busy[moved++]! * 1000
+        await new Promise((r) => setTimeout(r, wait))
+        await page.clock.fastForward(wait)
+      }
       await new Promise((r) => setTimeout(r, 200))
     }
     await heading.waitFor()
