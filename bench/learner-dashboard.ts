@@ -9,8 +9,6 @@
  * `npm run bench` calls `benchLearnerDashboard`; `node bench/learner-dashboard.ts` runs this part
  * alone (BENCH_SECONDS, BENCH_DATABASE_URL), writing bench/results/learner-dashboard-<time>.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { MyAssignments } from '@portal/contracts'
 import { PlatformEnv, assignmentRoutines, createTokenIssuer, ensureDatabase, loadOrCreateSigningKey, openDatabase } from '@portal/server-kit'
@@ -19,19 +17,11 @@ import { createDueDateScan } from 'svc-learning/assignments-scan'
 import { migrationsList } from 'svc-learning/migrations'
 import { entities } from 'svc-learning/server'
 import { BENCH_PG } from './support.ts'
+import { measureLatency, startChild, stopChild, type LatencyFigures } from './http-load.ts'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
 const RULES = 50
 const OTHERS = 2_000
 
-export interface LatencyFigures {
-  rps: number
-  p50: number
-  p95: number
-  p99: number
-  requests: number
-  failures: number
-}
 export interface LearnerDashboardBenchResult {
   assignments: number
   rows: number
@@ -45,63 +35,6 @@ export interface LearnerDashboardBenchResult {
 }
 
 const log = (msg: string) => process.env.BENCH_VERBOSE && process.stderr.write(`[learner-dashboard ${new Date().toISOString().slice(11, 19)}] ${msg}\n`)
-
-/** Starts a bench child that prints `READY <port>`. */
-async function child(script: string, env: Record<string, string>): Promise<{ proc: ChildProcess; port: number }> {
-  const proc = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-  const port = await new Promise<number>((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => {
-      const m = /READY (\d+)/.exec(String(d))
-      if (m) resolve(Number(m[1]))
-    })
-    proc.on('exit', (code) => reject(new Error(`${script} exited ${code}`)))
-  })
-  return { proc, port }
-}
-/** Stops a bench child: SIGTERM, then SIGKILL when it still waits after 3 s. */
-const stop = (proc: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return resolve()
-    const force = setTimeout(() => proc.kill('SIGKILL'), 3000)
-    proc.once('exit', () => (clearTimeout(force), resolve()))
-    proc.kill()
-  })
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
-const round1 = (n: number) => Math.round(n * 10) / 10
-
-/** `connections` loops each sending the next request when the last answered, for `seconds`; latencies of every request. */
-async function measure(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<LatencyFigures> {
-  const latencies: number[] = []
-  let failures = 0
-  const until = performance.now() + seconds * 1000
-  const started = performance.now()
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < until) {
-        const t0 = performance.now()
-        try {
-          const res = await fetch(url, { headers })
-          await res.arrayBuffer()
-          if (!res.ok) failures++
-        } catch {
-          failures++
-        }
-        latencies.push(performance.now() - t0)
-      }
-    }),
-  )
-  const elapsed = (performance.now() - started) / 1000
-  latencies.sort((a, b) => a - b)
-  return {
-    rps: round1(latencies.length / elapsed),
-    p50: round1(percentile(latencies, 50)),
-    p95: round1(percentile(latencies, 95)),
-    p99: round1(percentile(latencies, 99)),
-    requests: latencies.length,
-    failures,
-  }
-}
 
 /** The rules and everyone's rows; the learner's 50 over every state (dates around today, the service's today in UTC). */
 async function seed(url: string, learner: string) {
@@ -175,10 +108,10 @@ export async function benchLearnerDashboard(opts: { pgUrl?: string; durationSeco
   })
   const auth = { authorization: `Bearer ${token}` }
 
-  const learning = await child('bench/learner-dashboard-server.ts', { DATABASE_URL: db.toString(), BENCH_JWKS: JSON.stringify(issuer.jwks()) })
-  let ceiling: Awaited<ReturnType<typeof child>> | undefined
+  const learning = await startChild('bench/learner-dashboard-server.ts', { DATABASE_URL: db.toString(), BENCH_JWKS: JSON.stringify(issuer.jwks()) })
+  let ceiling: Awaited<ReturnType<typeof startChild>> | undefined
   try {
-    ceiling = await child('bench/learner-dashboard-ceiling-server.ts', { DATABASE_URL: db.toString() })
+    ceiling = await startChild('bench/learner-dashboard-ceiling-server.ts', { DATABASE_URL: db.toString() })
     const oursUrl = `http://127.0.0.1:${learning.port}/assignments/mine`
     const ceilingUrl = `http://127.0.0.1:${ceiling.port}/mine/${learner}`
 
@@ -193,11 +126,11 @@ export async function benchLearnerDashboard(opts: { pgUrl?: string; durationSeco
     log(`states: ${[...new Set(mine.assignments.map((a) => a.state))].join(', ')}`)
 
     // The ceiling, then ours, each warmed for a second first.
-    await measure(ceilingUrl, {}, 1, connections)
-    const ceilingFigures = await measure(ceilingUrl, {}, opts.durationSeconds, connections)
+    await measureLatency(ceilingUrl, {}, 1, connections)
+    const ceilingFigures = await measureLatency(ceilingUrl, {}, opts.durationSeconds, connections)
     log(`ceiling p95 ${ceilingFigures.p95} ms, ${ceilingFigures.rps}/s`)
-    await measure(oursUrl, auth, 1, connections)
-    const ours = await measure(oursUrl, auth, opts.durationSeconds, connections)
+    await measureLatency(oursUrl, auth, 1, connections)
+    const ours = await measureLatency(oursUrl, auth, opts.durationSeconds, connections)
     log(`ours p95 ${ours.p95} ms, ${ours.rps}/s`)
     if (ours.failures > 0 || ceilingFigures.failures > 0) throw new Error(`failed requests: ours ${ours.failures}, ceiling ${ceilingFigures.failures}`)
     return {
@@ -211,7 +144,7 @@ export async function benchLearnerDashboard(opts: { pgUrl?: string; durationSeco
       goals: { p95Ms: 50 },
     }
   } finally {
-    await Promise.all([stop(learning.proc), ceiling ? stop(ceiling.proc) : undefined])
+    await Promise.all([stopChild(learning.proc), ceiling ? stopChild(ceiling.proc) : undefined])
   }
 }
 

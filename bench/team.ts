@@ -10,7 +10,6 @@
  * BENCH_SERVER: another script in place of bench/team-server.ts, e.g. one printing its memory, for
  * probes), writing bench/results/team-<time>.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
@@ -18,18 +17,10 @@ import { PlatformEnv, createTokenIssuer, ensureDatabase, loadOrCreateSigningKey 
 import { CERT_NOTIFICATIONS, type ConsistencyReport } from '@portal/contracts'
 import { CERTS_NODE_FLAGS } from 'svc-certs/node-flags'
 import { BENCH_PG } from './support.ts'
+import { measureLatency, startChild, stopChild, type LatencyFigures } from './http-load.ts'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
 export const TEAM_BENCH = { technicians: 10_000, certificationsEach: 8, types: 12, managerBranch: 'Portland' } as const
 
-export interface LatencyFigures {
-  rps: number
-  p50: number
-  p95: number
-  p99: number
-  requests: number
-  failures: number
-}
 export interface SurfaceFigures {
   ceiling: LatencyFigures
   ours: LatencyFigures
@@ -48,65 +39,6 @@ export interface TeamBenchResult {
   consistency: { seconds: number[]; ceilingSeconds: number[]; worst: number; consistent: boolean; differences: number; technicians: number }
   export: { rows: number; bytes: number; seconds: number; idleRssMb: number; peakRssMb: number }
   goals: { p95Ms: number; ratio: number; exportSeconds: number; exportPeakRssMb: number; consistencySeconds: number }
-}
-
-/** Starts a bench child that prints `READY <port>`, with its own Node flags. */
-async function child(script: string, env: Record<string, string>, flags: readonly string[] = []): Promise<{ proc: ChildProcess; port: number }> {
-  const proc = spawn(process.execPath, [...flags, script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-  const port = await new Promise<number>((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => {
-      const m = /READY (\d+)/.exec(String(d))
-      if (m) resolve(Number(m[1]))
-    })
-    proc.on('exit', (code) => reject(new Error(`${script} exited ${code}`)))
-  })
-  return { proc, port }
-}
-/** Stops a bench child: SIGTERM, then SIGKILL when it still waits on open connections after 3 s. */
-const stop = (proc: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return resolve()
-    const force = setTimeout(() => proc.kill('SIGKILL'), 3000)
-    proc.once('exit', () => (clearTimeout(force), resolve()))
-    proc.kill()
-  })
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
-const round1 = (n: number) => Math.round(n * 10) / 10
-
-/** `connections` loops each sending the next request when the last answered, for `seconds`; latencies of every request. */
-async function measure(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<LatencyFigures> {
-  const latencies: number[] = []
-  let failures = 0
-  const until = performance.now() + seconds * 1000
-  const started = performance.now()
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < until) {
-        const t0 = performance.now()
-        try {
-          const res = await fetch(url, { headers })
-          await res.arrayBuffer()
-          if (!res.ok) failures++
-        } catch (err) {
-          failures++
-          process.stderr.write(`[team bench] ${url}: ${(err as Error).message}\n`)
-        }
-        latencies.push(performance.now() - t0)
-      }
-    }),
-  )
-  const elapsed = (performance.now() - started) / 1000
-  latencies.sort((a, b) => a - b)
-  return {
-    // one decimal: the notification dashboard answers a few a second
-    rps: round1(latencies.length / elapsed),
-    p50: round1(percentile(latencies, 50)),
-    p95: round1(percentile(latencies, 95)),
-    p99: round1(percentile(latencies, 99)),
-    requests: latencies.length,
-    failures,
-  }
 }
 
 /**
@@ -209,10 +141,10 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
   const env = PlatformEnv.parse({})
   const issuer = createTokenIssuer(await loadOrCreateSigningKey(undefined), { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: 7200 })
   // svc-certs with the flags its image starts it with.
-  const certs = await child(process.env.BENCH_SERVER ?? 'bench/team-server.ts', { DATABASE_URL: db.toString(), BENCH_JWKS: JSON.stringify(issuer.jwks()) }, CERTS_NODE_FLAGS)
+  const certs = await startChild(process.env.BENCH_SERVER ?? 'bench/team-server.ts', { DATABASE_URL: db.toString(), BENCH_JWKS: JSON.stringify(issuer.jwks()) }, CERTS_NODE_FLAGS)
   const client = new pg.Client({ connectionString: db.toString() })
   await client.connect()
-  let ceiling: Awaited<ReturnType<typeof child>> | undefined
+  let ceiling: Awaited<ReturnType<typeof startChild>> | undefined
   try {
     const step = (what: string) => process.stderr.write(`[team bench] ${what}\n`)
     step('seeding')
@@ -278,7 +210,7 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
     }
     type Surface = 'admin' | 'manager' | 'overview' | 'dashboard'
     const SURFACES: readonly Surface[] = ['admin', 'manager', 'overview', 'dashboard']
-    ceiling = await child('bench/team-ceiling-server.ts', { DATABASE_URL: db.toString(), BENCH_MANAGER_BRANCH: TEAM_BENCH.managerBranch })
+    ceiling = await startChild('bench/team-ceiling-server.ts', { DATABASE_URL: db.toString(), BENCH_MANAGER_BRANCH: TEAM_BENCH.managerBranch })
     const cBase = `http://127.0.0.1:${ceiling.port}`
     step('ceiling up')
     const sides = {
@@ -299,9 +231,10 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
       ] as const) {
         const { urls, auth } = sides[side]
         const headers = key === 'manager' ? auth.manager : auth.admin
-        await measure(urls[key], headers, 1, connections)
+        const report = (err: Error) => process.stderr.write(`[team bench] ${urls[key]}: ${err.message}\n`)
+        await measureLatency(urls[key], headers, 1, connections, report)
         step(`measuring ${key} (${side})`)
-        out[key] = await measure(urls[key], headers, opts.durationSeconds, connections)
+        out[key] = await measureLatency(urls[key], headers, opts.durationSeconds, connections, report)
       }
     }
     // The consistency check, one run at a time, alternating with the same statements run bare.
@@ -315,7 +248,7 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
       oConsistency.push(run.seconds)
       report = run.body as ConsistencyReport
     }
-    await stop(ceiling.proc)
+    await stopChild(ceiling.proc)
     const ratio = (ours: LatencyFigures, ceil: LatencyFigures) => Number((ours.rps / ceil.rps).toFixed(3))
     const surface = (key: Surface) => ({ ceiling: c[key], ours: o[key], ratio: ratio(o[key], c[key]) })
     return {
@@ -340,8 +273,8 @@ export async function benchTeam(opts: { pgUrl?: string; durationSeconds: number;
     }
   } finally {
     await client.end()
-    if (ceiling) await stop(ceiling.proc)
-    await stop(certs.proc)
+    if (ceiling) await stopChild(ceiling.proc)
+    await stopChild(certs.proc)
   }
 }
 
