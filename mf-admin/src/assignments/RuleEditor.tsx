@@ -91,6 +91,19 @@ const Section = ({ title, children }: { title: string; children: ReactNode }) =>
 }
 
 /** A checkbox with its label. */
+/** The reminder steps an admin turns on and times: the switch and its days field (named as the rule's reminders field it sets). */
+const REMINDER_STEPS = [
+  { on: 'remind_before', check: 'Remind the learner in advance', days: 'before_days', label: 'Days in advance' },
+  { on: 'manager_copy', check: 'Copy the manager when overdue', days: 'manager_after_days', label: 'Manager copy after (days overdue)' },
+  {
+    on: 'operations_copy',
+    check: "Send to the branch's operations address",
+    days: 'operations_after_days',
+    label: 'Operations after (days overdue)',
+    field: 'operations_after_days',
+  },
+] as const
+
 const Check = ({ label, checked, onChange }: { label: string; checked: boolean; onChange: (on: boolean) => void }) => (
   <label className="pk-check">
     <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
@@ -368,42 +381,12 @@ const RuleFormDialog = ({ rule, form: f, setForm, errors, message, busy, onSubmi
 
         <Section title="Reminders">
           <div className="pk-grid pk-grid-300 pk-gap-m">
-            <div className="pk-stack pk-gap-s">
-              <Check label="Remind the learner in advance" checked={f.remind_before} onChange={set('remind_before')} />
-              <TextField
-                label="Days in advance"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                disabled={!f.remind_before}
-                error={errors['reminders.before_days']}
-                {...text('before_days')}
-              />
-            </div>
-            <div className="pk-stack pk-gap-s">
-              <Check label="Copy the manager when overdue" checked={f.manager_copy} onChange={set('manager_copy')} />
-              <TextField
-                label="Manager copy after (days overdue)"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                disabled={!f.manager_copy}
-                error={errors['reminders.manager_after_days']}
-                {...text('manager_after_days')}
-              />
-            </div>
-            <div className="pk-stack pk-gap-s">
-              <Check label="Send to the branch's operations address" checked={f.operations_copy} onChange={set('operations_copy')} />
-              <TextField
-                label="Operations after (days overdue)"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                disabled={!f.operations_copy}
-                error={errors['reminders.operations_after_days']}
-                {...text('operations_after_days')}
-              />
-            </div>
+            {REMINDER_STEPS.map((step) => (
+              <div key={step.days} className="pk-stack pk-gap-s">
+                <Check label={step.check} checked={f[step.on]} onChange={set(step.on)} />
+                <TextField label={step.label} type="number" inputMode="numeric" min={1} disabled={!f[step.on]} error={errors[`reminders.${step.days}`]} {...text(step.days)} />
+              </div>
+            ))}
           </div>
           <p className="pk-hint pk-m0">The learner is also reminded on the due date and once it is overdue; each reminder is sent once per person and due date.</p>
         </Section>
