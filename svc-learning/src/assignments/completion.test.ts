@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AssignmentRule, MyAssignments, addDays, computeExpiration } from '@portal/contracts'
+import { MyAssignments, addDays, computeExpiration } from '@portal/contracts'
 import { createHarness, type Harness } from '../harness.test-support.ts'
 import { assignmentFixture, type Person } from './fixture.test-support.ts'
 
@@ -15,11 +15,7 @@ afterAll(async () => {
   await h?.close()
 })
 
-const rule = async (body: unknown) => {
-  const res = await h.call('POST', '/admin/assignment-rules', { token: admin.token, body })
-  if (res.status !== 201) throw new Error(`rule: ${res.status} ${JSON.stringify(res.body)}`)
-  return AssignmentRule.parse(res.body)
-}
+const rule = (body: unknown) => f.createRule(admin, body)
 const mine = async (p: Person) => MyAssignments.parse((await h.call('GET', '/assignments/mine', { token: p.token })).body).assignments
 const changedOf = async (ruleId: number, userId: string) => (await h.events('learning.assignment.changed.v1')).filter((e) => e.data.ruleId === ruleId && e.data.userId === userId)
 const yearsFrom = (day: string, years: number) => computeExpiration(day, 12 * years)!

@@ -1,7 +1,7 @@
 // Set-up of the assignment tests: people registered the way identity announces them (with branch,
 // group and hire date), courses with one module and exams, and the learner's ways to complete them
 // (a course's module through the progress routes, an exam through an attempt).
-import { addDays, type AssignmentRuleInput, type Branch, type Department, type Exam, type StartAttemptResponse } from '@portal/contracts'
+import { AssignmentRule, addDays, type AssignmentRuleInput, type Branch, type Department, type Exam, type StartAttemptResponse } from '@portal/contracts'
 import type { Actor } from '@portal/server-kit'
 import { correctAnswersAsShown, examInput, type Harness } from '../harness.test-support.ts'
 
@@ -120,5 +120,12 @@ export function assignmentFixture(h: Harness) {
   const completions = (ruleId: number, userId: string) =>
     h.sql('select cycle, due_on::text, completed_on::text, on_time from assignment_completions where rule_id = ? and user_id = ? order by cycle', [ruleId, userId])
 
-  return { person, course, completeCourse, exam, takeExam, today, day, ruleBody, row, completions }
+  /** An admin's new rule (POST /admin/assignment-rules), as the API answers it; anything but 201 fails loudly. */
+  const createRule = async (admin: Person, body: unknown) => {
+    const res = await h.call('POST', '/admin/assignment-rules', { token: admin.token, body })
+    if (res.status !== 201) throw new Error(`rule: ${res.status} ${JSON.stringify(res.body)}`)
+    return AssignmentRule.parse(res.body)
+  }
+
+  return { person, course, completeCourse, exam, takeExam, today, day, ruleBody, row, completions, createRule }
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AssignResponse, AssignmentRule, Exam } from '@portal/contracts'
+import { AssignResponse, Exam } from '@portal/contracts'
 import { createHarness, examInput, type Harness } from '../harness.test-support.ts'
 import { assignmentFixture, type Person } from './fixture.test-support.ts'
 
@@ -17,11 +17,7 @@ afterAll(async () => {
   await h?.close()
 })
 
-const rule = async (body: unknown) => {
-  const res = await h.call('POST', '/admin/assignment-rules', { token: admin.token, body })
-  if (res.status !== 201) throw new Error(`rule: ${res.status} ${JSON.stringify(res.body)}`)
-  return AssignmentRule.parse(res.body)
-}
+const rule = (body: unknown) => f.createRule(admin, body)
 const assign = async (kind: 'courses' | 'exams', id: number, userIds: string[]) => {
   const res = await h.call('POST', `/${kind}/${id}/assign`, { token: admin.token, body: { userIds } })
   expect(res.status, JSON.stringify(res.body)).toBe(200)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AssignmentRule, MyAssignments, assignmentState, type AssignmentFacts } from '@portal/contracts'
+import { MyAssignments, assignmentState, type AssignmentFacts } from '@portal/contracts'
 import { createHarness, type Harness } from '../harness.test-support.ts'
 import { assignmentFixture, type Person } from './fixture.test-support.ts'
 
@@ -15,11 +15,7 @@ afterAll(async () => {
   await h?.close()
 })
 
-const rule = async (body: unknown) => {
-  const res = await h.call('POST', '/admin/assignment-rules', { token: admin.token, body })
-  if (res.status !== 201) throw new Error(`rule: ${res.status} ${JSON.stringify(res.body)}`)
-  return AssignmentRule.parse(res.body)
-}
+const rule = (body: unknown) => f.createRule(admin, body)
 const mine = async (p: Person) => {
   const res = await h.call('GET', '/assignments/mine', { token: p.token })
   expect(res.status).toBe(200)

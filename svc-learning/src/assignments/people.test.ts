@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AssignmentRule } from '@portal/contracts'
 import { createHarness, type Harness } from '../harness.test-support.ts'
 import { assignmentFixture, type Person } from './fixture.test-support.ts'
 
@@ -15,11 +14,7 @@ afterAll(async () => {
   await h?.close()
 })
 
-const rule = async (body: unknown) => {
-  const res = await h.call('POST', '/admin/assignment-rules', { token: admin.token, body })
-  if (res.status !== 201) throw new Error(`rule: ${res.status} ${JSON.stringify(res.body)}`)
-  return AssignmentRule.parse(res.body)
-}
+const rule = (body: unknown) => f.createRule(admin, body)
 const groupRule = async (c: { id: number }, group: string, over: Record<string, unknown> = {}) =>
   rule(f.ruleBody({ kind: 'course', id: c.id }, { audience: { kind: 'group', group }, ...over }))
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AssignmentRule, CourseModulesProgress, MyAssignments, addDays, computeExpiration, daysUntil, type Exam, type ExamSummary } from '@portal/contracts'
+import { CourseModulesProgress, MyAssignments, addDays, computeExpiration, daysUntil, type Exam, type ExamSummary } from '@portal/contracts'
 import { createHarness, examInput, type Harness } from '../harness.test-support.ts'
 import { assignmentFixture, type Person } from './fixture.test-support.ts'
 
@@ -28,11 +28,7 @@ function advanceTo(day: string) {
   expect(f.today()).toBe(day)
 }
 
-const rule = async (body: unknown) => {
-  const res = await h.call('POST', '/admin/assignment-rules', { token: admin.token, body })
-  if (res.status !== 201) throw new Error(`rule: ${res.status} ${JSON.stringify(res.body)}`)
-  return AssignmentRule.parse(res.body)
-}
+const rule = (body: unknown) => f.createRule(admin, body)
 const mine = async (p: Person, ruleId: number) =>
   MyAssignments.parse((await h.call('GET', '/assignments/mine', { token: p.token })).body).assignments.find((a) => a.rule_id === ruleId)
 const courseProgress = async (p: Person, courseId: number) => {
