@@ -50,4 +50,24 @@ describe('Admin Dashboard', () => {
     expect(await within(panel).findByText('No assignment rules yet')).toBeTruthy()
     expect(within(panel).getByRole('button', { name: 'New Assignment Rule' })).toBeTruthy()
   })
+
+  const open = () => render(<AdminDashboard user={admin} onUserUpdated={() => undefined} navigate={() => undefined} params={{}} locationState={null} />)
+
+  it('shows a refused load at once, without asking again', async () => {
+    const edge = answerFetch(on('GET', '/api/admin/exams', { status: 403, json: { message: 'Admins only', code: 'forbidden' } }))
+    open()
+    const panel = screen.getByRole('tabpanel', { name: 'Exams' })
+    // Well before the second or two a retry would have taken.
+    expect(await within(panel).findByRole('alert', {}, { timeout: 250 })).toBeTruthy()
+    expect(within(panel).queryByText(/Loading/)).toBeNull()
+    expect(edge.of('GET', '/api/admin/exams')).toHaveLength(1)
+  })
+
+  it('asks once more, soon, when the network dropped the request, then shows the error', async () => {
+    const edge = answerFetch(on('GET', '/api/admin/exams', 'network-error'))
+    open()
+    const panel = screen.getByRole('tabpanel', { name: 'Exams' })
+    expect(await within(panel).findByRole('alert', {}, { timeout: 1000 })).toBeTruthy()
+    expect(edge.of('GET', '/api/admin/exams')).toHaveLength(2)
+  })
 })

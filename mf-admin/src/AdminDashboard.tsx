@@ -1,9 +1,10 @@
 import { REMOTES } from '@portal/contracts'
 import { RemoteSlot, Spinner, Tabs, ensureStyles, type RemoteProps } from '@portal/ui-kit'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { QueryClientProvider } from '@tanstack/react-query'
 import { Suspense, lazy, useState } from 'react'
 import { ExamsTab } from './exams/index.ts'
 import { ADMIN_TABS, tabId, type AdminTab } from './tabs.ts'
+import { createAdminQueryClient } from './query-client.ts'
 import { ensureAdminStyles } from './styles.ts'
 
 ensureStyles()
@@ -59,8 +60,7 @@ const Dashboard = (remote: RemoteProps) => {
 
 /** mf_admin/AdminDashboard: the admin tabs (this slice: Users and Groups work). */
 const AdminDashboard = (props: RemoteProps) => {
-  // One cache per mount: signing out unmounts it, so no data leaks to the next user.
-  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1 } } }))
+  const [client] = useState(createAdminQueryClient)
   return (
     <QueryClientProvider client={client}>
       <Dashboard {...props} />

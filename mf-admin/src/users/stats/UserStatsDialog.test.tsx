@@ -101,4 +101,36 @@ describe('User statistics dialog', () => {
     expect(within(dialog).getByText('No courses yet')).toBeTruthy()
     expect(within(dialog).queryByRole('table')).toBeNull()
   })
+
+  it('says "No data yet" for the scores of someone with no exams, as the dashboard does, not 0%', () => {
+    const dialog = render({
+      ...stats,
+      examsTaken: 0,
+      averageScore: 0,
+      highestScore: 0,
+      lowestScore: 0,
+      coursesStarted: 0,
+      coursesCompleted: 0,
+      averageCourseProgress: 0,
+      examHistory: [],
+      courseHistory: [],
+    })
+    const values = Object.fromEntries(
+      within(dialog)
+        .getAllByRole('term')
+        .map((t) => [t.textContent, (t.nextElementSibling as HTMLElement).textContent]),
+    )
+    expect(values).toEqual({
+      'Exams Taken': '0',
+      'Average Score': '—No data yet',
+      'Highest Score': '—No data yet',
+      'Lowest Score': '—No data yet',
+      'Courses Started': '0',
+      'Courses Completed': '0',
+      'Average Course Progress': '—No data yet',
+    })
+    // The dash is for the eye; a screen reader hears the words.
+    expect(within(dialog).getAllByText('—')[0]!.getAttribute('aria-hidden')).toBe('true')
+    expect(within(dialog).queryByText('0%')).toBeNull()
+  })
 })

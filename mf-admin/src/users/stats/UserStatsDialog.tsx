@@ -1,14 +1,24 @@
 import type { User } from '@portal/contracts'
 import { Alert, Button, DataTable, EmptyState, errorMessage, formatDate, Modal, Spinner } from '@portal/ui-kit'
 import { useUserStats } from '../data/apiHooks.ts'
-import { courseProgressBadge, formatPercent, scoreBadge, type Tone } from './user-stats-view.ts'
+import { courseProgressBadge, percentOf, scoreBadge, type Tone } from './user-stats-view.ts'
 
 const Badge = ({ tone, children }: { tone: Tone; children: string }) => <span className={`pk-tone pk-tone--${tone}`}>{children}</span>
 
-const Figure = ({ label, value }: { label: string; value: string }) => (
+/** One figure; null is a figure there is no data for yet, shown as "—" and read as "No data yet" (the dashboard's wording). */
+const Figure = ({ label, value }: { label: string; value: string | null }) => (
   <div className="pk-figure">
     <dt>{label}</dt>
-    <dd>{value}</dd>
+    <dd>
+      {value === null ? (
+        <>
+          <span aria-hidden="true">—</span>
+          <span className="pk-visually-hidden">No data yet</span>
+        </>
+      ) : (
+        value
+      )}
+    </dd>
   </div>
 )
 
@@ -25,12 +35,12 @@ export const UserStatsDialog = ({ user, onClose }: { user: User; onClose: () => 
           <>
             <dl className="pk-figures" aria-label="Summary">
               <Figure label="Exams Taken" value={String(s.examsTaken)} />
-              <Figure label="Average Score" value={formatPercent(s.averageScore)} />
-              <Figure label="Highest Score" value={formatPercent(s.highestScore)} />
-              <Figure label="Lowest Score" value={formatPercent(s.lowestScore)} />
+              <Figure label="Average Score" value={percentOf(s.averageScore, s.examsTaken)} />
+              <Figure label="Highest Score" value={percentOf(s.highestScore, s.examsTaken)} />
+              <Figure label="Lowest Score" value={percentOf(s.lowestScore, s.examsTaken)} />
               <Figure label="Courses Started" value={String(s.coursesStarted)} />
               <Figure label="Courses Completed" value={String(s.coursesCompleted)} />
-              <Figure label="Average Course Progress" value={formatPercent(s.averageCourseProgress)} />
+              <Figure label="Average Course Progress" value={percentOf(s.averageCourseProgress, s.coursesStarted)} />
             </dl>
             <h3>Exam History</h3>
             {s.examHistory.length === 0 ? (

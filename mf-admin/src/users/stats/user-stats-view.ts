@@ -14,3 +14,6 @@ export const scoreBadge = (score: number): { label: string; tone: Tone } => ({ l
 
 /** Percent with at most one decimal (85, 72.5). */
 export const formatPercent = (n: number) => `${Math.round(n * 10) / 10}%`
+
+/** A percent figure of `count` things, or null when there are none (no exams: no average, not "0%"). */
+export const percentOf = (n: number, count: number): string | null => (count === 0 ? null : formatPercent(n))
