@@ -74,7 +74,13 @@ a.pk-btn:not(.pk-btn--link){text-decoration:none}
 .pk-table th{font-size:.8125rem;text-transform:uppercase;letter-spacing:.03em;color:var(--c-text)}
 .pk-table th[scope=row]{font-size:inherit;text-transform:none;letter-spacing:normal;font-weight:600}
 /* One row of tabs that scrolls sideways on a phone instead of wrapping into rows (issue 15 item 7). */
-.pk-tabs{display:flex;gap:.25rem;overflow-x:auto;scrollbar-width:thin;box-shadow:inset 0 -2px 0 var(--c-border);margin-bottom:1.25rem;padding:3px 3px 0}
+.pk-tabs-strip{position:relative;margin-bottom:1.25rem;--pk-tabs-bg:var(--c-bg)}
+.pk-card .pk-tabs-strip{--pk-tabs-bg:var(--c-surface)}
+.pk-tabs{display:flex;gap:.25rem;overflow-x:auto;scrollbar-width:thin;scroll-padding-inline:2.75rem;box-shadow:inset 0 -2px 0 var(--c-border);padding:3px 3px 0}
+/* An end of the row that hides tabs fades out under an arrow that scrolls that way (components/Tabs.tsx). */
+.pk-tabs__more{position:absolute;top:0;bottom:2px;z-index:1;width:2.75rem;display:flex;align-items:center;border:none;padding:0 .25rem;font:inherit;font-size:1.75rem;line-height:1;font-weight:700;color:var(--c-primary);cursor:pointer}
+.pk-tabs__more--start{left:0;justify-content:flex-start;background:linear-gradient(to right,var(--pk-tabs-bg) 50%,transparent)}
+.pk-tabs__more--end{right:0;justify-content:flex-end;background:linear-gradient(to left,var(--pk-tabs-bg) 50%,transparent)}
 .pk-tab{flex:none;white-space:nowrap;font:inherit;font-weight:600;background:none;border:none;border-bottom:3px solid transparent;padding:.625rem 1rem;cursor:pointer;color:var(--c-text)}
 .pk-tab:focus-visible{outline-offset:-3px}
 .pk-tab[aria-selected=true]{color:var(--c-primary);border-bottom-color:var(--c-primary)}
