@@ -1,5 +1,5 @@
 import { REMOTES, type User } from '@portal/contracts'
-import { Button, ensureStyles, RemoteSlot, Spinner, ToastProvider, type RemoteProps } from '@portal/ui-kit'
+import { Button, ensureStyles, LOAD_QUERY_DEFAULTS, RemoteSlot, Spinner, ToastProvider, type RemoteProps } from '@portal/ui-kit'
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { DueSection } from './assignments/index.ts'
@@ -78,7 +78,7 @@ const Dashboard = (remote: RemoteProps) => {
 /** mf_learner/UserDashboard: the learner's start page (this slice: welcome, profile, empty cards). */
 const UserDashboard = (props: RemoteProps) => {
   // One cache per mount: signing out unmounts it, so no data leaks to the next user.
-  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1 } } }))
+  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: LOAD_QUERY_DEFAULTS } }))
   return (
     <QueryClientProvider client={client}>
       <ToastProvider>
