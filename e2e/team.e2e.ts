@@ -223,12 +223,13 @@ describe('team compliance and revenue journey', () => {
     expect(everyone.some((o) => o.includes('Sam Seattle'))).toBe(true)
     await page.getByLabel('Filter by Branch').selectOption('Portland')
     await expect.poll(async () => (await technician.locator('option').allTextContents()).some((o) => o.includes('Sam Seattle'))).toBe(false)
-    await technician.selectOption({ label: 'Pat Portland (Portland)' })
+    // The e-mail and employee id beside the name tell two technicians of the same name apart.
+    await technician.selectOption({ label: 'Pat Portland (tech.portland@example.com · ID E1001) · Portland' })
 
     // Required fields; a month before 2025 needs no pay. It is new: saved, and the message clears after 3 s.
     await page.getByRole('button', { name: 'Save Revenue' }).click()
     await page.getByText('Please fill in all required fields').waitFor()
-    await page.getByText('Pay data entry will be required starting January 2025').waitFor()
+    await page.getByText('Required for months from January 2025 on; earlier months may be saved without it.').waitFor()
     await page.getByRole('textbox', { name: 'Month' }).fill('2024-06')
     await page.getByRole('spinbutton', { name: 'Gross Revenue' }).fill('5000')
     expect(await axeSerious(page)).toEqual([])

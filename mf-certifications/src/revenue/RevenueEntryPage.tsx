@@ -18,6 +18,7 @@ import {
   DataTable,
   EmptyState,
   errorMessage,
+  focusFirstInvalid,
   formatDate,
   formatMonth,
   Select,
@@ -27,11 +28,11 @@ import {
   type Announcement,
   type RemoteProps,
 } from '@portal/ui-kit'
-import { useEffect, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { Badge, exposed, Notice, LoadFailure } from '../shared/index.ts'
 import { TrendChart, trendPoints } from '../team/index.ts'
 import { useRecentEntries, useRevenueHistory, useSaveRevenue, useTechnicians } from './data/apiHooks.ts'
-import { checkRevenueForm, EMPTY_FORM, liveRatio, payRequired, recordedMonth, SUCCESS_MS, type RevenueForm } from './revenue-form.ts'
+import { checkRevenueForm, EMPTY_FORM, liveRatio, PAY_HINT, payRequired, recordedMonth, SUCCESS_MS, type RevenueForm, type RevenueFormErrors } from './revenue-form.ts'
 
 interface TechnicianFilters {
   search: string
@@ -39,14 +40,18 @@ interface TechnicianFilters {
   department: string
 }
 
-/** Technicians matching the filters (name or e-mail contains the search). */
+/** Technicians matching the filters (name, e-mail or employee id holds every word of the search). */
 export const filterTechnicians = (users: readonly User[], f: TechnicianFilters): User[] => {
-  const q = f.search.trim().toLowerCase()
-  return users.filter(
-    (u) =>
-      (!f.branch || u.branch === f.branch) && (!f.department || u.department === f.department) && (!q || u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q)),
-  )
+  const words = f.search.trim().toLowerCase().split(/\s+/).filter(Boolean)
+  return users.filter((u) => {
+    const text = [u.name, u.email, u.employee_id].filter(Boolean).join(' ').toLowerCase()
+    return (!f.branch || u.branch === f.branch) && (!f.department || u.department === f.department) && words.every((w) => text.includes(w))
+  })
 }
+
+/** A technician as the picker offers them: the e-mail (and employee id) beside the name tell two of the same name apart. */
+export const technicianOption = (u: User): string =>
+  `${u.name} (${[u.email, u.employee_id ? `ID ${u.employee_id}` : null].filter(Boolean).join(' · ')})${u.branch ? ` · ${u.branch}` : ''}`
 
 const RatioBadge = ({ ratio }: { ratio: number | null }) =>
   ratio === null ? <span className="pk-muted">No pay data</span> : <Badge tone={ratioColour(ratio)}>{formatRatio(ratio)}</Badge>
@@ -56,7 +61,9 @@ export const RecentEntriesTable = ({ entries }: { entries: readonly RevenueRecor
   entries.length === 0 ? (
     <EmptyState>No revenue has been entered yet.</EmptyState>
   ) : (
-    <DataTable labelledBy="recent-title">
+    // Wider than a phone: the table scrolls in a box the keyboard can reach and a screen reader names;
+    // no column stays pinned (the last one is a date, not the row's actions), so none hides the amounts.
+    <DataTable labelledBy="recent-title" region="Recent Entries (scrolls sideways)" wrapClassName="ct-scroll-all">
       <thead>
         <tr>
           <th scope="col">Technician</th>
@@ -77,13 +84,13 @@ export const RecentEntriesTable = ({ entries }: { entries: readonly RevenueRecor
                 {e.user.branch ?? 'Branch not set'} · {e.user.department ?? 'Department not set'}
               </span>
             </td>
-            <td>{formatMonth(e.month)}</td>
-            <td>{formatUsd(e.gross_revenue)}</td>
-            <td>{e.pay_amount === null ? <span className="pk-muted">Not entered</span> : formatUsd(e.pay_amount)}</td>
+            <td className="ct-nowrap">{formatMonth(e.month)}</td>
+            <td className="ct-nowrap">{formatUsd(e.gross_revenue)}</td>
+            <td className="ct-nowrap">{e.pay_amount === null ? <span className="pk-muted">Not entered</span> : formatUsd(e.pay_amount)}</td>
             <td>
               <RatioBadge ratio={e.rev_pay_ratio} />
             </td>
-            <td>{formatDate(e.updated_at)}</td>
+            <td className="ct-nowrap">{formatDate(e.updated_at)}</td>
           </tr>
         ))}
       </tbody>
@@ -124,7 +131,10 @@ const RevenueEntryPage = (_props: RemoteProps) => {
   const recent = useRecentEntries()
   const [filters, setFilters] = useState<TechnicianFilters>({ search: '', branch: '', department: '' })
   const [form, setForm] = useState<RevenueForm>(EMPTY_FORM)
-  const [error, setError] = useState<string | null>(null)
+  const [errors, setErrors] = useState<RevenueFormErrors>({})
+  // A required field was left empty: learner §5's message shows above Save, each field says its own.
+  const [missing, setMissing] = useState(false)
+  const formRef = useRef<HTMLFormElement>(null)
   const [success, setSuccess] = useState<Announcement | null>(null)
   // A month recorded already: the entry waits for the admin to confirm replacing it (decision 0039).
   const [replacing, setReplacing] = useState<{ recorded: RevenueRecord; body: ManualRevenueBody } | null>(null)
@@ -146,14 +156,21 @@ const RevenueEntryPage = (_props: RemoteProps) => {
   const ratio = liveRatio(form)
   const set = (key: keyof RevenueForm) => (value: string) => {
     setForm((f) => ({ ...f, [key]: value }))
-    setError(null)
+    setErrors((e) => ({ ...e, [key]: undefined }))
   }
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (save.isPending) return
     const checked = checkRevenueForm(form)
-    if ('error' in checked) return setError(checked.error)
-    setError(null)
+    if ('errors' in checked) {
+      setErrors(checked.errors)
+      setMissing(checked.missing)
+      // After the render that marks the fields: the first one is read with its message.
+      queueMicrotask(() => focusFirstInvalid(formRef.current))
+      return
+    }
+    setErrors({})
+    setMissing(false)
     save.mutate(checked.body, {
       onError: (err) => {
         const recorded = recordedMonth(err)
@@ -177,7 +194,7 @@ const RevenueEntryPage = (_props: RemoteProps) => {
           <TextField
             label="Search Technicians"
             type="search"
-            placeholder="Name or e-mail"
+            placeholder="Name, e-mail or employee ID"
             value={filters.search}
             onChange={(e) => setFilters((f) => ({ ...f, search: e.target.value }))}
           />
@@ -196,17 +213,18 @@ const RevenueEntryPage = (_props: RemoteProps) => {
             onChange={(e) => setFilters((f) => ({ ...f, department: e.target.value }))}
           />
         </div>
-        <form className="pk-stack" onSubmit={submit} noValidate>
+        <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
           <div className="ct-filters ct-filters--fields">
             <Select
               label="Technician"
               placeholder={technicians.isPending ? 'Loading technicians...' : `Select a technician (${shown.length})`}
-              options={shown.map((u) => ({ value: u.id, label: `${u.name}${u.branch ? ` (${u.branch})` : ''}` }))}
+              options={shown.map((u) => ({ value: u.id, label: technicianOption(u) }))}
               value={shown.some((u) => u.id === form.user_id) ? form.user_id : ''}
               onChange={(e) => set('user_id')(e.target.value)}
+              error={errors.user_id}
               required
             />
-            <TextField label="Month" type="month" required max={todayIso().slice(0, 7)} value={form.month} onChange={(e) => set('month')(e.target.value)} />
+            <TextField label="Month" type="month" required max={todayIso().slice(0, 7)} value={form.month} onChange={(e) => set('month')(e.target.value)} error={errors.month} />
             <TextField
               label="Gross Revenue"
               type="number"
@@ -216,6 +234,7 @@ const RevenueEntryPage = (_props: RemoteProps) => {
               required
               value={form.gross_revenue}
               onChange={(e) => set('gross_revenue')(e.target.value)}
+              error={errors.gross_revenue}
             />
             <TextField
               label={payRequired(form.month) ? 'Pay Amount' : 'Pay Amount (optional)'}
@@ -224,15 +243,16 @@ const RevenueEntryPage = (_props: RemoteProps) => {
               min="0"
               step="0.01"
               required={payRequired(form.month)}
-              hint={TEAM_MESSAGES.payHint}
+              hint={PAY_HINT}
               value={form.pay_amount}
               onChange={(e) => set('pay_amount')(e.target.value)}
+              error={errors.pay_amount}
             />
           </div>
           <p className="pk-m0" aria-live="polite">
             Rev/Pay Ratio: {ratio === null ? <span className="pk-muted">shown when revenue and pay are both above 0</span> : <RatioBadge ratio={ratio} />}
           </p>
-          {error ? <Alert>{error}</Alert> : null}
+          {missing && (errors.user_id || errors.month || errors.gross_revenue) ? <Alert>{TEAM_MESSAGES.requiredFields}</Alert> : null}
           {save.isError && !replacing ? <Alert>{errorMessage(save.error, TEAM_MESSAGES.saveRevenueFailed)}</Alert> : null}
           <Notice notice={success} />
           <div>

@@ -13,19 +13,25 @@ describe('revenue entry form', () => {
     expect(liveRatio(form({ gross_revenue: '0' }))).toBeNull()
   })
 
-  it('needs technician, month and gross revenue (learner §5)', () => {
-    for (const missing of [{ user_id: '' }, { month: '' }, { gross_revenue: ' ' }]) expect(checkRevenueForm(form(missing))).toEqual({ error: 'Please fill in all required fields' })
+  it('marks each required field left empty, with its own message (learner §5)', () => {
+    expect(checkRevenueForm({ user_id: '', month: '', gross_revenue: ' ', pay_amount: '' })).toEqual({
+      errors: { user_id: 'Select a technician', month: 'Enter a month', gross_revenue: 'Enter the gross revenue' },
+      missing: true,
+    })
+    expect(checkRevenueForm(form({ month: '' }))).toEqual({ errors: { month: 'Enter a month' }, missing: true })
   })
 
-  it('refuses negative, text and three-decimal amounts', () => {
-    for (const bad of [{ gross_revenue: '-5' }, { gross_revenue: 'abc' }, { pay_amount: '1.234' }])
-      expect(checkRevenueForm(form(bad))).toEqual({ error: 'Amounts are numbers of 0 or more with at most two decimals' })
+  it('refuses negative, text and three-decimal amounts on the field that holds them', () => {
+    const amount = 'Enter a number of 0 or more with at most two decimals'
+    expect(checkRevenueForm(form({ gross_revenue: '-5' }))).toEqual({ errors: { gross_revenue: amount }, missing: false })
+    expect(checkRevenueForm(form({ gross_revenue: 'abc', pay_amount: '1.234' }))).toEqual({ errors: { gross_revenue: amount, pay_amount: amount }, missing: false })
+    expect(checkRevenueForm(form({ month: '2026-13' }))).toEqual({ errors: { month: 'Use a month in the form YYYY-MM' }, missing: false })
   })
 
   it('wants pay from January 2025 on and lets it be left out before', () => {
     expect(payRequired('2024-12')).toBe(false)
     expect(payRequired('2025-01')).toBe(true)
-    expect(checkRevenueForm(form({ month: '2025-01', pay_amount: '' }))).toEqual({ error: 'Pay amount is required from January 2025 on' })
+    expect(checkRevenueForm(form({ month: '2025-01', pay_amount: '' }))).toEqual({ errors: { pay_amount: 'Pay amount is required from January 2025 on' }, missing: false })
     expect(checkRevenueForm(form({ month: '2024-12', pay_amount: '' }))).toEqual({
       body: { user_id: USER_ID, month: '2024-12', gross_revenue: 12000, pay_amount: null },
     })

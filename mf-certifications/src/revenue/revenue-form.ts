@@ -21,20 +21,44 @@ export function liveRatio(form: Pick<RevenueForm, 'gross_revenue' | 'pay_amount'
   return gross / pay
 }
 
+/**
+ * The pay field's hint: the rule as it stands (the spec's "will be required starting January 2025"
+ * was written before that month; pay is required from it on, earlier months may go without).
+ */
+export const PAY_HINT = 'Required for months from January 2025 on; earlier months may be saved without it.'
+
 /** Whether the month needs a pay amount (from January 2025 on). */
 export const payRequired = (month: string): boolean => month !== '' && month >= TEAM.payRequiredFrom
 
+/** What is wrong with each field, by the field's key (learner §5). */
+export type RevenueFormErrors = Partial<Record<keyof RevenueForm, string>>
+
+/** The message of each required field left empty; with any of them the form also shows learner §5's 'Please fill in all required fields'. */
+export const MISSING = {
+  user_id: 'Select a technician',
+  month: 'Enter a month',
+  gross_revenue: 'Enter the gross revenue',
+} as const
+
+const AMOUNT_ERROR = 'Enter a number of 0 or more with at most two decimals'
+
 /**
- * The body of POST /revenue/manual-entry, or the message the form shows: technician, month and
- * gross revenue required (learner §5), amounts of 0 or more with at most two decimals, pay from 2025-01.
+ * The body of POST /revenue/manual-entry, or what is wrong with each field (in the form's order):
+ * technician, month and gross revenue required (learner §5), amounts of 0 or more with at most two
+ * decimals, pay from 2025-01. `missing` says a required field was left empty.
  */
-export function checkRevenueForm(form: RevenueForm): { body: ManualRevenueBody } | { error: string } {
+export function checkRevenueForm(form: RevenueForm): { body: ManualRevenueBody } | { errors: RevenueFormErrors; missing: boolean } {
   const gross = form.gross_revenue.trim()
   const pay = form.pay_amount.trim()
-  if (!form.user_id || !form.month || gross === '') return { error: TEAM_MESSAGES.requiredFields }
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(form.month)) return { error: 'Use a month in the form YYYY-MM' }
-  if (!AMOUNT.test(gross) || (pay !== '' && !AMOUNT.test(pay))) return { error: 'Amounts are numbers of 0 or more with at most two decimals' }
-  if (pay === '' && payRequired(form.month)) return { error: TEAM_MESSAGES.payRequired }
+  const errors: RevenueFormErrors = {}
+  if (!form.user_id) errors.user_id = MISSING.user_id
+  if (!form.month) errors.month = MISSING.month
+  else if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(form.month)) errors.month = 'Use a month in the form YYYY-MM'
+  if (gross === '') errors.gross_revenue = MISSING.gross_revenue
+  else if (!AMOUNT.test(gross)) errors.gross_revenue = AMOUNT_ERROR
+  if (pay !== '' && !AMOUNT.test(pay)) errors.pay_amount = AMOUNT_ERROR
+  else if (pay === '' && !errors.month && payRequired(form.month)) errors.pay_amount = TEAM_MESSAGES.payRequired
+  if (Object.keys(errors).length > 0) return { errors, missing: !form.user_id || !form.month || gross === '' }
   return { body: { user_id: form.user_id, month: form.month, gross_revenue: Number(gross), pay_amount: pay === '' ? null : Number(pay) } }
 }
 

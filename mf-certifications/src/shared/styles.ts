@@ -43,6 +43,9 @@ const CSS = `
 .ct-chart{margin:0;display:flex;flex-direction:column;gap:.5rem}
 .ct-chart svg{width:100%;max-width:760px;height:auto}
 .ct-mine td{background:#eff6ff;font-weight:700}
+.ct-nowrap{white-space:nowrap}
+/* A table without row actions: on a phone it scrolls as a whole, no column pinned over the others. */
+.pk-table-wrap.ct-scroll-all .pk-table :is(th,td):last-child:not([colspan]){position:static;box-shadow:none}
 
 `
 
