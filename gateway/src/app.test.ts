@@ -40,6 +40,8 @@ describe('route table', () => {
       '/api/manager/team',
       '/api/reports/certifications/export',
       '/api/revenue/leaderboard',
+      '/api/revenue/leaderboard/me',
+      '/api/revenue/me/trend',
       '/api/certification-notifications/logs',
     ])
       expect(resolveRoute(path)?.upstream, path).toBe('certs')

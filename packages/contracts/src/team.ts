@@ -205,6 +205,60 @@ export const LeaderboardResponse = z.object({
 export type LeaderboardResponse = z.infer<typeof LeaderboardResponse>
 
 // ---------------------------------------------------------------------------------------------
+// A technician's own revenue (learner §1: "see revenue history and a leaderboard"; issue 30 item 6)
+
+/** A month of the caller's trend: 0 and `recorded: false` when nothing was recorded for it. */
+export const RevenueTrendMonth = z.object({
+  month: IsoMonth,
+  recorded: z.boolean(),
+  gross_revenue: z.number(),
+  pay_amount: z.number().nullable(),
+  /** gross / pay when both are above 0, else null. */
+  rev_pay_ratio: z.number().nullable(),
+})
+export type RevenueTrendMonth = z.infer<typeof RevenueTrendMonth>
+/** GET /revenue/me/trend: the caller's last `TEAM.trendMonths` months up to this one, oldest first, every month listed. */
+export const RevenueTrendResponse = z.object({ from: IsoMonth, to: IsoMonth, months: z.array(RevenueTrendMonth) })
+export type RevenueTrendResponse = z.infer<typeof RevenueTrendResponse>
+
+/**
+ * A row of the caller's leaderboard: rank and name for everyone; the amounts only where the caller
+ * may read them (their own row; a manager's scope; an admin: all), else null (DESIGN "Security").
+ */
+export const StandingRow = z.object({
+  rank: z.number().int(),
+  name: z.string(),
+  is_you: z.boolean(),
+  gross_revenue: z.number().nullable(),
+  rev_pay_ratio: z.number().nullable(),
+})
+export type StandingRow = z.infer<typeof StandingRow>
+/** The caller's own place and figures over the period. */
+export const MyStanding = z.object({
+  rank: z.number().int(),
+  gross_revenue: z.number(),
+  pay_amount: z.number().nullable(),
+  rev_pay_ratio: z.number().nullable(),
+})
+export type MyStanding = z.infer<typeof MyStanding>
+/**
+ * GET /revenue/leaderboard/me?period&date (any signed-in user; query as LeaderboardQuery): the top
+ * `TEAM.leaderboardTop` technicians of the company, the caller's own place and figures (null without
+ * revenue in the period), how many were ranked, and whether some amounts were withheld from the caller.
+ */
+export const MyLeaderboardResponse = z.object({
+  period: LeaderboardPeriod,
+  from: IsoMonth,
+  to: IsoMonth,
+  /** Technicians with revenue in the period. */
+  ranked: z.number().int(),
+  rows: z.array(StandingRow),
+  you: MyStanding.nullable(),
+  amounts_withheld: z.boolean(),
+})
+export type MyLeaderboardResponse = z.infer<typeof MyLeaderboardResponse>
+
+// ---------------------------------------------------------------------------------------------
 // Manager controls: rev/pay ratio and tier promotions
 
 /** PUT /manager/rev-pay/{userId}. */

@@ -35,6 +35,17 @@ const toRecord = (r: RecordSql): RevenueRecord => {
   }
 }
 
+/** A member's revenue totals over a leaderboard's months, with their place. */
+export interface RankedTotal {
+  rank: number
+  user_id: string
+  name: string
+  branch: Branch | null
+  department: Department | null
+  gross: number
+  pay: number | null
+}
+
 const SELECT = `select r.id, r.user_id, r.month, r.gross_revenue, r.pay_amount, r.created_at, r.updated_at, u.name, u.branch, u.department
   from revenue_records r left join users u on u.id = r.user_id`
 
@@ -79,26 +90,39 @@ export const revenueRepository = {
    * (ties share a rank): the first `top` rows, and `userId`'s rank when asked for.
    */
   async leaderboard(em: EntityManager, viewer: TeamViewer, from: string, to: string, top: number, userId?: string) {
+    const { rows, you } = await this.ranked(em, viewer, from, to, top, userId)
+    const toRow = (r: RankedTotal): LeaderboardRow => ({ rank: r.rank, user_id: r.user_id, name: r.name, gross_revenue: r.gross, rev_pay_ratio: revPayRatio(r.gross, r.pay) })
+    return { rows: rows.map(toRow), place: you ? you.rank : null }
+  },
+  /**
+   * The ranking behind both leaderboards: each member's totals over `from`..`to` with rank (ties
+   * share one), branch and department; the first `top`, `userId`'s own totals (null without
+   * revenue then) and how many were ranked.
+   */
+  async ranked(em: EntityManager, viewer: TeamViewer, from: string, to: string, top: number, userId?: string) {
     const { where, params } = teamConditions(viewer)
     const rows = (await em.execute(
       `with totals as (
-         select r.user_id, u.name, sum(r.gross_revenue) as gross, sum(r.pay_amount) as pay
+         select r.user_id, u.name, u.branch, u.department, sum(r.gross_revenue) as gross, sum(r.pay_amount) as pay
          from revenue_records r join users u on u.id = r.user_id
          where r.month between ? and ? and ${where.join(' and ')}
-         group by r.user_id, u.name),
-       ranked as (select *, rank() over (order by gross desc) as rank, row_number() over (order by gross desc, lower(name), user_id) as n from totals)
+         group by r.user_id, u.name, u.branch, u.department),
+       ranked as (select *, rank() over (order by gross desc) as rank, row_number() over (order by gross desc, lower(name), user_id) as n,
+         count(*) over () as ranked from totals)
        select * from ranked where n <= ? or user_id = ? order by n`,
       [from, to, ...params, top, userId ?? null],
-    )) as { user_id: string; name: string; gross: string; pay: string | null; rank: string; n: string }[]
-    const toRow = (r: (typeof rows)[number]): LeaderboardRow => ({
+    )) as { user_id: string; name: string; branch: Branch | null; department: Department | null; gross: string; pay: string | null; rank: string; n: string; ranked: string }[]
+    const toTotal = (r: (typeof rows)[number]): RankedTotal => ({
       rank: Number(r.rank),
       user_id: r.user_id,
       name: r.name,
-      gross_revenue: Number(r.gross),
-      rev_pay_ratio: revPayRatio(Number(r.gross), r.pay === null ? null : Number(r.pay)),
+      branch: r.branch,
+      department: r.department,
+      gross: Number(r.gross),
+      pay: r.pay === null ? null : Number(r.pay),
     })
-    const place = userId ? rows.find((r) => r.user_id === userId) : undefined
-    return { rows: rows.filter((r) => Number(r.n) <= top).map(toRow), place: place ? Number(place.rank) : null }
+    const you = userId ? rows.find((r) => r.user_id === userId) : undefined
+    return { rows: rows.filter((r) => Number(r.n) <= top).map(toTotal), you: you ? toTotal(you) : null, ranked: rows[0] ? Number(rows[0].ranked) : 0 }
   },
   /** The profile's cards: the latest month with a record up to `month`, and the year's gross revenue up to it. */
   async cards(em: EntityManager, userId: string, month: string) {

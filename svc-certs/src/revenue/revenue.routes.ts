@@ -6,7 +6,7 @@ import type { RevenueService } from './revenue.service.ts'
 
 const UserIdParam = z.object({ id: z.uuid('Invalid user id') })
 
-/** `/revenue`: manual entry and recent entries (admins), a technician's history, the leaderboard. */
+/** `/revenue`: manual entry and recent entries (admins), a technician's history, the leaderboard, and the caller's own trend and place. */
 export const revenueRoutes = (svc: RevenueService, verifier: TokenVerifier) =>
   new Hono<AppEnv>()
     .use(authenticate(verifier))
@@ -19,4 +19,9 @@ export const revenueRoutes = (svc: RevenueService, verifier: TokenVerifier) =>
     .get('/leaderboard', validate('query', LeaderboardQuery), async (c) => {
       const q = c.req.valid('query')
       return c.json(await svc.leaderboard(c.get('actor'), q.period, q.date))
+    })
+    .get('/me/trend', async (c) => c.json(await svc.myTrend(c.get('actor'))))
+    .get('/leaderboard/me', validate('query', LeaderboardQuery), async (c) => {
+      const q = c.req.valid('query')
+      return c.json(await svc.myLeaderboard(c.get('actor'), q.period, q.date))
     })

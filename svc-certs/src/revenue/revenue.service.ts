@@ -7,14 +7,16 @@ import {
   type LeaderboardPeriod,
   type LeaderboardResponse,
   type ManualRevenueBody,
+  type MyLeaderboardResponse,
+  type RevenueTrendResponse,
   type RevenueData,
   type RevenueRecord,
   type TierLevel,
 } from '@portal/contracts'
-import { auditTrail, badRequest, conflict, notFound, projectedUsers, requireReadableUser, type Actor } from '@portal/server-kit'
+import { auditTrail, badRequest, conflict, inManagerScope, notFound, projectedUsers, requireReadableUser, withProjectedScope, type Actor } from '@portal/server-kit'
 import type { CertsContext } from '../context.ts'
 import { requireTeamViewer, type TeamViewer } from '../compliance/index.ts'
-import { revenueRepository, revPayRatio } from './revenue.repository.ts'
+import { revenueRepository, revPayRatio, type RankedTotal } from './revenue.repository.ts'
 
 type ManualEntry = z.output<typeof ManualRevenueBody>
 
@@ -113,6 +115,59 @@ export function createRevenueService(ctx: CertsContext) {
       const em = orm.em.fork()
       const viewer = await requireTeamViewer(em, actor)
       return (await leaderboardFor(em, viewer, period, date ? date.slice(0, 7) : thisMonth())).board
+    },
+    /**
+     * GET /revenue/me/trend: the caller's own last 6 months up to this one, oldest first; a month
+     * without a record is listed with 0 and `recorded: false`, so the chart has no gaps.
+     */
+    async myTrend(actor: Actor): Promise<RevenueTrendResponse> {
+      const em = orm.em.fork()
+      await requireReadableUser(em, actor, actor.userId)
+      const to = thisMonth()
+      const from = addMonths(to, 1 - TEAM.trendMonths)
+      const byMonth = new Map((await revenueRepository.ofUser(em, actor.userId, { from, to })).map((r) => [r.month, r]))
+      const months = Array.from({ length: TEAM.trendMonths }, (_, i) => {
+        const month = addMonths(from, i)
+        const r = byMonth.get(month)
+        return r
+          ? { month, recorded: true, gross_revenue: r.gross_revenue, pay_amount: r.pay_amount, rev_pay_ratio: r.rev_pay_ratio }
+          : { month, recorded: false, gross_revenue: 0, pay_amount: null, rev_pay_ratio: null }
+      })
+      return { from, to, months }
+    },
+    /**
+     * GET /revenue/leaderboard/me: the company's top 5 over the period holding `date` (default
+     * today) by rank and name, and the caller's own place and figures. The amounts of a row are
+     * sent only where the caller may read that person's revenue (DESIGN "Security": technicians
+     * only themselves, managers their scope, admins everyone).
+     */
+    async myLeaderboard(actor: Actor, period: LeaderboardPeriod, date?: string): Promise<MyLeaderboardResponse> {
+      const em = orm.em.fork()
+      await requireReadableUser(em, actor, actor.userId)
+      const reader = actor.isAdmin ? actor : await withProjectedScope(em, actor)
+      const readable = (r: RankedTotal) => r.user_id === actor.userId || reader.isAdmin || (reader.isManager && inManagerScope(reader.managerScope, r))
+      const { from, to } = periodMonths(period, date ? date.slice(0, 7) : thisMonth())
+      // Everyone's ranking, as an admin's board has it: the place does not depend on who asks.
+      const { rows, you, ranked } = await revenueRepository.ranked(em, { actor, scope: null }, from, to, TEAM.leaderboardTop, actor.userId)
+      const shown = rows.map((r) => {
+        const open = readable(r)
+        return {
+          rank: r.rank,
+          name: r.name,
+          is_you: r.user_id === actor.userId,
+          gross_revenue: open ? r.gross : null,
+          rev_pay_ratio: open ? revPayRatio(r.gross, r.pay) : null,
+        }
+      })
+      return {
+        period,
+        from,
+        to,
+        ranked,
+        rows: shown,
+        you: you ? { rank: you.rank, gross_revenue: you.gross, pay_amount: you.pay, rev_pay_ratio: revPayRatio(you.gross, you.pay) } : null,
+        amounts_withheld: rows.some((r) => !readable(r)),
+      }
     },
     /** The member detail's revenue overview: the last 6 months (oldest first) and this month's leaderboard with the member's place. */
     async overview(em: EntityManager, viewer: TeamViewer, userId: string) {
