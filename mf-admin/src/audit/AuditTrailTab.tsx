@@ -71,7 +71,8 @@ export const AuditTrailTab = ({ navigate }: { navigate?: (to: string) => void })
       {!trails.some((t) => t.isPending) && entries.length === 0 ? <EmptyState>No changes recorded for these filters</EmptyState> : null}
       {entries.length > 0 ? (
         // Focusable: the table scrolls sideways on narrow screens and has no controls of its own.
-        <DataTable region="Audit trail">
+        // On a phone each entry stands as a block of labelled lines (admin styles, `.pk-audit`).
+        <DataTable region="Audit trail" wrapClassName="pk-audit">
           <caption className="pk-visually-hidden">Admin changes, newest first</caption>
           <thead>
             <tr>
@@ -86,14 +87,16 @@ export const AuditTrailTab = ({ navigate }: { navigate?: (to: string) => void })
           <tbody>
             {entries.map((e) => (
               <tr key={`${e.service}-${e.id}`}>
-                <td>{formatDateTime(e.at)}</td>
-                <td>{e.actor_name}</td>
-                <td>{SOURCE_LABELS[e.service as keyof typeof SOURCE_LABELS] ?? e.service}</td>
-                <td>{e.action}</td>
-                <td>
+                <td data-label="When">{formatDateTime(e.at)}</td>
+                <td data-label="Who">{e.actor_name}</td>
+                <td data-label="Area">{SOURCE_LABELS[e.service as keyof typeof SOURCE_LABELS] ?? e.service}</td>
+                <td data-label="Action">{e.action}</td>
+                <td data-label="Target">
                   <Target target={e.target} link={historyLink(e)} navigate={navigate} />
                 </td>
-                <td className="pk-muted">{detailsText(e.details)}</td>
+                <td data-label="Details" className="pk-muted">
+                  {detailsText(e.details)}
+                </td>
               </tr>
             ))}
           </tbody>

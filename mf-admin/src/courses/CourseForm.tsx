@@ -223,32 +223,37 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
             </span>
             {/*
               The native picker stays the control (focusable, Enter or Space opens it, its name is the
-              field's); it is drawn as a button like the others by the label that follows it.
+              field's); it is drawn as a button like the others by the label that follows it, and lies
+              unseen over that label, so a tap anywhere on the button is a tap on the picker.
             */}
             <div className="pk-file-picker">
-              <input
-                ref={target(FOCUS.files)}
-                id="course-module-files"
-                type="file"
-                multiple
-                accept={ACCEPT}
-                aria-labelledby="course-module-files-label"
-                aria-invalid={errors.modules ? true : undefined}
-                aria-describedby={['course-module-files-hint', state.fileErrors.length > 0 ? filesErrorId : null, errors.modules ? modulesErrorId : null].filter(Boolean).join(' ')}
-                onChange={(e) => {
-                  const files = [...(e.target.files ?? [])]
-                  if (files.length > 0) {
-                    const message = addedMessage(state, courseFormReducer(state, { type: 'addFiles', files }))
-                    dispatch({ type: 'addFiles', files })
-                    if (message) announce(message)
-                  }
-                  // Let the same file be picked again later.
-                  e.target.value = ''
-                }}
-              />
-              <label htmlFor="course-module-files" className="pk-btn pk-btn--secondary" aria-hidden="true">
-                Choose Files…
-              </label>
+              <span className="pk-file-picker__control">
+                <input
+                  ref={target(FOCUS.files)}
+                  id="course-module-files"
+                  type="file"
+                  multiple
+                  accept={ACCEPT}
+                  aria-labelledby="course-module-files-label"
+                  aria-invalid={errors.modules ? true : undefined}
+                  aria-describedby={['course-module-files-hint', state.fileErrors.length > 0 ? filesErrorId : null, errors.modules ? modulesErrorId : null]
+                    .filter(Boolean)
+                    .join(' ')}
+                  onChange={(e) => {
+                    const files = [...(e.target.files ?? [])]
+                    if (files.length > 0) {
+                      const message = addedMessage(state, courseFormReducer(state, { type: 'addFiles', files }))
+                      dispatch({ type: 'addFiles', files })
+                      if (message) announce(message)
+                    }
+                    // Let the same file be picked again later.
+                    e.target.value = ''
+                  }}
+                />
+                <label htmlFor="course-module-files" className="pk-btn pk-btn--secondary" aria-hidden="true">
+                  Choose Files…
+                </label>
+              </span>
               <span className="pk-muted pk-fs-14" aria-hidden="true">
                 {state.modules.some((r) => r.kind === 'new') ? `${state.modules.filter((r) => r.kind === 'new').length} new file(s) added below` : 'No files chosen yet'}
               </span>

@@ -73,21 +73,23 @@ const ImportQuestionsDialog = ({
             Question File
           </span>
           <div className="pk-file-picker">
-            <input
-              id={`${labelId}-input`}
-              type="file"
-              accept={IMPORT_ACCEPT}
-              aria-labelledby={labelId}
-              aria-describedby={hintId}
-              onChange={(e) => {
-                const file = e.target.files?.[0]
-                if (file) void readFile(file)
-                e.target.value = ''
-              }}
-            />
-            <label htmlFor={`${labelId}-input`} className="pk-btn pk-btn--secondary" aria-hidden="true">
-              Choose File…
-            </label>
+            <span className="pk-file-picker__control">
+              <input
+                id={`${labelId}-input`}
+                type="file"
+                accept={IMPORT_ACCEPT}
+                aria-labelledby={labelId}
+                aria-describedby={hintId}
+                onChange={(e) => {
+                  const file = e.target.files?.[0]
+                  if (file) void readFile(file)
+                  e.target.value = ''
+                }}
+              />
+              <label htmlFor={`${labelId}-input`} className="pk-btn pk-btn--secondary" aria-hidden="true">
+                Choose File…
+              </label>
+            </span>
             <span className="pk-muted pk-fs-14" aria-hidden="true">
               {read.status === 'read' || read.status === 'reading' ? read.fileName : 'No file chosen yet'}
             </span>
