@@ -1,6 +1,7 @@
 import { MessageResponse } from '@portal/contracts'
-import { Alert, Button, TextField, api, errorMessage } from '@portal/ui-kit'
-import { useState, type FormEvent } from 'react'
+import { Alert, Button, TextField, api, errorMessage, focusFirstInvalid } from '@portal/ui-kit'
+import { useRef, useState, type FormEvent } from 'react'
+import { flushSync } from 'react-dom'
 import { Link } from 'react-router'
 
 export const ForgotPasswordPage = () => {
@@ -9,11 +10,13 @@ export const ForgotPasswordPage = () => {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [sentTo, setSentTo] = useState<string | null>(null)
+  const formRef = useRef<HTMLFormElement>(null)
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     if (!email.trim()) {
-      setFieldError('Email is required')
+      flushSync(() => setFieldError('Email is required'))
+      focusFirstInvalid(formRef.current)
       return
     }
     setFieldError(null)
@@ -45,7 +48,7 @@ export const ForgotPasswordPage = () => {
       <h1 id="forgot-title">Forgot Password</h1>
       <p className="pk-muted">Enter your email address and we will send you a link to reset your password.</p>
       {error ? <Alert>{error}</Alert> : null}
-      <form className="pk-stack" onSubmit={submit} noValidate>
+      <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
         <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={fieldError} required />
         <Button type="submit" disabled={busy}>
           {busy ? 'Sending...' : 'Send Reset Link'}

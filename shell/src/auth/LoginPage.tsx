@@ -1,6 +1,7 @@
 import { AuthSuccess, ErrorBody, PublicSignInProvidersResponse, type PublicSignInProvider } from '@portal/contracts'
-import { Alert, ApiError, Button, Spinner, TextField, api, errorMessage, getStoredUser, hasIdentity, refreshSession } from '@portal/ui-kit'
-import { useEffect, useState, type FormEvent } from 'react'
+import { Alert, ApiError, Button, Spinner, TextField, api, errorMessage, focusFirstInvalid, getStoredUser, hasIdentity, refreshSession } from '@portal/ui-kit'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { flushSync } from 'react-dom'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { dashboardOf, useAuth } from './AuthProvider.tsx'
 import { CompanySignIn, ProviderSignOutOffer } from './CompanySignIn.tsx'
@@ -25,6 +26,7 @@ export const LoginPage = () => {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [pendingUserId, setPendingUserId] = useState<string | null>(null)
+  const formRef = useRef<HTMLFormElement>(null)
 
   const finish = (res: AuthSuccess) => {
     signIn(res.token, res.user)
@@ -61,8 +63,12 @@ export const LoginPage = () => {
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     const errs = { email: email.trim() ? undefined : 'Email is required', password: password ? undefined : 'Password is required' }
-    setFieldErrors(errs)
-    if (errs.email || errs.password) return
+    // Each empty field says so under itself, and focus goes to the first (WCAG 3.3.1).
+    flushSync(() => setFieldErrors(errs))
+    if (errs.email || errs.password) {
+      focusFirstInvalid(formRef.current)
+      return
+    }
     setBusy(true)
     setError(null)
     try {
@@ -112,7 +118,7 @@ export const LoginPage = () => {
       {notice && !error ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
       {error ? <Alert>{error}</Alert> : null}
       <CompanySignIn providers={providers ?? []} />
-      <form className="pk-stack" onSubmit={submit} noValidate>
+      <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
         <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={fieldErrors.email} required />
         <TextField
           label="Password"

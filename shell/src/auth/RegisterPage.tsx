@@ -1,6 +1,7 @@
 import { AuthSuccess, PublicConfig, RegisterResponse } from '@portal/contracts'
-import { Alert, Button, TextField, api, errorMessage } from '@portal/ui-kit'
-import { useEffect, useState, type FormEvent } from 'react'
+import { Alert, ApiError, Button, TextField, api, errorMessage, focusFirstInvalid } from '@portal/ui-kit'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { flushSync } from 'react-dom'
 import { Link, useNavigate } from 'react-router'
 import { dashboardOf, useAuth } from './AuthProvider.tsx'
 import { VerificationPanel } from './VerificationPanel.tsx'
@@ -12,6 +13,9 @@ interface FieldErrors {
   password?: string | null
   adminCode?: string | null
 }
+
+/** The field a refusal of the server is about, by its code: its message goes under that field. */
+const REFUSED_FIELD: Readonly<Record<string, keyof FieldErrors>> = { email_domain_not_allowed: 'email', invalid_admin_code: 'adminCode' }
 
 let configCache: Promise<PublicConfig> | null = null
 
@@ -47,6 +51,7 @@ export const RegisterPage = () => {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [pendingUserId, setPendingUserId] = useState<string | null>(null)
+  const formRef = useRef<HTMLFormElement>(null)
 
   const finish = (res: AuthSuccess) => {
     signIn(res.token, res.user)
@@ -61,8 +66,12 @@ export const RegisterPage = () => {
       password: registrationPasswordError(password),
       adminCode: isAdmin && !adminCode.trim() ? 'Admin code is required' : null,
     }
-    setErrors(next)
-    if (Object.values(next).some(Boolean)) return
+    // Each field says what is wrong under itself, and focus goes to the first of them (WCAG 3.3.1).
+    flushSync(() => setErrors(next))
+    if (Object.values(next).some(Boolean)) {
+      focusFirstInvalid(formRef.current)
+      return
+    }
     setBusy(true)
     setError(null)
     try {
@@ -70,6 +79,15 @@ export const RegisterPage = () => {
       if ('requiresVerification' in res) setPendingUserId(res.userId)
       else finish(res)
     } catch (err) {
+      const field = err instanceof ApiError ? REFUSED_FIELD[err.code] : undefined
+      if (field) {
+        flushSync(() => {
+          setErrors((x) => ({ ...x, [field]: errorMessage(err, 'Registration failed. Please try again.') }))
+          setBusy(false)
+        })
+        focusFirstInvalid(formRef.current)
+        return
+      }
       setError(errorMessage(err, 'Registration failed. Please try again.'))
     }
     setBusy(false)
@@ -84,7 +102,7 @@ export const RegisterPage = () => {
       <h1 id="register-title">Register for the Exam Platform</h1>
       <p className="pk-muted">{domain ? `Use your company email address (@${domain}).` : 'Use your company email address.'}</p>
       {error ? <Alert>{error}</Alert> : null}
-      <form className="pk-stack" onSubmit={submit} noValidate>
+      <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
         <TextField label="Full Name" name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} required />
         <TextField
           label="Email"

@@ -1,6 +1,7 @@
 import { MESSAGES, MessageResponse } from '@portal/contracts'
-import { Alert, Button, TextField, api, errorMessage } from '@portal/ui-kit'
-import { useState, type FormEvent } from 'react'
+import { Alert, Button, TextField, api, errorMessage, focusFirstInvalid } from '@portal/ui-kit'
+import { useRef, useState, type FormEvent } from 'react'
+import { flushSync } from 'react-dom'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { confirmPasswordError, newPasswordError } from './validation.ts'
 
@@ -34,6 +35,7 @@ export const ResetPasswordPage = () => {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [done, setDone] = useState(false)
+  const formRef = useRef<HTMLFormElement>(null)
 
   if (!token) {
     return (
@@ -58,8 +60,11 @@ export const ResetPasswordPage = () => {
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     const next = { password: newPasswordError(password), confirm: confirmPasswordError(password, confirm) }
-    setErrors(next)
-    if (next.password || next.confirm) return
+    flushSync(() => setErrors(next))
+    if (next.password || next.confirm) {
+      focusFirstInvalid(formRef.current)
+      return
+    }
     setBusy(true)
     setError(null)
     try {
@@ -76,7 +81,7 @@ export const ResetPasswordPage = () => {
       <h1 id="reset-title">Reset Password</h1>
       <p className="pk-muted">At least 8 characters, with a lowercase letter, an uppercase letter and a number.</p>
       {error ? <Alert>{error}</Alert> : null}
-      <form className="pk-stack" onSubmit={submit} noValidate>
+      <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
         <PasswordField label="New Password" value={password} onChange={setPassword} error={errors.password} />
         <PasswordField label="Confirm Password" value={confirm} onChange={setConfirm} error={errors.confirm} />
         <Button type="submit" disabled={busy}>

@@ -1,6 +1,7 @@
 import { AuthSuccess, MessageResponse, VERIFICATION_CODE_TTL_MINUTES, VERIFICATION_RESEND_SECONDS } from '@portal/contracts'
-import { Alert, Button, TextField, api, errorMessage } from '@portal/ui-kit'
-import { useEffect, useState, type FormEvent } from 'react'
+import { Alert, ApiError, Button, TextField, api, errorMessage, focusFirstInvalid } from '@portal/ui-kit'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { flushSync } from 'react-dom'
 import { isCompleteVerificationCode, resendHint, sanitizeVerificationCode } from './validation.ts'
 
 export interface VerificationPanelProps {
@@ -25,10 +26,16 @@ const useCountdown = (untilMs: number) => {
   return seconds
 }
 
+/** Under the code field when Verify Email is pressed before six digits are in. */
+export const INCOMPLETE_CODE = 'Enter the 6-digit code from the email'
+
 /** Enter the 6-digit e-mail code; a correct code signs the user in (spec §2 Verification). */
 export const VerificationPanel = ({ userId, email, codeJustSent, onVerified, onBack }: VerificationPanelProps) => {
   const [code, setCode] = useState('')
+  // What is wrong with the code (too short, or refused by the server): said under the field.
+  const [codeError, setCodeError] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const formRef = useRef<HTMLFormElement>(null)
   const [info, setInfo] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   // The server takes a new request this long after the last code was sent.
@@ -37,16 +44,30 @@ export const VerificationPanel = ({ userId, email, codeJustSent, onVerified, onB
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
-    if (!isCompleteVerificationCode(code) || busy) return
+    if (busy) return
+    if (!isCompleteVerificationCode(code)) return markCode(INCOMPLETE_CODE)
     setBusy(true)
+    setCodeError(null)
     setError(null)
     setInfo(null)
     try {
       onVerified(await api.post('/auth/verify-email', { userId, verificationCode: code }, AuthSuccess))
     } catch (err) {
-      setError(errorMessage(err, 'Verification failed. Please try again.'))
+      const message = errorMessage(err, 'Verification failed. Please try again.')
+      // A refusal (a wrong or expired code) is about the code; a failure to reach the server is not.
+      if (err instanceof ApiError && err.status >= 400 && err.status < 500) return markCode(message)
+      setError(message)
       setBusy(false)
     }
+  }
+
+  // The message goes under the code field, and focus back to it (WCAG 3.3.1).
+  const markCode = (message: string) => {
+    flushSync(() => {
+      setCodeError(message)
+      setBusy(false)
+    })
+    focusFirstInvalid(formRef.current)
   }
 
   const resend = async () => {
@@ -71,7 +92,7 @@ export const VerificationPanel = ({ userId, email, codeJustSent, onVerified, onB
       </p>
       {error ? <Alert>{error}</Alert> : null}
       {info ? <Alert tone="success">{info}</Alert> : null}
-      <form className="pk-stack" onSubmit={submit} noValidate>
+      <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
         <TextField
           label="Verification Code"
           name="verificationCode"
@@ -80,9 +101,10 @@ export const VerificationPanel = ({ userId, email, codeJustSent, onVerified, onB
           pattern="[0-9]{6}"
           value={code}
           onChange={(e) => setCode(sanitizeVerificationCode(e.target.value))}
+          error={codeError}
           autoFocus
         />
-        <Button type="submit" disabled={!isCompleteVerificationCode(code) || busy}>
+        <Button type="submit" disabled={busy}>
           {busy ? 'Verifying...' : 'Verify Email'}
         </Button>
       </form>
