@@ -1,7 +1,7 @@
 import { BRANCHES, COURSE_MESSAGES, DEPARTMENTS } from '@portal/contracts'
-import { Alert, Button, Modal, Select, Spinner, TextField, errorMessage } from '@portal/ui-kit'
-import { useId, useState } from 'react'
-import { filterLearners, selectionSummary, toggleIn, useUserGroups, useUsers, type LearnerFilter } from '../users/index.ts'
+import { Alert, Button, Modal, PeoplePicker, Select, Spinner, errorMessage, filterPeople, focusFirstInvalid } from '@portal/ui-kit'
+import { useRef, useState } from 'react'
+import { filterLearners, personOf, selectionSummary, useUserGroups, useUsers, type LearnerFilter } from '../users/index.ts'
 import { useAssign } from './data/apiHooks.ts'
 
 export interface AssignDialogProps {
@@ -43,14 +43,28 @@ export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assi
   const [tried, setTried] = useState(false)
   const assign = useAssign(assignTo, onAssigned)
   const learners = (users.data ?? []).filter((u) => !u.is_admin)
-  const shown = filterLearners(learners, filter)
+  // The branch, department and group filters here; the picker searches name, e-mail and employee id.
+  const people = filterLearners(learners, { ...filter, search: '' }).map((u) => ({
+    ...personOf(u),
+    detail: [u.branch, u.department, u.user_group].filter(Boolean).join(' · ') || null,
+    badge: initialSelected.includes(u.id) ? 'Assigned' : null,
+  }))
+  const shown = filterPeople(people, filter.search)
   const set = (key: keyof LearnerFilter) => (e: { target: { value: string } }) => setFilter((f) => ({ ...f, [key]: e.target.value }))
-  const error = assignError(tried, selected.length, assign.isError ? errorMessage(assign.error, errorFallback) : null)
-  const errorId = useId()
+  const callError = assign.isError ? errorMessage(assign.error, errorFallback) : null
+  const error = assignError(tried, selected.length, callError)
+  // The refused choice marks the picker; a failed call is said under it.
+  const choiceError = error !== callError ? error : null
+  const pickerRef = useRef<HTMLDivElement>(null)
   const submit = () => {
     setTried(true)
+    if (selected.length === 0) {
+      // After the refusal has rendered, focus goes to the search field it marks (its message is read).
+      requestAnimationFrame(() => focusFirstInvalid(pickerRef.current))
+      return
+    }
     // Not disabled while busy: a focused button that turns disabled drops focus to <body>.
-    if (selected.length === 0 || assign.isPending) return
+    if (assign.isPending) return
     assign.mutate(selected)
   }
   return (
@@ -60,65 +74,54 @@ export const AssignDialog = ({ title, initialSelected, assignedToAll, what, assi
       ) : users.isError ? (
         <Alert>{errorMessage(users.error, 'Failed to fetch users')}</Alert>
       ) : (
-        <div className="pk-stack">
+        <div className="pk-stack" ref={pickerRef}>
           {assignedToAll ? (
             <Alert tone="info">
               This {what} is assigned to all users: every learner has it, whoever is selected here. The selection below is kept for when it is no longer assigned to all.
             </Alert>
           ) : null}
-          <TextField
-            label="Search users"
-            type="search"
-            placeholder="Search by name or email"
+          <PeoplePicker
+            legend="Users"
+            searchLabel="Search users"
+            people={people}
+            selected={selected}
+            onChange={setSelected}
+            search={filter.search}
+            onSearch={(search) => setFilter((f) => ({ ...f, search }))}
+            error={choiceError}
+            summary={selectionSummary(selected, initialSelected, assignedToAll)}
             // The dialog opens on Cancel while users load: move on to the search once it is there.
             autoFocus
-            value={filter.search}
-            onChange={set('search')}
-          />
-          <div className="pk-grid pk-grid-140 pk-gap-m">
-            <Select label="Branch" placeholder={ANY.label} options={BRANCHES.map((b) => ({ value: b, label: b }))} value={filter.branch} onChange={set('branch')} />
-            <Select label="Department" placeholder={ANY.label} options={DEPARTMENTS.map((d) => ({ value: d, label: d }))} value={filter.department} onChange={set('department')} />
-            <Select
-              label="User Group"
-              placeholder={ANY.label}
-              options={(groups.data ?? []).map((g) => ({ value: g.name, label: g.name }))}
-              value={filter.group}
-              onChange={set('group')}
-            />
-          </div>
-          <div className="pk-row">
-            <Button size="small" variant="secondary" onClick={() => setSelected((s) => [...new Set([...s, ...shown.map((u) => u.id)])])}>
-              Select All
-            </Button>
-            <Button size="small" variant="secondary" onClick={() => setSelected((s) => s.filter((id) => !shown.some((u) => u.id === id)))}>
-              Deselect All
-            </Button>
-            <span className="pk-muted" role="status">
-              {selectionSummary(selected, initialSelected, assignedToAll)}
-            </span>
-          </div>
-          <fieldset aria-describedby={error ? errorId : undefined} className="pk-border pk-rounded-sm pk-max-h280 pk-scroll-y pk-m0 pk-pad-s2">
-            <legend className="pk-visually-hidden">Users</legend>
-            {shown.length === 0 ? (
-              <p className="pk-muted">No users found</p>
-            ) : (
-              shown.map((u) => (
-                <label key={u.id} className="pk-check pk-fw-medium pk-py-xs">
-                  <input type="checkbox" checked={selected.includes(u.id)} onChange={() => setSelected((s) => toggleIn(s, u.id))} />
-                  <span>
-                    {u.name} <span className="pk-muted">({u.email})</span>
-                    {u.branch || u.department ? (
-                      <span className="pk-muted pk-block pk-fw-normal pk-fs-13">{[u.branch, u.department, u.user_group].filter(Boolean).join(' · ')}</span>
-                    ) : null}
-                  </span>
-                  {initialSelected.includes(u.id) ? <span className="pk-badge">Assigned</span> : null}
-                </label>
-              ))
-            )}
-          </fieldset>
+          >
+            <div className="pk-grid pk-grid-140 pk-gap-m">
+              <Select label="Branch" placeholder={ANY.label} options={BRANCHES.map((b) => ({ value: b, label: b }))} value={filter.branch} onChange={set('branch')} />
+              <Select
+                label="Department"
+                placeholder={ANY.label}
+                options={DEPARTMENTS.map((d) => ({ value: d, label: d }))}
+                value={filter.department}
+                onChange={set('department')}
+              />
+              <Select
+                label="User Group"
+                placeholder={ANY.label}
+                options={(groups.data ?? []).map((g) => ({ value: g.name, label: g.name }))}
+                value={filter.group}
+                onChange={set('group')}
+              />
+            </div>
+            <div className="pk-row">
+              <Button size="small" variant="secondary" onClick={() => setSelected((s) => [...new Set([...s, ...shown.map((u) => u.id)])])}>
+                Select All
+              </Button>
+              <Button size="small" variant="secondary" onClick={() => setSelected((s) => s.filter((id) => !shown.some((u) => u.id === id)))}>
+                Deselect All
+              </Button>
+            </div>
+          </PeoplePicker>
         </div>
       )}
-      {error ? <Alert id={errorId}>{error}</Alert> : null}
+      {callError && !choiceError ? <Alert>{callError}</Alert> : null}
       <div className="pk-row pk-justify-end">
         <Button variant="secondary" onClick={onClose}>
           Cancel

@@ -9,11 +9,11 @@ import {
   type AssignmentRuleSaved,
   type User,
 } from '@portal/contracts'
-import { Alert, Button, DataTable, Modal, Select, Spinner, Switch, TableHead, TextField, errorMessage, focusFirstInvalid, formatDate } from '@portal/ui-kit'
+import { Alert, Button, DataTable, Modal, PeoplePicker, Select, Spinner, Switch, TableHead, TextField, errorMessage, focusFirstInvalid, formatDate } from '@portal/ui-kit'
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { useAdminCourses } from '../courses/index.ts'
 import { useAdminExams } from '../exams/index.ts'
-import { filterLearners, toggleIn, useUserGroups, useUsers } from '../users/index.ts'
+import { personOf, useUserGroups, useUsers } from '../users/index.ts'
 import { useCertificationTypes, usePreviewRule, useSaveRule } from './data/apiHooks.ts'
 import {
   CHANGE_LABELS,
@@ -124,32 +124,20 @@ const UserPicker = ({
   onChange: (ids: string[]) => void
 }) => {
   const [search, setSearch] = useState('')
-  const found = filterLearners(users, { search, branch: '', department: '', group: '' }).sort(
-    (a, b) => Number(selected.includes(b.id)) - Number(selected.includes(a.id)) || a.name.localeCompare(b.name),
-  )
-  const shown = found.slice(0, USERS_LISTED)
+  const people = [...users].sort((a, b) => a.name.localeCompare(b.name)).map(personOf)
   return (
-    <div className="pk-stack pk-gap-s">
-      <TextField label="Search users" type="search" placeholder="Search by name or email" value={search} error={error} onChange={(e) => setSearch(e.target.value)} />
-      <p className="pk-muted pk-m0 pk-fs-14" role="status">
-        {selected.length} selected{found.length > shown.length ? ` · showing ${shown.length} of ${found.length} matching users; search to narrow` : ''}
-      </p>
-      <fieldset className="pk-border pk-rounded-sm pk-max-h256 pk-scroll-y pk-m0 pk-pad-s2">
-        <legend className="pk-visually-hidden">Users to assign</legend>
-        {shown.length === 0 ? (
-          <p className="pk-muted pk-m0">No users found</p>
-        ) : (
-          shown.map((u) => (
-            <label key={u.id} className="pk-check pk-py-xs">
-              <input type="checkbox" checked={selected.includes(u.id)} onChange={() => onChange(toggleIn(selected, u.id))} />
-              <span>
-                {u.name} <span className="pk-muted">({u.email})</span>
-              </span>
-            </label>
-          ))
-        )}
-      </fieldset>
-    </div>
+    <PeoplePicker
+      legend="Users to assign"
+      searchLabel="Search users"
+      people={people}
+      selected={selected}
+      onChange={onChange}
+      search={search}
+      onSearch={setSearch}
+      error={error}
+      limit={USERS_LISTED}
+      chosenFirst
+    />
   )
 }
 

@@ -1,4 +1,5 @@
 import type { User } from '@portal/contracts'
+import type { PickablePerson } from '@portal/ui-kit'
 import { byText, type TableColumns } from '../table/index.ts'
 
 /** Users whose name or e-mail contains the search text (case-insensitive). */
@@ -7,6 +8,9 @@ export const filterUsers = (users: readonly User[], search: string): User[] => {
   if (!q) return [...users]
   return users.filter((u) => u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q))
 }
+
+/** A user as the people pickers offer them: told apart from a namesake by e-mail and employee id. */
+export const personOf = (u: User): PickablePerson => ({ id: u.id, name: u.name, email: u.email, employeeId: u.employee_id })
 
 /** "Admin" for admins, else "User" (spec: Users tab Role column). */
 export const roleLabel = (u: Pick<User, 'is_admin'>): string => (u.is_admin ? 'Admin' : 'User')

@@ -2,4 +2,4 @@
 // filtered and picked (the assign dialog). The Users tab (users/UsersTab.tsx, with its dialogs) loads
 // lazily when opened.
 export { userKeys, useCreateGroup, useUserGroups, useUsers } from './data/apiHooks.ts'
-export { filterLearners, selectionSummary, toggleIn, type LearnerFilter } from './filter.ts'
+export { filterLearners, personOf, selectionSummary, toggleIn, type LearnerFilter } from './filter.ts'
