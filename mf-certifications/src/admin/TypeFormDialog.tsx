@@ -77,8 +77,13 @@ const TypeFormBody = ({ editing, onSaved, onClose }: { editing: TypeEditing; onS
           value={form.description}
           onChange={(e) => set('description', e.target.value)}
           aria-invalid={errors.description ? true : undefined}
+          aria-describedby={errors.description ? `${descriptionId}-error` : undefined}
         />
-        {errors.description ? <span className="pk-error">{errors.description}</span> : null}
+        {errors.description ? (
+          <span id={`${descriptionId}-error`} className="pk-error">
+            {errors.description}
+          </span>
+        ) : null}
       </div>
       <RenewedByField value={form.renewed_by} onChange={(next) => set('renewed_by', next)} error={errors.renewed_by} />
       <label className="pk-check">

@@ -79,7 +79,9 @@ export const AddCertificationDialog = ({
             value={form.certification_id}
             onChange={(e) => set('certification_id')(e.target.value)}
             error={errors.certification_id}
-            aria-describedby={errors.certification_id ? undefined : hintId}
+            // Given only without an error: the select's own message is its description then (a
+            // given aria-describedby, even undefined, would replace it).
+            {...(errors.certification_id ? {} : { 'aria-describedby': hintId })}
             required
           />
           <span id={hintId} className="pk-hint pk-muted pk-fs-13">

@@ -1,6 +1,6 @@
 import { TEAM_MESSAGES, tierLabel, todayIso, type TeamMemberDetail, type TierLevel } from '@portal/contracts'
-import { Alert, Button, errorMessage, formatDate, Modal, Select, TextField } from '@portal/ui-kit'
-import { useId, useState, type FormEvent } from 'react'
+import { Alert, Button, errorMessage, focusFirstInvalid, formatDate, Modal, Select, TextField } from '@portal/ui-kit'
+import { useId, useRef, useState, type FormEvent } from 'react'
 import { saveBlob } from '../shared/index.ts'
 import { fetchMemberReport, sendReminder } from './api.ts'
 import { useRequestPromotion, useUpdateRevPay } from './data/apiHooks.ts'
@@ -21,17 +21,23 @@ export function parseRatio(text: string): { ratio: number } | { error: string } 
 const RevPayEditor = ({ userId, current, announce }: { userId: string; current: number | null; announce: (t: string) => void }) => {
   const [text, setText] = useState(current === null ? '' : current.toFixed(2))
   const [error, setError] = useState<string | null>(null)
+  const formRef = useRef<HTMLFormElement>(null)
   const save = useUpdateRevPay(userId, (ratio) => announce(`Rev/pay ratio updated to ${ratio.toFixed(2)}.`))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (save.isPending) return
     const parsed = parseRatio(text)
-    if ('error' in parsed) return setError(parsed.error)
+    if ('error' in parsed) {
+      setError(parsed.error)
+      // After the render that marks the field: it is read with its message.
+      queueMicrotask(() => focusFirstInvalid(formRef.current))
+      return
+    }
     setError(null)
     save.mutate(parsed.ratio)
   }
   return (
-    <form className="pk-stack" onSubmit={submit} noValidate aria-labelledby="revpay-title">
+    <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate aria-labelledby="revpay-title">
       <h3 id="revpay-title" className="pk-m0 pk-fs-17">
         Rev/Pay Ratio
       </h3>
@@ -81,6 +87,7 @@ const PromotionDialog = ({
   const [justification, setJustification] = useState('')
   const [error, setError] = useState<string | null>(null)
   const justId = useId()
+  const formRef = useRef<HTMLFormElement>(null)
   const send = useRequestPromotion(userId, () => {
     setJustification('')
     onSubmitted(TEAM_MESSAGES.promotionSubmitted)
@@ -96,14 +103,15 @@ const PromotionDialog = ({
     if (send.isPending) return
     if (justification.trim() === '') {
       setError(TEAM_MESSAGES.justificationRequired)
-      document.getElementById(justId)?.focus()
+      // After the render that marks the field, so it is read as invalid with its message.
+      queueMicrotask(() => focusFirstInvalid(formRef.current))
       return
     }
     send.mutate({ newTier: Number(tier) as TierLevel, justification: justification.trim() })
   }
   return (
     <Modal open={open} title="Request Tier Promotion" onClose={close}>
-      <form className="pk-stack" onSubmit={submit} noValidate>
+      <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
         <p className="pk-m0">
           {name} is {tierLabel(current)}. An admin approves or denies the request.
         </p>
