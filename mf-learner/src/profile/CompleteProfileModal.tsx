@@ -1,7 +1,8 @@
 import { ProfileResponse, type User } from '@portal/contracts'
-import { Alert, Button, Modal, Select, api, errorMessage } from '@portal/ui-kit'
+import { Alert, Button, Modal, Select, api, errorMessage, focusFirstInvalid } from '@portal/ui-kit'
 import { useMutation } from '@tanstack/react-query'
-import { useState, type FormEvent } from 'react'
+import { useRef, useState, type FormEvent } from 'react'
+import { flushSync } from 'react-dom'
 import { branchOptions, departmentAfterBranchChange, departmentOptions, validateProfile, type ProfileErrors } from './profile-form.ts'
 
 export interface CompleteProfileModalProps {
@@ -16,6 +17,7 @@ export const CompleteProfileModal = ({ open, user, onSaved, onDismiss }: Complet
   const [branch, setBranch] = useState<string>(user.branch ?? '')
   const [department, setDepartment] = useState<string>(user.department ?? '')
   const [errors, setErrors] = useState<ProfileErrors>({})
+  const formRef = useRef<HTMLFormElement>(null)
   const save = useMutation({
     mutationFn: () => api.put(`/users/${encodeURIComponent(user.id)}/profile`, { branch, department }, ProfileResponse),
     onSuccess: ({ user: saved }) => onSaved(saved),
@@ -24,15 +26,17 @@ export const CompleteProfileModal = ({ open, user, onSaved, onDismiss }: Complet
   const submit = (e: FormEvent) => {
     e.preventDefault()
     const next = validateProfile(branch, department)
-    setErrors(next)
-    if (!next.branch && !next.department) save.mutate()
+    // Each missing choice says so under itself, and focus goes to the first (WCAG 3.3.1).
+    flushSync(() => setErrors(next))
+    if (next.branch || next.department) focusFirstInvalid(formRef.current)
+    else save.mutate()
   }
 
   return (
     <Modal open={open} title="Complete Your Profile" onClose={onDismiss}>
       <p className="pk-muted">Choose your branch and department. Certification features stay locked until your profile is complete.</p>
       {save.isError ? <Alert>{errorMessage(save.error, 'Failed to update profile')}</Alert> : null}
-      <form className="pk-stack" onSubmit={submit} noValidate>
+      <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate>
         <Select
           label="Branch"
           placeholder="Select a branch"
