@@ -1,6 +1,6 @@
 import type { SignInProvider } from '@portal/contracts'
-import { Alert, Button, Modal, Select, Switch, TextField, errorMessage } from '@portal/ui-kit'
-import { useState, type FormEvent } from 'react'
+import { Alert, Button, Modal, Select, Switch, TextField, errorMessage, focusFirstInvalid } from '@portal/ui-kit'
+import { useRef, useState, type FormEvent } from 'react'
 import { useSaveProvider } from './data/apiHooks.ts'
 import { CLAIM_FIELDS, MANAGER_SCOPE_OPTIONS, checkForm, emptyForm, formOf, keyFrom, type ProviderForm } from './provider-form.ts'
 
@@ -26,6 +26,7 @@ export const ProviderDialog = ({
   const [form, setForm] = useState<ProviderForm>(() => (editing ? formOf(editing) : emptyForm()))
   const [keyTouched, setKeyTouched] = useState(false)
   const [errors, setErrors] = useState<Record<string, string>>({})
+  const formRef = useRef<HTMLFormElement>(null)
   const save = useSaveProvider(editing, onSaved)
   const set = <K extends keyof ProviderForm>(k: K, v: ProviderForm[K]) => setForm((f) => ({ ...f, [k]: v }))
   const name = form.display_name.trim() || 'the provider'
@@ -36,6 +37,8 @@ export const ProviderDialog = ({
     const checked = checkForm(form, editing !== null)
     if (!checked.ok) {
       setErrors(checked.errors)
+      // After the marks have rendered, focus goes to the first field in error (its message is read).
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current))
       return
     }
     setErrors({})
@@ -44,7 +47,7 @@ export const ProviderDialog = ({
 
   return (
     <Modal open title={editing ? `Edit ${editing.display_name}` : 'Add Sign-in Provider'} onClose={onClose}>
-      <form className="pk-stack pk-wide" onSubmit={submit} noValidate aria-label={editing ? 'Edit sign-in provider' : 'Add sign-in provider'}>
+      <form ref={formRef} className="pk-stack pk-wide" onSubmit={submit} noValidate aria-label={editing ? 'Edit sign-in provider' : 'Add sign-in provider'}>
         <fieldset className="pk-stack pk-border-0 pk-p0 pk-m0">
           <legend className="pk-fw-semibold">Provider</legend>
           <div className="pk-row pk-items-start">

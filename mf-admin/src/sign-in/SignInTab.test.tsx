@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import type { SignInProvider } from '@portal/contracts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render as renderDom, screen, within } from '@testing-library/react'
+import { render as renderDom, screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
 import type { ReactNode } from 'react'
 import { describe, expect, it } from 'vitest'
@@ -116,6 +116,12 @@ describe('the provider dialog', () => {
     expect(within(dialog).getByText('display_name is required')).toBeTruthy()
     expect(within(dialog).getByText('issuer must be an https URL (http only on localhost), without query or fragment')).toBeTruthy()
     expect(within(dialog).getByText("Empty: the company's domain (acme.test).", { exact: false })).toBeTruthy()
+    // Each field in error is marked and described by its message; focus goes to the first one.
+    const name = within(dialog).getByRole('textbox', { name: 'Display name', description: /^display_name is required/ })
+    expect(name.getAttribute('aria-invalid')).toBe('true')
+    const issuer = within(dialog).getByRole('textbox', { name: 'Issuer URL', description: /^issuer must be an https URL/ })
+    expect(issuer.getAttribute('aria-invalid')).toBe('true')
+    await waitFor(() => expect(document.activeElement).toBe(name))
   })
 
   it('suggests the key from the display name for a new provider', async () => {

@@ -76,4 +76,18 @@ describe('Employment dialog', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Admin access required')
     expect(onClose).not.toHaveBeenCalled()
   })
+
+  it('refused before sending, marks the field in error, describes it by the message and moves focus to it', async () => {
+    const puts = answerEmployment(() => ({ status: 200, json: { user: dana } }))
+    show()
+    const id = screen.getByRole('textbox', { name: 'Employee ID' })
+    // Pasted past the field's limit (maxLength stops typing, not a script).
+    fireEvent.change(id, { target: { value: 'E'.repeat(51) } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    const marked = screen.getByRole('textbox', { name: 'Employee ID', description: 'Employee id may hold at most 50 characters' })
+    expect(marked.getAttribute('aria-invalid')).toBe('true')
+    expect(screen.getByLabelText('Hire date').hasAttribute('aria-invalid')).toBe(false)
+    await waitFor(() => expect(document.activeElement).toBe(marked))
+    expect(puts).toEqual([])
+  })
 })
