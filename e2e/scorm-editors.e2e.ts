@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser } from 'playwright-core'
+import { SCORM_EDITOR_MESSAGES } from '@portal/contracts'
 import { axeSerious, launchBrowser } from './browser.ts'
 import { captivateFixturePath } from '@portal/contracts/test-support/captivate-fixture'
 import { adminCourses, apiAs, contentFrame, courseRow, DEMO, eventually, myCourses, openCourse, report, signIn, zipOf, type Session } from './courses-support.ts'
@@ -37,13 +38,10 @@ describe('SCORM editors journey', () => {
     const form = page.getByRole('form', { name: 'Upload New Course' })
     await form.getByLabel('Course Title').fill(title)
     await form.getByLabel('Assign to all users').check()
-    // A zip without Captivate project data: the editor says so and changes nothing.
+    // A zip without Captivate project data: Edit SCORM is not offered, the row says why in plain words.
     await form.getByLabel('Module Files').setInputFiles({ name: 'plain.zip', mimeType: 'application/zip', buffer: await zipOf({ 'index.html': '<p>hi</p>' }) })
-    await form.getByRole('button', { name: 'Edit SCORM package Module 1' }).click()
-    const failed = page.getByRole('dialog', { name: 'Edit SCORM Package' })
-    await failed.getByText('Could not find or parse project configuration files').waitFor()
-    await failed.getByRole('button', { name: 'Cancel' }).click()
-    await failed.waitFor({ state: 'hidden' })
+    await form.getByText(SCORM_EDITOR_MESSAGES.notCaptivateFile).waitFor()
+    expect(await form.getByRole('button', { name: 'Edit SCORM package Module 1' }).count()).toBe(0)
     await form.getByRole('button', { name: 'Remove Module 1' }).click()
     await form.getByLabel('Module Files').setInputFiles({
       name: 'pump-station-safety.zip',
@@ -53,7 +51,9 @@ describe('SCORM editors journey', () => {
     await form.getByRole('button', { name: 'Edit SCORM package Module 1' }).click()
     const pre = page.getByRole('dialog', { name: 'Edit SCORM Package' })
     await pre.getByLabel('Slide 1 duration').waitFor()
-    await expect.poll(() => pre.getByLabel('File').textContent()).toBe('pump-station-safety.zip · 0.02 MB')
+    // The size as the module's row writes it.
+    await expect.poll(() => pre.getByLabel('File').textContent()).toBe('pump-station-safety.zip · 24.1 KB')
+    await form.getByText('pump-station-safety.zip · 24.1 KB').waitFor()
     expect(await pre.getByLabel(/^Slide \d name$/).evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual([
       'Pump overview',
       'Lockout procedure',

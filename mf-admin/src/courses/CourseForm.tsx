@@ -1,5 +1,17 @@
-import type { Course } from '@portal/contracts'
-import { Alert, Button, ConfirmDialog, focusFirstInvalid, LiveRegion, TextField, UploadProgress, useAnnouncement, useFocusTargets, type FocusTargets } from '@portal/ui-kit'
+import { SCORM_EDITOR_MESSAGES as M, type Course } from '@portal/contracts'
+import {
+  Alert,
+  Button,
+  ConfirmDialog,
+  focusFirstInvalid,
+  formatFileSize,
+  LiveRegion,
+  TextField,
+  UploadProgress,
+  useAnnouncement,
+  useFocusTargets,
+  type FocusTargets,
+} from '@portal/ui-kit'
 import { useId, useReducer, useRef, useState } from 'react'
 import {
   ACCEPT,
@@ -13,7 +25,6 @@ import {
   courseFormReducer,
   emptyCourseForm,
   FOCUS,
-  formatSize,
   formFromCourse,
   moduleTypeLabel,
   uploadErrorText,
@@ -23,6 +34,7 @@ import {
 } from './course-form.ts'
 import { processingText, scormBadge } from './course-table.ts'
 import { useSaveCourse } from './data/apiHooks.ts'
+import { useCaptivateCheck } from './scorm-editor/captivate-check.ts'
 import { ScormPreUploadEditor } from './scorm-editor/ScormPreUploadEditor.tsx'
 import { ScormTimingEditor } from './scorm-editor/ScormTimingEditor.tsx'
 
@@ -41,13 +53,16 @@ interface ModuleRowActions {
 const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: readonly ModuleRow[]; error: string | undefined; actions: ModuleRowActions }) => {
   const name = `Module ${row.order}`
   const headingId = useId()
+  // A package chosen for upload offers Edit SCORM only once the analysis finds a Captivate project in it.
+  const check = useCaptivateCheck(row.kind === 'new' && row.isScorm && !row.markedForDeletion ? (row.file ?? null) : null)
+  const newScorm = row.kind === 'new' && row.isScorm && row.file !== undefined
   const badge = row.stored ? scormBadge({ is_scorm: row.isScorm, ...row.stored }) : null
   const processing = row.stored ? processingText(row.stored) : null
   const meta = (
     <span className="pk-muted pk-fs-14">
       <span className="pk-badge pk-ml0">{badge ?? moduleTypeLabel(row)}</span>
       {row.kind === 'new' ? <span className="pk-badge">New</span> : null}
-      {row.preEdited ? <span className="pk-badge">Pre-edited</span> : null} {row.fileName} · {formatSize(row.size)}
+      {row.preEdited ? <span className="pk-badge">Pre-edited</span> : null} {row.fileName} · {formatFileSize(row.size)}
       {processing ? <> · {processing}</> : null}
     </span>
   )
@@ -93,7 +108,7 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
               {direction === 'up' ? 'Move Up' : 'Move Down'}
             </Button>
           ))}
-          {row.isScorm && ((row.kind === 'new' && row.file) || (row.kind === 'existing' && row.stored?.processing_status === 'ready')) ? (
+          {row.isScorm && ((newScorm && check.state === 'project') || (row.kind === 'existing' && row.stored?.processing_status === 'ready')) ? (
             <Button size="small" variant="secondary" aria-label={`Edit SCORM package ${name}`} onClick={() => actions.editScorm(row)}>
               Edit SCORM
             </Button>
@@ -109,6 +124,7 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
           </Button>
         </div>
       </div>
+      {newScorm && check.state !== 'project' ? <p className="pk-muted pk-fs-14 pk-m0">{check.state === 'checking' ? M.checkingProject : check.reason}</p> : null}
     </li>
   )
 }

@@ -1,7 +1,9 @@
-import type { Course, CourseModule } from '@portal/contracts'
+import { SCORM_EDITOR_MESSAGES as M, type Course, type CourseModule } from '@portal/contracts'
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render as renderDom, screen, within } from '@testing-library/react'
+import { fireEvent, render as renderDom, screen, within } from '@testing-library/react'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { ReactNode } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { courseKeys } from './data/apiHooks.ts'
@@ -130,5 +132,41 @@ describe('Course form', () => {
     expect((within(form).getByRole('button', { name: 'Move up Module 2' }) as HTMLButtonElement).disabled).toBe(false)
     expect(within(form).getByRole('button', { name: 'Delete Module 2' })).toBeTruthy()
     expect(within(form).getByRole('button', { name: 'Update Course' }).getAttribute('type')).toBe('submit')
+  })
+})
+
+describe('Edit SCORM is offered where there is a Captivate project', () => {
+  const noop = () => undefined
+  // Real packages: the Captivate fixture, and a SCORM 1.2 course made with another tool.
+  // (Read from the shared folder beside the checkout by path: a DOM test's bundler would try to serve a `new URL(…, import.meta.url)`.)
+  const fixture = (path: string, name: string) =>
+    new File([readFileSync(resolve(process.env.SHARED_DIR ?? resolve(process.cwd(), '../shared'), 'fixtures', path))], name, { type: 'application/zip' })
+  const captivate = () => fixture('captivate/captivate-video-slides.zip', 'pump-station-safety.zip')
+  const golf = () => fixture('scorm/golf-scorm12-RuntimeBasicCalls.zip', 'golf.zip')
+  const choose = (form: HTMLElement, ...files: File[]) => fireEvent.change(within(form).getByLabelText('Module Files'), { target: { files } })
+
+  it('offers it for a Captivate package once the analysis finds the project, and says in plain words why not for another package', async () => {
+    render(<CourseForm course={null} onDone={noop} onCancel={noop} />)
+    const form = screen.getByRole('form', { name: 'Upload New Course' })
+    choose(form, captivate(), golf())
+    const captivateRow = within(form).getByRole('listitem', { name: 'Module 1' })
+    const golfRow = within(form).getByRole('listitem', { name: 'Module 2' })
+    // Both wait for the analysis before anything is offered.
+    expect(within(golfRow).getByText(M.checkingProject)).toBeTruthy()
+    expect(await within(captivateRow).findByRole('button', { name: 'Edit SCORM package Module 1' }, { timeout: 5000 })).toBeTruthy()
+    expect(await within(golfRow).findByText(M.notCaptivateFile, {}, { timeout: 5000 })).toBeTruthy()
+    expect(within(golfRow).queryByRole('button', { name: /Edit SCORM/ })).toBeNull()
+    expect(within(captivateRow).queryByText(M.checkingProject)).toBeNull()
+    // The row writes the package's size as the editor's dialog does (the one formatter).
+    expect(golfRow.textContent).toContain('golf.zip · 349.5 KB')
+  })
+
+  it('says a file that is no zip at all has nothing to edit', async () => {
+    render(<CourseForm course={null} onDone={noop} onCancel={noop} />)
+    const form = screen.getByRole('form', { name: 'Upload New Course' })
+    choose(form, new File(['not a zip'], 'notes.zip', { type: 'application/zip' }))
+    const row = within(form).getByRole('listitem', { name: 'Module 1' })
+    expect(await within(row).findByText(M.notAZip, {}, { timeout: 5000 })).toBeTruthy()
+    expect(within(row).queryByRole('button', { name: /Edit SCORM/ })).toBeNull()
   })
 })

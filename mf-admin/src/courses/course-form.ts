@@ -118,13 +118,6 @@ export const moduleTypeLabel = (row: Pick<ModuleRow, 'fileName' | 'isScorm'>): s
   }
 }
 
-/** A file size as people read it: "812 bytes", "3.4 KB", "1.50 MB" (a small file is not "0.00 MB"). */
-export const formatSize = (bytes: number): string => {
-  if (bytes < 1024) return `${bytes} byte${bytes === 1 ? '' : 's'}`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
-  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`
-}
-
 /** Orders 1..n for the rows that stay, in display order; rows marked for deletion keep theirs. */
 export const renumber = (rows: readonly ModuleRow[]): ModuleRow[] => {
   let n = 0

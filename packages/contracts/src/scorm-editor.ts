@@ -28,6 +28,11 @@ export const SCORM_EDITOR_MESSAGES = {
   notScorm: 'This module is not a SCORM package',
   notReady: 'This SCORM package is not ready yet',
   backupNotFound: 'Backup not found',
+  /** Edit SCORM works on Adobe Captivate projects only: what a package without one says instead (issue 30 item 4). */
+  checkingProject: 'Looking for a Captivate project…',
+  notCaptivateFile: 'Not an Adobe Captivate project: this package has no slides whose names or timings can be edited here. It uploads and plays as it is.',
+  notCaptivateModule: 'Not an Adobe Captivate project: this package has no slides whose names or timings can be edited here. It plays as it was uploaded.',
+  notAZip: 'This file does not open as a zip archive, so there is nothing in it to edit.',
 } as const
 
 const id = numericId('module')

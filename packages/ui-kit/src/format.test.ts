@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dueInWords, formatCompactMoney, formatDate, formatDateTime, formatLongMonth, formatMoney, formatMonth } from './format.ts'
+import { dueInWords, formatCompactMoney, formatDate, formatDateTime, formatFileSize, formatLongMonth, formatMoney, formatMonth } from './format.ts'
 
 describe('formatting', () => {
   it('writes a calendar date as that day, whatever the time zone, and an instant as its UTC day', () => {
@@ -29,5 +29,14 @@ describe('formatting', () => {
 
   it('says how far a due date is in words, one day and several', () => {
     expect([-3, -1, 0, 1, 5].map(dueInWords)).toEqual(['3 days overdue', '1 day overdue', 'due today', 'due in 1 day', 'due in 5 days'])
+  })
+
+  it('writes a file size in the unit that reads best', () => {
+    expect(formatFileSize(812)).toBe('812 bytes')
+    expect(formatFileSize(1)).toBe('1 byte')
+    expect(formatFileSize(3_482)).toBe('3.4 KB')
+    // A SCORM package of 349.5 KB is that, not "0.34 MB" (issue 30 item 4).
+    expect(formatFileSize(357_864)).toBe('349.5 KB')
+    expect(formatFileSize(1.5 * 1024 * 1024)).toBe('1.50 MB')
   })
 })

@@ -44,3 +44,10 @@ export const dueInWords = (daysLeft: number): string => {
   if (daysLeft < 0) return `${days(-daysLeft)} overdue`
   return daysLeft === 0 ? 'due today' : `due in ${days(daysLeft)}`
 }
+
+/** A file's size as people read it: "812 bytes", "3.4 KB", "1.50 MB" (a small file is not "0.00 MB"); the one way every screen writes it. */
+export const formatFileSize = (bytes: number): string => {
+  if (bytes < 1024) return `${bytes} byte${bytes === 1 ? '' : 's'}`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`
+}

@@ -1,10 +1,10 @@
 import { SCORM_EDITOR_MESSAGES as M } from '@portal/contracts'
 import type { CaptivateProject } from '@portal/contracts/captivate'
-import { Alert, Button, Modal, Spinner, TextField, ToastProvider, useToast } from '@portal/ui-kit'
+import { Alert, Button, formatFileSize, Modal, Spinner, TextField, ToastProvider, useToast } from '@portal/ui-kit'
 import { useEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { createPackageEditor, PackageEditError, type PackageEditor } from './package-worker-client.ts'
-import { draftEdits, draftErrors, draftsFrom, sizeInMb, type SlideDraft } from './pre-upload-editor.ts'
+import { draftEdits, draftErrors, draftsFrom, type SlideDraft } from './pre-upload-editor.ts'
 
 type Phase = { state: 'analyzing' } | { state: 'failed'; message: string } | { state: 'editing'; project: CaptivateProject }
 
@@ -74,7 +74,7 @@ const Editor = ({ file, onSaved, onCancel }: PreUploadEditorProps) => {
   return (
     <div className="pk-stack">
       <p className="pk-m0" aria-label="File">
-        <strong>{file.name}</strong> · {sizeInMb(current.size)}
+        <strong>{file.name}</strong> · {formatFileSize(current.size)}
       </p>
       {phase.state === 'analyzing' ? (
         <Spinner label="Analyzing SCORM package..." />

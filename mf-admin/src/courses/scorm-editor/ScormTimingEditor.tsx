@@ -1,6 +1,6 @@
 import { SCORM_EDITOR_MESSAGES as M, type CourseModule } from '@portal/contracts'
 import { isLikelyProblemSlide } from '@portal/contracts/captivate'
-import { Alert, Button, DataTable, errorMessage, formatDateTime, Modal, Select, Spinner, TextField } from '@portal/ui-kit'
+import { Alert, ApiError, Button, DataTable, errorMessage, formatDateTime, Modal, Select, Spinner, TextField } from '@portal/ui-kit'
 import { useId, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useEditTiming, useRestoreBackup, useScormAnalysis, useScormBackups, useVerifyModule } from './data/apiHooks.ts'
@@ -47,6 +47,20 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
       })
   }
   const saveFailed = save.isError ? errorMessage(save.error, isNameOnly(form, videoFile !== null) ? M.renameFailed : M.timingFailed) : null
+
+  // Not a Captivate project: nothing to edit, backup or verify; say why, with Close where a dialog ends.
+  if (analysis.isError && analysis.error instanceof ApiError && analysis.error.code === 'project_unreadable')
+    return createPortal(
+      <Modal open title={`SCORM Timing Editor: ${module.title}`} onClose={onClose}>
+        <p className="pk-m0">{M.notCaptivateModule}</p>
+        <div className="pk-row pk-justify-end">
+          <Button variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+      </Modal>,
+      document.body,
+    )
 
   // In document.body: from the Edit Course form it must not sit inside that form's element.
   return createPortal(

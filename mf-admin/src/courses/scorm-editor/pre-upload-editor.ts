@@ -50,6 +50,3 @@ export function draftEdits(project: CaptivateProject, drafts: readonly SlideDraf
     }),
   )
 }
-
-/** A file's size in MB for the file preview ("12.34 MB"). */
-export const sizeInMb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(2)} MB`
