@@ -8,8 +8,10 @@ import { refreshDashboard } from './dashboard-keys.ts'
 import { AvailableExamsCard, StatisticsCards, useRefreshOnReturn } from './exams/index.ts'
 import { LoadFailure } from './LoadFailure.tsx'
 import { needsProfile } from './profile/profile-form.ts'
+import { ensureLearnerStyles } from './styles.ts'
 
 ensureStyles()
+ensureLearnerStyles()
 
 // The viewer (and the SCORM runtime it loads) is fetched only when a course is opened.
 const CourseViewer = lazy(() => import('./courses/CourseViewer.tsx'))
@@ -63,9 +65,12 @@ const Dashboard = (remote: RemoteProps) => {
       <ContinueCard onView={(course) => openCourse(course, 'continue')} />
       <AvailableExamsCard navigate={navigate} />
       <MyCoursesCard onView={(course) => openCourse(course, 'list')} />
-      <StatisticsCards userId={user.id} />
-      {/* Certification Tracking, My Certifications (and Team Management for admins) come from the certification slice. */}
-      <RemoteSlot id="mf_certifications/DashboardCards" {...remote} loadingLabel="Loading certifications..." />
+      {/* The figures and the certification cards on one grid whose rows end together (issue 30 item 8). */}
+      <div className="pk-dashboard-cards">
+        <StatisticsCards userId={user.id} />
+        {/* Certification Tracking, My Certifications (and Team Management for admins) come from the certification slice. */}
+        <RemoteSlot id="mf_certifications/DashboardCards" {...remote} loadingLabel="Loading certifications..." />
+      </div>
       {missingProfile ? (
         <Suspense fallback={null}>
           <CompleteProfileModal open={!dismissed} user={user} onSaved={(saved: User) => onUserUpdated(saved)} onDismiss={() => setDismissed(true)} />

@@ -1,7 +1,7 @@
 import { DASHBOARD_SECTIONS } from '@portal/contracts'
 import { Button, CardGrid, EmptyState, Spinner } from '@portal/ui-kit'
 import { useQueryClient } from '@tanstack/react-query'
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, type CSSProperties, type ReactNode } from 'react'
 import { ItemDue } from '../assignments/index.ts'
 import { refreshDashboard } from '../dashboard-keys.ts'
 import { NotLoaded } from '../LoadFailure.tsx'
@@ -87,35 +87,45 @@ const Stat = ({ label, value }: { label: string; value: string | number | null }
   </div>
 )
 
-/** Exam Statistics and Course Statistics from GET /users/{me}/stats. */
+/** A card's figures, in rows that end together (see styles.ts). */
+const Tiles = ({ children }: { children: ReactNode[] }) => (
+  <dl className="pk-stat-tiles" data-tiles={children.length} style={{ '--pk-tiles': children.length } as CSSProperties}>
+    {children}
+  </dl>
+)
+
+/** Exam Statistics and Course Statistics from GET /users/{me}/stats: two cards of the dashboard's grid. */
 export const StatisticsCards = ({ userId }: { userId: string }) => {
   const stats = useUserStats(userId)
-  const grid = { display: 'grid', gap: '.75rem', gridTemplateColumns: 'repeat(auto-fill,minmax(130px,1fr))', margin: 0 }
   const body = (render: (s: NonNullable<typeof stats.data>) => ReactNode) =>
     stats.isPending ? <Spinner label="Loading statistics..." /> : stats.isError ? <NotLoaded /> : render(stats.data)
   return (
-    <CardGrid className="pk-grid-300">
-      <section className="pk-card pk-stack" aria-labelledby="exam-stats-title">
+    <>
+      <section className="pk-card pk-stack pk-stat-card" aria-labelledby="exam-stats-title">
         <h2 id="exam-stats-title">Exam Statistics</h2>
         {body((s) => (
-          <dl style={grid}>
-            <Stat label="Exams Taken" value={s.examsTaken} />
-            <Stat label="Average Score" value={statText(s.averageScore, s.examsTaken)} />
-            <Stat label="Highest Score" value={statText(s.highestScore, s.examsTaken)} />
-            <Stat label="Lowest Score" value={statText(s.lowestScore, s.examsTaken)} />
-          </dl>
+          <Tiles>
+            {[
+              <Stat key="taken" label="Exams Taken" value={s.examsTaken} />,
+              <Stat key="average" label="Average Score" value={statText(s.averageScore, s.examsTaken)} />,
+              <Stat key="highest" label="Highest Score" value={statText(s.highestScore, s.examsTaken)} />,
+              <Stat key="lowest" label="Lowest Score" value={statText(s.lowestScore, s.examsTaken)} />,
+            ]}
+          </Tiles>
         ))}
       </section>
-      <section className="pk-card pk-stack" aria-labelledby="course-stats-title">
+      <section className="pk-card pk-stack pk-stat-card" aria-labelledby="course-stats-title">
         <h2 id="course-stats-title">Course Statistics</h2>
         {body((s) => (
-          <dl style={grid}>
-            <Stat label="Courses Started" value={s.coursesStarted} />
-            <Stat label="Courses Completed" value={s.coursesCompleted} />
-            <Stat label="Average Progress" value={statText(s.averageCourseProgress, s.coursesStarted)} />
-          </dl>
+          <Tiles>
+            {[
+              <Stat key="started" label="Courses Started" value={s.coursesStarted} />,
+              <Stat key="completed" label="Courses Completed" value={s.coursesCompleted} />,
+              <Stat key="progress" label="Average Progress" value={statText(s.averageCourseProgress, s.coursesStarted)} />,
+            ]}
+          </Tiles>
         ))}
       </section>
-    </CardGrid>
+    </>
   )
 }
