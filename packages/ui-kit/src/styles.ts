@@ -4,6 +4,8 @@ const CSS = `
 *,*::before,*::after{box-sizing:border-box}
 body{margin:0;min-height:100vh}
 a{color:var(--c-primary)}
+/* A text link is a tap target of at least 24 px (WCAG 2.5.8): the padding grows its box, not the line. */
+a:not(.pk-btn){padding-block:max(4px,calc(12.5px - .55em))}
 /* The focus ring: at least 3:1 against white, the page and the dark header alike (issue 15 item 4). */
 :focus-visible{outline:3px solid var(--c-focus);outline-offset:2px}
 /* A page heading focused on navigation (issue 15 item 4) is not a control: read, not ringed (as GOV.UK does). */
@@ -47,7 +49,7 @@ a.pk-btn:not(.pk-btn--link){text-decoration:none}
 .pk-btn--secondary:hover:not(:disabled){background:#eef2f6}
 .pk-btn--danger{background:var(--c-danger)}
 .pk-btn--danger:hover:not(:disabled){background:#991b1b}
-.pk-btn--link{background:none;color:var(--c-primary);padding:0;min-height:auto;text-decoration:underline;font-weight:500}
+.pk-btn--link{background:none;color:var(--c-primary);padding:0;min-height:24px;text-decoration:underline;font-weight:500}
 .pk-btn--link:hover:not(:disabled){background:none}
 .pk-btn--icon{min-width:24px;min-height:24px;padding:0 .25rem;display:inline-flex;align-items:center;justify-content:center;text-decoration:none;font-size:1.125rem;line-height:1}
 .pk-btn--small{padding:.25rem .625rem;min-height:2rem;font-size:.875rem}
