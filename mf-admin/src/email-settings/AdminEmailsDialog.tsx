@@ -1,7 +1,7 @@
 import { NOTIFICATION_TYPES, NOTIFICATION_TYPE_LABELS, type AdminEmail } from '@portal/contracts'
-import { Alert, Button, ConfirmDialog, DataTable, EmptyState, errorMessage, Modal, Spinner, Switch, TextField } from '@portal/ui-kit'
-import { useState, type FormEvent } from 'react'
-import { checkForm, emptyForm, formOf, type AdminEmailForm } from './admin-email-form.ts'
+import { Alert, Button, ConfirmDialog, DataTable, EmptyState, errorMessage, focusFirstInvalid, Modal, Spinner, Switch, TextField } from '@portal/ui-kit'
+import { useId, useRef, useState, type FormEvent } from 'react'
+import { checkForm, emptyForm, formOf, type AdminEmailField, type AdminEmailForm } from './admin-email-form.ts'
 import { useAdminEmails, useDeleteAdminEmail, useSaveAdminEmail, useToggleAdminEmail } from './data/apiHooks.ts'
 
 /** The Email Notification Management dialog (admin §2): add, edit, toggle active, delete with confirmation. */
@@ -9,13 +9,15 @@ export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
   const emails = useAdminEmails()
   const [form, setForm] = useState<AdminEmailForm>(emptyForm)
   const [editing, setEditing] = useState<AdminEmail | null>(null)
-  const [fieldError, setFieldError] = useState<string | null>(null)
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<AdminEmailField, string>>>({})
+  const formRef = useRef<HTMLFormElement>(null)
+  const typesErrorId = useId()
   const [notice, setNotice] = useState<string | null>(null)
   const [toDelete, setToDelete] = useState<AdminEmail | null>(null)
   const reset = () => {
     setForm(emptyForm())
     setEditing(null)
-    setFieldError(null)
+    setFieldErrors({})
   }
 
   const save = useSaveAdminEmail(editing, (saved) => {
@@ -35,10 +37,12 @@ export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
     save.reset()
     const checked = checkForm(form)
     if (!checked.ok) {
-      setFieldError(checked.message)
+      setFieldErrors(checked.errors)
+      // After the marks have rendered, focus goes to the first field in error (its message is read).
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current))
       return
     }
-    setFieldError(null)
+    setFieldErrors({})
     save.mutate(checked.body)
   }
   const setType = (type: (typeof NOTIFICATION_TYPES)[number], on: boolean) =>
@@ -47,7 +51,7 @@ export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
   return (
     <Modal open title="Email Notification Management" onClose={onClose}>
       <div className="pk-stack pk-wide">
-        <form className="pk-stack" onSubmit={submit} noValidate aria-label={editing ? 'Edit admin email' : 'Add admin email'}>
+        <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate aria-label={editing ? 'Edit admin email' : 'Add admin email'}>
           <h3 className="pk-m0">{editing ? `Edit ${editing.email}` : 'Add Admin Email'}</h3>
           <div className="pk-row pk-items-start">
             <div className="pk-grow-240">
@@ -57,23 +61,34 @@ export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
                 required
                 autoComplete="off"
                 value={form.email}
-                error={fieldError}
+                error={fieldErrors.email}
                 onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))}
               />
             </div>
             <div className="pk-grow-200">
-              <TextField label="Name (optional)" value={form.name} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
+              <TextField label="Name (optional)" value={form.name} error={fieldErrors.name} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
             </div>
           </div>
-          <fieldset className="pk-row pk-border-0 pk-p0 pk-m0">
+          <fieldset className="pk-row pk-border-0 pk-p0 pk-m0" aria-describedby={fieldErrors.types ? typesErrorId : undefined}>
             <legend className="pk-fw-semibold">Notification types</legend>
             {NOTIFICATION_TYPES.map((t) => (
               <label key={t} className="pk-check">
-                <input type="checkbox" checked={form.types.includes(t)} onChange={(e) => setType(t, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={form.types.includes(t)}
+                  aria-invalid={fieldErrors.types ? true : undefined}
+                  aria-describedby={fieldErrors.types ? typesErrorId : undefined}
+                  onChange={(e) => setType(t, e.target.checked)}
+                />
                 {NOTIFICATION_TYPE_LABELS[t]}
               </label>
             ))}
           </fieldset>
+          {fieldErrors.types ? (
+            <span id={typesErrorId} className="pk-error">
+              {fieldErrors.types}
+            </span>
+          ) : null}
           {save.isError ? <Alert>{errorMessage(save.error, editing ? 'Failed to update email' : 'Failed to add email')}</Alert> : null}
           <div className="pk-row">
             <Button type="submit" disabled={save.isPending}>
@@ -130,7 +145,7 @@ export const AdminEmailsDialog = ({ onClose }: { onClose: () => void }) => {
                         onClick={() => {
                           setEditing(e)
                           setForm(formOf(e))
-                          setFieldError(null)
+                          setFieldErrors({})
                           setNotice(null)
                         }}
                       >

@@ -1,7 +1,7 @@
-import type { AdminEmail } from '@portal/contracts'
+import { NOTIFY_MESSAGES, type AdminEmail } from '@portal/contracts'
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render as renderDom, screen, within } from '@testing-library/react'
+import { fireEvent, render as renderDom, screen, waitFor, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { describe, expect, it } from 'vitest'
 import { AdminEmailsDialog } from './AdminEmailsDialog.tsx'
@@ -51,5 +51,23 @@ describe('Email Settings tab', () => {
   it('says when no admin e-mail is configured', () => {
     render(<AdminEmailsDialog onClose={noop} />, [])
     expect(screen.getByText('No admin emails configured yet')).toBeTruthy()
+  })
+
+  it('refused, marks the e-mail and the notification types with their own messages and moves focus to the first', async () => {
+    render(<AdminEmailsDialog onClose={noop} />, [])
+    const form = screen.getByRole('form', { name: 'Add admin email' })
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Email' }), { target: { value: 'not-an-address' } })
+    for (const box of within(form).getAllByRole('checkbox')) fireEvent.click(box)
+    fireEvent.click(within(form).getByRole('button', { name: 'Add Email' }))
+    const email = within(form).getByRole('textbox', { name: 'Email', description: NOTIFY_MESSAGES.emailInvalid })
+    expect(email.getAttribute('aria-invalid')).toBe('true')
+    const types = within(form).getByRole('group', { name: 'Notification types', description: NOTIFY_MESSAGES.typesRequired })
+    for (const box of within(types).getAllByRole('checkbox', { description: NOTIFY_MESSAGES.typesRequired })) expect(box.getAttribute('aria-invalid')).toBe('true')
+    await waitFor(() => expect(document.activeElement).toBe(email))
+    // Fixed, the e-mail loses its mark on the next try; the types still hold theirs and take focus.
+    fireEvent.change(email, { target: { value: 'lead@acme.test' } })
+    fireEvent.click(within(form).getByRole('button', { name: 'Add Email' }))
+    await waitFor(() => expect(document.activeElement).toBe(within(form).getByRole('checkbox', { name: 'Exam Completion' })))
+    expect(email.hasAttribute('aria-invalid')).toBe(false)
   })
 })

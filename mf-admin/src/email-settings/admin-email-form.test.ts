@@ -7,10 +7,11 @@ describe('admin e-mail form', () => {
     expect(emptyForm()).toEqual({ email: '', name: '', types: ['exam_completion', 'course_completion'] })
   })
 
-  it('requires the e-mail with the spec’s message, then a valid one and a type', () => {
-    expect(checkForm(emptyForm())).toEqual({ ok: false, message: NOTIFY_MESSAGES.emailRequired })
-    expect(checkForm({ ...emptyForm(), email: 'nope' })).toEqual({ ok: false, message: NOTIFY_MESSAGES.emailInvalid })
-    expect(checkForm({ ...emptyForm(), email: 'a@acme.test', types: [] })).toEqual({ ok: false, message: NOTIFY_MESSAGES.typesRequired })
+  it('requires the e-mail with the spec’s message, then a valid one and a type, each message on its own field', () => {
+    expect(checkForm(emptyForm())).toEqual({ ok: false, errors: { email: NOTIFY_MESSAGES.emailRequired } })
+    expect(checkForm({ ...emptyForm(), email: 'nope' })).toEqual({ ok: false, errors: { email: NOTIFY_MESSAGES.emailInvalid } })
+    expect(checkForm({ ...emptyForm(), email: 'a@acme.test', types: [] })).toEqual({ ok: false, errors: { types: NOTIFY_MESSAGES.typesRequired } })
+    expect(checkForm({ ...emptyForm(), email: 'nope', types: [] })).toEqual({ ok: false, errors: { email: NOTIFY_MESSAGES.emailInvalid, types: NOTIFY_MESSAGES.typesRequired } })
   })
 
   it('sends a blank name as null and keeps an edited row’s facts', () => {

@@ -11,9 +11,18 @@ export interface AdminEmailForm {
 export const emptyForm = (): AdminEmailForm => ({ email: '', name: '', types: [...NOTIFICATION_TYPES] })
 export const formOf = (e: AdminEmail): AdminEmailForm => ({ email: e.email, name: e.name ?? '', types: [...e.notification_types] })
 
-/** The request body, or the first message the shared schema gives (e.g. "Email is required"). */
-export function checkForm(form: AdminEmailForm): { ok: true; body: AdminEmailInput } | { ok: false; message: string } {
+/** A field of the form that a message belongs to. */
+export type AdminEmailField = 'email' | 'name' | 'types'
+
+/** The request body, or each field's first message of the shared schema (e.g. "Email is required" on the e-mail). */
+export function checkForm(form: AdminEmailForm): { ok: true; body: AdminEmailInput } | { ok: false; errors: Partial<Record<AdminEmailField, string>> } {
   const body = { email: form.email, name: form.name.trim() || null, notification_types: form.types }
   const parsed = AdminEmailInput.safeParse(body)
-  return parsed.success ? { ok: true, body } : { ok: false, message: parsed.error.issues[0]?.message ?? 'Invalid input' }
+  if (parsed.success) return { ok: true, body }
+  const errors: Partial<Record<AdminEmailField, string>> = {}
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0] === 'notification_types' ? 'types' : issue.path[0] === 'name' ? 'name' : 'email'
+    errors[field] ??= issue.message
+  }
+  return { ok: false, errors }
 }
