@@ -1,8 +1,9 @@
-import type { NotificationRule } from '@portal/contracts'
+import { UpdateNotificationRuleBody, type NotificationRule } from '@portal/contracts'
 import { Alert, Button, errorMessage, formatDateTime, Switch } from '@portal/ui-kit'
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useRef, useState, type FormEvent } from 'react'
 import { useSaveRecipients, useSendTestReport, useToggleRule } from './data/apiHooks.ts'
 import { parseRecipients, scheduleLabel, trackedItemsOf } from './rule-view.ts'
+import { TestReportProblem } from './TestReportOutcome.tsx'
 import { TrackingDialog } from './TrackingDialog.tsx'
 
 /** One group's notification rule: active switch, recipients, schedule, tracked items, tracking dialog and test report. */
@@ -10,6 +11,8 @@ export const GroupRuleCard = ({ rule, onNotice }: { rule: NotificationRule; onNo
   const recipientsId = useId()
   const [editing, setEditing] = useState(false)
   const [recipients, setRecipients] = useState('')
+  const [recipientsError, setRecipientsError] = useState<string | null>(null)
+  const recipientsRef = useRef<HTMLTextAreaElement>(null)
   const [tracking, setTracking] = useState(false)
   const toggle = useToggleRule(rule.id, rule.is_active)
   const saveRecipients = useSaveRecipients(rule.id, () => {
@@ -20,7 +23,16 @@ export const GroupRuleCard = ({ rule, onNotice }: { rule: NotificationRule; onNo
   const items = trackedItemsOf(rule)
   const submitRecipients = (e: FormEvent) => {
     e.preventDefault()
-    saveRecipients.mutate(parseRecipients(recipients))
+    const list = parseRecipients(recipients)
+    // The shared schema's check first: a mistyped address is marked on the field and focus goes there.
+    const checked = UpdateNotificationRuleBody.safeParse({ recipient_emails: list })
+    if (!checked.success) {
+      setRecipientsError(checked.error.issues.map((i) => i.message).join('. '))
+      recipientsRef.current?.focus()
+      return
+    }
+    setRecipientsError(null)
+    saveRecipients.mutate(list)
   }
   return (
     <section className="pk-card pk-stack pk-pad" aria-labelledby={`${recipientsId}-title`}>
@@ -54,10 +66,24 @@ export const GroupRuleCard = ({ rule, onNotice }: { rule: NotificationRule; onNo
         <form className="pk-stack" onSubmit={submitRecipients} noValidate>
           <div className="pk-field">
             <label htmlFor={recipientsId}>Recipient emails of {rule.user_group}</label>
-            <textarea id={recipientsId} rows={3} value={recipients} onChange={(e) => setRecipients(e.target.value)} aria-describedby={`${recipientsId}-hint`} autoFocus />
+            <textarea
+              ref={recipientsRef}
+              id={recipientsId}
+              rows={3}
+              value={recipients}
+              onChange={(e) => setRecipients(e.target.value)}
+              aria-invalid={recipientsError ? true : undefined}
+              aria-describedby={[recipientsError ? `${recipientsId}-error` : null, `${recipientsId}-hint`].filter(Boolean).join(' ')}
+              autoFocus
+            />
             <span id={`${recipientsId}-hint`} className="pk-hint">
               Separate addresses with commas or new lines.
             </span>
+            {recipientsError ? (
+              <span id={`${recipientsId}-error`} className="pk-error">
+                {recipientsError}
+              </span>
+            ) : null}
           </div>
           {saveRecipients.isError ? <Alert>{errorMessage(saveRecipients.error, 'Failed to update notification rule')}</Alert> : null}
           <div className="pk-row">
@@ -70,7 +96,7 @@ export const GroupRuleCard = ({ rule, onNotice }: { rule: NotificationRule; onNo
           </div>
         </form>
       ) : null}
-      {report.isError ? <Alert>{`Error sending test report: ${errorMessage(report.error, 'Failed to send the report')}`}</Alert> : null}
+      {report.isError ? <TestReportProblem error={report.error} /> : null}
       <div className="pk-row">
         {!editing ? (
           <Button
@@ -79,6 +105,7 @@ export const GroupRuleCard = ({ rule, onNotice }: { rule: NotificationRule; onNo
             aria-label={`Edit recipients of ${rule.user_group}`}
             onClick={() => {
               setRecipients(rule.recipient_emails.join(', '))
+              setRecipientsError(null)
               setEditing(true)
             }}
           >

@@ -1,7 +1,7 @@
-import type { NotificationRule, UserGroup } from '@portal/contracts'
+import { MESSAGES, NOTIFY_MESSAGES, type NotificationRule, type UserGroup } from '@portal/contracts'
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render, screen, within } from '@testing-library/react'
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { userKeys } from '../users/index.ts'
 import { ruleKeys } from './data/apiHooks.ts'
@@ -59,6 +59,46 @@ describe('Groups tab (User Groups & Notifications)', () => {
       expect(within(seattle).getByRole('button', { name: b })).toBeTruthy()
     // A group whose rule notify has not made yet.
     expect(within(screen.getByRole('region', { name: 'New Crew' })).getByText('Setting up the notification rule...')).toBeTruthy()
+  })
+
+  it('refuses a group without a name on its field and moves focus there', async () => {
+    render(
+      <QueryClientProvider client={client()}>
+        <GroupsTab />
+      </QueryClientProvider>,
+    )
+    const create = screen.getByRole('button', { name: 'Create Group' })
+    create.focus()
+    fireEvent.click(create)
+    const name = screen.getByRole('textbox', { name: 'Group Name', description: MESSAGES.groupNameRequired })
+    expect(name.getAttribute('aria-invalid')).toBe('true')
+    await waitFor(() => expect(document.activeElement).toBe(name))
+  })
+
+  it('refuses a mistyped recipient on the recipients field, named in the message, and moves focus there', async () => {
+    const put = vi.fn()
+    vi.stubGlobal('fetch', (...args: unknown[]) => {
+      put(...args)
+      return new Promise(() => undefined)
+    })
+    render(
+      <QueryClientProvider client={client()}>
+        <GroupsTab />
+      </QueryClientProvider>,
+    )
+    const seattle = screen.getByRole('region', { name: 'Seattle Crew' })
+    fireEvent.click(within(seattle).getByRole('button', { name: 'Edit recipients of Seattle Crew' }))
+    const field = within(seattle).getByRole('textbox', { name: 'Recipient emails of Seattle Crew' })
+    fireEvent.change(field, { target: { value: 'lead@acme.test, ops@' } })
+    within(seattle).getByRole('button', { name: 'Save Recipients' }).focus()
+    fireEvent.click(within(seattle).getByRole('button', { name: 'Save Recipients' }))
+    const marked = within(seattle).getByRole('textbox', {
+      name: 'Recipient emails of Seattle Crew',
+      description: `${NOTIFY_MESSAGES.recipientInvalid('ops@')} Separate addresses with commas or new lines.`,
+    })
+    expect(marked.getAttribute('aria-invalid')).toBe('true')
+    await waitFor(() => expect(document.activeElement).toBe(marked))
+    expect(put).not.toHaveBeenCalled()
   })
 
   it('offers the frequency, the day of week for weekly only, and the searchable exams and courses to track', () => {

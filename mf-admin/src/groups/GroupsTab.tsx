@@ -1,6 +1,6 @@
 import { MESSAGES } from '@portal/contracts'
 import { Alert, ApiError, Button, EmptyState, Spinner, TextField, errorMessage } from '@portal/ui-kit'
-import { useState, type FormEvent } from 'react'
+import { useRef, useState, type FormEvent } from 'react'
 import { useCreateGroup, useUserGroups } from '../users/index.ts'
 import { useNotificationRules, useRefreshRules } from './data/apiHooks.ts'
 import { GroupRuleCard } from './GroupRuleCard.tsx'
@@ -13,6 +13,7 @@ export const GroupsTab = () => {
   const [notice, setNotice] = useState<string | null>(null)
   const [name, setName] = useState('')
   const [fieldError, setFieldError] = useState<string | null>(null)
+  const nameRef = useRef<HTMLInputElement>(null)
   const [created, setCreated] = useState<string | null>(null)
   const refreshRules = useRefreshRules()
   const create = useCreateGroup((group) => {
@@ -25,6 +26,8 @@ export const GroupsTab = () => {
     setCreated(null)
     if (!name.trim()) {
       setFieldError(MESSAGES.groupNameRequired)
+      // Focus goes to the field its message marks (read with it); the button pressed may be elsewhere.
+      nameRef.current?.focus()
       return
     }
     setFieldError(null)
@@ -43,7 +46,7 @@ export const GroupsTab = () => {
       <h2>User Groups &amp; Notifications</h2>
       <form className="pk-row pk-items-end" onSubmit={submit} noValidate>
         <div className="pk-grow-260 pk-max-w400">
-          <TextField label="Group Name" value={name} onChange={(e) => setName(e.target.value)} error={fieldError} />
+          <TextField ref={nameRef} label="Group Name" value={name} onChange={(e) => setName(e.target.value)} error={fieldError} />
         </div>
         <Button type="submit" disabled={create.isPending}>
           Create Group
