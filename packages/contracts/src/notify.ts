@@ -36,10 +36,20 @@ export const NOTIFY_MESSAGES = {
   groupNotFound: 'User group not found',
   dayOfWeekWeeklyOnly: 'A day of week is set only for weekly reports',
   recipientInvalid: (email: string) => `Invalid recipient email: ${email}`,
-  noRecipients: 'Add at least one recipient email first',
-  reportEmpty: 'Nothing to report: the group has no members or no tracked items',
   reportSent: 'Test report sent successfully!',
+  /** Why a group's test report was not sent: everything it still lacks, in plain words (issue 30 item 5). */
+  reportNotReady: (missing: readonly ReportMissing[]) => `Nothing sent yet: this group has ${joinWords(missing.map((m) => REPORT_MISSING_WORDS[m]))}.`,
 } as const
+
+/** What a group's report can lack: someone to send it to, something to report on, someone to report about. */
+export const ReportMissing = z.enum(['recipients', 'tracked_items', 'members'])
+export type ReportMissing = z.infer<typeof ReportMissing>
+const REPORT_MISSING_WORDS: Record<ReportMissing, string> = {
+  recipients: 'no recipients (add them with Edit Recipients)',
+  tracked_items: 'nothing tracked (choose exams or courses with Configure Tracking)',
+  members: 'no members yet (people join it from the Users tab)',
+}
+const joinWords = (words: string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`)
 
 const email = z
   .string({ error: NOTIFY_MESSAGES.emailRequired })

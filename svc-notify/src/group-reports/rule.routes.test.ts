@@ -94,14 +94,26 @@ describe('notification rules (admin §3, §4, §7)', () => {
 })
 
 describe('send test report (admin §7 send-report)', () => {
-  it('needs recipients, then members and tracked items, and mails the report to each recipient', async () => {
+  it('says at once everything a new group lacks (recipients, tracked items, members), then mails the report to each recipient', async () => {
     const id = await h.group('Report Crew')
-    expect(await sendReport('Report Crew')).toMatchObject({ status: 422, body: { code: 'no_recipients', message: NOTIFY_MESSAGES.noRecipients } })
+    // A new group: nothing is sent, and the answer names all three, in words and as codes.
+    expect(await sendReport('Report Crew')).toMatchObject({
+      status: 422,
+      body: {
+        code: 'report_not_ready',
+        message:
+          'Nothing sent yet: this group has no recipients (add them with Edit Recipients), nothing tracked (choose exams or courses with Configure Tracking) and no members yet (people join it from the Users tab).',
+        details: ['recipients', 'tracked_items', 'members'],
+      },
+    })
     await putRule(id, { recipient_emails: ['report-lead@acme.test', 'report-ops@acme.test'] })
-    expect(await sendReport('Report Crew')).toMatchObject({ status: 422, body: { code: 'report_empty', message: NOTIFY_MESSAGES.reportEmpty } })
+    expect(await sendReport('Report Crew')).toMatchObject({ status: 422, body: { code: 'report_not_ready', details: ['tracked_items', 'members'] } })
     const grace = await h.user({ name: 'Grace Hopper', group: 'Report Crew' })
     await h.user({ name: 'Alan Turing', group: 'Report Crew' })
-    expect(await sendReport('Report Crew')).toMatchObject({ status: 422, body: { code: 'report_empty' } })
+    expect(await sendReport('Report Crew')).toMatchObject({
+      status: 422,
+      body: { code: 'report_not_ready', message: NOTIFY_MESSAGES.reportNotReady(['tracked_items']), details: ['tracked_items'] },
+    })
     await track('Report Crew', {
       ruleId: id,
       trackingItems: [

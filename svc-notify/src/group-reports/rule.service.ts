@@ -1,6 +1,6 @@
 import { Cron } from 'croner'
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { NOTIFY_MESSAGES, SaveTrackingBody, UpdateNotificationRuleBody, type NotificationRule, type TrackingConfig } from '@portal/contracts'
+import { NOTIFY_MESSAGES, SaveTrackingBody, UpdateNotificationRuleBody, type NotificationRule, type ReportMissing, type TrackingConfig } from '@portal/contracts'
 import { AppError, auditTrail, badRequest, notFound, type Actor } from '@portal/server-kit'
 import type { z } from 'zod'
 import type { NotifyContext } from '../context.ts'
@@ -98,10 +98,14 @@ export function createRuleService(ctx: NotifyContext) {
     async sendReport(actor: Actor, group: string, reportType: string): Promise<{ message: string; recipients: string[] }> {
       const em = orm.em.fork()
       const rule = await byGroup(em, group)
-      if (rule.recipient_emails.length === 0) throw new AppError(422, 'no_recipients', NOTIFY_MESSAGES.noRecipients)
       const items = (await repo.items(em, [rule.id])).get(rule.id) ?? []
-      const report = await buildGroupReport(em, group, items)
-      if (!report) throw new AppError(422, 'report_empty', NOTIFY_MESSAGES.reportEmpty)
+      // Everything a new group still lacks, said at once (not one refusal after another).
+      const missing: ReportMissing[] = []
+      if (rule.recipient_emails.length === 0) missing.push('recipients')
+      if (items.length === 0) missing.push('tracked_items')
+      if ((await repo.members(em, group)).length === 0) missing.push('members')
+      const report = missing.length === 0 ? await buildGroupReport(em, group, items) : null
+      if (!report) throw new AppError(422, 'report_not_ready', NOTIFY_MESSAGES.reportNotReady(missing), { details: missing })
       const mail = await renderEmail(groupReportEmail(report, { frequency: reportType, at: ctx.now(), test: reportType === 'test' }))
       await orm.em.fork().transactional(async (tx) => {
         queueReport(tx, rule.recipient_emails, mail)
