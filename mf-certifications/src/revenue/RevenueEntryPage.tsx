@@ -32,7 +32,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { Badge, exposed, Notice, LoadFailure } from '../shared/index.ts'
 import { TrendChart, trendPoints } from '../team/index.ts'
 import { useRecentEntries, useRevenueHistory, useSaveRevenue, useTechnicians } from './data/apiHooks.ts'
-import { checkRevenueForm, EMPTY_FORM, liveRatio, PAY_HINT, payRequired, recordedMonth, SUCCESS_MS, type RevenueForm, type RevenueFormErrors } from './revenue-form.ts'
+import { checkRevenueForm, EMPTY_FORM, liveRatio, payRequired, recordedMonth, SUCCESS_MS, type RevenueForm, type RevenueFormErrors } from './revenue-form.ts'
 
 interface TechnicianFilters {
   search: string
@@ -243,7 +243,7 @@ const RevenueEntryPage = (_props: RemoteProps) => {
               min="0"
               step="0.01"
               required={payRequired(form.month)}
-              hint={PAY_HINT}
+              hint={TEAM_MESSAGES.payHint}
               value={form.pay_amount}
               onChange={(e) => set('pay_amount')(e.target.value)}
               error={errors.pay_amount}

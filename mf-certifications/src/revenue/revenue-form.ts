@@ -21,12 +21,6 @@ export function liveRatio(form: Pick<RevenueForm, 'gross_revenue' | 'pay_amount'
   return gross / pay
 }
 
-/**
- * The pay field's hint: the rule as it stands (the spec's "will be required starting January 2025"
- * was written before that month; pay is required from it on, earlier months may go without).
- */
-export const PAY_HINT = 'Required for months from January 2025 on; earlier months may be saved without it.'
-
 /** Whether the month needs a pay amount (from January 2025 on). */
 export const payRequired = (month: string): boolean => month !== '' && month >= TEAM.payRequiredFrom
 

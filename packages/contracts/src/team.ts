@@ -42,7 +42,11 @@ export const TEAM_MESSAGES = {
   revenueSaved: 'Revenue data saved successfully!',
   revenueUpdated: 'Revenue data for this month was updated',
   requiredFields: 'Please fill in all required fields',
-  payHint: 'Pay data entry will be required starting January 2025',
+  /**
+   * The pay field's hint as the rule stands: learner §5's "will be required starting January 2025"
+   * was written before that month; pay is required from it on, earlier months may go without.
+   */
+  payHint: 'Required for months from January 2025 on; earlier months may be saved without it.',
   payRequired: 'Pay amount is required from January 2025 on',
   notATechnician: 'Revenue is recorded for technicians only',
   amountsAreNumbers: 'Amounts must be numbers',
