@@ -1,35 +1,64 @@
 /**
- * What the browser downloads (issue 15 item 9): the shell's first load (the login page), then the
- * JavaScript each remote adds to the first screen a learner and an admin land on, and to a learner's
- * technician profile opened cold (mf_certifications first on the page), gzip bytes as
- * received, beside the +60 KB goal per remote. `node bench/first-screens.ts` measures a portal
- * started here in single-node mode (built first with `npm run build`); `npm run bench` measures
- * the cluster with its own users.
+ * What the browser downloads and when (issue 15 item 9, issue 30 item 7): gzip bytes of script as
+ * Chromium receives them, and how many round trips deep the learner dashboard's data starts.
+ *
+ * - The shell's first load: the login page opened cold.
+ * - Beyond the shell: every script a screen loads that is not one of the shell's first-load files
+ *   (the remotes' containers, pages, their chunks and the shared singletons they bring, and any
+ *   later chunk of the shell's own). Each mf-certifications first screen (technician profile,
+ *   team, certification management, notifications, revenue entry) is opened cold (a new page load
+ *   with the session, nothing cached) and held to +60 KB; the learner dashboard with all its
+ *   remotes, reached by logging in, to +80 KB.
+ * - Request-chain level: a request's level is 1 + the highest level among the requests that had
+ *   finished before it was sent; the document is level 1. So the level counts the round trips it
+ *   could have waited for one after another (an upper bound on its real dependency chain: a
+ *   request is never counted shallower than it is). The learner dashboard's first data request
+ *   (the first /api/ call that is not the session's own /api/auth/ one), in a cold load of
+ *   /user-dashboard with a stored session, is held to level 4.
+ *
+ * `node bench/first-screens.ts` measures a portal started here in single-node mode (built first
+ * with `npm run build`) and exits non-zero when a budget is exceeded; `npm run bench` measures the
+ * cluster with its own users.
  */
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { REMOTE_NAMES, RemoteRegistry, remoteFolder } from '@portal/contracts'
 
-/** The goal per remote on a first screen (issue 15 item 9), and the shell's first load. */
+/** The budgets (issue 15 item 9, issue 30 item 7). */
 export const REMOTE_FIRST_SCREEN_GOAL_BYTES = 60 * 1024
 export const SHELL_FIRST_LOAD_GOAL_BYTES = 150 * 1024
+export const LEARNER_DASHBOARD_GOAL_BYTES = 80 * 1024
+export const DASHBOARD_DATA_LEVEL_GOAL = 4
 
 interface Account {
   email: string
   password: string
 }
 
+export interface ScreenFigures {
+  path: string
+  /** Script bytes beyond the shell's first load. */
+  totalJsBytes: number
+  goalBytes: number
+  /** By the build that served them (`shell` for the shell's later chunks). */
+  byRemote: Record<string, number>
+  /** The part of byRemote that is a shared singleton (react-query, ...) the remote's build provided. */
+  sharedSingletons: Record<string, number>
+  files: { file: string; bytes: number; shared: boolean }[]
+}
+
+export interface ChainStep {
+  url: string
+  level: number
+  startMs: number
+  endMs: number | null
+}
+
 export interface FirstScreens {
   shellFirstLoadJsBytes: number
-  /**
-   * Per screen: the bytes after login, by remote (`shell` for the shell's own later chunks), with
-   * `sharedSingletons` the part of them that is a shared singleton (react-query) the remote's build
-   * provided: a page loads it once, from whichever remote comes first.
-   */
-  screens: Record<
-    'learner' | 'admin' | 'technicianProfile',
-    { path: string; totalJsBytes: number; byRemote: Record<string, number>; sharedSingletons: Record<string, number>; files: { file: string; bytes: number; shared: boolean }[] }
-  >
+  screens: Record<string, ScreenFigures>
+  /** The cold learner dashboard: its first data request's level, and every request with its level. */
+  dashboardChain: { firstDataRequest: string | null; level: number | null; requests: ChainStep[] }
 }
 
 /** The script paths of the shared singletons each remote's build provides (its mf-manifest.json). */
@@ -44,18 +73,16 @@ async function sharedAssets(baseURL: string): Promise<Set<string>> {
   return paths
 }
 
-/** The remote whose build served `url` (its folder appears in the path), else the shell. */
-const ownerOf = (url: string): string => {
-  const path = new URL(url).pathname
-  return REMOTE_NAMES.find((name) => path.includes(`/${remoteFolder(name)}/`) || path.includes(`/${name}/`)) ?? 'shell'
-}
+/** The remote whose build served `path` (its folder appears in the path), else the shell. */
+const ownerOf = (path: string): string => REMOTE_NAMES.find((name) => path.includes(`/${remoteFolder(name)}/`) || path.includes(`/${name}/`)) ?? 'shell'
 
-async function scriptBytes(page: Page, step: () => Promise<void>): Promise<{ url: string; bytes: number }[]> {
-  const sizes: { url: string; bytes: number }[] = []
+/** The scripts `step` makes the page load, with their gzip bytes as received, once the network is idle. */
+async function scriptBytes(page: Page, step: () => Promise<void>): Promise<{ path: string; bytes: number }[]> {
+  const sizes: { path: string; bytes: number }[] = []
   const listener = async (req: import('playwright-core').Request) => {
     if (req.resourceType() !== 'script') return
     const s = await req.sizes().catch(() => undefined)
-    if (s) sizes.push({ url: req.url(), bytes: s.responseBodySize })
+    if (s) sizes.push({ path: new URL(req.url()).pathname, bytes: s.responseBodySize })
   }
   page.on('requestfinished', listener)
   await step()
@@ -67,85 +94,179 @@ async function scriptBytes(page: Page, step: () => Promise<void>): Promise<{ url
 
 const sum = (list: { bytes: number }[]) => list.reduce((a, s) => a + s.bytes, 0)
 
-/** Measures the shell's first load and each role's first screen in fresh contexts of `browser`. */
-export async function measureFirstScreens(browser: Browser, baseURL: string, learner: Account, admin: Account): Promise<FirstScreens> {
-  const shared = await sharedAssets(baseURL)
-  let shellFirstLoadJsBytes = 0
-  const screens = {} as FirstScreens['screens']
-  // Each screen is done when its last piece shows: the learner's certification cards come from a second remote.
-  const screensToMeasure = [
-    ['learner', learner, '/user-dashboard', 'main #cert-tracking-title'],
-    ['admin', admin, '/admin-dashboard', 'main h1'],
-  ] as const
-  for (const [role, account, path, lastPiece] of screensToMeasure) {
-    const context = await browser.newContext({ baseURL })
-    const page = await context.newPage()
-    page.setDefaultTimeout(30_000)
-    const shell = await scriptBytes(page, () => page.goto('/login').then(() => undefined))
-    shellFirstLoadJsBytes = sum(shell)
-    const after = await scriptBytes(page, async () => {
-      await page.getByLabel('Email').fill(account.email)
-      await page.getByLabel('Password', { exact: true }).fill(account.password)
-      await page.getByRole('button', { name: 'Log In' }).click()
-      await page.waitForURL(`**${path}`)
-      // Found by CSS, not role: a dialog over the page (Complete Your Profile) makes it inert, still shown.
-      await page.locator(lastPiece).first().waitFor()
-    })
-    screens[role] = screenFigures(path, after, shared)
-    if (role === 'learner') {
-      // The technician profile opened cold: a new page load with the session, nothing cached, so
-      // mf_certifications is the first remote and brings its container and singletons itself.
-      const cold = await browser.newContext({ baseURL, storageState: await context.storageState() })
-      const profilePage = await cold.newPage()
-      profilePage.setDefaultTimeout(30_000)
-      const loaded = await scriptBytes(profilePage, async () => {
-        await profilePage.goto('/technician/profile')
-        await profilePage.locator('main h1', { hasText: 'My Technician Profile' }).waitFor()
-      })
-      screens.technicianProfile = screenFigures(
-        '/technician/profile',
-        loaded.filter((s) => ownerOf(s.url) !== 'shell'),
-        shared,
-      )
-      await cold.close()
-    }
-    await context.close()
-  }
-  return { shellFirstLoadJsBytes, screens }
-}
-
-function screenFigures(path: string, loaded: { url: string; bytes: number }[], shared: Set<string>): FirstScreens['screens']['learner'] {
+function screenFigures(path: string, goalBytes: number, loaded: { path: string; bytes: number }[], shellFiles: Set<string>, shared: Set<string>): ScreenFigures {
+  const beyond = loaded.filter((s) => !shellFiles.has(s.path))
   const byRemote: Record<string, number> = {}
   const sharedSingletons: Record<string, number> = {}
-  const files = loaded.map((s) => ({ file: new URL(s.url).pathname, bytes: s.bytes, shared: shared.has(new URL(s.url).pathname) }))
-  for (const [i, s] of loaded.entries()) {
-    const owner = ownerOf(s.url)
-    byRemote[owner] = (byRemote[owner] ?? 0) + s.bytes
-    if (files[i]!.shared) sharedSingletons[owner] = (sharedSingletons[owner] ?? 0) + s.bytes
+  const files = beyond.map((s) => ({ file: s.path, bytes: s.bytes, shared: shared.has(s.path) }))
+  for (const f of files) {
+    const owner = ownerOf(f.file)
+    byRemote[owner] = (byRemote[owner] ?? 0) + f.bytes
+    if (f.shared) sharedSingletons[owner] = (sharedSingletons[owner] ?? 0) + f.bytes
   }
-  return { path, totalJsBytes: sum(loaded), byRemote, sharedSingletons, files }
+  return { path, totalJsBytes: sum(beyond), goalBytes, byRemote, sharedSingletons, files }
+}
+
+async function logIn(page: Page, account: Account, path: string) {
+  await page.getByLabel('Email').fill(account.email)
+  await page.getByLabel('Password', { exact: true }).fill(account.password)
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await page.waitForURL(`**${path}`)
+}
+
+/**
+ * Every request of `load` with its chain level (see the file header), from the DevTools protocol's
+ * own clock: a request's level is 1 + the highest level of those finished before it was sent.
+ */
+async function requestChain(page: Page, load: () => Promise<void>): Promise<ChainStep[]> {
+  const cdp = await page.context().newCDPSession(page)
+  const sent = new Map<string, { url: string; t: number }>()
+  const ended = new Map<string, number>()
+  cdp.on('Network.requestWillBeSent', (e) => {
+    if (!e.request.url.startsWith('data:') && !sent.has(e.requestId)) sent.set(e.requestId, { url: e.request.url, t: e.timestamp })
+  })
+  cdp.on('Network.loadingFinished', (e) => ended.set(e.requestId, e.timestamp))
+  cdp.on('Network.loadingFailed', (e) => ended.set(e.requestId, e.timestamp))
+  await cdp.send('Network.enable')
+  await load()
+  await page.waitForLoadState('networkidle')
+  await cdp.detach()
+  const requests = [...sent.entries()].map(([id, r]) => ({ ...r, end: ended.get(id) ?? null })).sort((a, b) => a.t - b.t)
+  const t0 = requests[0]?.t ?? 0
+  const steps: ChainStep[] = []
+  for (const r of requests) {
+    const before = steps.filter((s, i) => requests[i]!.end !== null && requests[i]!.end! <= r.t)
+    steps.push({
+      url: r.url,
+      level: 1 + Math.max(0, ...before.map((s) => s.level)),
+      startMs: Math.round((r.t - t0) * 1000),
+      endMs: r.end === null ? null : Math.round((r.end - t0) * 1000),
+    })
+  }
+  return steps
+}
+
+/** A data request of a page: an /api/ call other than the session's own (/api/auth/...). */
+const isDataRequest = (url: string) => {
+  const path = new URL(url).pathname
+  return path.startsWith('/api/') && !path.startsWith('/api/auth/')
+}
+
+/**
+ * Measures the shell's first load, the learner dashboard reached by logging in, each
+ * mf-certifications first screen opened cold, and the cold learner dashboard's request chain, in
+ * fresh contexts of `browser`. The team dashboard is opened by `manager` (the admin when none).
+ */
+export async function measureFirstScreens(browser: Browser, baseURL: string, learner: Account, admin: Account, manager: Account = admin): Promise<FirstScreens> {
+  const shared = await sharedAssets(baseURL)
+  const screens: FirstScreens['screens'] = {}
+  // The shell's first load, then the learner dashboard with all its remotes, reached by logging in.
+  // Done when its last piece shows: the certification cards come from a second remote (found by
+  // CSS, not role: a dialog over the page, Complete Your Profile, makes it inert, still shown).
+  const context = await browser.newContext({ baseURL })
+  const page = await context.newPage()
+  page.setDefaultTimeout(30_000)
+  const shell = await scriptBytes(page, () => page.goto('/login').then(() => undefined))
+  const shellFiles = new Set(shell.map((s) => s.path))
+  const after = await scriptBytes(page, async () => {
+    await logIn(page, learner, '/user-dashboard')
+    await page.locator('main #cert-tracking-title').first().waitFor()
+  })
+  screens.learnerDashboard = screenFigures('/user-dashboard', LEARNER_DASHBOARD_GOAL_BYTES, after, shellFiles, shared)
+  await context.close()
+
+  /**
+   * A new page load with a fresh session of `account`, nothing cached. Fresh each time: a session's
+   * refresh token is used once, so a stored one cannot open two pages.
+   */
+  const cold = async <T>(account: Account, run: (page: Page) => Promise<T>): Promise<T> => {
+    const login = await browser.newContext({ baseURL })
+    const loginPage = await login.newPage()
+    loginPage.setDefaultTimeout(30_000)
+    await loginPage.goto('/login')
+    await logIn(loginPage, account, 'dashboard')
+    const storageState = await login.storageState()
+    await login.close()
+    const context = await browser.newContext({ baseURL, storageState })
+    const page = await context.newPage()
+    page.setDefaultTimeout(30_000)
+    try {
+      return await run(page)
+    } finally {
+      await context.close()
+    }
+  }
+
+  const certificationScreens = [
+    ['technicianProfile', learner, '/technician/profile'],
+    ['team', manager, '/manager/dashboard'],
+    ['certificationManagement', admin, '/admin/certifications'],
+    ['notifications', admin, '/admin/certification-notifications'],
+    ['revenueEntry', admin, '/admin/revenue-entry'],
+  ] as const
+  for (const [name, account, path] of certificationScreens) {
+    const loaded = await cold(account, (page) =>
+      scriptBytes(page, async () => {
+        await page.goto(path)
+        await page.locator('main h1').first().waitFor()
+      }),
+    )
+    screens[name] = screenFigures(path, REMOTE_FIRST_SCREEN_GOAL_BYTES, loaded, shellFiles, shared)
+  }
+
+  const requests = await cold(learner, (page) =>
+    requestChain(page, async () => {
+      await page.goto('/user-dashboard')
+      await page.locator('main #cert-tracking-title').first().waitFor()
+    }),
+  )
+  const first = requests.find((r) => isDataRequest(r.url)) ?? null
+  return { shellFirstLoadJsBytes: sum(shell), screens, dashboardChain: { firstDataRequest: first?.url ?? null, level: first?.level ?? null, requests } }
 }
 
 const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`
 
-/** The figures as lines of the bench summary. */
+/** Each budget with its figure: [label, figure, goal, met]. */
+export function budgets(f: FirstScreens): { label: string; figure: string; goal: string; met: boolean }[] {
+  const rows = [
+    {
+      label: 'shell first-load JS (gz)',
+      figure: kb(f.shellFirstLoadJsBytes),
+      goal: `<= ${kb(SHELL_FIRST_LOAD_GOAL_BYTES)}`,
+      met: f.shellFirstLoadJsBytes <= SHELL_FIRST_LOAD_GOAL_BYTES,
+    },
+  ]
+  for (const [name, s] of Object.entries(f.screens))
+    rows.push({ label: `${name} ${s.path} beyond the shell`, figure: `+${kb(s.totalJsBytes)}`, goal: `<= +${kb(s.goalBytes)}`, met: s.totalJsBytes <= s.goalBytes })
+  const level = f.dashboardChain.level
+  rows.push({
+    label: 'learner dashboard first data request level',
+    figure: level === null ? 'none seen' : String(level),
+    goal: `<= ${DASHBOARD_DATA_LEVEL_GOAL}`,
+    met: level !== null && level <= DASHBOARD_DATA_LEVEL_GOAL,
+  })
+  return rows
+}
+
+/** The figures as lines of the bench summary: each budget, then each screen by remote. */
 export function formatFirstScreens(f: FirstScreens): string {
-  const lines = [`shell first-load JS (gz)                ${kb(f.shellFirstLoadJsBytes)} (goal <= ${kb(SHELL_FIRST_LOAD_GOAL_BYTES)})`]
-  for (const [role, s] of Object.entries(f.screens)) {
-    for (const [owner, bytes] of Object.entries(s.byRemote).sort()) {
-      const singletons = s.sharedSingletons[owner] ?? 0
-      const own = bytes - singletons
-      const goal = owner === 'shell' ? '' : ` (goal <= +${kb(REMOTE_FIRST_SCREEN_GOAL_BYTES)}${bytes > REMOTE_FIRST_SCREEN_GOAL_BYTES ? ', OVER' : ''})`
-      const split = singletons
-        ? `; its own code +${kb(own)}${own > REMOTE_FIRST_SCREEN_GOAL_BYTES ? ' (OVER)' : ''}, shared singletons it provided for the page +${kb(singletons)}`
-        : ''
-      lines.push(`${`${role} first screen: ${owner}`.padEnd(40)}+${kb(bytes)}${goal}${split}`)
-    }
+  const lines = budgets(f).map((b) => `${b.label.padEnd(66)}${b.figure.padStart(10)} (goal ${b.goal})${b.met ? '' : ' OVER'}`)
+  for (const [name, s] of Object.entries(f.screens)) {
+    const parts = Object.entries(s.byRemote)
+      .sort()
+      .map(([owner, bytes]) => `${owner} +${kb(bytes)}${s.sharedSingletons[owner] ? ` (of which shared singletons ${kb(s.sharedSingletons[owner])})` : ''}`)
+    lines.push(`  ${name}: ${parts.join(', ')}`)
+  }
+  const first = f.dashboardChain.requests.find((r) => r.url === f.dashboardChain.firstDataRequest)
+  if (first) {
+    lines.push(`  learner dashboard chain up to ${new URL(first.url).pathname}:`)
+    for (const r of f.dashboardChain.requests.filter((r) => r.startMs <= first.startMs))
+      lines.push(`    L${r.level} ${String(r.startMs).padStart(5)}-${String(r.endMs ?? '?').padStart(5)} ms ${new URL(r.url).pathname}`)
   }
   return lines.join('\n')
 }
 
-// Alone: a single-node portal on a free port with the demo accounts.
+// Alone: a single-node portal on a free port with the demo accounts; non-zero when a budget is exceeded.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { startPortal } = await import('../e2e/portal.ts')
   const { launchBrowser } = await import('../e2e/browser.ts')
@@ -157,9 +278,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       portal.baseURL,
       { email: 'tech.seattle@example.com', password: 'Tech1234!' },
       { email: 'admin@example.com', password: 'Admin123!' },
+      { email: 'manager@example.com', password: 'Manager123!' },
     )
     console.log(formatFirstScreens(figures))
     console.log(JSON.stringify(figures))
+    const over = budgets(figures).filter((b) => !b.met)
+    if (over.length) {
+      console.error(`over budget: ${over.map((b) => `${b.label} ${b.figure} (goal ${b.goal})`).join('; ')}`)
+      process.exitCode = 1
+    }
   } finally {
     await browser.close()
     await portal.stop()
