@@ -1,7 +1,7 @@
 import { SCORM_EDITOR_MESSAGES as M, type CourseModule } from '@portal/contracts'
 import { isLikelyProblemSlide } from '@portal/contracts/captivate'
-import { Alert, ApiError, Button, DataTable, errorMessage, formatDateTime, Modal, Select, Spinner, TextField } from '@portal/ui-kit'
-import { useId, useState } from 'react'
+import { Alert, ApiError, Button, DataTable, errorMessage, focusFirstInvalid, formatDateTime, Modal, Select, Spinner, TextField } from '@portal/ui-kit'
+import { useId, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useEditTiming, useRestoreBackup, useScormAnalysis, useScormBackups, useVerifyModule } from './data/apiHooks.ts'
 import { canSave, isNameOnly, slideLabel, successMessage, timingProblem, type TimingForm } from './timing-editor.ts'
@@ -17,6 +17,9 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
   const [form, setForm] = useState<TimingForm>({ slideId: '', duration: '', name: '' })
   const [videoFile, setVideoFile] = useState<File | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
+  // The slide's problems (none chosen, no video to retime) mark the slide; the others the duration.
+  const problemOnSlide = problem === M.selectSlide || problem === M.noVideo
+  const formRef = useRef<HTMLFormElement>(null)
   const [success, setSuccess] = useState<string | null>(null)
   const videoId = useId()
   const slides = analysis.data?.analysis.videoSlides ?? []
@@ -37,6 +40,8 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
     restore.reset()
     const why = timingProblem(form, slide, videoFile !== null)
     setProblem(why)
+    // After the mark has rendered, focus goes to the field in error (its message is read).
+    if (why) requestAnimationFrame(() => focusFirstInvalid(formRef.current))
     if (!why)
       save.mutate({
         moduleId: module.id,
@@ -83,6 +88,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
 
       {analysis.isSuccess ? (
         <form
+          ref={formRef}
           className="pk-stack"
           aria-label="Edit slide timing"
           noValidate
@@ -94,6 +100,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
           }}
         >
           <Select
+            error={problemOnSlide ? problem : null}
             label="Slide"
             placeholder="Select a slide"
             value={form.slideId}
@@ -107,6 +114,7 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
             </p>
           ) : null}
           <TextField
+            error={problem && !problemOnSlide ? problem : null}
             label="New Duration"
             hint="MM:SS or HH:MM:SS"
             value={form.duration}
@@ -118,7 +126,6 @@ export const ScormTimingEditor = ({ module, onClose }: { module: Pick<CourseModu
             <label htmlFor={videoId}>Replacement Video (optional)</label>
             <input id={videoId} type="file" accept=".mp4,.webm" onChange={(e) => setVideoFile(e.target.files?.[0] ?? null)} />
           </div>
-          {problem ? <Alert>{problem}</Alert> : null}
           {saveFailed ? <Alert>{saveFailed}</Alert> : null}
           {success ? <Alert tone="success">{success}</Alert> : null}
           <div className="pk-row">
