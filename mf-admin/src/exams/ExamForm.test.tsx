@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render as renderDom, screen } from '@testing-library/react'
+import { fireEvent, render as renderDom, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { Exam } from '@portal/contracts'
 import { ExamForm, QuestionEditor, type QuestionActions } from './ExamForm.tsx'
@@ -39,6 +39,26 @@ describe('Add New Exam form', () => {
     // The last field asking for focus on mount would hold it: Exam Name does, empty.
     expect(document.activeElement).toBe(name)
     expect(name.value).toBe('')
+  })
+
+  it('refused, marks each field in error, described by its message, and moves focus to the first', async () => {
+    render()
+    const create = screen.getByRole('button', { name: 'Create Exam' })
+    create.focus()
+    fireEvent.click(create)
+    const name = screen.getByRole('textbox', { name: 'Exam Name', description: 'Exam name is required' })
+    expect(name.getAttribute('aria-invalid')).toBe('true')
+    // Every other marked field says what is wrong too.
+    for (const field of document.querySelectorAll('[aria-invalid="true"]')) {
+      const ids = (field.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean)
+      expect(
+        ids
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' ')
+          .trim(),
+      ).not.toBe('')
+    }
+    await waitFor(() => expect(document.activeElement).toBe(name))
   })
 
   it('has a polite live region before anything is removed', () => {
