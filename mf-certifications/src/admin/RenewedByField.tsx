@@ -32,7 +32,7 @@ export const RenewedByField = ({ value, onChange, error }: { value: readonly Ren
     setPicked('')
   }
   return (
-    <fieldset className="pk-stack pk-gap-m pk-border pk-rounded pk-pad" aria-describedby={hintId}>
+    <fieldset className="pk-stack pk-gap-m pk-border pk-rounded pk-pad pk-min-w0" aria-describedby={hintId}>
       <legend id={legendId} className="pk-fw-semibold">
         Renewed by
       </legend>
@@ -71,7 +71,7 @@ export const RenewedByField = ({ value, onChange, error }: { value: readonly Ren
         </div>
       ) : (
         <div className="pk-row pk-items-end">
-          <div ref={picker} className="pk-grow-256">
+          <div ref={picker} className="pk-grow-256 pk-min-w0">
             <Select
               label="Course or exam to add"
               placeholder={items.isPending ? 'Loading courses and exams...' : offered.length === 0 ? 'No course or exam left to add' : 'Select a course or exam'}

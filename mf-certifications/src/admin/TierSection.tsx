@@ -84,7 +84,7 @@ const RequirementsEditor = ({ tier, tab, types, requirements, target, focusLater
       )}
       <div className="pk-row pk-items-end">
         {/* The picker is where focus goes when the last requirement of the tier is removed. */}
-        <div ref={(el) => target(ADMIN_FOCUS.requirementPicker(tier))(el?.querySelector('select') ?? null)} className="pk-grow-256">
+        <div ref={(el) => target(ADMIN_FOCUS.requirementPicker(tier))(el?.querySelector('select') ?? null)} className="pk-grow-256 pk-min-w0">
           <Select
             label={`Certification to add to ${label}`}
             placeholder={addable.length === 0 ? 'No certification left to add' : 'Select a certification'}
@@ -156,7 +156,8 @@ export const TierSection = ({
             No {label} certifications{tab === 'All' ? '' : ` for ${tab}`}.
           </EmptyState>
         ) : (
-          <DataTable>
+          // On a phone each type is a card naming its code, department and the rest.
+          <DataTable className="pk-table--stack">
             <caption className="pk-visually-hidden">{label} certifications</caption>
             <thead>
               <tr>
@@ -189,15 +190,15 @@ export const TierSection = ({
                       </>
                     ) : null}
                   </th>
-                  <td>{t.code}</td>
-                  <td>{t.department ?? 'All departments'}</td>
-                  <td>{validityLabel(t.validity_period)}</td>
-                  <td>{renewedByText(t)}</td>
-                  <td>{t.upload_required ? 'Required' : 'Not required'}</td>
-                  <td>
+                  <td data-label="Code">{t.code}</td>
+                  <td data-label="Department">{t.department ?? 'All departments'}</td>
+                  <td data-label="Validity">{validityLabel(t.validity_period)}</td>
+                  <td data-label="Renewed by">{renewedByText(t)}</td>
+                  <td data-label="Proof">{t.upload_required ? 'Required' : 'Not required'}</td>
+                  <td data-label="Status">
                     <Badge tone={t.is_active ? 'green' : 'grey'}>{t.is_active ? 'Active' : 'Inactive'}</Badge>
                   </td>
-                  <td>{t.holders ?? '—'}</td>
+                  <td data-label="Holders">{t.holders ?? '—'}</td>
                   <td>
                     <div className="pk-row pk-gap-s pk-nowrap">
                       <Button size="small" variant="secondary" ref={target(ADMIN_FOCUS.edit(t.id))} aria-label={`Edit ${t.name}`} onClick={() => onEdit(t)}>

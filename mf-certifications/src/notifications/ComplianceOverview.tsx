@@ -48,7 +48,7 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
           </div>
         ))}
       </dl>
-      <DataTable>
+      <DataTable className="pk-table--stack">
         <caption className="pk-visually-hidden">Compliance by branch</caption>
         <TableHead
           columns={[
@@ -65,14 +65,14 @@ export const ComplianceOverview = ({ compliance }: { compliance: CertificationDa
           {compliance.branches.map((b) => (
             <tr key={b.branch ?? NO_BRANCH}>
               <th scope="row">{b.branch ?? NO_BRANCH}</th>
-              <td>
+              <td data-label="Compliance">
                 <CompliancePercent percent={b.percentage} />
               </td>
-              <td>{b.technicians}</td>
-              <td>{b.compliant}</td>
-              <td>{b.requirements_met ?? 0}</td>
-              <td>{b.expired_certifications}</td>
-              <td>{b.expiring_30_days}</td>
+              <td data-label="Technicians">{b.technicians}</td>
+              <td data-label={COMPLIANCE_MEASURES.noExpired.label}>{b.compliant}</td>
+              <td data-label={COMPLIANCE_MEASURES.requirementsMet.label}>{b.requirements_met ?? 0}</td>
+              <td data-label="Expired Certifications">{b.expired_certifications}</td>
+              <td data-label="Expiring Within 30 Days">{b.expiring_30_days}</td>
             </tr>
           ))}
         </tbody>

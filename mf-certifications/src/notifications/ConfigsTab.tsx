@@ -25,20 +25,20 @@ export const ConfigsTab = ({ announce }: { announce: (text: string) => void }) =
     <div className="pk-stack">
       <p className="pk-muted pk-m0">One configuration per branch and department; an inactive one sends no escalations.</p>
       {toggle.isError ? <Alert>{errorMessage(toggle.error, M.statusFailed)}</Alert> : null}
-      <DataTable>
+      <DataTable className="pk-table--stack">
         <caption className="pk-visually-hidden">Email configurations</caption>
         <TableHead columns={['Branch', 'Department', 'Manager Email', 'Operations Manager Email', 'Additional Emails', 'Active', 'Actions']} />
         <tbody>
           {configs.data.map((c) => (
             <tr key={c.id}>
               <td>{c.branch}</td>
-              <td>{c.department}</td>
-              <td>{email(c.manager_email)}</td>
-              <td>{email(c.operations_manager_email)}</td>
-              <td>
+              <td data-label="Department">{c.department}</td>
+              <td data-label="Manager Email">{email(c.manager_email)}</td>
+              <td data-label="Operations Manager Email">{email(c.operations_manager_email)}</td>
+              <td data-label="Additional Emails">
                 {c.additional_email_1 || c.additional_email_2 ? [c.additional_email_1, c.additional_email_2].filter(Boolean).join(', ') : <span className="pk-muted">None</span>}
               </td>
-              <td>
+              <td data-label="Active">
                 <ActiveSwitch config={c} busy={toggle.isPending && toggle.variables?.id === c.id} onToggle={() => toggle.mutate(c)} />
               </td>
               <td>

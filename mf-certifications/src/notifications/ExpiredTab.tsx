@@ -93,7 +93,8 @@ export const ExpiredTab = ({
       {rows.length === 0 ? (
         <p className="pk-empty">{branch ? `No expired certifications in ${branch}.` : 'No expired certifications.'}</p>
       ) : (
-        <DataTable>
+        // Wider than a phone, the table scrolls inside a region the keyboard can reach (its actions stay in view).
+        <DataTable region={`Expired certifications${branch ? ` in ${branch}` : ''}`}>
           <caption className="pk-visually-hidden">Expired certifications{branch ? ` in ${branch}` : ''}</caption>
           <TableHead
             columns={[

@@ -18,7 +18,7 @@ export const LogsTab = () => {
         </Button>
       </div>
       {rows.length > 0 ? (
-        <DataTable>
+        <DataTable className="pk-table--stack">
           <caption className="pk-visually-hidden">Notification log</caption>
           <TableHead columns={['Sent', 'Technician', 'Branch', 'Certification', 'Type', 'Recipients', 'Status']} />
           <tbody>
@@ -26,13 +26,15 @@ export const LogsTab = () => {
               const status = LOG_STATUS[log.status]
               return (
                 <tr key={log.id}>
-                  <td>{formatDateTime(log.sent_at)}</td>
-                  <td>{log.technician ? `${log.technician.name}${log.technician.department ? ` (${log.technician.department})` : ''}` : '—'}</td>
-                  <td>{log.technician?.branch ?? '—'}</td>
-                  <td>{log.certification?.code ?? '—'}</td>
-                  <td>{typeLabel(log)}</td>
-                  <td className="pk-break">{log.recipient_emails.length > 0 ? log.recipient_emails.join(', ') : '—'}</td>
-                  <td>
+                  <td data-label="Sent">{formatDateTime(log.sent_at)}</td>
+                  <td data-label="Technician">{log.technician ? `${log.technician.name}${log.technician.department ? ` (${log.technician.department})` : ''}` : '—'}</td>
+                  <td data-label="Branch">{log.technician?.branch ?? '—'}</td>
+                  <td data-label="Certification">{log.certification?.code ?? '—'}</td>
+                  <td data-label="Type">{typeLabel(log)}</td>
+                  <td data-label="Recipients" className="pk-break">
+                    {log.recipient_emails.length > 0 ? log.recipient_emails.join(', ') : '—'}
+                  </td>
+                  <td data-label="Status">
                     <div className="pk-stack pk-gap-xs">
                       <Badge tone={status.tone}>{status.text}</Badge>
                       {log.acknowledged_at ? <span className="pk-muted">Acknowledged {formatDate(log.acknowledged_at)}</span> : null}

@@ -17,6 +17,8 @@ const CSS = `
 .ct-figures dd{margin:0;font-size:1.25rem;font-weight:700}
 .ct-figures dd.ct-none{font-size:.9375rem;font-weight:600;color:var(--c-muted)}
 .ct-figures dd.ct-figure-help{font-size:.75rem;font-weight:400;margin-top:.25rem;line-height:1.35}
+/* A long badge ("2 people, 3 assignments") wraps inside a figure's tile or a table row's card on a phone (issue 30). */
+.ct-figures .ct-badge,.pk-table--stack .ct-badge{white-space:normal}
 .ct-list{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.75rem}
 .ct-cards{list-style:none;margin:0;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(300px,1fr))}
 .ct-card{border:1px solid var(--c-border);border-radius:8px;padding:1rem;display:flex;flex-direction:column;gap:.625rem;min-width:0}

@@ -92,7 +92,8 @@ export const TeamTable = ({
   viewPath: (id: string) => string
   navigate: (to: string) => void
 }) => (
-  <DataTable>
+  // On a phone each member is a card that names every figure, under a "Sort by" row of the headers.
+  <DataTable className="pk-table--stack">
     <caption className="pk-visually-hidden">Team members</caption>
     <thead>
       <tr>
@@ -129,13 +130,15 @@ export const TeamTable = ({
               <span className="pk-muted">{m.email}</span>
               {m.employee_id ? <span className="pk-muted"> · {m.employee_id}</span> : null}
             </td>
-            <td>{locationText(m)}</td>
-            <td>
+            <td data-label="Location">{locationText(m)}</td>
+            <td data-label="Progress">
               <Badge tone={progress.tone}>{progress.compliant ? `${progress.text} Compliant` : progress.text}</Badge>
             </td>
-            <td>{issues.tone ? <Badge tone={issues.tone}>{issues.text}</Badge> : <span className="pk-muted">{issues.text}</span>}</td>
-            <td>{m.overdue_assignments > 0 ? <Badge tone="red">{overdueCellText(m.overdue_assignments)}</Badge> : <span className="pk-muted">{overdueCellText(0)}</span>}</td>
-            <td>{tierLabel(m.tier.current_tier)}</td>
+            <td data-label="Issues">{issues.tone ? <Badge tone={issues.tone}>{issues.text}</Badge> : <span className="pk-muted">{issues.text}</span>}</td>
+            <td data-label="Overdue">
+              {m.overdue_assignments > 0 ? <Badge tone="red">{overdueCellText(m.overdue_assignments)}</Badge> : <span className="pk-muted">{overdueCellText(0)}</span>}
+            </td>
+            <td data-label="Tier">{tierLabel(m.tier.current_tier)}</td>
             <td>
               <RouteLink to={viewPath(m.id)} navigate={navigate} className="pk-btn pk-btn--secondary pk-btn--small" label={`View ${m.name}`}>
                 View

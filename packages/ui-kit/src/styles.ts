@@ -217,6 +217,20 @@ th[aria-sort=ascending] .pk-sort,th[aria-sort=descending] .pk-sort{color:var(--c
 .pk-grid-300{grid-template-columns:repeat(auto-fit,minmax(300px,1fr))!important}
 .pk-grid-140{grid-template-columns:repeat(auto-fit,minmax(140px,1fr))!important}
 @media (max-width:600px){.pk-main{padding:1rem}.pk-card{padding:1rem}.pk-header{padding:.75rem 1rem}}
+/* Issue 30, certification screens on a phone. A field's select is never wider than its field (a long option no longer widens the page). */
+.pk-field{min-width:0}
+.pk-field select{max-width:100%}
+/* A table whose rows become labelled cards on a phone (DataTable className="pk-table--stack"; each cell but the row's title and actions says its column in data-label). Sortable headers stay as a "Sort by" row of buttons; the others are kept for screen readers only. */
+@media (max-width:760px){
+.pk-table--stack,.pk-table--stack :is(tbody,tr,th,td){display:block}
+.pk-table--stack thead tr{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1rem}
+.pk-table--stack thead tr:has(th[aria-sort])::before{content:"Sort by";content:"Sort by"/"";font-size:.8125rem;font-weight:600;color:var(--c-muted)}
+.pk-table-wrap .pk-table.pk-table--stack :is(th,td),.pk-table-wrap .pk-table.pk-table--stack :is(th,td):last-child:not([colspan]){position:static;border:0;padding:.25rem 0;box-shadow:none;background:none}
+.pk-table--stack thead th:not([aria-sort]){position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.pk-table--stack tbody tr{border:1px solid var(--c-border);border-radius:var(--radius);padding:.5rem .75rem;margin-top:.75rem}
+.pk-table-wrap .pk-table.pk-table--stack td[data-label]:not([colspan]){display:flow-root;padding-left:8.5rem}
+.pk-table--stack td[data-label]::before{content:attr(data-label);content:attr(data-label)/"";float:left;width:8rem;margin-left:-8.5rem;font-size:.8125rem;font-weight:600;text-transform:uppercase;letter-spacing:.03em;color:var(--c-muted);overflow-wrap:anywhere}
+}
 `
 
 /** Adds a stylesheet to the document once, by its element id (a remote's own styles too). */
