@@ -1,9 +1,10 @@
 import { CERT_NOTIFICATIONS, type ComplianceForecast } from '@portal/contracts'
 import { DataTable, errorMessage, formatDate, Spinner, TableHead } from '@portal/ui-kit'
+import { useLayoutEffect, useRef, useState } from 'react'
 import { type Tone, relativeDays, LoadFailure } from '../shared/index.ts'
 import { useComplianceForecast } from './data/apiHooks.ts'
 import { CompliancePercent } from './ComplianceOverview.tsx'
-import { CHART, fallingOut, forecastGroups, horizonLabel, percentY } from './forecast-chart.ts'
+import { CHART, chartWidth, fallingOut, forecastGroups, horizonLabel, percentY } from './forecast-chart.ts'
 
 const FILL: Record<Tone, string> = { green: '#15803d', yellow: '#a16207', orange: '#c2410c', red: '#b91c1c', blue: '#1d4ed8', grey: '#475569' }
 const HORIZONS = CERT_NOTIFICATIONS.forecastHorizons
@@ -32,24 +33,38 @@ const ForecastSection = () => {
   )
 }
 
+/** The width of an element's content box, followed as it changes (null until measured). */
+const useContentWidth = () => {
+  const ref = useRef<HTMLDivElement>(null)
+  const [width, setWidth] = useState<number | null>(null)
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el) return
+    setWidth(el.clientWidth)
+    if (typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth))
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [])
+  return [ref, width] as const
+}
+
 const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
-  const groups = forecastGroups(data)
+  const [box, available] = useContentWidth()
+  const width = chartWidth(data, available || CHART.width)
+  const scrolls = available !== null && available > 0 && width > available
+  const groups = forecastGroups(data, width)
   const people = fallingOut(data)
-  const columns = [null, ...data.horizons]
+  const headings = [null, ...data.horizons].map((d) => (d === null ? 'Today' : `In ${horizonLabel(d)}`))
   return (
     <>
-      {/* Narrow screens scroll the chart sideways rather than shrink its words; the scroller takes focus to scroll by keyboard. */}
-      <div role="group" aria-label="Forecast chart, scrolls sideways on narrow screens" tabIndex={0} className="pk-scroll-x">
-        <svg
-          style={{ display: 'block', width: '100%', minWidth: CHART.minWidth, maxWidth: CHART.width, height: 'auto' }}
-          viewBox={`0 0 ${CHART.width} ${CHART.height}`}
-          role="img"
-          aria-labelledby="cn-chart-title"
-        >
+      {/* The chart takes its box's width; narrower than its bars' labels (a phone), it scrolls sideways rather than shrink its words, and the scroller then takes focus to scroll by keyboard. */}
+      <div ref={box} role="group" aria-label={scrolls ? 'Forecast chart, scrolls sideways' : 'Forecast chart'} tabIndex={scrolls ? 0 : undefined} className="pk-scroll-x">
+        <svg style={{ display: 'block' }} width={width} height={CHART.height} viewBox={`0 0 ${width} ${CHART.height}`} role="img" aria-labelledby="cn-chart-title">
           <title id="cn-chart-title">Compliance by branch today and in {data.horizons.join(', ')} days (figures in the table below)</title>
           {[0, 50, 75, 90, 100].map((p) => (
             <g key={p}>
-              <line x1={CHART.left} x2={CHART.width - CHART.right} y1={percentY(p)} y2={percentY(p)} stroke="#cbd5e1" strokeDasharray={p === 0 ? undefined : '4 4'} />
+              <line x1={CHART.left} x2={width - CHART.right} y1={percentY(p)} y2={percentY(p)} stroke="#cbd5e1" strokeDasharray={p === 0 ? undefined : '4 4'} />
               <text x={CHART.left - 6} y={percentY(p) + 4} textAnchor="end" fontSize="11" fill="#334155">
                 {p}%
               </text>
@@ -75,19 +90,19 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
           ))}
         </svg>
       </div>
-      <DataTable>
+      <DataTable className="pk-table--stack">
         <caption className="pk-visually-hidden">Compliance forecast by branch</caption>
-        <TableHead columns={['Branch', 'Technicians', ...columns.map((d) => (d === null ? 'Today' : `In ${horizonLabel(d)}`))]} />
+        <TableHead columns={['Branch', 'Technicians', ...headings]} />
         <tbody>
           {data.branches.map((b) => (
             <tr key={b.branch}>
               <th scope="row">{b.branch}</th>
-              <td>{b.technicians}</td>
-              <td>
+              <td data-label="Technicians">{b.technicians}</td>
+              <td data-label={headings[0]}>
                 <CompliancePercent percent={b.percentage_now} />
               </td>
               {b.horizons.map((h) => (
-                <td key={h.days}>
+                <td key={h.days} data-label={`In ${horizonLabel(h.days)}`}>
                   <CompliancePercent percent={h.percentage} />
                   {h.falling_out.length > 0 ? <span className="pk-muted"> ({h.falling_out.length} fall out)</span> : null}
                 </td>
@@ -100,7 +115,7 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
       {people.length === 0 ? (
         <p className="pk-empty">Nobody falls out of compliance in the next {data.horizons.at(-1) ?? 90} days.</p>
       ) : (
-        <DataTable>
+        <DataTable className="pk-table--stack">
           <caption className="pk-visually-hidden">Technicians falling out of compliance</caption>
           <TableHead columns={['Technician', 'Branch', 'Certification', 'Expires']} />
           <tbody>
@@ -110,11 +125,11 @@ const ForecastBody = ({ data }: { data: ComplianceForecast }) => {
                   {p.name}
                   {p.department ? <span className="pk-muted"> ({p.department})</span> : null}
                 </td>
-                <td>{p.branch}</td>
-                <td>
+                <td data-label="Branch">{p.branch}</td>
+                <td data-label="Certification">
                   {p.certification.name} ({p.certification.code})
                 </td>
-                <td>
+                <td data-label="Expires">
                   {formatDate(p.expiration_date)} ({relativeDays(p.days_until_expiry)})
                 </td>
               </tr>

@@ -2,7 +2,7 @@ import { ApiError } from '@portal/ui-kit'
 import { describe, expect, it } from 'vitest'
 import { expiredItem, forecast, log } from './test-fixtures.ts'
 import { bulkSummary, complianceTone, expiredOfBranch, saveConfigFailed, sendReminders, shownLogs, triggerAnnouncement, validateConfigForm } from './notification-view.ts'
-import { fallingOut, forecastGroups } from './forecast-chart.ts'
+import { CHART, chartWidth, fallingOut, forecastGroups } from './forecast-chart.ts'
 
 describe('notification management rules', () => {
   it('colours compliance green from 90, yellow from 75, red below (admin §9)', () => {
@@ -74,5 +74,19 @@ describe('notification management rules', () => {
       ['Pat Portland', 'Portland'],
       ['Quinn Portland', 'Portland'],
     ])
+  })
+
+  it('draws the forecast as wide as its box, and on a narrow box no bar narrower than its label (the box then scrolls)', () => {
+    expect(chartWidth(forecast, 1000)).toBe(1000)
+    const narrow = chartWidth(forecast, 300)
+    expect(narrow).toBeGreaterThan(300)
+    const bars = forecastGroups(forecast, narrow).flatMap((g) => g.bars)
+    expect(Math.min(...bars.map((b) => b.width))).toBeGreaterThanOrEqual(CHART.minBar)
+    // Wide, the bars keep a readable width and stand centred in their branch, the last group ending at the right edge.
+    const wide = forecastGroups(forecast, 1000)
+    expect(Math.max(...wide.flatMap((g) => g.bars.map((b) => b.width)))).toBeLessThanOrEqual(CHART.maxBar)
+    const last = wide.at(-1)!
+    expect(last.x + last.width).toBeCloseTo(1000 - CHART.right)
+    expect(last.bars[0]!.x - last.x).toBeCloseTo(last.x + last.width - (last.bars.at(-1)!.x + last.bars.at(-1)!.width))
   })
 })
