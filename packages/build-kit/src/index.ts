@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { rspack, type Configuration, type RuleSetRule } from '@rspack/core'
@@ -60,6 +61,15 @@ export function baseConfig(opts: { dir: string; publicPath: string; uniqueName: 
  */
 export const REACT_QUERY_EXPORTS = ['QueryClient', 'QueryClientProvider', 'keepPreviousData', 'useMutation', 'useQueries', 'useQuery', 'useQueryClient']
 
+const require = createRequire(import.meta.url)
+
+/**
+ * The zod the browser builds share: browser-zod.ts (the `z` functions the portal calls), in the
+ * version of the zod installed, so one copy serves the page (the shell's, loaded on its first page).
+ */
+export const BROWSER_ZOD = fileURLToPath(new URL('./browser-zod.ts', import.meta.url))
+const zodVersion = (require('zod/package.json') as { version: string }).version
+
 /**
  * The singletons the shell provides and the remotes share, declared once. The ranges span the
  * major, so a shell and a remote built a minor or patch apart share one copy (the shell's wins,
@@ -69,6 +79,7 @@ export const sharedSingletons = {
   react: { singleton: true, requiredVersion: '^19.0.0' },
   'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
   '@tanstack/react-query': { singleton: true, requiredVersion: '^5.0.0', treeShaking: { mode: 'runtime-infer' as const, usedExports: REACT_QUERY_EXPORTS } },
+  zod: { singleton: true, requiredVersion: '^4.0.0', version: zodVersion, import: BROWSER_ZOD },
 }
 
 /** The shell's share: the singletons, plus react-router (tree-shaken: the remotes get navigation as a prop). */

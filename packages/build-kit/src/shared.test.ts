@@ -32,3 +32,18 @@ describe('the shared React Query', () => {
     expect([...valueImports('@tanstack/react-query')].sort()).toEqual([...REACT_QUERY_EXPORTS].sort())
   })
 })
+
+describe('the shared zod', () => {
+  it('carries every z function the browser code calls', async () => {
+    const { z } = await import('./browser-zod.ts')
+    const called = new Set<string>()
+    for (const ws of [...browserWorkspaces, 'packages/contracts']) {
+      const files = readdirSync(path.join(root, ws, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$|test-support/.test(f))
+      // z.infer, z.input, z.ZodType... are types; a lower-case name followed by ( or . is a call.
+      for (const file of files) for (const [, name] of readFileSync(path.join(root, ws, 'src', file), 'utf8').matchAll(/\bz\.([a-z]\w*)\s*[(.]/g)) called.add(name!)
+    }
+    // A remote calling a function the shell's copy lacks would fail on a page the shell's copy serves.
+    expect([...called].filter((name) => !(name in z)).sort()).toEqual([])
+    expect(called.size).toBeGreaterThan(10)
+  })
+})
