@@ -26,7 +26,7 @@ export const MyTrend = ({ trend }: { trend: RevenueTrendResponse }) => (
     <h3 id="my-trend-table-title" className="pk-m0 pk-fs-17">
       Month by Month
     </h3>
-    <DataTable labelledBy="my-trend-table-title">
+    <DataTable labelledBy="my-trend-table-title" className="pk-table--stack">
       <thead>
         <tr>
           <th scope="col">Month</th>
@@ -41,9 +41,9 @@ export const MyTrend = ({ trend }: { trend: RevenueTrendResponse }) => (
             <th scope="row">{formatMonth(m.month)}</th>
             {m.recorded ? (
               <>
-                <td>{formatUsd(m.gross_revenue)}</td>
-                <td>{m.pay_amount === null ? <span className="pk-muted">Not entered</span> : formatUsd(m.pay_amount)}</td>
-                <td>
+                <td data-label="Gross Revenue">{formatUsd(m.gross_revenue)}</td>
+                <td data-label="Pay">{m.pay_amount === null ? <span className="pk-muted">Not entered</span> : formatUsd(m.pay_amount)}</td>
+                <td data-label="Rev/Pay Ratio">
                   <Ratio ratio={m.rev_pay_ratio} />
                 </td>
               </>
@@ -76,7 +76,8 @@ export const MyLeaderboard = ({ board, name }: { board: MyLeaderboardResponse; n
       {rows.length === 0 ? (
         <EmptyState>No revenue is recorded for this period yet.</EmptyState>
       ) : (
-        <DataTable labelledBy={titleId}>
+        // On a phone each row is a card that names its figures.
+        <DataTable labelledBy={titleId} className="pk-table--stack">
           <thead>
             <tr>
               <th scope="col">Rank</th>
@@ -88,10 +89,10 @@ export const MyLeaderboard = ({ board, name }: { board: MyLeaderboardResponse; n
           <tbody>
             {rows.map((r) => (
               <tr key={`${r.rank}-${r.name}-${r.is_you}`} className={r.is_you ? 'ct-mine' : undefined} aria-current={r.is_you ? 'true' : undefined}>
-                <td>{r.rank}</td>
+                <td data-label="Rank">{r.rank}</td>
                 <td>{r.is_you ? `${name} (you)` : r.name}</td>
-                <td>{r.gross_revenue === null ? <span className="pk-muted">Not shown</span> : formatUsd(r.gross_revenue)}</td>
-                <td>{r.gross_revenue === null ? <span className="pk-muted">Not shown</span> : <Ratio ratio={r.rev_pay_ratio} />}</td>
+                <td data-label="Gross Revenue">{r.gross_revenue === null ? <span className="pk-muted">Not shown</span> : formatUsd(r.gross_revenue)}</td>
+                <td data-label="Rev/Pay Ratio">{r.gross_revenue === null ? <span className="pk-muted">Not shown</span> : <Ratio ratio={r.rev_pay_ratio} />}</td>
               </tr>
             ))}
           </tbody>
