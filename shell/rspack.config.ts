@@ -1,6 +1,6 @@
 import { rspack, type Configuration } from '@rspack/core'
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack'
-import { baseConfig, hostShared } from '@portal/build-kit'
+import { baseConfig, hostShared, StartupPreloadPlugin } from '@portal/build-kit'
 
 const dir = import.meta.dirname
 
@@ -12,6 +12,7 @@ const config: Configuration = {
       templateContent:
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Learning Portal</title><link rel="icon" href="data:,"><link rel="preload" href="/remote-registry.json" as="fetch" crossorigin="anonymous"></head><body><noscript>This portal needs JavaScript.</noscript><div id="root"></div></body></html>',
     }),
+    new StartupPreloadPlugin(),
     new ModuleFederationPlugin({
       name: 'shell',
       remotes: {},

@@ -1,4 +1,4 @@
-import { dropStoredToken, ensureStyles, loadRemoteComponent, readStoredUser } from '@portal/ui-kit'
+import { dropStoredToken, ensureStyles, loadRemoteComponent, readStoredUser, refreshSession } from '@portal/ui-kit'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { UNSAFE_createBrowserHistory, unstable_HistoryRouter as HistoryRouter } from 'react-router'
@@ -8,20 +8,23 @@ import { guardedHistory } from './leave/guarded-history.ts'
 import { LeaveGuardProvider } from './leave/LeaveGuardProvider.tsx'
 import { createLeaveGuards } from './leave/leave-guards.ts'
 import { AppRoutes } from './routing/AppRoutes.tsx'
-import { pageToPreload } from './routing/preload.ts'
+import { pageToPreload, withFirstScreenParts } from './routing/preload.ts'
 
 ensureStyles()
 
 // An earlier version kept the access token in localStorage; it lives in memory now (decision 0019).
 dropStoredToken()
 
-// A stored session: the dashboard it will most likely show is fetched (registry, remote entry,
-// page) while the session check runs, not after it (issue 15 item 9). The route loads it again
-// from the same cache; a failure here is the route's to show.
+// A stored session: the session check is sent first, then the dashboard it will most likely show
+// is fetched (registry, remote entry, page) while the check runs, not after it (issue 15 item 9,
+// issue 30 item 7: the page's data waits for both, so neither waits for the other). The
+// AuthProvider joins the same refresh; the route loads the page again from the same cache; a
+// failure here is theirs to show.
 const stored = readStoredUser()
 if (decideStart(stored) === 'validate') {
+  void refreshSession('/api', null, (...a) => globalThis.fetch(...a))
   const page = pageToPreload(location.pathname, stored as { is_admin?: unknown })
-  if (page) loadRemoteComponent(page).catch(() => {})
+  if (page) for (const part of withFirstScreenParts(page)) loadRemoteComponent(part).catch(() => {})
 }
 
 const root = document.getElementById('root')

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { rspack, type Configuration, type RuleSetRule } from '@rspack/core'
+import { rspack, type Compiler, type Configuration, type RuleSetRule } from '@rspack/core'
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack'
 import { REMOTES, type RemoteName } from '@portal/contracts'
 
@@ -117,6 +117,43 @@ export function remoteConfig(opts: { dir: string; name: RemoteName; exposes: Rec
         experiments: { externalRuntime: true, optimization: { target: 'web' } },
       }),
     ],
+  }
+}
+
+/**
+ * Lets the page fetch the shell's start-up chunks with its first script (issue 30 item 7): index.html
+ * gets a `<link rel="preload">` for each chunk the async boundary (`import('./bootstrap.tsx')`) waits
+ * for: the bootstrap's chunk group and the shared singletons the shell provides (react, react-dom,
+ * react-router, zod). Without it they are requested only once main.js has run, a round trip later.
+ */
+export class StartupPreloadPlugin {
+  apply(compiler: Compiler) {
+    compiler.hooks.compilation.tap('StartupPreloadPlugin', (compilation) => {
+      rspack.HtmlRspackPlugin.getCompilationHooks(compilation).beforeEmit.tap('StartupPreloadPlugin', (data) => {
+        const { chunks = [], publicPath = '' } = compilation.getStats().toJson({ all: false, ids: true, chunks: true, chunkModules: true, chunkRelations: true, publicPath: true })
+        const modulesOf = (c: (typeof chunks)[number]) => c.modules ?? []
+        const provided = new Set(
+          chunks
+            .filter((c) => c.initial)
+            .flatMap(modulesOf)
+            .map((m) => /^provide shared module .* = (.+)$/.exec(m.name ?? '')?.[1])
+            .filter((p): p is string => p !== undefined),
+        )
+        const initial = new Set(chunks.filter((c) => c.initial).map((c) => c.id))
+        // Loaded from the entry itself (not from a lazy page of the shell's), holding the bootstrap or a provided singleton.
+        const startup = chunks.filter(
+          (c) =>
+            !c.initial &&
+            (c.parents ?? []).some((p) => initial.has(p)) &&
+            modulesOf(c).some((m) => /[\\/]src[\\/]bootstrap\.tsx\b/.test(m.name ?? '') || provided.has(m.nameForCondition ?? '')),
+        )
+        const ids = new Set(startup.flatMap((c) => [c.id, ...(c.siblings ?? [])]))
+        const files = chunks.filter((c) => ids.has(c.id) && !c.initial).flatMap((c) => c.files ?? [])
+        const links = files.filter((f) => f.endsWith('.js')).map((f) => `<link rel="preload" href="${publicPath}${f}" as="script">`)
+        data.html = data.html.replace('</head>', `${links.join('')}</head>`)
+        return data
+      })
+    })
   }
 }
 

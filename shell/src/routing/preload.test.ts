@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pageToPreload } from './preload.ts'
+import { pageToPreload, withFirstScreenParts } from './preload.ts'
 
 describe('what the shell fetches before the session check answers', () => {
   it('fetches the dashboard at the address', () => {
@@ -16,5 +16,12 @@ describe('what the shell fetches before the session check answers', () => {
   it('leaves other pages to their routes', () => {
     expect(pageToPreload('/exam/3', { is_admin: false })).toBeNull()
     expect(pageToPreload('/login', null)).toBeNull()
+  })
+})
+
+describe('what a dashboard brings from other remotes', () => {
+  it('fetches the learner dashboard with its certification cards, the admin dashboard alone', () => {
+    expect(withFirstScreenParts('mf_learner/UserDashboard')).toEqual(['mf_learner/UserDashboard', 'mf_certifications/DashboardCards'])
+    expect(withFirstScreenParts('mf_admin/AdminDashboard')).toEqual(['mf_admin/AdminDashboard'])
   })
 })
