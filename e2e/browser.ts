@@ -40,6 +40,31 @@ export async function openPage(browser: Browser, baseURL: string, viewport?: { w
   return page
 }
 
+/** A phone's screen, as the phone journeys size the page (issue 15 item 7, issue 30 item 1). */
+export const PHONE = { width: 390, height: 844 }
+
+/**
+ * Elements of the page's header, main and an open dialog reaching past the screen's edges (a phone
+ * would scroll the page sideways). What lies inside a box that scrolls on its own (a table's box,
+ * the tab list, a chart's scroller) is that box's business: the box itself is measured, and axe's
+ * scrollable-region-focusable rule holds it reachable by keyboard.
+ */
+export const overflowing = (page: Page) =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth
+    const scrolls = (el: Element) => el !== document.body && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX)
+    const wide: string[] = []
+    for (const el of document.querySelectorAll<Element>('main *, header *, dialog[open] *')) {
+      const box = el.getBoundingClientRect()
+      if (box.width === 0 || getComputedStyle(el).visibility === 'hidden') continue
+      let inside = false
+      for (let p = el.parentElement; p && p !== document.documentElement && !inside; p = p.parentElement) inside = scrolls(p)
+      if (inside) continue
+      if (box.right > width + 1 || box.left < -1) wide.push(`${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''} ${Math.round(box.left)}..${Math.round(box.right)}`)
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) }
+  })
+
 /** Signs in through the login form, as a person does (where it lands is for the journey to check). */
 export async function logIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login')

@@ -1,28 +1,11 @@
-import type { Page } from 'playwright-core'
 import { describe, expect, inject, it } from 'vitest'
-import { axeSerious, descriptionOf, focusedControl, logIn, openPage, suiteBrowser, tabTo, watchErrors } from './browser.ts'
+import { axeSerious, descriptionOf, focusedControl, logIn, openPage, overflowing, PHONE, suiteBrowser, tabTo, watchErrors } from './browser.ts'
 
 // Issue 30 items 1 and 2 on Revenue Entry: a form saved with errors marks each field and sends
 // focus to the first, by keyboard alone; on a phone the page is as wide as the screen and Recent
 // Entries shows its amounts whole, in a scrolling box the keyboard reaches.
 const baseURL = inject('baseURL')
 const browser = suiteBrowser()
-const PHONE = { width: 390, height: 844 }
-
-/** Elements of the page wider than the viewport or reaching past its right edge (as navigation.e2e.ts measures). */
-const overflowing = (page: Page) =>
-  page.evaluate(() => {
-    const width = document.documentElement.clientWidth
-    const wide: string[] = []
-    for (const el of document.querySelectorAll<HTMLElement>('main *, header *')) {
-      const box = el.getBoundingClientRect()
-      if (box.width === 0 || getComputedStyle(el).visibility === 'hidden') continue
-      // Inside a container that scrolls on its own (a table, the tab list), reaching further is that container's business.
-      if (el.closest('.pk-table-wrap, [role=tablist]') && !el.matches('.pk-table-wrap, [role=tablist]')) continue
-      if (box.right > width + 1 || box.left < -1) wide.push(`${el.tagName.toLowerCase()}.${el.className} ${Math.round(box.left)}..${Math.round(box.right)}`)
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) }
-  })
 
 /** Revenue Entry as the demo admin, with its technicians loaded. */
 const openRevenueEntry = async (viewport?: { width: number; height: number }) => {

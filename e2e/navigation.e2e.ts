@@ -1,11 +1,10 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, inject, it } from 'vitest'
-import { apiLogIn, axeSerious, logIn, openPage, suiteBrowser, waitForMail, watchErrors } from './browser.ts'
+import { apiLogIn, axeSerious, logIn, openPage, overflowing, PHONE, suiteBrowser, waitForMail, watchErrors } from './browser.ts'
 
 // Issue 15 items 4, 5 and 7: announced pages, a navigation shell, phones.
 const baseURL = inject('baseURL')
 const browser = suiteBrowser()
-const PHONE = { width: 390, height: 844 }
 
 /** The document title and what has focus (tag and text), as a screen reader announces a page. */
 const announced = (page: Page) =>
@@ -21,21 +20,6 @@ const expectAnnounced = async (page: Page, title: string | RegExp, focus: string
 }
 
 const noSerious = async (page: Page, where: string) => expect(await axeSerious(page), where).toEqual([])
-
-/** Elements of the page wider than the viewport or reaching past its right edge (a phone scrolls sideways). */
-const overflowing = (page: Page) =>
-  page.evaluate(() => {
-    const width = document.documentElement.clientWidth
-    const wide: string[] = []
-    for (const el of document.querySelectorAll<HTMLElement>('main *, header *')) {
-      const box = el.getBoundingClientRect()
-      if (box.width === 0 || getComputedStyle(el).visibility === 'hidden') continue
-      // Inside a container that scrolls on its own (a table, the tab list), reaching further is that container's business.
-      if (el.closest('.pk-table-wrap, [role=tablist]') && !el.matches('.pk-table-wrap, [role=tablist]')) continue
-      if (box.right > width + 1 || box.left < -1) wide.push(`${el.tagName.toLowerCase()}.${el.className} ${Math.round(box.left)}..${Math.round(box.right)}`)
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) }
-  })
 
 /** A practice exam assigned to everyone, made through the API as the admin. */
 async function createExam(name: string) {

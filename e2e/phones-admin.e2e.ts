@@ -3,34 +3,12 @@ import type { Page } from 'playwright-core'
 import { describe, expect, inject, it } from 'vitest'
 import { SCORM_EDITOR_MESSAGES } from '@portal/contracts'
 import { captivateFixturePath } from '@portal/contracts/test-support/captivate-fixture'
-import { apiLogIn, axeSerious, logIn, openPage, suiteBrowser } from './browser.ts'
+import { apiLogIn, axeSerious, logIn, openPage, overflowing, PHONE, suiteBrowser } from './browser.ts'
 import { fixturePath } from './courses-support.ts'
 
 // Issue 30 items 1 and 4 on the admin screens, as the demo admin on a 390 × 844 phone.
 const baseURL = inject('baseURL')
 const browser = suiteBrowser()
-const PHONE = { width: 390, height: 844 }
-
-/**
- * Elements reaching past the screen's right (or left) edge, except inside a scroller the keyboard
- * can reach: the tab list, a focusable named region, or a table's scrolling box holding controls.
- */
-const pastTheEdge = (page: Page) =>
-  page.evaluate(() => {
-    const width = document.documentElement.clientWidth
-    const out: string[] = []
-    const ownScroller = (el: Element) => {
-      const box = el.parentElement?.closest('[role=tablist], .pk-table-wrap')
-      if (!box) return false
-      return box.matches('[role=tablist], [role=region][tabindex="0"][aria-label]') || box.querySelector('button, a[href], input, select, textarea, [tabindex="0"]') !== null
-    }
-    for (const el of document.querySelectorAll<HTMLElement>('main *, dialog[open] *')) {
-      const box = el.getBoundingClientRect()
-      if (box.width === 0 || getComputedStyle(el).visibility === 'hidden' || ownScroller(el)) continue
-      if (box.right > width + 1 || box.left < -1) out.push(`${el.tagName.toLowerCase()}.${el.className} ${Math.round(box.left)}..${Math.round(box.right)}`)
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, width, out: out.slice(0, 5) }
-  })
 
 /**
  * Tap targets under 24 × 24 px (WCAG 2.5.8) that also fail its spacing exception: a 24 px circle on
@@ -68,7 +46,7 @@ const smallTargets = (page: Page, scope: string) =>
   }, scope)
 
 const clean = async (page: Page, where: string, scope = 'main') => {
-  expect(await pastTheEdge(page), where).toEqual({ scrollWidth: PHONE.width, width: PHONE.width, out: [] })
+  expect(await overflowing(page), where).toEqual({ scrollWidth: PHONE.width, width: PHONE.width, wide: [] })
   expect(await smallTargets(page, scope), where).toEqual([])
   expect(await axeSerious(page), where).toEqual([])
 }

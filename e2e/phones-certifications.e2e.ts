@@ -1,36 +1,14 @@
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, inject, it } from 'vitest'
-import { axeSerious, logIn, openPage, suiteBrowser } from './browser.ts'
+import { axeSerious, logIn, openPage, overflowing, PHONE, suiteBrowser } from './browser.ts'
 
 // Issue 30 items 1 and 8: the certification screens read well on a 390 px phone (nothing wider than
 // the screen, every column of a row in view), and the compliance forecast uses its width with labels
 // that do not overlap.
 const baseURL = inject('baseURL')
 const browser = suiteBrowser()
-const PHONE = { width: 390, height: 844 }
 
 const noSerious = async (page: Page, where: string) => expect(await axeSerious(page), where).toEqual([])
-
-/**
- * Elements of the page (and of an open dialog) reaching past the screen's edges. What lies inside a
- * box that scrolls on its own (a table's box, the tab list, the chart's scroller) is that box's
- * business: the box itself is checked.
- */
-const overflowing = (page: Page) =>
-  page.evaluate(() => {
-    const width = document.documentElement.clientWidth
-    const scrolls = (el: Element) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX)
-    const wide: string[] = []
-    for (const el of document.querySelectorAll<Element>('main *, header *, dialog[open] *')) {
-      const box = el.getBoundingClientRect()
-      if (box.width === 0 || getComputedStyle(el).visibility === 'hidden') continue
-      let inside = false
-      for (let p = el.parentElement; p && !inside; p = p.parentElement) inside = scrolls(p)
-      if (inside) continue
-      if (box.right > width + 1 || box.left < -1) wide.push(`${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''} ${Math.round(box.left)}..${Math.round(box.right)}`)
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) }
-  })
 
 const fitsTheScreen = async (page: Page, where: string) => expect(await overflowing(page), where).toEqual({ scrollWidth: PHONE.width, width: PHONE.width, wide: [] })
 

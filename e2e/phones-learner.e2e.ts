@@ -1,28 +1,12 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, inject, it } from 'vitest'
-import { apiLogIn, axeSerious, descriptionOf, focusedControl, logIn, openPage, suiteBrowser, tabTo, watchErrors } from './browser.ts'
+import { apiLogIn, axeSerious, descriptionOf, focusedControl, logIn, openPage, overflowing, PHONE, suiteBrowser, tabTo, watchErrors } from './browser.ts'
 
 // Issue 30 items 1, 2 and 8 on the learner's and the sign-in screens: on a 390 px phone nothing is
 // wider than the screen and every link and button is a target of at least 24 px (WCAG 2.5.8); the
 // sign-in forms' error path works by keyboard alone; on a wide screen the dashboard's cards end their rows together.
 const baseURL = inject('baseURL')
 const browser = suiteBrowser()
-const PHONE = { width: 390, height: 844 }
-
-/** Elements of the page wider than the viewport or reaching past its right edge (as navigation.e2e.ts measures). */
-const overflowing = (page: Page) =>
-  page.evaluate(() => {
-    const width = document.documentElement.clientWidth
-    const wide: string[] = []
-    for (const el of document.querySelectorAll<HTMLElement>('main *, header *')) {
-      const box = el.getBoundingClientRect()
-      if (box.width === 0 || getComputedStyle(el).visibility === 'hidden') continue
-      // Inside a container that scrolls on its own (a table, the tab list), reaching further is that container's business.
-      if (el.closest('.pk-table-wrap, [role=tablist]') && !el.matches('.pk-table-wrap, [role=tablist]')) continue
-      if (box.right > width + 1 || box.left < -1) wide.push(`${el.tagName.toLowerCase()}.${el.className} ${Math.round(box.left)}..${Math.round(box.right)}`)
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) }
-  })
 
 /** The links and buttons shown in the page and its header: how many, and those less than 24 px tall, with their height. */
 const targets = (page: Page) =>
