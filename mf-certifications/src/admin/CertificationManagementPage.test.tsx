@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { renderWithClient as render, brief, certType } from '../test/index.ts'
+import { describe, expect, it } from 'vitest'
+import { brief, certType, holdRequests, renderWithClient as render } from '../test/index.ts'
 import { adminKeys } from './data/apiHooks.ts'
 import { CertificationManagementView } from './CertificationManagementPage.tsx'
 import { TierSection } from './TierSection.tsx'
@@ -29,13 +29,8 @@ const section = (expanded: boolean) => (
   />
 )
 
-// Whatever is not in the cache stays loading: no request leaves the test.
-beforeEach(() => {
-  vi.stubGlobal('fetch', () => new Promise(() => undefined))
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
+// No request leaves the test: whatever is not in the cache stays loading.
+holdRequests()
 
 /** The options a select offers, as `value text`. */
 const optionsOf = (select: HTMLElement) =>

@@ -2,19 +2,14 @@
 import { CERT_MESSAGES } from '@portal/contracts'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { renderWithClient } from '../test/index.ts'
+import { describe, expect, it } from 'vitest'
+import { holdRequests, renderWithClient } from '../test/index.ts'
 import { TypeFormDialog } from './TypeFormDialog.tsx'
 
 const noop = () => undefined
 
-// Whatever is not in the cache stays loading: no request leaves the test.
-beforeEach(() => {
-  vi.stubGlobal('fetch', () => new Promise(() => undefined))
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
+// No request leaves the test: whatever is not in the cache stays loading.
+holdRequests()
 
 describe('certification type form errors', () => {
   it('saved empty, marks Name and Code with their messages and focuses Name', async () => {

@@ -2,23 +2,15 @@
 import { CERT_NOTIFICATION_MESSAGES } from '@portal/contracts'
 import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { renderWithClient } from '../test/index.ts'
+import { describe, expect, it } from 'vitest'
+import { holdRequests, renderWithClient } from '../test/index.ts'
 import { ConfigDialog } from './ConfigDialog.tsx'
 import { config } from './test-fixtures.ts'
 
 const noop = () => undefined
 
-// No request leaves the test: a save that got through would stay pending.
-beforeEach(() => {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(() => new Promise(() => undefined)),
-  )
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
+// No request leaves the test: whatever is not in the cache stays loading.
+holdRequests()
 
 describe('email configuration form errors', () => {
   it('marks each address that is not one, ties its message and focuses the first', async () => {

@@ -2,23 +2,15 @@
 import { CERT_MESSAGES } from '@portal/contracts'
 import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { profile, renderWithClient } from '../test/index.ts'
+import { describe, expect, it } from 'vitest'
+import { holdRequests, profile, renderWithClient } from '../test/index.ts'
 import { AddCertificationDialog } from './AddCertificationDialog.tsx'
 import { UploadProofDialog } from './UploadProofDialog.tsx'
 
 const noop = () => undefined
 
-// No request leaves the test: what is not in the cache stays loading, a save that got through would stay pending.
-beforeEach(() => {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(() => new Promise(() => undefined)),
-  )
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
+// No request leaves the test: whatever is not in the cache stays loading.
+holdRequests()
 
 describe('profile dialogs: form errors', () => {
   it('Add Certification saved empty marks the certification and its number, each with its message, and focuses the first', async () => {

@@ -2,21 +2,13 @@
 import { TEAM_MESSAGES } from '@portal/contracts'
 import { screen, waitFor, within } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { memberDetail, renderWithClient } from '../test/index.ts'
+import { describe, expect, it } from 'vitest'
+import { holdRequests, memberDetail, renderWithClient } from '../test/index.ts'
 import { ManagerControls } from './ManagerControls.tsx'
 
 const noop = () => undefined
-// No request leaves the test: a save that got through would stay pending.
-beforeEach(() => {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(() => new Promise(() => undefined)),
-  )
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
+// No request leaves the test: whatever is not in the cache stays loading.
+holdRequests()
 
 // Pat is Tier 1 with no request pending: a promotion may be requested.
 describe('manager controls form errors', () => {

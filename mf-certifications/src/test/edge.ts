@@ -1,4 +1,4 @@
-import { vi } from 'vitest'
+import { afterEach, beforeEach, vi } from 'vitest'
 
 /**
  * Answers the portal's API at the browser's edge (fetch): `answers` by "METHOD /api/path" (the
@@ -21,3 +21,16 @@ export function answerApi(answers: Record<string, (init: RequestInit) => Respons
 
 /** A JSON answer. */
 export const json = (body: unknown, status = 200) => Response.json(body, { status })
+
+/** For each test of the file, no request leaves it: every fetch stays pending (what is not in the cache stays loading). */
+export function holdRequests(): void {
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>(() => undefined)),
+    )
+  })
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+}
