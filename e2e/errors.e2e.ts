@@ -53,7 +53,8 @@ describe('errors you can act on', () => {
     await page.route('**/api/auth/register', async (route) => {
       for (let tries = 0; ; tries++) {
         const res = await route.fetch()
-        if (res.status() !== 429 || tries === 60) return route.fulfill({ response: res })
+        const busy = res.status() === 429 && ((await res.json()) as { code?: string }).code === 'busy'
+        if (!busy || tries === 60) return route.fulfill({ response: res })
         await new Promise((r) => setTimeout(r, Number(res.headers()['retry-after'] ?? '1') * 1000))
       }
     })
