@@ -118,6 +118,13 @@ export const CourseModule = z.object({
   scorm_edition: z.string().nullable(),
   /** Number of launchable items (SCOs) in the package; 0 for non-SCORM modules. */
   sco_count: z.number().int(),
+  /**
+   * The package holds an Adobe Captivate project, the only kind Edit SCORM (the Timing Editor)
+   * edits: true offers it, false says why not (SCORM_EDITOR_MESSAGES.notCaptivateModule); null
+   * while not yet known (being processed, or a package stored before the check, checked soon);
+   * false for a module that is no package. Absent from servers before it (issue 30 item 4).
+   */
+  scorm_editable: z.boolean().nullable().optional(),
 })
 export type CourseModule = z.infer<typeof CourseModule>
 

@@ -23,6 +23,8 @@ export const toCourseModule = (m: ModuleRow): CourseModule => ({
   scorm_version: m.scorm_version,
   scorm_edition: m.scorm_edition,
   sco_count: m.sco_count,
+  // Only a SCORM package can hold a Captivate project; a package's is null until it has been checked.
+  scorm_editable: m.is_scorm ? m.scorm_editable : false,
 })
 
 export type { CourseRow, ModuleRow } from './course.repository.ts'

@@ -56,6 +56,8 @@ export const CourseModuleEntity = defineEntity({
     contentPrefix: p.string().nullable(),
     scoCount: p.integer().default(0),
     hasEdits: p.boolean().default(false),
+    /** The package holds a Captivate project the Timing Editor edits; null until checked. */
+    scormEditable: p.boolean().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

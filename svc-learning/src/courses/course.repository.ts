@@ -33,10 +33,12 @@ export interface ModuleRow {
   content_prefix: string | null
   sco_count: number
   has_edits: boolean
+  /** The package holds a Captivate project; null until checked. */
+  scorm_editable: boolean | null
 }
 
 export const MODULE_COLUMNS =
-  'm.id, m.course_id, m.title, m.position, m.original_name, m.content_type, m.size, m.is_scorm, m.storage_key, m.processing_status, m.processing_error, m.scorm_version, m.scorm_edition, m.manifest, m.content_prefix, m.sco_count, m.has_edits'
+  'm.id, m.course_id, m.title, m.position, m.original_name, m.content_type, m.size, m.is_scorm, m.storage_key, m.processing_status, m.processing_error, m.scorm_version, m.scorm_edition, m.manifest, m.content_prefix, m.sco_count, m.has_edits, m.scorm_editable'
 
 /**
  * "May open this course", the one rule (learner §4): admins any course, others a course assigned

@@ -46,6 +46,7 @@ export function newModuleRow(courseId: number, title: string, position: number, 
     contentPrefix: null,
     scoCount: 0,
     hasEdits: false,
+    scormEditable: null,
     createdAt: at,
     updatedAt: at,
   }

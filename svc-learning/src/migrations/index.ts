@@ -11,6 +11,7 @@ import { ItemAnalysis } from './0011-item-analysis.ts'
 import { QuestionLifecycle } from './0012-question-lifecycle.ts'
 import { AssignmentRules } from './0013-assignment-rules.ts'
 import { Retakes } from './0014-retakes.ts'
+import { ScormEditable } from './0015-scorm-editable.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -34,4 +35,6 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0013_assignment_rules', class: AssignmentRules },
   // Recurring training retaken: the exam attempts a new cycle counts, and the rows waiting for their next cycle (issue 24).
   { name: '0014_retakes', class: Retakes },
+  // Whether a stored package holds a Captivate project (Edit SCORM offered), checked at ingest and for older packages in the background (issue 30).
+  { name: '0015_scorm_editable', class: ScormEditable },
 ]

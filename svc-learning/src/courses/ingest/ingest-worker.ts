@@ -1,6 +1,7 @@
 import { createBackgroundTask, storableJson, storableText, type Storage } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
 import { toStoredManifest } from '../course.entity.ts'
+import { currentFiles, holdsCaptivateProject } from '../scorm-editor/package-files.ts'
 import { PackageError, ingestPackage, type PackageInfo } from '../scorm-packages/index.ts'
 import { ingestRepository } from './ingest.repository.ts'
 
@@ -12,6 +13,8 @@ export interface IngestWorkerOptions {
   pollMs?: number
   /** How long a claimed module is held before another worker may take it over (default 10 min). */
   leaseMs?: number
+  /** How often ready packages not yet checked for a Captivate project are looked for (default 1 min; also at start). */
+  checkMs?: number
   ingest?: IngestPackage
 }
 
@@ -29,7 +32,9 @@ export type IngestWorker = ReturnType<typeof createIngestWorker>
  * lease, `skip locked`, so several instances share the work), extracts it under
  * `modules/<id>/content` and marks it ready with its manifest, or failed with the package
  * library's message. Unexpected errors (storage, database) leave the module for a retry once the
- * lease has run out.
+ * lease has run out. A package marked ready is also marked for whether it holds a Captivate project
+ * (Edit SCORM is offered only then); packages stored before that check are checked in the
+ * background, at start and then every `checkMs`.
  */
 export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' | 'logger' | 'now'>, opts: IngestWorkerOptions = {}) {
   const pollMs = opts.pollMs ?? 2_000
@@ -47,6 +52,8 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
     try {
       const info = await extractModulePackage(ctx.storage, job.storageKey, id, ingest)
       const manifest = toStoredManifest(info)
+      // The Timing Editor's own reading of the extracted package: what Edit SCORM would open.
+      const scormEditable = await holdsCaptivateProject(ctx.storage, prefix)
       // Only a module still waiting is updated: one deleted meanwhile is not brought back.
       const updated = await ingestRepository.markReady(ctx.orm.em.fork(), id, {
         scormVersion: info.version,
@@ -54,6 +61,7 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
         manifestJson: storableJson(manifest),
         scoCount: info.scoCount,
         contentPrefix: prefix,
+        scormEditable,
         at: ctx.now(),
       })
       if (!updated) await ctx.storage.deletePrefix(prefix)
@@ -87,14 +95,47 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
     },
   })
 
+  // Ready packages stored before the Captivate check, one at a time. One whose check fails (storage)
+  // stays unknown until the next pass; the others are not held up by it.
+  const check = createBackgroundTask({
+    name: 'stored package project check',
+    logger: ctx.logger,
+    intervalMs: opts.checkMs ?? 60_000,
+    async pass({ stopping }) {
+      const failed: number[] = []
+      let done = 0
+      for (;;) {
+        if (stopping()) return done
+        const em = ctx.orm.em.fork()
+        const next = await ingestRepository.nextUnchecked(em, failed)
+        if (!next) return done
+        try {
+          const editable = await holdsCaptivateProject(ctx.storage, next.contentPrefix, await currentFiles(em, next.id))
+          await ingestRepository.markChecked(em, next.id, editable)
+          done++
+        } catch (err) {
+          failed.push(next.id)
+          ctx.logger.warn('stored package not checked for a Captivate project; will retry', { moduleId: next.id, err: err as Error })
+        }
+      }
+    },
+  })
+
   return {
     /** Ingests every waiting package (one at a time); resolves with how many were taken. */
     drain: () => task.runNow(),
+    /** Checks every ready package not yet known to hold a Captivate project or not; resolves with how many were checked. */
+    checkStored: () => check.runNow(),
     /** Looks for work now (after an upload committed); a no-op until `start()`. */
     kick: () => task.kick(),
-    /** Starts polling (and looks for work at once). */
-    start: () => task.start(),
+    /** Starts polling (and looks for work at once), and checks stored packages. */
+    start: () => {
+      task.start()
+      check.start()
+    },
     /** Stops polling and waits for the package in hand. */
-    stop: () => task.stop(),
+    stop: async () => {
+      await Promise.all([task.stop(), check.stop()])
+    },
   }
 }

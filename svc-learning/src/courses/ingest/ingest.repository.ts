@@ -9,6 +9,8 @@ export interface IngestedModule {
   manifestJson: string
   scoCount: number
   contentPrefix: string
+  /** It holds a Captivate project the Timing Editor edits. */
+  scormEditable: boolean
   at: Date
 }
 
@@ -31,12 +33,31 @@ export const ingestRepository = {
   async markReady(em: EntityManager, id: number, m: IngestedModule): Promise<boolean> {
     const rows = (await em.execute(
       `update course_modules set processing_status = 'ready', processing_error = null, lease_until = null,
-          scorm_version = ?, scorm_edition = ?, manifest = ?::jsonb, sco_count = ?, content_prefix = ?, updated_at = ?
+          scorm_version = ?, scorm_edition = ?, manifest = ?::jsonb, sco_count = ?, content_prefix = ?, scorm_editable = ?, updated_at = ?
         where id = ? and processing_status = 'processing' returning id`,
-      [m.scormVersion, m.scormEdition, m.manifestJson, m.scoCount, m.contentPrefix, m.at, id],
+      [m.scormVersion, m.scormEdition, m.manifestJson, m.scoCount, m.contentPrefix, m.scormEditable, m.at, id],
     )) as unknown[]
     return rows.length > 0
   },
+
+  /**
+   * The next ready package not yet checked for a Captivate project (stored before the check
+   * existed), not among `skip`; undefined when none is left.
+   */
+  async nextUnchecked(em: EntityManager, skip: readonly number[]): Promise<{ id: number; contentPrefix: string } | undefined> {
+    const [row] = (await em.execute(
+      `select id, content_prefix from course_modules
+        where is_scorm and processing_status = 'ready' and scorm_editable is null and content_prefix is not null
+          and not (id = any(?::int[]))
+        order by id limit 1`,
+      [`{${skip.join(',')}}`],
+    )) as { id: number; content_prefix: string }[]
+    return row ? { id: Number(row.id), contentPrefix: row.content_prefix } : undefined
+  },
+
+  /** Records whether a ready package holds a Captivate project, unless another check did first. */
+  markChecked: (em: EntityManager, id: number, editable: boolean) =>
+    em.execute("update course_modules set scorm_editable = ? where id = ? and processing_status = 'ready' and scorm_editable is null", [editable, id]),
 
   /** The module still waits for its package. */
   async isWaiting(em: EntityManager, id: number): Promise<boolean> {

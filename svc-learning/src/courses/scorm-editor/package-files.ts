@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import type { EntityManager } from '@mikro-orm/postgresql'
-import { projectFilePaths } from '@portal/contracts/captivate'
+import { SCORM_EDITOR_MESSAGES as M } from '@portal/contracts'
+import { CaptivateError, parseCaptivateProject, projectFilePaths, type CaptivateFiles, type CaptivateProject } from '@portal/contracts/captivate'
 import type { Storage } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
 import { ttlCache } from '../../ttl-cache.ts'
@@ -39,12 +40,72 @@ export async function locateProjectFiles(storage: Storage, prefix: string, edite
   return projectFilePaths([...new Set([...(await storage.list(prefix)).map((k) => k.slice(prefix.length + 1)), ...Object.keys(edited)])])
 }
 
+/** A file larger than the editor reads into memory. */
+export class FileTooLargeError extends Error {
+  constructor() {
+    super('file too large to edit')
+  }
+}
+
+/** The project files of an extracted package as the editor reads them: where they sit, their storage keys, bytes and text. */
+export interface ProjectFiles {
+  paths: { projectTxt: string | null; projectJs: string | null }
+  keys: { projectTxt: string | null; projectJs: string | null }
+  bytes: { projectTxt: Buffer | null; projectJs: Buffer | null }
+  text: CaptivateFiles
+}
+
+/** The storage key of `path` in a package extracted under `prefix`, edited or not. */
+export const packageKey = (prefix: string, edited: FileMap, path: string | null) => (path === null ? null : (edited[path] ?? `${prefix}/${path}`))
+
+/**
+ * Reads the project files of the package extracted under `prefix` (with its edited files); throws
+ * CaptivateError `unreadable` when one is not UTF-8 text.
+ */
+export async function readProjectFiles(storage: Storage, prefix: string, edited: FileMap): Promise<ProjectFiles> {
+  const paths = await locateProjectFiles(storage, prefix, edited)
+  const keys = { projectTxt: packageKey(prefix, edited, paths.projectTxt), projectJs: packageKey(prefix, edited, paths.projectJs) }
+  const load = async (key: string | null) => (key && (await storage.stat(key)) ? readAll(await storage.get(key)) : null)
+  const bytes = { projectTxt: await load(keys.projectTxt), projectJs: await load(keys.projectJs) }
+  const text: CaptivateFiles = {
+    projectTxt: bytes.projectTxt && decodeText(bytes.projectTxt),
+    projectJs: bytes.projectJs && decodeText(bytes.projectJs),
+  }
+  if ((bytes.projectTxt && text.projectTxt === null) || (bytes.projectJs && text.projectJs === null)) throw new CaptivateError(M.unreadable, 'unreadable')
+  return { paths, keys, bytes, text }
+}
+
+/**
+ * The Adobe Captivate project of the package extracted under `prefix`: its files read and parsed
+ * as the Timing Editor does; throws CaptivateError `unreadable` ("Could not find or parse project
+ * configuration files") when it holds none.
+ */
+export async function readCaptivateProject(storage: Storage, prefix: string, edited: FileMap): Promise<{ files: ProjectFiles; project: CaptivateProject }> {
+  const files = await readProjectFiles(storage, prefix, edited)
+  return { files, project: parseCaptivateProject(files.text) }
+}
+
+/**
+ * Whether the package extracted under `prefix` holds a Captivate project the Timing Editor can
+ * open (the one detection: `readCaptivateProject` succeeds). Storage failures are thrown, not
+ * answered false.
+ */
+export async function holdsCaptivateProject(storage: Storage, prefix: string, edited: FileMap = {}): Promise<boolean> {
+  try {
+    await readCaptivateProject(storage, prefix, edited)
+    return true
+  } catch (err) {
+    if (err instanceof CaptivateError || err instanceof FileTooLargeError) return false
+    throw err
+  }
+}
+
 export async function readAll(stream: Readable, max = 64 * 1024 * 1024): Promise<Buffer> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of stream) {
     size += (chunk as Buffer).length
-    if (size > max) throw new Error('file too large to edit')
+    if (size > max) throw new FileTooLargeError()
     chunks.push(chunk as Buffer)
   }
   return Buffer.concat(chunks)

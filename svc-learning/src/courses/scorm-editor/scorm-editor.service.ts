@@ -18,7 +18,18 @@ import {
 import { AppError, badRequest, conflict, forgetGarbage, notFound, recordGarbage, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
 import { requireModule, toCourseModule, type ModuleRow } from '../access.ts'
-import { currentFiles, decodeText, locateProjectFiles, readAll, recordRevision, sha256, type FileMap } from './package-files.ts'
+import {
+  currentFiles,
+  decodeText,
+  locateProjectFiles,
+  packageKey,
+  readAll,
+  readCaptivateProject,
+  recordRevision,
+  sha256,
+  type FileMap,
+  type ProjectFiles,
+} from './package-files.ts'
 import { scormEditorRepository } from './scorm-editor.repository.ts'
 
 /** How a CaptivateError answers. */
@@ -31,13 +42,6 @@ function captivateFailure(err: CaptivateError): AppError {
 /** Bytes read from each end of a video to find its `mvhd` box (the `moov` box sits at one end). */
 const VIDEO_PROBE_BYTES = 256 * 1024
 
-interface ProjectFiles {
-  paths: { projectTxt: string | null; projectJs: string | null }
-  keys: { projectTxt: string | null; projectJs: string | null }
-  bytes: { projectTxt: Buffer | null; projectJs: Buffer | null }
-  text: CaptivateFiles
-}
-
 export function createScormEditorService(ctx: LearningContext) {
   const { orm, storage, now, logger } = ctx
 
@@ -49,20 +53,7 @@ export function createScormEditorService(ctx: LearningContext) {
     return module as ModuleRow & { content_prefix: string }
   }
 
-  const keyOf = (module: { content_prefix: string }, edited: FileMap, path: string | null) => (path === null ? null : (edited[path] ?? `${module.content_prefix}/${path}`))
-
-  const readProjectFiles = async (module: { content_prefix: string }, edited: FileMap): Promise<ProjectFiles> => {
-    const paths = await locateProjectFiles(storage, module.content_prefix, edited)
-    const keys = { projectTxt: keyOf(module, edited, paths.projectTxt), projectJs: keyOf(module, edited, paths.projectJs) }
-    const load = async (key: string | null) => (key && (await storage.stat(key)) ? readAll(await storage.get(key)) : null)
-    const bytes = { projectTxt: await load(keys.projectTxt), projectJs: await load(keys.projectJs) }
-    const text: CaptivateFiles = {
-      projectTxt: bytes.projectTxt && decodeText(bytes.projectTxt),
-      projectJs: bytes.projectJs && decodeText(bytes.projectJs),
-    }
-    if ((bytes.projectTxt && text.projectTxt === null) || (bytes.projectJs && text.projectJs === null)) throw new CaptivateError(M.unreadable, 'unreadable')
-    return { paths, keys, bytes, text }
-  }
+  const keyOf = (module: { content_prefix: string }, edited: FileMap, path: string | null) => packageKey(module.content_prefix, edited, path)
 
   const parse = (files: CaptivateFiles): CaptivateProject => {
     try {
@@ -106,8 +97,7 @@ export function createScormEditorService(ctx: LearningContext) {
       return await em.fork().transactional(async (tx) => {
         await scormEditorRepository.lockModule(tx, module.id)
         const edited = await currentFiles(tx, module.id)
-        const current = await readProjectFiles(module, edited)
-        const project = parse(current.text)
+        const { files: current, project } = await readCaptivateProject(storage, module.content_prefix, edited)
         // The backup: the project files' exact bytes, copied, and every file edited so far.
         const backupFiles: FileMap = { ...edited }
         for (const which of ['projectTxt', 'projectJs'] as const) {
@@ -157,14 +147,15 @@ export function createScormEditorService(ctx: LearningContext) {
       const em = orm.em.fork()
       const module = await editableModule(em, actor, moduleId)
       const edited = await currentFiles(em, module.id)
-      let files: ProjectFiles
+      // The same reading as the stored package's check at ingest (`holdsCaptivateProject`).
+      let read: Awaited<ReturnType<typeof readCaptivateProject>>
       try {
-        files = await readProjectFiles(module, edited)
+        read = await readCaptivateProject(storage, module.content_prefix, edited)
       } catch (err) {
         if (err instanceof CaptivateError) throw captivateFailure(err)
         throw err
       }
-      const project = parse(files.text)
+      const { files, project } = read
       const root = projectRoot(files.paths)
       const sources = [...new Set(project.slides.flatMap((s) => (s.video ? [s.video.src] : [])))]
       const videos = await Promise.all(
