@@ -32,7 +32,7 @@ import {
   validateCourseForm,
   type ModuleRow,
 } from './course-form.ts'
-import { processingText, scormBadge } from './course-table.ts'
+import { processingText, scormBadge, scormEditOffer, type ScormEditOffer } from './course-table.ts'
 import { useSaveCourse } from './data/apiHooks.ts'
 import { useCaptivateCheck } from './scorm-editor/captivate-check.ts'
 import { ScormPreUploadEditor } from './scorm-editor/ScormPreUploadEditor.tsx'
@@ -56,6 +56,14 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
   // A package chosen for upload offers Edit SCORM only once the analysis finds a Captivate project in it.
   const check = useCaptivateCheck(row.kind === 'new' && row.isScorm && !row.markedForDeletion ? (row.file ?? null) : null)
   const newScorm = row.kind === 'new' && row.isScorm && row.file !== undefined
+  // A new package: as the browser's analysis finds it; a stored one: as the server's check found it.
+  const editOffer: ScormEditOffer | null = newScorm
+    ? check.state === 'project'
+      ? { offer: true }
+      : { offer: false, reason: check.state === 'checking' ? M.checkingProject : check.reason }
+    : row.kind === 'existing' && row.stored
+      ? scormEditOffer({ is_scorm: row.isScorm, ...row.stored })
+      : null
   const badge = row.stored ? scormBadge({ is_scorm: row.isScorm, ...row.stored }) : null
   const processing = row.stored ? processingText(row.stored) : null
   const meta = (
@@ -108,7 +116,7 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
               {direction === 'up' ? 'Move Up' : 'Move Down'}
             </Button>
           ))}
-          {row.isScorm && ((newScorm && check.state === 'project') || (row.kind === 'existing' && row.stored?.processing_status === 'ready')) ? (
+          {editOffer?.offer ? (
             <Button size="small" variant="secondary" aria-label={`Edit SCORM package ${name}`} onClick={() => actions.editScorm(row)}>
               Edit SCORM
             </Button>
@@ -124,7 +132,7 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
           </Button>
         </div>
       </div>
-      {newScorm && check.state !== 'project' ? <p className="pk-muted pk-fs-14 pk-m0">{check.state === 'checking' ? M.checkingProject : check.reason}</p> : null}
+      {editOffer && !editOffer.offer ? <p className="pk-muted pk-fs-14 pk-m0">{editOffer.reason}</p> : null}
     </li>
   )
 }

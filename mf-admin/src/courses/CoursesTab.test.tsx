@@ -170,3 +170,51 @@ describe('Edit SCORM is offered where there is a Captivate project', () => {
     expect(within(row).queryByRole('button', { name: /Edit SCORM/ })).toBeNull()
   })
 })
+
+describe('Edit SCORM on a stored package is offered where the server found a Captivate project', () => {
+  const noop = () => undefined
+  const stored: Course = {
+    ...course,
+    title: 'Stored packages',
+    modules: [
+      mod(11, 1, { title: 'pump-station-safety', is_scorm: true, file_path: 'pump-station-safety.zip', scorm_version: '1.2', sco_count: 1, scorm_editable: true }),
+      mod(12, 2, { title: 'golf', is_scorm: true, file_path: 'golf.zip', scorm_version: '1.2', sco_count: 1, scorm_editable: false }),
+      mod(13, 3, { title: 'older', is_scorm: true, file_path: 'older.zip', scorm_version: '1.2', sco_count: 1, scorm_editable: null }),
+      mod(14, 4, { title: 'handbook', scorm_editable: false }),
+    ],
+  }
+
+  it('in the course list: the button for the project, the plain words for the other package, word of the check for one not yet checked', () => {
+    render(<CoursesTab />, [stored])
+    const row = within(screen.getByRole('table', { name: 'Courses' })).getByRole('row', { name: /^Stored packages/ })
+    const items = within(row).getAllByRole('listitem')
+    expect(within(items[0]!).getByRole('button', { name: 'Edit SCORM module pump-station-safety' })).toBeTruthy()
+    expect(within(items[0]!).queryByText(M.notCaptivateModule)).toBeNull()
+    expect(within(items[1]!).queryByRole('button', { name: /Edit SCORM/ })).toBeNull()
+    expect(within(items[1]!).getByText(M.notCaptivateModule)).toBeTruthy()
+    expect(within(items[2]!).queryByRole('button', { name: /Edit SCORM/ })).toBeNull()
+    expect(within(items[2]!).getByText(M.checkingProject)).toBeTruthy()
+    // A PDF is no package: nothing said about Captivate.
+    expect(items[3]!.textContent).toBe('handbookPDF')
+    expect(within(row).getAllByRole('button', { name: /Edit SCORM/ })).toHaveLength(1)
+  })
+
+  it('in the Edit Course form: the button for the project, the plain words in place of it for the other package', () => {
+    render(<CourseForm course={stored} onDone={noop} onCancel={noop} />)
+    const form = screen.getByRole('form', { name: 'Edit Course' })
+    const project = within(form).getByRole('listitem', { name: 'Module 1' })
+    const golf = within(form).getByRole('listitem', { name: 'Module 2' })
+    expect(within(project).getByRole('button', { name: 'Edit SCORM package Module 1' })).toBeTruthy()
+    expect(within(project).queryByText(M.notCaptivateModule)).toBeNull()
+    expect(within(golf).queryByRole('button', { name: /Edit SCORM/ })).toBeNull()
+    expect(within(golf).getByText(M.notCaptivateModule)).toBeTruthy()
+    expect(within(within(form).getByRole('listitem', { name: 'Module 3' })).getByText(M.checkingProject)).toBeTruthy()
+  })
+
+  it('offers it as before when the server does not say (a server from before the check)', () => {
+    const older: CourseModule = { ...stored.modules[0]! }
+    delete older.scorm_editable
+    render(<CoursesTab />, [{ ...stored, modules: [older] }])
+    expect(screen.getByRole('button', { name: 'Edit SCORM module pump-station-safety' })).toBeTruthy()
+  })
+})

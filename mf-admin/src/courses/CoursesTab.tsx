@@ -7,7 +7,7 @@ import { COURSE_ERRORS, moduleTypeLabel } from './course-form.ts'
 import { CourseForm } from './CourseForm.tsx'
 import { useCoursesTabList, useDeleteCourse, useRefreshCourses, useShowSavedCourse } from './data/apiHooks.ts'
 import { Pager, SortHeader, TableSearch, useAdminTable } from '../table/index.ts'
-import { COURSE_COLUMNS, anyProcessing, courseAssignmentText, modulesSummary, processingText, scormBadge, sortedModules } from './course-table.ts'
+import { COURSE_COLUMNS, anyProcessing, courseAssignmentText, modulesSummary, processingText, scormBadge, scormEditOffer, sortedModules } from './course-table.ts'
 import { useState } from 'react'
 import type { CourseModule } from '@portal/contracts'
 import { ScormTimingEditor } from './scorm-editor/ScormTimingEditor.tsx'
@@ -20,15 +20,17 @@ const ModulesCell = ({ course, onEditScorm }: { course: Course; onEditScorm: (m:
         {sortedModules(course.modules).map((m) => {
           const badge = scormBadge(m) ?? moduleTypeLabel({ fileName: m.file_path, isScorm: m.is_scorm })
           const state = processingText(m)
+          const edit = scormEditOffer(m)
           return (
             <li key={m.id}>
               {m.title}
               {badge ? <span className="pk-badge">{badge}</span> : null}
-              {m.is_scorm && m.processing_status === 'ready' ? (
+              {edit?.offer ? (
                 <Button size="small" variant="link" aria-label={`Edit SCORM module ${m.title}`} onClick={() => onEditScorm(m)}>
                   Edit SCORM
                 </Button>
               ) : null}
+              {edit && !edit.offer ? <span className="pk-muted pk-block">{edit.reason}</span> : null}
               {state ? (
                 <span
                   className={m.processing_status === 'failed' ? undefined : 'pk-muted'}

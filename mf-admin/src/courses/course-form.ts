@@ -23,8 +23,8 @@ export interface ModuleRow {
   markedForDeletion: boolean
   /** A new SCORM package whose file the pre-upload editor rewrote (shows "Pre-edited"). */
   preEdited?: boolean
-  /** What the server says about a stored module (processing, SCORM version). */
-  stored?: Pick<CourseModule, 'processing_status' | 'processing_error' | 'scorm_version' | 'scorm_edition'>
+  /** What the server says about a stored module (processing, SCORM version, whether it holds a Captivate project). */
+  stored?: Pick<CourseModule, 'processing_status' | 'processing_error' | 'scorm_version' | 'scorm_edition' | 'scorm_editable'>
 }
 
 export interface CourseFormState {
@@ -67,6 +67,7 @@ export const formFromCourse = (course: Course): CourseFormState => {
         processing_error: m.processing_error,
         scorm_version: m.scorm_version,
         scorm_edition: m.scorm_edition,
+        scorm_editable: m.scorm_editable,
       },
     }))
   return { ...emptyCourseForm(), title: course.title, isAssignedToAll: course.is_assigned_to_all, modules, nextKey: modules.length + 1 }

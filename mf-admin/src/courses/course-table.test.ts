@@ -1,6 +1,6 @@
-import type { CourseModule } from '@portal/contracts'
+import { SCORM_EDITOR_MESSAGES as M, type CourseModule } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
-import { anyProcessing, courseAssignmentText, modulesSummary, processingText, scormBadge, sortedModules } from './course-table.ts'
+import { anyProcessing, anyUnchecked, courseAssignmentText, modulesSummary, processingText, scormBadge, scormEditOffer, sortedModules } from './course-table.ts'
 
 const m = (over: Partial<CourseModule>): CourseModule => ({
   id: 1,
@@ -34,6 +34,25 @@ describe('courses table', () => {
     expect(anyProcessing(undefined)).toBe(false)
     expect(anyProcessing([{ modules: [m({})] }])).toBe(false)
     expect(anyProcessing([{ modules: [m({})] }, { modules: [m({ processing_status: 'processing' })] }])).toBe(true)
+  })
+
+  it('offers Edit SCORM on a ready package with a Captivate project, and says why not on the others', () => {
+    const pkg = (over: Partial<CourseModule>) => m({ is_scorm: true, file_path: 'p.zip', ...over })
+    expect(scormEditOffer(pkg({ scorm_editable: true }))).toEqual({ offer: true })
+    expect(scormEditOffer(pkg({ scorm_editable: false }))).toEqual({ offer: false, reason: M.notCaptivateModule })
+    expect(scormEditOffer(pkg({ scorm_editable: null }))).toEqual({ offer: false, reason: M.checkingProject })
+    // A server from before the check does not say: offered as before.
+    expect(scormEditOffer(pkg({}))).toEqual({ offer: true })
+    expect(scormEditOffer(pkg({ processing_status: 'processing', scorm_editable: null }))).toBeNull()
+    expect(scormEditOffer(pkg({ processing_status: 'failed', scorm_editable: null }))).toBeNull()
+    expect(scormEditOffer(m({ scorm_editable: false }))).toBeNull()
+  })
+
+  it('polls while a ready package is still to be checked', () => {
+    expect(anyUnchecked([{ modules: [m({ is_scorm: true, scorm_editable: true }), m({ is_scorm: true, scorm_editable: false })] }])).toBe(false)
+    expect(anyUnchecked([{ modules: [m({ is_scorm: true })] }])).toBe(false)
+    expect(anyUnchecked([{ modules: [m({ is_scorm: true, processing_status: 'processing', scorm_editable: null })] }])).toBe(false)
+    expect(anyUnchecked([{ modules: [m({ is_scorm: true, scorm_editable: null })] }])).toBe(true)
   })
 
   it('shows the processing error of a package that is not SCORM', () => {

@@ -1,4 +1,4 @@
-import type { Course, CourseModule } from '@portal/contracts'
+import { SCORM_EDITOR_MESSAGES as M, type Course, type CourseModule } from '@portal/contracts'
 import { byNumber, byText, type TableColumns } from '../table/index.ts'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -13,6 +13,24 @@ export const modulesSummary = (course: Pick<Course, 'modules'>): string => {
 /** Whether any module of the list is still being processed (the list is polled until none is). */
 export const anyProcessing = (courses: readonly Pick<Course, 'modules'>[] | undefined): boolean =>
   !!courses?.some((c) => c.modules.some((m) => m.processing_status === 'processing'))
+
+/**
+ * Edit SCORM on a stored module: offered when its package holds a Captivate project (or the server
+ * does not say, as before the check), else the plain words why not, or that it is being checked;
+ * null for a module that is no ready package.
+ */
+export type ScormEditOffer = { offer: true } | { offer: false; reason: string }
+
+export const scormEditOffer = (m: Pick<CourseModule, 'is_scorm' | 'processing_status' | 'scorm_editable'>): ScormEditOffer | null => {
+  if (!m.is_scorm || m.processing_status !== 'ready') return null
+  if (m.scorm_editable === false) return { offer: false, reason: M.notCaptivateModule }
+  if (m.scorm_editable === null) return { offer: false, reason: M.checkingProject }
+  return { offer: true }
+}
+
+/** Whether a ready package of the list is still to be checked for a Captivate project (the list is polled until none is). */
+export const anyUnchecked = (courses: readonly Pick<Course, 'modules'>[] | undefined): boolean =>
+  !!courses?.some((c) => c.modules.some((m) => m.is_scorm && m.processing_status === 'ready' && m.scorm_editable === null))
 
 /** The SCORM badge text: "SCORM 1.2", "SCORM 2004 4th Edition", "AICC"; null for other modules. */
 export const scormBadge = (m: Pick<CourseModule, 'is_scorm' | 'scorm_version' | 'scorm_edition'>): string | null => {

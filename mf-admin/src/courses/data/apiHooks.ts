@@ -1,7 +1,7 @@
 import type { Course } from '@portal/contracts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createCourse, deleteCourse, fetchAdminCourses, updateCourse, type UploadControls } from '../api.ts'
-import { anyProcessing } from '../course-table.ts'
+import { anyProcessing, anyUnchecked } from '../course-table.ts'
 
 /** Query keys of the admin courses feature. */
 export const courseKeys = {
@@ -11,16 +11,21 @@ export const courseKeys = {
 
 /** While a SCORM package is being processed the Courses tab's list is fetched again this often. */
 const PROCESSING_POLL_MS = 3_000
+/** While a stored package is still to be checked for a Captivate project (stored before the check), this often. */
+const CHECK_POLL_MS = 10_000
 
 /** Every course (the courses a group's report may track). */
 export const useAdminCourses = () => useQuery({ queryKey: courseKeys.list(), queryFn: fetchAdminCourses })
 
-/** Every course, for the Courses tab: a package being processed turns ready (or failed) by itself, so it polls until none is left. */
+/**
+ * Every course, for the Courses tab: a package being processed turns ready (or failed) by itself,
+ * and one stored before the Captivate check is checked in the background, so it polls until none is left.
+ */
 export const useCoursesTabList = () =>
   useQuery({
     queryKey: courseKeys.list(),
     queryFn: fetchAdminCourses,
-    refetchInterval: (query) => (anyProcessing(query.state.data) ? PROCESSING_POLL_MS : false),
+    refetchInterval: (query) => (anyProcessing(query.state.data) ? PROCESSING_POLL_MS : anyUnchecked(query.state.data) ? CHECK_POLL_MS : false),
   })
 
 /** Fetches the courses again (after a save, a delete or an assignment). */
