@@ -65,14 +65,14 @@ describe('errors you can act on', () => {
     const resend = page.getByRole('button', { name: 'Resend Code' })
     expect(await resend.getAttribute('aria-disabled')).toBe('true')
     await page.getByText(/You can ask for a new code in 30 seconds\./).waitFor()
-    // The installed clock runs in real time; it stops here, so a slow moment of the machine (the
-    // axe scan) cannot spend the countdown: from now on only the test moves it.
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100)
     expect(await axeSerious(page)).toEqual([])
+    // The installed clock runs in real time (axe's scan needs its timers); it stops here, so a slow
+    // moment of the machine cannot spend the countdown while it is read: only the test moves it on.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100)
     const countdown = page.getByText(/You can ask for a new code in \d+ seconds\./)
     const secondsLeft = async () => Number(/in (\d+) seconds/.exec((await countdown.textContent()) ?? '')?.[1])
     const before = await secondsLeft()
-    expect(before).toBeGreaterThan(20)
+    expect(before).toBeGreaterThan(10)
     await page.clock.fastForward(10_000)
     await expect.poll(secondsLeft).toBe(before - 10)
     await page.clock.fastForward(before * 1000)
