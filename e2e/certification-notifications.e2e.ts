@@ -158,7 +158,7 @@ describe('certification notifications journey', () => {
     await expired.getByLabel('Branch').selectOption('Anchorage')
     const expiredTable = expired.getByRole('table', { name: 'Expired certifications in Anchorage' })
     expect(await expiredTable.getByRole('row').count()).toBe(2)
-    await expiredTable.getByRole('button', { name: 'Send reminder to Avery Anchorage: First Aid / CPR / AED (CPR-AED)' }).click()
+    await expiredTable.getByRole('button', { name: 'Send reminder to Avery Anchorage (tech.anchorage@example.com): First Aid / CPR / AED (CPR-AED)' }).click()
     await page.getByRole('status').getByText('Reminder sent to Avery Anchorage for First Aid / CPR / AED.').waitFor()
     await waitForMail(baseURL, 'tech.anchorage@example.com', /An administrator reminds you that your First Aid \/ CPR \/ AED \(CPR-AED\) certification/)
 

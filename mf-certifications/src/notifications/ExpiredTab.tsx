@@ -123,6 +123,7 @@ export const ExpiredTab = ({
                   </td>
                   <td>
                     {item.user.name}
+                    <span className="pk-muted pk-block pk-fs-13">{item.user.email}</span>
                     {item.user.notifications_paused ? (
                       <>
                         {' '}

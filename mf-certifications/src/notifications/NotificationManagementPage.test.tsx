@@ -193,8 +193,8 @@ describe('Certification Notification Management', () => {
     expect(within(branch).getByRole('option', { selected: true }).textContent).toBe('All Branches')
     const table = screen.getByRole('table', { name: 'Expired certifications' })
     expect(within(table).getByRole('checkbox', { name: 'Select all expired certifications' })).toBeTruthy()
-    expect(within(table).getByRole('checkbox', { name: 'Select Tech 1: First Aid (FA)' })).toBeTruthy()
-    expect(within(table).getByRole('button', { name: 'Send reminder to Tech 2: First Aid (FA)' })).toBeTruthy()
+    expect(within(table).getByRole('checkbox', { name: 'Select Tech 1 (tech1@example.com): First Aid (FA)' })).toBeTruthy()
+    expect(within(table).getByRole('button', { name: 'Send reminder to Tech 2 (tech2@example.com): First Aid (FA)' })).toBeTruthy()
     expect(buttonTexts()).toContain('Send Reminders to Selected (0)')
     expect(within(table).getByText('Notifications paused')).toBeTruthy()
     // Most overdue first.

@@ -108,7 +108,8 @@ export const saveConfigFailed = (error: unknown): string => `Failed to save conf
 export const expiredOfBranch = (items: readonly DashboardItem[], branch: string): DashboardItem[] =>
   items.filter((i) => !branch || i.user.branch === branch).sort((a, b) => a.days_until_expiry - b.days_until_expiry)
 
-export const itemLabel = (i: DashboardItem): string => `${i.user.name}: ${i.certification.name} (${i.certification.code})`
+/** A row's name for its controls and messages: the e-mail beside the name tells two people of the same name apart (issue 30 item 3). */
+export const itemLabel = (i: DashboardItem): string => `${i.user.name} (${i.user.email}): ${i.certification.name} (${i.certification.code})`
 
 export interface BulkOutcome {
   succeeded: DashboardItem[]
