@@ -100,7 +100,7 @@ describe('gateway', () => {
     const dir = await mkdtemp(join(tmpdir(), 'gw-'))
     await mkdir(join(dir, 'shell'))
     await mkdir(join(dir, 'learner'))
-    await writeFile(join(dir, 'shell', 'index.html'), '<!doctype html><title>Portal</title>')
+    await writeFile(join(dir, 'shell', 'index.html'), '<!doctype html><html><head><title>Portal</title><script defer src="/main.0123abcd.js"></script></head><body></body></html>')
     await writeFile(join(dir, 'shell', 'main.0123abcd.js'), 'console.log(1)')
     await writeFile(join(dir, 'learner', 'mf-manifest.json'), '{"id":"mf_learner"}')
     const server = createServer(
@@ -200,6 +200,27 @@ describe('gateway', () => {
     const js = await gateway.request('/main.0123abcd.js')
     expect(js.headers.get('cache-control')).toContain('immutable')
     expect((await gateway.request('/nope.js')).status).toBe(404)
+  })
+
+  it("serves the shell's page with a preload of every remote's manifest, as the federation runtime fetches it, revalidated by ETag", async () => {
+    const doc = RemoteRegistry.parse(await (await gateway.request('/remote-registry.json')).json())
+    const res = await gateway.request('/user-dashboard')
+    expect(res.headers.get('cache-control')).toBe('no-cache')
+    const html = await res.text()
+    const links = Object.values(doc.remotes).map(({ entry }) => `<link rel="preload" href="${entry}" as="fetch" crossorigin="anonymous">`)
+    expect(links).toContain('<link rel="preload" href="/remotes/mf-exams/mf-manifest.json" as="fetch" crossorigin="anonymous">')
+    expect(html).toBe(`<!doctype html><html><head><title>Portal</title><script defer src="/main.0123abcd.js"></script>${links.join('')}</head><body></body></html>`)
+    // Every address of the shell is the same page, with an ETag of what is sent.
+    const etag = res.headers.get('etag')!
+    expect((await gateway.request('/', { headers: { 'if-none-match': etag } })).status).toBe(304)
+    // The manifests it preloads are the gateway's to answer (served here or proxied), each revalidated on every load.
+    for (const entry of ['/remotes/mf-learner/mf-manifest.json', '/remotes/mf-exams/mf-manifest.json']) {
+      const manifest = await gateway.request(entry)
+      expect(manifest.status, entry).toBe(200)
+      expect(manifest.headers.get('cache-control'), entry).toBe('no-cache')
+    }
+    // Links only, nothing inline that runs: the page's CSP still allows scripts from the portal alone.
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self';")
   })
 
   it('sends security headers that let the portal frame only itself and the content origin, on pages and API answers', async () => {

@@ -8,7 +8,7 @@ import { errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger
 import { sendFile, serveBuild } from '@portal/static-server'
 import { contentOriginFor, contentOrigins, type ContentSite } from './content.ts'
 import { createProxy, type UpstreamTimeouts } from './proxy.ts'
-import { allowRemoteOrigins, registryOf, remotePath, resolveRemote, type RemoteConfig } from './registry.ts'
+import { allowRemoteOrigins, manifestPreloads, registryOf, remotePath, resolveRemote, type RemoteConfig } from './registry.ts'
 import { ROUTE_TABLE, resolvePortalRoute, resolveRoute, type RouteEntry, type Upstream } from './routes.ts'
 
 export type { RemoteConfig }
@@ -128,10 +128,12 @@ export function createGateway(opts: GatewayOptions) {
   app.all('/remotes/*', (c) => c.json({ message: 'Not found', code: 'not_found' }, 404))
   app.use('/*', serveBuild({ root: opts.shellDir }))
   const indexFile = join(opts.shellDir, 'index.html')
+  // The remotes' manifests come with the page's first scripts (see manifestPreloads).
+  const withPreloads = manifestPreloads(registry)
   app.get('*', async (c) => {
     // Client-side routes (e.g. /user-dashboard) get the shell's page.
     if (/\.[a-z0-9]{1,8}$/i.test(c.req.path)) return notFoundHandler(c)
-    return (await sendFile(c, indexFile, 'no-cache')) ?? c.text('The shell has not been built: run npm run build', 503)
+    return (await sendFile(c, indexFile, 'no-cache', withPreloads)) ?? c.text('The shell has not been built: run npm run build', 503)
   })
   app.notFound(notFoundHandler)
   return app

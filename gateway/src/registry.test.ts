@@ -1,7 +1,7 @@
 import { REMOTE_NAMES } from '@portal/contracts'
 import { describe, expect, it } from 'vitest'
 import { SECURITY_HEADERS } from './app.ts'
-import { RemotesEnv, allowRemoteOrigins, registryOf, remotesFromEnv, resolveRemote } from './registry.ts'
+import { RemotesEnv, allowRemoteOrigins, manifestPreloads, registryOf, remotesFromEnv, resolveRemote } from './registry.ts'
 
 describe('remote registry from configuration', () => {
   it('serves every remote of the contract from its build folder when nothing is configured', () => {
@@ -25,6 +25,24 @@ describe('remote registry from configuration', () => {
     expect(csp).toContain("script-src 'self' https://admin.cdn.example;")
     expect(csp).toContain("connect-src 'self' https://admin.cdn.example;")
     expect(csp).toContain("default-src 'self';")
+  })
+
+  it("preloads every remote's manifest in the shell's page at the registry's URL, without cookies, as the federation runtime fetches it", () => {
+    const remotes = remotesFromEnv({ REMOTE_MF_ADMIN_PUBLIC_URL: 'https://admin.cdn.example/v42' }, '/app/')
+    const head = '<!doctype html><html><head><title>Portal</title><script defer src="/main.js"></script>'
+    const page = manifestPreloads(registryOf(remotes))(`${head}</head><body></body></html>`)
+    const links = [...page.matchAll(/<link [^>]*>/g)].map(([l]) => l)
+    expect(links).toHaveLength(REMOTE_NAMES.length)
+    expect(links).toContain('<link rel="preload" href="/remotes/mf-exams/mf-manifest.json" as="fetch" crossorigin="anonymous">')
+    expect(links).toContain('<link rel="preload" href="https://admin.cdn.example/v42/mf-manifest.json" as="fetch" crossorigin="anonymous">')
+    // In the head, after what was there; nothing inline that runs (the CSP allows no inline script).
+    expect(page).toBe(`${head}${links.join('')}</head><body></body></html>`)
+    expect(page).not.toMatch(/<script(?![^>]*\bsrc=)/)
+  })
+
+  it('quotes a URL safely inside the link', () => {
+    const page = manifestPreloads({ remotes: { mf_admin: { entry: 'https://cdn.example/a&b"<x/mf-manifest.json' } } })('<head></head>')
+    expect(page).toBe('<head><link rel="preload" href="https://cdn.example/a&amp;b&quot;&lt;x/mf-manifest.json" as="fetch" crossorigin="anonymous"></head>')
   })
 
   it('refuses a remote URL that is not http(s), naming the variable', () => {

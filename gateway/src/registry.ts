@@ -54,6 +54,24 @@ export const registryOf = (remotes: readonly RemoteConfig[]): RemoteRegistry => 
   remotes: Object.fromEntries(remotes.map((r) => [r.name, { entry: `${r.publicUrl ?? `${remotePath(r.name)}/`}mf-manifest.json` }])),
 })
 
+const attribute = (value: string) => value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;')
+
+/**
+ * What the gateway adds to the shell's page (issue 30 item 7): a preload of every remote's
+ * manifest, so the browser fetches them with the page's first scripts instead of after the shell
+ * has run and read the registry. Each link is what the federation runtime's own request will
+ * take up: the registry's URL, fetched in CORS mode without cookies to another origin
+ * (`fetch(url)`'s credentials are same-origin, as `crossorigin="anonymous"` asks). A preload is
+ * used by that one page: every page load asks again, revalidated by ETag, so a redeployed remote
+ * is still taken up by the next one.
+ */
+export function manifestPreloads(registry: RemoteRegistry): (html: string) => string {
+  const links = Object.values(registry.remotes)
+    .map(({ entry }) => `<link rel="preload" href="${attribute(entry)}" as="fetch" crossorigin="anonymous">`)
+    .join('')
+  return (html) => html.replace('</head>', `${links}</head>`)
+}
+
 /**
  * The security headers with the remotes' own origins allowed to run scripts and be fetched
  * (their manifests); unchanged when every remote is same-origin.

@@ -1,2 +1,2 @@
 export { serveBuild, sendFile, cacheControlFor } from './static.ts'
-export type { ServeBuildOptions } from './static.ts'
+export type { Rewrite, ServeBuildOptions } from './static.ts'

@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
+import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync, brotliDecompressSync } from 'node:zlib'
@@ -10,6 +10,8 @@ const chunk = 'console.log("chunk")'.repeat(100)
 let current: string
 let previous: string
 let app: Hono
+const page = (n: number) => `<!doctype html><html><head><title>Page ${n}</title></head><body>${'text '.repeat(300)}</body></html>`
+const withLink = (html: string) => html.replace('</head>', '<link rel="preload" href="/a.json" as="fetch" crossorigin="anonymous"></head>')
 
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'static-'))
@@ -18,6 +20,7 @@ beforeAll(async () => {
   for (const d of [current, previous]) await mkdir(join(d, 'assets'), { recursive: true })
   await writeFile(join(current, 'mf-manifest.json'), '{"id":"mf_exams","v":2}')
   await writeFile(join(current, 'remoteEntry.js'), 'var entry = 2')
+  await writeFile(join(current, 'index.html'), page(1))
   await writeFile(join(current, 'assets', 'main.0123456789.js'), chunk)
   await writeFile(join(previous, 'mf-manifest.json'), '{"id":"mf_exams","v":1}')
   await writeFile(join(previous, 'assets', 'main.abcdef0123.js'), 'old chunk')
@@ -25,6 +28,7 @@ beforeAll(async () => {
   app = new Hono()
   app.use('/remotes/mf-exams/*', serveBuild({ root: current, previousRoots: [previous], prefix: '/remotes/mf-exams' }))
   app.get('/index', async (c) => (await sendFile(c, join(current, 'remoteEntry.js'), 'no-cache')) ?? c.text('none', 404))
+  app.get('/page', async (c) => (await sendFile(c, join(current, 'index.html'), 'no-cache', withLink)) ?? c.text('none', 404))
   app.notFound((c) => c.text('not found', 404))
 })
 
@@ -101,5 +105,29 @@ describe('serveBuild', () => {
     expect(head.status).toBe(200)
     expect(head.headers.get('content-length')).toBe('13')
     expect(head.headers.get('etag')).toBeTruthy()
+  })
+})
+
+describe('sendFile with a rewrite', () => {
+  it('sends the text as rewritten, compressed, with an ETag of what it sends, and the file on disk unchanged', async () => {
+    const res = await get('/page', { 'accept-encoding': 'gzip' })
+    expect(res.headers.get('content-encoding')).toBe('gzip')
+    const html = gunzipSync(Buffer.from(await res.arrayBuffer())).toString()
+    expect(html).toBe(withLink(page(1)))
+    expect(html).toContain('<link rel="preload" href="/a.json" as="fetch" crossorigin="anonymous"></head>')
+    expect(await readFile(join(current, 'index.html'), 'utf8')).toBe(page(1))
+    // The same file sent plain has another ETag: a browser holding one never gets a 304 for the other.
+    const plain = new Hono().get('/', async (c) => (await sendFile(c, join(current, 'index.html'), 'no-cache'))!)
+    const etag = res.headers.get('etag')!
+    expect((await plain.request('/')).headers.get('etag')).not.toBe(etag)
+    expect((await get('/page', { 'if-none-match': etag })).status).toBe(304)
+  })
+
+  it('rewrites the file again once it changed on disk', async () => {
+    const etag = (await get('/page')).headers.get('etag')!
+    await writeFile(join(current, 'index.html'), page(10))
+    const res = await get('/page', { 'if-none-match': etag })
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe(withLink(page(10)))
   })
 })

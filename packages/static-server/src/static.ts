@@ -28,23 +28,38 @@ interface BuildFile {
   type: string
   lastModified: string
   mtimeMs: number
+  /** On disk (with mtimeMs: whether the file changed since it was read). */
   size: number
   encoded: Partial<Record<Encoding, Promise<Buffer>>>
 }
 
-// Builds are small and their files are read again only when they change on disk (a rebuild in
-// development), so every file served is kept in memory with its hash and compressed forms.
-const files = new Map<string, BuildFile>()
+/** What a server changes in a file's text before sending it (e.g. links it adds to `index.html`). */
+export type Rewrite = (text: string) => string
 
-async function load(path: string): Promise<BuildFile | undefined> {
+// Builds are small and their files are read again only when they change on disk (a rebuild in
+// development), so every file served is kept in memory with its hash and compressed forms (a
+// rewritten file as rewritten, one cache per rewrite).
+const files = new Map<string, BuildFile>()
+const rewritten = new WeakMap<Rewrite, Map<string, BuildFile>>()
+
+function cacheOf(rewrite: Rewrite | undefined): Map<string, BuildFile> {
+  if (!rewrite) return files
+  let cache = rewritten.get(rewrite)
+  if (!cache) rewritten.set(rewrite, (cache = new Map()))
+  return cache
+}
+
+async function load(path: string, rewrite?: Rewrite): Promise<BuildFile | undefined> {
+  const cache = cacheOf(rewrite)
   const st = await stat(path).catch(() => undefined)
   if (!st?.isFile()) {
-    files.delete(path)
+    cache.delete(path)
     return undefined
   }
-  const known = files.get(path)
+  const known = cache.get(path)
   if (known && known.mtimeMs === st.mtimeMs && known.size === st.size) return known
-  const body = await readFile(path)
+  const read = await readFile(path)
+  const body = rewrite ? Buffer.from(rewrite(read.toString('utf8'))) : read
   const file: BuildFile = {
     body,
     etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
@@ -54,7 +69,7 @@ async function load(path: string): Promise<BuildFile | undefined> {
     size: st.size,
     encoded: {},
   }
-  files.set(path, file)
+  cache.set(path, file)
   return file
 }
 
@@ -90,7 +105,7 @@ async function respond(c: Context, file: BuildFile, cacheControl: string): Promi
     Vary: 'Accept-Encoding',
   }
   if (matchesEtag(c.req.header('if-none-match'), file.etag)) return c.body(null, 304, headers)
-  const encoding = COMPRESSIBLE.test(file.type) && file.size >= MIN_COMPRESS_BYTES ? pickEncoding(c.req.header('accept-encoding')) : undefined
+  const encoding = COMPRESSIBLE.test(file.type) && file.body.length >= MIN_COMPRESS_BYTES ? pickEncoding(c.req.header('accept-encoding')) : undefined
   const body = encoding ? await (file.encoded[encoding] ??= compress[encoding](file.body)) : file.body
   if (encoding) headers['Content-Encoding'] = encoding
   headers['Content-Type'] = file.type
@@ -106,9 +121,13 @@ function relativePath(path: string, prefix: string): string | undefined {
   return rel
 }
 
-/** Sends one file (e.g. a single-page app's `index.html`) with an ETag and the given caching. */
-export async function sendFile(c: Context, path: string, cacheControl = cacheControlFor(path)): Promise<Response | undefined> {
-  const file = await load(path)
+/**
+ * Sends one file (e.g. a single-page app's `index.html`) with an ETag and the given caching; with
+ * `rewrite`, its text as rewritten (the ETag is of what is sent). The rewrite must give the same
+ * text for the same file: its result is kept until the file changes.
+ */
+export async function sendFile(c: Context, path: string, cacheControl = cacheControlFor(path), rewrite?: Rewrite): Promise<Response | undefined> {
+  const file = await load(path, rewrite)
   return file && respond(c, file, cacheControl)
 }
 
