@@ -1,4 +1,5 @@
 import { dropStoredToken, ensureStyles, loadRemoteComponent, readStoredUser, refreshSession } from '@portal/ui-kit'
+import { registerPlugins } from '@module-federation/enhanced/runtime'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { UNSAFE_createBrowserHistory, unstable_HistoryRouter as HistoryRouter } from 'react-router'
@@ -20,11 +21,28 @@ dropStoredToken()
 // issue 30 item 7: the page's data waits for both, so neither waits for the other). The
 // AuthProvider joins the same refresh; the route loads the page again from the same cache; a
 // failure here is theirs to show.
+// With the page comes React Query, the shared singleton every remote page renders with: the shell
+// provides it (on the pages that use it, not on its first load), so it is fetched as the first
+// remote entry is (a runtime plugin's loadEntry hook) instead of once an entry has run and asked
+// for it. The shell shares "loaded-first": its own request for it must not load every remote.
 const stored = readStoredUser()
 if (decideStart(stored) === 'validate') {
   void refreshSession('/api', null, (...a) => globalThis.fetch(...a))
   const page = pageToPreload(location.pathname, stored as { is_admin?: unknown })
-  if (page) for (const part of withFirstScreenParts(page)) loadRemoteComponent(part).catch(() => {})
+  if (page) {
+    for (const part of withFirstScreenParts(page)) loadRemoteComponent(part).catch(() => {})
+    let requested = false
+    registerPlugins([
+      {
+        name: 'shell-react-query-with-entries',
+        loadEntry() {
+          if (!requested) import('@tanstack/react-query').catch(() => {})
+          requested = true
+          return undefined
+        },
+      },
+    ])
+  }
 }
 
 const root = document.getElementById('root')

@@ -125,9 +125,18 @@ export function remoteConfig(opts: { dir: string; name: RemoteName; exposes: Rec
  * gets a `<link rel="preload">` for each chunk the async boundary (`import('./bootstrap.tsx')`) waits
  * for: the bootstrap's chunk group and the shared singletons the shell provides (react, react-dom,
  * react-router, zod). Without it they are requested only once main.js has run, a round trip later.
+ * `lazy` names the singletons the shell provides for the remotes' pages but does not start with
+ * (React Query): they stay off the first load.
  */
 export class StartupPreloadPlugin {
+  readonly lazy: ReadonlySet<string>
+
+  constructor(opts: { lazy?: readonly string[] } = {}) {
+    this.lazy = new Set(opts.lazy)
+  }
+
   apply(compiler: Compiler) {
+    const lazy = this.lazy
     compiler.hooks.compilation.tap('StartupPreloadPlugin', (compilation) => {
       rspack.HtmlRspackPlugin.getCompilationHooks(compilation).beforeEmit.tap('StartupPreloadPlugin', (data) => {
         const { chunks = [], publicPath = '' } = compilation.getStats().toJson({ all: false, ids: true, chunks: true, chunkModules: true, chunkRelations: true, publicPath: true })
@@ -136,8 +145,9 @@ export class StartupPreloadPlugin {
           chunks
             .filter((c) => c.initial)
             .flatMap(modulesOf)
-            .map((m) => /^provide shared module .* = (.+)$/.exec(m.name ?? '')?.[1])
-            .filter((p): p is string => p !== undefined),
+            .map((m) => /^provide shared module \([^)]*\) (.+)@[^@ ]+ = (.+)$/.exec(m.name ?? ''))
+            .filter((p) => p !== null && !lazy.has(p[1]!))
+            .map((p) => p![2]!),
         )
         const initial = new Set(chunks.filter((c) => c.initial).map((c) => c.id))
         // Loaded from the entry itself (not from a lazy page of the shell's), holding the bootstrap or a provided singleton.
