@@ -166,7 +166,10 @@ describe('certification notifications journey', () => {
     await expired.getByRole('checkbox', { name: 'Select all expired certifications' }).check()
     await expired.getByRole('button', { name: 'Send Reminders to Selected (4)' }).click()
     await page.getByRole('status').getByText('Reminders sent: 3 succeeded, 1 failed.').waitFor({ timeout: 30_000 })
-    await expired.getByRole('alert').getByText('Taylor Tri-Cities: Certified Safety Professional (CSP): Notifications are paused for this technician').waitFor()
+    await expired
+      .getByRole('alert')
+      .getByText('Taylor Tri-Cities (tech.tricities@example.com): Certified Safety Professional (CSP): Notifications are paused for this technician')
+      .waitFor()
     await expired.getByRole('button', { name: 'Send Reminders to Selected (0)' }).waitFor()
     expect(await axeSerious(page)).toEqual([])
 
