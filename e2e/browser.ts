@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
@@ -74,6 +74,26 @@ export async function logIn(page: Page, email: string, password: string): Promis
   // A sign-in told the hashes are busy waits and goes again (up to 20 s, decision 0042); on a
   // loaded machine that outlasts a step's 15 s, so wait for the form to finish first.
   await page.waitForFunction(() => !document.querySelector('button[type=submit]')?.textContent?.includes('Logging in'), null, { timeout: 45_000 })
+}
+
+/** A practice exam of one question assigned to everyone, made through the API as the admin. */
+export async function createPracticeExam(baseURL: string, name: string): Promise<void> {
+  const { auth } = await apiLogIn(baseURL, 'admin@example.com', 'Admin123!')
+  const res = await fetch(`${baseURL}/api/exams`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...auth },
+    body: JSON.stringify({
+      name,
+      time_limit: 10,
+      pass_score: 50,
+      total_questions: 1,
+      exam_type: 'practice',
+      is_assigned_to_all: true,
+      subject_categories: [],
+      questions: [{ question_type: 'multiple_choice', question_text: 'Ready?', options: ['Yes', 'No'], correct_answer: 0, category_weight: 1 }],
+    }),
+  })
+  expect(res.status).toBe(201)
 }
 
 /** Signs in through the API: the user's id and the Authorization header for direct calls. */

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, inject, it } from 'vitest'
-import { apiLogIn, axeSerious, logIn, openPage, overflowing, PHONE, suiteBrowser, waitForMail, watchErrors } from './browser.ts'
+import { axeSerious, createPracticeExam, logIn, openPage, overflowing, PHONE, suiteBrowser, waitForMail, watchErrors } from './browser.ts'
 
 // Issue 15 items 4, 5 and 7: announced pages, a navigation shell, phones.
 const baseURL = inject('baseURL')
@@ -21,30 +21,10 @@ const expectAnnounced = async (page: Page, title: string | RegExp, focus: string
 
 const noSerious = async (page: Page, where: string) => expect(await axeSerious(page), where).toEqual([])
 
-/** A practice exam assigned to everyone, made through the API as the admin. */
-async function createExam(name: string) {
-  const { auth } = await apiLogIn(baseURL, 'admin@example.com', 'Admin123!')
-  const res = await fetch(`${baseURL}/api/exams`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...auth },
-    body: JSON.stringify({
-      name,
-      time_limit: 10,
-      pass_score: 50,
-      total_questions: 1,
-      exam_type: 'practice',
-      is_assigned_to_all: true,
-      subject_categories: [],
-      questions: [{ question_type: 'multiple_choice', question_text: 'Ready?', options: ['Yes', 'No'], correct_answer: 0, category_weight: 1 }],
-    }),
-  })
-  expect(res.status).toBe(201)
-}
-
 describe('announced pages and the navigation shell', () => {
   it('titles every route and puts focus on its heading after each navigation, through the header navigation', async () => {
     const examName = `Announced ${Date.now()}`
-    await createExam(examName)
+    await createPracticeExam(baseURL, examName)
     const page = await openPage(browser(), baseURL)
     const errors = watchErrors(page)
     await page.goto('/login')

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, inject, it } from 'vitest'
-import { apiLogIn, axeSerious, descriptionOf, focusedControl, logIn, openPage, overflowing, PHONE, suiteBrowser, tabTo, watchErrors } from './browser.ts'
+import { axeSerious, createPracticeExam, descriptionOf, focusedControl, logIn, openPage, overflowing, PHONE, suiteBrowser, tabTo, watchErrors } from './browser.ts'
 
 // Issue 30 items 1, 2 and 8 on the learner's and the sign-in screens: on a 390 px phone nothing is
 // wider than the screen and every link and button is a target of at least 24 px (WCAG 2.5.8); the
@@ -31,30 +31,10 @@ const expectFitsPhone = async (page: Page, where: string) => {
   expect(await axeSerious(page), where).toEqual([])
 }
 
-/** A practice exam assigned to everyone, made through the API as the admin. */
-async function createExam(name: string) {
-  const { auth } = await apiLogIn(baseURL, 'admin@example.com', 'Admin123!')
-  const res = await fetch(`${baseURL}/api/exams`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...auth },
-    body: JSON.stringify({
-      name,
-      time_limit: 10,
-      pass_score: 50,
-      total_questions: 1,
-      exam_type: 'practice',
-      is_assigned_to_all: true,
-      subject_categories: [],
-      questions: [{ question_type: 'multiple_choice', question_text: 'Ready?', options: ['Yes', 'No'], correct_answer: 0, category_weight: 1 }],
-    }),
-  })
-  expect(res.status).toBe(201)
-}
-
 describe('the learner on a 390 px phone', () => {
   it('dashboard, courses, the certification profile and exams fit the screen, with targets of 24 px or more', async () => {
     const examName = `Phone ${Date.now()}`
-    await createExam(examName)
+    await createPracticeExam(baseURL, examName)
     const page = await openPage(browser(), baseURL, PHONE)
     const errors = watchErrors(page)
     await logIn(page, 'tech.seattle@example.com', 'Tech1234!')
