@@ -95,8 +95,8 @@ export const PROGRESS_TRACKER = {
 export const ProcessingStatus = z.enum(['ready', 'processing', 'failed'])
 export type ProcessingStatus = z.infer<typeof ProcessingStatus>
 
-/** How a package talks to the runtime: SCORM 1.2, SCORM 2004 (3rd/4th edition) or AICC (on the 1.2 API). */
-export const ScormVersion = z.enum(['1.2', '2004', 'AICC'])
+/** How a package talks to the runtime: SCORM 1.2, SCORM 2004 (3rd/4th edition), AICC (on the 1.2 API), or cmi5 (xAPI to the portal's LRS; decision 0053). */
+export const ScormVersion = z.enum(['1.2', '2004', 'AICC', 'cmi5'])
 export type ScormVersion = z.infer<typeof ScormVersion>
 
 /** A module as stored (admin §3 Module; learner §3 Module without the learner's progress). */

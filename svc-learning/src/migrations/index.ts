@@ -12,6 +12,7 @@ import { QuestionLifecycle } from './0012-question-lifecycle.ts'
 import { AssignmentRules } from './0013-assignment-rules.ts'
 import { Retakes } from './0014-retakes.ts'
 import { ScormEditable } from './0015-scorm-editable.ts'
+import { Cmi5 } from './0016-cmi5.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -37,4 +38,6 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0014_retakes', class: Retakes },
   // Whether a stored package holds a Captivate project (Edit SCORM offered), checked at ingest and for older packages in the background (issue 30).
   { name: '0015_scorm_editable', class: ScormEditable },
+  // cmi5 registrations, sessions and AU statuses, and the learning record store's statements and documents (issue 26).
+  { name: '0016_cmi5', class: Cmi5 },
 ]
