@@ -8,7 +8,7 @@ import { listen } from '@portal/server-kit'
 import { silentLogger } from '@portal/server-kit/testing'
 import { createServer, request as httpRequest } from 'node:http'
 import { createGateway, createGatewayHandler } from './app.ts'
-import { isUpload, resolveRoute } from './routes.ts'
+import { CONTENT_ROUTE_TABLE, isUpload, resolvePortalRoute, resolveRoute, ROUTE_TABLE } from './routes.ts'
 
 describe('route table', () => {
   it('matches whole path segments and prefers the longest prefix', () => {
@@ -58,6 +58,17 @@ describe('route table', () => {
     ])
       expect(resolveRoute(path), path).toMatchObject({ upstream: 'learning', strip: '/api' })
     expect(resolveRoute('/api/scormx')).toBeUndefined()
+  })
+  it('sends cmi5 launches, statuses and waivers to learning on the portal, and keeps the LRS and the fetch URL for the content origin', () => {
+    for (const path of ['/api/cmi5/7/launch', '/api/cmi5/7/status', '/api/cmi5/7/waive'])
+      expect(resolvePortalRoute(path, ROUTE_TABLE, 'POST'), path).toMatchObject({ upstream: 'learning', strip: '/api' })
+    for (const path of ['/api/lrs/statements', '/api/lrs/activities/state', '/api/cmi5/fetch/abc', '/api/cmi5/fetch']) {
+      expect(resolvePortalRoute(path, ROUTE_TABLE, 'POST'), path).toBeUndefined()
+      expect(resolveRoute(path, CONTENT_ROUTE_TABLE), path).toMatchObject({ upstream: 'learning', strip: '/api' })
+    }
+    // Only whole segments: a module's launch is not the fetch URL.
+    expect(resolveRoute('/api/cmi5/fetcher', CONTENT_ROUTE_TABLE)).toBeUndefined()
+    expect(resolveRoute('/api/lrsx', CONTENT_ROUTE_TABLE)).toBeUndefined()
   })
   it('gives uploads (courses, a timing edit with a replacement video) the long timeout', () => {
     expect(isUpload('POST', '/api/courses')).toBe(true)

@@ -182,6 +182,19 @@ describe('content origin listener', () => {
     expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'")
   })
 
+  it('passes cmi5 AUs’ LRS calls and fetch URL to learning (issue 26)', async () => {
+    const res = await fetch(`${base}/api/lrs/statements?statementId=x`, { headers: { authorization: 'Basic dG9r', 'x-experience-api-version': '1.0.3' } })
+    expect(res.status).toBe(200)
+    expect(seen.at(-1)).toEqual({ service: 'learning', method: 'GET', path: '/lrs/statements' })
+    const put = await fetch(`${base}/api/lrs/activities/state?stateId=LMS.LaunchData`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect(put.status).toBe(200)
+    expect(seen.at(-1)).toEqual({ service: 'learning', method: 'PUT', path: '/lrs/activities/state' })
+    const fetched = await fetch(`${base}/api/cmi5/fetch/tok`, { method: 'POST' })
+    expect(fetched.status).toBe(200)
+    expect(seen.at(-1)).toEqual({ service: 'learning', method: 'POST', path: '/cmi5/fetch/tok' })
+    expect(fetched.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'")
+  })
+
   it('answers 404 for the portal’s API, pages and registry: content cannot call them on its own origin', async () => {
     const before = seen.length
     for (const [method, path] of [
@@ -189,6 +202,7 @@ describe('content origin listener', () => {
       ['PUT', '/api/users/u-1/profile'],
       ['POST', '/api/auth/login'],
       ['GET', '/api/scorm/7/launch'],
+      ['POST', '/api/cmi5/7/launch'],
       ['GET', '/api/modules/7/launch'],
       ['GET', '/remote-registry.json'],
       ['GET', '/user-dashboard'],

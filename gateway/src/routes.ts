@@ -41,6 +41,8 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/modules', upstream: 'learning', strip: '/api' },
   { prefix: '/api/scorm', upstream: 'learning', strip: '/api' },
   { prefix: '/api/scorm-editor', upstream: 'learning', strip: '/api' },
+  // cmi5 launches, AU statuses and waivers (issue 26); its fetch URL is the content origin's (below).
+  { prefix: '/api/cmi5', upstream: 'learning', strip: '/api' },
   // Training that is due (issue 24): admins' assignment rules, each learner's own assignments.
   { prefix: '/api/admin/assignment-rules', upstream: 'learning', strip: '/api' },
   { prefix: '/api/assignments', upstream: 'learning', strip: '/api' },
@@ -62,13 +64,16 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
 ]
 
 /**
- * What the content origin routes to the services (content.ts): the files of a launch and its
- * commits. They are the content origin's only: the portal routes none of them, whatever prefix of
- * its own table would take them (`/api/scorm`).
+ * What the content origin routes to the services (content.ts): the files of a launch, its
+ * commits, and what cmi5 AUs call (issue 26): the learning record store and the one-time fetch URL
+ * of the launch's auth-token. They are the content origin's only: the portal routes none of them,
+ * whatever prefix of its own table would take them (`/api/scorm`, `/api/cmi5`).
  */
 export const CONTENT_ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/content', upstream: 'learning', strip: '/api' },
   { prefix: '/api/scorm/commit', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/lrs', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/cmi5/fetch', upstream: 'learning', strip: '/api' },
 ]
 
 /** Whether an exact entry names this request (its `:name` segments any one segment). */
