@@ -120,6 +120,8 @@ export const Cmi5AuStatus = z.object({
   /** moveOn met (or NotApplicable, or waived). */
   satisfied: z.boolean(),
   waived: z.boolean(),
+  /** The learner has launched this AU at least once (the viewer says In progress, Resume). */
+  launched: z.boolean().optional(),
   /** Scaled score 0..1 of the last Passed/Failed, null when none. */
   score: z.number().nullable(),
 })
