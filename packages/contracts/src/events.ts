@@ -135,6 +135,22 @@ export const Events = {
     completedAt: z.iso.datetime(),
     /** What completed it: a CompletionTrigger, `scorm-commit` when the content reported it, `scorm-rollup` when a sequenced package's root rollup did. */
     trigger: z.string(),
+    /** Added within v1 (optional, issue 26): the score in percent the content reported with its completion (SCORM `score.raw`, else `score.scaled` × 100). */
+    score: z.number().nullable().optional(),
+    /** Added within v1 (optional, issue 26): whether the content reported it passed (true) or failed (false); null when it said neither. */
+    passed: z.boolean().nullable().optional(),
+  }),
+  /**
+   * A learner opened a module (issue 26; statements out send it as `launched`): a SCORM or cmi5
+   * package's launch or a file module's, recorded with the launch's progress change.
+   */
+  'learning.module.launched.v1': z.object({
+    userId: z.uuid(),
+    courseId: z.number().int(),
+    moduleId: z.number().int(),
+    moduleTitle: z.string(),
+    kind: z.enum(['scorm', 'cmi5', 'file']),
+    launchedAt: z.iso.datetime(),
   }),
   /**
    * A learner's progress on a course after a module was completed without completing the course:

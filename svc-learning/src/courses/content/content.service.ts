@@ -1,6 +1,6 @@
 import mime from 'mime'
 import { PROGRESS_TRACKER, type ModuleLaunch } from '@portal/contracts'
-import { badRequest, downloadName, type Actor } from '@portal/server-kit'
+import { badRequest, downloadName, recordEvent, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
 import type { LaunchClaims } from '../../shared/index.ts'
 import { courseNotAssigned, requireModule, type ModuleRow } from '../access.ts'
@@ -71,7 +71,19 @@ export function createContentService(ctx: LearningContext) {
       const { module } = await requireModule(em, actor, moduleId)
       if (module.is_scorm) throw badRequest('This module is a SCORM package: open it with the SCORM launch', 'is_scorm')
       const { token, claims } = await launchTokens.issue({ userId: actor.userId, moduleId, courseId: module.course_id, admin: actor.isAdmin })
-      await progressRepository.touch(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
+      // Marked started, and announced (statements out, issue 26), in one transaction.
+      const at = now()
+      await em.transactional(async (tx) => {
+        await progressRepository.touch(tx, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at })
+        recordEvent(tx, 'learning.module.launched.v1', {
+          userId: actor.userId,
+          courseId: module.course_id,
+          moduleId,
+          moduleTitle: module.title,
+          kind: 'file',
+          launchedAt: at.toISOString(),
+        })
+      })
       return {
         // The file's name ends the URL (what a browser saves an inline PDF or video as): made safe like a download's.
         url: `${ctx.contentOrigin}${contentBase(token)}${encodeURIComponent(downloadName(module.original_name, module.content_type, 'module'))}`,

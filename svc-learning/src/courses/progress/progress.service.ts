@@ -46,6 +46,8 @@ export async function completeModule(
     at: Date
     /** The company's time zone: the course completion's day there counts for the learner's assignments. */
     timeZone: string
+    /** What the content reported with its completion (score in percent, passed or failed), for statements out (issue 26). */
+    result?: { score: number | null; passed: boolean | null }
   } & ({ checkEngagement: false } | { checkEngagement: true; contentCompletion: ContentCompletionOf }),
 ): Promise<CompletionOutcome> {
   await progressRepository.lockLearnerCourse(tx, p.course.id, p.userId)
@@ -76,6 +78,7 @@ export async function completeModule(
     moduleTitle: p.module.title,
     completedAt: p.at.toISOString(),
     trigger: p.trigger,
+    ...(p.result ? { score: p.result.score, passed: p.result.passed } : {}),
   })
   // The course was not complete before (this module was not): it is now if every other module is.
   const counts = await progressRepository.courseCounts(tx, p.userId, p.course.id)

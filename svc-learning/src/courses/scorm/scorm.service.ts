@@ -12,7 +12,7 @@ import {
   type ScormProgress,
   ScormProgressBody,
 } from '@portal/contracts'
-import { AppError, badRequest, parseJsonInput, type Actor } from '@portal/server-kit'
+import { AppError, badRequest, parseJsonInput, recordEvent, type Actor } from '@portal/server-kit'
 import type { z } from 'zod'
 import type { LearningContext } from '../../context.ts'
 import { ttlCache } from '../../ttl-cache.ts'
@@ -105,7 +105,13 @@ export function createScormService(ctx: LearningContext) {
    * spec's progress record), not one SCO's. Resolves with whether this call completed it
    * (`newly`) and whether the module is complete now (`complete`, newly or before).
    */
-  async function contentCompleted(userId: string, moduleId: number, trigger: string, wholeModule = false): Promise<{ newly: boolean; complete: boolean }> {
+  async function contentCompleted(
+    userId: string,
+    moduleId: number,
+    trigger: string,
+    wholeModule = false,
+    result?: { score: number | null; passed: boolean | null },
+  ): Promise<{ newly: boolean; complete: boolean }> {
     const em = orm.em.fork()
     const module = await scormRepository.moduleToComplete(em, moduleId)
     if (!module) return { newly: false, complete: false }
@@ -119,7 +125,7 @@ export function createScormService(ctx: LearningContext) {
         return { newly: false, complete: false }
       }
     }
-    const out = await em.transactional((tx) => completeModule(tx, { userId, module, course, trigger, at: now(), timeZone: ctx.timeZone, checkEngagement: false }))
+    const out = await em.transactional((tx) => completeModule(tx, { userId, module, course, trigger, at: now(), timeZone: ctx.timeZone, checkEngagement: false, result }))
     return { newly: out.newly_completed, complete: true }
   }
 
@@ -158,7 +164,19 @@ export function createScormService(ctx: LearningContext) {
         organization ? storedSequencingState(em, actor.userId, moduleId) : null,
         scormRepository.revision(em, actor.userId, moduleId),
       ])
-      await progressRepository.touch(em, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at: now() })
+      // Marked started, and announced (statements out, issue 26), in one transaction.
+      const at = now()
+      await em.transactional(async (tx) => {
+        await progressRepository.touch(tx, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at })
+        recordEvent(tx, 'learning.module.launched.v1', {
+          userId: actor.userId,
+          courseId: module.course_id,
+          moduleId,
+          moduleTitle: module.title,
+          kind: 'scorm',
+          launchedAt: at.toISOString(),
+        })
+      })
       const base = contentBase(token)
       const items = withBase(manifest.items, base)
       const launchable = launchableItems(items)
@@ -273,7 +291,9 @@ export function createScormService(ctx: LearningContext) {
       const rootDone = commit.sequencing ? await storeSequencingState(orm.em.fork(), claims, commit, at) : false
       let moduleCompleted = false
       const complete = async (trigger: string, wholeModule: boolean) => {
-        const out = await contentCompleted(claims.userId, claims.moduleId, trigger, wholeModule)
+        // The committed SCO's score and pass/fail go with the completion (statements out, issue 26).
+        const passed = summary.lessonStatus === 'passed' ? true : summary.lessonStatus === 'failed' ? false : null
+        const out = await contentCompleted(claims.userId, claims.moduleId, trigger, wholeModule, { score: summary.score, passed })
         if (out.complete) markCompleted(launchKey)
         return out.newly
       }
