@@ -61,6 +61,8 @@ export class Cmi5 extends Migration {
       verb_id text not null,
       activity_id text,
       agent_key text not null,
+      -- the object's agent key when the object is an Agent or Group (the agent filter matches it too)
+      object_agent_key text,
       voided boolean not null default false,
       voids uuid,
       stored timestamptz not null,
@@ -71,6 +73,7 @@ export class Cmi5 extends Migration {
     this.addSql('create index xapi_statements_agent on xapi_statements (agent_key, seq)')
     this.addSql('create index xapi_statements_activity on xapi_statements (activity_id, seq)')
     this.addSql('create index xapi_statements_verb on xapi_statements (verb_id, seq)')
+    this.addSql('create index xapi_statements_object_agent on xapi_statements (object_agent_key, seq) where object_agent_key is not null')
 
     this.addSql(`create table xapi_documents (
       kind text not null check (kind in ('state', 'activity_profile', 'agent_profile')),
