@@ -17,3 +17,4 @@ export type {
 export { agentKey, learnerAgent, lmsAuthority, xapiHomePage } from './agents.ts'
 export { insertStatements, type InsertMeta } from './statements.repository.ts'
 export { putDocument, getDocument } from './documents.repository.ts'
+export { authTokenHash } from './credential.ts'
