@@ -36,6 +36,8 @@ import {
 import { LEARNING_AUDITED, LearningAuditAnswer } from './audit.ts'
 import { createItemAnalysisService, itemAnalysisRoutes } from './item-analysis/index.ts'
 import { adminAssignmentRuleRoutes, createAssignmentService, myAssignmentRoutes } from './assignments/index.ts'
+import { cmi5Routes, createCmi5Service } from './cmi5/index.ts'
+import { createStatementSender, createXapiOutService, lrsForwardingRoutes } from './xapi-out/index.ts'
 
 export interface AppDeps {
   orm: MikroORM
@@ -102,6 +104,9 @@ export function createApp(deps: AppDeps) {
   app.route('/scorm-editor', scormEditorRoutes(scorm, verifier))
   app.route('/scorm-editor', scormEditorAdminRoutes(createScormEditorService(ctx), ctx, verifier))
   app.route('/content', contentRoutes(content, deps.launchTokens, deps.storage))
+  // cmi5 (issue 26): launches, AU statuses, waivers and the fetch URL; its runtime judges the LRS's statements (onStatements).
+  const cmi5 = createCmi5Service(ctx)
+  app.route('/cmi5', cmi5Routes(cmi5, verifier, logger))
   app.route('/exams', attemptRoutes(attempts, verifier))
   app.route('/exams', examRoutes(exams, verifier))
   app.route('/admin/exams', adminExamRoutes(exams, verifier))
@@ -114,5 +119,8 @@ export function createApp(deps: AppDeps) {
   app.route('/admin/assignment-rules', adminAssignmentRuleRoutes(assignments, verifier))
   app.route('/assignments', myAssignmentRoutes(assignments, verifier))
   app.route('/admin/audit/learning', auditTrailRoutes(deps.orm, 'learning', verifier))
-  return { app, attempts, ctx, courses, ingest, garbage }
+  // Statements out (issue 26): the external LRS's settings; the sender (a job of server.ts) goes at once when they are saved.
+  const statementsOut = createStatementSender({ orm: deps.orm, logger, now })
+  app.route('/admin/lrs-forwarding', lrsForwardingRoutes(createXapiOutService(ctx, { onSaved: statementsOut.kick }), verifier))
+  return { app, attempts, ctx, courses, ingest, garbage, cmi5, statementsOut }
 }

@@ -89,4 +89,15 @@ export const LEARNING_AUDITED: readonly AuditedRoute<Answer>[] = [
     target: (_m, b) => b?.restoredFrom?.backup_name ?? 'SCORM backup',
     details: (b) => ({ backupId: b?.restoredFrom?.id }),
   },
+  // Statements out (issue 26): the external LRS's settings as saved (never a password: the answer has none).
+  {
+    method: 'PUT',
+    path: /^\/admin\/lrs-forwarding\/?$/,
+    action: 'lrs_forwarding.updated',
+    target: () => 'Learning Record Store',
+    details: (b) => {
+      const s = (b ?? {}) as Record<string, unknown>
+      return { endpoint: s.endpoint, username: s.username, has_password: s.has_password, enabled: s.enabled }
+    },
+  },
 ]

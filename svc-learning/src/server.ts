@@ -8,6 +8,7 @@ import {
   openStorage,
   parseEnv,
   ProjectedUser,
+  publicUrl,
   runServiceProcess,
   startedJob,
   storageDirVariable,
@@ -20,6 +21,7 @@ import { createCertsHandler, createGroupsHandler, createLearningUsers, subscribe
 import { createDueDateScan, dueDateScanJob, DEFAULT_SCAN_INTERVAL_MS } from './assignments-scan/index.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, createLaunchTokens, loadOrCreateLaunchSecret } from './courses/index.ts'
 import { migrationsList } from './migrations/index.ts'
+import { createForwardHandler, subscribeForwarding } from './xapi-out/index.ts'
 
 export { seedDemoData, type SeedTarget } from './demo/index.ts'
 
@@ -63,6 +65,7 @@ export const learningService = defineService({
       attempts,
       courses,
       ingest,
+      statementsOut,
       ctx: learning,
     } = createApp({
       orm,
@@ -83,17 +86,34 @@ export const learningService = defineService({
       // New and changed users get the assignment rules that take them, on the company's calendar (issue 24).
       users: createLearningUsers({ orm, logger, calendar: learning }),
       // Due dates that follow a certification's expiry; the user groups a rule may name (issue 24).
-      consumers: [(bus) => subscribeCerts(bus, createCertsHandler({ orm, logger })), (bus) => subscribeGroups(bus, createGroupsHandler({ orm, logger }))],
+      consumers: [
+        (bus) => subscribeCerts(bus, createCertsHandler({ orm, logger })),
+        (bus) => subscribeGroups(bus, createGroupsHandler({ orm, logger })),
+        // Statements out (issue 26): learning's own events queued as xAPI statements for the external LRS.
+        (bus) => subscribeForwarding(bus, createForwardHandler({ orm, logger, setting: xapiSetting(ctx.env), kick: statementsOut.kick })),
+      ],
       // Overdue attempts; packages waiting for extraction (also after a crash); the due-date scan at start and on its interval.
       jobs: [
         startedJob(() => startAttemptSweeper(attempts, { intervalMs: deps.sweepIntervalMs, logger })),
         ingest,
         dueDateScanJob(dueDateScan, { logger, intervalMs: deps.assignmentScanIntervalMs }),
+        statementsOut.job,
       ],
       parts: { courses, attempts, launchTokens, ctx: learning, dueDateScan },
     }
   },
 })
+
+/**
+ * Where statements out's IRIs point (issue 26): the portal's origin (PUBLIC_URL) for activities,
+ * and the learners' account home page (XAPI_ACCOUNT_HOMEPAGE, else the same origin): stable
+ * across restarts, so an LRS sees one learner as one agent.
+ */
+export function xapiSetting(env: { PUBLIC_URL?: string | undefined }, source: Record<string, string | undefined> = process.env) {
+  const origin = publicUrl(env)
+  const homePage = parseEnv(z.object({ XAPI_ACCOUNT_HOMEPAGE: z.url().optional() }), source).XAPI_ACCOUNT_HOMEPAGE ?? origin
+  return { origin, homePage }
+}
 
 export interface LearningDeps extends ServiceDeps, LearningOptions, ServeOptions {}
 

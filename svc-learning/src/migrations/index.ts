@@ -13,6 +13,7 @@ import { AssignmentRules } from './0013-assignment-rules.ts'
 import { Retakes } from './0014-retakes.ts'
 import { ScormEditable } from './0015-scorm-editable.ts'
 import { Cmi5 } from './0016-cmi5.ts'
+import { LrsForwarding } from './0017-lrs-forwarding.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -40,4 +41,6 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0015_scorm_editable', class: ScormEditable },
   // cmi5 registrations, sessions and AU statuses, and the learning record store's statements and documents (issue 26).
   { name: '0016_cmi5', class: Cmi5 },
+  // The external learning record store statements are sent to, and the forwarder's last outcome (issue 26).
+  { name: '0017_lrs_forwarding', class: LrsForwarding },
 ]

@@ -1,0 +1,74 @@
+import type { EntityManager } from '@mikro-orm/postgresql'
+
+export interface ForwardingRow {
+  endpoint: string
+  username: string
+  password: string
+  enabled: boolean
+  last_sent_at: Date | string | null
+  last_error: string | null
+  last_error_at: Date | string | null
+  updated_at: Date | string | null
+}
+
+export interface QueuedStatement {
+  statement_id: string
+  statement: unknown
+  attempts: number
+}
+
+const run = <T>(em: EntityManager, sql: string, params: unknown[] = []) => em.getConnection().execute(sql, params) as Promise<T[]>
+
+/** The settings row (absent until the first save) and the queue of statements to send. */
+export const forwardingRepository = {
+  async settings(em: EntityManager): Promise<ForwardingRow | null> {
+    const [row] = await run<ForwardingRow>(em, 'select endpoint, username, password, enabled, last_sent_at, last_error, last_error_at, updated_at from lrs_forwarding where id = 1')
+    return row ?? null
+  },
+
+  /** Saves the settings; `password` null keeps the stored one. */
+  async save(em: EntityManager, s: { endpoint: string; username: string; password: string | null; enabled: boolean; at: Date }): Promise<void> {
+    await run(
+      em,
+      `insert into lrs_forwarding (id, endpoint, username, password, enabled, updated_at) values (1, ?, ?, coalesce(?, ''), ?, ?)
+       on conflict (id) do update set endpoint = excluded.endpoint, username = excluded.username,
+         password = coalesce(?, lrs_forwarding.password), enabled = excluded.enabled, updated_at = excluded.updated_at`,
+      [s.endpoint, s.username, s.password, s.enabled, s.at, s.password],
+    )
+  },
+
+  async markSent(em: EntityManager, at: Date): Promise<void> {
+    await run(em, 'update lrs_forwarding set last_sent_at = ?, last_error = null, last_error_at = null where id = 1', [at])
+  },
+
+  async markError(em: EntityManager, message: string, at: Date): Promise<void> {
+    await run(em, 'update lrs_forwarding set last_error = ?, last_error_at = ? where id = 1', [message.slice(0, 1000), at])
+  },
+
+  /** Adds a statement to send; one already queued under the same id (a redelivered event) is left as it is. */
+  async enqueue(em: EntityManager, q: { statementId: string; eventId: string; statement: unknown }): Promise<void> {
+    await run(em, 'insert into xapi_forward_queue (statement_id, event_id, statement) values (?, ?, ?::jsonb) on conflict (statement_id) do nothing', [
+      q.statementId,
+      q.eventId,
+      JSON.stringify(q.statement),
+    ])
+  },
+
+  /** The oldest statements waiting. */
+  async next(em: EntityManager, limit: number): Promise<QueuedStatement[]> {
+    return run<QueuedStatement>(em, 'select statement_id, statement, attempts from xapi_forward_queue order by created_at, statement_id limit ?', [limit])
+  },
+
+  async remove(em: EntityManager, statementId: string): Promise<void> {
+    await run(em, 'delete from xapi_forward_queue where statement_id = ?', [statementId])
+  },
+
+  async failed(em: EntityManager, statementId: string, message: string): Promise<void> {
+    await run(em, 'update xapi_forward_queue set attempts = attempts + 1, last_error = ? where statement_id = ?', [message.slice(0, 1000), statementId])
+  },
+
+  async pending(em: EntityManager): Promise<number> {
+    const [row] = await run<{ n: number }>(em, 'select count(*)::int as n from xapi_forward_queue')
+    return row?.n ?? 0
+  },
+}
