@@ -16,20 +16,10 @@ import { FRAME_STYLE } from './ScormLayout.tsx'
 import { fetchContentPlace, onContentOrigin, type ContentPlace } from './content-place.ts'
 import { contentOriginOf } from './player-connection.ts'
 import { ScormPlayer } from './ScormPlayer.tsx'
+import { Cmi5Player } from './Cmi5Player.tsx'
+import { LoadError } from './LoadError.tsx'
 
-/** "Error Loading Course" with Go Back and Try Again (which reloads the page). */
-export const LoadError = ({ message, onGoBack }: { message: string; onGoBack: () => void }) => (
-  <div role="alert" className="pk-stack pk-items-start">
-    <h3 className="pk-m0">Error Loading Course</h3>
-    <p className="pk-m0 pk-text-danger">{message}</p>
-    <div className="pk-row">
-      <Button variant="secondary" onClick={onGoBack}>
-        Go Back
-      </Button>
-      <Button onClick={() => window.location.reload()}>Try Again</Button>
-    </div>
-  </div>
-)
+export { LoadError }
 
 /**
  * The portal was opened at an address content may not be framed by (decision 0018): the frames
@@ -138,7 +128,7 @@ export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBa
         <h3 className="pk-m0 pk-min-w0 pk-break">{module.title}</h3>
         {completed ? (
           <span className="pk-badge pk-bg-success pk-text-success">Completed</span>
-        ) : kind !== 'scorm' ? (
+        ) : kind !== 'scorm' && kind !== 'cmi5' ? (
           <Button variant="secondary" size="small" disabled={completing} onClick={() => void markComplete()}>
             Mark as Complete
           </Button>
@@ -148,6 +138,8 @@ export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBa
         <Spinner label="Loading module..." />
       ) : place.kind === 'elsewhere' ? (
         <WrongAddress address={place.address} here={window.location} onGoBack={onGoBack} />
+      ) : kind === 'cmi5' ? (
+        <Cmi5Player module={module} contentOrigin={place.origin} onGoBack={onGoBack} onSatisfied={() => setCompleted(true)} />
       ) : kind === 'scorm' ? (
         <ScormContent module={module} controller={controller} urls={urls} onGoBack={onGoBack} registerClose={registerClose} contentOrigin={place.origin} />
       ) : (

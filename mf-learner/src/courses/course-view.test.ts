@@ -100,6 +100,7 @@ describe('course and module labels', () => {
 
   it('badges a module by its kind of content', () => {
     expect(moduleTypeLabel(mod(1, { is_scorm: true, content_type: 'application/zip' }))).toBe('SCORM')
+    expect(moduleTypeLabel(mod(1, { is_scorm: true, content_type: 'application/zip', scorm_version: 'cmi5' }))).toBe('cmi5')
     expect(moduleTypeLabel(mod(1, { content_type: 'video/mp4' }))).toBe('Video')
     expect(moduleTypeLabel(mod(1, { content_type: 'video/webm' }))).toBe('Video')
     expect(moduleTypeLabel(mod(1))).toBe('PDF')

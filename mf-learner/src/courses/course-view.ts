@@ -27,10 +27,10 @@ export const percentText = (value: number): string => `${percent(value)}%`
 export const moduleCountText = (count: number): string => `${count} ${count === 1 ? 'module' : 'modules'}`
 
 /** How a module's content is shown. */
-export type ModuleKind = 'scorm' | 'video' | 'audio' | 'pdf' | 'slides' | 'file'
+export type ModuleKind = 'scorm' | 'cmi5' | 'video' | 'audio' | 'pdf' | 'slides' | 'file'
 
-export const moduleKind = (m: Pick<LearnerModule, 'is_scorm' | 'content_type' | 'file_path'>): ModuleKind => {
-  if (m.is_scorm) return 'scorm'
+export const moduleKind = (m: Pick<LearnerModule, 'is_scorm' | 'content_type' | 'file_path'> & Partial<Pick<LearnerModule, 'scorm_version'>>): ModuleKind => {
+  if (m.is_scorm) return m.scorm_version === 'cmi5' ? 'cmi5' : 'scorm'
   const type = m.content_type.toLowerCase()
   const name = m.file_path.toLowerCase()
   if (type.startsWith('video/')) return 'video'
@@ -43,8 +43,8 @@ export const moduleKind = (m: Pick<LearnerModule, 'is_scorm' | 'content_type' | 
 }
 
 /** The type badge of a module in the sidebar (SCORM / Video / PDF, also Audio / Slides). */
-export const moduleTypeLabel = (m: Pick<LearnerModule, 'is_scorm' | 'content_type' | 'file_path'>): string =>
-  ({ scorm: 'SCORM', video: 'Video', audio: 'Audio', pdf: 'PDF', slides: 'Slides', file: 'File' })[moduleKind(m)]
+export const moduleTypeLabel = (m: Parameters<typeof moduleKind>[0]): string =>
+  ({ scorm: 'SCORM', cmi5: 'cmi5', video: 'Video', audio: 'Audio', pdf: 'PDF', slides: 'Slides', file: 'File' })[moduleKind(m)]
 
 export type ModuleStatusLabel = 'Completed' | 'Current' | 'Available' | 'Locked'
 
