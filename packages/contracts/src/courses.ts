@@ -9,7 +9,8 @@ import { AssignBody } from './exams.ts'
 
 /** Upload rules (admin §5, §9). Sizes are defaults; svc-learning reads its own limits from env. */
 export const COURSE_UPLOAD = {
-  allowedExtensions: ['pdf', 'pptx', 'mp4', 'webm', 'mp3', 'wav', 'zip'] as const,
+  /** 'xml': a cmi5 course structure (cmi5.xml) uploaded alone, its AUs hosted elsewhere (issue 26). */
+  allowedExtensions: ['pdf', 'pptx', 'mp4', 'webm', 'mp3', 'wav', 'zip', 'xml'] as const,
   /** Largest single module file (bytes). */
   maxFileBytes: 512 * 1024 * 1024,
   /** Largest whole upload request (bytes). */

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql'
-import type { Course, CourseModule, CourseSummary, ProcessingStatus, ScormItem, ScormOrganization, ScormVersion } from '@portal/contracts'
+import type { Cmi5Course, Course, CourseModule, CourseSummary, ProcessingStatus, ScormItem, ScormOrganization, ScormVersion } from '@portal/contracts'
 
 /** A course; its modules live in `course_modules`. */
 export const CourseEntity = defineEntity({
@@ -24,13 +24,16 @@ export interface StoredManifest {
   items: ScormItem[]
   /** SCORM 2004: the organization with its sequencing (absent in manifests stored before it was kept). */
   organization?: ScormOrganization
+  /** cmi5: the course structure from cmi5.xml; `items` is its block/AU tree (decision 0053). */
+  cmi5?: Cmi5Course
 }
 
 /** What is stored of a parsed package. */
-export const toStoredManifest = (info: Pick<StoredManifest, 'title' | 'items' | 'organization'>): StoredManifest => ({
+export const toStoredManifest = (info: Pick<StoredManifest, 'title' | 'items' | 'organization' | 'cmi5'>): StoredManifest => ({
   title: info.title,
   items: info.items,
   ...(info.organization ? { organization: info.organization } : {}),
+  ...(info.cmi5 ? { cmi5: info.cmi5 } : {}),
 })
 
 /** A module of a course: an uploaded file, or a SCORM/AICC package extracted in the background. */

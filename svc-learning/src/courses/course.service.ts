@@ -9,7 +9,7 @@ import { forgetGarbage, recordGarbage, type GarbageCleaner, type GarbageEntry } 
 import { requireAssignable } from '../users/index.ts'
 import { courseNotFound, toCourseModule } from './access.ts'
 import { SNIFF_BYTES, checkUploadHeaders, receiveUpload, type ReceivedUpload, type StoredFile, type UploadRequest } from './uploads/multipart.ts'
-import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension } from './uploads/sniff.ts'
+import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension, isPackageExtension } from './uploads/sniff.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, toCourseDto, toCourseSummary } from './course.entity.ts'
 import { courseRepository } from './course.repository.ts'
 import { deleteRulesOfItem, keepAccessOfRules, usersKeptByRules } from '../assignments/index.ts'
@@ -25,9 +25,9 @@ export function moduleGarbage(m: Pick<CourseModuleEntity, 'id' | 'storageKey' | 
   return entries
 }
 
-/** A new module's row: non-packages are ready at once; zips wait for the ingest worker. */
+/** A new module's row: non-packages are ready at once; zips (and a cmi5.xml alone) wait for the ingest worker. */
 export function newModuleRow(courseId: number, title: string, position: number, file: StoredFile, at: Date) {
-  const isScorm = file.extension === 'zip'
+  const isScorm = isPackageExtension(file.extension)
   return {
     courseId,
     title,
@@ -188,7 +188,7 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
       if (!(await forgetGarbage(tx, prefix))) throw uploadExpired()
       return course.id
     })
-    afterCommit({ packages: data.modules.some((m) => m.file.extension === 'zip') })
+    afterCommit({ packages: data.modules.some((m) => isPackageExtension(m.file.extension)) })
     return getFull(id)
   }
 
@@ -315,7 +315,7 @@ export function createCourseService(ctx: LearningContext, deps: CourseServiceDep
           if (!data.is_assigned_to_all && course.isAssignedToAll) await keepAccessOfRules(tx, 'course', id, at)
           tx.assign(course, { title: data.title, isAssignedToAll: data.is_assigned_to_all, updatedAt: at })
           if (!(await forgetGarbage(tx, prefix))) throw uploadExpired()
-          return { garbage: garbage.map((g) => g.key), packages: added.some((m) => m.file.extension === 'zip') }
+          return { garbage: garbage.map((g) => g.key), packages: added.some((m) => isPackageExtension(m.file.extension)) }
         })
       })
       afterCommit({ packages })

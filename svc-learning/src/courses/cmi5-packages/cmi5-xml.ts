@@ -165,7 +165,7 @@ function toBlock(e: Element, walk: Walk): Cmi5Block {
 
 /** The blocks and AUs among an element's children, in document order. */
 const membersOf = (e: Element, walk: Walk): (Cmi5Block | Cmi5Au)[] =>
-  elementsOf(e.children).flatMap((c) => (c.name === 'au' ? [toAu(c, walk)] : c.name === 'block' ? [toBlock(c, walk)] : []))
+  elementsOf(e.children).flatMap((c): (Cmi5Block | Cmi5Au)[] => (c.name === 'au' ? [toAu(c, walk)] : c.name === 'block' ? [toBlock(c, walk)] : []))
 
 /**
  * Parses cmi5.xml text into the course structure, or throws PackageError with a CMI5_MESSAGES

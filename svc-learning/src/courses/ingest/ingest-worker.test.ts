@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Course } from '@portal/contracts'
+import { CMI5_MESSAGES, Course } from '@portal/contracts'
 import { silentLogger } from '@portal/server-kit/testing'
 import { courseForm, fixtureFile, pdfFile, send, zipFile } from '../course-forms.test-support.ts'
 import { storedFiles } from '../../storage.test-support.ts'
 import { ingestPackage } from '../scorm-packages/index.ts'
-import { rawZip, readFixtureManifest } from '../scorm-packages/zips.test-support.ts'
+import { cmi5Xml, rawZip, readFixtureManifest } from '../scorm-packages/zips.test-support.ts'
 import { createHarness, type Harness, type TestUser } from '../../harness.test-support.ts'
 import { createIngestWorker, modulePackagePrefix } from './ingest-worker.ts'
 
@@ -46,6 +46,41 @@ describe('the ingest worker', () => {
     const listed = (await h.call('GET', '/admin/courses', { token: admin.token })).body.find((c: Course) => c.id === course.id)
     expect(listed.modules[0]).toMatchObject({ processing_status: 'ready', scorm_version: '1.2', sco_count: 1 })
     expect(await worker().drain()).toBe(0)
+  })
+
+  it('ingests a cmi5 zip: scorm_version cmi5, no edition, one SCO per AU, the structure in the manifest, not editable', async () => {
+    const zip = await zipFile('rocks.zip', { 'cmi5.xml': cmi5Xml, 'lesson/index.html': '<p>x</p>', 'summary.html': '<p>y</p>' })
+    const course = await upload('cmi5 zip', [zip])
+    const id = course.modules[0]!.id
+    expect(await worker().drain()).toBe(1)
+    const row = await moduleRow(id)
+    expect(row).toMatchObject({ is_scorm: true, processing_status: 'ready', scorm_version: 'cmi5', scorm_edition: null, sco_count: 3, scorm_editable: false })
+    const manifest = typeof row.manifest === 'string' ? JSON.parse(row.manifest) : row.manifest
+    expect(manifest.title).toBe('Rocks, a cmi5 course')
+    expect(manifest.cmi5).toMatchObject({ id: 'https://example.com/cmi5/course', children: [{ kind: 'block' }, { kind: 'au', id: 'https://example.com/cmi5/au/3' }] })
+    expect(manifest.items[1]).toMatchObject({ identifier: 'https://example.com/cmi5/au/3', href: 'summary.html' })
+    expect(await storedFiles(h)).toContain(`${modulePackagePrefix(id)}/summary.html`)
+    const listed = (await h.call('GET', '/admin/courses', { token: admin.token })).body.find((c: Course) => c.id === course.id)
+    expect(listed.modules[0]).toMatchObject({ is_scorm: true, scorm_version: 'cmi5', scorm_edition: null, scorm_editable: false, sco_count: 3 })
+  })
+
+  it('ingests a cmi5.xml uploaded alone whose AUs are hosted elsewhere, and refuses one with a relative url', async () => {
+    const absolute = cmi5Xml.replace('lesson/index.html?page=1', 'https://aus.example.com/lesson.html').replace('summary.html', 'https://aus.example.com/summary.html')
+    const course = await upload('cmi5 alone', [new File([absolute], 'cmi5.xml', { type: 'text/xml' }), new File([cmi5Xml], 'needs-package.xml', { type: 'text/xml' })])
+    const [alone, relative] = course.modules
+    expect(alone).toMatchObject({ is_scorm: true, processing_status: 'processing' })
+    expect(await worker().drain()).toBe(2)
+    const row = await moduleRow(alone!.id)
+    expect(row).toMatchObject({ content_type: 'application/xml', processing_status: 'ready', scorm_version: 'cmi5', sco_count: 3, scorm_editable: false })
+    const manifest = typeof row.manifest === 'string' ? JSON.parse(row.manifest) : row.manifest
+    expect(manifest.items[0].children[0]).toMatchObject({ identifier: 'https://example.com/cmi5/au/1', href: 'https://aus.example.com/lesson.html' })
+    expect(manifest.cmi5.id).toBe('https://example.com/cmi5/course')
+    expect(await moduleRow(relative!.id)).toMatchObject({ processing_status: 'failed', processing_error: CMI5_MESSAGES.relativeUrlAlone('https://example.com/cmi5/au/1') })
+  })
+
+  it('refuses an upload named .xml that is no XML', async () => {
+    const res = await send(h, 'POST', '/courses', courseForm({ title: 'Fake', moduleData: [{ title: 'x', order: 1 }] }, [new File(['%PDF-1.7'], 'cmi5.xml')]), admin.token)
+    expect(res.status).toBe(415)
   })
 
   it('marks a zip without a manifest failed with the package library message', async () => {

@@ -52,8 +52,9 @@ export function createIngestWorker(ctx: Pick<LearningContext, 'orm' | 'storage' 
     try {
       const info = await extractModulePackage(ctx.storage, job.storageKey, id, ingest)
       const manifest = toStoredManifest(info)
-      // The Timing Editor's own reading of the extracted package: what Edit SCORM would open.
-      const scormEditable = await holdsCaptivateProject(ctx.storage, prefix)
+      // The Timing Editor's own reading of the extracted package: what Edit SCORM would open. A cmi5
+      // course is no Captivate project (and a lone cmi5.xml extracts nothing to read).
+      const scormEditable = info.version === 'cmi5' ? false : await holdsCaptivateProject(ctx.storage, prefix)
       // Only a module still waiting is updated: one deleted meanwhile is not brought back.
       const updated = await ingestRepository.markReady(ctx.orm.em.fork(), id, {
         scormVersion: info.version,

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import yazl from 'yazl'
 import { createLocalStorage, type Storage } from '@portal/server-kit'
 import { DEFAULT_EXTRACT_LIMITS, ingestPackage, PackageError, type ExtractLimits } from './index.ts'
-import { walkItems } from '@portal/contracts'
-import { aiccCourse, fixturePath, rawZip, readZipEntry, type RawEntry } from './zips.test-support.ts'
+import { CMI5_MESSAGES, cmi5Aus, MAX_CMI5_AUS, walkItems } from '@portal/contracts'
+import { aiccCourse, cmi5Xml, fixturePath, rawZip, readZipEntry, type RawEntry } from './zips.test-support.ts'
+import { cmi5Structure } from '../cmi5-packages/cmi5.test-support.ts'
 
 let dir: string
 let storageRoot: string
@@ -240,7 +241,7 @@ describe('ingestPackage', () => {
     expect(b.title).toBe('Café')
   })
 
-  it('rejects a zip without imsmanifest.xml at its root', async () => {
+  it('rejects a zip without imsmanifest.xml or cmi5.xml at its root', async () => {
     const err = await rejects(
       await writeZip(
         rawZip([
@@ -249,7 +250,7 @@ describe('ingestPackage', () => {
         ]),
       ),
     )
-    expect(err.message).toBe('The package has no imsmanifest.xml at its root (not a SCORM package)')
+    expect(err.message).toBe('The package has no imsmanifest.xml or cmi5.xml at its root (not a SCORM or cmi5 package)')
   })
 
   it('rejects a manifest that is not XML', async () => {
@@ -439,5 +440,117 @@ describe('ingestPackage with an AICC course', () => {
   it('rejects it when an AU launch file is missing', async () => {
     const err = await rejects(await yazlZip(files.filter((f) => f.name !== 'quiz/start.html')))
     expect(err.message).toBe('Launch file missing from package: quiz/start.html')
+  })
+})
+
+describe('ingestPackage with a cmi5 course', () => {
+  const files = [
+    { name: 'cmi5.xml', data: cmi5Xml },
+    { name: 'lesson/index.html', data: page },
+    { name: 'summary.html', data: page },
+  ]
+
+  it('accepts a zip with cmi5.xml at its root: the course structure, its block/AU tree, every file extracted', async () => {
+    const prefix = `modules/${++n}/content`
+    const info = await ingestPackage({ zipPath: await yazlZip(files), storage, prefix })
+    expect(info).toMatchObject({ version: 'cmi5', edition: null, title: 'Rocks, a cmi5 course', scoCount: 3, fileCount: 3 })
+    expect(info.cmi5?.id).toBe('https://example.com/cmi5/course')
+    expect(cmi5Aus(info.cmi5!.children).map((a) => [a.id, a.moveOn, a.launchMethod, a.masteryScore])).toEqual([
+      ['https://example.com/cmi5/au/1', 'Completed', 'AnyWindow', null],
+      ['https://example.com/cmi5/au/2', 'Passed', 'OwnWindow', 0.8],
+      ['https://example.com/cmi5/au/3', 'NotApplicable', 'AnyWindow', null],
+    ])
+    expect(info.items.map((i) => [i.identifier, i.href, i.children.map((c) => [c.identifier, c.href, c.mastery_score])])).toEqual([
+      [
+        'https://example.com/cmi5/block',
+        null,
+        [
+          ['https://example.com/cmi5/au/1', 'lesson/index.html?page=1', null],
+          ['https://example.com/cmi5/au/2', 'https://aus.example.com/quiz.html', 0.8],
+        ],
+      ],
+      ['https://example.com/cmi5/au/3', 'summary.html', []],
+    ])
+    expect(await filesUnder(prefix)).toEqual(['cmi5.xml', 'lesson/index.html', 'summary.html'])
+  })
+
+  it('accepts cmi5.xml inside the single top folder, and stores the package without it', async () => {
+    const prefix = `modules/${++n}/content`
+    const info = await ingestPackage({ zipPath: await yazlZip(files.map((f) => ({ ...f, name: `rocks/${f.name}` }))), storage, prefix })
+    expect(info).toMatchObject({ version: 'cmi5', scoCount: 3 })
+    expect(await filesUnder(prefix)).toEqual(['cmi5.xml', 'lesson/index.html', 'summary.html'])
+  })
+
+  it('reads a package with both imsmanifest.xml and cmi5.xml as SCORM', async () => {
+    const info = await ingestPackage({
+      zipPath: await yazlZip([...files, { name: 'imsmanifest.xml', data: manifest() }, { name: 'index.html', data: page }]),
+      storage,
+      prefix: `modules/${++n}/content`,
+    })
+    expect(info.version).toBe('1.2')
+    expect(info.cmi5).toBeUndefined()
+  })
+
+  it('rejects an AU whose relative url is not in the package, and writes nothing', async () => {
+    const err = await rejects(await yazlZip(files.filter((f) => f.name !== 'lesson/index.html')))
+    expect(err.message).toBe(CMI5_MESSAGES.missingFile('https://example.com/cmi5/au/1', 'lesson/index.html?page=1'))
+  })
+
+  it('rejects a cmi5.xml that the parser refuses, with its message', async () => {
+    const err = await rejects(await yazlZip([{ name: 'cmi5.xml', data: cmi5Xml.replace('https://example.com/cmi5/au/3', 'https://example.com/cmi5/au/1') }, ...files.slice(1)]))
+    expect(err.message).toBe(CMI5_MESSAGES.duplicateId('https://example.com/cmi5/au/1'))
+    expect((await rejects(await yazlZip([{ name: 'cmi5.xml', data: '<courseStructure><course>' }]))).message).toBe(CMI5_MESSAGES.notXml)
+  })
+
+  it(`takes ${MAX_CMI5_AUS} AUs, each with its own file`, async () => {
+    const aus = Array.from({ length: MAX_CMI5_AUS }, (_, i) => ({ name: `au${i}/index.html`, data: page }))
+    const xml = cmi5Structure({ aus: MAX_CMI5_AUS, perBlock: 25, url: (i) => `au${i}/index.html?start=1` })
+    const prefix = `modules/${++n}/content`
+    const started = performance.now()
+    const info = await ingestPackage({ zipPath: await yazlZip([{ name: 'cmi5.xml', data: xml }, ...aus]), storage, prefix })
+    expect(info).toMatchObject({ version: 'cmi5', scoCount: MAX_CMI5_AUS, fileCount: MAX_CMI5_AUS + 1 })
+    expect([...walkItems(info.items)].filter((i) => i.href)).toHaveLength(MAX_CMI5_AUS)
+    expect(performance.now() - started).toBeLessThan(10_000)
+  })
+})
+
+describe('ingestPackage with a cmi5.xml alone', () => {
+  const absolute = cmi5Xml.replace('lesson/index.html?page=1', 'https://aus.example.com/lesson.html?page=1').replace('summary.html', 'http://aus.example.com/summary.html')
+  const lone = async (text: string | Buffer) => {
+    const path = join(dir, `lone${++n}.xml`)
+    await writeFile(path, text)
+    return path
+  }
+
+  it('accepts one whose AUs all have absolute http(s) urls, and extracts nothing', async () => {
+    const prefix = `modules/${++n}/content`
+    const info = await ingestPackage({ zipPath: await lone(absolute), storage, prefix })
+    expect(info).toMatchObject({ version: 'cmi5', edition: null, title: 'Rocks, a cmi5 course', scoCount: 3, fileCount: 0, totalBytes: 0 })
+    expect([...walkItems(info.items)].filter((i) => i.href).map((i) => i.href)).toEqual([
+      'https://aus.example.com/lesson.html?page=1',
+      'https://aus.example.com/quiz.html',
+      'http://aus.example.com/summary.html',
+    ])
+    expect(info.cmi5?.children).toHaveLength(2)
+    expect(await filesUnder(prefix)).toEqual([])
+  })
+
+  it('reads one with a byte order mark, in UTF-16', async () => {
+    const info = await ingestPackage({
+      zipPath: await lone(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(absolute, 'utf16le')])),
+      storage,
+      prefix: `modules/${++n}/content`,
+    })
+    expect(info.scoCount).toBe(3)
+  })
+
+  it('refuses one with a relative url: it needs its package', async () => {
+    const err = await rejects(await lone(cmi5Xml))
+    expect(err.message).toBe(CMI5_MESSAGES.relativeUrlAlone('https://example.com/cmi5/au/1'))
+  })
+
+  it('refuses XML that is no cmi5 course structure', async () => {
+    expect((await rejects(await lone(manifest()))).message).toBe(CMI5_MESSAGES.noCourse)
+    expect((await rejects(await lone('<courseStructure><course id="a:b">'))).message).toBe(CMI5_MESSAGES.notXml)
   })
 })

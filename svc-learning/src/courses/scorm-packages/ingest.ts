@@ -5,7 +5,8 @@ import { isSafeKey, type Storage } from '@portal/server-kit'
 import { forEachLimited } from './concurrency.ts'
 import { AICC_EXTENSIONS, parseAicc, type AiccFiles } from './aicc.ts'
 import { parseManifest } from './manifest.ts'
-import { walkItems } from '@portal/contracts'
+import { cmi5Items, parseCmi5Xml } from '../cmi5-packages/cmi5-xml.ts'
+import { cmi5Aus, walkItems, type Cmi5Course } from '@portal/contracts'
 import { isExternalHref, launchPathOf, PackageError, type PackageInfo } from './package-info.ts'
 
 export interface ExtractLimits {
@@ -141,11 +142,16 @@ async function readCentralDirectory(zip: ZipFile, limits: ExtractLimits): Promis
 }
 
 type Layout =
-  { kind: 'scorm'; manifest: PackageFile; files: PackageFile[] } | { kind: 'aicc'; aicc: Partial<Record<(typeof AICC_EXTENSIONS)[number], PackageFile>>; files: PackageFile[] }
+  | { kind: 'scorm'; manifest: PackageFile; files: PackageFile[] }
+  | { kind: 'cmi5'; structure: PackageFile; files: PackageFile[] }
+  | { kind: 'aicc'; aicc: Partial<Record<(typeof AICC_EXTENSIONS)[number], PackageFile>>; files: PackageFile[] }
 
 const extensionOf = (path: string) => /\.([^./]+)$/.exec(path)?.[1].toLowerCase() ?? ''
 
-/** Finds the package root: the zip's root, or its single top folder when the manifest is there. */
+/**
+ * Finds the package root: the zip's root, or its single top folder when the manifest is there.
+ * imsmanifest.xml makes a SCORM package, else cmi5.xml a cmi5 one (cmi5 §14.1), else AICC files.
+ */
 function locateRoot(entries: PackageFile[]): Layout {
   const at = (strip: string): PackageFile[] => entries.filter((f) => f.path.startsWith(strip)).map((f) => ({ ...f, path: f.path.slice(strip.length) }))
   const tops = new Set(entries.map((f) => (f.path.includes('/') ? f.path.slice(0, f.path.indexOf('/') + 1) : '')))
@@ -155,6 +161,8 @@ function locateRoot(entries: PackageFile[]): Layout {
     const rootFiles = files.filter((f) => !f.path.includes('/'))
     const manifest = rootFiles.find((f) => f.path === 'imsmanifest.xml') ?? rootFiles.find((f) => f.path.toLowerCase() === 'imsmanifest.xml')
     if (manifest) return { kind: 'scorm', manifest, files }
+    const structure = rootFiles.find((f) => f.path === 'cmi5.xml') ?? rootFiles.find((f) => f.path.toLowerCase() === 'cmi5.xml')
+    if (structure) return { kind: 'cmi5', structure, files }
     const aicc: Partial<Record<(typeof AICC_EXTENSIONS)[number], PackageFile>> = {}
     for (const f of rootFiles.sort((a, b) => a.path.localeCompare(b.path))) {
       const ext = extensionOf(f.path) as (typeof AICC_EXTENSIONS)[number]
@@ -162,7 +170,7 @@ function locateRoot(entries: PackageFile[]): Layout {
     }
     if (aicc.au && (aicc.crs || aicc.des || aicc.cst)) return { kind: 'aicc', aicc, files }
   }
-  throw new PackageError('no_manifest', 'The package has no imsmanifest.xml at its root (not a SCORM package)')
+  throw new PackageError('no_manifest', 'The package has no imsmanifest.xml or cmi5.xml at its root (not a SCORM or cmi5 package)')
 }
 
 /**
@@ -319,16 +327,50 @@ async function extractAll(zip: ZipData, files: PackageFile[], storage: Storage, 
   return { fileCount: files.length, totalBytes: total.bytes }
 }
 
+/** What a cmi5 course structure makes of a package: no edition, its AUs as the launchable items. */
+function cmi5Info(course: Cmi5Course): Omit<PackageInfo, 'fileCount' | 'totalBytes'> {
+  return { version: 'cmi5', edition: null, title: course.title, items: cmi5Items(course.children), scoCount: cmi5Aus(course.children).length, cmi5: course }
+}
+
+const ZIP_SIGNATURES = [Buffer.from('PK\x03\x04', 'latin1'), Buffer.from('PK\x05\x06', 'latin1')]
+
 /**
- * Validates the zip (limits, safety), parses its manifest (or AICC files), checks every launch file
- * exists, and streams each entry to `storage` under `${prefix}/<entry path>`. On any failure nothing
- * stays under prefix (it deletes what it wrote) and it throws PackageError (for bad packages) or the
- * I/O error.
+ * A cmi5.xml uploaded alone (cmi5 §14.2): the file is no zip and reads as XML (a '<' after an
+ * optional byte order mark and whitespace, or a UTF-16 byte order mark). Its text when it is one.
+ */
+async function loneCmi5Xml(path: string): Promise<string | null> {
+  const file = await open(path, 'r')
+  try {
+    const { size } = await file.stat()
+    const head = Buffer.alloc(Math.min(size, 512))
+    await file.read(head, 0, head.length, 0)
+    if (ZIP_SIGNATURES.some((sig) => head.subarray(0, 4).equals(sig))) return null
+    const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)
+    if (!utf16 && !/^(\uFEFF)?\s*</.test(head.toString('utf8'))) return null
+    if (size > MAX_STRUCTURE_FILE_BYTES) {
+      throw new PackageError('structure_file_too_large', `cmi5.xml is too large (more than ${MAX_STRUCTURE_FILE_BYTES / 1024 / 1024} MB)`)
+    }
+    const bytes = Buffer.alloc(size)
+    await file.read(bytes, 0, size, 0)
+    return decodeText(bytes)
+  } finally {
+    await file.close()
+  }
+}
+
+/**
+ * Validates the zip (limits, safety), parses its manifest (or cmi5.xml, or AICC files), checks every
+ * launch file exists, and streams each entry to `storage` under `${prefix}/<entry path>`. On any
+ * failure nothing stays under prefix (it deletes what it wrote) and it throws PackageError (for bad
+ * packages) or the I/O error. `zipPath` may also be a cmi5.xml uploaded alone: it is parsed (every
+ * AU url must then be absolute) and nothing is extracted.
  */
 export async function ingestPackage(opts: { zipPath: string; storage: Storage; prefix: string; limits?: Partial<ExtractLimits> }): Promise<PackageInfo> {
   const { storage, prefix } = opts
   if (!isSafeKey(prefix)) throw new Error(`unsafe storage prefix: ${JSON.stringify(prefix)}`)
   const limits = { ...DEFAULT_EXTRACT_LIMITS, ...opts.limits }
+  const lone = await loneCmi5Xml(opts.zipPath)
+  if (lone !== null) return { ...cmi5Info(parseCmi5Xml(lone, { packageFiles: null })), fileCount: 0, totalBytes: 0 }
   // yauzl reads and checks the central directory; entry data is read below, into reused buffers.
   let directory: ZipFile
   try {
@@ -350,6 +392,9 @@ export async function ingestPackage(opts: { zipPath: string; storage: Storage; p
     let info: Omit<PackageInfo, 'fileCount' | 'totalBytes'>
     if (layout.kind === 'scorm') {
       info = parseManifest(decodeText(await readSmallEntry(zip, layout.manifest)))
+    } else if (layout.kind === 'cmi5') {
+      const packageFiles = new Set(layout.files.map((f) => f.path))
+      info = cmi5Info(parseCmi5Xml(decodeText(await readSmallEntry(zip, layout.structure)), { packageFiles }))
     } else {
       const text = async (f: PackageFile | undefined) => (f ? decodeText(await readSmallEntry(zip, f)) : undefined)
       const files: AiccFiles = {

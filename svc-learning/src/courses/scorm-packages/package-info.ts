@@ -1,9 +1,9 @@
-import { launchableItems, type ScormItem, type ScormOrganization, type ScormVersion } from '@portal/contracts'
+import { launchableItems, type Cmi5Course, type ScormItem, type ScormOrganization, type ScormVersion } from '@portal/contracts'
 
 /** What an ingested package holds: its runtime version, title and launchable item tree. */
 export interface PackageInfo {
   version: ScormVersion
-  /** e.g. '2004 3rd Edition', '2004 4th Edition', '1.2', 'AICC'; null when the manifest does not say. */
+  /** e.g. '2004 3rd Edition', '2004 4th Edition', '1.2', 'AICC'; null when the manifest does not say (and for cmi5). */
   edition: string | null
   /** The default organization's title (or the course title). */
   title: string
@@ -17,6 +17,8 @@ export interface PackageInfo {
   scoCount: number
   /** SCORM 2004: the organization as the sequencing engine's root activity. */
   organization?: ScormOrganization
+  /** cmi5: the course structure read from cmi5.xml (`items` is its tree for the viewer). */
+  cmi5?: Cmi5Course
   fileCount: number
   totalBytes: number
 }

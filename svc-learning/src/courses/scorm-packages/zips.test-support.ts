@@ -119,3 +119,31 @@ export const aiccCourse = {
   ].join('\r\n'),
   cst: ['"block","member","member"', '"root","B1","A2"', '"B1","A1"'].join('\r\n'),
 }
+
+/** A cmi5 course structure: a block with a local AU (query string) and one hosted elsewhere, then a local AU. */
+export const cmi5Xml = `<?xml version="1.0" encoding="utf-8"?>
+<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
+  <course id="https://example.com/cmi5/course">
+    <title><langstring lang="en-US">Rocks, a cmi5 course</langstring></title>
+    <description><langstring lang="en-US">Three units</langstring></description>
+  </course>
+  <block id="https://example.com/cmi5/block">
+    <title><langstring lang="en-US">Part one</langstring></title>
+    <description><langstring lang="en-US">Two units</langstring></description>
+    <au id="https://example.com/cmi5/au/1" moveOn="Completed">
+      <title><langstring lang="en-US">Lesson</langstring></title>
+      <description><langstring lang="en-US">Read</langstring></description>
+      <url>lesson/index.html?page=1</url>
+    </au>
+    <au id="https://example.com/cmi5/au/2" moveOn="Passed" masteryScore="0.8" launchMethod="OwnWindow">
+      <title><langstring lang="en-US">Hosted quiz</langstring></title>
+      <description><langstring lang="en-US">Answer</langstring></description>
+      <url>https://aus.example.com/quiz.html</url>
+    </au>
+  </block>
+  <au id="https://example.com/cmi5/au/3">
+    <title><langstring lang="en-US">Summary</langstring></title>
+    <description><langstring lang="en-US">Done</langstring></description>
+    <url>summary.html</url>
+  </au>
+</courseStructure>`

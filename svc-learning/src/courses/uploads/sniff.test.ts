@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { fixturePath } from '../scorm-packages/zips.test-support.ts'
-import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension, type ModuleExtension } from './sniff.ts'
+import { contentMatches, contentTypeOf, extensionOf, isAllowedExtension, isPackageExtension, type ModuleExtension } from './sniff.ts'
 
 const hex = (s: string) =>
   Uint8Array.from(
@@ -20,6 +20,7 @@ const heads = {
   mp3: hex('49 44 33 04 00 00 00 00 00 23 54 53 53 45 00 00'), // ID3v2.4 tag
   wav: hex('52 49 46 46 24 08 00 00 57 41 56 45 66 6d 74 20'), // RIFF....WAVEfmt
   zip: hex('50 4b 03 04 0a 00 00 00 00 00 00 00 21 00 cb 9d'),
+  xml: Uint8Array.from(Buffer.from('<?xml version="1.0" encoding="utf-8"?>\n<courseStructure')), // a cmi5.xml
 } satisfies Record<ModuleExtension, Uint8Array>
 const png = hex('89 50 4e 47 0d 0a 1a 0a 00 00 00 0d 49 48 44 52')
 
@@ -39,8 +40,8 @@ describe('extensionOf', () => {
 })
 
 describe('isAllowedExtension', () => {
-  it('allows the seven module types only', () => {
-    for (const ext of ['pdf', 'pptx', 'mp4', 'webm', 'mp3', 'wav', 'zip']) expect(isAllowedExtension(ext)).toBe(true)
+  it('allows the eight module types only', () => {
+    for (const ext of ['pdf', 'pptx', 'mp4', 'webm', 'mp3', 'wav', 'zip', 'xml']) expect(isAllowedExtension(ext)).toBe(true)
     for (const ext of ['exe', 'html', 'PDF', 'ppt', '']) expect(isAllowedExtension(ext)).toBe(false)
   })
 })
@@ -69,6 +70,20 @@ describe('contentMatches', () => {
     } finally {
       await file.close()
     }
+  })
+
+  it('accepts XML after a byte order mark or whitespace, in UTF-8 or UTF-16, and nothing else as XML', () => {
+    expect(contentMatches('xml', Uint8Array.from(Buffer.from('\uFEFF<courseStructure xmlns="x">')))).toBe(true)
+    expect(contentMatches('xml', Uint8Array.from(Buffer.from(' \r\n\t<courseStructure>')))).toBe(true)
+    expect(contentMatches('xml', Uint8Array.from(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<?xml version="1.0"?>', 'utf16le')])))).toBe(true)
+    expect(contentMatches('xml', Uint8Array.from(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('<?xml', 'utf16le').swap16()])))).toBe(true)
+    expect(contentMatches('xml', Uint8Array.from(Buffer.from('{"course": 1}')))).toBe(false)
+    expect(contentMatches('xml', Uint8Array.from(Buffer.from('course <au>')))).toBe(false)
+    expect(contentMatches('xml', new Uint8Array())).toBe(false)
+  })
+
+  it('tells packages (a zip, a cmi5.xml alone) from other module files', () => {
+    expect((Object.keys(heads) as ModuleExtension[]).filter(isPackageExtension)).toEqual(['zip', 'xml'])
   })
 
   it('rejects a PNG named .pdf', () => {
@@ -101,6 +116,7 @@ describe('contentTypeOf', () => {
       mp3: 'audio/mpeg',
       wav: 'audio/wav',
       zip: 'application/zip',
+      xml: 'application/xml',
     })
   })
 })
