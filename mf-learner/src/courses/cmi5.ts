@@ -1,5 +1,6 @@
 import { Cmi5Launch, Cmi5Status, type Cmi5AuStatus } from '@portal/contracts'
 import { api } from '@portal/ui-kit'
+import { CMI5_RETURN_TYPE } from '../player/index.ts'
 
 /*
  * cmi5 modules in the viewer (issue 26, decision 0053): the learner's AU statuses, the launch of
@@ -17,7 +18,7 @@ export const launchCmi5Au = (moduleId: number, auId: string) => api.post(`/cmi5/
 export const CMI5_STATUS_POLL_MS = 5_000
 
 /** The type of the message the content player's return page posts to the viewer. */
-export const CMI5_RETURN = 'portal:cmi5-return'
+export const CMI5_RETURN = CMI5_RETURN_TYPE
 
 export interface Cmi5ReturnMessage {
   type: typeof CMI5_RETURN

@@ -4,6 +4,7 @@
  * over the channel of protocol.ts. The portal's origins are written into the page by the gateway.
  */
 import { flushOnPageHide, preloadRuntime, startScormSession, startSequencedSession } from '../runtime/index.ts'
+import { runCmi5Return } from './cmi5-return.ts'
 import { Player, type PlayerRuntime } from './player.ts'
 import { hello, viewerPort, type PlayerEvent, type ViewerCommand } from './protocol.ts'
 import { createScoFrameHost } from './sco-frame.ts'
@@ -19,7 +20,10 @@ container.style.cssText = 'height:100%'
 
 const COMMANDS = new Set<ViewerCommand['t']>(['init', 'open', 'navigate', 'resume', 'close'])
 
-if (window.parent === window) {
+if (runCmi5Return(window, portalOrigins, container)) {
+  // The returnURL of a cmi5 AU: the viewer has been told; nothing to play.
+  container.style.cssText = 'padding:1rem;font:16px/1.5 system-ui,sans-serif'
+} else if (window.parent === window) {
   container.textContent = 'This page plays course content inside the learning portal.'
 } else {
   let connected = false
