@@ -37,7 +37,7 @@ import { LEARNING_AUDITED, LearningAuditAnswer } from './audit.ts'
 import { createItemAnalysisService, itemAnalysisRoutes } from './item-analysis/index.ts'
 import { adminAssignmentRuleRoutes, createAssignmentService, myAssignmentRoutes } from './assignments/index.ts'
 import { cmi5Routes, createCmi5Service } from './cmi5/index.ts'
-import { createStatementSender, createXapiOutService, lrsForwardingRoutes } from './xapi-out/index.ts'
+import { createStatementSender, createXapiOutService, lrsForwardingRoutes, type SenderOptions } from './xapi-out/index.ts'
 
 export interface AppDeps {
   orm: MikroORM
@@ -54,6 +54,8 @@ export interface AppDeps {
   contentOrigin?: string
   /** The company's time zone (default America/Los_Angeles). */
   timeZone?: string
+  /** Statements out's sender: its interval and backoff (tests shorten them). */
+  statementsOut?: Pick<SenderOptions, 'intervalMs' | 'backoff' | 'timeoutMs'>
 }
 
 /** Learning's Hono app (paths without the gateway's `/api`), and the attempt service the sweeper drives. */
@@ -120,7 +122,7 @@ export function createApp(deps: AppDeps) {
   app.route('/assignments', myAssignmentRoutes(assignments, verifier))
   app.route('/admin/audit/learning', auditTrailRoutes(deps.orm, 'learning', verifier))
   // Statements out (issue 26): the external LRS's settings; the sender (a job of server.ts) goes at once when they are saved.
-  const statementsOut = createStatementSender({ orm: deps.orm, logger, now })
+  const statementsOut = createStatementSender({ orm: deps.orm, logger, now, ...deps.statementsOut })
   app.route('/admin/lrs-forwarding', lrsForwardingRoutes(createXapiOutService(ctx, { onSaved: statementsOut.kick }), verifier))
   return { app, attempts, ctx, courses, ingest, garbage, cmi5, statementsOut }
 }

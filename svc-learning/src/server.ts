@@ -42,6 +42,8 @@ export interface LearningOptions {
   timeZone?: string
   /** How often the due-date scan runs (ASSIGNMENT_SCAN_INTERVAL_MS; default 15 minutes). */
   assignmentScanIntervalMs?: number
+  /** Statements out's sender: interval and backoff (tests shorten them). */
+  statementsOut?: AppDeps['statementsOut']
 }
 
 /**
@@ -78,6 +80,7 @@ export const learningService = defineService({
       contentOrigin: deps.contentOrigin,
       uploadLimits: deps.uploadLimits,
       timeZone: deps.timeZone ?? DEFAULT_COMPANY_TIME_ZONE,
+      statementsOut: deps.statementsOut,
     })
     // Recurring rows rolled forward to their opened cycles, then reminder steps reached by due dates, once across instances (issue 24).
     const dueDateScan = createDueDateScan({ orm, logger, today: learning.today, now: clock, kick: relay.kick })

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { EventEnvelope } from '@portal/contracts'
-import { createBackgroundTask, type EventBus, type Logger, type ServiceJob, type Subscription } from '@portal/server-kit'
+import { createBackgroundTask, handleOnce, type EventBus, type Logger, type ServiceJob, type Subscription } from '@portal/server-kit'
 import { forwardingRepository } from './forwarding.repository.ts'
 import { accepted, describeAnswer, putStatement, retriable } from './lrs-client.ts'
 import { FORWARDED_EVENTS, statementOf, type StatementSetting } from './statements.ts'
@@ -10,8 +10,9 @@ export const XAPI_OUT_CONSUMER = 'learning-xapi-out'
 
 /**
  * Turns each forwarded learning event into its statement and queues it (`xapi_forward_queue`)
- * while forwarding is on; off (or no endpoint): the event is passed over. Queuing is idempotent
- * (the statement id is derived from the event's), so a redelivered event adds nothing; the bus
+ * while forwarding is on; off (or no endpoint): the event is passed over. Queuing is once per
+ * event (inbox, and the statement id is derived from the event's), so a redelivered event adds
+ * nothing; the bus
  * redelivers an event whose queuing failed. The queue, not the bus, waits for a down LRS: the
  * consumer never holds up the bus (in single-node mode a publish waits for every handler).
  */
@@ -26,8 +27,9 @@ export function createForwardHandler(deps: { orm: MikroORM; logger: Logger; sett
       deps.logger.error('dropping malformed event', { eventId: event.id, type: event.type })
       return
     }
-    await forwardingRepository.enqueue(em, { statementId: statement.id, eventId: event.id, statement })
-    deps.kick()
+    // Once per event (inbox): a redelivery after the statement left the queue sends nothing again.
+    const queued = await handleOnce(deps.orm, XAPI_OUT_CONSUMER, event, (tx) => forwardingRepository.enqueue(tx, { statementId: statement.id, eventId: event.id, statement }))
+    if (queued) deps.kick()
   }
 }
 
