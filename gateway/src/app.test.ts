@@ -29,6 +29,7 @@ describe('route table', () => {
     expect(resolveRoute('/api/exams/3/attempts')?.upstream).toBe('learning')
     expect(resolveRoute('/api/admin/exams')?.upstream).toBe('learning')
     expect(resolveRoute('/api/admin/assignment-rules/3/report/export')?.upstream).toBe('learning')
+    expect(resolveRoute('/api/admin/lrs-forwarding/test')).toMatchObject({ upstream: 'learning', strip: '/api' })
     expect(resolveRoute('/api/assignments/mine')).toMatchObject({ upstream: 'learning', strip: '/api' })
   })
   it('sends the certification slice’s paths to certs', () => {

@@ -45,6 +45,8 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/cmi5', upstream: 'learning', strip: '/api' },
   // Training that is due (issue 24): admins' assignment rules, each learner's own assignments.
   { prefix: '/api/admin/assignment-rules', upstream: 'learning', strip: '/api' },
+  // Statements out (issue 26): the external learning record store's settings and connection test.
+  { prefix: '/api/admin/lrs-forwarding', upstream: 'learning', strip: '/api' },
   { prefix: '/api/assignments', upstream: 'learning', strip: '/api' },
   { prefix: '/api/technician', upstream: 'certs', strip: '/api' },
   { prefix: '/api/admin/certifications', upstream: 'certs', strip: '/api' },
