@@ -37,6 +37,7 @@ import { LEARNING_AUDITED, LearningAuditAnswer } from './audit.ts'
 import { createItemAnalysisService, itemAnalysisRoutes } from './item-analysis/index.ts'
 import { adminAssignmentRuleRoutes, createAssignmentService, myAssignmentRoutes } from './assignments/index.ts'
 import { cmi5Routes, createCmi5Service } from './cmi5/index.ts'
+import { createLrs } from './lrs/index.ts'
 import { createStatementSender, createXapiOutService, lrsForwardingRoutes, type SenderOptions } from './xapi-out/index.ts'
 
 export interface AppDeps {
@@ -109,6 +110,8 @@ export function createApp(deps: AppDeps) {
   // cmi5 (issue 26): launches, AU statuses, waivers and the fetch URL; its runtime judges the LRS's statements (onStatements).
   const cmi5 = createCmi5Service(ctx)
   app.route('/cmi5', cmi5Routes(cmi5, verifier, logger))
+  // The learning record store AUs report to (xAPI 1.0.3, the session's auth-token).
+  app.route('/lrs', createLrs(ctx, { onStatements: (em, session, statements) => cmi5.onStatements(em, session, statements) }))
   app.route('/exams', attemptRoutes(attempts, verifier))
   app.route('/exams', examRoutes(exams, verifier))
   app.route('/admin/exams', adminExamRoutes(exams, verifier))

@@ -36,12 +36,12 @@ export async function putDocument(em: EntityManager, doc: XapiDocument & { now?:
   )
 }
 
-/** One document, or null. */
-export async function getDocument(em: EntityManager, scope: DocumentScope, documentId: string): Promise<StoredDocument | null> {
+/** One document, or null; `lock` holds its row until the transaction ends (read-modify-write). */
+export async function getDocument(em: EntityManager, scope: DocumentScope, documentId: string, lock = false): Promise<StoredDocument | null> {
   const [row] = await sqlWithParams<{ content: Buffer; content_type: string; etag: string; updated: Date }>(
     em,
     `select content, content_type, etag, updated from xapi_documents
-     where kind = $1 and activity_id = $2 and agent_key = $3 and registration = $4 and document_id = $5`,
+     where kind = $1 and activity_id = $2 and agent_key = $3 and registration = $4 and document_id = $5${lock ? ' for update' : ''}`,
     [...keyOf(scope), documentId],
   )
   return row ? { content: row.content, contentType: row.content_type, etag: row.etag, updated: new Date(row.updated) } : null
