@@ -6,11 +6,22 @@ import type { ReactNode } from 'react'
 import { describe, expect, it } from 'vitest'
 import { AdminEmailsDialog } from './AdminEmailsDialog.tsx'
 import { adminEmailKeys } from './data/apiHooks.ts'
+import { lrsForwardingKeys } from '../lrs-forwarding/index.ts'
 import { EmailSettingsTab } from './EmailSettingsTab.tsx'
 
 const render = (node: ReactNode, emails?: AdminEmail[]) => {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } })
   if (emails) client.setQueryData(adminEmailKeys.list(), emails)
+  client.setQueryData(lrsForwardingKeys.settings, {
+    endpoint: '',
+    username: '',
+    has_password: false,
+    enabled: false,
+    last_sent_at: null,
+    last_error: null,
+    last_error_at: null,
+    updated_at: null,
+  })
   return renderDom(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
 }
 const noop = () => undefined
@@ -20,6 +31,8 @@ describe('Email Settings tab', () => {
     render(<EmailSettingsTab />)
     expect(screen.getByRole('button', { name: 'Manage Global Admin Emails' })).toBeTruthy()
     expect(screen.getByText('Group-specific emails are configured in the Groups tab.')).toBeTruthy()
+    // Statements out (issue 26): the learning record store's section.
+    expect(screen.getByRole('form', { name: 'Learning record store' })).toBeTruthy()
   })
 
   it('lists admin e-mails with their types, an active switch, Edit and Delete, and an add form with both types on', () => {
