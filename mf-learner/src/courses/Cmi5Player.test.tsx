@@ -102,7 +102,16 @@ describe('the words of an AU’s status', () => {
     expect(auStatusLabels(au('a', { launched: true, completed: true, failed: true }))).toEqual(['Completed', 'Failed'])
     expect(auStatusLabels(au('a', { launched: true, moveOn: 'NotApplicable', satisfied: true }))).toEqual(['Satisfied'])
     expect(auStatusLabels(au('a', { waived: true, satisfied: true }))).toEqual(['Waived'])
-    expect([au('a'), au('a', { launched: true }), au('a', { failed: true }), au('a', { satisfied: true })].map(auActionLabel)).toEqual(['Start', 'Resume', 'Resume', 'Open again'])
+    expect(
+      [
+        au('a'),
+        au('a', { launched: true }),
+        au('a', { failed: true }),
+        au('a', { completed: true, moveOn: 'CompletedAndPassed' }),
+        au('a', { satisfied: true }),
+        au('a', { waived: true }),
+      ].map(auActionLabel),
+    ).toEqual(['Start', 'Resume', 'Resume', 'Resume', 'Open again', 'Open again'])
   })
 
   it('take only the return message of this module', () => {

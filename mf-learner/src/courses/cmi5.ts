@@ -51,10 +51,10 @@ export function auStatusLabels(au: Cmi5AuStatus): Cmi5AuLabel[] {
   return [au.launched ? 'In progress' : 'Not started']
 }
 
-/** The AU's button: Start before any launch, Open again once done, Resume in between. */
+/** The AU's button: Start before any launch, Open again once satisfied (or waived), Resume in between. */
 export function auActionLabel(au: Cmi5AuStatus): 'Start' | 'Resume' | 'Open again' {
-  if (au.satisfied || au.waived || au.completed || au.passed) return 'Open again'
-  return au.launched || au.failed ? 'Resume' : 'Start'
+  if (au.satisfied || au.waived) return 'Open again'
+  return au.launched || au.completed || au.passed || au.failed ? 'Resume' : 'Start'
 }
 
 /** A score 0..1 as a whole percent ("Score 80%"), or null. */
