@@ -34,6 +34,7 @@ import {
 } from './course-form.ts'
 import { processingText, scormBadge, scormEditOffer, type ScormEditOffer } from './course-table.ts'
 import { useSaveCourse } from './data/apiHooks.ts'
+import { cmi5Text } from './cmi5-summary.ts'
 import { useCaptivateCheck } from './scorm-editor/captivate-check.ts'
 import { ScormPreUploadEditor } from './scorm-editor/ScormPreUploadEditor.tsx'
 import { ScormTimingEditor } from './scorm-editor/ScormTimingEditor.tsx'
@@ -57,14 +58,18 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
   const check = useCaptivateCheck(row.kind === 'new' && row.isScorm && !row.markedForDeletion ? (row.file ?? null) : null)
   const newScorm = row.kind === 'new' && row.isScorm && row.file !== undefined
   // A new package: as the browser's analysis finds it; a stored one: as the server's check found it.
+  // A cmi5 course (issue 26) offers nothing to edit: the form says what it holds instead.
+  const cmi5 = newScorm && check.state === 'cmi5' ? check : null
   const editOffer: ScormEditOffer | null = newScorm
     ? check.state === 'project'
       ? { offer: true }
-      : { offer: false, reason: check.state === 'checking' ? M.checkingProject : check.reason }
+      : check.state === 'cmi5'
+        ? null
+        : { offer: false, reason: check.state === 'checking' ? M.checkingProject : check.reason }
     : row.kind === 'existing' && row.stored
       ? scormEditOffer({ is_scorm: row.isScorm, ...row.stored })
       : null
-  const badge = row.stored ? scormBadge({ is_scorm: row.isScorm, ...row.stored }) : null
+  const badge = row.stored ? scormBadge({ is_scorm: row.isScorm, ...row.stored }) : cmi5 ? 'cmi5' : null
   const processing = row.stored ? processingText(row.stored) : null
   const meta = (
     <span className="pk-muted pk-fs-14">
@@ -133,6 +138,7 @@ const ModuleRowEditor = ({ row, rows, error, actions }: { row: ModuleRow; rows: 
         </div>
       </div>
       {editOffer && !editOffer.offer ? <p className="pk-muted pk-fs-14 pk-m0">{editOffer.reason}</p> : null}
+      {cmi5 ? <p className="pk-muted pk-fs-14 pk-m0">{cmi5Text(cmi5)}</p> : null}
     </li>
   )
 }
@@ -283,7 +289,8 @@ export const CourseForm = ({ course, onDone, onCancel }: { course: Course | null
               </span>
             </div>
             <span id="course-module-files-hint" className="pk-hint">
-              PDF, PowerPoint (pptx), video (mp4, webm), audio (mp3, wav) or a SCORM package (zip). Each file becomes a module.
+              PDF, PowerPoint (pptx), video (mp4, webm), audio (mp3, wav), a SCORM or cmi5 package (zip), or a cmi5.xml whose units are hosted elsewhere. Each file becomes a
+              module.
             </span>
           </div>
           {state.fileErrors.length > 0 ? (

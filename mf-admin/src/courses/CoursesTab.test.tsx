@@ -9,6 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { courseKeys } from './data/apiHooks.ts'
 import { CourseForm } from './CourseForm.tsx'
 import { CoursesTab } from './CoursesTab.tsx'
+import { cmi5Xml } from './cmi5.test-support.ts'
+import { zipSync } from 'fflate'
 
 const mod = (id: number, order: number, over: Partial<CourseModule> = {}): CourseModule => ({
   id,
@@ -107,7 +109,7 @@ describe('Course form', () => {
     // The picker is the native control named by the field's label, described by its hint, and drawn as a button.
     const picker = within(form).getByLabelText('Module Files') as HTMLInputElement
     expect(picker.type).toBe('file')
-    expect(picker.accept).toBe('.pdf,.pptx,.mp4,.webm,.mp3,.wav,.zip')
+    expect(picker.accept).toBe('.pdf,.pptx,.mp4,.webm,.mp3,.wav,.zip,.xml')
     expect(picker.multiple).toBe(true)
     expect(picker.getAttribute('aria-describedby')).toBe('course-module-files-hint')
     expect(document.getElementById('course-module-files-hint')!.textContent).toMatch(/^PDF, PowerPoint \(pptx\)/)
@@ -159,6 +161,22 @@ describe('Edit SCORM is offered where there is a Captivate project', () => {
     expect(within(captivateRow).queryByText(M.checkingProject)).toBeNull()
     // The row writes the package's size as the editor's dialog does (the one formatter).
     expect(golfRow.textContent).toContain('golf.zip · 349.5 KB')
+  })
+
+  it('shows a cmi5 zip and a cmi5.xml alone as cmi5 courses with their AU counts, with nothing to edit', async () => {
+    render(<CourseForm course={null} onDone={noop} onCancel={noop} />)
+    const form = screen.getByRole('form', { name: 'Upload New Course' })
+    const zipped = zipSync({ 'cmi5.xml': new TextEncoder().encode(cmi5Xml(3)), 'au0.html': new TextEncoder().encode('<p>x</p>') })
+    choose(form, new File([zipped], 'rocks.zip', { type: 'application/zip' }), new File([cmi5Xml(2)], 'cmi5.xml', { type: 'text/xml' }))
+    const zipRow = within(form).getByRole('listitem', { name: 'Module 1' })
+    const xmlRow = within(form).getByRole('listitem', { name: 'Module 2' })
+    expect(await within(zipRow).findByText('cmi5 course “Rocks & stones” · 3 assignable units', {}, { timeout: 5000 })).toBeTruthy()
+    expect(await within(xmlRow).findByText('cmi5 course “Rocks & stones” · 2 assignable units', {}, { timeout: 5000 })).toBeTruthy()
+    for (const row of [zipRow, xmlRow]) {
+      expect(within(row).getByText('cmi5', { selector: '.pk-badge' })).toBeTruthy()
+      expect(within(row).queryByRole('button', { name: /Edit SCORM/ })).toBeNull()
+      expect(within(row).queryByText(M.notCaptivateFile)).toBeNull()
+    }
   })
 
   it('says a file that is no zip at all has nothing to edit', async () => {

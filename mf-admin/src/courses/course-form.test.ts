@@ -15,6 +15,8 @@ import {
   emptyCourseForm,
   FOCUS,
   formFromCourse,
+  fileProblem,
+  isScormFile,
   moduleTypeLabel,
   moveModule,
   renumber,
@@ -60,7 +62,7 @@ const titles = (s: CourseFormState) => s.modules.map((r) => `${r.order}:${r.titl
 
 describe('course form: picking files', () => {
   it('accepts the allowed types in the file picker', () => {
-    expect(ACCEPT).toBe('.pdf,.pptx,.mp4,.webm,.mp3,.wav,.zip')
+    expect(ACCEPT).toBe('.pdf,.pptx,.mp4,.webm,.mp3,.wav,.zip,.xml')
   })
 
   it('adds one module per allowed file, titled by the file name without its extension, numbered from 1', () => {
@@ -96,6 +98,11 @@ describe('course form: picking files', () => {
 
   it('labels the type and the size of a row', () => {
     expect(moduleTypeLabel({ fileName: 'x.zip', isScorm: true })).toBe('SCORM')
+    // A cmi5.xml alone is a package too: a cmi5 course whose AUs are hosted elsewhere.
+    expect(moduleTypeLabel({ fileName: 'cmi5.xml', isScorm: isScormFile('cmi5.xml') })).toBe('cmi5')
+    expect(isScormFile('course.ZIP')).toBe(true)
+    expect(isScormFile('notes.pdf')).toBe(false)
+    expect(fileProblem({ name: 'cmi5.xml', size: 2_000 })).toBeNull()
     expect(moduleTypeLabel({ fileName: 'x.pptx', isScorm: false })).toBe('Slides')
     expect(moduleTypeLabel({ fileName: 'x.webm', isScorm: false })).toBe('Video')
     expect(moduleTypeLabel({ fileName: 'x.wav', isScorm: false })).toBe('Audio')

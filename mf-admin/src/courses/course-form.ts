@@ -97,12 +97,12 @@ export const fileProblem = (file: Pick<File, 'name' | 'size'>): string | null =>
   return null
 }
 
-/** A module is SCORM if it is a zip (admin §5). */
-export const isScormFile = (fileName: string): boolean => extensionOf(fileName) === 'zip'
+/** A module is a package if it is a zip (admin §5), or a cmi5.xml alone (issue 26). */
+export const isScormFile = (fileName: string): boolean => ['zip', 'xml'].includes(extensionOf(fileName))
 
-/** The type badge of a row: SCORM, PDF, Slides, Video or Audio. */
+/** The type badge of a row: SCORM (cmi5 for a cmi5.xml alone), PDF, Slides, Video or Audio. */
 export const moduleTypeLabel = (row: Pick<ModuleRow, 'fileName' | 'isScorm'>): string => {
-  if (row.isScorm) return 'SCORM'
+  if (row.isScorm) return extensionOf(row.fileName) === 'xml' ? 'cmi5' : 'SCORM'
   switch (extensionOf(row.fileName)) {
     case 'pdf':
       return 'PDF'

@@ -46,6 +46,8 @@ describe('courses table', () => {
     expect(scormEditOffer(pkg({ processing_status: 'processing', scorm_editable: null }))).toBeNull()
     expect(scormEditOffer(pkg({ processing_status: 'failed', scorm_editable: null }))).toBeNull()
     expect(scormEditOffer(m({ scorm_editable: false }))).toBeNull()
+    // A cmi5 course is no Captivate project: nothing to offer or explain.
+    expect(scormEditOffer(pkg({ scorm_version: 'cmi5', scorm_editable: false }))).toBeNull()
   })
 
   it('polls while a ready package is still to be checked', () => {
@@ -68,6 +70,7 @@ describe('courses table', () => {
     expect(scormBadge(m({ is_scorm: true, scorm_version: '2004', scorm_edition: '2004 4th Edition' }))).toBe('SCORM 2004 4th Edition')
     expect(scormBadge(m({ is_scorm: true, scorm_version: '2004' }))).toBe('SCORM 2004')
     expect(scormBadge(m({ is_scorm: true, scorm_version: 'AICC' }))).toBe('AICC')
+    expect(scormBadge(m({ is_scorm: true, scorm_version: 'cmi5', scorm_edition: null }))).toBe('cmi5')
     expect(scormBadge(m({ is_scorm: true }))).toBe('SCORM')
   })
 

@@ -21,8 +21,11 @@ export const anyProcessing = (courses: readonly Pick<Course, 'modules'>[] | unde
  */
 export type ScormEditOffer = { offer: true } | { offer: false; reason: string }
 
-export const scormEditOffer = (m: Pick<CourseModule, 'is_scorm' | 'processing_status' | 'scorm_editable'>): ScormEditOffer | null => {
-  if (!m.is_scorm || m.processing_status !== 'ready') return null
+export const scormEditOffer = (
+  m: Pick<CourseModule, 'is_scorm' | 'processing_status' | 'scorm_editable'> & { scorm_version?: CourseModule['scorm_version'] },
+): ScormEditOffer | null => {
+  // A cmi5 course is no Captivate project: nothing to offer or explain.
+  if (!m.is_scorm || m.processing_status !== 'ready' || m.scorm_version === 'cmi5') return null
   if (m.scorm_editable === false) return { offer: false, reason: M.notCaptivateModule }
   if (m.scorm_editable === null) return { offer: false, reason: M.checkingProject }
   return { offer: true }
@@ -32,10 +35,10 @@ export const scormEditOffer = (m: Pick<CourseModule, 'is_scorm' | 'processing_st
 export const anyUnchecked = (courses: readonly Pick<Course, 'modules'>[] | undefined): boolean =>
   !!courses?.some((c) => c.modules.some((m) => m.is_scorm && m.processing_status === 'ready' && m.scorm_editable === null))
 
-/** The SCORM badge text: "SCORM 1.2", "SCORM 2004 4th Edition", "AICC"; null for other modules. */
+/** The SCORM badge text: "SCORM 1.2", "SCORM 2004 4th Edition", "AICC", "cmi5"; null for other modules. */
 export const scormBadge = (m: Pick<CourseModule, 'is_scorm' | 'scorm_version' | 'scorm_edition'>): string | null => {
   if (!m.is_scorm) return null
-  if (m.scorm_version === 'AICC') return 'AICC'
+  if (m.scorm_version === 'AICC' || m.scorm_version === 'cmi5') return m.scorm_version
   if (m.scorm_version === '2004' && m.scorm_edition) return `SCORM ${m.scorm_edition}`
   return m.scorm_version ? `SCORM ${m.scorm_version}` : 'SCORM'
 }

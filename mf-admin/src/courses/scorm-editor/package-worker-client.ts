@@ -1,8 +1,10 @@
 import type { CaptivateEdit, CaptivateProject } from '@portal/contracts/captivate'
+import type { Cmi5Summary } from '../cmi5-summary.ts'
 
-type Job = { type: 'analyze'; file: Blob } | { type: 'rewrite'; file: Blob; edits: CaptivateEdit[] }
+type Job = { type: 'analyze'; file: Blob } | { type: 'inspect'; file: Blob } | { type: 'rewrite'; file: Blob; edits: CaptivateEdit[] }
 export type WorkerRequest = Job & { id: number }
-export type WorkerReply = { id: number; ok: true; project: CaptivateProject; blob?: Blob } | { id: number; ok: false; unreadable: boolean; message: string }
+/** `inspect` answers with `cmi5` for a cmi5 package, else with `project`; the others with `project`. */
+export type WorkerReply = { id: number; ok: true; project?: CaptivateProject; cmi5?: Cmi5Summary; blob?: Blob } | { id: number; ok: false; unreadable: boolean; message: string }
 
 /** A failed analysis or rewrite: `unreadable` when the project files could not be found or parsed. */
 export class PackageEditError extends Error {
@@ -15,6 +17,8 @@ export class PackageEditError extends Error {
 
 export interface PackageEditor {
   analyze(file: Blob): Promise<CaptivateProject>
+  /** A cmi5 package's summary, else its Captivate project (failing as analyze does). */
+  inspect(file: Blob): Promise<{ cmi5: Cmi5Summary } | { project: CaptivateProject }>
   rewrite(file: Blob, edits: CaptivateEdit[]): Promise<{ blob: Blob; project: CaptivateProject }>
   close(): void
 }
@@ -37,10 +41,11 @@ export function createPackageEditor(): PackageEditor {
   const pending = new Map<number, { job: Job; resolve: (r: WorkerReply & { ok: true }) => void; reject: (e: Error) => void }>()
   const inline = () => import(/* webpackChunkName: "scorm-package-zip" */ './package-zip.ts')
   const onPage = async (req: Job): Promise<WorkerReply & { ok: true }> => {
-    const { analyzePackage, rewritePackage } = await inline()
+    const { analyzePackage, inspectPackage, rewritePackage } = await inline()
     const { CaptivateError } = await import('@portal/contracts/captivate')
     try {
       if (req.type === 'analyze') return { id: 0, ok: true, project: await analyzePackage(req.file) }
+      if (req.type === 'inspect') return { id: 0, ok: true, ...(await inspectPackage(req.file)) }
       const out = await rewritePackage(req.file, req.edits)
       return { id: 0, ok: true, ...out }
     } catch (err) {
@@ -75,10 +80,14 @@ export function createPackageEditor(): PackageEditor {
     }
   }
   return {
-    analyze: async (file) => (await run({ type: 'analyze', file })).project,
+    analyze: async (file) => (await run({ type: 'analyze', file })).project!,
+    inspect: async (file) => {
+      const r = await run({ type: 'inspect', file })
+      return r.cmi5 ? { cmi5: r.cmi5 } : { project: r.project! }
+    },
     rewrite: async (file, edits) => {
       const r = await run({ type: 'rewrite', file, edits })
-      return { blob: r.blob!, project: r.project }
+      return { blob: r.blob!, project: r.project! }
     },
     close: () => worker?.terminate(),
   }

@@ -3,7 +3,8 @@ import { strFromU8, unzipSync, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { CAPTIVATE_MESSAGES, parseCaptivateProject } from '@portal/contracts/captivate'
 import { captivateFixture } from '@portal/contracts/test-support/captivate-fixture'
-import { analyzePackage, editsFrom, NotAZipError, rewritePackage } from './package-zip.ts'
+import { analyzePackage, editsFrom, inspectPackage, NotAZipError, rewritePackage } from './package-zip.ts'
+import { cmi5Xml } from '../cmi5.test-support.ts'
 
 const fixture = captivateFixture()
 
@@ -58,5 +59,25 @@ describe('pre-upload package editing', () => {
     const noProject = zipSync({ 'imsmanifest.xml': unzipSync(fixture)['imsmanifest.xml']! })
     await expect(analyzePackage(noProject)).rejects.toThrow(CAPTIVATE_MESSAGES.unreadable)
     await expect(rewritePackage(fixture, [{ slideId: 'Slide1002', durationInFrames: 10 }])).rejects.toThrow()
+  })
+})
+
+describe('inspectPackage', () => {
+  const zip = (files: Record<string, string>) => zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, new TextEncoder().encode(v)])))
+
+  it('finds a cmi5 course at the root or in the single top folder, and counts its AUs', async () => {
+    expect(await inspectPackage(zip({ 'cmi5.xml': cmi5Xml(3), 'au0.html': 'x' }))).toEqual({ cmi5: { course: true, title: 'Rocks & stones', auCount: 3 } })
+    expect(await inspectPackage(zip({ 'rocks/cmi5.xml': cmi5Xml(1), 'rocks/au0.html': 'x' }))).toEqual({ cmi5: { course: true, title: 'Rocks & stones', auCount: 1 } })
+  })
+
+  it('reads a package with imsmanifest.xml beside cmi5.xml as SCORM (as the server does): no Captivate project in it', async () => {
+    const err = await inspectPackage(zip({ 'cmi5.xml': cmi5Xml(), 'imsmanifest.xml': '<manifest/>' })).catch((e: unknown) => e)
+    expect(err).toMatchObject({ message: CAPTIVATE_MESSAGES.unreadable })
+  })
+
+  it('gives the Captivate project of a Captivate package, and fails on what is no zip', async () => {
+    const found = await inspectPackage(fixture)
+    expect('project' in found && found.project.slides.length).toBeGreaterThan(0)
+    await expect(inspectPackage(new TextEncoder().encode('<courseStructure/>'))).rejects.toBeInstanceOf(NotAZipError)
   })
 })

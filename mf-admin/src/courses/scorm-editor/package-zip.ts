@@ -9,6 +9,7 @@ import {
   type CaptivateFiles,
   type CaptivateProject,
 } from '@portal/contracts/captivate'
+import { cmi5Summary, xmlText, type Cmi5Summary } from '../cmi5-summary.ts'
 
 /**
  * The pre-upload editor's work on a package file (admin §2, §7: "performed on the admin's side by
@@ -46,6 +47,31 @@ async function open(data: Blob | Uint8Array | ArrayBuffer): Promise<JSZip> {
 /** The project a package file describes; throws NotAZipError or CaptivateError. */
 export async function analyzePackage(data: Blob | Uint8Array | ArrayBuffer): Promise<CaptivateProject> {
   return (await readProject(await open(data))).project
+}
+
+/**
+ * cmi5.xml of a cmi5 package: at the zip's root or in its single top folder, when there is no
+ * imsmanifest.xml beside it (as the server reads packages: a manifest makes a SCORM package).
+ */
+function cmi5StructureOf(zip: JSZip): JSZip.JSZipObject | null {
+  const names = Object.keys(zip.files).filter((n) => !zip.files[n]!.dir && !n.startsWith('__MACOSX/'))
+  const tops = new Set(names.map((n) => (n.includes('/') ? n.slice(0, n.indexOf('/') + 1) : '')))
+  for (const root of tops.size === 1 && !tops.has('') ? ['', [...tops][0]!] : ['']) {
+    const atRoot = names.filter((n) => n.startsWith(root) && !n.slice(root.length).includes('/'))
+    const named = (file: string) => atRoot.find((n) => n.slice(root.length).toLowerCase() === file)
+    if (named('imsmanifest.xml')) return null
+    const structure = named('cmi5.xml')
+    if (structure) return zip.file(structure)
+  }
+  return null
+}
+
+/** What a package chosen for upload is: a cmi5 course (its summary), else the Captivate project it holds (throws as analyzePackage). */
+export async function inspectPackage(data: Blob | Uint8Array | ArrayBuffer): Promise<{ cmi5: Cmi5Summary } | { project: CaptivateProject }> {
+  const zip = await open(data)
+  const structure = cmi5StructureOf(zip)
+  if (structure) return { cmi5: cmi5Summary(xmlText(await structure.async('uint8array'))) }
+  return { project: (await readProject(zip)).project }
 }
 
 /** The compression method an entry was stored with ('\x08\x00' deflate, '\x00\x00' stored), from jszip's loaded data. */
