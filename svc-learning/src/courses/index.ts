@@ -16,3 +16,9 @@ export { createScormEditorService } from './scorm-editor/scorm-editor.service.ts
 export { contentCompletion } from './scorm/content-completion.ts'
 export { scormEditorRoutes, scormRoutes } from './scorm/scorm.routes.ts'
 export { createScormService } from './scorm/scorm.service.ts'
+// What the cmi5 runtime (svc-learning/src/cmi5) shares with the course runtime: the access check,
+// the launch's content root, progress and the one module completion (issue 26).
+export { manifestOf, moduleNotFound, requireModule, type CourseRow, type ModuleRow } from './access.ts'
+export { contentBase } from './content/content.service.ts'
+export { progressRepository } from './progress/progress.repository.ts'
+export { completeModule } from './progress/progress.service.ts'

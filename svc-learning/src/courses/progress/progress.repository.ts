@@ -91,16 +91,15 @@ export const progressRepository = {
    * `floor` percent (never above 99 before completion). Used by launches, commits and progress saves.
    */
   async touch(em: EntityManager, p: { userId: string; moduleId: number; courseId: number; floor: number; at: Date }) {
-    const [row] = (await em
-      .getConnection()
-      .execute(`${touchProgressSql('values (?, ?, ?, ?, ?, ?)')} returning progress, started_at, completed_at`, [
-        p.userId,
-        p.moduleId,
-        p.courseId,
-        Math.min(p.floor, PROGRESS_TRACKER.maxBeforeComplete),
-        p.at,
-        p.at,
-      ])) as ProgressRow[]
+    // em.execute: inside the caller's transaction when there is one (a launch's, a cmi5 judgement's).
+    const [row] = (await em.execute(`${touchProgressSql('values (?, ?, ?, ?, ?, ?)')} returning progress, started_at, completed_at`, [
+      p.userId,
+      p.moduleId,
+      p.courseId,
+      Math.min(p.floor, PROGRESS_TRACKER.maxBeforeComplete),
+      p.at,
+      p.at,
+    ])) as ProgressRow[]
     return row!
   },
 

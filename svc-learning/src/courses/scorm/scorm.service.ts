@@ -28,6 +28,9 @@ import { contentCompletion } from './content-completion.ts'
 import { sequencedOrganization, storedSequencingState, storeSequencingState } from './sequencing-state.ts'
 import { applyCompletionThreshold, applyProgressRecord, durationToTimespan, progressRecordProblem, sharedStores, summarize, suspendDataProblem, totalTimePath } from './summary.ts'
 
+/** The SCORM launch's refusal of a cmi5 module. */
+export const IS_CMI5_MESSAGE = 'This module is a cmi5 course: open it with the cmi5 launch'
+
 /** Path of a launch's commit endpoint (the content player posts to it on the content origin). */
 export const commitUrl = (token: string) => `/api/scorm/commit/${token}`
 
@@ -151,6 +154,8 @@ export function createScormService(ctx: LearningContext) {
       const em = orm.em.fork()
       const { module } = await requireModule(em, actor, moduleId)
       if (!module.is_scorm) throw badRequest(COURSE_MESSAGES.notScorm, 'not_scorm')
+      // A cmi5 package is a package too (issue 26), launched per AU through POST /cmi5/{moduleId}/launch.
+      if (module.scorm_version === 'cmi5') throw badRequest(IS_CMI5_MESSAGE, 'is_cmi5')
       // A recurring assignment's next cycle that opened before the scan came by: the course starts over first (decision 0051).
       await openRetakes(em, { userId: actor.userId, kind: 'course', itemId: module.course_id }, { today: ctx.today(), at: now() })
       if (module.processing_status === 'processing') return { status: 'processing', message: COURSE_MESSAGES.processing }
