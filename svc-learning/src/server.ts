@@ -21,6 +21,7 @@ import { createCertsHandler, createGroupsHandler, createLearningUsers, subscribe
 import { createDueDateScan, dueDateScanJob, DEFAULT_SCAN_INTERVAL_MS } from './assignments-scan/index.ts'
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, createLaunchTokens, loadOrCreateLaunchSecret } from './courses/index.ts'
 import { migrationsList } from './migrations/index.ts'
+import { abandonSweepJob } from './cmi5/index.ts'
 import { createForwardHandler, subscribeForwarding } from './xapi-out/index.ts'
 
 export { seedDemoData, type SeedTarget } from './demo/index.ts'
@@ -68,6 +69,7 @@ export const learningService = defineService({
       courses,
       ingest,
       statementsOut,
+      cmi5,
       ctx: learning,
     } = createApp({
       orm,
@@ -101,6 +103,8 @@ export const learningService = defineService({
         ingest,
         dueDateScanJob(dueDateScan, { logger, intervalMs: deps.assignmentScanIntervalMs }),
         statementsOut.job,
+        // cmi5 sessions past their end without Terminated get Abandoned (issue 26).
+        abandonSweepJob(cmi5, { logger }),
       ],
       parts: { courses, attempts, launchTokens, ctx: learning, dueDateScan },
     }
