@@ -628,3 +628,68 @@ describe('the abandon sweep', () => {
     expect(row!.abandoned_at).not.toBeNull()
   })
 })
+
+describe('an AU through the launch URL, the fetch URL and the LRS', () => {
+  const unit = au('lrs', 'CompletedAndPassed', { masteryScore: 0.75 })
+  let cId: number
+  let moduleId: number
+  beforeAll(async () => {
+    cId = await insertCourse(h, { assignedTo: [learner.id], title: 'Through the LRS' })
+    moduleId = await cmi5Module(structure([unit], 'https://example.test/through-lrs'), { courseId: cId })
+  })
+
+  it('reads LaunchData with its auth-token, sends its statements, and completes the module; nothing is accepted after Terminated', async () => {
+    const l = await launch(moduleId, unit.id)
+    const p = params(l)
+    const token = (await fetchToken(l)).body['auth-token']!
+    const lrs = (path: string, init: { method?: string; body?: unknown } = {}) =>
+      h.app.request(`${new URL(p.get('endpoint')!).pathname.replace(/^\/api/, '')}${path}`, {
+        method: init.method ?? 'GET',
+        headers: { authorization: `Basic ${token}`, 'x-experience-api-version': '1.0.3', 'content-type': 'application/json' },
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      })
+    const query = new URLSearchParams({ activityId: p.get('activityId')!, agent: p.get('actor')!, registration: p.get('registration')!, stateId: 'LMS.LaunchData' })
+    const got = await lrs(`activities/state?${query}`)
+    expect(got.status).toBe(200)
+    const launchData = (await got.json()) as { contextTemplate: Record<string, unknown>; masteryScore: number; moveOn: string }
+    expect([launchData.masteryScore, launchData.moveOn]).toEqual([0.75, 'CompletedAndPassed'])
+    const statement = (verb: string, result?: Record<string, unknown>) => ({
+      id: crypto.randomUUID(),
+      actor: JSON.parse(p.get('actor')!),
+      verb: { id: verb },
+      object: { objectType: 'Activity', id: p.get('activityId')! },
+      ...(result ? { result } : {}),
+      context: {
+        ...launchData.contextTemplate,
+        registration: p.get('registration')!,
+        contextActivities: {
+          ...(launchData.contextTemplate.contextActivities as object),
+          category: [
+            { objectType: 'Activity', id: CATEGORY.cmi5 },
+            ...(result && ('success' in result || 'completion' in result) ? [{ objectType: 'Activity', id: CATEGORY.moveOn }] : []),
+          ],
+        },
+      },
+      timestamp: h.now().toISOString(),
+    })
+    const post = await lrs('statements', {
+      method: 'POST',
+      body: [
+        statement(VERB.initialized),
+        statement(VERB.passed, { success: true, score: { scaled: 0.8 }, duration: 'PT30S' }),
+        statement(VERB.completed, { completion: true, duration: 'PT40S' }),
+        statement(VERB.terminated, { duration: 'PT45S' }),
+      ],
+    })
+    expect(post.status, await post.clone().text()).toBe(200)
+    const done = await moduleProgress(moduleId, cId)
+    expect([done.completed_at !== null, done.course]).toEqual([true, 'completed'])
+    expect((await status(moduleId)).body).toMatchObject({ satisfied: true, aus: [{ completed: true, passed: true, score: 0.8 }] })
+    const [row] = await h.sql<{ initialized_at: Date | null; terminated_at: Date | null }>('select initialized_at, terminated_at from cmi5_sessions where session_id = ?', [
+      l.session_id,
+    ])
+    expect([row!.initialized_at !== null, row!.terminated_at !== null]).toEqual([true, true])
+    const late = await lrs('statements', { method: 'POST', body: [statement('http://adlnet.gov/expapi/verbs/experienced')] })
+    expect(late.status).toBe(403)
+  })
+})
