@@ -144,6 +144,9 @@ export const retakeRepository = {
       values,
     )
     await sqlWithParams(em, `delete from scorm_sequencing_states s using ${modules} where s.user_id = v.user_id and s.module_id = m.id`, values)
+    // A cmi5 course starts over with a new registration (issue 26): the old one's sessions, AU statuses and
+    // satisfaction go with it (its statements stay in the LRS, under the old registration).
+    await sqlWithParams(em, `delete from cmi5_registrations r using ${modules} where r.user_id = v.user_id and r.module_id = m.id`, values)
     await sqlWithParams(
       em,
       'delete from module_progress mp using unnest($1::int[], $2::uuid[]) as v (course_id, user_id) where mp.user_id = v.user_id and mp.course_id = v.course_id',
