@@ -283,6 +283,18 @@ describe('a cmi5 module in the viewer', () => {
     expect(screen.getByRole('list', { name: 'Units' })).toBeTruthy()
   })
 
+  it('reads the statuses again when the window gets focus (the learner back from the AU’s window or an admin’s waiver)', async () => {
+    let waived = false
+    answerApi({ [STATUS_URL]: () => json(statusOf([au('7', { title: 'Refresher', waived, satisfied: waived })], waived)) })
+    const { onSatisfied } = show()
+    const row = await screen.findByRole('listitem', { name: 'Refresher' })
+    expect(within(row).getByText('Not started')).toBeTruthy()
+    waived = true
+    act(() => void window.dispatchEvent(new Event('focus')))
+    expect(await within(row).findByText('Waived')).toBeTruthy()
+    await waitFor(() => expect(onSatisfied).toHaveBeenCalledTimes(1))
+  })
+
   it('reads the statuses again every 5 seconds while an AU is open', async () => {
     let reads = 0
     answerApi({

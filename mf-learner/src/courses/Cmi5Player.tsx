@@ -68,6 +68,15 @@ export const Cmi5Player = ({ module, contentOrigin, onGoBack, onSatisfied }: Cmi
     void status.refetch()
   }
 
+  // The learner coming back to this window (from an AU's own window, say): the statuses are read again.
+  // (React Query's own focus refetch listens to visibilitychange, which another window's focus does not fire.)
+  const refetch = status.refetch
+  useEffect(() => {
+    const onFocus = () => void refetch()
+    window.addEventListener('focus', onFocus)
+    return () => window.removeEventListener('focus', onFocus)
+  }, [refetch])
+
   // Back in the list: focus returns to the button of the AU just left.
   useEffect(() => {
     if (open || !focusAfterClose.current) return
