@@ -229,6 +229,20 @@ describe('Edit SCORM on a stored package is offered where the server found a Cap
     expect(within(within(form).getByRole('listitem', { name: 'Module 3' })).getByText(M.checkingProject)).toBeTruthy()
   })
 
+  it('shows a stored cmi5 course as cmi5, in the list and the form, with nothing to edit', () => {
+    const cmi5 = mod(21, 1, { title: 'rocks', is_scorm: true, file_path: 'rocks.zip', scorm_version: 'cmi5', scorm_edition: null, sco_count: 3, scorm_editable: false })
+    const courses = [{ ...stored, title: 'cmi5 course', modules: [cmi5] }]
+    const { unmount } = render(<CoursesTab />, courses)
+    const item = within(within(screen.getByRole('table', { name: 'Courses' })).getByRole('row', { name: /^cmi5 course/ })).getByRole('listitem')
+    expect(item.textContent).toBe('rockscmi5')
+    unmount()
+    render(<CourseForm course={courses[0]!} onDone={noop} onCancel={noop} />)
+    const row = within(screen.getByRole('form', { name: 'Edit Course' })).getByRole('listitem', { name: 'Module 1' })
+    expect(within(row).getByText('cmi5', { selector: '.pk-badge' })).toBeTruthy()
+    expect(within(row).queryByRole('button', { name: /Edit SCORM/ })).toBeNull()
+    expect(within(row).queryByText(M.notCaptivateModule)).toBeNull()
+  })
+
   it('offers it as before when the server does not say (a server from before the check)', () => {
     const older: CourseModule = { ...stored.modules[0]! }
     delete older.scorm_editable
