@@ -221,6 +221,10 @@ describe('GET /modules/{id}/launch', () => {
     const [row] = await h.sql('select progress, started_at from module_progress where user_id = ? and module_id = ?', [learner.id, m])
     expect(row!.progress).toBe(1)
     expect(row!.started_at).not.toBeNull()
+    // The launch is announced with it (statements out, issue 26).
+    expect((await h.events('learning.module.launched.v1')).filter((e) => e.data.moduleId === m).map((e) => e.data)).toEqual([
+      { userId: learner.id, courseId: c.id, moduleId: m, moduleTitle: 'Video', kind: 'file', launchedAt: expect.any(String) },
+    ])
     const file = await h.app.request(new URL(launch.url).pathname.replace(/^\/api/, ''))
     expect([file.status, file.headers.get('content-type'), await file.text()]).toEqual([200, 'video/mp4', '0123456789'])
     // Shown by the browser itself: no download disposition.

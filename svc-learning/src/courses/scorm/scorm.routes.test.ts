@@ -84,6 +84,9 @@ describe('GET /scorm/{moduleId}/launch', () => {
     const [row] = await h.sql('select progress, started_at from module_progress where user_id = ? and module_id = ?', [learner.id, moduleId])
     expect(row!.progress).toBeGreaterThanOrEqual(1)
     expect(row!.started_at).not.toBeNull()
+    // The launch is announced with it (statements out, issue 26).
+    const launched = (await h.events('learning.module.launched.v1')).filter((e) => e.data.moduleId === moduleId && e.data.userId === learner.id)
+    expect(launched.at(-1)!.data).toMatchObject({ courseId, kind: 'scorm' })
     const page = await h.app.request(l.url.replace(/^\/api/, ''))
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
@@ -442,6 +445,8 @@ describe('completion reported by the content', () => {
     expect((await commit(l, { itemId: item, seq: 3, runtimeData: core('passed') })).body.moduleCompleted).toBe(false)
     const events = (await h.events('learning.module.completed.v1')).slice(before)
     expect(events.map((e) => [e.data.moduleId, e.data.trigger])).toEqual([[m, 'scorm-commit']])
+    // The score and the pass the content reported go with it (statements out, issue 26).
+    expect(events[0]!.data).toMatchObject({ score: 90, passed: true })
     expect((await h.events('learning.course.completed.v1')).filter((e) => e.data.courseId === c && e.data.userId === learner.id)).toHaveLength(1)
     const [row] = await h.sql('select progress, completion_trigger from module_progress where user_id = ? and module_id = ?', [learner.id, m])
     expect(row).toEqual({ progress: 100, completion_trigger: 'scorm-commit' })
