@@ -71,7 +71,7 @@ export function lrsApp(h: Harness, opts: LrsOptions = {}) {
   const hooks: LrsHooks = {
     async onStatements(em, session, statements) {
       // Run a query in the transaction, as the cmi5 runtime does, so a failure afterwards proves the rollback.
-      await em.getConnection().execute('select 1')
+      await em.execute('select 1')
       log.calls.push({ session, statements })
       if (log.fail) throw log.fail
     },

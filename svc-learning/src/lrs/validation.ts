@@ -1,4 +1,4 @@
-import validateXapi from '@learninglocker/xapi-validation'
+import xapiValidation from '@learninglocker/xapi-validation'
 import { badRequest } from '@portal/server-kit'
 import type { XapiStatement } from './types.ts'
 
@@ -19,6 +19,12 @@ function describe(w: Warning): string {
   if (kind === 'IfiCountWarning') return `${where} must have exactly one identifier (mbox, mbox_sha1sum, openid or account)`
   return `${where} breaks the xAPI rule ${kind.replace(/Warning$/, '')}`
 }
+
+/**
+ * The library's rule check. It is CommonJS with `exports.default`: Node's own ESM loader (the
+ * service) hands the exports object, Vite's interop (the tests) the function itself.
+ */
+const validateXapi = ((xapiValidation as unknown as { default?: unknown }).default ?? xapiValidation) as (data: unknown) => Warning[]
 
 const CONTEXT_ACTIVITY_KEYS = ['parent', 'grouping', 'category', 'other'] as const
 
@@ -44,7 +50,7 @@ export function checkStatement(raw: unknown, now: Date, index?: number): XapiSta
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(`${at}a statement must be a JSON object`, 'invalid_statement')
   const s = raw as Record<string, unknown>
   normalize(s)
-  const warnings = (validateXapi as unknown as (data: unknown) => Warning[])(s)
+  const warnings = validateXapi(s)
   if (warnings.length > 0) {
     throw badRequest(`${at}${warnings.slice(0, 5).map(describe).join('; ')}`, 'invalid_statement', {
       details: warnings.map((w) => ({ path: (w.path ?? []).join('.'), message: describe(w) })),
