@@ -239,8 +239,9 @@ describe('cmi5 journey', () => {
     expect(await auStatus('harness')).toMatchObject({ completed: true, passed: true, satisfied: true })
   })
 
-  it('moveOn NotApplicable: satisfied whatever the AU reports', async () => {
+  it('moveOn NotApplicable: satisfied from the registration on, whatever the AU reports', async () => {
     const page = learner.page
+    expect(await unitText(page, 'notes')).toContain('Satisfied')
     await openInFrame(page, 'notes', 'Start')
     await terminateInFrame(page, 'notes')
     expect(await auStatus('notes')).toMatchObject({ satisfied: true })

@@ -102,16 +102,18 @@ describe('the words of an AU’s status', () => {
     expect(auStatusLabels(au('a', { launched: true, completed: true, failed: true }))).toEqual(['Completed', 'Failed'])
     expect(auStatusLabels(au('a', { launched: true, moveOn: 'NotApplicable', satisfied: true }))).toEqual(['Satisfied'])
     expect(auStatusLabels(au('a', { waived: true, satisfied: true }))).toEqual(['Waived'])
-    expect(
-      [
-        au('a'),
-        au('a', { launched: true }),
-        au('a', { failed: true }),
-        au('a', { completed: true, moveOn: 'CompletedAndPassed' }),
-        au('a', { satisfied: true }),
-        au('a', { waived: true }),
-      ].map(auActionLabel),
-    ).toEqual(['Start', 'Resume', 'Resume', 'Resume', 'Open again', 'Open again'])
+    const labels = [
+      au('a'),
+      au('a', { launched: true }),
+      au('a', { launched: true, failed: true }),
+      au('a', { launched: true, completed: true, moveOn: 'CompletedAndPassed' }),
+      au('a', { launched: true, satisfied: true }),
+      au('a', { launched: true, waived: true, satisfied: true }),
+      // Satisfied before any launch (NotApplicable, waived): still to start.
+      au('a', { moveOn: 'NotApplicable', satisfied: true }),
+      au('a', { waived: true, satisfied: true }),
+    ].map(auActionLabel)
+    expect(labels).toEqual(['Start', 'Resume', 'Resume', 'Resume', 'Open again', 'Open again', 'Start', 'Start'])
   })
 
   it('take only the return message of this module', () => {

@@ -51,10 +51,13 @@ export function auStatusLabels(au: Cmi5AuStatus): Cmi5AuLabel[] {
   return [au.launched ? 'In progress' : 'Not started']
 }
 
-/** The AU's button: Start before any launch, Open again once satisfied (or waived), Resume in between. */
+/**
+ * The AU's button: Start before any launch (a NotApplicable or waived AU is satisfied before it),
+ * Open again once satisfied, Resume in between.
+ */
 export function auActionLabel(au: Cmi5AuStatus): 'Start' | 'Resume' | 'Open again' {
-  if (au.satisfied || au.waived) return 'Open again'
-  return au.launched || au.completed || au.passed || au.failed ? 'Resume' : 'Start'
+  if (!au.launched && !au.completed && !au.passed && !au.failed) return 'Start'
+  return au.satisfied || au.waived ? 'Open again' : 'Resume'
 }
 
 /** A score 0..1 as a whole percent ("Score 80%"), or null. */
