@@ -63,7 +63,7 @@ export const LrsForwarding = z.object({
   enabled: z.boolean(),
   /** When a statement was last accepted by the LRS. */
   last_sent_at: z.iso.datetime().nullable(),
-  /** The last refusal or failure, in words (cleared by the next statement accepted). */
+  /** The last refusal or failure, in words, and when (kept after later statements went through: compare with last_sent_at). */
   last_error: z.string().nullable(),
   last_error_at: z.iso.datetime().nullable(),
   updated_at: z.iso.datetime().nullable(),

@@ -1,9 +1,9 @@
 import { Migration } from '@portal/server-kit'
 
 /**
- * Statements out (issue 26): the one external learning record store an admin may name, and what
- * the forwarder last did with it, and the statements waiting to be sent. One row (id 1), made on the first save. The password is kept
- * to be sent (Basic auth) and never returned by the API.
+ * Statements out (issue 26): the one external learning record store an admin may name and what
+ * the sender last did with it (one row, id 1, made on the first save; the password is kept to be
+ * sent with Basic auth and never returned by the API), and the statements waiting to be sent.
  */
 export class LrsForwarding extends Migration {
   override async up() {

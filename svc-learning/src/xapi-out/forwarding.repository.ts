@@ -38,7 +38,8 @@ export const forwardingRepository = {
   },
 
   async markSent(em: EntityManager, at: Date): Promise<void> {
-    await run(em, 'update lrs_forwarding set last_sent_at = ?, last_error = null, last_error_at = null where id = 1', [at])
+    // The last error stays, with its time: a statement the LRS refused for good is worth seeing after later ones went through.
+    await run(em, 'update lrs_forwarding set last_sent_at = ? where id = 1', [at])
   },
 
   async markError(em: EntityManager, message: string, at: Date): Promise<void> {

@@ -141,10 +141,10 @@ describe('statements out through the outbox and NATS JetStream to an external LR
     expect(stored204.filter((id) => launches.includes(id))).toEqual(launches.filter((id) => id !== refused[0]))
     expect(lrs.auth.every((a) => a === `Basic ${Buffer.from('portal:s3cret').toString('base64')}`)).toBe(true)
 
-    // What the admin sees: the last statement sent, and the refusal no longer the last word.
+    // What the admin sees: the last statement sent, after the refusal, which stays the last error.
     const settings = await call('GET', '/admin/lrs-forwarding', { token: adminToken })
-    expect(settings.body).toMatchObject({ enabled: true, has_password: true, last_error: null })
-    expect(settings.body.last_sent_at).toEqual(expect.any(String))
+    expect(settings.body).toMatchObject({ enabled: true, has_password: true, last_error: 'the LRS answered 400: refused (400)' })
+    expect(Date.parse(settings.body.last_sent_at)).toBeGreaterThan(Date.parse(settings.body.last_error_at))
 
     // An event delivered again (JetStream's redelivery, a republish after the dedupe window) sends nothing more.
     const again = structuredClone(before[0]!)
