@@ -4,7 +4,7 @@ import { AppError, badRequest, ownBodyLimit, readBodyText, unauthorized, validat
 import type { z } from 'zod'
 import type { LearningContext } from '../context.ts'
 import { sessionCredentials } from './credential.ts'
-import { createLrsService, LRS_MAX_BODY_BYTES, TERMINATED_VERB, type DocumentResource, type LrsHooks } from './lrs.service.ts'
+import { createLrsService, LRS_MAX_BODY_BYTES, type DocumentResource, type LrsHooks } from './lrs.service.ts'
 import { ActivityProfileQuery, AgentProfileQuery, StateQuery, StatementIdQuery, StatementsQuery } from './schemas.ts'
 import type { Cmi5SessionCredential } from './types.ts'
 
@@ -85,8 +85,8 @@ export function createLrs(ctx: LearningContext, hooks: LrsHooks, opts: LrsOption
   }
 
   /** After statements were stored: a Terminated one ends the session for this instance's cache at once. */
-  const afterStore = (c: Context<LrsEnv>, body: string) => {
-    if (body.includes(TERMINATED_VERB)) credentials.ended(c.get('authToken'), ctx.now())
+  const afterStore = (c: Context<LrsEnv>, out: { terminated: boolean }) => {
+    if (out.terminated) credentials.ended(c.get('authToken'), ctx.now())
   }
 
   const documents = (kind: DocumentResource, schema: typeof StateQuery | typeof ActivityProfileQuery | typeof AgentProfileQuery) => {
@@ -135,15 +135,14 @@ export function createLrs(ctx: LearningContext, hooks: LrsHooks, opts: LrsOption
     // lookup, one insert transaction.
     .post('/', ownBodyLimit, async (c) => {
       const body = await readStatements(c)
-      const ids = await svc.postStatements(c.get('session'), body)
-      afterStore(c, body)
-      return c.json(ids)
+      const out = await svc.postStatements(c.get('session'), body)
+      afterStore(c, out)
+      return c.json(out.ids)
     })
     .put('/', ownBodyLimit, async (c) => {
       const { statementId } = queryOf(c, StatementIdQuery)
       const body = await readStatements(c)
-      await svc.putStatement(c.get('session'), statementId, body)
-      afterStore(c, body)
+      afterStore(c, await svc.putStatement(c.get('session'), statementId, body))
       return c.body(null, 204)
     })
     .get('/', validate('query', StatementsQuery), async (c) => {

@@ -66,10 +66,13 @@ export function createLrsService(ctx: LearningContext, hooks: LrsHooks) {
     if (agentKey(s.actor) !== learnerKey(session)) throw forbidden(`${at}the actor must be the session's learner`, 'wrong_actor')
     if (s.context?.registration !== session.registration) throw forbidden(`${at}context.registration must be the session's registration`, 'wrong_registration')
     if (s.verb.id === VOIDED_VERB) throw forbidden(`${at}an AU may not void statements`, 'voiding_refused')
+    // The LRS vouches for what it stores: the authority is always the portal's LMS, whatever the AU claims.
+    delete s.authority
     return s
   }
 
-  const store = async (session: Cmi5SessionCredential, statements: XapiStatement[]) => {
+  /** Stores an AU's statements; answers whether they hold a Terminated (the session ends with it). */
+  const store = async (session: Cmi5SessionCredential, statements: XapiStatement[]): Promise<{ terminated: boolean }> => {
     const ids = new Set(statements.map((s) => s.id))
     if (ids.size !== statements.length) throw badRequest('The batch has the same statement id twice', 'duplicate_statement_id')
     const now = ctx.now()
@@ -78,6 +81,7 @@ export function createLrsService(ctx: LearningContext, hooks: LrsHooks) {
       const fresh = statements.filter((s) => stored.has(s.id))
       if (fresh.length > 0) await hooks.onStatements(tx, session, fresh)
     })
+    return { terminated: statements.some((s) => s.verb.id === TERMINATED_VERB) }
   }
 
   const documentScope = (session: Cmi5SessionCredential, kind: DocumentResource, q: { activityId?: string; agent?: string; registration?: string }): DocumentScope => {
@@ -96,23 +100,23 @@ export function createLrsService(ctx: LearningContext, hooks: LrsHooks) {
   }
 
   return {
-    /** POST: one statement or a batch, all or nothing; answers their ids. */
-    async postStatements(session: Cmi5SessionCredential, body: string): Promise<string[]> {
+    /** POST: one statement or a batch, all or nothing; answers their ids (and whether one was Terminated). */
+    async postStatements(session: Cmi5SessionCredential, body: string): Promise<{ ids: string[]; terminated: boolean }> {
       const now = ctx.now()
       const { list } = parseStatementsBody(body)
       const statements = list.map((raw, i) => checkAuStatement(session, raw, now, list.length > 1 ? i : undefined))
-      await store(session, statements)
-      return statements.map((s) => s.id)
+      const { terminated } = await store(session, statements)
+      return { ids: statements.map((s) => s.id), terminated }
     },
 
     /** PUT with statementId: the body is that statement (its own id, if any, must agree). */
-    async putStatement(session: Cmi5SessionCredential, statementId: string, body: string): Promise<void> {
+    async putStatement(session: Cmi5SessionCredential, statementId: string, body: string): Promise<{ terminated: boolean }> {
       const { list, single } = parseStatementsBody(body)
       if (!single) throw badRequest('PUT takes one statement, not an array', 'invalid_statement')
       const raw = list[0] as Record<string, unknown> | null
       if (raw && typeof raw === 'object' && raw.id !== undefined && raw.id !== statementId) throw badRequest('The statement id differs from statementId', 'statement_id_mismatch')
       if (raw && typeof raw === 'object') raw.id = statementId
-      await store(session, [checkAuStatement(session, raw, ctx.now())])
+      return store(session, [checkAuStatement(session, raw, ctx.now())])
     },
 
     /** GET of one statement (by id, or a voided one by voidedStatementId) of the session's registration. */

@@ -94,6 +94,14 @@ describe('POST and PUT statements', () => {
     expect(log.calls[0]!.statements.map((st) => st.id)).toEqual([id])
   })
 
+  it("replaces an AU's authority with the LMS's", async () => {
+    const claimed = { objectType: 'Agent', mbox: 'mailto:boss@example.test' }
+    const res = await x('POST', '/lrs/statements', { token: s.token, body: statementOf(h, s, { authority: claimed }) })
+    expect(res.status).toBe(200)
+    const got = await x('GET', `/lrs/statements?statementId=${res.body[0]}`, { token: s.token })
+    expect(got.body.authority).toMatchObject({ account: { name: 'lms' } })
+  })
+
   it('stores a batch in order and answers its ids; the same batch again stores nothing new', async () => {
     const ids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()]
     const batch = ids.map((id, i) => statementOf(h, s, { id, result: { score: { scaled: i / 2 } } }))
@@ -201,11 +209,21 @@ describe('the end of a session', () => {
     // The cmi5 runtime records Terminated in its hook; here the test does, as that hook would.
     const terminate = await x('POST', '/lrs/statements', { token: s.token, body: statementOf(h, s, { verb: { id: VERBS.terminated } }) })
     expect(terminate.status).toBe(200)
+    // This instance knows at once (its cached credential): every request of the session is refused.
+    const read = await x('GET', '/lrs/statements', { token: s.token })
+    expect(read.status).toBe(403)
+    expect(read.body.code).toBe('session_ended')
     await h.sql('update cmi5_sessions set terminated_at = ? where session_id = ?', [h.now(), s.sessionId])
     const after = await x('POST', '/lrs/statements', { token: s.token, body: statementOf(h, s) })
     expect(after.status).toBe(403)
     expect(after.body.code).toBe('session_ended')
     expect(await statementCount(h, s.registration)).toBe(2)
+  })
+
+  it('a statement merely mentioning Terminated does not end the session', async () => {
+    const res = await x('POST', '/lrs/statements', { token: s.token, body: statementOf(h, s, { result: { response: VERBS.terminated } }) })
+    expect(res.status).toBe(200)
+    expect((await x('POST', '/lrs/statements', { token: s.token, body: statementOf(h, s) })).status).toBe(200)
   })
 
   it('the insert itself reads the end: a session ended by another instance after the lookup is cached', async () => {
