@@ -11,6 +11,7 @@ import { launchBrowser } from '../e2e/browser.ts'
 import { benchExams, examsSummary, registerUsers } from './exams.ts'
 import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, verificationCode } from './support.ts'
 import { benchScormCommit, formatCommit } from './scorm-commit.ts'
+import { benchStatements, formatStatements } from './xapi-statements.ts'
 import { benchIngest, formatIngest } from './scorm-ingest.ts'
 import { benchTeam, formatTeam } from './team.ts'
 import { benchCertExpiry, formatCertExpiry } from './cert-expiry.ts'
@@ -105,6 +106,17 @@ const scormCommit = await benchScormCommit({
   connections: CONNECTIONS,
 })
 
+// cmi5 (issue 26): AU statements through the gateway's content origin to the LRS, beside a bare insert.
+const statementUsers = await registerUsers({ gatewayUrl: cluster.url, mails, adminCode }, 100)
+const statements = await benchStatements({
+  base: cluster.url,
+  adminToken: statementUsers.adminToken,
+  learnerTokens: statementUsers.learnerTokens,
+  ceilingDatabaseUrl: commitDb.toString(),
+  duration: DURATION,
+  connections: CONNECTIONS,
+})
+
 // 3. What the browser downloads: the shell's first load, and what each remote adds to the first
 // screen a learner and an admin land on (issue 15 item 9), and the learner dashboard's request chain (issue 30 item 7).
 const browser = await launchBrowser()
@@ -152,6 +164,7 @@ const result = {
   firstScreens,
   exams,
   scormCommit,
+  statements,
   ingest,
   team,
   certExpiry,
@@ -171,6 +184,7 @@ login rate                        ${login.rps} logins/s, p99 ${login.p99} ms (sc
 ${formatFirstScreens(firstScreens)}
 ${examsSummary(exams)}
 ${formatCommit(scormCommit)}
+${formatStatements(statements)}
 ${formatIngest(ingest)}
 ${formatTeam(team)}
 ${formatCertExpiry(certExpiry)}

@@ -1,0 +1,226 @@
+/**
+ * xAPI statements benchmark (issue 26): cmi5 AU statements POSTed through the gateway's content
+ * origin to the learning record store (`/api/lrs/statements`, `Authorization: Basic <auth-token>`
+ * of a launched session, the version header), spread over many learners' sessions, beside a bare
+ * Hono + pg insert of the same statement JSON measured in the same run.
+ * Goal: >= 1,000 statements/s at p99 <= 50 ms, and >= 50% of the ceiling.
+ */
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import { zipOf } from '../e2e/courses-support.ts'
+import { BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, type LoadFiguresOf } from './support.ts'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const AU_ID = 'https://bench.portal.example/cmi5/statements/au'
+const CMI5_XML = `<?xml version="1.0" encoding="utf-8"?>
+<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
+  <course id="https://bench.portal.example/cmi5/statements"><title><langstring lang="en">Statements bench</langstring></title><description><langstring lang="en">One AU.</langstring></description></course>
+  <au id="${AU_ID}" moveOn="Completed"><title><langstring lang="en">Unit</langstring></title><description><langstring lang="en">Unit.</langstring></description><url>unit.html</url></au>
+</courseStructure>`
+const VERSION = { 'x-experience-api-version': '1.0.3' }
+const EXPERIENCED = { id: 'http://adlnet.gov/expapi/verbs/experienced', display: { en: 'experienced' } }
+
+export type StatementFigures = LoadFiguresOf
+export interface StatementsBenchResult {
+  bodyBytes: number
+  sessions: number
+  ceiling: StatementFigures
+  ours: StatementFigures
+  ratio: number
+  goals: { rps: number; p99Ms: number; ratio: number }
+}
+
+/** A session of one learner, as an AU holds it after its fetch URL. */
+interface AuSession {
+  /** The LRS endpoint of the launch (on the content origin). */
+  endpoint: string
+  authToken: string
+  actor: unknown
+  registration: string
+  activityId: string
+  contextTemplate: Record<string, unknown>
+}
+
+/** A statement an AU sends while it runs (not one that changes the session: Initialized was sent). */
+const statementOf = (s: AuSession, n: number) => ({
+  actor: s.actor,
+  verb: EXPERIENCED,
+  object: { objectType: 'Activity', id: `${s.activityId}/pages/${n % 20}` },
+  timestamp: new Date().toISOString(),
+  context: { ...s.contextTemplate, registration: s.registration },
+  result: { duration: 'PT5S' },
+})
+
+/** Autocannon over the sessions in turn, each request a fresh statement with that session's credential. */
+function hammer(url: string, sessions: AuSession[], credential: boolean, opts: { duration: number; connections: number }): Promise<StatementFigures> {
+  let next = 0
+  return new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url,
+        duration: opts.duration,
+        connections: opts.connections,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => {
+              const n = next++
+              const s = sessions[n % sessions.length]!
+              return {
+                ...req,
+                headers: { 'content-type': 'application/json', ...VERSION, ...(credential ? { authorization: `Basic ${s.authToken}` } : {}) },
+                body: JSON.stringify(statementOf(s, n)),
+              }
+            },
+          },
+        ],
+      },
+      (err, r) => (err ? reject(err) : resolve(loadFigures(r))),
+    ),
+  )
+}
+
+async function waitReady(base: string, adminToken: string, courseId: number) {
+  for (let i = 0; i < 300; i++) {
+    const res = await fetch(`${base}/api/admin/courses`, { headers: { authorization: `Bearer ${adminToken}` } })
+    const courses = (await res.json()) as { id: number; modules: { id: number; processing_status: string; processing_error: string | null }[] }[]
+    const m = courses.find((c) => c.id === courseId)?.modules[0]
+    if (m?.processing_status === 'ready') return m.id
+    if (m?.processing_status === 'failed') throw new Error(`bench cmi5 package failed: ${m.processing_error}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error('bench cmi5 package not ready in time')
+}
+
+/** Launches the AU for a learner and does what the AU does first: fetch, LaunchData, Initialized. */
+async function openSession(base: string, token: string, moduleId: number): Promise<AuSession> {
+  const res = await fetch(`${base}/api/cmi5/${moduleId}/launch`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ au_id: AU_ID }),
+  })
+  if (!res.ok) throw new Error(`cmi5 launch failed: ${res.status} ${await res.text()}`)
+  const launch = new URL(((await res.json()) as { url: string }).url)
+  const q = launch.searchParams
+  const fetched = await fetch(q.get('fetch')!, { method: 'POST' })
+  const { 'auth-token': authToken } = (await fetched.json()) as { 'auth-token': string }
+  const endpoint = q.get('endpoint')!
+  const headers = { ...VERSION, authorization: `Basic ${authToken}` }
+  const state = new URL('activities/state', endpoint)
+  state.search = new URLSearchParams({ stateId: 'LMS.LaunchData', activityId: q.get('activityId')!, agent: q.get('actor')!, registration: q.get('registration')! }).toString()
+  const launchData = (await (await fetch(state, { headers })).json()) as { contextTemplate: Record<string, unknown> }
+  const session: AuSession = {
+    endpoint,
+    authToken,
+    actor: JSON.parse(q.get('actor')!),
+    registration: q.get('registration')!,
+    activityId: q.get('activityId')!,
+    contextTemplate: launchData.contextTemplate,
+  }
+  const category = [{ objectType: 'Activity', id: 'https://w3id.org/xapi/cmi5/context/categories/cmi5' }]
+  const ctx = session.contextTemplate as { contextActivities?: Record<string, unknown> }
+  const initialized = {
+    actor: session.actor,
+    verb: { id: 'http://adlnet.gov/expapi/verbs/initialized', display: { en: 'initialized' } },
+    object: { objectType: 'Activity', id: session.activityId },
+    timestamp: new Date().toISOString(),
+    context: { ...ctx, registration: session.registration, contextActivities: { ...(ctx.contextActivities ?? {}), category } },
+  }
+  const sent = await fetch(new URL('statements', endpoint), { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(initialized) })
+  if (!sent.ok) throw new Error(`Initialized refused: ${sent.status} ${await sent.text()}`)
+  return session
+}
+
+/**
+ * Runs both measurements. `base` is the gateway; `learnerTokens` are bearer tokens of learners
+ * (each launches the AU once: one session per learner). Statements go to the gateway's content
+ * origin, where AUs send them.
+ */
+export async function benchStatements(opts: {
+  base: string
+  adminToken: string
+  learnerTokens: string[]
+  ceilingDatabaseUrl: string
+  duration: number
+  connections: number
+}): Promise<StatementsBenchResult> {
+  const form = new FormData()
+  form.append('title', `Statements bench ${Date.now()}`)
+  form.append('is_assigned_to_all', 'true')
+  form.append('moduleData', JSON.stringify([{ title: 'Unit', order: 1 }]))
+  const zip = await zipOf({ 'cmi5.xml': CMI5_XML, 'unit.html': '<!doctype html><title>Unit</title><p>Unit</p>' })
+  form.append('moduleFiles', new File([new Uint8Array(zip)], 'statements.zip', { type: 'application/zip' }))
+  const created = await fetch(`${opts.base}/api/courses`, { method: 'POST', headers: { authorization: `Bearer ${opts.adminToken}` }, body: form })
+  if (created.status !== 201) throw new Error(`course upload failed: ${created.status} ${await created.text()}`)
+  const moduleId = await waitReady(opts.base, opts.adminToken, ((await created.json()) as { id: number }).id)
+  const sessions = await Promise.all(opts.learnerTokens.map((t) => openSession(opts.base, t, moduleId)))
+
+  const proc = spawn(process.execPath, ['bench/statements-ceiling-server.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: opts.ceilingDatabaseUrl } })
+  const port = await new Promise<number>((resolve, reject) => {
+    proc.stdout.on('data', (d: Buffer) => {
+      const m = /READY (\d+)/.exec(String(d))
+      if (m) resolve(Number(m[1]))
+    })
+    proc.on('exit', (code) => reject(new Error(`statements ceiling server exited ${code}`)))
+  })
+  let ceiling: StatementFigures
+  try {
+    ceiling = await hammer(`http://127.0.0.1:${port}/statements`, sessions, false, opts)
+  } finally {
+    proc.kill()
+  }
+  const ours = await hammer(new URL('statements', sessions[0]!.endpoint).toString(), sessions, true, opts)
+  // A figure of refused statements measures nothing: say so instead of printing a ratio.
+  if (ours.non2xx > 0 || ours.errors > 0) throw new Error(`statements bench: ${ours.non2xx} statements answered non-2xx and ${ours.errors} failed`)
+  return {
+    bodyBytes: JSON.stringify(statementOf(sessions[0]!, 1)).length,
+    sessions: sessions.length,
+    ceiling,
+    ours,
+    ratio: Number((ours.rps / ceiling.rps).toFixed(3)),
+    goals: { rps: 1_000, p99Ms: 50, ratio: 0.5 },
+  }
+}
+
+/** Whether the figures meet the issue's goals. */
+export const statementsMet = (r: StatementsBenchResult) => r.ours.rps >= r.goals.rps && r.ours.p99 <= r.goals.p99Ms && r.ratio >= r.goals.ratio
+
+/** The summary lines of this benchmark. */
+export const formatStatements = (r: StatementsBenchResult) =>
+  [
+    `xAPI statements (${(r.bodyBytes / 1024).toFixed(1)} KB cmi5 AU statements, ${r.sessions} sessions, auth-token credential, via the gateway's content origin)`,
+    `  ceiling (bare Hono + pg insert) ${r.ceiling.rps} statements/s, p99 ${r.ceiling.p99} ms`,
+    `  ours                            ${r.ours.rps} statements/s, p99 ${r.ours.p99} ms, non-2xx ${r.ours.non2xx}, errors ${r.ours.errors}`,
+    `  ratio                           ${(r.ratio * 100).toFixed(1)}% (goal >= 50%; >= 1,000/s at p99 <= 50 ms)${statementsMet(r) ? '' : ' NOT MET'}`,
+  ].join('\n')
+
+// `node bench/xapi-statements.ts`: this benchmark alone, on a cluster of its own.
+if (import.meta.main) {
+  const { randomBytes } = await import('node:crypto')
+  const { ensureDatabase } = await import('@portal/server-kit')
+  const { registerUsers } = await import('./exams.ts')
+  const smtp = await startSmtpSink()
+  const adminCode = randomBytes(12).toString('base64url')
+  const cluster = await startBenchCluster(smtp.port, adminCode)
+  try {
+    const users = await registerUsers({ gatewayUrl: cluster.url, mails: smtp.mails, adminCode }, Number(process.env.BENCH_LEARNERS ?? 100))
+    const ceilingDb = new URL(BENCH_PG)
+    ceilingDb.pathname = '/bench_ceiling'
+    await ensureDatabase(ceilingDb.toString())
+    const result = await benchStatements({
+      base: cluster.url,
+      adminToken: users.adminToken,
+      learnerTokens: users.learnerTokens,
+      ceilingDatabaseUrl: ceilingDb.toString(),
+      duration: Number(process.env.BENCH_SECONDS ?? 10),
+      connections: 50,
+    })
+    console.log(`\n${formatStatements(result)}\n`)
+    process.exitCode = statementsMet(result) ? 0 : 1
+  } finally {
+    await cluster.close()
+    smtp.close()
+  }
+  process.exit(process.exitCode ?? 0)
+}
