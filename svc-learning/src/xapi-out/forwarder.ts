@@ -52,10 +52,10 @@ export interface SenderOptions {
 
 /**
  * Sends the queued statements in order with `PUT {endpoint}/statements?statementId=<id>`: 200/204
- * (stored) or 409 (stored before) removes one from the queue; a network error, 5xx, 429, 408 or a
- * credential refusal (401/403, fixed by the admin) keeps it and the rest, and the task backs off;
- * any other 4xx is a statement the LRS will never take: logged, recorded as the last error and
- * removed. Runs on one instance at a time (lease), so statements leave in their events' order.
+ * (stored) or 409 (stored before) removes one from the queue; the LRS down (network, 5xx, 408,
+ * 429) or settings to fix (a redirect, 401/403/404/405: `retriable`) keeps it and the rest, and the
+ * task backs off; any other 4xx is a statement the LRS will never take: logged, recorded as the
+ * last error and removed. Runs on one instance at a time (lease), so statements leave in order.
  */
 export function createStatementSender(opts: SenderOptions) {
   const now = opts.now ?? (() => new Date())

@@ -60,8 +60,14 @@ export async function about(t: LrsTarget, timeoutMs: number): Promise<LrsAnswer 
   }
 }
 
-/** Whether a failed answer may pass later (LRS down or overloaded, credentials being fixed): kept and retried. */
-export const retriable = (a: LrsAnswer) => a.status === null || a.status >= 500 || a.status === 429 || a.status === 401 || a.status === 403 || a.status === 408
+/**
+ * Answers that say nothing against the statement itself, and may pass later: kept and retried.
+ * The LRS down or overloaded (network, 5xx, 408, 429), or the settings wrong until the admin fixes
+ * them (a redirect, 401/403 credentials, 404/405 not the xAPI endpoint): dropping every statement
+ * meanwhile would lose them all. Other 4xx (400 malformed, 413 too large...) refuse the statement
+ * itself: it would never pass.
+ */
+export const retriable = (a: LrsAnswer) => a.status === null || a.status < 400 || a.status >= 500 || [401, 403, 404, 405, 408, 429].includes(a.status)
 
 /** The statement is at the LRS (stored now or before). */
 export const accepted = (a: LrsAnswer) => a.status === 200 || a.status === 204 || a.status === 409

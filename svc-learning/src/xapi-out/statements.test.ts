@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { EventEnvelope } from '@portal/contracts'
+import { accepted, retriable } from './lrs-client.ts'
 import { statementIdOf, statementOf, uuidV5, VERBS } from './statements.ts'
 
 const setting = { homePage: 'https://portal.example.com', origin: 'https://portal.example.com/' }
@@ -84,5 +85,14 @@ describe('statements out: event → xAPI statement', () => {
   it('sends nothing for other events or data that does not parse', () => {
     expect(statementOf(ev('learning.course.progressed.v1', { userId: user, courseId: 7, courseTitle: 'C', progress: 50, at: '2026-11-28T10:00:00.000Z' }), setting)).toBeNull()
     expect(statementOf(ev('learning.module.completed.v1', { userId: 'not-a-uuid' }), setting)).toBeNull()
+  })
+})
+
+describe('statements out: which LRS answers are retried', () => {
+  it('keeps a statement while the LRS is down or its settings are wrong, drops one the LRS refuses for itself', () => {
+    const r = (status: number | null) => retriable({ status, detail: '' })
+    for (const s of [null, 302, 401, 403, 404, 405, 408, 429, 500, 502, 503]) expect(r(s), String(s)).toBe(true)
+    for (const s of [400, 413, 415, 422]) expect(r(s), String(s)).toBe(false)
+    expect([200, 204, 409].map((status) => accepted({ status, detail: '' }))).toEqual([true, true, true])
   })
 })
