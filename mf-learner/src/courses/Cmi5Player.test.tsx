@@ -248,12 +248,38 @@ describe('a cmi5 module in the viewer', () => {
     expect(open).toHaveBeenCalledWith('about:blank', `cmi5-au-${MODULE_ID}`)
     expect(win.location.replace).toHaveBeenCalledWith(url)
     expect(win.opener).not.toBeNull()
-    await user.click(screen.getByRole('button', { name: 'Show the unit window' }))
     expect(win.focus).toHaveBeenCalled()
 
     postReturn(win)
     expect(await screen.findByRole('button', { name: 'Start', description: 'Field work' })).toBeTruthy()
     expect(win.close).toHaveBeenCalled()
+  })
+
+  it('closes the other-window view once the statuses say the AU’s session has ended (no message crosses the portal’s COOP)', async () => {
+    const url = `${CONTENT}/api/content/tok/field.html?fetch=x`
+    let session: boolean | undefined
+    answerApi({
+      [STATUS_URL]: () =>
+        json(statusOf([au('3', { title: 'Field work', launchMethod: 'OwnWindow', launched: session !== undefined, open: session, completed: session === false })])),
+      [LAUNCH_URL]: () => {
+        session = true
+        return json(launchOf('https://example.com/au/3', url, 'OwnWindow'))
+      },
+    })
+    vi.spyOn(window, 'open').mockReturnValue(fakeWindow() as unknown as Window)
+    show()
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Start', description: 'Field work' }))
+    expect(await screen.findByText(CMI5_TEXT.otherWindow)).toBeTruthy()
+    // Still open: the view stays.
+    act(() => void window.dispatchEvent(new Event('focus')))
+    await new Promise((r) => setTimeout(r, 50))
+    expect(screen.getByText(CMI5_TEXT.otherWindow)).toBeTruthy()
+    // Terminated in the other window: the next reading closes the view.
+    session = false
+    act(() => void window.dispatchEvent(new Event('focus')))
+    expect(await screen.findByRole('button', { name: 'Resume', description: 'Field work' })).toBeTruthy()
+    expect(screen.queryByText(CMI5_TEXT.otherWindow)).toBeNull()
   })
 
   it('opens an AU of another origin without an opener, and Return to the course leaves the window state', async () => {
@@ -268,7 +294,6 @@ describe('a cmi5 module in the viewer', () => {
     await user.click(await screen.findByRole('button', { name: 'Start', description: 'Vendor unit' }))
     expect(await screen.findByText(CMI5_TEXT.otherWindow)).toBeTruthy()
     expect(open).toHaveBeenCalledWith(url, `cmi5-au-${MODULE_ID}`, 'noopener')
-    expect(screen.queryByRole('button', { name: 'Show the unit window' })).toBeNull()
     await user.click(screen.getByRole('button', { name: 'Return to the course' }))
     expect(await screen.findByRole('list', { name: 'Units' })).toBeTruthy()
   })

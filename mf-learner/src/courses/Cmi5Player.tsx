@@ -25,6 +25,8 @@ interface OpenAu {
   au: Pick<Cmi5AuStatus, 'id' | 'title'>
   place: Cmi5Place
   win: Window | null
+  /** When it was launched (statuses read before say nothing of this session). */
+  since: number
 }
 
 /** The name of the window OwnWindow AUs of a module open in (one at a time). */
@@ -84,7 +86,9 @@ export const Cmi5Player = ({ module, contentOrigin, onGoBack, onSatisfied }: Cmi
     focusAfterClose.current = null
   }, [open, status.data])
 
-  // The return page's message (from the open AU's frame or window, on the content origin), and a window closed by the learner.
+  // The return page's message, from the open AU's frame or window, on the content origin. (A window
+  // on the content origin gets it only without the portal's COOP, which cuts the two windows apart:
+  // then the session's end, in the statuses, closes the view.)
   useEffect(() => {
     if (!open) return undefined
     const origins = [contentOrigin, open.place.kind === 'frame' || open.place.sameContentOrigin ? open.place.origin : null].filter((o): o is string => !!o)
@@ -94,12 +98,14 @@ export const Cmi5Player = ({ module, contentOrigin, onGoBack, onSatisfied }: Cmi
       if (fromAu) closeAu(true)
     }
     window.addEventListener('message', onMessage)
-    const watch = open.win ? setInterval(() => open.win?.closed && closeAu(false), 1_000) : null
-    return () => {
-      window.removeEventListener('message', onMessage)
-      if (watch) clearInterval(watch)
-    }
+    return () => window.removeEventListener('message', onMessage)
   }, [open, contentOrigin, module.id])
+
+  // The open AU's session has ended (Terminated, or abandoned), as statuses read after its launch say.
+  const ended = open !== null && status.dataUpdatedAt > open.since && status.data?.aus.find((a) => a.id === open.au.id)?.open === false
+  useEffect(() => {
+    if (ended) closeAu(true)
+  }, [ended])
 
   // moveOn met: the module shows completed, the course's progress moves (the viewer's queries are read again).
   const satisfied = status.data?.satisfied ?? false
@@ -123,7 +129,7 @@ export const Cmi5Player = ({ module, contentOrigin, onGoBack, onSatisfied }: Cmi
       const place = cmi5PlaceOf(launch, contentOrigin)
       if (place.kind === 'frame') {
         early?.close()
-        setOpen({ au, place, win: null })
+        setOpen({ au, place, win: null, since: Date.now() })
         return
       }
       let win: Window | null
@@ -144,7 +150,7 @@ export const Cmi5Player = ({ module, contentOrigin, onGoBack, onSatisfied }: Cmi
         win = null
       }
       win?.focus()
-      setOpen({ au, place, win })
+      setOpen({ au, place, win, since: Date.now() })
     } catch (err) {
       early?.close()
       setLaunchError(errorMessage(err, 'Failed to start the unit'))
@@ -175,14 +181,8 @@ export const Cmi5Player = ({ module, contentOrigin, onGoBack, onSatisfied }: Cmi
       <div role="status" className="pk-stack pk-items-start pk-border pk-rounded-sm pk-pad-l">
         <h4 className="pk-m0 pk-break">{open.au.title}</h4>
         <p className="pk-m0">{CMI5_TEXT.otherWindow}</p>
-        <div className="pk-row">
-          {open.win ? (
-            <Button variant="secondary" onClick={() => open.win?.focus()}>
-              Show the unit window
-            </Button>
-          ) : null}
-          <Button onClick={() => closeAu(false)}>Return to the course</Button>
-        </div>
+        <p className="pk-m0 pk-muted">When you have finished it there, come back here. If no window opened, your browser may have blocked it.</p>
+        <Button onClick={() => closeAu(false)}>Return to the course</Button>
       </div>
     )
 

@@ -122,6 +122,12 @@ export const Cmi5AuStatus = z.object({
   waived: z.boolean(),
   /** The learner has launched this AU at least once (the viewer says In progress, Resume). */
   launched: z.boolean().optional(),
+  /**
+   * A session of this AU is open (launched, neither Terminated nor abandoned). The viewer closes
+   * its "open in another window" view when it turns false: the portal's COOP (same-origin) cuts
+   * an AU window on the content origin off from the portal's window, so no message comes back.
+   */
+  open: z.boolean().optional(),
   /** Scaled score 0..1 of the last Passed/Failed, null when none. */
   score: z.number().nullable(),
 })
