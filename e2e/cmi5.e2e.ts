@@ -18,7 +18,8 @@ import { apiAs, courseCard, DEMO, eventually, myCourses, openCourse, report, sig
  * LRS (statements with the registration/activity/verb filters, activities/state, agents/profile)
  * at the content origin; LMS.LaunchData with returnURL {contentOrigin}/player/?cmi5-return={id};
  * Launched before each launch and Abandoned for a session left without Terminated by the next
- * launch at the latest; GET /api/cmi5/{id}/status (admins with ?user_id=) and POST .../waive.
+ * launch at the latest; GET /api/cmi5/{id}/status (admins with ?user_id=), with each AU's
+ * `launched` and `open` (a session neither Terminated nor abandoned), and POST .../waive.
  */
 
 const baseURL = inject('baseURL')
@@ -248,7 +249,7 @@ describe('cmi5 journey', () => {
     await expect.poll(() => unitText(page, 'notes')).toContain('Satisfied')
   })
 
-  it('an OwnWindow AU opens in a window of its own; the viewer says so and comes back when the AU returns', async () => {
+  it('an OwnWindow AU opens in a window of its own; the viewer says so, and comes back once the AU has terminated', async () => {
     const page = learner.page
     const popup = page.waitForEvent('popup')
     await unitRow(page, 'field').getByRole('button', { name: 'Start', exact: true }).click()
@@ -258,13 +259,16 @@ describe('cmi5 journey', () => {
     await win.waitForURL(/\/unit\.html\?/)
     await win.getByText('Ready: yes').waitFor()
     await press(win, 'Complete')
-    const closed = win.waitForEvent('close')
     await win.getByRole('button', { name: 'Terminate', exact: true }).click()
-    // The return page tells the viewer (its opener), which closes the window and shows the list again.
-    await closed
-    await units(page).waitFor()
+    // The AU goes to its returnURL, the content player's return page.
+    await win.waitForURL(/\/player\/\?cmi5-return=\d+$/)
+    await win.getByText('You have left this unit. You can close this window.').waitFor()
+    await win.close()
+    // The portal's COOP (same-origin) cuts the window off from the viewer: the viewer sees the
+    // session end in the statuses it reads every 5 s (and on focus) while the unit is open.
+    await units(page).waitFor({ timeout: 20_000 })
     await expect.poll(() => unitText(page, 'field')).toContain('Completed')
-    expect(await auStatus('field')).toMatchObject({ completed: true, satisfied: true })
+    expect(await auStatus('field')).toMatchObject({ completed: true, satisfied: true, open: false })
   })
 
   it('an admin waives the last AU: the module is satisfied, shown completed, and the course completes', async () => {
