@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { answerApi, json } from '../test-support/index.ts'
 import { auActionLabel, auStatusLabels, cmi5PlaceOf, cmi5ReturnMessage, isCmi5Return } from './cmi5.ts'
 import { Cmi5Player, CMI5_TEXT } from './Cmi5Player.tsx'
+import { ModulePlayer } from './ModulePlayer.tsx'
 import { PLAYER_SANDBOX } from './ScormPlayer.tsx'
 
 const CONTENT = 'http://content.test:8081'
@@ -335,4 +336,34 @@ describe('a cmi5 module in the viewer', () => {
     const before = reads
     await waitFor(() => expect(reads).toBeGreaterThan(before), { timeout: 7_000 })
   }, 10_000)
+
+  it('in the module player: no fallback of the progress tracker completes it (its AUs’ moveOn alone does), not even leaving the page above 70 %', async () => {
+    const { calls } = answerApi({
+      '/remote-registry.json': () => json({ message: 'not here' }, 404),
+      [STATUS_URL]: () => json(statusOf([au('1', { title: 'Introduction' })])),
+    })
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    const view = renderDom(
+      <QueryClientProvider client={client}>
+        <ToastProvider>
+          <ModulePlayer
+            module={{ ...module, progress: 80, started_at: '2026-11-28T10:00:00Z' }}
+            courseId={1}
+            onProgress={() => undefined}
+            onCompleted={() => undefined}
+            onGoBack={() => undefined}
+          />
+        </ToastProvider>
+      </QueryClientProvider>,
+    )
+    expect(await screen.findByRole('list', { name: 'Units' })).toBeTruthy()
+    // No Mark as Complete for a cmi5 module.
+    expect(screen.queryByRole('button', { name: 'Mark as Complete' })).toBeNull()
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })
+    for (let i = 0; i < 5; i++) document.dispatchEvent(new Event('visibilitychange'))
+    window.dispatchEvent(new Event('pagehide'))
+    view.unmount()
+    Reflect.deleteProperty(document, 'visibilityState')
+    expect(calls.filter((c) => c.includes('/api/modules/'))).toEqual([])
+  })
 })

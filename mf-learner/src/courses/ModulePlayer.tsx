@@ -66,25 +66,28 @@ export const ModulePlayer = ({ module, courseId, onProgress, onCompleted, onGoBa
   latest.current = { onProgress, onCompleted }
   const [completed, setCompleted] = useState(Boolean(module.completed_at))
   const [completing, setCompleting] = useState(false)
-  const [controller] = useState(
-    () =>
-      new ModuleController({
-        moduleId: module.id,
-        courseId,
-        progress: module.progress,
-        startedAt: module.started_at,
-        completedAt: module.completed_at,
-        calls: { saveProgress: saveModuleProgress, complete: completeModule, completeOnExit: completeModuleOnExit },
-        toast,
-        readUrls: () => urls.current,
-        onProgress: (p) => latest.current.onProgress(module.id, p),
-        onCompleted: (result, trigger) => {
-          setCompleted(true)
-          latest.current.onCompleted(module, result, trigger)
-        },
-      }),
-  )
   const kind = moduleKind(module)
+  const [controller] = useState(() => {
+    const controller = new ModuleController({
+      moduleId: module.id,
+      courseId,
+      progress: module.progress,
+      startedAt: module.started_at,
+      completedAt: module.completed_at,
+      calls: { saveProgress: saveModuleProgress, complete: completeModule, completeOnExit: completeModuleOnExit },
+      toast,
+      readUrls: () => urls.current,
+      onProgress: (p) => latest.current.onProgress(module.id, p),
+      onCompleted: (result, trigger) => {
+        setCompleted(true)
+        latest.current.onCompleted(module, result, trigger)
+      },
+    })
+    // A cmi5 module completes by its AUs' moveOn only (the server judges their statements): none of
+    // the tracker's fallbacks (time, hidden page, leaving above 70 %) may complete it.
+    if (kind === 'cmi5') controller.tracker.stop()
+    return controller
+  })
   // Where content plays for this address of the portal (the registry is in already: at once).
   const [place, setPlace] = useState<ContentPlace | null>(null)
   useEffect(() => {
