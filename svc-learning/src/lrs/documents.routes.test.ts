@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
 import { learnerAgent } from './agents.ts'
-import { insertSession, lrsApp, xapiCaller, type TestSession } from './lrs.test-support.ts'
+import { insertSession, lrsApp, statementOf, VERBS, xapiCaller, type TestSession } from './lrs.test-support.ts'
 
 let h: Harness
 let learner: TestUser
@@ -156,5 +156,13 @@ describe('mounted in the learning service', () => {
     expect((await real('GET', '/lrs/about', { version: null })).body).toEqual({ version: ['1.0.3'] })
     expect((await real('GET', '/lrs/statements', {})).status).toBe(401)
     expect((await real('GET', '/lrs/statements', { token: s.token })).status).toBe(200)
+    // The cmi5 runtime's hook runs in the insert's transaction: Initialized is noted on the session.
+    const init = await real('POST', '/lrs/statements', { token: s.token, body: statementOf(h, s, { verb: { id: VERBS.initialized } }) })
+    expect(init.status, JSON.stringify(init.body)).toBe(200)
+    const [row] = await h.sql<{ initialized_at: Date | null; last_statement_at: Date | null }>('select initialized_at, last_statement_at from cmi5_sessions where session_id = ?', [
+      s.sessionId,
+    ])
+    expect(row!.initialized_at).not.toBeNull()
+    expect(row!.last_statement_at).not.toBeNull()
   })
 })

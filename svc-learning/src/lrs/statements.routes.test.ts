@@ -68,7 +68,11 @@ describe('the About resource and the protocol', () => {
   })
 
   it('refuses a missing or unknown auth-token with 401', async () => {
-    expect((await x('GET', '/lrs/statements', {})).status).toBe(401)
+    const missing = await x('GET', '/lrs/statements', {})
+    expect(missing.status).toBe(401)
+    expect(missing.headers.get('x-experience-api-version')).toBe('1.0.3')
+    expect(missing.headers.get('access-control-allow-origin')).toBe('*')
+    expect((await x('GET', '/lrs/agents', { token: s.token })).status).toBe(404)
     const res = await x('POST', '/lrs/statements', { token: 'bm90LWEtdG9rZW4=', body: statementOf(h, s) })
     expect(res.status).toBe(401)
     expect(res.body.code).toBe('lrs_credential_invalid')
