@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Cmi5Status, Course } from '@portal/contracts'
-import { apiLogIn, launchBrowser } from './browser.ts'
+import { apiLogIn, axeSerious, descriptionOf, launchBrowser, tabTo } from './browser.ts'
 import { apiAs, courseCard, DEMO, eventually, myCourses, openCourse, report, signIn, zipOf, type Session } from './courses-support.ts'
 
 /*
@@ -63,9 +63,13 @@ const auFrame = (page: Page, key: AuKey): FrameLocator => page.frameLocator(`ifr
 /** What a button of the AU sends, as its log names it. */
 const SENT = { Complete: 'Completed', Pass: 'Passed', Fail: 'Failed' } as const
 
-/** Starts (or resumes) an AU from the list: its page in the viewer's frame, once it has sent Initialized. */
-async function openInFrame(page: Page, key: AuKey, button: 'Start' | 'Resume' | 'Open again'): Promise<FrameLocator> {
-  await unitRow(page, key).getByRole('button', { name: button, exact: true }).click()
+/** Starts (or resumes) an AU from the list (by keyboard with `keyboard`): its page in the viewer's frame, once it has sent Initialized. */
+async function openInFrame(page: Page, key: AuKey, button: 'Start' | 'Resume' | 'Open again', opts: { keyboard?: boolean } = {}): Promise<FrameLocator> {
+  const control = unitRow(page, key).getByRole('button', { name: button, exact: true })
+  if (opts.keyboard) {
+    await tabTo(page, control, { max: 60 })
+    await page.keyboard.press('Enter')
+  } else await control.click()
   const frame = auFrame(page, key)
   await frame.getByText('Ready: yes').waitFor()
   return frame
@@ -161,6 +165,9 @@ describe('cmi5 journey', () => {
     await unitRow(page, 'introduction').getByRole('button', { name: 'Start', exact: true }).waitFor()
     expect(await unitText(page, 'field')).toContain('Opens in a new window')
     await page.getByText('Complete the units below to finish this module.').waitFor()
+    // Each unit's button is described by the unit's title (a screen reader hears "Start, Introduction").
+    expect(await descriptionOf(unitRow(page, 'introduction').getByRole('button'))).toBe('Introduction')
+    expect(await axeSerious(page, 'section[aria-labelledby="course-viewer-title"]')).toEqual([])
 
     const scorm = await apiAs<{ code: string; message: string }>(page, baseURL, `/scorm/${moduleId}/launch`)
     expect(scorm.status).toBe(400)
@@ -169,7 +176,7 @@ describe('cmi5 journey', () => {
 
   it('moveOn Completed: the AU reads its launch, completes, terminates and the viewer comes back to the list', async () => {
     const page = learner.page
-    const au = await openInFrame(page, 'introduction', 'Start')
+    const au = await openInFrame(page, 'introduction', 'Start', { keyboard: true })
     // The AU's steps of cmi5 §8-10: parameters, the one-time auth-token, LaunchData, Initialized.
     for (const line of ['Launch parameters: ok', 'Fetch auth-token: ok', 'LaunchData: ok (launchMode Normal, moveOn Completed)', 'Initialized: sent'])
       await au.getByText(line, { exact: true }).waitFor()
