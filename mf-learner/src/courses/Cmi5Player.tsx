@@ -118,6 +118,15 @@ export const Cmi5Player = ({ module, contentOrigin, onGoBack, onSatisfied }: Cmi
     toast.success(MODULE_TOASTS.moduleCompleted)
   }, [satisfied])
 
+  /**
+   * The AU is open: its statuses are read at once (the session's start shows), which also cancels
+   * a reading sent before the launch, so every later one knows of this session.
+   */
+  const opened = (au: OpenAu) => {
+    setOpen(au)
+    void status.refetch()
+  }
+
   const start = async (au: Cmi5AuStatus) => {
     if (launching) return
     setLaunchError(null)
@@ -129,7 +138,7 @@ export const Cmi5Player = ({ module, contentOrigin, onGoBack, onSatisfied }: Cmi
       const place = cmi5PlaceOf(launch, contentOrigin)
       if (place.kind === 'frame') {
         early?.close()
-        setOpen({ au, place, win: null, since: Date.now() })
+        opened({ au, place, win: null, since: Date.now() })
         return
       }
       let win: Window | null
@@ -150,7 +159,7 @@ export const Cmi5Player = ({ module, contentOrigin, onGoBack, onSatisfied }: Cmi
         win = null
       }
       win?.focus()
-      setOpen({ au, place, win, since: Date.now() })
+      opened({ au, place, win, since: Date.now() })
     } catch (err) {
       early?.close()
       setLaunchError(errorMessage(err, 'Failed to start the unit'))
