@@ -113,6 +113,7 @@ const statements = await benchStatements({
   adminToken: statementUsers.adminToken,
   learnerTokens: statementUsers.learnerTokens,
   ceilingDatabaseUrl: commitDb.toString(),
+  learningUrl: `http://127.0.0.1:${BENCH_LEARNING_PORT}`,
   duration: DURATION,
   connections: CONNECTIONS,
 })

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { zipOf } from '../e2e/courses-support.ts'
-import { BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, type LoadFiguresOf } from './support.ts'
+import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, type LoadFiguresOf } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const AU_ID = 'https://bench.portal.example/cmi5/statements/au'
@@ -27,6 +27,8 @@ export interface StatementsBenchResult {
   sessions: number
   ceiling: StatementFigures
   ours: StatementFigures
+  /** The same statements sent straight to svc-learning (no gateway hop), when its address was given. */
+  direct: StatementFigures | null
   ratio: number
   goals: { rps: number; p99Ms: number; ratio: number }
 }
@@ -142,6 +144,8 @@ export async function benchStatements(opts: {
   adminToken: string
   learnerTokens: string[]
   ceilingDatabaseUrl: string
+  /** svc-learning's own address, to measure the same statements without the gateway hop. */
+  learningUrl?: string
   duration: number
   connections: number
 }): Promise<StatementsBenchResult> {
@@ -173,11 +177,13 @@ export async function benchStatements(opts: {
   const ours = await hammer(new URL('statements', sessions[0]!.endpoint).toString(), sessions, true, opts)
   // A figure of refused statements measures nothing: say so instead of printing a ratio.
   if (ours.non2xx > 0 || ours.errors > 0) throw new Error(`statements bench: ${ours.non2xx} statements answered non-2xx and ${ours.errors} failed`)
+  const direct = opts.learningUrl ? await hammer(`${opts.learningUrl}/lrs/statements`, sessions, true, opts) : null
   return {
     bodyBytes: JSON.stringify(statementOf(sessions[0]!, 1)).length,
     sessions: sessions.length,
     ceiling,
     ours,
+    direct,
     ratio: Number((ours.rps / ceiling.rps).toFixed(3)),
     goals: { rps: 1_000, p99Ms: 50, ratio: 0.5 },
   }
@@ -193,6 +199,7 @@ export const formatStatements = (r: StatementsBenchResult) =>
     `  ceiling (bare Hono + pg insert) ${r.ceiling.rps} statements/s, p99 ${r.ceiling.p99} ms`,
     `  ours                            ${r.ours.rps} statements/s, p99 ${r.ours.p99} ms, non-2xx ${r.ours.non2xx}, errors ${r.ours.errors}`,
     `  ratio                           ${(r.ratio * 100).toFixed(1)}% (goal >= 50%; >= 1,000/s at p99 <= 50 ms)${statementsMet(r) ? '' : ' NOT MET'}`,
+    ...(r.direct ? [`  same statements straight to learning ${r.direct.rps} statements/s, p99 ${r.direct.p99} ms (no gateway hop)`] : []),
   ].join('\n')
 
 // `node bench/xapi-statements.ts`: this benchmark alone, on a cluster of its own.
@@ -213,6 +220,7 @@ if (import.meta.main) {
       adminToken: users.adminToken,
       learnerTokens: users.learnerTokens,
       ceilingDatabaseUrl: ceilingDb.toString(),
+      learningUrl: `http://127.0.0.1:${BENCH_LEARNING_PORT}`,
       duration: Number(process.env.BENCH_SECONDS ?? 10),
       connections: 50,
     })

@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps) {
   const cmi5 = createCmi5Service(ctx)
   app.route('/cmi5', cmi5Routes(cmi5, verifier, logger))
   // The learning record store AUs report to (xAPI 1.0.3, the session's auth-token).
-  app.route('/lrs', createLrs(ctx, { onStatements: (em, session, statements) => cmi5.onStatements(em, session, statements) }))
+  app.route('/lrs', createLrs(ctx, { onStatements: (em, session, statements) => cmi5.onStatements(em, session, statements), judges: cmi5.judges }))
   app.route('/exams', attemptRoutes(attempts, verifier))
   app.route('/exams', examRoutes(exams, verifier))
   app.route('/admin/exams', adminExamRoutes(exams, verifier))

@@ -66,9 +66,13 @@ export const cmi5Repository = {
   },
 
   /** The AUs launched at least once in the registration. */
-  async launchedAus(em: EntityManager, registration: string): Promise<string[]> {
-    const rows = (await em.execute('select distinct au_id from cmi5_sessions where registration = ?', [registration])) as { au_id: string }[]
-    return rows.map((r) => r.au_id)
+  /** The AUs the registration has launched, each with whether a session of it is still open (neither ended nor past its end). */
+  async launchedAus(em: EntityManager, registration: string, at: Date): Promise<{ au_id: string; open: boolean }[]> {
+    return (await em.execute(
+      `select au_id, bool_or(terminated_at is null and abandoned_at is null and expires_at > ?) as open
+         from cmi5_sessions where registration = ? group by au_id`,
+      [at, registration],
+    )) as { au_id: string; open: boolean }[]
   },
 
   /**
@@ -159,17 +163,6 @@ export const cmi5Repository = {
     if (rows.length) return 'issued'
     const known = (await em.execute('select 1 from cmi5_sessions where fetch_token_hash = ?', [fetchTokenHash])) as unknown[]
     return known.length ? 'used' : 'unknown'
-  },
-
-  /** What every batch of statements of a session records: its last statement, and its Initialized and Terminated. */
-  async noteStatements(em: EntityManager, p: { sessionId: string; at: Date; initialized: boolean; terminated: boolean }) {
-    await em.execute(
-      `update cmi5_sessions set last_statement_at = ?,
-         initialized_at = case when ? then coalesce(initialized_at, ?) else initialized_at end,
-         terminated_at = case when ? then coalesce(terminated_at, ?) else terminated_at end
-       where session_id = ?`,
-      [p.at, p.initialized, p.at, p.terminated, p.at, p.sessionId],
-    )
   },
 
   /** The activity ids the registration's Satisfied statements were about (none is issued twice, cmi5 §9.3.9). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Readable } from 'node:stream'
 import { COURSE_MESSAGES, Cmi5Launch, Cmi5Status, type Cmi5Au, type Cmi5Block, type Cmi5Course, type Cmi5MoveOn } from '@portal/contracts'
 import { CONTENT_ORIGIN, createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
-import { authTokenHash, insertStatements, learnerAgent, type Cmi5SessionCredential, type XapiStatement } from '../lrs/index.ts'
+import { authTokenHash, learnerAgent, storeAuStatements, type Cmi5SessionCredential, type XapiStatement } from '../lrs/index.ts'
 import { createCmi5Service, FETCH_ERRORS, type Cmi5Service } from './cmi5.service.ts'
 import { CATEGORY, EXT, VERB } from './vocabulary.ts'
 
@@ -147,10 +147,8 @@ async function auSends(l: Cmi5Launch, sent: { verb: string; scaled?: number; all
     timestamp: new Date(h.now().getTime() + i).toISOString(),
   }))
   const session = await credential(l.session_id)
-  await h.orm.em.fork().transactional(async (tx) => {
-    await insertStatements(tx, statements, { registration: session.registration, sessionId: session.sessionId })
-    await svc.onStatements(tx, session, statements)
-  })
+  // As the LRS stores them (its route's path, without the HTTP around it).
+  await storeAuStatements(h.ctx, svc, session, statements)
 }
 
 const statementsOf = (registration: string, verb: string) =>
@@ -443,7 +441,10 @@ describe('moveOn decides the module’s completion', () => {
     const l = await launch(moduleId, unit.id)
     await auSends(l, [{ verb: VERB.initialized }, { verb: VERB.completed, allowed: true }])
     expect((await moduleProgress(moduleId, cId)).completed_at).toBeNull()
-    expect((await status(moduleId)).body.aus[0]).toMatchObject({ completed: false, launched: true })
+    expect((await status(moduleId)).body.aus[0]).toMatchObject({ completed: false, launched: true, open: true })
+    // Terminated ends the session: the viewer's "open in another window" view closes on open false.
+    await auSends(l, [{ verb: VERB.terminated }])
+    expect((await status(moduleId)).body.aus[0]).toMatchObject({ launched: true, open: false })
   })
 })
 
@@ -522,12 +523,13 @@ describe('GET /cmi5/{moduleId}/status', () => {
           satisfied: false,
           waived: false,
           launched: false,
+          open: false,
           score: null,
         },
       ],
     })
     const l = await launch(moduleId, unit.id)
-    expect((await status(moduleId)).body).toMatchObject({ registration: l.registration, aus: [{ launched: true }] })
+    expect((await status(moduleId)).body).toMatchObject({ registration: l.registration, aus: [{ launched: true, open: true }] })
     const byAdmin = await status(moduleId, admin, `?user_id=${learner.id}`)
     expect([byAdmin.status, byAdmin.body.registration]).toEqual([200, l.registration])
     expect((await status(moduleId, learner, `?user_id=${admin.id}`)).status).toBe(403)

@@ -112,7 +112,7 @@ function cmi5Defined(s: XapiStatement, auActivityId: string): boolean {
   return (s.context?.contextActivities?.category ?? []).some((c) => c.id === CATEGORY.cmi5)
 }
 
-const toAuStatus = (au: Cmi5Au, row: AuStatusRow | undefined, launched: boolean): Cmi5AuStatus => {
+const toAuStatus = (au: Cmi5Au, row: AuStatusRow | undefined, session: { open: boolean } | undefined): Cmi5AuStatus => {
   const facts = { completed: !!row?.completed_at, passed: !!row?.passed_at, waived: !!row?.waived_at }
   return {
     id: au.id,
@@ -125,10 +125,18 @@ const toAuStatus = (au: Cmi5Au, row: AuStatusRow | undefined, launched: boolean)
     failed: !!row?.failed_at && !facts.passed,
     satisfied: moveOnMet(au.moveOn, facts),
     waived: facts.waived,
-    launched,
+    launched: session !== undefined,
+    // The viewer closes its "open in another window" view when this turns false (the portal's COOP cuts the AU's window off from it).
+    open: session?.open ?? false,
     score: row?.score ?? null,
   }
 }
+
+/** The verbs whose statements may change an AU's status (the rest only show what the learner did). */
+const JUDGED_VERBS: ReadonlySet<string> = new Set([VERB.completed, VERB.passed, VERB.failed])
+
+/** Whether the runtime judges any of these statements (createLrs `judges`). */
+export const judges = (statements: readonly XapiStatement[]): boolean => statements.some((s) => JUDGED_VERBS.has(s.verb.id))
 
 export function createCmi5Service(ctx: LearningContext) {
   const { orm, now, launchTokens } = ctx
@@ -251,14 +259,14 @@ export function createCmi5Service(ctx: LearningContext) {
 
   async function status(em: EntityManager, userId: string, module: ModuleRow, structure: Cmi5Course): Promise<Cmi5Status> {
     const reg = await cmi5Repository.registrationOf(em, userId, module.id)
-    const [rows, launched] = reg ? await Promise.all([cmi5Repository.auStatuses(em, reg.registration), cmi5Repository.launchedAus(em, reg.registration)]) : [[], []]
+    const [rows, launched] = reg ? await Promise.all([cmi5Repository.auStatuses(em, reg.registration), cmi5Repository.launchedAus(em, reg.registration, now())]) : [[], []]
     const byId = new Map(rows.map((r) => [r.au_id, r]))
-    const opened = new Set(launched)
+    const sessions = new Map(launched.map((l) => [l.au_id, l]))
     return {
       moduleId: module.id,
       registration: reg?.registration ?? null,
       satisfied: !!reg?.satisfied_at,
-      aus: cmi5Aus(structure.children).map((au) => toAuStatus(au, byId.get(au.id), opened.has(au.id))),
+      aus: cmi5Aus(structure.children).map((au) => toAuStatus(au, byId.get(au.id), sessions.get(au.id))),
     }
   }
 
@@ -418,20 +426,20 @@ export function createCmi5Service(ctx: LearningContext) {
       return status(em, body.user_id, module, structure)
     },
 
+    /** Whether onStatements has anything to do with these statements (the LRS stores others by one query). */
+    judges,
+
     /**
-     * The LRS's hook (createLrs `onStatements`, in the statements' transaction): the session's
-     * last statement, Initialized and Terminated; the AU's Completed, Passed and Failed ("cmi5
-     * defined": about the AU's activity id, with the cmi5 category) into its status, and moveOn
-     * judged when they changed it.
+     * The LRS's hook (createLrs `onStatements`, in the statements' transaction): the AU's
+     * Completed, Passed and Failed ("cmi5 defined": about the AU's activity id, with the cmi5
+     * category) into its status, and moveOn judged when they changed it. The session's own
+     * columns (last statement, Initialized, Terminated) are kept by the LRS's insert.
      */
     async onStatements(tx: EntityManager, session: Cmi5SessionCredential, statements: XapiStatement[]): Promise<void> {
-      if (!statements.length) return
+      if (!judges(statements)) return
       const at = now()
-      const verbs = new Set(statements.map((s) => s.verb.id))
-      await cmi5Repository.noteStatements(tx, { sessionId: session.sessionId, at, initialized: verbs.has(VERB.initialized), terminated: verbs.has(VERB.terminated) })
-      if (!verbs.has(VERB.completed) && !verbs.has(VERB.passed) && !verbs.has(VERB.failed)) return
       const activityId = lmsIds(homePage(), session.moduleId).au(session.auId)
-      const judged = statements.filter((s) => (s.verb.id === VERB.completed || s.verb.id === VERB.passed || s.verb.id === VERB.failed) && cmi5Defined(s, activityId))
+      const judged = statements.filter((s) => JUDGED_VERBS.has(s.verb.id) && cmi5Defined(s, activityId))
       if (!judged.length) return
       const reg = await cmi5Repository.lockRegistration(tx, session.registration)
       const module = await courseRepository.findModuleRow(tx, session.moduleId)

@@ -4,11 +4,12 @@ import type { LearningContext } from '../context.ts'
 import { agentKey, learnerAgent } from './agents.ts'
 import { deleteDocuments, getDocument, listDocumentIds, putDocument, type DocumentScope, type StoredDocument } from './documents.repository.ts'
 import { AgentParam, type StatementsQuery } from './schemas.ts'
-import { findStatement, findStatements, insertGuarded, VOIDED_VERB } from './statements.repository.ts'
+import { findStatement, findStatements, insertGuarded, insertOneGuarded, VOIDED_VERB } from './statements.repository.ts'
 import { checkStatement } from './validation.ts'
 import type { Cmi5SessionCredential, XapiActor, XapiStatement } from './types.ts'
 
 export const TERMINATED_VERB = 'http://adlnet.gov/expapi/verbs/terminated'
+export const INITIALIZED_VERB = 'http://adlnet.gov/expapi/verbs/initialized'
 
 export interface LrsHooks {
   /**
@@ -17,6 +18,13 @@ export interface LrsHooks {
    * for the AU) rolls the insert back.
    */
   onStatements(em: EntityManager, session: Cmi5SessionCredential, statements: XapiStatement[]): Promise<void>
+  /**
+   * Whether onStatements has anything to do with these statements (the session's own columns,
+   * its last statement, Initialized and Terminated, are kept by the insert itself). When it has
+   * not, a single statement is stored by one query outside a transaction: an AU's usual
+   * statement, the LRS's hot path. Absent: always.
+   */
+  judges?(statements: readonly XapiStatement[]): boolean
 }
 
 /** Largest statements body or document (bytes). */
@@ -56,6 +64,31 @@ export function parseStatementsBody(text: string): { list: unknown[]; single: bo
 export type DocumentResource = 'state' | 'activity_profile' | 'agent_profile'
 
 /** The xAPI resources of one AU session (its learner and registration only). */
+/**
+ * Stores an AU's statements (checked) for its session, with the runtime's hook; answers whether
+ * they hold a Terminated (the session ends with it). A single statement the hook does not judge
+ * is one query outside a transaction (the hot path); anything else one transaction with the hook.
+ */
+export async function storeAuStatements(ctx: LearningContext, hooks: LrsHooks, session: Cmi5SessionCredential, statements: XapiStatement[]): Promise<{ terminated: boolean }> {
+  const ids = new Set(statements.map((s) => s.id))
+  if (ids.size !== statements.length) throw badRequest('The batch has the same statement id twice', 'duplicate_statement_id')
+  const now = ctx.now()
+  const terminated = statements.some((s) => s.verb.id === TERMINATED_VERB)
+  const meta = { registration: session.registration, sessionId: session.sessionId, now }
+  const note = { sessionId: session.sessionId, at: now, initialized: statements.some((s) => s.verb.id === INITIALIZED_VERB), terminated }
+  if (statements.length === 1 && hooks.judges?.(statements) === false) {
+    // One statement, one query: nothing else to keep consistent with it.
+    await insertOneGuarded(ctx.orm, statements[0]!, meta, note)
+    return { terminated }
+  }
+  await ctx.orm.em.fork().transactional(async (tx) => {
+    const stored = new Set(await insertGuarded(tx, statements, meta, note))
+    const fresh = statements.filter((s) => stored.has(s.id))
+    if (fresh.length > 0) await hooks.onStatements(tx, session, fresh)
+  })
+  return { terminated }
+}
+
 export function createLrsService(ctx: LearningContext, hooks: LrsHooks) {
   const learnerKey = (s: Cmi5SessionCredential) => agentKey(learnerAgent(ctx, s.userId))
 
@@ -71,18 +104,7 @@ export function createLrsService(ctx: LearningContext, hooks: LrsHooks) {
     return s
   }
 
-  /** Stores an AU's statements; answers whether they hold a Terminated (the session ends with it). */
-  const store = async (session: Cmi5SessionCredential, statements: XapiStatement[]): Promise<{ terminated: boolean }> => {
-    const ids = new Set(statements.map((s) => s.id))
-    if (ids.size !== statements.length) throw badRequest('The batch has the same statement id twice', 'duplicate_statement_id')
-    const now = ctx.now()
-    await ctx.orm.em.fork().transactional(async (tx) => {
-      const stored = new Set(await insertGuarded(tx, statements, { registration: session.registration, sessionId: session.sessionId, now }, session.sessionId))
-      const fresh = statements.filter((s) => stored.has(s.id))
-      if (fresh.length > 0) await hooks.onStatements(tx, session, fresh)
-    })
-    return { terminated: statements.some((s) => s.verb.id === TERMINATED_VERB) }
-  }
+  const store = (session: Cmi5SessionCredential, statements: XapiStatement[]) => storeAuStatements(ctx, hooks, session, statements)
 
   const documentScope = (session: Cmi5SessionCredential, kind: DocumentResource, q: { activityId?: string; agent?: string; registration?: string }): DocumentScope => {
     const scope: DocumentScope = { kind }

@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql'
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
 import { conflict, forbidden } from '@portal/server-kit'
-import { sqlWithParams } from '../sql.ts'
+import { preparedStatement, sqlWithParams } from '../sql.ts'
 import { agentKey, lmsAuthority } from './agents.ts'
 import type { XapiActor, XapiAgent, XapiStatement } from './types.ts'
 
@@ -47,24 +47,45 @@ const CASTS = ['::uuid', '::uuid', '::uuid', '', '', '', '', '::uuid', '::timest
 const INSERT_CHUNK = 1000
 
 /**
- * One insert of rows, as plain parameters (PostgreSQL plans it in a fraction of what a
- * jsonb_to_recordset query with CTEs costs: this is the hot path). With a session id, the rows
- * are inserted only while that session is open (read in the insert itself, so a statement
- * racing the Terminated one cannot slip in through a cached credential). An id already stored is
- * skipped (`on conflict do nothing`); answers the ids inserted.
+ * The AU session statements are stored for: inserted only while it is open, and its own columns
+ * kept in the same query (the time of its last statement, and when it was Initialized and
+ * Terminated, from the statements' verbs).
  */
-async function insertRows(em: EntityManager, rows: ReturnType<typeof rowOf>[], openSessionId: string | null): Promise<string[]> {
+export interface SessionNote {
+  sessionId: string
+  at: Date
+  initialized: boolean
+  terminated: boolean
+}
+
+/**
+ * One insert of rows, as plain parameters (PostgreSQL plans it in a fraction of what a
+ * jsonb_to_recordset query costs: this is the hot path). With a session, the rows are inserted
+ * only while that session is open, read in the insert itself (a statement racing the Terminated
+ * one cannot slip in through a cached credential), and the session's columns are updated by the
+ * same statement: an AU's usual statement is one round trip. An id already stored is skipped
+ * (`on conflict do nothing`); answers the ids inserted.
+ */
+async function insertRows(em: EntityManager, rows: ReturnType<typeof rowOf>[], session: SessionNote | null): Promise<string[]> {
   const params: unknown[] = []
+  const param = (v: unknown, cast = '') => (params.push(v), `$${params.length}${cast}`)
+  let open = ''
+  let guard = ''
+  if (session) {
+    const at = param(session.at.toISOString(), '::timestamptz')
+    open = `with open_session as (
+      update cmi5_sessions set last_statement_at = ${at},
+        initialized_at = case when ${param(session.initialized, '::boolean')} then coalesce(initialized_at, ${at}) else initialized_at end,
+        terminated_at = case when ${param(session.terminated, '::boolean')} then coalesce(terminated_at, ${at}) else terminated_at end
+      where session_id = ${param(session.sessionId, '::uuid')} and terminated_at is null and abandoned_at is null
+      returning 1) `
+    guard = 'where exists (select 1 from open_session)'
+  }
   const values = rows.map((r) => {
     const cells = [r.id, r.registration, r.session_id, r.verb_id, r.activity_id, r.agent_key, r.object_agent_key, r.voids, r.stored, JSON.stringify(r.statement)]
-    return `(${cells.map((v, i) => (params.push(v), `$${params.length}${CASTS[i]}`)).join(', ')}, ${r.ord})`
+    return `(${cells.map((v, i) => param(v, CASTS[i])).join(', ')}, ${r.ord})`
   })
-  let guard = ''
-  if (openSessionId) {
-    params.push(openSessionId)
-    guard = `where exists (select 1 from cmi5_sessions s where s.session_id = $${params.length}::uuid and s.terminated_at is null and s.abandoned_at is null)`
-  }
-  const sql = `insert into xapi_statements (${COLUMNS})
+  const sql = `${open}insert into xapi_statements (${COLUMNS})
     select ${COLUMNS} from (values ${values.join(', ')}) as v(${COLUMNS}, ord) ${guard} order by ord
     on conflict (id) do nothing returning id`
   return (await sqlWithParams<{ id: string }>(em, sql, params)).map((r) => r.id)
@@ -81,19 +102,25 @@ export async function insertStatements(em: EntityManager, statements: XapiStatem
 }
 
 /**
- * `insertStatements`, refused with 403 when `openSessionId`'s session has ended (the AU's path).
- * One query when every statement is new (the usual case); the checks of the rest follow only
- * when some were not inserted.
+ * `insertStatements`, refused with 403 when `session` has ended (the AU's path), whose columns it
+ * keeps (SessionNote). One query when every statement is new (the usual case); the checks of the
+ * rest follow only when some were not inserted.
  */
-export async function insertGuarded(em: EntityManager, statements: XapiStatement[], meta: InsertMeta, openSessionId: string | null): Promise<string[]> {
+export async function insertGuarded(em: EntityManager, statements: XapiStatement[], meta: InsertMeta, session: SessionNote | null): Promise<string[]> {
   if (statements.length === 0) return []
   const stored = (meta.now ?? new Date()).toISOString()
   const rows = statements.map((s, i) => rowOf(s, meta, stored, i))
   const inserted: string[] = []
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) inserted.push(...(await insertRows(em, rows.slice(i, i + INSERT_CHUNK), openSessionId)))
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) inserted.push(...(await insertRows(em, rows.slice(i, i + INSERT_CHUNK), session)))
+  await afterInsert(em, rows, inserted, session)
+  return inserted
+}
+
+/** What follows an insert: why rows were not inserted (an ended session 403, other content 409), and voiding. */
+async function afterInsert(em: EntityManager, rows: ReturnType<typeof rowOf>[], inserted: string[], session: SessionNote | null): Promise<void> {
   if (inserted.length < rows.length) {
-    if (openSessionId && inserted.length === 0) {
-      const [open] = await sqlWithParams(em, 'select 1 from cmi5_sessions where session_id = $1::uuid and terminated_at is null and abandoned_at is null', [openSessionId])
+    if (session && inserted.length === 0) {
+      const [open] = await sqlWithParams(em, 'select 1 from cmi5_sessions where session_id = $1::uuid and terminated_at is null and abandoned_at is null', [session.sessionId])
       if (!open) throw forbidden('This session has ended (Terminated or abandoned): it accepts no more statements', 'session_ended')
     }
     const done = new Set(inserted)
@@ -109,6 +136,32 @@ export async function insertGuarded(em: EntityManager, statements: XapiStatement
   const done = new Set(inserted)
   const voids = rows.filter((r) => r.voids && done.has(r.id)).map((r) => r.voids)
   if (voids.length > 0) await sqlWithParams(em, `update xapi_statements set voided = true where id = any($1::uuid[]) and verb_id <> '${VOIDED_VERB}'`, [voids])
+}
+
+/** insertRows' statement for one row of an open session, as a prepared statement's text. */
+const INSERT_ONE_SQL = `with open_session as (
+    update cmi5_sessions set last_statement_at = $11::timestamptz,
+      initialized_at = case when $12::boolean then coalesce(initialized_at, $11::timestamptz) else initialized_at end,
+      terminated_at = case when $13::boolean then coalesce(terminated_at, $11::timestamptz) else terminated_at end
+    where session_id = $14::uuid and terminated_at is null and abandoned_at is null
+    returning 1)
+  insert into xapi_statements (${COLUMNS})
+  select ${CASTS.map((cast, i) => `$${i + 1}${cast}`).join(', ')} where exists (select 1 from open_session)
+  on conflict (id) do nothing returning id`
+
+const insertOneStatements = new WeakMap<MikroORM, (params: readonly unknown[]) => Promise<{ id: string }[]>>()
+
+/**
+ * One statement of an open session, outside any transaction: the LRS's hot path (an AU's usual
+ * statement). The same as insertGuarded, as a statement each pooled connection prepares once.
+ */
+export async function insertOneGuarded(orm: MikroORM, statement: XapiStatement, meta: InsertMeta, session: SessionNote): Promise<string[]> {
+  let run = insertOneStatements.get(orm)
+  if (!run) insertOneStatements.set(orm, (run = preparedStatement<{ id: string }>(orm, 'xapi_insert_one', INSERT_ONE_SQL)))
+  const row = rowOf(statement, meta, (meta.now ?? new Date()).toISOString(), 0)
+  const cells = [row.id, row.registration, row.session_id, row.verb_id, row.activity_id, row.agent_key, row.object_agent_key, row.voids, row.stored, JSON.stringify(row.statement)]
+  const inserted = (await run([...cells, session.at.toISOString(), session.initialized, session.terminated, session.sessionId])).map((r) => r.id)
+  if (inserted.length === 0) await afterInsert(orm.em.fork(), [row], inserted, session)
   return inserted
 }
 
