@@ -65,20 +65,20 @@ export const openableCourses = (em: EntityManager, actor: Actor): Promise<Course
 export const courseRepository = {
   /** The course row, or undefined when it does not exist. */
   async findCourseRow(em: EntityManager, courseId: number): Promise<CourseRow | undefined> {
-    const [course] = (await em.getConnection().execute('select id, title, is_assigned_to_all from courses where id = ?', [courseId])) as CourseRow[]
+    const [course] = (await em.execute('select id, title, is_assigned_to_all from courses where id = ?', [courseId])) as CourseRow[]
     return course
   },
 
   /** The module row, or undefined when it does not exist. */
   async findModuleRow(em: EntityManager, moduleId: number): Promise<ModuleRow | undefined> {
-    const [module] = (await em.getConnection().execute(`select ${MODULE_COLUMNS} from course_modules m where m.id = ?`, [moduleId])) as ModuleRow[]
+    const [module] = (await em.execute(`select ${MODULE_COLUMNS} from course_modules m where m.id = ?`, [moduleId])) as ModuleRow[]
     return module
   },
 
   /** The learner may (still) open the course: assigned to them or to everyone (`stillAssignedSql`). */
   async isAssigned(em: EntityManager, courseId: number, userId: string): Promise<boolean> {
     // Placeholders in the order the condition names them: the course, then the learner.
-    const [row] = (await em.getConnection().execute(`select ${stillAssignedSql('?', '?')} as ok`, [courseId, userId])) as { ok: boolean }[]
+    const [row] = (await em.execute(`select ${stillAssignedSql('?', '?')} as ok`, [courseId, userId])) as { ok: boolean }[]
     return row?.ok === true
   },
 
@@ -96,7 +96,7 @@ export const courseRepository = {
 
   /** How many courses there are (the demo seeds only an empty catalogue). */
   async countAll(em: EntityManager): Promise<number> {
-    const [row] = (await em.getConnection().execute('select count(*)::int as n from courses')) as { n: number }[]
+    const [row] = (await em.execute('select count(*)::int as n from courses')) as { n: number }[]
     return Number(row!.n)
   },
 

@@ -17,7 +17,7 @@ export interface QueuedStatement {
   attempts: number
 }
 
-const run = <T>(em: EntityManager, sql: string, params: unknown[] = []) => em.getConnection().execute(sql, params) as Promise<T[]>
+const run = <T>(em: EntityManager, sql: string, params: unknown[] = []) => em.execute(sql, params) as Promise<T[]>
 
 /** The settings row (absent until the first save) and the queue of statements to send. */
 export const forwardingRepository = {

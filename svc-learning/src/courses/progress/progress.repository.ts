@@ -155,7 +155,7 @@ export const progressRepository = {
 
   /** The modules of courses `ids` (a Postgres array literal), in course order. */
   modulesOf: (em: EntityManager, ids: string) =>
-    em.getConnection().execute(`select ${MODULE_COLUMNS} from course_modules m where m.course_id = any(?::int[]) order by m.position, m.id`, [ids]) as Promise<ModuleRow[]>,
+    em.execute(`select ${MODULE_COLUMNS} from course_modules m where m.course_id = any(?::int[]) order by m.position, m.id`, [ids]) as Promise<ModuleRow[]>,
 
   /** The learner's progress rows in courses `ids` (a Postgres array literal). */
   rowsOf: (em: EntityManager, userId: string, ids: string) =>
@@ -168,7 +168,7 @@ export const progressRepository = {
 
   /** The learner's recorded completions of courses `ids` (a Postgres array literal). */
   completionsOf: (em: EntityManager, userId: string, ids: string) =>
-    em.getConnection().execute('select course_id, completed_at from course_completions where user_id = ? and course_id = any(?::int[])', [userId, ids]) as Promise<
+    em.execute('select course_id, completed_at from course_completions where user_id = ? and course_id = any(?::int[])', [userId, ids]) as Promise<
       { course_id: number; completed_at: Date }[]
     >,
 }

@@ -254,7 +254,7 @@ export const scormRepository = {
 
   /** What a package's SCOs are read from. */
   async packageOf(em: EntityManager, id: number) {
-    const [row] = (await em.getConnection().execute('select id, is_scorm, processing_status, manifest from course_modules where id = ?', [id])) as Pick<
+    const [row] = (await em.execute('select id, is_scorm, processing_status, manifest from course_modules where id = ?', [id])) as Pick<
       ModuleRow,
       'id' | 'is_scorm' | 'processing_status' | 'manifest'
     >[]
@@ -271,7 +271,7 @@ export const scormRepository = {
 
   /** The module as a completion reads it, with its course. */
   async moduleToComplete(em: EntityManager, moduleId: number) {
-    const [module] = (await em.getConnection().execute('select id, title, is_scorm, course_id, manifest, scorm_version from course_modules where id = ?', [moduleId])) as (Pick<
+    const [module] = (await em.execute('select id, title, is_scorm, course_id, manifest, scorm_version from course_modules where id = ?', [moduleId])) as (Pick<
       ModuleRow,
       'id' | 'title' | 'is_scorm' | 'manifest' | 'scorm_version'
     > & { course_id: number })[]
@@ -300,20 +300,20 @@ export const scormRepository = {
 
   /** The learner's shared data stores of the module. */
   sharedData: (em: EntityManager, userId: string, moduleId: number) =>
-    em.getConnection().execute('select store_id, store from scorm_shared_data where user_id = ? and module_id = ?', [userId, moduleId]) as Promise<
+    em.execute('select store_id, store from scorm_shared_data where user_id = ? and module_id = ?', [userId, moduleId]) as Promise<
       { store_id: string; store: string }[]
     >,
 
   /** The learner's state revision of the module (none before a first commit). */
   async revision(em: EntityManager, userId: string, moduleId: number) {
-    const [revision] = (await em.getConnection().execute('select revision from scorm_revisions where user_id = ? and module_id = ?', [userId, moduleId])) as {
+    const [revision] = (await em.execute('select revision from scorm_revisions where user_id = ? and module_id = ?', [userId, moduleId])) as {
       revision: string | number
     }[]
     return revision
   },
 
   async moduleExists(em: EntityManager, moduleId: number) {
-    const [module] = (await em.getConnection().execute('select 1 from course_modules where id = ?', [moduleId])) as unknown[]
+    const [module] = (await em.execute('select 1 from course_modules where id = ?', [moduleId])) as unknown[]
     return module !== undefined
   },
 }
