@@ -23,6 +23,8 @@ import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, createLaunchT
 import { migrationsList } from './migrations/index.ts'
 import { abandonSweepJob } from './cmi5/index.ts'
 import { createForwardHandler, subscribeForwarding } from './xapi-out/index.ts'
+import { xapiHomePage } from './lrs/index.ts'
+import type { LearningContext } from './context.ts'
 
 export { seedDemoData, type SeedTarget } from './demo/index.ts'
 
@@ -95,7 +97,11 @@ export const learningService = defineService({
         (bus) => subscribeCerts(bus, createCertsHandler({ orm, logger })),
         (bus) => subscribeGroups(bus, createGroupsHandler({ orm, logger })),
         // Statements out (issue 26): learning's own events queued as xAPI statements for the external LRS.
-        (bus) => subscribeForwarding(bus, createForwardHandler({ orm, logger, setting: xapiSetting(ctx.env), kick: statementsOut.kick })),
+        (bus) =>
+          subscribeForwarding(
+            bus,
+            createForwardHandler({ orm, logger, setting: xapiSetting(ctx.env, { contentOrigin: (deps.contentOrigin ?? '').replace(/\/$/, '') }), kick: statementsOut.kick }),
+          ),
       ],
       // Overdue attempts; packages waiting for extraction (also after a crash); the due-date scan at start and on its interval.
       jobs: [
@@ -113,13 +119,12 @@ export const learningService = defineService({
 
 /**
  * Where statements out's IRIs point (issue 26): the portal's origin (PUBLIC_URL) for activities,
- * and the learners' account home page (XAPI_ACCOUNT_HOMEPAGE, else the same origin): stable
- * across restarts, so an LRS sees one learner as one agent.
+ * and the learners' account home page, the same as in the portal's own LRS (xapiHomePage:
+ * XAPI_ACCOUNT_HOMEPAGE, else the content origin), so an LRS sees one learner as one agent.
  */
-export function xapiSetting(env: { PUBLIC_URL?: string | undefined }, source: Record<string, string | undefined> = process.env) {
-  const origin = publicUrl(env)
-  const homePage = parseEnv(z.object({ XAPI_ACCOUNT_HOMEPAGE: z.url().optional() }), source).XAPI_ACCOUNT_HOMEPAGE ?? origin
-  return { origin, homePage }
+export function xapiSetting(env: { PUBLIC_URL?: string | undefined }, ctx: Pick<LearningContext, 'contentOrigin'>, source: Record<string, string | undefined> = process.env) {
+  parseEnv(z.object({ XAPI_ACCOUNT_HOMEPAGE: z.url().optional() }), source)
+  return { origin: publicUrl(env), homePage: xapiHomePage(ctx) }
 }
 
 export interface LearningDeps extends ServiceDeps, LearningOptions, ServeOptions {}
