@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { commitBody } from './commit-body.ts'
-import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, type LoadFiguresOf } from './support.ts'
+import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, type LoadFiguresOf, waitModuleReady } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const FIXTURE = `${root}../shared/fixtures/scorm/golf-scorm12-RuntimeBasicCalls.zip`
@@ -59,18 +59,6 @@ function hammer(urls: string[], itemId: string, opts: { duration: number; connec
   )
 }
 
-async function waitReady(base: string, adminToken: string, courseId: number) {
-  for (let i = 0; i < 300; i++) {
-    const res = await fetch(`${base}/api/admin/courses`, { headers: { authorization: `Bearer ${adminToken}` } })
-    const courses = (await res.json()) as { id: number; modules: { id: number; processing_status: string; processing_error: string | null }[] }[]
-    const m = courses.find((c) => c.id === courseId)?.modules[0]
-    if (m?.processing_status === 'ready') return m.id
-    if (m?.processing_status === 'failed') throw new Error(`bench package failed: ${m.processing_error}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error('bench package not ready in time')
-}
-
 /**
  * Runs both measurements. `base` is the gateway; `learnerTokens` are bearer tokens of learners
  * (each launches the module once: one stored row per learner). Commits go to `contentOrigin`, the
@@ -97,7 +85,7 @@ export async function benchScormCommit(opts: {
   const created = await fetch(`${opts.base}/api/courses`, { method: 'POST', headers: { authorization: `Bearer ${opts.adminToken}` }, body: form })
   if (created.status !== 201) throw new Error(`course upload failed: ${created.status} ${await created.text()}`)
   const course = (await created.json()) as { id: number }
-  const moduleId = await waitReady(opts.base, opts.adminToken, course.id)
+  const moduleId = await waitModuleReady(opts.base, opts.adminToken, course.id)
 
   const launches = await Promise.all(
     opts.learnerTokens.map(async (token) => {

@@ -88,3 +88,16 @@ export async function startBenchCluster(smtpPort: number, adminCode: string) {
     quiet: true,
   })
 }
+
+/** The id of the first module of course `courseId` once its package is ingested (admins' course list, polled). */
+export async function waitModuleReady(base: string, adminToken: string, courseId: number, what = 'bench package'): Promise<number> {
+  for (let i = 0; i < 300; i++) {
+    const res = await fetch(`${base}/api/admin/courses`, { headers: { authorization: `Bearer ${adminToken}` } })
+    const courses = (await res.json()) as { id: number; modules: { id: number; processing_status: string; processing_error: string | null }[] }[]
+    const m = courses.find((c) => c.id === courseId)?.modules[0]
+    if (m?.processing_status === 'ready') return m.id
+    if (m?.processing_status === 'failed') throw new Error(`${what} failed: ${m.processing_error}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`${what} not ready in time`)
+}

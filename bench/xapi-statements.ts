@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { zipOf } from '../e2e/courses-support.ts'
-import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, type LoadFiguresOf } from './support.ts'
+import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, type LoadFiguresOf, waitModuleReady } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const AU_ID = 'https://bench.portal.example/cmi5/statements/au'
@@ -83,18 +83,6 @@ function hammer(url: string, sessions: AuSession[], credential: boolean, opts: {
   )
 }
 
-async function waitReady(base: string, adminToken: string, courseId: number) {
-  for (let i = 0; i < 300; i++) {
-    const res = await fetch(`${base}/api/admin/courses`, { headers: { authorization: `Bearer ${adminToken}` } })
-    const courses = (await res.json()) as { id: number; modules: { id: number; processing_status: string; processing_error: string | null }[] }[]
-    const m = courses.find((c) => c.id === courseId)?.modules[0]
-    if (m?.processing_status === 'ready') return m.id
-    if (m?.processing_status === 'failed') throw new Error(`bench cmi5 package failed: ${m.processing_error}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error('bench cmi5 package not ready in time')
-}
-
 /** Launches the AU for a learner and does what the AU does first: fetch, LaunchData, Initialized. */
 async function openSession(base: string, token: string, moduleId: number): Promise<AuSession> {
   const res = await fetch(`${base}/api/cmi5/${moduleId}/launch`, {
@@ -157,7 +145,7 @@ export async function benchStatements(opts: {
   form.append('moduleFiles', new File([new Uint8Array(zip)], 'statements.zip', { type: 'application/zip' }))
   const created = await fetch(`${opts.base}/api/courses`, { method: 'POST', headers: { authorization: `Bearer ${opts.adminToken}` }, body: form })
   if (created.status !== 201) throw new Error(`course upload failed: ${created.status} ${await created.text()}`)
-  const moduleId = await waitReady(opts.base, opts.adminToken, ((await created.json()) as { id: number }).id)
+  const moduleId = await waitModuleReady(opts.base, opts.adminToken, ((await created.json()) as { id: number }).id, 'bench cmi5 package')
   const sessions = await Promise.all(opts.learnerTokens.map((t) => openSession(opts.base, t, moduleId)))
 
   const proc = spawn(process.execPath, ['bench/statements-ceiling-server.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: opts.ceilingDatabaseUrl } })

@@ -13,10 +13,21 @@ import {
   type Cmi5Status,
   type Cmi5WaiveBody,
 } from '@portal/contracts'
-import { AppError, auditTrail, badRequest, conflict, forbidden, notFound, recordEvent, type Actor } from '@portal/server-kit'
+import { AppError, auditTrail, badRequest, conflict, forbidden, notFound, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
 import { openRetakes } from '../assignments/index.ts'
-import { completeModule, contentBase, courseRepository, manifestOf, moduleNotFound, progressRepository, requireModule, type CourseRow, type ModuleRow } from '../courses/index.ts'
+import {
+  completeModule,
+  contentBase,
+  markLaunched,
+  courseRepository,
+  manifestOf,
+  moduleNotFound,
+  progressRepository,
+  requireModule,
+  type CourseRow,
+  type ModuleRow,
+} from '../courses/index.ts'
 import { authTokenHash, insertStatements, learnerAgent, putDocument, xapiHomePage, type Cmi5SessionCredential, type XapiActivity, type XapiStatement } from '../lrs/index.ts'
 import { cmi5Repository, type AuStatusRow, type OpenSessionRow, type RegistrationRow } from './cmi5.repository.ts'
 import { moveOnMet, satisfiedParts } from './move-on.ts'
@@ -339,15 +350,7 @@ export function createCmi5Service(ctx: LearningContext) {
           },
         })
         await insertStatements(tx, [launched], { registration: reg.registration, sessionId, now: at })
-        await progressRepository.touch(tx, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at })
-        recordEvent(tx, 'learning.module.launched.v1', {
-          userId: actor.userId,
-          courseId: module.course_id,
-          moduleId,
-          moduleTitle: module.title,
-          kind: 'cmi5',
-          launchedAt: at.toISOString(),
-        })
+        await markLaunched(tx, { userId: actor.userId, module, kind: 'cmi5', at })
         return reg
       })
       return {

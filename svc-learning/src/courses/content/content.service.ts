@@ -1,11 +1,11 @@
 import mime from 'mime'
-import { PROGRESS_TRACKER, type ModuleLaunch } from '@portal/contracts'
-import { badRequest, downloadName, recordEvent, type Actor } from '@portal/server-kit'
+import type { ModuleLaunch } from '@portal/contracts'
+import { badRequest, downloadName, type Actor } from '@portal/server-kit'
 import type { LearningContext } from '../../context.ts'
 import type { LaunchClaims } from '../../shared/index.ts'
 import { courseNotAssigned, requireModule, type ModuleRow } from '../access.ts'
 import { courseRepository } from '../course.repository.ts'
-import { progressRepository } from '../progress/progress.repository.ts'
+import { markLaunched } from '../progress/progress.service.ts'
 import { ttlCache } from '../../ttl-cache.ts'
 import { isSafeKey, type ObjectInfo } from '@portal/server-kit'
 import { createEditedFiles } from '../scorm-editor/package-files.ts'
@@ -74,15 +74,7 @@ export function createContentService(ctx: LearningContext) {
       // Marked started, and announced (statements out, issue 26), in one transaction.
       const at = now()
       await em.transactional(async (tx) => {
-        await progressRepository.touch(tx, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at })
-        recordEvent(tx, 'learning.module.launched.v1', {
-          userId: actor.userId,
-          courseId: module.course_id,
-          moduleId,
-          moduleTitle: module.title,
-          kind: 'file',
-          launchedAt: at.toISOString(),
-        })
+        await markLaunched(tx, { userId: actor.userId, module, kind: 'file', at })
       })
       return {
         // The file's name ends the URL (what a browser saves an inline PDF or video as): made safe like a download's.

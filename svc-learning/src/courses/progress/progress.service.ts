@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql'
 import {
   COMPLETION_RULES,
   COURSE_MESSAGES,
+  PROGRESS_TRACKER,
   type CompleteModuleResponse,
   type CompletionTrigger,
   type CourseModulesProgress,
@@ -29,6 +30,25 @@ export type CompletionOutcome = CompleteModuleResponse
  * `contentCompletion`, scorm/content-completion.ts): the app hands it in, so progress reads no SCORM state.
  */
 export type ContentCompletionOf = (em: EntityManager, userId: string, module: Pick<ModuleRow, 'id' | 'manifest' | 'scorm_version'>) => Promise<{ done: boolean }>
+
+/**
+ * A launch of a module (a file, a SCORM package or a cmi5 AU), in the launch's transaction: the
+ * module marked started (opened, learner §3) and the launch announced (statements out, issue 26).
+ */
+export async function markLaunched(
+  tx: EntityManager,
+  p: { userId: string; module: Pick<ModuleRow, 'id' | 'title' | 'course_id'>; kind: 'file' | 'scorm' | 'cmi5'; at: Date },
+): Promise<void> {
+  await progressRepository.touch(tx, { userId: p.userId, moduleId: p.module.id, courseId: p.module.course_id, floor: PROGRESS_TRACKER.opened, at: p.at })
+  recordEvent(tx, 'learning.module.launched.v1', {
+    userId: p.userId,
+    courseId: p.module.course_id,
+    moduleId: p.module.id,
+    moduleTitle: p.module.title,
+    kind: p.kind,
+    launchedAt: p.at.toISOString(),
+  })
+}
 
 /**
  * Records the completion of `module` for `userId` once (in `tx`, under a per-learner lock), with

@@ -12,7 +12,7 @@ import {
   type ScormProgress,
   ScormProgressBody,
 } from '@portal/contracts'
-import { AppError, badRequest, parseJsonInput, recordEvent, type Actor } from '@portal/server-kit'
+import { AppError, badRequest, parseJsonInput, type Actor } from '@portal/server-kit'
 import type { z } from 'zod'
 import type { LearningContext } from '../../context.ts'
 import { ttlCache } from '../../ttl-cache.ts'
@@ -21,7 +21,7 @@ import type { LaunchClaims } from '../../shared/index.ts'
 import { iso, manifestOf, requireModule, type ModuleRow } from '../access.ts'
 import { courseRepository } from '../course.repository.ts'
 import { progressRepository } from '../progress/progress.repository.ts'
-import { completeModule } from '../progress/progress.service.ts'
+import { completeModule, markLaunched } from '../progress/progress.service.ts'
 import { openRetakes } from '../../assignments/index.ts'
 import { scormRepository, type CommitRow, type StateRow } from './scorm.repository.ts'
 import { contentCompletion } from './content-completion.ts'
@@ -172,15 +172,7 @@ export function createScormService(ctx: LearningContext) {
       // Marked started, and announced (statements out, issue 26), in one transaction.
       const at = now()
       await em.transactional(async (tx) => {
-        await progressRepository.touch(tx, { userId: actor.userId, moduleId, courseId: module.course_id, floor: PROGRESS_TRACKER.opened, at })
-        recordEvent(tx, 'learning.module.launched.v1', {
-          userId: actor.userId,
-          courseId: module.course_id,
-          moduleId,
-          moduleTitle: module.title,
-          kind: 'scorm',
-          launchedAt: at.toISOString(),
-        })
+        await markLaunched(tx, { userId: actor.userId, module, kind: 'scorm', at })
       })
       const base = contentBase(token)
       const items = withBase(manifest.items, base)
