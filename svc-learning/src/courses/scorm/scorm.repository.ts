@@ -300,9 +300,7 @@ export const scormRepository = {
 
   /** The learner's shared data stores of the module. */
   sharedData: (em: EntityManager, userId: string, moduleId: number) =>
-    em.execute('select store_id, store from scorm_shared_data where user_id = ? and module_id = ?', [userId, moduleId]) as Promise<
-      { store_id: string; store: string }[]
-    >,
+    em.execute('select store_id, store from scorm_shared_data where user_id = ? and module_id = ?', [userId, moduleId]) as Promise<{ store_id: string; store: string }[]>,
 
   /** The learner's state revision of the module (none before a first commit). */
   async revision(em: EntityManager, userId: string, moduleId: number) {
