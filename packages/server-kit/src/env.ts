@@ -43,6 +43,8 @@ export const PlatformEnv = z.object({
   PUBLIC_URL: optionalUrl,
   DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** `pretty` for people at a terminal (the single-node launcher's default on a TTY), else JSON lines. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   JWT_ISSUER: z.string().default('portal-identity'),
   JWT_AUDIENCE: z.string().default('portal'),
   /** Where services fetch identity's JWKS in cluster mode. */

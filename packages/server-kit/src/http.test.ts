@@ -338,7 +338,7 @@ describe('createLogger', () => {
     const text = lines.join('')
     expect(text).toContain('unhandled error')
     expect(text).toContain('/scorm/commit/[token]')
-    expect(text).toContain('Bearer [token]')
+    expect(text).toContain('"authorization":"[redacted]"')
     expect(text).not.toContain(token.split('.')[2])
   })
 })

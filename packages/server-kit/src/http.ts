@@ -28,7 +28,7 @@ export interface ServiceAppOptions {
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/
 const tooLarge = () => new AppError(413, 'payload_too_large', 'Request body is too large')
 
-/** Request id (kept from the gateway's `X-Request-Id` when well-formed) and one log line per request. */
+/** Request id (kept from the gateway's `X-Request-Id` when well-formed, else new; echoed as `X-Request-Id`) and one log line per request (info). */
 export const requestContext = (logger: Logger, metrics?: Metrics) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const incoming = c.req.header('x-request-id')
@@ -40,8 +40,18 @@ export const requestContext = (logger: Logger, metrics?: Metrics) =>
     await next()
     const ms = performance.now() - start
     metrics?.observe(c.req.method, c.req.routePath ?? c.req.path, c.res.status, ms)
+    // One line per request: the matched route (`/scorm/commit/:token`) to group by; the path too,
+    // its tokens redacted by the logger as in every line.
     if (c.req.path !== '/healthz' && c.req.path !== '/metrics')
-      logger.debug('request', { requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms) })
+      logger.info('request', {
+        requestId,
+        userId: (c.get('actor') as Actor | undefined)?.userId,
+        method: c.req.method,
+        route: c.req.routePath,
+        path: c.req.path,
+        status: c.res.status,
+        durationMs: Math.round(ms * 10) / 10,
+      })
   })
 
 const MULTIPART = /^multipart\/form-data\s*(;|$)/i
