@@ -45,6 +45,12 @@ export const useCreateGroup = (onCreated: (group: UserGroup) => void, thenRefres
 /** A user's statistics (the stats dialog). */
 export const useUserStats = (id: string) => useQuery({ queryKey: userKeys.stats(id), queryFn: () => fetchUserStats(id) })
 
+/** Fetches a user's statistics again (after a cmi5 unit was waived for them). */
+export const useRefreshUserStats = (id: string) => {
+  const queryClient = useQueryClient()
+  return () => queryClient.invalidateQueries({ queryKey: userKeys.stats(id) })
+}
+
 /** Sets a user's group (null for none); the users are fetched again before `onSaved` runs. */
 export const useUpdateUserGroup = (id: string, onSaved: () => void) => {
   const refresh = useRefreshUsers()

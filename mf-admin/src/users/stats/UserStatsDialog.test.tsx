@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
-import type { User, UserStats } from '@portal/contracts'
+import type { Cmi5Status, Course, User, UserStats } from '@portal/contracts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render as renderDom, screen, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { fireEvent, render as renderDom, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { courseKeys } from '../../courses/index.ts'
 import { userKeys } from '../data/apiHooks.ts'
 import { UserStatsDialog } from './UserStatsDialog.tsx'
 
@@ -26,9 +27,10 @@ const stats: UserStats = {
   ],
 }
 
-const render = (data?: UserStats) => {
-  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } })
+const render = (data?: UserStats, courses: Course[] = []) => {
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false }, mutations: { retry: false } } })
   if (data) client.setQueryData(userKeys.stats(user.id), data)
+  client.setQueryData(courseKeys.list(), courses)
   renderDom(
     <QueryClientProvider client={client}>
       <UserStatsDialog user={user} onClose={() => undefined} />
@@ -132,5 +134,94 @@ describe('User statistics dialog', () => {
     // The dash is for the eye; a screen reader hears the words.
     expect(within(dialog).getAllByText('—')[0]!.getAttribute('aria-hidden')).toBe('true')
     expect(within(dialog).queryByText('0%')).toBeNull()
+  })
+})
+
+describe('User statistics dialog: cmi5 units', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  const learner = { ...user, id: '00000000-0000-4000-8000-00000000000a' } as User
+  const cmi5Course: Course = {
+    id: 3,
+    title: 'Geology',
+    is_assigned_to_all: true,
+    assigned_user_ids: [],
+    created_at: '2026-11-01T00:00:00.000Z',
+    updated_at: '2026-11-01T00:00:00.000Z',
+    modules: [
+      {
+        id: 7,
+        course_id: 3,
+        title: 'Rocks package',
+        order: 1,
+        file_path: 'rocks.zip',
+        size: 10,
+        is_scorm: true,
+        content_type: 'application/zip',
+        processing_status: 'ready',
+        processing_error: null,
+        scorm_version: 'cmi5',
+        scorm_edition: null,
+        sco_count: 1,
+      },
+    ],
+  }
+  const unit = {
+    id: 'https://example.com/au/1',
+    title: 'Igneous',
+    moveOn: 'Passed',
+    launchMethod: 'AnyWindow',
+    completed: false,
+    passed: false,
+    failed: false,
+    satisfied: false,
+    waived: false,
+    score: null,
+  } as const
+
+  it('lists the learner’s cmi5 units below the histories; a waiver fetches the figures again and Escape in its dialog leaves the statistics open', async () => {
+    let waived = false
+    const statsReads: string[] = []
+    vi.stubGlobal('fetch', async (input: string | URL | Request, init: RequestInit = {}) => {
+      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://portal.test')
+      const method = (init.method ?? 'GET').toUpperCase()
+      const reply = (json: unknown) => new Response(JSON.stringify(json), { status: 200, headers: { 'Content-Type': 'application/json' } })
+      const status = (): Cmi5Status => ({ moduleId: 7, registration: null, satisfied: waived, aus: [{ ...unit, waived, satisfied: waived }] })
+      if (method === 'GET' && url.pathname === '/api/cmi5/7/status') return reply(status())
+      if (method === 'POST' && url.pathname === '/api/cmi5/7/waive') {
+        waived = true
+        return reply(status())
+      }
+      if (method === 'GET' && url.pathname === `/api/users/${learner.id}/stats`) {
+        statsReads.push(url.pathname)
+        return reply({ ...stats, coursesCompleted: 2 })
+      }
+      return new Response(JSON.stringify({ message: `No answer for ${method} ${url.pathname}` }), { status: 599 })
+    })
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false }, mutations: { retry: false } } })
+    client.setQueryData(userKeys.stats(learner.id), stats)
+    client.setQueryData(courseKeys.list(), [cmi5Course])
+    const onClose = vi.fn()
+    renderDom(
+      <QueryClientProvider client={client}>
+        <UserStatsDialog user={learner} onClose={onClose} />
+      </QueryClientProvider>,
+    )
+    const dialog = screen.getByRole('dialog', { name: 'User Statistics: Grace Hopper' })
+    expect(within(dialog).getByRole('region', { name: 'cmi5 Units' })).toBeTruthy()
+    const table = await within(dialog).findByRole('table', { name: 'Units of Geology: Rocks package' })
+    fireEvent.click(within(table).getByRole('button', { name: 'Waive Igneous' }))
+    fireEvent(screen.getByRole('dialog', { name: 'Waive unit: Igneous' }), new Event('cancel', { cancelable: true }))
+    expect(screen.queryByRole('dialog', { name: 'Waive unit: Igneous' })).toBeNull()
+    expect(onClose).not.toHaveBeenCalled()
+    fireEvent.click(within(table).getByRole('button', { name: 'Waive Igneous' }))
+    const waive = screen.getByRole('dialog', { name: 'Waive unit: Igneous' })
+    fireEvent.change(within(waive).getByRole('combobox', { name: 'Reason' }), { target: { value: 'Equivalent Outside Activity' } })
+    fireEvent.click(within(waive).getByRole('button', { name: 'Waive unit' }))
+    await waitFor(() => expect(within(table).getByRole('row', { name: /Igneous/ }).textContent).toContain('Waived'))
+    await waitFor(() => expect(statsReads).toHaveLength(1))
+    await waitFor(() => expect(within(dialog).getByText('Courses Completed').nextElementSibling!.textContent).toBe('2'))
   })
 })

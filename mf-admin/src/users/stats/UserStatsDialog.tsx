@@ -1,6 +1,7 @@
 import type { User } from '@portal/contracts'
 import { Alert, Button, DataTable, EmptyState, errorMessage, formatDate, Modal, Spinner } from '@portal/ui-kit'
-import { useUserStats } from '../data/apiHooks.ts'
+import { Cmi5UnitsSection } from '../../cmi5-units/index.ts'
+import { useRefreshUserStats, useUserStats } from '../data/apiHooks.ts'
 import { courseProgressBadge, percentOf, scoreBadge, type Tone } from './user-stats-view.ts'
 
 const Badge = ({ tone, children }: { tone: Tone; children: string }) => <span className={`pk-tone pk-tone--${tone}`}>{children}</span>
@@ -26,6 +27,7 @@ const Figure = ({ label, value }: { label: string; value: string | null }) => (
 export const UserStatsDialog = ({ user, onClose }: { user: User; onClose: () => void }) => {
   const stats = useUserStats(user.id)
   const s = stats.data
+  const refreshStats = useRefreshUserStats(user.id)
   return (
     <Modal open title={`User Statistics: ${user.name}`} onClose={onClose}>
       <div className="pk-stack pk-wide">
@@ -104,6 +106,8 @@ export const UserStatsDialog = ({ user, onClose }: { user: User; onClose: () => 
             )}
           </>
         ) : null}
+        {/* A waiver may complete a module or the course: the figures above are fetched again. */}
+        <Cmi5UnitsSection learner={user} onWaived={() => void refreshStats()} />
         <div className="pk-row pk-justify-end">
           <Button variant="secondary" onClick={onClose}>
             Close
