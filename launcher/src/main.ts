@@ -50,7 +50,8 @@ export async function startSingleNode(source: Record<string, string | undefined>
     PUBLIC_URL: parsed.PORT ? publicUrl(parsed, parsed.PORT) : parsed.PUBLIC_URL,
     ADMIN_REGISTRATION_CODE: parsed.ADMIN_REGISTRATION_CODE ?? (parsed.DEMO_DATA === 'on' ? DEMO_ADMIN_CODE : undefined),
   }
-  const logger = createLogger('portal', env.LOG_LEVEL)
+  // Someone at a terminal reads pretty lines; piped output (CI, a log collector) stays JSON.
+  const logger = createLogger('portal', env.LOG_LEVEL, { format: env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json') })
   await mkdir(env.DATA_DIR, { recursive: true })
   // What started is closed in the reverse order (the gateway first, the bus last), also when a
   // later part fails to start.
