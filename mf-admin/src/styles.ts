@@ -19,7 +19,6 @@ const CSS = `
 .pk-import-table td,.pk-import-table th{font-size:.8125rem;padding:.375rem .5rem}
 .pk-dialog:has(.pk-wide){max-width:min(920px,calc(100vw - 2rem))}
 /* The holder of a dialog opened from another dialog: no box of its own (its dialog is in the top layer). */
-.pk-nested-dialog{display:contents}
 .pk-tone{display:inline-block;padding:.125rem .5rem;border-radius:999px;font-size:.8125rem;font-weight:600;border:1px solid transparent}
 .pk-tone--green{background:#dcfce7;color:#14532d;border-color:#86efac}
 .pk-tone--yellow{background:#fef9c3;color:#713f12;border-color:#fde047}

@@ -1,15 +1,8 @@
 import { Cmi5WaiveReason, type Cmi5AuStatus } from '@portal/contracts'
 import { Alert, Button, Modal, Select, errorMessage, focusFirstInvalid } from '@portal/ui-kit'
-import { useRef, useState, type FormEvent, type SyntheticEvent } from 'react'
+import { useRef, useState, type FormEvent } from 'react'
 import { useWaiveCmi5Au } from './data/apiHooks.ts'
 import { WAIVE_REASON_OPTIONS } from './cmi5-units-view.ts'
-
-/**
- * Opened from the statistics dialog: React hands a dialog's cancel (Escape) on to the dialogs
- * around it in its tree, which would close them with this one; the holder stops it. (React types
- * onCancel for dialogs only, hence the spread.)
- */
-const keepCancelInside = { onCancel: (e: SyntheticEvent) => e.stopPropagation() }
 
 export interface WaiveDialogProps {
   moduleId: number
@@ -43,25 +36,23 @@ export const WaiveDialog = ({ moduleId, moduleTitle, learner, au, onWaived, onCl
     waive.mutate({ au_id: au.id, reason: checked.data })
   }
   return (
-    <div className="pk-nested-dialog" {...keepCancelInside}>
-      <Modal open title={`Waive unit: ${au.title}`} onClose={onClose}>
-        <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate aria-label={`Waive ${au.title} for ${learner.name}`}>
-          <p className="pk-m0">
-            “{au.title}” of {moduleTitle} will count as done for {learner.name}, as if they had met its goal; this may complete the module and the course. The waiver, its reason
-            and who gave it are recorded in the audit trail.
-          </p>
-          {waive.isError ? <Alert>{errorMessage(waive.error, 'Failed to waive the unit')}</Alert> : null}
-          <Select label="Reason" placeholder="Select a reason" options={WAIVE_REASON_OPTIONS} value={reason} error={reasonError} onChange={(e) => setReason(e.target.value)} />
-          <div className="pk-row pk-justify-end">
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={waive.isPending}>
-              {waive.isPending ? 'Waiving...' : 'Waive unit'}
-            </Button>
-          </div>
-        </form>
-      </Modal>
-    </div>
+    <Modal open title={`Waive unit: ${au.title}`} onClose={onClose}>
+      <form ref={formRef} className="pk-stack" onSubmit={submit} noValidate aria-label={`Waive ${au.title} for ${learner.name}`}>
+        <p className="pk-m0">
+          “{au.title}” of {moduleTitle} will count as done for {learner.name}, as if they had met its goal; this may complete the module and the course. The waiver, its reason and
+          who gave it are recorded in the audit trail.
+        </p>
+        {waive.isError ? <Alert>{errorMessage(waive.error, 'Failed to waive the unit')}</Alert> : null}
+        <Select label="Reason" placeholder="Select a reason" options={WAIVE_REASON_OPTIONS} value={reason} error={reasonError} onChange={(e) => setReason(e.target.value)} />
+        <div className="pk-row pk-justify-end">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={waive.isPending}>
+            {waive.isPending ? 'Waiving...' : 'Waive unit'}
+          </Button>
+        </div>
+      </form>
+    </Modal>
   )
 }

@@ -32,6 +32,9 @@ export const Modal = ({ open, title, children, onClose }: ModalProps) => {
       className="pk-dialog"
       aria-labelledby={titleId}
       onCancel={(e) => {
+        // A dialog opened from this one: its Escape is its own (React hands the event to this
+        // dialog too, as an ancestor in its tree).
+        if (e.target !== e.currentTarget) return
         // Escape: close only when the caller allows it.
         e.preventDefault()
         onClose?.()
