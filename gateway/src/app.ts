@@ -4,7 +4,7 @@ import { compress } from 'hono/compress'
 import { getRequestListener } from '@hono/node-server'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { timingSafeEqual } from 'node:crypto'
-import { errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger, createMetrics, type TrustedProxies } from '@portal/server-kit'
+import { errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger, createMetrics, type Metrics, type TrustedProxies } from '@portal/server-kit'
 import { sendFile, serveBuild } from '@portal/static-server'
 import { contentOriginFor, contentOrigins, type ContentSite } from './content.ts'
 import { createProxy, type UpstreamTimeouts } from './proxy.ts'
@@ -25,6 +25,8 @@ export interface GatewayOptions {
   trustedProxies?: TrustedProxies
   /** Bearer token that opens /metrics; without one /metrics is not served (METRICS_TOKEN). */
   metricsToken?: string
+  /** Where requests are counted and what /metrics serves (the started gateway's has the process metrics); default: new ones. */
+  metrics?: Metrics
   /** Where course content is served (see content.ts): the portal may frame it and play its media. */
   content?: ContentSite
 }
@@ -66,7 +68,7 @@ export const SECURITY_HEADERS = securityHeaders()
 
 /** The gateway: one route table to the services, the shell and remotes, a remote registry. */
 export function createGateway(opts: GatewayOptions) {
-  const metrics = createMetrics('gateway')
+  const metrics = opts.metrics ?? createMetrics('gateway')
   const headers = allowRemoteOrigins(securityHeaders(opts.content ? contentOrigins(opts.content) : []), opts.remotes)
   const app = new Hono<AppEnv>()
   app.use(requestContext(opts.logger, metrics))
@@ -92,14 +94,14 @@ export function createGateway(opts: GatewayOptions) {
   })
   // Request counts and timings are not for the public: only a scraper holding the token reads them.
   const token = opts.metricsToken ? Buffer.from(`Bearer ${opts.metricsToken}`) : undefined
-  app.get('/metrics', (c) => {
+  app.get('/metrics', async (c) => {
     if (!token) return notFoundHandler(c)
     const given = Buffer.from(c.req.header('authorization') ?? '')
     if (given.length !== token.length || !timingSafeEqual(given, token)) {
       c.header('WWW-Authenticate', 'Bearer')
       return c.json({ message: 'Authentication required', code: 'unauthorized' }, 401)
     }
-    return c.text(metrics.render())
+    return c.body(await metrics.render(), 200, { 'Content-Type': metrics.contentType })
   })
 
   const registry = registryOf(opts.remotes)

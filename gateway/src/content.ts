@@ -7,7 +7,7 @@ import { compress } from 'hono/compress'
 import { getRequestListener } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { CONTENT_PLAYER_PATH } from '@portal/contracts'
-import { createMetrics, errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger } from '@portal/server-kit'
+import { createMetrics, errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger, type Metrics } from '@portal/server-kit'
 import { createProxy, type UpstreamTimeouts } from './proxy.ts'
 import { CONTENT_ROUTE_TABLE, resolveRoute, type Upstream } from './routes.ts'
 
@@ -128,6 +128,8 @@ export interface ContentOriginOptions {
   /** Origins of the portal: the only ones that may frame the player and the content. */
   portalOrigins: readonly string[]
   allow?: ContentAllowList
+  /** Where its requests are counted (the started gateway's, served on the portal's /metrics); default: new ones. */
+  metrics?: Metrics
   /** How long learning is waited for (default: the proxy's; files stream on under its idle limit). */
   timeouts?: Partial<UpstreamTimeouts>
 }
@@ -139,7 +141,7 @@ const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;
 function createContentApp(opts: ContentOriginOptions) {
   const app = new Hono<AppEnv>()
   const player = playerPolicy(opts.portalOrigins)
-  app.use(requestContext(opts.logger, createMetrics('gateway-content')))
+  app.use(requestContext(opts.logger, opts.metrics ?? createMetrics('gateway-content')))
   app.use(async (c, next) => {
     await next()
     for (const [k, v] of Object.entries(BASE_HEADERS)) c.res.headers.set(k, v)

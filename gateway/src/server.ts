@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import { PlatformEnv, UPLOAD_REQUEST_TIMEOUT_MS, closeOnSignal, createLogger, parseEnv, trustedProxies, type Logger } from '@portal/server-kit'
+import { PlatformEnv, UPLOAD_REQUEST_TIMEOUT_MS, closeOnSignal, createLogger, createMetrics, parseEnv, trustedProxies, type Logger } from '@portal/server-kit'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createGatewayHandler } from './app.ts'
 import { createContentHandler, NO_EXTRA_ORIGINS, type ContentAllowList, type ContentSite } from './content.ts'
@@ -86,12 +86,16 @@ export async function start(deps: GatewayDeps) {
   const contentOrigin = deps.content.origin ?? `http://localhost:${contentPort}`
   const portalOrigins = deps.content.portalOrigins ?? loopbackOrigins(port)
   const perHost = deps.content.perHost ?? deps.content.origin === undefined
+  // The portal's and the content origin's requests, and the process, on the portal's /metrics.
+  const metrics = createMetrics('gateway')
+  metrics.collectProcessMetrics()
   const site: ContentSite = { portalOrigins, origin: contentOrigin, ...(perHost ? { port: contentPort } : {}) }
   portalHandler = createGatewayHandler({
     logger: deps.logger,
     upstreams: deps.upstreams,
     trustedProxies: trustedProxies(deps.trustedProxies ?? 'loopback'),
     metricsToken: deps.metricsToken,
+    metrics,
     shellDir,
     remotes,
     content: site,
@@ -102,6 +106,7 @@ export async function start(deps: GatewayDeps) {
     playerDir,
     portalOrigins,
     allow: deps.content.allow,
+    metrics,
   })
   const closeOne = (server: Server) =>
     new Promise<void>((r) => {

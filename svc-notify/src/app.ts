@@ -1,9 +1,20 @@
 import type { Hono } from 'hono'
 import type { MikroORM } from '@mikro-orm/postgresql'
-import { auditTrailRoutes, createMetrics, createServiceApp, projectionTokenCheck, withTokenCheck, type AppEnv, type Logger, type TokenVerifier } from '@portal/server-kit'
+import {
+  auditTrailRoutes,
+  createMetrics,
+  createServiceApp,
+  mailMetrics,
+  projectionTokenCheck,
+  serviceMetrics,
+  withTokenCheck,
+  type AppEnv,
+  type Logger,
+  type TokenVerifier,
+} from '@portal/server-kit'
 import { adminEmailRoutes, createAdminEmailService } from './admin-emails/index.ts'
 import type { NotifyContext } from './context.ts'
-import { type DeliveryRepository, renderSenderCounts, type SenderCounts } from './deliveries/index.ts'
+import { type DeliveryRepository, NO_SENDS, type SenderCounts } from './deliveries/index.ts'
 import { emailReportRoutes, notificationRuleRoutes, createRuleService, type RuleService } from './group-reports/index.ts'
 import { mailboxRoutes, type MailboxStore } from './mailbox/index.ts'
 
@@ -16,7 +27,7 @@ export interface AppDeps {
   deliveries: DeliveryRepository
   /** Tells the sender that mails were queued. */
   kick?: () => void
-  /** The sender's counts of interrupted attempts, served on /metrics with the request figures. */
+  /** The sender's counts (sent, failed, interrupted attempts), served on /metrics with the queue and the request figures. */
   senderCounts?: () => SenderCounts
   /** Current time (tests move it). */
   clock?: () => Date
@@ -25,12 +36,12 @@ export interface AppDeps {
 /** svc-notify's HTTP app (health, readiness, metrics, the dev mailbox, admin e-mails, group rules) and its rule service. */
 export function createApp(deps: AppDeps): { app: Hono<AppEnv>; ctx: NotifyContext; rules: RuleService } {
   const ctx: NotifyContext = { orm: deps.orm, logger: deps.logger, now: deps.clock ?? (() => new Date()), deliveries: deps.deliveries, kick: deps.kick ?? (() => undefined) }
-  const requests = createMetrics('notify')
-  const senderCounts = deps.senderCounts
+  const metrics = serviceMetrics() ?? createMetrics('notify')
+  mailMetrics(metrics.registry, { queue: () => deps.deliveries.queueDepth(), sender: deps.senderCounts ?? (() => NO_SENDS) })
   const app = createServiceApp({
     service: 'notify',
     logger: deps.logger,
-    metrics: senderCounts ? { observe: requests.observe, render: () => requests.render() + renderSenderCounts(senderCounts()) } : requests,
+    metrics,
     ready: async () => {
       await deps.orm.em.getConnection().execute('select 1')
     },

@@ -12,7 +12,7 @@ import { startReportScheduler } from './group-reports/report-scheduler.ts'
 import { learningFacts } from './group-reports/learning-facts.repository.ts'
 import { EmailDelivery } from './deliveries/delivery.entity.ts'
 import { createDeliveryRepository } from './deliveries/delivery.repository.ts'
-import { startDeliverySender, type SenderOptions } from './deliveries/delivery.sender.ts'
+import { NO_SENDS, startDeliverySender, type SenderOptions } from './deliveries/delivery.sender.ts'
 import { createMailboxTransport } from './mail/mailbox-transport.ts'
 import { createSmtpTransport } from './mail/smtp-transport.ts'
 import { MailboxEntry } from './mailbox/mailbox-message.entity.ts'
@@ -57,7 +57,7 @@ export const notifyService = defineService({
       return running
     })
     const kick = () => sender.running?.kick()
-    const senderCounts = () => sender.running?.counts() ?? { unknownOutcomeResends: 0, foundAccepted: 0 }
+    const senderCounts = () => sender.running?.counts() ?? NO_SENDS
     const { app, ctx: notify, rules } = createApp({ orm, verifier, logger, mailbox, deliveries, kick, senderCounts, clock })
     // The launchers set PUBLIC_URL from the gateway's port.
     const portalUrl = publicUrl(env)

@@ -2,6 +2,7 @@ import { AsyncResource } from 'node:async_hooks'
 import type { MikroORM } from '@mikro-orm/postgresql'
 import { Migration } from '@mikro-orm/migrations'
 import type { Logger } from './logger.ts'
+import { jobMetrics, serviceMetrics, type Metrics } from './metrics.ts'
 
 /** The named leases of background work that runs on one instance at a time (a service using `lease` lists it). */
 export class BackgroundLeasesTable extends Migration {
@@ -40,6 +41,8 @@ export interface BackgroundTaskOptions {
   runAtStart?: boolean
   /** Extra periodic chores of the same task (e.g. pruning old rows), stopped with it. */
   chores?: { everyMs: number; run: () => Promise<unknown> }[]
+  /** Where its passes are counted and timed (`background_job_*`); default: the service's (`serviceMetrics`). */
+  metrics?: Metrics
 }
 
 export interface BackgroundTask {
@@ -81,8 +84,25 @@ export function createBackgroundTask(opts: BackgroundTaskOptions): BackgroundTas
   const timers: NodeJS.Timeout[] = []
   const chores = new Set<Promise<unknown>>()
   const stopping = () => stopped
+  const metrics = opts.metrics ?? serviceMetrics()
+  const jobs = metrics && jobMetrics(metrics.registry)
 
-  const withLease = async (fn: () => Promise<PassResult>): Promise<PassResult> => {
+  /** One pass, counted and timed by outcome: ok, failed, or skipped (its lease held elsewhere). */
+  const timedPass = async (): Promise<PassResult> => {
+    const start = performance.now()
+    let outcome = 'failed'
+    try {
+      const result = await withLease(() => opts.pass({ stopping }))
+      outcome = result === null ? 'skipped' : 'ok'
+      return result ?? 0
+    } finally {
+      jobs?.runs.inc({ job: opts.name, outcome })
+      jobs?.duration.observe({ job: opts.name, outcome }, (performance.now() - start) / 1000)
+    }
+  }
+
+  /** The pass under the task's lease; null when another instance holds it. */
+  const withLease = async (fn: () => Promise<PassResult>): Promise<PassResult | null> => {
     if (!opts.lease) return fn()
     const { orm, ms } = opts.lease
     const conn = orm.em.getConnection()
@@ -93,7 +113,7 @@ export function createBackgroundTask(opts: BackgroundTaskOptions): BackgroundTas
        returning holder`,
       [opts.name, holder, ms],
     )) as unknown[]
-    if (taken.length === 0) return 0
+    if (taken.length === 0) return null
     const renew = setInterval(
       () => {
         void conn
@@ -123,7 +143,7 @@ export function createBackgroundTask(opts: BackgroundTaskOptions): BackgroundTas
       try {
         do {
           again = false
-          const result = await withLease(() => opts.pass({ stopping }))
+          const result = await timedPass()
           total += done(result)
           if (more(result)) again = true
         } while (again && !stopped)

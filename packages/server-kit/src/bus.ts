@@ -7,6 +7,16 @@ export type EventHandler = (event: EventEnvelope) => Promise<void>
 /** A running subscription. */
 export interface Subscription {
   stop(): Promise<void>
+  /** What its durable consumers have yet to handle, asked of the broker (JetStream); absent in process. */
+  lag?(): Promise<ConsumerLag[]>
+}
+
+/** One durable consumer's backlog: messages not yet delivered, and delivered but not yet acknowledged. */
+export interface ConsumerLag {
+  consumer: string
+  subject: string
+  pending: number
+  ackPending: number
 }
 
 /**

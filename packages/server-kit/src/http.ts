@@ -10,7 +10,7 @@ import type { Actor } from './auth.ts'
 import { clientAddressFrom, LOOPBACK_PROXIES, type TrustedProxies } from './client-address.ts'
 import { AppError, errorHandler, notFoundHandler } from './errors.ts'
 import type { Logger } from './logger.ts'
-import { createMetrics, type Metrics } from './metrics.ts'
+import { createMetrics, serviceMetrics, type Metrics } from './metrics.ts'
 
 /** Hono environment of every service app. */
 export type AppEnv = { Variables: { requestId: string; actor: Actor; logger: Logger } }
@@ -22,6 +22,7 @@ export interface ServiceAppOptions {
   maxBodyBytes?: number
   /** Readiness checks, e.g. a database ping. */
   ready?: () => Promise<void>
+  /** Where requests are counted and what `/metrics` serves; default: the service's (`serviceMetrics`), else new ones. */
   metrics?: Metrics
 }
 
@@ -39,7 +40,8 @@ export const requestContext = (logger: Logger, metrics?: Metrics) =>
     const start = performance.now()
     await next()
     const ms = performance.now() - start
-    metrics?.observe(c.req.method, c.req.routePath ?? c.req.path, c.res.status, ms)
+    // The matched pattern (`/items/:id`): a raw path would make a series per id or token.
+    metrics?.observe(c.req.method, c.req.routePath ?? 'unmatched', c.res.status, ms)
     // One line per request: the matched route (`/scorm/commit/:token`) to group by; the path too,
     // its tokens redacted by the logger as in every line.
     if (c.req.path !== '/healthz' && c.req.path !== '/metrics')
@@ -95,7 +97,7 @@ export const ownBodyLimit: MiddlewareHandler = (_c, next) => next()
 
 /** A service's Hono app with the common middleware, error shape, health, readiness and metrics. */
 export function createServiceApp(opts: ServiceAppOptions): Hono<AppEnv> {
-  const metrics = opts.metrics ?? createMetrics(opts.service)
+  const metrics = opts.metrics ?? serviceMetrics() ?? createMetrics(opts.service)
   const app = new Hono<AppEnv>()
   app.use(requestContext(opts.logger, metrics))
   const limit = bodyLimit({
@@ -117,7 +119,7 @@ export function createServiceApp(opts: ServiceAppOptions): Hono<AppEnv> {
       return c.json({ status: 'not ready', service: opts.service }, 503)
     }
   })
-  app.get('/metrics', (c) => c.text(metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4' }))
+  app.get('/metrics', async (c) => c.body(await metrics.render(), 200, { 'Content-Type': metrics.contentType }))
   return app
 }
 

@@ -1,7 +1,7 @@
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node'
 import { AckPolicy, DeliverPolicy, JetStreamApiError, StorageType, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream'
 import { EventEnvelope } from '@portal/contracts'
-import type { EventBus, EventHandler } from './bus.ts'
+import type { ConsumerLag, EventBus, EventHandler } from './bus.ts'
 import type { Logger } from './logger.ts'
 
 export interface NatsBusOptions {
@@ -93,10 +93,17 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<EventBus & { 
               }
             }
           })()
-          return { messages, done }
+          return { messages, done, durable, subject }
         }),
       )
       return {
+        lag: () =>
+          Promise.all(
+            loops.map(async (l): Promise<ConsumerLag> => {
+              const info = await jsm.consumers.info(stream, l.durable)
+              return { consumer, subject: l.subject, pending: info.num_pending, ackPending: info.num_ack_pending }
+            }),
+          ),
         async stop() {
           for (const l of loops) {
             l.messages.stop()

@@ -3,6 +3,8 @@ import { Events, type EventData, type EventEnvelope, type EventType } from '@por
 import { createBackgroundTask } from './background.ts'
 import type { EventBus } from './bus.ts'
 import type { Logger } from './logger.ts'
+import { scrapedGauges } from './metrics.ts'
+import type { Registry } from 'prom-client'
 
 /** An event waiting to be published, written in the same transaction as the change it reports. */
 export const OutboxMessage = defineEntity({
@@ -138,4 +140,28 @@ export function startOutboxRelay(opts: { orm: MikroORM; bus: EventBus; logger: L
   const forget = kickOnCommit(opts.orm, relay)
   task.start()
   return relay
+}
+
+/**
+ * The outbox's backlog on `registry`, read at scrape time: events not yet published
+ * (`outbox_unsent_events`) and how long the oldest has waited (`outbox_oldest_unsent_age_seconds`,
+ * 0 when none). One query on the pending rows' partial index per scrape.
+ */
+export function outboxMetrics(registry: Registry, orm: MikroORM): void {
+  scrapedGauges(
+    registry,
+    {
+      unsent: { name: 'outbox_unsent_events', help: 'Outbox events recorded and not yet published to the bus.' },
+      oldestAgeSeconds: { name: 'outbox_oldest_unsent_age_seconds', help: 'Seconds the oldest unpublished outbox event has waited (0 when none).' },
+    },
+    async () => {
+      const [row] = (await orm.em
+        .getConnection()
+        .execute('select count(*)::int as unsent, coalesce(extract(epoch from now() - min(occurred_at)), 0)::float8 as age from outbox where sent_at is null')) as {
+        unsent: number
+        age: number
+      }[]
+      return [{ values: { unsent: Number(row?.unsent ?? 0), oldestAgeSeconds: Math.max(0, Number(row?.age ?? 0)) } }]
+    },
+  )
 }

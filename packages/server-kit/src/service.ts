@@ -8,8 +8,9 @@ import { openDatabase, type MigrationEntry } from './db.ts'
 import { serviceDatabaseUrl, type PlatformEnv } from './env.ts'
 import { listen, type AppEnv } from './http.ts'
 import { createLogger, type Logger } from './logger.ts'
+import { consumerLagMetrics, createMetrics, withServiceMetrics, type Metrics } from './metrics.ts'
 import { createNatsBus } from './nats-bus.ts'
-import { startOutboxRelay, type OutboxRelay } from './outbox.ts'
+import { outboxMetrics, startOutboxRelay, type OutboxRelay } from './outbox.ts'
 import { closeOnSignal } from './process.ts'
 import { createGarbageCleaner, type GarbageCleaner } from './storage-garbage.ts'
 import { openStorage, type Storage } from './storage.ts'
@@ -119,6 +120,8 @@ export interface ServiceContext<E extends PlatformEnv = PlatformEnv> {
   /** Verifies identity's tokens. */
   verifier: TokenVerifier
   clock: () => Date
+  /** The service's registry: its app's `/metrics` and background tasks use it already (made in its scope); domain metrics go here. */
+  metrics: Metrics
 }
 
 /** A service's projection of identity's users: subscribed with the consumers, asked once for every user when the service starts. */
@@ -164,6 +167,8 @@ export type RunningService<P, S extends boolean = boolean> = P &
     app: Hono<AppEnv>
     orm: MikroORM
     relay: OutboxRelay
+    /** What its `/metrics` serves. */
+    metrics: Metrics
     /** Stops the service in the reverse order of its start; leaves the bus open (the caller owns it). */
     close(): Promise<void>
   }
@@ -186,7 +191,7 @@ export interface Service<E extends PlatformEnv, O, P, S extends boolean> {
  * the reverse, from one stack; a start that fails half way undoes what it had started.
  */
 export function defineService<E extends PlatformEnv, O = object, P = object, S extends boolean = false>(def: ServiceDefinition<E, O, P, S>): Service<E, O, P, S> {
-  const run = async (deps: ServiceDeps<E> & O, serve?: ServeOptions): Promise<RunningService<P, S>> => {
+  const run = async (deps: ServiceDeps<E> & O, metrics: Metrics, serve?: ServeOptions): Promise<RunningService<P, S>> => {
     const { env, logger, bus } = deps
     const stack = createShutdownStack(logger)
     try {
@@ -200,6 +205,7 @@ export function defineService<E extends PlatformEnv, O = object, P = object, S e
         logger,
       })
       stack.defer(() => db.close())
+      outboxMetrics(metrics.registry, db.orm)
       const relay = startOutboxRelay({ orm: db.orm, bus, logger })
       stack.defer(() => relay.stop())
       const verifier = createTokenVerifier(deps.jwks, { issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE })
@@ -209,15 +215,28 @@ export function defineService<E extends PlatformEnv, O = object, P = object, S e
         const storage = deps.storage ?? (await openStorage(env, def.name, join(env.DATA_DIR, 'storage', def.name)))
         files = { storage, garbage: createGarbageCleaner({ orm: db.orm, storage, logger, now: clock }) }
       }
-      const ctx = { name: def.name, env, logger, bus, orm: db.orm, relay, verifier, clock, ...files } as ServiceContext<E> & (S extends true ? ServiceFiles : unknown)
+      const ctx = { name: def.name, env, logger, bus, orm: db.orm, relay, verifier, clock, metrics, ...files } as ServiceContext<E> & (S extends true ? ServiceFiles : unknown)
       const features = await def.features(ctx, deps)
       if (features.close) stack.defer(features.close)
       for (const job of [...(files ? [files.garbage] : []), ...(features.jobs ?? [])]) {
         stack.defer(() => job.stop())
         if (serve) job.start()
       }
+      // The durable consumers' lag is asked of the broker when /metrics is scraped.
+      const subscriptions: Subscription[] = []
+      consumerLagMetrics(metrics.registry, () => subscriptions)
+      const subscribing: EventBus = {
+        kind: bus.kind,
+        publish: (event) => bus.publish(event),
+        close: () => bus.close(),
+        subscribe: async (consumer, subjects, handler) => {
+          const subscription = await bus.subscribe(consumer, subjects, handler)
+          subscriptions.push(subscription)
+          return subscription
+        },
+      }
       for (const subscribe of [...(features.users ? [features.users.subscribe] : []), ...(features.consumers ?? [])]) {
-        const subscription = await subscribe(bus)
+        const subscription = await subscribe(subscribing)
         stack.defer(() => subscription.stop())
       }
       let port = 0
@@ -233,16 +252,23 @@ export function defineService<E extends PlatformEnv, O = object, P = object, S e
         logger.info(`${def.name} listening`, { port, ...features.describe?.() })
         features.serving?.()
       }
-      return { ...features.parts, ...(files ? { storage: files.storage } : {}), port, app: features.app, orm: db.orm, relay, close: stack.close } as RunningService<P, S>
+      return { ...features.parts, ...(files ? { storage: files.storage } : {}), port, app: features.app, orm: db.orm, relay, metrics, close: stack.close } as RunningService<P, S>
     } catch (err) {
       await stack.close().catch(() => undefined)
       throw err
     }
   }
+  // One registry per service instance (route tests assemble many in one process); process metrics only where it really serves.
+  const runWithMetrics = (deps: ServiceDeps<E> & O, serve?: ServeOptions) => {
+    const metrics = createMetrics(def.name)
+    if (serve) metrics.collectProcessMetrics()
+    return withServiceMetrics(metrics, () => run(deps, metrics, serve))
+  }
   return {
     name: def.name,
-    start: (deps) => run(deps, { port: deps.port, hostname: deps.hostname }),
-    assemble: (deps) => run(deps),
+    // Apps and background tasks made while the service starts (or later, from its requests and consumers) record in its registry.
+    start: (deps) => runWithMetrics(deps, { port: deps.port, hostname: deps.hostname }),
+    assemble: (deps) => runWithMetrics(deps),
   }
 }
 

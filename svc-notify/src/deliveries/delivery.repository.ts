@@ -136,6 +136,14 @@ export function createDeliveryRepository(orm: MikroORM) {
       )
     },
 
+    /** The queue for /metrics: mails still to send (waiting for a retry included) and how long the oldest has waited. */
+    async queueDepth(): Promise<{ pending: number; oldestAgeSeconds: number }> {
+      const [row] = (await conn().execute(
+        "select count(*)::int as pending, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as age from email_deliveries where status = 'pending'",
+      )) as { pending: number; age: number }[]
+      return { pending: Number(row?.pending ?? 0), oldestAgeSeconds: Math.max(0, Number(row?.age ?? 0)) }
+    },
+
     /** Deletes finished deliveries (they hold codes and links) after `days`. */
     async pruneFinished(days: number): Promise<void> {
       await conn().execute("delete from email_deliveries where status <> 'pending' and created_at < now() - (? * interval '1 day')", [days])

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, type Database } from '@portal/server-kit'
+import { createMetrics, mailMetrics, openDatabase, type Database } from '@portal/server-kit'
 import { createTestDatabase, silentLogger } from '@portal/server-kit/testing'
 import { type OutgoingEmail, MailRejected, type MailTransport, createMailboxTransport } from '../mail/index.ts'
 import { MailboxEntry, createMailboxRepository } from '../mailbox/index.ts'
 import { migrationsList } from '../migrations/index.ts'
 import { EmailDelivery } from './delivery.entity.ts'
 import { createDeliveryRepository, deliveryId } from './delivery.repository.ts'
-import { renderSenderCounts, retryDelay, startDeliverySender, type DeliverySender } from './delivery.sender.ts'
+import { NO_SENDS, retryDelay, startDeliverySender, type DeliverySender } from './delivery.sender.ts'
 
 /** A transport that fails its first `failures` sends (with `error`), then accepts. */
 function fakeTransport(failures = 0, error: () => Error = () => new Error('connection refused')) {
@@ -82,6 +82,7 @@ describe('delivery sender', () => {
     expect(fake.calls()).toBe(3)
     expect(fake.sent).toHaveLength(1)
     expect((await row(id)).attempts).toBe(3)
+    expect(sender.counts()).toEqual({ ...NO_SENDS, sent: 1, retried: 2 })
   })
 
   it('does not retry before the backoff delay', async () => {
@@ -113,6 +114,26 @@ describe('delivery sender', () => {
     sender = startDeliverySender({ deliveries, transport: fake.transport, logger: silentLogger, options: { intervalMs: 10, retryBaseMs: 1, retryMaxMs: 5, maxAttempts: 3 } })
     await expect.poll(async () => (await row(id)).status, { timeout: 5_000 }).toBe('failed')
     expect(fake.calls()).toBe(3)
+    expect(sender.counts()).toEqual({ ...NO_SENDS, retried: 2, givenUp: 1 })
+  })
+
+  it('serves the queue, the mails sent and the failed attempts on /metrics', async () => {
+    const { deliveries } = await queue('ada@example.com')
+    await queue('grace@example.com')
+    const fake = fakeTransport(1)
+    sender = startDeliverySender({ deliveries, transport: fake.transport, logger: silentLogger, options: { intervalMs: 60_000, retryBaseMs: 60_000 } })
+    const metrics = createMetrics('notify')
+    const running = sender
+    mailMetrics(metrics.registry, { queue: () => deliveries.queueDepth(), sender: () => running.counts() })
+    expect(await metrics.render()).toContain('mail_queue_pending{service="notify"} 2\n')
+    await sender.flush()
+    const text = await metrics.render()
+    // One mail went, the other failed once and waits for its retry.
+    expect(text).toContain('mail_queue_pending{service="notify"} 1\n')
+    expect(text).toMatch(/mail_queue_oldest_pending_age_seconds\{service="notify"\} \d/)
+    expect(text).toContain('mail_sent_total{service="notify"} 1\n')
+    expect(text).toContain('mail_send_failures_total{outcome="retry",service="notify"} 1\n')
+    expect(text).toContain('mail_send_failures_total{outcome="given_up",service="notify"} 0\n')
   })
 
   it('lets two senders (two instances) share the work without sending a mail twice', async () => {
@@ -201,8 +222,11 @@ describe('delivery sender', () => {
     expect(await sender.flush()).toBe(1)
     expect(next.sent.at(-1)).toMatchObject({ id: ids[2], attempts: 2, interrupted: true })
     expect(await row(ids[2]!)).toMatchObject({ status: 'sent', unknownOutcomeResends: 1, sendingSince: null })
-    expect(sender.counts()).toEqual({ unknownOutcomeResends: 1, foundAccepted: 0 })
-    expect(renderSenderCounts(sender.counts())).toContain('notify_email_unknown_outcome_resends_total{service="notify"} 1\n')
+    expect(sender.counts()).toEqual({ ...NO_SENDS, sent: 3, unknownOutcomeResends: 1 })
+    const metrics = createMetrics('notify')
+    const running = sender
+    mailMetrics(metrics.registry, { queue: () => deliveries.queueDepth(), sender: () => running.counts() })
+    expect(await metrics.render()).toContain('notify_email_unknown_outcome_resends_total{service="notify"} 1\n')
     for (const id of [ids[0], ids[1], ids[3], ids[4]]) expect((await row(id!)).unknownOutcomeResends).toBe(0)
     // The first process's attempt failing that late changes nothing.
     inFlight!(new Error('connection reset'))
@@ -226,7 +250,7 @@ describe('delivery sender', () => {
     expect(await sender.flush()).toBe(1)
     expect(sends).toBe(0)
     expect(await row(id)).toMatchObject({ status: 'sent', unknownOutcomeResends: 0 })
-    expect(sender.counts()).toEqual({ unknownOutcomeResends: 0, foundAccepted: 1 })
+    expect(sender.counts()).toEqual({ ...NO_SENDS, foundAccepted: 1 })
   })
 
   it('keeps an attempt in flight when an earlier attempt that outlived its lease reports failure', async () => {

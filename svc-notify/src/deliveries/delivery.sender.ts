@@ -1,4 +1,4 @@
-import { createBackgroundTask, type Logger } from '@portal/server-kit'
+import { createBackgroundTask, type Logger, type MailSenderFigures } from '@portal/server-kit'
 import { MailRejected, type MailTransport } from '../mail/index.ts'
 import type { ClaimedDelivery, DeliveryRepository } from './delivery.repository.ts'
 
@@ -38,26 +38,11 @@ export interface DeliverySender {
   stop(): Promise<void>
 }
 
-export interface SenderCounts {
-  /** Mails sent again without knowing whether their interrupted attempt had been accepted. */
-  unknownOutcomeResends: number
-  /** Interrupted attempts the transport said it had accepted: marked sent, not sent again. */
-  foundAccepted: number
-}
+/** What a sender did since its process started (for /metrics: `mailMetrics`). */
+export type SenderCounts = MailSenderFigures
 
-/** Prometheus lines of a sender's counts (appended to the service's /metrics). */
-export function renderSenderCounts(c: SenderCounts): string {
-  return (
-    [
-      '# HELP notify_email_unknown_outcome_resends_total E-mails sent again after an attempt interrupted before its outcome was recorded (may arrive twice, same Message-ID).',
-      '# TYPE notify_email_unknown_outcome_resends_total counter',
-      `notify_email_unknown_outcome_resends_total{service="notify"} ${c.unknownOutcomeResends}`,
-      '# HELP notify_email_interrupted_found_accepted_total Interrupted attempts the transport said it had accepted (marked sent, not sent again).',
-      '# TYPE notify_email_interrupted_found_accepted_total counter',
-      `notify_email_interrupted_found_accepted_total{service="notify"} ${c.foundAccepted}`,
-    ].join('\n') + '\n'
-  )
-}
+/** A sender that has not started (route tests): nothing sent yet. */
+export const NO_SENDS: SenderCounts = { sent: 0, retried: 0, givenUp: 0, unknownOutcomeResends: 0, foundAccepted: 0 }
 
 /** The delay before attempt `attempts + 1`, with jitter so many failures do not retry in step. */
 export function retryDelay(attempts: number, opts: Pick<SenderOptions, 'retryBaseMs' | 'retryMaxMs'>): number {
@@ -84,7 +69,7 @@ export function retryDelay(attempts: number, opts: Pick<SenderOptions, 'retryBas
 export function startDeliverySender(deps: { deliveries: DeliveryRepository; transport: MailTransport; logger: Logger; options?: Partial<SenderOptions> }): DeliverySender {
   const opts = { ...DEFAULT_SENDER_OPTIONS, ...deps.options }
   const { deliveries, transport, logger } = deps
-  const counts: SenderCounts = { unknownOutcomeResends: 0, foundAccepted: 0 }
+  const counts: SenderCounts = { ...NO_SENDS }
   // Accepted by the mail server, not yet marked sent (the mark failed): marked before anything new is claimed.
   const accepted = new Set<string>()
   const markAccepted = async () => {
@@ -132,9 +117,12 @@ export function startDeliverySender(deps: { deliveries: DeliveryRepository; tran
         err: err as Error,
       })
       await deliveries.markFailed(mail.id, mail.attempts, (err as Error).message ?? String(err), retryAt)
+      if (permanent) counts.givenUp++
+      else counts.retried++
       return false
     }
     await markSent(mail.id)
+    counts.sent++
     logger.info('e-mail sent', { deliveryId: mail.id, transport: transport.kind })
     return true
   }

@@ -1,5 +1,5 @@
 export { EmailDelivery } from './delivery.entity.ts'
 export { createDeliveryRepository, deliveryId } from './delivery.repository.ts'
 export type { DeliveryRepository } from './delivery.repository.ts'
-export { renderSenderCounts, startDeliverySender } from './delivery.sender.ts'
+export { NO_SENDS, startDeliverySender } from './delivery.sender.ts'
 export type { SenderCounts, SenderOptions } from './delivery.sender.ts'
