@@ -3,8 +3,10 @@ import {
   auditAdminChanges,
   auditTrailRoutes,
   createLogger,
+  createMetrics,
   createServiceApp,
   projectionTokenCheck,
+  serviceMetrics,
   withTokenCheck,
   type GarbageCleaner,
   type Logger,
@@ -88,9 +90,11 @@ export function createApp(deps: AppDeps) {
   const garbage = deps.garbage
   const ingest = createIngestWorker(ctx)
   const courses = createCourseService(ctx, { garbage, ingest })
+  const metrics = serviceMetrics() ?? createMetrics('learning')
   const app = createServiceApp({
     service: 'learning',
     logger,
+    metrics,
     maxBodyBytes: 1024 * 1024,
     ready: async () => {
       await deps.orm.em.getConnection().execute('select 1')
@@ -103,7 +107,7 @@ export function createApp(deps: AppDeps) {
   const scorm = createScormService(ctx)
   app.route('/courses', courseProgressRoutes(progress, verifier))
   app.route('/modules', moduleRoutes(progress, content, verifier))
-  app.route('/scorm', scormRoutes(scorm, verifier, deps.launchTokens))
+  app.route('/scorm', scormRoutes(scorm, verifier, deps.launchTokens, metrics))
   app.route('/scorm-editor', scormEditorRoutes(scorm, verifier))
   app.route('/scorm-editor', scormEditorAdminRoutes(createScormEditorService(ctx), ctx, verifier))
   app.route('/content', contentRoutes(content, deps.launchTokens, deps.storage))

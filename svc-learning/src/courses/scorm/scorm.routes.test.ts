@@ -45,6 +45,11 @@ const launch = async (who: TestUser = learner, id = moduleId): Promise<ScormLaun
 /** A commit's answer: what scorm-again reads, or a refusal's message and code. */
 type CommitAnswer = Partial<z.infer<typeof ScormCommitResponse>> & { message?: string; code?: string }
 /** POSTs a commit to a launch's commit URL, as JSON (autocommit) or text/plain (beacon). */
+/** Commits counted on the app's /metrics with `result` (ok, rejected, error). */
+const commitsCounted = async (result: string) => {
+  const text = await (await h.app.request('/metrics')).text()
+  return Number(text.match(new RegExp(`^scorm_commit_duration_seconds_count\\{service="learning",result="${result}"\\} (\\d+)$`, 'm'))?.[1] ?? 0)
+}
 const commit = async (l: { commitUrl: string }, body: unknown, type = 'application/json') => {
   const res = await h.app.request(l.commitUrl.replace(/^\/api/, ''), {
     method: 'POST',
@@ -229,6 +234,7 @@ describe('GET /content/{token}/*', () => {
 describe('POST /scorm/commit/{token}', () => {
   it('stores a JSON commit with its summary and a text/plain beacon after it', async () => {
     const l = await launch()
+    const counted = await commitsCounted('ok')
     const first = await commit(l, { itemId: 'playing_item', seq: 1, runtimeData: cmi2004() })
     expect(first.status).toBe(200)
     expect(ScormCommitResponse.parse(first.body)).toEqual({ result: true, errorCode: 0, applied: true, moduleCompleted: false })
@@ -242,6 +248,8 @@ describe('POST /scorm/commit/{token}', () => {
     const beacon = await commit(l, JSON.stringify({ itemId: 'playing_item', seq: 2, terminated: true, runtimeData: cmi2004({ location: 'page-3' }) }), 'text/plain;charset=UTF-8')
     expect(beacon.body).toMatchObject({ result: true, applied: true })
     expect((await state('playing_item'))[0]).toMatchObject({ location: 'page-3', seq: 2 })
+    // Both commits are counted and timed on /metrics.
+    expect(await commitsCounted('ok')).toBe(counted + 2)
     const [mp] = await h.sql('select progress from module_progress where user_id = ? and module_id = ?', [learner.id, moduleId])
     expect(mp!.progress).toBeGreaterThanOrEqual(5)
   })
@@ -299,8 +307,10 @@ describe('POST /scorm/commit/{token}', () => {
   })
   it('answers 400 with a SCORM error to bad JSON and bad shapes, 415 to forms and 401 to bad or expired tokens', async () => {
     const l = await launch()
+    const rejected = await commitsCounted('rejected')
     const bad = await commit(l, '{nope', 'text/plain')
     expect(bad.status).toBe(400)
+    expect(await commitsCounted('rejected')).toBe(rejected + 1)
     expect(bad.body).toMatchObject({ result: false, errorCode: 101, code: 'invalid_json' })
     expect(bad.body.message).toBeTruthy()
     const shape = await commit(l, { seq: 1, runtimeData: {} })

@@ -1,7 +1,20 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { numericId, ScormProgressBody } from '@portal/contracts'
-import { AppError, authenticate, isUnstorableText, ownBodyLimit, readBodyText, UNSTORABLE_TEXT_MESSAGE, validate, type AppEnv, type TokenVerifier } from '@portal/server-kit'
+import { createMiddleware } from 'hono/factory'
+import {
+  AppError,
+  authenticate,
+  isUnstorableText,
+  ownBodyLimit,
+  readBodyText,
+  scormCommitMetrics,
+  UNSTORABLE_TEXT_MESSAGE,
+  validate,
+  type AppEnv,
+  type Metrics,
+  type TokenVerifier,
+} from '@portal/server-kit'
 import type { LaunchTokens } from '../../shared/index.ts'
 import { CommitError, type ScormService } from './scorm.service.ts'
 
@@ -14,15 +27,30 @@ export const COMMIT_MAX_BYTES = 1024 * 1024
 const GENERAL_EXCEPTION = 101
 
 /**
+ * Times each commit into `scorm_commit_duration_seconds` by result: ok, rejected (a 4xx: bad token,
+ * body or state) or error (a 5xx).
+ */
+const timedCommits = (metrics: Metrics | undefined) => {
+  const commits = metrics && scormCommitMetrics(metrics.registry)
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (!commits) return next()
+    const end = commits.startTimer()
+    await next()
+    end({ result: c.res.status < 400 ? 'ok' : c.res.status < 500 ? 'rejected' : 'error' })
+  })
+}
+
+/**
  * `/scorm`: launches, progress records (bearer) and the commit endpoint, whose only credential
  * is the launch token in its path (the last commit is a beacon that cannot carry a bearer).
+ * `metrics`: where commits are counted and timed.
  */
-export const scormRoutes = (svc: ScormService, verifier: TokenVerifier, launchTokens: LaunchTokens) => {
+export const scormRoutes = (svc: ScormService, verifier: TokenVerifier, launchTokens: LaunchTokens, metrics?: Metrics) => {
   const auth = authenticate(verifier)
   return (
     new Hono<AppEnv>()
       // The commit reads its body itself (`ownBodyLimit`, `readBodyText`): it is the service's hottest path.
-      .post('/commit/:token', ownBodyLimit, async (c) => {
+      .post('/commit/:token', ownBodyLimit, timedCommits(metrics), async (c) => {
         const fail = (status: 400 | 401 | 403 | 404 | 409 | 413 | 415, code: string, message: string) =>
           c.json({ result: false, errorCode: GENERAL_EXCEPTION, message, code }, status)
         let claims
