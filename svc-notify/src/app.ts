@@ -6,6 +6,7 @@ import {
   createServiceApp,
   mailMetrics,
   projectionTokenCheck,
+  serveOpenApi,
   serviceMetrics,
   withTokenCheck,
   type AppEnv,
@@ -54,5 +55,10 @@ export function createApp(deps: AppDeps): { app: Hono<AppEnv>; ctx: NotifyContex
   app.route('/admin/notification-rules', notificationRuleRoutes(rules, verifier))
   app.route('/email-reports', emailReportRoutes(rules, verifier))
   app.route('/admin/audit/notify', auditTrailRoutes(deps.orm, 'notify', verifier))
+  serveOpenApi(app, {
+    service: 'notify',
+    title: 'svc-notify',
+    description: "E-mail: the admins' addresses, the user groups' report rules and the dev mailbox. The mails themselves follow other services' events.",
+  })
   return { app, ctx, rules }
 }

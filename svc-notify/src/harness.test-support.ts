@@ -2,7 +2,7 @@
 // users announced through identity's events (notify's projection), the learning consumer on an
 // in-process bus, a movable clock and a caller of the app.
 import { PlatformEnv, createInProcessBus, createTokenIssuer, loadOrCreateSigningKey, type Actor } from '@portal/server-kit'
-import { appCaller, createTestDatabase, silentLogger, sqlOf } from '@portal/server-kit/testing'
+import { appCaller, contractChecker, createTestDatabase, silentLogger, sqlOf } from '@portal/server-kit/testing'
 import { notifyService } from './server.ts'
 
 export async function createHarness() {
@@ -19,7 +19,8 @@ export async function createHarness() {
   // events the facts), called in process: nothing served, no sender or scheduler running.
   const service = await notifyService.assemble({ env, logger: silentLogger, bus, jwks: issuer.jwks(), databaseUrl: testDb.url, clock })
   const { app, ctx, rules } = service
-  const call = appCaller(app)
+  // Every answer the route tests get is checked against the service's OpenAPI document (a contract test).
+  const call = appCaller(app, { contract: contractChecker(await (await app.request('/openapi.json')).json()) })
   const sql = sqlOf(service.orm)
 
   /** A signed-in caller with a fresh id, announced the way identity does; `group` puts them in a user group, `manager` makes them a manager of everything. */

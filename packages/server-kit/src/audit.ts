@@ -2,9 +2,10 @@ import { Hono } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
 import { Migration } from '@mikro-orm/migrations'
-import { AuditQuery, type AuditEntry } from '@portal/contracts'
+import { AuditEntriesResponse, AuditQuery, type AuditEntry } from '@portal/contracts'
 import { authenticate, requireAdmin, type Actor, type TokenVerifier } from './auth.ts'
 import { validate } from './errors.ts'
+import { doc } from './openapi.ts'
 import { sqlConditions } from './sql-conditions.ts'
 import type { AppEnv } from './http.ts'
 import type { z } from 'zod'
@@ -71,7 +72,12 @@ export const auditTrail = {
 export const auditTrailRoutes = (orm: MikroORM, service: string, verifier: TokenVerifier) =>
   new Hono<AppEnv>()
     .use(authenticate(verifier), requireAdmin)
-    .get('/', validate('query', AuditQuery), async (c) => c.json(await auditTrail.list(orm.em.fork(), service, c.req.valid('query'))))
+    .get(
+      '/',
+      doc({ summary: "The service's audit trail of admin changes", tags: ['Audit'], roles: 'admins', responses: { 200: AuditEntriesResponse } }),
+      validate('query', AuditQuery),
+      async (c) => c.json(await auditTrail.list(orm.em.fork(), service, c.req.valid('query'))),
+    )
 
 /**
  * An admin change a route makes: method and path, the action's name, and what it changed. `B` is

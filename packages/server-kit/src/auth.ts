@@ -16,6 +16,7 @@ import {
 } from 'jose'
 import type { Branch, Department, ManagerScope } from '@portal/contracts'
 import { AppError, forbidden, unauthorized } from './errors.ts'
+import { ADMIN_SPEC, BEARER_SPEC, documented } from './openapi.ts'
 
 const ALG = 'EdDSA'
 
@@ -169,13 +170,15 @@ export const withTokenCheck =
  */
 export const authenticate = (verify: TokenVerifier, opts: { check?: TokenCheck } = {}) => {
   const verified = opts.check ? withTokenCheck(verify, opts.check) : verify
-  return createMiddleware<AuthEnv>(async (c, next) => {
+  const middleware = createMiddleware<AuthEnv>(async (c, next) => {
     const header = c.req.header('authorization') ?? ''
     const match = /^Bearer\s+(\S+)$/i.exec(header)
     if (!match) throw unauthorized('Invalid or missing authentication token', 'invalid_token')
     c.set('actor', await verified(match[1]!))
     await next()
   })
+  // The service's OpenAPI document lists the bearer scheme and its 401 on every route behind it.
+  return documented(middleware, BEARER_SPEC)
 }
 
 /**
@@ -220,10 +223,13 @@ export function createTokenCheck(load: (userId: string) => Promise<UserAuthState
 }
 
 /** Middleware (after `authenticate`): only admins pass. */
-export const requireAdmin = createMiddleware<AuthEnv>(async (c, next) => {
-  if (!c.get('actor')?.isAdmin) throw forbidden('Admin access required', 'admin_required')
-  await next()
-})
+export const requireAdmin = documented(
+  createMiddleware<AuthEnv>(async (c, next) => {
+    if (!c.get('actor')?.isAdmin) throw forbidden('Admin access required', 'admin_required')
+    await next()
+  }),
+  ADMIN_SPEC,
+)
 
 /** Throws 403 unless the actor is the user or an admin. */
 export function requireSelfOrAdmin(actor: Actor, userId: string): void {

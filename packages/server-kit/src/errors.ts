@@ -6,6 +6,7 @@ import type { z } from 'zod'
 import type { Logger } from './logger.ts'
 import { AppError, type Extra } from './app-error.ts'
 import { inputError, inputProblem, UNSTORABLE_TEXT_MESSAGE } from './input.ts'
+import { documentedInput } from './openapi.ts'
 
 // AppError has a module of its own (input.ts throws it too, and this module uses input.ts); it stays part of this module's API.
 export { AppError }
@@ -82,27 +83,35 @@ export function validationFailed(error: z.ZodError): AppError {
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i
 
-/** zValidator answering bad input with 400 `{message, code: 'validation_failed', details}`. */
+/**
+ * zValidator answering bad input with 400 `{message, code: 'validation_failed', details}`. It also
+ * carries its schema for the service's OpenAPI document (`openapi.ts`): the parameter or body is
+ * documented from the very contract that checks it.
+ */
 export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
-  zValidator(target, schema, (result, c: Context) => {
-    // A JSON route given another type would see an empty body and answer "x is required": say what is wrong.
-    if (target === 'json' && !JSON_TYPE.test(c.req.header('content-type') ?? ''))
-      return c.json({ message: 'Send the body as JSON (Content-Type: application/json)', code: 'unsupported_media_type' }, 415)
-    if (!result.success) {
-      const issues = result.error.issues
-      return c.json(
-        {
-          message: issueMessage(issues[0]!),
-          code: 'validation_failed',
-          details: issues.map((i) => ({ path: i.path.join('.'), message: issueMessage(i) })),
-        },
-        400,
-      )
-    }
-    // Text the database cannot store, or nesting too deep to store, whatever the schema allowed.
-    const problem = inputProblem(result.data)
-    if (problem) {
-      const err = inputError(problem)
-      return c.json({ message: err.message, code: err.code }, 400)
-    }
-  })
+  documentedInput(
+    zValidator(target, schema, (result, c: Context) => {
+      // A JSON route given another type would see an empty body and answer "x is required": say what is wrong.
+      if (target === 'json' && !JSON_TYPE.test(c.req.header('content-type') ?? ''))
+        return c.json({ message: 'Send the body as JSON (Content-Type: application/json)', code: 'unsupported_media_type' }, 415)
+      if (!result.success) {
+        const issues = result.error.issues
+        return c.json(
+          {
+            message: issueMessage(issues[0]!),
+            code: 'validation_failed',
+            details: issues.map((i) => ({ path: i.path.join('.'), message: issueMessage(i) })),
+          },
+          400,
+        )
+      }
+      // Text the database cannot store, or nesting too deep to store, whatever the schema allowed.
+      const problem = inputProblem(result.data)
+      if (problem) {
+        const err = inputError(problem)
+        return c.json({ message: err.message, code: err.code }, 400)
+      }
+    }),
+    target,
+    schema,
+  )

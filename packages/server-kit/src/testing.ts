@@ -1,6 +1,9 @@
 import { createServer } from 'node:net'
 import pg from 'pg'
 import { createLogger } from './logger.ts'
+import type { ContractChecker } from './openapi-contract.ts'
+
+export * from './openapi-contract.ts'
 
 /** Server the integration tests use (the machine's PostgreSQL). */
 export const TEST_PG_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
@@ -92,7 +95,7 @@ const parseBody = (text: string): TestJson => {
  * Calls a service's Hono app as route tests do: a JSON body (or `raw` text), a bearer token, the
  * answer's status, parsed body and headers.
  */
-export function appCaller(app: { request(path: string, init?: RequestInit): Response | Promise<Response> }) {
+export function appCaller(app: { request(path: string, init?: RequestInit): Response | Promise<Response> }, opts: { contract?: ContractChecker } = {}) {
   return async (method: string, path: string, o: { body?: unknown; raw?: string; token?: string; headers?: Record<string, string> } = {}) => {
     const headers: Record<string, string> = { ...o.headers }
     if (o.token) headers.authorization = `Bearer ${o.token}`
@@ -102,7 +105,10 @@ export function appCaller(app: { request(path: string, init?: RequestInit): Resp
       body = o.raw ?? JSON.stringify(o.body)
     }
     const res = await app.request(path, { method, headers, body })
-    return { status: res.status, body: parseBody(await res.text()), headers: res.headers }
+    const answer = { status: res.status, body: parseBody(await res.text()), headers: res.headers }
+    // A contract test: every answer the route tests get must fit the service's OpenAPI document.
+    opts.contract?.assert(method, path, answer)
+    return answer
   }
 }
 
