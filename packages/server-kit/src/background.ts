@@ -96,8 +96,8 @@ export function createBackgroundTask(opts: BackgroundTaskOptions): BackgroundTas
       outcome = result === null ? 'skipped' : 'ok'
       return result ?? 0
     } finally {
-      jobs?.runs.inc({ job: opts.name, outcome })
-      jobs?.duration.observe({ job: opts.name, outcome }, (performance.now() - start) / 1000)
+      jobs?.runs.inc({ task: opts.name, outcome })
+      jobs?.duration.observe({ task: opts.name, outcome }, (performance.now() - start) / 1000)
     }
   }
 

@@ -70,7 +70,10 @@ export const httpMetrics = (registry: Registry) =>
       }),
   )
 
-/** Runs of background work (`createBackgroundTask`) by job and outcome, and how long they took. */
+/**
+ * Runs of background work (`createBackgroundTask`) by task (its name) and outcome, and how long they
+ * took. Labelled `task`, not `job`: Prometheus puts its own `job` label on every series it scrapes.
+ */
 export const jobMetrics = (registry: Registry) => ({
   runs: metricOf(
     registry,
@@ -78,8 +81,8 @@ export const jobMetrics = (registry: Registry) => ({
     (registers) =>
       new Counter({
         name: 'background_job_runs_total',
-        help: 'Passes of background work (relays, senders, scans, sweeps) by job and outcome (ok, failed, skipped: the lease is held elsewhere).',
-        labelNames: ['job', 'outcome'] as const,
+        help: 'Passes of background work (relays, senders, scans, sweeps) by task and outcome (ok, failed, skipped: the lease is held elsewhere).',
+        labelNames: ['task', 'outcome'] as const,
         registers,
       }),
   ),
@@ -89,8 +92,8 @@ export const jobMetrics = (registry: Registry) => ({
     (registers) =>
       new Histogram({
         name: 'background_job_duration_seconds',
-        help: 'Duration of one pass of background work by job and outcome.',
-        labelNames: ['job', 'outcome'] as const,
+        help: 'Duration of one pass of background work by task and outcome.',
+        labelNames: ['task', 'outcome'] as const,
         buckets: [0.001, 0.005, 0.025, 0.1, 0.5, 1, 5, 30, 120, 600],
         registers,
       }),
@@ -99,8 +102,8 @@ export const jobMetrics = (registry: Registry) => ({
 
 /**
  * Gauges whose values are read at scrape time: `read()` runs once per scrape for all of them (the
- * gauges' collects share it), and a failed read leaves them out of that scrape rather than failing
- * the whole `/metrics`.
+ * gauges' collects share it). A failed read does not fail the whole `/metrics`: the gauges say NaN
+ * (unknown, not 0) or, when labelled, have no series in that scrape.
  */
 export function scrapedGauges<K extends string, L extends string = never>(
   registry: Registry,
@@ -126,6 +129,7 @@ export function scrapedGauges<K extends string, L extends string = never>(
       async collect() {
         this.reset()
         const rows = await readOnce()
+        if (!rows && labelNames.length === 0) this.set(NaN)
         for (const row of rows ?? []) this.set(row.labels ?? {}, row.values[key])
       },
     })

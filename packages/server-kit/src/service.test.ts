@@ -170,6 +170,16 @@ describe('defineService', () => {
     await running.storage.put('probe/file.txt', Readable.from([Buffer.from('kept')]))
     expect(await readFile(join(dataDir, 'storage', 'kit_probe', 'probe', 'file.txt'), 'utf8')).toBe('kept')
 
+    // Its /metrics, on a registry of its own: requests, the outbox, the relay's passes, its consumers' lag and the process.
+    const metrics = await (await fetch(`http://127.0.0.1:${running.port}/metrics`)).text()
+    expect(metrics).toMatch(/^http_request_duration_seconds_count\{service="kit_probe",method="GET",route="\/healthz",status="200"\} [1-9]/m)
+    expect(metrics).toMatch(/^outbox_unsent_events\{service="kit_probe"\} \d+$/m)
+    expect(metrics).toMatch(/^background_job_runs_total\{task="outbox relay",outcome="ok",service="kit_probe"\} [1-9]/m)
+    expect(metrics).toMatch(/^nats_consumer_pending_messages\{consumer="kit-probe-groups",subject="identity.group.created.v1",service="kit_probe"\} 0$/m)
+    expect(metrics).toMatch(/^process_cpu_seconds_total\{service="kit_probe"\} /m)
+    // The same registry the service hands back (for its domain metrics).
+    expect(running.metrics.registry.getSingleMetric('outbox_unsent_events')).toBeDefined()
+
     log.length = 0
     await running.close()
     expect(log).toEqual([
@@ -191,6 +201,11 @@ describe('defineService', () => {
     expect(assembled.port).toBe(0)
     expect(log).toEqual(['features: routine 42, storage local, garbage function', 'users subscribe: job running false', 'consumer subscribe'])
     expect((await assembled.app.request('/healthz')).status).toBe(200)
+    // Its own registry, without the process metrics of a serving service.
+    const metrics = await (await assembled.app.request('/metrics')).text()
+    expect(metrics).toMatch(/^http_request_duration_seconds_count\{service="kit_probe",method="GET",route="\/healthz",status="200"\} 1$/m)
+    expect(metrics).toContain('outbox_unsent_events{service="kit_probe"}')
+    expect(metrics).not.toContain('process_cpu_seconds_total')
     expect(await assembled.orm.em.getConnection().execute('select count(*)::int as n from user_projection_backfills')).toEqual([{ n: 0 }])
     log.length = 0
     await assembled.close()
