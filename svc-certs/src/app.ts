@@ -4,6 +4,7 @@ import {
   auditTrailRoutes,
   createLogger,
   createServiceApp,
+  serveOpenApi,
   projectionTokenCheck,
   publicUrl,
   withTokenCheck,
@@ -83,5 +84,10 @@ export function createApp(deps: AppDeps) {
   app.route('/certification-notifications', acknowledgementRoutes(notifications))
   app.route('/certification-notifications', notificationRoutes(notifications, verifier))
   app.route('/admin/audit/certs', auditTrailRoutes(deps.orm, 'certs', verifier))
+  serveOpenApi(app, {
+    service: 'certs',
+    title: 'svc-certs',
+    description: 'Certifications and their proofs, technicians and tiers, the team dashboard, revenue, and expiry notifications.',
+  })
   return { app, ctx, types, certifications, technicians, revenue, promotions, team, notifications, runner }
 }

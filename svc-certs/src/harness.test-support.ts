@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { addDays, todayIn, type Branch, type CertificationTypeInput, type Department, type ManagerScope, type TierLevel } from '@portal/contracts'
 import { PlatformEnv, createInProcessBus, createLocalStorage, createTokenIssuer, loadOrCreateSigningKey, type Actor, type Storage } from '@portal/server-kit'
-import { appCaller, createTestDatabase, outboxEvents, silentLogger, sqlOf } from '@portal/server-kit/testing'
+import { appCaller, contractChecker, createTestDatabase, outboxEvents, silentLogger, sqlOf } from '@portal/server-kit/testing'
 import type { AppDeps } from './app.ts'
 import { DEFAULT_SCHEDULE } from './notifications/notification.runner.ts'
 import { certsService } from './server.ts'
@@ -38,7 +38,9 @@ export async function createHarness(opts: { storage?: Storage; runs?: AppDeps['r
   })
   const { app, ctx, runner, users, garbage, relay, storage } = service
 
-  const call = appCaller(app)
+  // Every answer the route tests get is checked against the service's OpenAPI document (a contract test).
+  const contract = contractChecker(await (await app.request('/openapi.json')).json())
+  const call = appCaller(app, { contract })
   const parse = (text: string) => {
     try {
       return text ? JSON.parse(text) : undefined
@@ -53,7 +55,9 @@ export async function createHarness(opts: { storage?: Storage; runs?: AppDeps['r
     for (const [k, v] of Object.entries(fields)) form.append(k, v)
     for (const [field, name, bytes] of files) form.append(field, new Blob([new Uint8Array(bytes)]), name)
     const res = await app.request(path, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {}, body: form })
-    return { status: res.status, body: parse(await res.text()), headers: res.headers }
+    const answer = { status: res.status, body: parse(await res.text()), headers: res.headers }
+    contract.assert('POST', path, answer)
+    return answer
   }
 
   /** GET returning the raw bytes. */

@@ -347,6 +347,8 @@ export const UploadCertificationFields = z
   .refine(datesInOrder, datesInOrderIssue)
 
 export const UserCertificationResponse = z.object({ message: z.string(), certification: UserCertification })
+/** DELETE /technician/certifications/{id}: the history kept for it stays at `history_path`. */
+export const CertificationRemovedResponse = z.object({ message: z.string(), history_path: z.string() })
 
 /** A type a technician may add (GET /technician/certifications/available/{userId}): active, their department or all, not held yet. */
 export const AvailableCertification = CertificationBrief.extend({ description: z.string().nullable() })
