@@ -32,6 +32,15 @@ describe('route table', () => {
     expect(resolveRoute('/api/admin/lrs-forwarding/test')).toMatchObject({ upstream: 'learning', strip: '/api' })
     expect(resolveRoute('/api/assignments/mine')).toMatchObject({ upstream: 'learning', strip: '/api' })
   })
+  it("sends each service's OpenAPI document to it as its /openapi.json (GET only), and nothing else under that name", () => {
+    for (const service of ['identity', 'learning', 'certs', 'notify'] as const) {
+      const route = resolveRoute(`/api/${service}/openapi.json`, ROUTE_TABLE, 'GET')
+      expect(route, service).toMatchObject({ upstream: service, strip: `/api/${service}` })
+      expect(`/api/${service}/openapi.json`.slice(route!.strip.length)).toBe('/openapi.json')
+      expect(resolveRoute(`/api/${service}/openapi.json`, ROUTE_TABLE, 'POST')).toBeUndefined()
+      expect(resolveRoute(`/api/${service}/metrics`, ROUTE_TABLE, 'GET')).toBeUndefined()
+    }
+  })
   it('sends the certification slice’s paths to certs', () => {
     for (const path of [
       '/api/technician/profile/1',
@@ -154,6 +163,35 @@ describe('gateway', () => {
     expect(last.path).toBe('/auth/login?x=1')
     expect(last.body).toBe('{"email":"a@b.c"}')
     expect(last.headers['x-request-id']).toBe('abc-123')
+  })
+
+  it("forwards /api/<service>/openapi.json to the service's /openapi.json", async () => {
+    expect(await (await gateway.request('/api/identity/openapi.json')).json()).toEqual({ ok: true, path: '/openapi.json' })
+    expect(await (await gateway.request('/api/learning/openapi.json')).json()).toEqual({ service: 'learning', path: '/openapi.json' })
+  })
+
+  it('serves the API explorer at /api/docs from the portal itself, under its CSP, listing the four documents', async () => {
+    const page = await gateway.request('/api/docs')
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self';")
+    const html = await page.text()
+    // Only scripts of the portal's own origin, none inline.
+    expect([...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1])).toEqual([
+      ' src="/api/docs/swagger-ui-bundle.js"',
+      ' src="/api/docs/swagger-ui-standalone-preset.js"',
+      ' src="/api/docs/init.js"',
+    ])
+    expect(html).not.toMatch(/https?:\/\//)
+    const init = await (await gateway.request('/api/docs/init.js')).text()
+    for (const service of ['identity', 'learning', 'certs', 'notify']) expect(init).toContain(`{"name":"${service}","url":"/api/${service}/openapi.json"}`)
+    expect(init).toContain('validatorUrl: null')
+    for (const file of ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css']) {
+      const res = await gateway.request(`/api/docs/${file}`)
+      expect(res.status, file).toBe(200)
+      expect((await res.text()).length, file).toBeGreaterThan(1000)
+    }
+    expect((await gateway.request('/api/docs/package.json')).status).toBe(404)
+    expect((await gateway.request('/api/docs/other.js')).status).toBe(404)
   })
 
   it('sends user stats to learning and the rest of /users to identity', async () => {

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { timingSafeEqual } from 'node:crypto'
 import { errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger, createMetrics, type Metrics, type TrustedProxies } from '@portal/server-kit'
 import { sendFile, serveBuild } from '@portal/static-server'
+import { apiDocsRoutes } from './api-docs.ts'
 import { contentOriginFor, contentOrigins, type ContentSite } from './content.ts'
 import { createProxy, type UpstreamTimeouts } from './proxy.ts'
 import { allowRemoteOrigins, manifestPreloads, registryOf, remotePath, resolveRemote, type RemoteConfig } from './registry.ts'
@@ -112,6 +113,9 @@ export function createGateway(opts: GatewayOptions) {
     if (!site) return c.json(registry)
     return c.json({ ...registry, content: { origin: contentOriginFor(site, c.req.header('host')), portalOrigins: site.portalOrigins } })
   })
+
+  // The API explorer over the services' OpenAPI documents (served from the portal, nothing from outside).
+  app.route('/api/docs', apiDocsRoutes())
 
   // Routed API paths never reach this app (see createGatewayHandler); the rest of /api is unknown
   // (course content and SCORM commits among them: they are served on the content origin only).

@@ -23,6 +23,11 @@ export interface RouteEntry {
 }
 
 export const ROUTE_TABLE: readonly RouteEntry[] = [
+  // Each service's OpenAPI document (its /openapi.json), for the API explorer at /api/docs.
+  { prefix: '/api/identity/openapi.json', exact: { method: 'GET' }, upstream: 'identity', strip: '/api/identity' },
+  { prefix: '/api/learning/openapi.json', exact: { method: 'GET' }, upstream: 'learning', strip: '/api/learning' },
+  { prefix: '/api/certs/openapi.json', exact: { method: 'GET' }, upstream: 'certs', strip: '/api/certs' },
+  { prefix: '/api/notify/openapi.json', exact: { method: 'GET' }, upstream: 'notify', strip: '/api/notify' },
   // A user's stats belong to learning (the rest of /users to identity).
   { prefix: '/api/users/:id/stats', exact: {}, upstream: 'learning', strip: '/api' },
   // Course uploads and the timing editor's edit with a replacement video.
