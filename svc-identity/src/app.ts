@@ -4,6 +4,7 @@ import {
   auditTrailRoutes,
   createLogger,
   createServiceApp,
+  serveOpenApi,
   createTokenCheck,
   withTokenCheck,
   type Logger,
@@ -92,5 +93,10 @@ export function createApp(deps: AppDeps) {
   app.route('/users', userRoutes(createUserService(ctx), verifier))
   app.route('/admin/user-groups', groupRoutes(createGroupService(ctx), verifier))
   app.route('/admin/audit/identity', auditTrailRoutes(deps.orm, 'identity', verifier))
+  serveOpenApi(app, {
+    service: 'identity',
+    title: 'svc-identity',
+    description: 'Accounts and sign-in (password and company providers), access and refresh tokens, users, their roles and groups.',
+  })
   return app
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SignJWT } from 'jose'
 import { PlatformEnv, createInProcessBus, createTokenIssuer, loadOrCreateSigningKey, openDatabase, type Logger, type SigningKey } from '@portal/server-kit'
-import { appCaller, createTestDatabase, outboxEvents, silentLogger } from '@portal/server-kit/testing'
+import { appCaller, contractChecker, createTestDatabase, outboxEvents, silentLogger } from '@portal/server-kit/testing'
 import { createApp } from './app.ts'
 import type { IdentityEnv } from './context.ts'
 import type { PasswordHasher } from './auth/index.ts'
@@ -68,6 +68,8 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
       tokenCheckTtlMs: 0,
     })
 
+  // Every answer the route tests get is checked against the service's OpenAPI document (a contract test).
+  const contract = contractChecker(await (await app.request('/openapi.json')).json())
   let addressSeq = 0
   type CallOptions = { body?: unknown; raw?: string; token?: string; address?: string; headers?: Record<string, string> }
   /** Calls the app; each call comes from its own client address unless `address` is given. */
@@ -81,7 +83,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
         return res
       },
     }
-    return appCaller(settledApp)(method, path, {
+    return appCaller(settledApp, { contract })(method, path, {
       ...rest,
       headers: { 'x-forwarded-for': address ?? `10.0.${Math.floor(++addressSeq / 250)}.${addressSeq % 250}`, ...headers },
     })

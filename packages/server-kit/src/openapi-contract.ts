@@ -52,7 +52,14 @@ export function contractChecker(document: OpenApiDocument) {
     // The probes, metrics and the document itself are the platform's, outside the API.
     if (PLATFORM_PATHS.includes(path.split('?')[0]!)) return null
     const found = operation(method, path)
-    if (!found) return `${method} ${path}: no operation in the document`
+    if (!found) {
+      // A path no route serves: the 404 in the error shape (`route_not_found`) is the one answer.
+      if (res.status === 404 && document.components?.schemas?.Error) {
+        const validate = compile({ $ref: '#/components/schemas/Error' })
+        return validate(res.body) ? null : `${method} ${path} 404: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`
+      }
+      return `${method} ${path}: no operation in the document`
+    }
     const responses = found.op.responses ?? {}
     const response = (responses[String(res.status)] ?? responses[`${String(res.status)[0]}XX`] ?? responses.default) as OpenAPIV3_1.ResponseObject | undefined
     if (!response) return `${method} ${found.template}: status ${res.status} is not documented`

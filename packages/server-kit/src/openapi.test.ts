@@ -56,5 +56,7 @@ describe('OpenAPI from the routes', () => {
     expect(contract.check('PUT', '/admin/items/7', { status: 404, body: { message: 'Not found', code: 'not_found' } })).toBeNull()
     expect(contract.check('PUT', '/admin/items/7', { status: 403, body: { error: 'no' } })).toMatch(/must have required property 'message'/)
     expect(contract.check('POST', '/items', { status: 201, body: {} })).toMatch(/no operation/)
+    expect(contract.check('POST', '/items', { status: 404, body: { message: 'No route for POST /items', code: 'route_not_found' } })).toBeNull()
+    expect(contract.check('GET', '/nothing', { status: 404, body: 'Not Found' })).toMatch(/must be object/)
   })
 })

@@ -90,6 +90,8 @@ function responseObject(status: number, r: ResponseDoc) {
   if (status >= 400) return errorResponse(description)
   if (r === null) return { description }
   if (r instanceof z.ZodType) return { description, content: { 'application/json': { schema: resolver(r) } } }
+  // A redirect, or an answer without a body.
+  if (!r.schema && !r.media) return { description }
   return { description, content: { [r.media ?? 'application/json']: { schema: r.schema ? resolver(r.schema) : BINARY } } }
 }
 

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { undocumentedRoutes, type OpenApiDocument } from '@portal/server-kit'
+import { createHarness, type Harness } from './harness.test-support.ts'
+
+let h: Harness
+let document: OpenApiDocument
+beforeAll(async () => {
+  h = await createHarness()
+  document = (await h.call('GET', '/openapi.json')).body as OpenApiDocument
+})
+afterAll(async () => {
+  await h?.close()
+})
+
+describe("svc-identity's OpenAPI document", () => {
+  it('is OpenAPI 3.1 with the bearer scheme and the one error shape', () => {
+    expect(document.openapi).toBe('3.1.0')
+    expect(document.components?.securitySchemes?.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    expect(document.components?.schemas?.Error).toMatchObject({ type: 'object', required: ['message', 'code'] })
+  })
+
+  it('documents every route of the app', () => {
+    expect(undocumentedRoutes(h.app, document)).toEqual([])
+  })
+
+  it('names the parameters, bodies, responses, bearer scheme and roles of a route', () => {
+    const put = document.paths?.['/users/{id}/roles']?.put
+    expect(put?.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'id', required: true })])
+    expect(put?.requestBody).toMatchObject({ content: { 'application/json': { schema: { type: 'object' } } } })
+    expect(Object.keys(put?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404', 'default'])
+    expect(put?.security).toEqual([{ bearerAuth: [] }])
+    expect(put).toMatchObject({ 'x-roles': ['admin'] })
+  })
+
+  it('leaves sign-in public and documents the company sign-in redirects', () => {
+    expect(document.paths?.['/auth/login']?.post?.security).toBeUndefined()
+    expect(document.paths?.['/auth/oidc/{key}/start']?.get?.responses).toMatchObject({ 303: { description: expect.stringContaining('provider') } })
+    expect(document.paths?.['/users/me']?.get?.security).toEqual([{ bearerAuth: [] }])
+  })
+})
