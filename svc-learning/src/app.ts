@@ -5,6 +5,7 @@ import {
   createLogger,
   createMetrics,
   createServiceApp,
+  serveOpenApi,
   projectionTokenCheck,
   serviceMetrics,
   withTokenCheck,
@@ -39,7 +40,7 @@ import { LEARNING_AUDITED, LearningAuditAnswer } from './audit.ts'
 import { createItemAnalysisService, itemAnalysisRoutes } from './item-analysis/index.ts'
 import { adminAssignmentRuleRoutes, createAssignmentService, myAssignmentRoutes } from './assignments/index.ts'
 import { cmi5Routes, createCmi5Service } from './cmi5/index.ts'
-import { createLrs } from './lrs/index.ts'
+import { createLrs, LRS_SECURITY_SCHEME } from './lrs/index.ts'
 import { createStatementSender, createXapiOutService, lrsForwardingRoutes, type SenderOptions } from './xapi-out/index.ts'
 
 export interface AppDeps {
@@ -131,5 +132,12 @@ export function createApp(deps: AppDeps) {
   // Statements out (issue 26): the external LRS's settings; the sender (a job of server.ts) goes at once when they are saved.
   const statementsOut = createStatementSender({ orm: deps.orm, logger, now, ...deps.statementsOut })
   app.route('/admin/lrs-forwarding', lrsForwardingRoutes(createXapiOutService(ctx, { onSaved: statementsOut.kick }), verifier))
+  serveOpenApi(app, {
+    service: 'learning',
+    title: 'svc-learning',
+    description:
+      'Courses and their modules (SCORM, cmi5, files), progress, exams and attempts, assignments, the learning record store and statements out. Content files, SCORM commits, the LRS and the cmi5 fetch URL are served on the content origin only.',
+    securitySchemes: { [LRS_SECURITY_SCHEME]: { type: 'http', scheme: 'basic', description: "The launch's auth-token (cmi5 fetch URL) as `Authorization: Basic <auth-token>`" } },
+  })
   return { app, attempts, ctx, courses, ingest, garbage, cmi5, statementsOut }
 }

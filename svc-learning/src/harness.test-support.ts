@@ -3,7 +3,7 @@
 // the outbox.
 import type { AttemptQuestion, Branch, Department, Exam, ExamInput, ManagerScope, StartAttemptResponse } from '@portal/contracts'
 import { PlatformEnv, createInProcessBus, createLocalStorage, createTokenIssuer, loadOrCreateSigningKey, type Actor } from '@portal/server-kit'
-import { appStatusCaller, createTestDatabase, outboxEvents, silentLogger, sqlOf } from '@portal/server-kit/testing'
+import { appStatusCaller, contractChecker, createTestDatabase, outboxEvents, silentLogger, sqlOf } from '@portal/server-kit/testing'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -45,8 +45,9 @@ export async function createHarness(
   })
   const { app, attempts, ctx, launchTokens, relay, dueDateScan } = service
 
-  // Status and body only: tests compare the whole answer.
-  const call = appStatusCaller(app)
+  // Status and body only: tests compare the whole answer. Every answer is checked against the
+  // service's OpenAPI document (a contract test).
+  const call = appStatusCaller(app, { contract: contractChecker(await (await app.request('/openapi.json')).json()) })
   const sql = sqlOf(service.orm)
   const events = (type?: string) => outboxEvents(sql, type)
 

@@ -1,5 +1,8 @@
 import { z } from 'zod'
 
+/** POST /cmi5/fetch/{token} (cmi5 §8.2): the session's auth-token once, else a cmi5 error code and text. */
+export const Cmi5FetchResponse = z.object({ 'auth-token': z.string() }).or(z.object({ 'error-code': z.enum(['1', '2', '3']), 'error-text': z.string() }))
+
 /**
  * cmi5 (issue 26): course structures read from `cmi5.xml`, the launch of an assignable unit (AU)
  * and the learner's AU statuses. Decision 0053: a cmi5 package is a course module like a SCORM

@@ -136,6 +136,8 @@ export interface OpenApiInfo {
   description?: string
   /** The path the gateway serves the service's routes under (`/api`). */
   serverUrl?: string
+  /** Security schemes besides the bearer token (e.g. the LRS's auth-token), named in the routes' `documented()` specs. */
+  securitySchemes?: Record<string, OpenAPIV3_1.SecuritySchemeObject>
 }
 
 export type OpenApiDocument = OpenAPIV3_1.Document
@@ -148,7 +150,10 @@ export async function openApiDocument(app: Hono<AppEnv>, info: OpenApiInfo): Pro
       servers: [{ url: info.serverUrl ?? '/api', description: 'Through the gateway' }],
       components: {
         schemas: { Error: z.toJSONSchema(ErrorBody, { target: 'draft-2020-12' }) as OpenAPIV3_1.SchemaObject },
-        securitySchemes: { [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "An access token from identity's sign-in (`/api/auth/...`)" } },
+        securitySchemes: {
+          ...info.securitySchemes,
+          [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "An access token from identity's sign-in (`/api/auth/...`)" },
+        },
       },
     },
     excludeStaticFile: false,

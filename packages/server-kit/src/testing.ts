@@ -113,8 +113,8 @@ export function appCaller(app: { request(path: string, init?: RequestInit): Resp
 }
 
 /** `appCaller` answering status and body only, for tests that compare the whole answer. */
-export function appStatusCaller(app: Parameters<typeof appCaller>[0]) {
-  const caller = appCaller(app)
+export function appStatusCaller(app: Parameters<typeof appCaller>[0], opts: Parameters<typeof appCaller>[1] = {}) {
+  const caller = appCaller(app, opts)
   return async (...args: Parameters<typeof caller>) => {
     const { status, body } = await caller(...args)
     return { status, body }

@@ -1,7 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
-import { AppError, badRequest, ownBodyLimit, readBodyText, unauthorized, validate, validationFailed, type AppEnv } from '@portal/server-kit'
-import type { z } from 'zod'
+import { AppError, badRequest, doc, documented, ownBodyLimit, readBodyText, unauthorized, validate, validationFailed, type AppEnv } from '@portal/server-kit'
+import { z } from 'zod'
 import type { LearningContext } from '../context.ts'
 import { sessionCredentials } from './credential.ts'
 import { createLrsService, LRS_MAX_BODY_BYTES, type DocumentResource, type LrsHooks } from './lrs.service.ts'
@@ -9,6 +9,15 @@ import { ActivityProfileQuery, AgentProfileQuery, StateQuery, StatementIdQuery, 
 import type { Cmi5SessionCredential } from './types.ts'
 
 export const XAPI_VERSION = '1.0.3'
+
+/** The LRS's credential in the OpenAPI document: the launch's auth-token as HTTP Basic. */
+export const LRS_SECURITY_SCHEME = 'lrsAuthToken'
+const tags = ['Learning record store (xAPI)']
+const roles = "the AU holding its session's auth-token (its learner and registration only)"
+/** xAPI objects are the spec's (xAPI 1.0.3 §2); the document names their envelope only. */
+const XapiObject = z.looseObject({})
+const StatementResult = z.object({ statements: z.array(XapiObject), more: z.string() })
+const documentBody = { media: 'application/json', description: 'The document (any content type; JSON documents are merged by POST)' }
 
 type LrsEnv = { Variables: AppEnv['Variables'] & { session: Cmi5SessionCredential; authToken: string } }
 
@@ -107,21 +116,44 @@ export function createLrs(ctx: LearningContext, hooks: LrsHooks, opts: LrsOption
       return c.body(null, 204)
     }
     return new Hono<LrsEnv>()
-      .get('/', validate('query', schema), async (c) => {
-        const q = c.req.valid('query') as Record<string, string | undefined>
-        const session = c.get('session')
-        const id = idOf(q)
-        if (id === null) return c.json(await svc.listDocumentIds(session, kind, q))
-        const doc = await svc.getDocument(session, kind, q, id)
-        if (!doc) throw new AppError(404, 'document_not_found', 'No document has this id')
-        c.header('ETag', `"${doc.etag}"`)
-        c.header('Last-Modified', doc.updated.toUTCString())
-        c.header('Content-Type', doc.contentType)
-        return c.body(new Uint8Array(doc.content), 200)
-      })
-      .put('/', ownBodyLimit, write('PUT'))
-      .post('/', ownBodyLimit, write('POST'))
-      .delete('/', validate('query', schema), async (c) => {
+      .get(
+        '/',
+        doc({
+          summary: `A ${kind.replace('_', ' ')} document, or the ids of them`,
+          tags,
+          roles,
+          responses: {
+            200: { media: 'application/json', schema: z.array(z.string()), description: 'The ids (no id asked), or the stored document with its own content type' },
+            404: null,
+          },
+        }),
+        validate('query', schema),
+        async (c) => {
+          const q = c.req.valid('query') as Record<string, string | undefined>
+          const session = c.get('session')
+          const id = idOf(q)
+          if (id === null) return c.json(await svc.listDocumentIds(session, kind, q))
+          const doc = await svc.getDocument(session, kind, q, id)
+          if (!doc) throw new AppError(404, 'document_not_found', 'No document has this id')
+          c.header('ETag', `"${doc.etag}"`)
+          c.header('Last-Modified', doc.updated.toUTCString())
+          c.header('Content-Type', doc.contentType)
+          return c.body(new Uint8Array(doc.content), 200)
+        },
+      )
+      .put(
+        '/',
+        doc({ summary: `Stores a ${kind.replace('_', ' ')} document`, tags, roles, query: schema, body: documentBody, responses: { 204: null, 409: null, 412: null } }),
+        ownBodyLimit,
+        write('PUT'),
+      )
+      .post(
+        '/',
+        doc({ summary: `Stores or merges a ${kind.replace('_', ' ')} document`, tags, roles, query: schema, body: documentBody, responses: { 204: null, 409: null, 412: null } }),
+        ownBodyLimit,
+        write('POST'),
+      )
+      .delete('/', doc({ summary: `Deletes ${kind.replace('_', ' ')} documents`, tags, roles, responses: { 204: null, 412: null } }), validate('query', schema), async (c) => {
         const q = c.req.valid('query') as Record<string, string | undefined>
         const id = idOf(q)
         if (id === null && kind !== 'state') throw badRequest(`${idKey} is required`, 'validation_failed')
@@ -133,38 +165,66 @@ export function createLrs(ctx: LearningContext, hooks: LrsHooks, opts: LrsOption
   const statements = new Hono<LrsEnv>()
     // The hot path: the body is read by hand (`ownBodyLimit`, `readBodyText`), one cached session
     // lookup, one insert transaction.
-    .post('/', ownBodyLimit, async (c) => {
-      const body = await readStatements(c)
-      const out = await svc.postStatements(c.get('session'), body)
-      afterStore(c, out)
-      return c.json(out.ids)
-    })
-    .put('/', ownBodyLimit, async (c) => {
-      const { statementId } = queryOf(c, StatementIdQuery)
-      const body = await readStatements(c)
-      afterStore(c, await svc.putStatement(c.get('session'), statementId, body))
-      return c.body(null, 204)
-    })
-    .get('/', validate('query', StatementsQuery), async (c) => {
-      const q = c.req.valid('query')
-      const session = c.get('session')
-      c.header('X-Experience-API-Consistent-Through', ctx.now().toISOString())
-      const single = q.statementId ?? q.voidedStatementId
-      if (single !== undefined) {
-        const others = Object.keys(q).filter((k) => !['statementId', 'voidedStatementId', 'format', 'attachments'].includes(k))
-        if ((q.statementId && q.voidedStatementId) || others.length > 0)
-          throw badRequest('statementId and voidedStatementId take no other filters (only format and attachments)', 'validation_failed')
-        return c.json(await svc.getStatement(session, single, q.voidedStatementId !== undefined))
-      }
-      const page = await svc.queryStatements(session, q)
-      let more = ''
-      if (page.more && page.last) {
-        const params = new URLSearchParams(c.req.query())
-        params.set('cursor', page.last)
-        more = `${publicPath}/statements?${params.toString()}`
-      }
-      return c.json({ statements: page.statements, more })
-    })
+    .post(
+      '/',
+      doc({
+        summary: 'Stores statements',
+        tags,
+        roles,
+        body: { media: 'application/json', schema: XapiObject.or(z.array(XapiObject)), description: 'A statement or an array of them' },
+        responses: { 200: z.array(z.string()), 409: null },
+      }),
+      ownBodyLimit,
+      async (c) => {
+        const body = await readStatements(c)
+        const out = await svc.postStatements(c.get('session'), body)
+        afterStore(c, out)
+        return c.json(out.ids)
+      },
+    )
+    .put(
+      '/',
+      doc({
+        summary: 'Stores one statement under the id given',
+        tags,
+        roles,
+        query: StatementIdQuery,
+        body: { media: 'application/json', schema: XapiObject },
+        responses: { 204: null, 409: null },
+      }),
+      ownBodyLimit,
+      async (c) => {
+        const { statementId } = queryOf(c, StatementIdQuery)
+        const body = await readStatements(c)
+        afterStore(c, await svc.putStatement(c.get('session'), statementId, body))
+        return c.body(null, 204)
+      },
+    )
+    .get(
+      '/',
+      doc({ summary: "The session's statements, or one statement", tags, roles, responses: { 200: StatementResult.or(XapiObject), 404: null } }),
+      validate('query', StatementsQuery),
+      async (c) => {
+        const q = c.req.valid('query')
+        const session = c.get('session')
+        c.header('X-Experience-API-Consistent-Through', ctx.now().toISOString())
+        const single = q.statementId ?? q.voidedStatementId
+        if (single !== undefined) {
+          const others = Object.keys(q).filter((k) => !['statementId', 'voidedStatementId', 'format', 'attachments'].includes(k))
+          if ((q.statementId && q.voidedStatementId) || others.length > 0)
+            throw badRequest('statementId and voidedStatementId take no other filters (only format and attachments)', 'validation_failed')
+          return c.json(await svc.getStatement(session, single, q.voidedStatementId !== undefined))
+        }
+        const page = await svc.queryStatements(session, q)
+        let more = ''
+        if (page.more && page.last) {
+          const params = new URLSearchParams(c.req.query())
+          params.set('cursor', page.last)
+          more = `${publicPath}/statements?${params.toString()}`
+        }
+        return c.json({ statements: page.statements, more })
+      },
+    )
 
   return new Hono<LrsEnv>()
     .use(
@@ -178,8 +238,21 @@ export function createLrs(ctx: LearningContext, hooks: LrsHooks, opts: LrsOption
       }),
     )
     .use('*', xapiVersion)
-    .get('/about', (c) => c.json({ version: [XAPI_VERSION] }))
-    .use('*', auth)
+    .get(
+      '/about',
+      doc({ summary: 'The xAPI versions the LRS speaks', tags, roles: 'anyone (no credential)', responses: { 200: z.object({ version: z.array(z.string()) }) } }),
+      (c) => c.json({ version: [XAPI_VERSION] }),
+    )
+    .use(
+      '*',
+      documented(auth, {
+        security: [{ [LRS_SECURITY_SCHEME]: [] }],
+        responses: {
+          401: { description: 'No valid auth-token', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          403: { description: 'The session has ended', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        },
+      }),
+    )
     .route('/statements', statements)
     .route('/activities/state', documents('state', StateQuery))
     .route('/activities/profile', documents('activity_profile', ActivityProfileQuery))
