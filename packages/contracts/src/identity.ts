@@ -123,7 +123,7 @@ export const UsersResponse = z.array(User)
 export const UserGroupsResponse = z.array(UserGroup)
 
 /** GET /auth/jwks.json: identity's public signing keys (RFC 7517), what the services verify tokens with. */
-export const JwksResponse = z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string().optional(), alg: z.string().optional() })) })
+export const JwksResponse = z.object({ keys: z.array(z.object({ kty: z.string(), kid: z.string().optional(), alg: z.string().optional() }).catchall(z.unknown())) })
 
 /** Public, non-secret settings the shell reads at start (e.g. the company e-mail domain). */
 export const PublicConfig = z.object({
