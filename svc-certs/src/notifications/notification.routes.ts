@@ -40,7 +40,12 @@ export const acknowledgementRoutes = (svc: NotificationService) =>
   new Hono<AppEnv>()
     .get(
       '/acknowledge',
-      doc({ summary: "The e-mailed escalation link's confirmation page", tags, roles: 'anyone holding the signed token the e-mail carries', responses: { 200: htmlPage, 400: null } }),
+      doc({
+        summary: "The e-mailed escalation link's confirmation page",
+        tags,
+        roles: 'anyone holding the signed token the e-mail carries',
+        responses: { 200: htmlPage, 400: null },
+      }),
       validate('query', AcknowledgeBody),
       (c) => {
         const token = escape(c.req.valid('query').token)

@@ -8,16 +8,14 @@ const UserIdParam = z.object({ id: z.uuid('Invalid user id') })
 
 /** `/users/{id}/stats` (the gateway sends this one path of `/users` here). */
 export const statsRoutes = (svc: StatsService, verifier: TokenVerifier) =>
-  new Hono<AppEnv>()
-    .use(authenticate(verifier))
-    .get(
-      '/:id/stats',
-      doc({
-        summary: "A user's learning figures",
-        tags: ['Stats'],
-        roles: 'the user themself, an admin, or a manager whose scope covers them',
-        responses: { 200: UserStats, 404: null },
-      }),
-      validate('param', UserIdParam),
-      async (c) => c.json(await svc.forUser(c.get('actor'), c.req.valid('param').id)),
-    )
+  new Hono<AppEnv>().use(authenticate(verifier)).get(
+    '/:id/stats',
+    doc({
+      summary: "A user's learning figures",
+      tags: ['Stats'],
+      roles: 'the user themself, an admin, or a manager whose scope covers them',
+      responses: { 200: UserStats, 404: null },
+    }),
+    validate('param', UserIdParam),
+    async (c) => c.json(await svc.forUser(c.get('actor'), c.req.valid('param').id)),
+  )

@@ -118,16 +118,14 @@ export const scormRoutes = (svc: ScormService, verifier: TokenVerifier, launchTo
 
 /** `/scorm-editor`: whether a package has edits (the learner viewer picks its start delay from it). */
 export const scormEditorRoutes = (svc: ScormService, verifier: TokenVerifier) =>
-  new Hono<AppEnv>()
-    .use(authenticate(verifier))
-    .get(
-      '/edit/:moduleId',
-      doc({
-        summary: 'Whether a package has timing edits (the viewer picks its start delay from it)',
-        tags,
-        roles: 'any signed-in user who may see the module',
-        responses: { 200: ScormEditState, 404: null },
-      }),
-      validate('param', ModuleIdParam),
-      async (c) => c.json(await svc.editState(c.get('actor'), c.req.valid('param').moduleId)),
-    )
+  new Hono<AppEnv>().use(authenticate(verifier)).get(
+    '/edit/:moduleId',
+    doc({
+      summary: 'Whether a package has timing edits (the viewer picks its start delay from it)',
+      tags,
+      roles: 'any signed-in user who may see the module',
+      responses: { 200: ScormEditState, 404: null },
+    }),
+    validate('param', ModuleIdParam),
+    async (c) => c.json(await svc.editState(c.get('actor'), c.req.valid('param').moduleId)),
+  )
