@@ -11,12 +11,14 @@ import { contentOriginFor, contentOrigins, type ContentSite } from './content.ts
 import { createProxy, type UpstreamTimeouts } from './proxy.ts'
 import { allowRemoteOrigins, manifestPreloads, registryOf, remotePath, resolveRemote, type RemoteConfig } from './registry.ts'
 import { ROUTE_TABLE, resolvePortalRoute, resolveRoute, type RouteEntry, type Upstream } from './routes.ts'
+import { isPool, upstreamList, type UpstreamTarget } from './upstreams.ts'
 
 export type { RemoteConfig }
 
 export interface GatewayOptions {
   logger: Logger
-  upstreams: Record<Upstream, string>
+  /** Each service's replicas: a URL, a comma-separated list, or a pool (see upstreams.ts). */
+  upstreams: Record<Upstream, UpstreamTarget>
   shellDir: string
   remotes: RemoteConfig[]
   routes?: readonly RouteEntry[]
@@ -79,19 +81,28 @@ export function createGateway(opts: GatewayOptions) {
   })
   app.onError(errorHandler(opts.logger))
 
+  const healthOf = async (base: string) => {
+    try {
+      const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) })
+      await res.body?.cancel()
+      return res.ok ? 'ok' : `status ${res.status}`
+    } catch {
+      return 'unreachable'
+    }
+  }
+  // A service is up when one of its replicas is; each replica is listed when there are several.
   app.get('/healthz', async (c) => {
     const checks = await Promise.all(
-      Object.entries(opts.upstreams).map(async ([name, base]) => {
-        try {
-          const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) })
-          return [name, res.ok ? 'ok' : `status ${res.status}`] as const
-        } catch {
-          return [name, 'unreachable'] as const
-        }
+      Object.entries<UpstreamTarget>(opts.upstreams).map(async ([name, target]) => {
+        const bases = isPool(target) ? target.replicas.map((r) => r.base) : upstreamList(target)
+        const each = await Promise.all(bases.map(async (base) => [base, await healthOf(base)] as const))
+        return [name, each.find(([, s]) => s === 'ok')?.[1] ?? each[0]![1], each] as const
       }),
     )
     const ok = checks.every(([, s]) => s === 'ok')
-    return c.json({ status: ok ? 'ok' : 'degraded', services: Object.fromEntries(checks) }, ok ? 200 : 503)
+    const replicas = Object.fromEntries(checks.filter(([, , each]) => each.length > 1).map(([name, , each]) => [name, Object.fromEntries(each)]))
+    const services = Object.fromEntries(checks.map(([name, s]) => [name, s]))
+    return c.json({ status: ok ? 'ok' : 'degraded', services, ...(Object.keys(replicas).length ? { replicas } : {}) }, ok ? 200 : 503)
   })
   // Request counts and timings are not for the public: only a scraper holding the token reads them.
   const token = opts.metricsToken ? Buffer.from(`Bearer ${opts.metricsToken}`) : undefined

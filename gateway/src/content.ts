@@ -9,6 +9,7 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import { CONTENT_PLAYER_PATH } from '@portal/contracts'
 import { createMetrics, errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger, type Metrics } from '@portal/server-kit'
 import { createProxy, type UpstreamTimeouts } from './proxy.ts'
+import type { UpstreamTarget } from './upstreams.ts'
 import { CONTENT_ROUTE_TABLE, resolveRoute, type Upstream } from './routes.ts'
 
 /*
@@ -122,7 +123,8 @@ const NOTHING_POLICY = "default-src 'none'; frame-ancestors 'none'"
 
 export interface ContentOriginOptions {
   logger: Logger
-  upstreams: Record<Upstream, string>
+  /** Each service's replicas (see upstreams.ts); learning's serve the content origin. */
+  upstreams: Record<Upstream, UpstreamTarget>
   /** The content player's build (`index.html` and `assets/`). */
   playerDir: string
   /** Origins of the portal: the only ones that may frame the player and the content. */

@@ -1,6 +1,7 @@
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http'
 import { clientAddressFrom, LOOPBACK_PROXIES, UPLOAD_REQUEST_TIMEOUT_MS, type Logger, type TrustedProxies } from '@portal/server-kit'
 import type { RouteEntry } from './routes.ts'
+import { createUpstreamPools, type Replica, type UpstreamTarget } from './upstreams.ts'
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host'])
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/
@@ -25,9 +26,16 @@ export const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = { apiMs: 30_000, uplo
 const DRAIN_MAX_BYTES = 64 * 1024 * 1024
 const DRAIN_MAX_MS = 30_000
 
+/**
+ * Bytes of a request body kept while it streams, to send it to another replica; a longer body is
+ * not sent again.
+ */
+const REPLAY_MAX_BYTES = 1024 * 1024
+
 export interface ProxyOptions {
   logger: Logger
-  upstreams: Record<string, string>
+  /** Each service's replicas: a URL, a comma-separated list of them, or a pool shared with other proxies (see upstreams.ts). */
+  upstreams: Record<string, UpstreamTarget>
   /** Headers added to every answer (security headers). */
   responseHeaders: Record<string, string>
   timeouts?: Partial<UpstreamTimeouts>
@@ -37,6 +45,12 @@ export interface ProxyOptions {
 
 /** A request without a body (none declared) can be sent again. */
 const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
+
+/**
+ * May be sent to another replica when the first could not be reached: GET and HEAD, and writes
+ * with an Idempotency-Key (the service answers a repeat as it answered the first).
+ */
+const idempotent = (req: IncomingMessage) => req.method === 'GET' || req.method === 'HEAD' || typeof req.headers['idempotency-key'] === 'string'
 
 /** Reads and drops what is left of a request body, within bounds (see DRAIN_MAX_*). */
 function drain(req: IncomingMessage) {
@@ -63,10 +77,17 @@ function drain(req: IncomingMessage) {
  * answered early (a 413) may drop the connection right after, and the next request on it would fail.
  * As the gateway cannot see what the service read, an error answer to a request with a body closes
  * its connection too.
+ *
+ * A service with several replicas (upstreams.ts): each request goes to the one the pool picks. One
+ * that cannot be reached (refused, reset, unreachable: no answer byte yet) is reported to the pool,
+ * and an idempotent request (see `idempotent`) is sent to another replica, its body (up to
+ * REPLAY_MAX_BYTES) again; any other gets the 503 as with one replica. A timeout, an answer the
+ * service gave (a 5xx among them) or an answer cut short is never sent again. `close` stops the
+ * checks of the pools made here (from URLs; pools handed in are their owner's).
  */
 export function createProxy(opts: ProxyOptions) {
   const agent = new Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 64 })
-  const targets = Object.fromEntries(Object.entries(opts.upstreams).map(([k, v]) => [k, new URL(v)]))
+  const { pools, close } = createUpstreamPools(opts.upstreams, { logger: opts.logger })
   const timeouts = { ...DEFAULT_UPSTREAM_TIMEOUTS, ...opts.timeouts }
   const trusted = opts.trustedProxies ?? LOOPBACK_PROXIES
   const fail = (res: ServerResponse, requestId: string, status: number, message: string, code: string) => {
@@ -76,10 +97,10 @@ export function createProxy(opts: ProxyOptions) {
     res.end(body)
   }
 
-  return (req: IncomingMessage, res: ServerResponse, route: Pick<RouteEntry, 'strip' | 'timeout'> & { upstream: string }, path: string) => {
+  const proxy = (req: IncomingMessage, res: ServerResponse, route: Pick<RouteEntry, 'strip' | 'timeout'> & { upstream: string }, path: string) => {
     const incomingId = req.headers['x-request-id']
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : crypto.randomUUID()
-    const target = targets[route.upstream]!
+    const pool = pools[route.upstream]!
     const headers: Record<string, string | string[]> = {}
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v
     headers['x-request-id'] = requestId
@@ -90,6 +111,21 @@ export function createProxy(opts: ProxyOptions) {
     headers['x-forwarded-proto'] = 'http'
     const withBody = hasBody(req)
     const log = { upstream: route.upstream, requestId, method: req.method, path }
+    const elsewhere = pool.replicas.length > 1 && idempotent(req)
+    const tried = new Set<Replica>()
+    // The body so far, to send to another replica; dropped once an answer starts or past the bound.
+    let replay: Buffer[] | undefined
+    let kept = 0
+    const keep = (chunk: Buffer) => {
+      kept += chunk.length
+      if (kept <= REPLAY_MAX_BYTES) return void replay?.push(chunk)
+      replay = undefined
+      req.off('data', keep)
+    }
+    if (elsewhere && withBody) {
+      replay = []
+      req.on('data', keep)
+    }
 
     let settled = false // an answer (the service's or ours) has started, or the client went away
     let response: IncomingMessage | undefined
@@ -111,12 +147,16 @@ export function createProxy(opts: ProxyOptions) {
       current.destroy()
     })
 
-    const send = (retry: boolean): ClientRequest => {
-      const upstream = httpRequest({ agent, hostname: target.hostname, port: target.port, method: req.method, path: path.slice(route.strip.length), headers }, (up) => {
+    const send = (replica: Replica, retry: boolean): ClientRequest => {
+      tried.add(replica)
+      replica.inFlight += 1
+      const upstream = httpRequest({ agent, hostname: replica.url.hostname, port: replica.url.port, method: req.method, path: path.slice(route.strip.length), headers }, (up) => {
         if (settled) return void upstream.destroy()
         settled = true
         response = up
         clearTimeout(timer)
+        replay = undefined
+        req.off('data', keep)
         upstream.setTimeout(timeouts.idleMs, () => upstream.destroy(new Error('upstream idle')))
         if (!upstream.writableFinished) {
           // Answered before it had the whole body: the rest is dropped, and the connection to the
@@ -146,21 +186,36 @@ export function createProxy(opts: ProxyOptions) {
           return
         }
         // A kept-alive connection the service closed meanwhile: a request without a body is sent again once.
-        if (retry && upstream.reusedSocket && err.code === 'ECONNRESET') {
-          current = send(false)
+        const stale = upstream.reusedSocket && err.code === 'ECONNRESET'
+        if (retry && stale) {
+          current = send(replica, false)
           current.end()
+          return
+        }
+        // A connection the service closed while idle says nothing of the replica.
+        if (!stale) pool.failed(replica, err)
+        const next = elsewhere && (!withBody || replay) ? pool.pick(tried) : undefined
+        if (next) {
+          opts.logger.warn('upstream replica unreachable, sent to another', { ...log, replica: replica.base, to: next.base, err })
+          current = send(next, !withBody)
+          if (!withBody) return void current.end()
+          for (const chunk of replay!) current.write(chunk)
+          if (req.readableEnded) current.end()
+          else req.pipe(current)
           return
         }
         settled = true
         clearTimeout(timer)
-        opts.logger.warn('upstream unreachable', { ...log, err })
+        opts.logger.warn('upstream unreachable', { ...log, replica: replica.base, err })
         fail(res, requestId, 503, 'The service is temporarily unavailable. Please try again.', 'upstream_unavailable')
       })
+      upstream.once('close', () => (replica.inFlight -= 1))
       return upstream
     }
 
-    let current = send(!withBody)
+    let current = send(pool.pick()!, !withBody)
     if (withBody) req.pipe(current)
     else current.end()
   }
+  return Object.assign(proxy, { close })
 }

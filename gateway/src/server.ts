@@ -6,6 +6,7 @@ import { createGatewayHandler } from './app.ts'
 import { createContentHandler, NO_EXTRA_ORIGINS, type ContentAllowList, type ContentSite } from './content.ts'
 import { RemotesEnv, remotesFromEnv, type RemoteConfig } from './registry.ts'
 import type { Upstream } from './routes.ts'
+import { createUpstreamPools, upstreamList } from './upstreams.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -36,7 +37,8 @@ export interface ContentListener {
 
 export interface GatewayDeps {
   logger: Logger
-  upstreams: Record<Upstream, string>
+  /** Each service's replicas: one URL, several (a list or comma-separated), balanced and checked (upstreams.ts). */
+  upstreams: Record<Upstream, string | readonly string[]>
   port: number
   hostname?: string
   /** TRUSTED_PROXIES: reverse proxies in front of the gateway (default loopback). */
@@ -89,10 +91,12 @@ export async function start(deps: GatewayDeps) {
   // The portal's and the content origin's requests, and the process, on the portal's /metrics.
   const metrics = createMetrics('gateway')
   metrics.collectProcessMetrics()
+  // One pool per service, shared by the portal's and the content origin's proxies (one set of checks).
+  const upstreams = createUpstreamPools(deps.upstreams, { logger: deps.logger })
   const site: ContentSite = { portalOrigins, origin: contentOrigin, ...(perHost ? { port: contentPort } : {}) }
   portalHandler = createGatewayHandler({
     logger: deps.logger,
-    upstreams: deps.upstreams,
+    upstreams: upstreams.pools,
     trustedProxies: trustedProxies(deps.trustedProxies ?? 'loopback'),
     metricsToken: deps.metricsToken,
     metrics,
@@ -102,7 +106,7 @@ export async function start(deps: GatewayDeps) {
   })
   contentHandler = createContentHandler({
     logger: deps.logger.child({ origin: 'content' }),
-    upstreams: deps.upstreams,
+    upstreams: upstreams.pools,
     playerDir,
     portalOrigins,
     allow: deps.content.allow,
@@ -114,6 +118,7 @@ export async function start(deps: GatewayDeps) {
       server.closeAllConnections()
     })
   const close = async () => {
+    upstreams.close()
     await Promise.all([closeOne(portal), closeOne(content)])
   }
   return { port, contentPort, contentOrigin, close }
@@ -190,12 +195,18 @@ function portalOriginsOf(port: number, publicUrl: URL | null, listed: readonly s
   return [...new Set([own.origin, ...others])]
 }
 
+/** A service's replicas: one URL or several, comma-separated (`http://10.0.0.5:4002,http://10.0.0.6:4002`). */
+export const upstreamUrls = z
+  .string()
+  .transform((v) => upstreamList(v))
+  .pipe(z.array(z.url()).min(1, 'must name at least one URL, or several comma-separated'))
+
 const GatewayEnv = PlatformEnv.extend({
   HOST: z.string().default('0.0.0.0'),
-  IDENTITY_URL: z.url().default('http://127.0.0.1:4001'),
-  LEARNING_URL: z.url().default('http://127.0.0.1:4002'),
-  CERTS_URL: z.url().default('http://127.0.0.1:4003'),
-  NOTIFY_URL: z.url().default('http://127.0.0.1:4004'),
+  IDENTITY_URL: upstreamUrls.default(['http://127.0.0.1:4001']),
+  LEARNING_URL: upstreamUrls.default(['http://127.0.0.1:4002']),
+  CERTS_URL: upstreamUrls.default(['http://127.0.0.1:4003']),
+  NOTIFY_URL: upstreamUrls.default(['http://127.0.0.1:4004']),
 })
   .extend(ContentEnv.shape)
   .extend(RemotesEnv.shape)
@@ -209,12 +220,7 @@ if (import.meta.main) {
     hostname: env.HOST,
     trustedProxies: env.TRUSTED_PROXIES,
     metricsToken: env.METRICS_TOKEN,
-    upstreams: {
-      identity: env.IDENTITY_URL.replace(/\/$/, ''),
-      learning: env.LEARNING_URL.replace(/\/$/, ''),
-      certs: env.CERTS_URL.replace(/\/$/, ''),
-      notify: env.NOTIFY_URL.replace(/\/$/, ''),
-    },
+    upstreams: { identity: env.IDENTITY_URL, learning: env.LEARNING_URL, certs: env.CERTS_URL, notify: env.NOTIFY_URL },
     content: contentListenerOf(env),
     remotes: remotesFromEnv(env, root),
   })
