@@ -3,6 +3,10 @@
  * remote's static server in its own process on its own port, PostgreSQL, NATS JetStream and SMTP
  * required (as in compose.yaml). Files go to S3-compatible storage: the one S3_* names, else an
  * s3rver this launcher starts (compose has MinIO).
+ *
+ * CLUSTER_REPLICAS (e.g. `learning=2,certs=2`): that many processes of a service, replica n (from
+ * 0) on the service's port + 10 n, named `svc-learning`, `svc-learning-2`, ...; the gateway gets
+ * their comma-separated URLs and balances across them.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -26,7 +30,29 @@ export interface ClusterOptions {
   ports?: { identity?: number; learning?: number; certs?: number; notify?: number }
   /** Ports of the remotes' static servers (default 4101, 4102, ... in the order of `REMOTES`). */
   remotePorts?: Partial<Record<RemoteName, number>>
+  /** Processes per service (default 1 each, or CLUSTER_REPLICAS). */
+  replicas?: Partial<Record<Service, number>>
   quiet?: boolean
+}
+
+const SERVICES = ['identity', 'learning', 'certs', 'notify'] as const
+type Service = (typeof SERVICES)[number]
+/** Replica n of a service listens on its port + REPLICA_PORT_STEP * n. */
+const REPLICA_PORT_STEP = 10
+
+/** `learning=2,certs=2` (CLUSTER_REPLICAS): processes per service, 1 to 9 (the rest keep 1). */
+export function clusterReplicas(value: string | undefined): Partial<Record<Service, number>> {
+  const out: Partial<Record<Service, number>> = {}
+  for (const part of (value ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const m = /^([a-z]+)=([1-9])$/.exec(part)
+    const service = m?.[1] as Service | undefined
+    if (!m || !SERVICES.includes(service!)) throw new Error(`CLUSTER_REPLICAS: "${part}" is not <service>=<1 to 9> with a service of ${SERVICES.join(', ')}`)
+    out[service!] = Number(m[2])
+  }
+  return out
 }
 
 const waitHealthy = async (url: string, ms = 60_000, child?: ChildProcess) => {
@@ -71,6 +97,16 @@ export async function startCluster(opts: ClusterOptions) {
   const notifyPort = opts.ports?.notify ?? 4004
   const learningPort = opts.ports?.learning ?? 4002
   const certsPort = opts.ports?.certs ?? 4003
+  const replicas = opts.replicas ?? clusterReplicas(opts.env.CLUSTER_REPLICAS)
+  /** The ports of a service's replicas, the first its own port. */
+  const portsOf = (service: Service, port: number) => Array.from({ length: replicas[service] ?? 1 }, (_, n) => port + REPLICA_PORT_STEP * n)
+  const urlsOf = (service: Service, port: number) => portsOf(service, port).map((p) => `http://127.0.0.1:${p}`)
+  /** Starts every replica of a service (the first by its folder's name, then `<folder>-2`, ...) and waits until each is healthy. */
+  const runReplicas = async (service: Service, port: number, script: string, env: Record<string, string>, flags: readonly string[] = []) => {
+    const folder = script.split('/')[0]!
+    const started = portsOf(service, port).map((p, n) => [p, run(script, { ...env, PORT: String(p) }, n ? `${folder}-${n + 1}` : folder, flags)] as const)
+    await Promise.all(started.map(([p, child]) => waitHealthy(`http://127.0.0.1:${p}/healthz`, 60_000, child)))
+  }
   const s3 = await objectStorage(opts.env)
   // Every service's PORT is its own: e-mailed links need the gateway's address, handed down.
   const PUBLIC_URL = publicUrl(opts.env, opts.gatewayPort)
@@ -104,22 +140,21 @@ export async function startCluster(opts: ClusterOptions) {
       c.kill('SIGTERM')
       setTimeout(() => c.kill('SIGKILL'), 5_000).unref()
     })
-  run('svc-notify/src/server.ts', { PORT: String(notifyPort), IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` })
-  run('svc-identity/src/server.ts', { PORT: String(identityPort) })
-  await waitHealthy(`http://127.0.0.1:${identityPort}/healthz`)
-  await waitHealthy(`http://127.0.0.1:${notifyPort}/healthz`)
+  await Promise.all([
+    runReplicas('notify', notifyPort, 'svc-notify/src/server.ts', { IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` }),
+    runReplicas('identity', identityPort, 'svc-identity/src/server.ts', {}),
+  ])
   // One machine: the learning instances share the bucket and a secret made for this run unless
   // the environment names them.
-  run('svc-learning/src/server.ts', {
-    ...s3.vars,
-    PORT: String(learningPort),
-    IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json`,
-    LAUNCH_TOKEN_SECRET: opts.env.LAUNCH_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
-    CONTENT_ORIGIN: contentOrigin,
-  })
-  run('svc-certs/src/server.ts', { ...s3.vars, PORT: String(certsPort), IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` }, 'svc-certs', CERTS_NODE_FLAGS)
-  await waitHealthy(`http://127.0.0.1:${learningPort}/healthz`)
-  await waitHealthy(`http://127.0.0.1:${certsPort}/healthz`)
+  await Promise.all([
+    runReplicas('learning', learningPort, 'svc-learning/src/server.ts', {
+      ...s3.vars,
+      IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json`,
+      LAUNCH_TOKEN_SECRET: opts.env.LAUNCH_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
+      CONTENT_ORIGIN: contentOrigin,
+    }),
+    runReplicas('certs', certsPort, 'svc-certs/src/server.ts', { ...s3.vars, IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` }, CERTS_NODE_FLAGS),
+  ])
   // Each remote's build from its own static server, proxied by the gateway as in compose.yaml.
   const remoteUrls: Record<string, string> = {}
   const remotesUp: Promise<void>[] = []
@@ -133,10 +168,10 @@ export async function startCluster(opts: ClusterOptions) {
   await Promise.all(remotesUp)
   run('gateway/src/server.ts', {
     PORT: String(opts.gatewayPort),
-    IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
-    LEARNING_URL: `http://127.0.0.1:${learningPort}`,
-    CERTS_URL: `http://127.0.0.1:${certsPort}`,
-    NOTIFY_URL: `http://127.0.0.1:${notifyPort}`,
+    IDENTITY_URL: urlsOf('identity', identityPort).join(','),
+    LEARNING_URL: urlsOf('learning', learningPort).join(','),
+    CERTS_URL: urlsOf('certs', certsPort).join(','),
+    NOTIFY_URL: urlsOf('notify', notifyPort).join(','),
     CONTENT_PORT: String(content.port),
     CONTENT_ORIGIN: contentOrigin,
     ...remoteUrls,
@@ -145,7 +180,7 @@ export async function startCluster(opts: ClusterOptions) {
   return {
     url: `http://127.0.0.1:${opts.gatewayPort}`,
     contentOrigin,
-    /** The process id of each process by name (`gateway`, `svc-learning`, `mf-exams`, ...). */
+    /** The process id of each process by name (`gateway`, `svc-learning`, `svc-learning-2`, `mf-exams`, ...). */
     pids: () => Object.fromEntries([...children].map(([name, p]) => [name, p.child.pid!])),
     /**
      * Redeploys one process alone: stops it, starts it again with `env` over its environment
