@@ -182,6 +182,42 @@ describe('gateway replicas', () => {
     expect(gw.pool.replicas.every((r) => r.up)).toBe(true)
   })
 
+  it('never sends a GET again once its answer started: the answer is cut short, the other replica not asked', async () => {
+    const a = await replica('a')
+    let asked = 0
+    const cutting = createServer((req, res) => {
+      if (req.url === '/readyz') return void res.writeHead(200).end()
+      asked += 1
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' })
+      res.write('partial')
+      setTimeout(() => res.socket?.destroy(), 20)
+    })
+    cutting.listen(0, '127.0.0.1')
+    await once(cutting, 'listening')
+    cleanups.push(() => {
+      cutting.close()
+      cutting.closeAllConnections()
+    })
+    const gw = await gatewayFor([`http://127.0.0.1:${(cutting.address() as { port: number }).port}`, a.url])
+    const outcomes = await Promise.all(
+      [0, 1].map(
+        () =>
+          new Promise<string>((resolve) => {
+            const req = request({ host: '127.0.0.1', port: gw.port, path: '/api/svc/file', agent: false }, (res) => {
+              let body = ''
+              res.on('data', (d: Buffer) => (body += d.toString()))
+              res.on('end', () => resolve(`whole ${res.statusCode}`))
+              res.on('error', () => resolve(`cut after ${body}`))
+            })
+            req.on('error', () => resolve('cut'))
+            req.end()
+          }),
+      ),
+    )
+    expect(outcomes.sort()).toEqual(['cut after partial', 'whole 200'])
+    expect([asked, a.seen.length]).toEqual([1, 1])
+  })
+
   it('still tries a replica when the checks took every one out', async () => {
     const a = await replica('a')
     const b = await replica('b')
