@@ -254,3 +254,24 @@ describe('gateway health with replicas', () => {
     })
   })
 })
+
+describe('the started gateway with replicas', () => {
+  it('shares one pool per service between the portal and the content origin', async () => {
+    const { start } = await import('./server.ts')
+    const a = await replica('a')
+    const b = await replica('b')
+    const gw = await start({
+      logger: silentLogger,
+      port: 0,
+      hostname: '127.0.0.1',
+      upstreams: { identity: 'http://127.0.0.1:1', learning: `${a.url}, ${b.url}`, certs: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' },
+      content: { port: 0 },
+    })
+    cleanups.push(gw.close)
+    const stats = await call(gw.port, 'GET', '/api/users/7/stats')
+    const commit = await call(gw.contentPort, 'POST', '/api/scorm/commit/eyJ.tok.sig', { body: '{}', headers: { 'content-type': 'text/plain' } })
+    expect([stats.status, commit.status]).toEqual([200, 200])
+    expect([stats.body.replica, commit.body.replica].sort()).toEqual(['a', 'b'])
+    expect([...a.seen, ...b.seen].map((s) => s.path).sort()).toEqual(['/scorm/commit/eyJ.tok.sig', '/users/7/stats'])
+  })
+})
