@@ -9,18 +9,16 @@ import { guardedHistory } from './leave/guarded-history.ts'
 import { LeaveGuardProvider } from './leave/LeaveGuardProvider.tsx'
 import { createLeaveGuards } from './leave/leave-guards.ts'
 import { AppRoutes } from './routing/AppRoutes.tsx'
-import { entriesGate, pageToPreload, withFirstScreenParts } from './routing/preload.ts'
+import { pageToPreload, withFirstScreenParts } from './routing/preload.ts'
 
 ensureStyles()
 
 // An earlier version kept the access token in localStorage; it lives in memory now (decision 0019).
 dropStoredToken()
 
-// A stored session: the dashboard it will most likely show is fetched (registry, remote entry,
-// page) while the session check runs, not after it (issue 15 item 9, issue 30 item 7: the page's
-// data waits for both, so neither may wait for the other). The check is sent as the first screen's
-// remote entries are requested (entriesGate): sent earlier, a quick answer could arrive before
-// slow script had asked for the entries and put them, and the data, one round trip deeper. The
+// A stored session: the session check is sent first, then the dashboard it will most likely show
+// is fetched (registry, remote entry, page) while the check runs, not after it (issue 15 item 9,
+// issue 30 item 7: the page's data waits for both, so neither waits for the other). The
 // AuthProvider joins the same refresh; the route loads the page again from the same cache; a
 // failure here is theirs to show.
 // With the page comes React Query, the shared singleton every remote page renders with: the shell
@@ -29,26 +27,21 @@ dropStoredToken()
 // for it. The shell shares "loaded-first": its own request for it must not load every remote.
 const stored = readStoredUser()
 if (decideStart(stored) === 'validate') {
+  void refreshSession('/api', null, (...a) => globalThis.fetch(...a))
   const page = pageToPreload(location.pathname, stored as { is_admin?: unknown })
   if (page) {
-    const parts = withFirstScreenParts(page)
-    const gate = entriesGate(parts)
-    void refreshSession('/api', null, (...a) => gate.opened.then(() => globalThis.fetch(...a)))
+    for (const part of withFirstScreenParts(page)) loadRemoteComponent(part).catch(() => {})
     let requested = false
     registerPlugins([
       {
         name: 'shell-react-query-with-entries',
-        loadEntry({ remoteInfo }) {
+        loadEntry() {
           if (!requested) import('@tanstack/react-query').catch(() => {})
           requested = true
-          gate.requested(remoteInfo.name)
           return undefined
         },
       },
     ])
-    for (const part of parts) loadRemoteComponent(part).catch(gate.fail)
-  } else {
-    void refreshSession('/api', null, (...a) => globalThis.fetch(...a))
   }
 }
 

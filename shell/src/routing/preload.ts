@@ -25,31 +25,3 @@ const FIRST_SCREEN_PARTS: Record<string, readonly string[]> = {
 
 /** The page and the other remotes' parts of its first screen, all worth fetching at once. */
 export const withFirstScreenParts = (page: string): string[] => [page, ...(FIRST_SCREEN_PARTS[page] ?? [])]
-
-/** Longest the session check waits for the first screen's remote entries to be requested. */
-export const ENTRIES_GATE_MAX_MS = 250
-
-/**
- * What the stored session's check waits behind (issue 30 item 7): until every remote of the first
- * screen has asked for its entry (`requested`), then one task more so the chunks the entries'
- * manifests name are asked for too; at once on `fail`; at most `maxMs`. The page's data needs the
- * check's answer and the entries alike, so sending the check with the entries instead of before
- * them costs the data nothing, and the entries can no longer wait on the check's answer: the data
- * starts at request-chain level 4 however slow the script before the entries runs.
- */
-export function entriesGate(parts: readonly string[], maxMs = ENTRIES_GATE_MAX_MS, timer: (run: () => void, ms: number) => unknown = setTimeout) {
-  const waiting = new Set(parts.map((p) => p.slice(0, p.indexOf('/'))))
-  let open!: () => void
-  const opened = new Promise<void>((resolve) => (open = resolve))
-  timer(open, maxMs)
-  return {
-    opened,
-    /** The remote `name` is loading its entry. */
-    requested(name: string) {
-      if (!waiting.delete(name) || waiting.size > 0) return
-      timer(open, 0)
-    },
-    /** The first screen could not be fetched: nothing to wait for. */
-    fail: () => open(),
-  }
-}
