@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { commitBody } from './commit-body.ts'
-import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, type LoadFiguresOf, waitModuleReady } from './support.ts'
+import { BENCH_LEARNING_PORT, loadFigures, runAloneOnCluster, type LoadFiguresOf, waitModuleReady } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const FIXTURE = `${root}../shared/fixtures/scorm/golf-scorm12-RuntimeBasicCalls.zip`
@@ -153,31 +153,19 @@ export const formatCommit = (r: CommitBenchResult) =>
 
 // `node bench/scorm-commit.ts`: this benchmark alone, on a cluster of its own.
 if (import.meta.main) {
-  const { randomBytes } = await import('node:crypto')
-  const { ensureDatabase } = await import('@portal/server-kit')
   const { registerUsers } = await import('./exams.ts')
-  const smtp = await startSmtpSink()
-  const adminCode = randomBytes(12).toString('base64url')
-  const cluster = await startBenchCluster(smtp.port, adminCode)
-  try {
-    const users = await registerUsers({ gatewayUrl: cluster.url, mails: smtp.mails, adminCode }, Number(process.env.BENCH_LEARNERS ?? 100))
-    const ceilingDb = new URL(BENCH_PG)
-    ceilingDb.pathname = '/bench_ceiling'
-    await ensureDatabase(ceilingDb.toString())
-    const result = await benchScormCommit({
-      base: cluster.url,
-      contentOrigin: cluster.contentOrigin,
-      adminToken: users.adminToken,
-      learnerTokens: users.learnerTokens,
-      ceilingDatabaseUrl: ceilingDb.toString(),
+  const result = await runAloneOnCluster(registerUsers, (o) =>
+    benchScormCommit({
+      base: o.cluster.url,
+      contentOrigin: o.cluster.contentOrigin,
+      adminToken: o.adminToken,
+      learnerTokens: o.learnerTokens,
+      ceilingDatabaseUrl: o.ceilingDatabaseUrl,
       learningUrl: `http://127.0.0.1:${BENCH_LEARNING_PORT}`,
       duration: Number(process.env.BENCH_SECONDS ?? 10),
       connections: 50,
-    })
-    console.log(`\n${formatCommit(result)}\n`)
-  } finally {
-    await cluster.close()
-    smtp.close()
-  }
+    }),
+  )
+  console.log(`\n${formatCommit(result)}\n`)
   process.exit(0)
 }

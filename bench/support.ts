@@ -101,3 +101,29 @@ export async function waitModuleReady(base: string, adminToken: string, courseId
   }
   throw new Error(`${what} not ready in time`)
 }
+
+/**
+ * A content-origin benchmark run alone (`node bench/<file>.ts`): a cluster of its own, `BENCH_LEARNERS`
+ * registered learners (default 100) and an admin, and the ceiling's database; closed after `run`.
+ */
+export async function runAloneOnCluster<T>(
+  /** exams.ts's registerUsers (passed in: exams.ts imports this file). */
+  registerUsers: (o: { gatewayUrl: string; mails: string[]; adminCode: string }, count: number) => Promise<{ adminToken: string; learnerTokens: string[] }>,
+  run: (o: { cluster: Awaited<ReturnType<typeof startBenchCluster>>; adminToken: string; learnerTokens: string[]; ceilingDatabaseUrl: string }) => Promise<T>,
+): Promise<T> {
+  const { randomBytes } = await import('node:crypto')
+  const { ensureDatabase } = await import('@portal/server-kit')
+  const smtp = await startSmtpSink()
+  const adminCode = randomBytes(12).toString('base64url')
+  const cluster = await startBenchCluster(smtp.port, adminCode)
+  try {
+    const users = await registerUsers({ gatewayUrl: cluster.url, mails: smtp.mails, adminCode }, Number(process.env.BENCH_LEARNERS ?? 100))
+    const ceilingDb = new URL(BENCH_PG)
+    ceilingDb.pathname = '/bench_ceiling'
+    await ensureDatabase(ceilingDb.toString())
+    return await run({ cluster, adminToken: users.adminToken, learnerTokens: users.learnerTokens, ceilingDatabaseUrl: ceilingDb.toString() })
+  } finally {
+    await cluster.close()
+    smtp.close()
+  }
+}

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { zipOf } from '../e2e/courses-support.ts'
-import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, type LoadFiguresOf, waitModuleReady } from './support.ts'
+import { BENCH_LEARNING_PORT, loadFigures, runAloneOnCluster, type LoadFiguresOf, waitModuleReady } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const AU_ID = 'https://bench.portal.example/cmi5/statements/au'
@@ -192,31 +192,18 @@ export const formatStatements = (r: StatementsBenchResult) =>
 
 // `node bench/xapi-statements.ts`: this benchmark alone, on a cluster of its own.
 if (import.meta.main) {
-  const { randomBytes } = await import('node:crypto')
-  const { ensureDatabase } = await import('@portal/server-kit')
   const { registerUsers } = await import('./exams.ts')
-  const smtp = await startSmtpSink()
-  const adminCode = randomBytes(12).toString('base64url')
-  const cluster = await startBenchCluster(smtp.port, adminCode)
-  try {
-    const users = await registerUsers({ gatewayUrl: cluster.url, mails: smtp.mails, adminCode }, Number(process.env.BENCH_LEARNERS ?? 100))
-    const ceilingDb = new URL(BENCH_PG)
-    ceilingDb.pathname = '/bench_ceiling'
-    await ensureDatabase(ceilingDb.toString())
-    const result = await benchStatements({
-      base: cluster.url,
-      adminToken: users.adminToken,
-      learnerTokens: users.learnerTokens,
-      ceilingDatabaseUrl: ceilingDb.toString(),
+  const result = await runAloneOnCluster(registerUsers, (o) =>
+    benchStatements({
+      base: o.cluster.url,
+      adminToken: o.adminToken,
+      learnerTokens: o.learnerTokens,
+      ceilingDatabaseUrl: o.ceilingDatabaseUrl,
       learningUrl: `http://127.0.0.1:${BENCH_LEARNING_PORT}`,
       duration: Number(process.env.BENCH_SECONDS ?? 10),
       connections: 50,
-    })
-    console.log(`\n${formatStatements(result)}\n`)
-    process.exitCode = statementsMet(result) ? 0 : 1
-  } finally {
-    await cluster.close()
-    smtp.close()
-  }
-  process.exit(process.exitCode ?? 0)
+    }),
+  )
+  console.log(`\n${formatStatements(result)}\n`)
+  process.exit(statementsMet(result) ? 0 : 1)
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { undocumentedRoutes, type OpenApiDocument } from '@portal/server-kit'
+import type { OpenApiDocument } from '@portal/server-kit'
+import { itKeepsTheServiceDocumentRules } from '@portal/server-kit/openapi-testing'
 import { createHarness, type Harness } from './harness.test-support.ts'
 
 let h: Harness
@@ -13,15 +14,7 @@ afterAll(async () => {
 })
 
 describe("svc-certs's OpenAPI document", () => {
-  it('is OpenAPI 3.1 with the bearer scheme and the one error shape', () => {
-    expect(document.openapi).toBe('3.1.0')
-    expect(document.components?.securitySchemes?.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
-    expect(document.components?.schemas?.Error).toMatchObject({ type: 'object', required: ['message', 'code'] })
-  })
-
-  it('documents every route of the app', () => {
-    expect(undocumentedRoutes(h.app, document)).toEqual([])
-  })
+  itKeepsTheServiceDocumentRules(() => ({ app: h.app, document }))
 
   it('names the parameters, bodies, responses, bearer scheme and roles of a route', () => {
     const put = document.paths?.['/admin/certifications/{id}']?.put
