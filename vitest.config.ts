@@ -4,6 +4,6 @@ import { defineConfig } from 'vitest/config'
 // end-to-end journeys; `npm test -w <workspace>` runs one workspace alone.
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'svc-*', 'gateway', 'shell', 'mf-*', 'e2e'],
+    projects: ['packages/*', 'svc-*', 'gateway', 'launcher', 'shell', 'mf-*', 'e2e'],
   },
 })

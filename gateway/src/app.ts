@@ -9,6 +9,7 @@ import { sendFile, serveBuild } from '@portal/static-server'
 import { apiDocsRoutes } from './api-docs.ts'
 import { contentOriginFor, contentOrigins, type ContentSite } from './content.ts'
 import { createProxy, type UpstreamTimeouts } from './proxy.ts'
+import { forwardTraced } from './proxy-span.ts'
 import { allowRemoteOrigins, manifestPreloads, registryOf, remotePath, resolveRemote, type RemoteConfig } from './registry.ts'
 import { ROUTE_TABLE, resolvePortalRoute, resolveRoute, type RouteEntry, type Upstream } from './routes.ts'
 import { isPool, upstreamList, type UpstreamTarget } from './upstreams.ts'
@@ -194,9 +195,9 @@ export function createGatewayHandler(opts: GatewayOptions) {
     const path = q === -1 ? url : url.slice(0, q)
     // Course content and SCORM commits are the content origin's: not found here.
     const route = path.startsWith('/api/') || path.startsWith('/mailbox') ? resolvePortalRoute(path, routes, req.method) : undefined
-    if (route) return proxy(req, res, route, url)
+    if (route) return forwardTraced(req, res, route.prefix, route.upstream, () => proxy(req, res, route, url))
     const remote = resolveRemote(opts.remotes, url)
-    if (remote) return proxy(req, res, { upstream: remote.name, strip: '' }, remote.path)
+    if (remote) return forwardTraced(req, res, remotePath(remote.name), remote.name, () => proxy(req, res, { upstream: remote.name, strip: '' }, remote.path))
     return toApp(req, res)
   }
 }

@@ -9,6 +9,7 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import { CONTENT_PLAYER_PATH } from '@portal/contracts'
 import { createMetrics, errorHandler, notFoundHandler, requestContext, type AppEnv, type Logger, type Metrics } from '@portal/server-kit'
 import { createProxy, type UpstreamTimeouts } from './proxy.ts'
+import { forwardTraced } from './proxy-span.ts'
 import type { UpstreamTarget } from './upstreams.ts'
 import { CONTENT_ROUTE_TABLE, resolveRoute, type Upstream } from './routes.ts'
 
@@ -203,8 +204,8 @@ export function createContentHandler(opts: ContentOriginOptions) {
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     const route = path.startsWith('/api/') ? resolveRoute(path, CONTENT_ROUTE_TABLE) : undefined
-    if (route?.prefix === '/api/content') return files(req, res, route, url)
-    if (route) return commits(req, res, route, url)
+    if (route?.prefix === '/api/content') return forwardTraced(req, res, route.prefix, route.upstream, () => files(req, res, route, url))
+    if (route) return forwardTraced(req, res, route.prefix, route.upstream, () => commits(req, res, route, url))
     return toApp(req, res)
   }
 }

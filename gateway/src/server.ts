@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import { PlatformEnv, UPLOAD_REQUEST_TIMEOUT_MS, closeOnSignal, createLogger, createMetrics, parseEnv, trustedProxies, type Logger } from '@portal/server-kit'
+import { PlatformEnv, UPLOAD_REQUEST_TIMEOUT_MS, closeOnSignal, createLogger, createMetrics, parseEnv, startTracing, trustedProxies, type Logger } from '@portal/server-kit'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createGatewayHandler } from './app.ts'
 import { createContentHandler, NO_EXTRA_ORIGINS, type ContentAllowList, type ContentSite } from './content.ts'
@@ -214,6 +214,7 @@ const GatewayEnv = PlatformEnv.extend({
 if (import.meta.main) {
   const env = parseEnv(GatewayEnv)
   const logger = createLogger('gateway', env.LOG_LEVEL)
+  const tracing = startTracing('gateway', env)
   const gw = await start({
     logger,
     port: env.PORT,
@@ -225,5 +226,5 @@ if (import.meta.main) {
     remotes: remotesFromEnv(env, root),
   })
   logger.info('gateway listening', { port: gw.port, contentPort: gw.contentPort, contentOrigin: gw.contentOrigin })
-  closeOnSignal(logger, gw.close)
+  closeOnSignal(logger, gw.close, tracing.shutdown)
 }

@@ -8,6 +8,16 @@ export const EventEnvelope = z.object({
   type: z.string().regex(/^[a-z-]+\.[a-z-]+\.[a-z-]+\.v\d+$/),
   occurredAt: z.iso.datetime(),
   data: z.unknown(),
+  /**
+   * Added within v1 (optional): the W3C trace context of the request that recorded the event, so
+   * its consumers continue that trace. On NATS it travels in the message's headers, not the body.
+   */
+  trace: z
+    .object({
+      traceparent: z.string().max(128),
+      tracestate: z.string().max(512).optional(),
+    })
+    .optional(),
 })
 export type EventEnvelope<T = unknown> = Omit<z.infer<typeof EventEnvelope>, 'data'> & { data: T }
 

@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks'
 import { EventEnvelope } from '@portal/contracts'
 import type { Logger } from './logger.ts'
+import { consumeInSpan } from './tracing.ts'
 
 export type EventHandler = (event: EventEnvelope) => Promise<void>
 
@@ -88,7 +89,7 @@ export function createInProcessBus(opts: { logger?: Logger; retries?: number; re
     for (let attempt = 0; ; attempt++) {
       if (done.has(event.id) || !sub.active) return
       try {
-        await sub.scope.runInAsyncScope(() => sub.handler(structuredClone(event)))
+        await sub.scope.runInAsyncScope(() => consumeInSpan(sub.consumer, event, () => sub.handler(structuredClone(event))))
         done.add(event.id)
         return
       } catch (err) {

@@ -86,6 +86,10 @@ export const PlatformEnv = z.object({
         ctx.addIssue({ code: 'custom', message: (err as Error).message })
       }
     }),
+  /** OTLP/HTTP collector (e.g. http://collector:4318): traces are exported to its /v1/traces; unset: tracing is off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  /** The traces' `service.name`; default the deployable's name (gateway, identity, ...). */
+  OTEL_SERVICE_NAME: optionalText,
   /** Bearer token that opens the gateway's /metrics; unset: /metrics is not served on the public port. */
   METRICS_TOKEN: z
     .string()

@@ -5,12 +5,15 @@ import { matchedRoutes } from 'hono/route'
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { serve, type ServerType } from '@hono/node-server'
+import { context as traceContexts, trace } from '@opentelemetry/api'
 import type { IncomingMessage } from 'node:http'
+import { scopedAppMiddleware } from './app-scope.ts'
 import type { Actor } from './auth.ts'
 import { clientAddressFrom, LOOPBACK_PROXIES, type TrustedProxies } from './client-address.ts'
 import { AppError, errorHandler, notFoundHandler } from './errors.ts'
 import type { Logger } from './logger.ts'
 import { createMetrics, serviceMetrics, type Metrics } from './metrics.ts'
+import { SpanKind, SpanStatusCode, contextFrom, tracer, tracingEnabled } from './tracing.ts'
 
 /** Hono environment of every service app. */
 export type AppEnv = { Variables: { requestId: string; actor: Actor; logger: Logger } }
@@ -29,7 +32,12 @@ export interface ServiceAppOptions {
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/
 const tooLarge = () => new AppError(413, 'payload_too_large', 'Request body is too large')
 
-/** Request id (kept from the gateway's `X-Request-Id` when well-formed, else new; echoed as `X-Request-Id`) and one log line per request (info). */
+/**
+ * Request id (kept from the gateway's `X-Request-Id` when well-formed, else new; echoed as
+ * `X-Request-Id`) and one log line per request (info). With tracing on (`startTracing`), a server
+ * span per request continuing the caller's `traceparent` (the matched route and status on it, no
+ * path or query), its trace id in the log line (`trace_id`).
+ */
 export const requestContext = (logger: Logger, metrics?: Metrics) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const incoming = c.req.header('x-request-id')
@@ -38,7 +46,23 @@ export const requestContext = (logger: Logger, metrics?: Metrics) =>
     c.set('logger', logger.child({ requestId }))
     c.header('X-Request-Id', requestId)
     const start = performance.now()
-    await next()
+    const span = tracingEnabled()
+      ? tracer().startSpan(
+          c.req.method,
+          { kind: SpanKind.SERVER, attributes: { 'http.request.method': c.req.method } },
+          contextFrom({ traceparent: c.req.header('traceparent'), tracestate: c.req.header('tracestate') }),
+        )
+      : undefined
+    try {
+      await (span ? traceContexts.with(trace.setSpan(traceContexts.active(), span), next) : next())
+    } finally {
+      if (span) {
+        span.updateName(`${c.req.method} ${c.req.routePath ?? 'unmatched'}`)
+        span.setAttributes({ 'http.route': c.req.routePath ?? 'unmatched', 'http.response.status_code': c.res.status })
+        if (c.res.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
+        span.end()
+      }
+    }
     const ms = performance.now() - start
     // The matched pattern (`/items/:id`): a raw path would make a series per id or token.
     metrics?.observe(c.req.method, c.req.routePath ?? 'unmatched', c.res.status, ms)
@@ -54,6 +78,7 @@ export const requestContext = (logger: Logger, metrics?: Metrics) =>
         ...(c.req.routePath.includes('*') ? { path: c.req.path } : {}),
         status: c.res.status,
         durationMs: Math.round(ms * 10) / 10,
+        ...(span ? { trace_id: span.spanContext().traceId } : {}),
       })
   })
 
@@ -109,6 +134,8 @@ export function createServiceApp(opts: ServiceAppOptions): Hono<AppEnv> {
   })
   app.use((c, next) => (matchedRoutes(c).some((r) => r.handler === ownBodyLimit) ? next() : limit(c, next)))
   app.use(malformedBodyAs400)
+  // What the service being built puts on every request (defineService: Idempotency-Key).
+  for (const middleware of scopedAppMiddleware()) app.use(middleware)
   app.onError(errorHandler(opts.logger))
   app.notFound(notFoundHandler)
   app.get('/healthz', (c) => c.json({ status: 'ok', service: opts.service }))

@@ -1,8 +1,9 @@
-import { connect, nanos, type NatsConnection } from '@nats-io/transport-node'
+import { connect, headers as natsHeaders, nanos, type NatsConnection } from '@nats-io/transport-node'
 import { AckPolicy, DeliverPolicy, JetStreamApiError, StorageType, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream'
 import { EventEnvelope } from '@portal/contracts'
 import type { ConsumerLag, EventBus, EventHandler } from './bus.ts'
 import type { Logger } from './logger.ts'
+import { consumeInSpan, type TraceCarrier } from './tracing.ts'
 
 export interface NatsBusOptions {
   url: string
@@ -52,7 +53,15 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<EventBus & { 
     async publish(event) {
       // Reject a malformed envelope here rather than have every consumer drop it.
       event = EventEnvelope.parse(event) as EventEnvelope
-      await js.publish(prefix + event.type, JSON.stringify(event), { msgID: event.id, expect: { streamName: stream } })
+      // W3C trace context in the message's headers (traceparent, tracestate), not in the body.
+      const { trace, ...body } = event
+      let headers: ReturnType<typeof natsHeaders> | undefined
+      if (trace) {
+        headers = natsHeaders()
+        headers.set('traceparent', trace.traceparent)
+        if (trace.tracestate) headers.set('tracestate', trace.tracestate)
+      }
+      await js.publish(prefix + event.type, JSON.stringify(body), { msgID: event.id, expect: { streamName: stream }, ...(headers ? { headers } : {}) })
     },
     async subscribe(consumer, filterSubjects, handler: EventHandler) {
       // nats-server 2.9 allows one filter subject per consumer: one durable consumer per subject.
@@ -84,8 +93,13 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<EventBus & { 
                 m.term()
                 continue
               }
+              const traceparent = m.headers?.get('traceparent')
+              if (traceparent) {
+                const tracestate = m.headers!.get('tracestate')
+                event.trace = { traceparent, ...(tracestate ? { tracestate } : {}) } satisfies TraceCarrier
+              }
               try {
-                await handler(event)
+                await consumeInSpan(consumer, event, () => handler(event))
                 m.ack()
               } catch (err) {
                 opts.logger?.warn('handler failed, redelivering', { consumer, eventId: event.id, err: err as Error })

@@ -4,6 +4,7 @@ import { createBackgroundTask } from './background.ts'
 import type { EventBus } from './bus.ts'
 import type { Logger } from './logger.ts'
 import { scrapedGauges } from './metrics.ts'
+import { SpanKind, carrierOf, contextFrom, inSpan, tracingEnabled } from './tracing.ts'
 import type { Registry } from 'prom-client'
 
 /** An event waiting to be published, written in the same transaction as the change it reports. */
@@ -69,7 +70,9 @@ function kickOnCommit(orm: MikroORM, relay: OutboxRelay): () => void {
 export function recordEvent<T extends EventType>(em: EntityManager, type: T, data: EventData<T>): EventEnvelope<EventData<T>> {
   recorded.add((em.getTransactionContext() as object | undefined) ?? em)
   const parsed = Events[type].parse(data) as EventData<T>
-  const envelope = { id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), data: parsed }
+  // The request's trace goes with the event (in the row's payload): its consumers continue it.
+  const trace = tracingEnabled() ? carrierOf() : undefined
+  const envelope: EventEnvelope<EventData<T>> = { id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), data: parsed, ...(trace ? { trace } : {}) }
   em.create(OutboxMessage, {
     id: envelope.id,
     type,
@@ -98,6 +101,22 @@ export interface OutboxRelay {
 export function startOutboxRelay(opts: { orm: MikroORM; bus: EventBus; logger: Logger; intervalMs?: number; batchSize?: number }): OutboxRelay {
   const batchSize = opts.batchSize ?? 100
   const conn = () => opts.orm.em.getConnection()
+  /**
+   * With tracing, each publish is a producer span in the trace of the request that recorded the
+   * event, and the event carries the producer span's context on (NATS headers) to its consumers.
+   */
+  const publish = (event: EventEnvelope): Promise<void> => {
+    if (!tracingEnabled() || !event.trace) return opts.bus.publish(event)
+    const attributes = {
+      'messaging.system': opts.bus.kind === 'nats' ? 'nats' : 'in-process',
+      'messaging.operation.type': 'send',
+      'messaging.destination.name': event.type,
+      'messaging.message.id': event.id,
+    }
+    return inSpan(`publish ${event.type}`, { kind: SpanKind.PRODUCER, parent: contextFrom(event.trace), attributes }, () =>
+      opts.bus.publish({ ...event, trace: carrierOf() ?? event.trace }),
+    )
+  }
 
   const task = createBackgroundTask({
     name: 'outbox relay',
@@ -116,7 +135,7 @@ export function startOutboxRelay(opts: { orm: MikroORM; bus: EventBus; logger: L
       for (const row of rows) {
         const event = typeof row.payload === 'string' ? (JSON.parse(row.payload) as EventEnvelope) : row.payload
         try {
-          await opts.bus.publish(event)
+          await publish(event)
         } catch (err) {
           await conn().execute('update outbox set attempts = attempts + 1 where id = ?', [row.id])
           throw err

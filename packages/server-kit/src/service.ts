@@ -14,6 +14,7 @@ import { outboxMetrics, startOutboxRelay, type OutboxRelay } from './outbox.ts'
 import { closeOnSignal } from './process.ts'
 import { createGarbageCleaner, type GarbageCleaner } from './storage-garbage.ts'
 import { openStorage, type Storage } from './storage.ts'
+import { startTracing } from './tracing.ts'
 
 /**
  * What was started, undone in the reverse order: the one shutdown order of a service (its server,
@@ -279,11 +280,13 @@ export function defineService<E extends PlatformEnv, O = object, P = object, S e
  */
 export async function runServiceProcess(name: string, env: PlatformEnv, start: (io: { logger: Logger; bus: EventBus }) => Promise<{ close(): Promise<void> }>) {
   const logger = createLogger(name, env.LOG_LEVEL)
+  const tracing = startTracing(name, env)
   const bus = env.NATS_URL ? await createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger })
   const service = await start({ logger, bus })
   closeOnSignal(
     logger,
     () => service.close(),
     () => bus.close(),
+    tracing.shutdown,
   )
 }

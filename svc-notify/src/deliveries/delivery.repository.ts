@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql'
+import { carrierOf, tracingEnabled, type TraceCarrier } from '@portal/server-kit'
 import type { OutgoingEmail, RenderedEmail } from '../mail/index.ts'
 import { EmailDelivery } from './delivery.entity.ts'
 
@@ -40,11 +41,29 @@ export interface ClaimedDelivery extends OutgoingEmail {
    * died, or could not reach the database after sending): the mail may have been accepted.
    */
   interrupted: boolean
+  /** The trace of the event that queued it (its consumer's span), when this process queued it with tracing on. */
+  trace?: TraceCarrier
 }
+
+/** Traces kept for queued deliveries at most (the oldest forgotten first): a mail sent later or elsewhere starts its own trace. */
+const TRACED_DELIVERIES = 10_000
 
 /** Queries of the email_deliveries table. */
 export function createDeliveryRepository(orm: MikroORM) {
   const conn = () => orm.em.getConnection()
+  // The consumer's trace of each queued mail, for the send's span (in memory: no column for it).
+  const traces = new Map<string, TraceCarrier>()
+  const keepTrace = (id: string) => {
+    const trace = tracingEnabled() ? carrierOf() : undefined
+    if (!trace) return
+    traces.set(id, trace)
+    if (traces.size > TRACED_DELIVERIES) traces.delete(traces.keys().next().value!)
+  }
+  const takeTrace = (id: string) => {
+    const trace = traces.get(id)
+    traces.delete(id)
+    return trace ? { trace } : {}
+  }
   return {
     /** Queues a mail through `em` (it commits with the caller's transaction). */
     queue(em: EntityManager, input: { eventId: string; kind: string; to: string; noticeId?: string } & RenderedEmail): string {
@@ -68,6 +87,7 @@ export function createDeliveryRepository(orm: MikroORM) {
         sendingSince: null,
         unknownOutcomeResends: 0,
       })
+      keepTrace(id)
       return id
     },
 
@@ -92,7 +112,16 @@ export function createDeliveryRepository(orm: MikroORM) {
         [leaseMs],
       )) as { id: string; recipient: string; subject: string; text: string; html: string; attempts: number; interrupted: boolean }[]
       if (!row) return null
-      return { id: row.id, to: row.recipient, subject: row.subject, text: row.text, html: row.html, attempts: Number(row.attempts), interrupted: Boolean(row.interrupted) }
+      return {
+        id: row.id,
+        to: row.recipient,
+        subject: row.subject,
+        text: row.text,
+        html: row.html,
+        attempts: Number(row.attempts),
+        interrupted: Boolean(row.interrupted),
+        ...takeTrace(row.id),
+      }
     },
 
     /** Records that an interrupted delivery goes out again without knowing whether it was accepted. */

@@ -1,4 +1,4 @@
-import { createBackgroundTask, type Logger, type MailSenderFigures } from '@portal/server-kit'
+import { SpanKind, contextFrom, createBackgroundTask, inSpan, type Logger, type MailSenderFigures } from '@portal/server-kit'
 import { MailRejected, type MailTransport } from '../mail/index.ts'
 import type { ClaimedDelivery, DeliveryRepository } from './delivery.repository.ts'
 
@@ -106,7 +106,16 @@ export function startDeliverySender(deps: { deliveries: DeliveryRepository; tran
       }
     }
     try {
-      await transport.send(mail)
+      // With tracing, the send is a client span in the trace of the event that asked for the mail.
+      await inSpan(
+        `${transport.kind} send`,
+        {
+          kind: SpanKind.CLIENT,
+          parent: contextFrom(mail.trace),
+          attributes: { 'portal.delivery.id': mail.id, 'portal.mail.attempt': mail.attempts, 'portal.mail.transport': transport.kind },
+        },
+        () => transport.send(mail),
+      )
     } catch (err) {
       const permanent = err instanceof MailRejected || mail.attempts >= opts.maxAttempts
       const retryAt = permanent ? null : new Date(Date.now() + retryDelay(mail.attempts, opts))
