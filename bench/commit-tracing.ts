@@ -1,0 +1,135 @@
+/**
+ * What tracing costs (issue 29): SCORM commits through the gateway's content origin to
+ * svc-learning with tracing off, then with the gateway and learning restarted with
+ * OTEL_EXPORTER_OTLP_ENDPOINT at an OTLP/HTTP receiver in this process that accepts and drops
+ * (spans are still made, batched, serialised and sent). Goal: tracing on costs <= 5% of throughput.
+ */
+import { createServer } from 'node:http'
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import { commitBody } from './commit-body.ts'
+import { loadFigures, runAloneOnCluster, waitModuleReady, type LoadFiguresOf, type startBenchCluster } from './support.ts'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const FIXTURE = `${root}../shared/fixtures/scorm/golf-scorm12-RuntimeBasicCalls.zip`
+
+export interface CommitTracingResult {
+  rows: number
+  off: LoadFiguresOf
+  on: LoadFiguresOf
+  /** Spans the receiver was sent while tracing was on. */
+  spansReceived: number
+  /** Throughput lost with tracing on, in % of the figure without (negative: none measured). */
+  costPercent: number
+  goalPercent: number
+}
+
+/** An OTLP/HTTP endpoint that accepts every export and drops it, counting the spans. */
+async function startDroppingReceiver() {
+  let spans = 0
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (d: Buffer) => (body += d))
+    req.on('end', () => {
+      spans += (body.match(/"spanId"/g) ?? []).length
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, spans: () => spans, close: () => new Promise<void>((r) => server.close(() => r())) }
+}
+
+/** Autocannon over the commit URLs in turn, each with its own increasing seq (`seqs` carries them across runs). */
+function hammer(urls: string[], itemId: string, seqs: Map<string, number>, opts: { duration: number; connections: number }): Promise<LoadFiguresOf> {
+  let next = 0
+  return new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url: urls[0]!,
+        duration: opts.duration,
+        connections: opts.connections,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => {
+              const url = new URL(urls[next++ % urls.length]!)
+              const seq = (seqs.get(url.pathname) ?? 0) + 1
+              seqs.set(url.pathname, seq)
+              return { ...req, path: url.pathname, headers: { 'content-type': 'application/json' }, body: JSON.stringify(commitBody(itemId, seq)) }
+            },
+          },
+        ],
+      },
+      (err, r) => (err ? reject(err) : resolve(loadFigures(r))),
+    ),
+  )
+}
+
+/** Measures commits with tracing off, then on (the gateway and learning restarted with the endpoint), on a running bench cluster. */
+export async function benchCommitTracing(opts: {
+  cluster: Awaited<ReturnType<typeof startBenchCluster>>
+  adminToken: string
+  learnerTokens: string[]
+  duration: number
+  connections: number
+}): Promise<CommitTracingResult> {
+  const base = opts.cluster.url
+  const form = new FormData()
+  form.append('title', `Tracing bench ${Date.now()}`)
+  form.append('is_assigned_to_all', 'true')
+  form.append('moduleData', JSON.stringify([{ title: 'Golf', order: 1 }]))
+  form.append('moduleFiles', new File([await readFile(FIXTURE)], 'golf.zip', { type: 'application/zip' }))
+  const created = await fetch(`${base}/api/courses`, { method: 'POST', headers: { authorization: `Bearer ${opts.adminToken}` }, body: form })
+  if (created.status !== 201) throw new Error(`course upload failed: ${created.status} ${await created.text()}`)
+  const moduleId = await waitModuleReady(base, opts.adminToken, ((await created.json()) as { id: number }).id)
+  const launches = await Promise.all(
+    opts.learnerTokens.map(async (token) => {
+      const res = await fetch(`${base}/api/scorm/${moduleId}/launch`, { headers: { authorization: `Bearer ${token}` } })
+      if (!res.ok) throw new Error(`launch failed: ${res.status} ${await res.text()}`)
+      return (await res.json()) as { commitUrl: string; startItem: string }
+    }),
+  )
+  const urls = launches.map((l) => `${opts.cluster.contentOrigin}${l.commitUrl}`)
+  const itemId = launches[0]!.startItem
+  const seqs = new Map<string, number>()
+  const run = async (what: string) => {
+    const figures = await hammer(urls, itemId, seqs, opts)
+    if (figures.non2xx > 0 || figures.errors > 0) throw new Error(`commit tracing bench (${what}): ${figures.non2xx} non-2xx, ${figures.errors} errors`)
+    return figures
+  }
+  // A short warm-up, so that the first measured run does not pay for cold paths.
+  await hammer(urls, itemId, seqs, { ...opts, duration: 2 })
+  const off = await run('tracing off')
+  const receiver = await startDroppingReceiver()
+  try {
+    for (const name of ['svc-learning', 'gateway']) await opts.cluster.restart(name, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url })
+    await hammer(urls, itemId, seqs, { ...opts, duration: 2 })
+    const on = await run('tracing on')
+    // The batch processor exports every 5 s: what the run made has arrived by then.
+    await new Promise((r) => setTimeout(r, 6_000))
+    return { rows: urls.length, off, on, spansReceived: receiver.spans(), costPercent: Number((((off.rps - on.rps) / off.rps) * 100).toFixed(1)), goalPercent: 5 }
+  } finally {
+    for (const name of ['svc-learning', 'gateway']) await opts.cluster.restart(name, { OTEL_EXPORTER_OTLP_ENDPOINT: '' }).catch(() => undefined)
+    await receiver.close()
+  }
+}
+
+/** The summary lines of this benchmark. */
+export const formatCommitTracing = (r: CommitTracingResult) =>
+  [
+    `SCORM commit with tracing (${r.rows} learners' rows, via the gateway's content origin)`,
+    `  tracing off  ${r.off.rps} commits/s, p99 ${r.off.p99} ms`,
+    `  tracing on   ${r.on.rps} commits/s, p99 ${r.on.p99} ms (OTLP/HTTP to a receiver that drops; ${r.spansReceived} spans received)`,
+    `  cost         ${r.costPercent}% of throughput (goal <= ${r.goalPercent}%)`,
+  ].join('\n')
+
+// `node bench/commit-tracing.ts`: this benchmark alone, on a cluster of its own.
+if (import.meta.main) {
+  const { registerUsers } = await import('./exams.ts')
+  const result = await runAloneOnCluster(registerUsers, (o) =>
+    benchCommitTracing({ cluster: o.cluster, adminToken: o.adminToken, learnerTokens: o.learnerTokens, duration: Number(process.env.BENCH_SECONDS ?? 10), connections: 50 }),
+  )
+  console.log(`\n${formatCommitTracing(result)}\n`)
+  process.exit(0)
+}
