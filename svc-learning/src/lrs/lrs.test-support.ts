@@ -65,10 +65,15 @@ export interface HookLog {
   fail?: Error
 }
 
-/** The LRS on a service app of its own (as app.ts mounts it), with a hook that records its calls. */
-export function lrsApp(h: Harness, opts: LrsOptions = {}) {
+/**
+ * The LRS on a service app of its own (as app.ts mounts it), with a hook that records its calls.
+ * `judges` as the cmi5 runtime's (absent: the hook judges every statement, so none takes the hot path).
+ */
+export function lrsApp(h: Harness, opts: LrsOptions & { judges?: LrsHooks['judges'] } = {}) {
+  const { judges, ...lrsOptions } = opts
   const log: HookLog = { calls: [] }
   const hooks: LrsHooks = {
+    judges,
     async onStatements(em, session, statements) {
       // Run a query in the transaction, as the cmi5 runtime does, so a failure afterwards proves the rollback.
       await em.execute('select 1')
@@ -77,7 +82,7 @@ export function lrsApp(h: Harness, opts: LrsOptions = {}) {
     },
   }
   const app = createServiceApp({ service: 'learning', logger: silentLogger, maxBodyBytes: 1024 * 1024 })
-  app.route('/lrs', createLrs(h.ctx, hooks, { publicPath: '/lrs', ...opts }))
+  app.route('/lrs', createLrs(h.ctx, hooks, { publicPath: '/lrs', ...lrsOptions }))
   return { app, log }
 }
 

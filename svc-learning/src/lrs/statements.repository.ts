@@ -149,18 +149,124 @@ const INSERT_ONE_SQL = `with open_session as (
   select ${CASTS.map((cast, i) => `$${i + 1}${cast}`).join(', ')} where exists (select 1 from open_session)
   on conflict (id) do nothing returning id`
 
+/**
+ * The batch of the hot path: rows of any open sessions, one array a column (one prepared plan for
+ * any batch size). Each session's last statement time is kept once; the rows of sessions that
+ * have ended are not inserted. Rows keep their order (seq follows `ord`).
+ */
+const INSERT_BATCH_SQL = `with input as (
+    select * from unnest(${CASTS.map((cast, i) => `$${i + 1}${cast || '::text'}[]`).join(', ')}, $11::int[]) as i(${COLUMNS}, ord)),
+  open_session as (
+    update cmi5_sessions s set last_statement_at = greatest(s.last_statement_at, g.at)
+    from (select session_id, max(stored) as at from input group by session_id) g
+    where s.session_id = g.session_id and s.terminated_at is null and s.abandoned_at is null
+    returning s.session_id)
+  insert into xapi_statements (${COLUMNS})
+  select ${COLUMNS} from input where session_id in (select session_id from open_session) order by ord
+  on conflict (id) do nothing returning id`
+
+/** The most rows one batch insert takes; more wait for the next. */
+const BATCH_MAX_ROWS = 500
+
+type Row = ReturnType<typeof rowOf>
+interface Waiting {
+  row: Row
+  done(inserted: boolean): void
+  fail(err: unknown): void
+}
+
+/**
+ * Group commit for the statements of open sessions that change nothing but the session's last
+ * statement time (no Initialized, no Terminated): while one insert runs, the statements that
+ * arrive wait and then go together in the next, one query and one commit for all. Alone, a
+ * statement goes at once (no timer, no added wait); under load the batches grow with it, which
+ * saves the database a transaction and a session update a statement. One insert at a time: two
+ * batches locking sessions in different orders could deadlock. Each caller's promise settles
+ * after the commit that stored its statement.
+ */
+function statementBatcher(orm: MikroORM) {
+  const run = preparedStatement<{ id: string }>(orm, 'xapi_insert_batch', INSERT_BATCH_SQL)
+  let queue: Waiting[] = []
+  let running = false
+
+  const flush = async () => {
+    running = true
+    while (queue.length > 0) {
+      const batch = queue.slice(0, BATCH_MAX_ROWS)
+      queue = queue.slice(batch.length)
+      try {
+        const columns: unknown[][] = Array.from({ length: 11 }, () => [])
+        batch.forEach(({ row }, ord) => {
+          const cells = [
+            row.id,
+            row.registration,
+            row.session_id,
+            row.verb_id,
+            row.activity_id,
+            row.agent_key,
+            row.object_agent_key,
+            row.voids,
+            row.stored,
+            JSON.stringify(row.statement),
+            ord,
+          ]
+          cells.forEach((v, i) => columns[i]!.push(v))
+        })
+        const inserted = new Set((await run(columns)).map((r) => r.id))
+        // Two of a batch with one id: the first is stored, the second is checked like any repeat.
+        const claimed = new Set<string>()
+        for (const w of batch) {
+          const mine = inserted.has(w.row.id) && !claimed.has(w.row.id)
+          if (mine) claimed.add(w.row.id)
+          w.done(mine)
+        }
+      } catch (err) {
+        for (const w of batch) w.fail(err)
+      }
+    }
+    running = false
+  }
+
+  return (row: Row): Promise<boolean> =>
+    new Promise((done, fail) => {
+      queue.push({ row, done, fail })
+      if (!running) void flush()
+    })
+}
+
 const insertOneStatements = new WeakMap<MikroORM, (params: readonly unknown[]) => Promise<{ id: string }[]>>()
+const batchers = new WeakMap<MikroORM, ReturnType<typeof statementBatcher>>()
 
 /**
  * One statement of an open session, outside any transaction: the LRS's hot path (an AU's usual
- * statement). The same as insertGuarded, as a statement each pooled connection prepares once.
+ * statement). The same as insertGuarded. A statement that only extends the session goes through
+ * the group commit (statementBatcher); an Initialized or Terminated one, which changes the
+ * session, is one prepared statement of its own.
  */
 export async function insertOneGuarded(orm: MikroORM, statement: XapiStatement, meta: InsertMeta, session: SessionNote): Promise<string[]> {
-  let run = insertOneStatements.get(orm)
-  if (!run) insertOneStatements.set(orm, (run = preparedStatement<{ id: string }>(orm, 'xapi_insert_one', INSERT_ONE_SQL)))
   const row = rowOf(statement, meta, (meta.now ?? new Date()).toISOString(), 0)
-  const cells = [row.id, row.registration, row.session_id, row.verb_id, row.activity_id, row.agent_key, row.object_agent_key, row.voids, row.stored, JSON.stringify(row.statement)]
-  const inserted = (await run([...cells, session.at.toISOString(), session.initialized, session.terminated, session.sessionId])).map((r) => r.id)
+  let inserted: string[]
+  if (!session.initialized && !session.terminated && row.session_id === session.sessionId) {
+    let batch = batchers.get(orm)
+    if (!batch) batchers.set(orm, (batch = statementBatcher(orm)))
+    inserted = (await batch(row)) ? [row.id] : []
+  } else {
+    let run = insertOneStatements.get(orm)
+    if (!run) insertOneStatements.set(orm, (run = preparedStatement<{ id: string }>(orm, 'xapi_insert_one', INSERT_ONE_SQL)))
+    const cells = [
+      row.id,
+      row.registration,
+      row.session_id,
+      row.verb_id,
+      row.activity_id,
+      row.agent_key,
+      row.object_agent_key,
+      row.voids,
+      row.stored,
+      JSON.stringify(row.statement),
+    ]
+    inserted = (await run([...cells, session.at.toISOString(), session.initialized, session.terminated, session.sessionId])).map((r) => r.id)
+  }
   if (inserted.length === 0) await afterInsert(orm.em.fork(), [row], inserted, session)
   return inserted
 }

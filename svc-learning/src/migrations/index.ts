@@ -14,6 +14,7 @@ import { Retakes } from './0014-retakes.ts'
 import { ScormEditable } from './0015-scorm-editable.ts'
 import { Cmi5 } from './0016-cmi5.ts'
 import { LrsForwarding } from './0017-lrs-forwarding.ts'
+import { LrsStatementIndexes } from './0018-lrs-statement-indexes.ts'
 
 /** Learning's migrations, in order (the kit prepends the outbox/inbox tables). */
 export const migrationsList: MigrationEntry[] = [
@@ -43,4 +44,6 @@ export const migrationsList: MigrationEntry[] = [
   { name: '0016_cmi5', class: Cmi5 },
   // The external learning record store statements are sent to, and the forwarder's last outcome (issue 26).
   { name: '0017_lrs_forwarding', class: LrsForwarding },
+  // The statements' indexes cut to the one every LRS query reads, (registration, seq) (issue 26).
+  { name: '0018_lrs_statement_indexes', class: LrsStatementIndexes },
 ]
