@@ -38,7 +38,7 @@ describe('openDatabase with embedded PGlite', () => {
       const outbox = (await second.orm.em.fork().execute('select id, seq from outbox')) as { id: string }[]
       expect(outbox.map((r) => r.id)).toEqual([event.id])
       const applied = (await second.orm.em.fork().execute('select name from mikro_orm_migrations order by id')) as { name: string }[]
-      expect(applied.map((r) => r.name)).toEqual(['0000_platform_tables', '0000_platform_outbox_seq', '0001_notes'])
+      expect(applied.map((r) => r.name)).toEqual(['0000_platform_tables', '0000_platform_outbox_seq', '0000_platform_idempotency', '0001_notes'])
     } finally {
       await second.close()
     }

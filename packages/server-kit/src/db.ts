@@ -14,7 +14,7 @@ export interface MigrationEntry {
   class: new (...args: never[]) => Migration
 }
 
-/** Tables every service has: the outbox and the inbox. */
+/** Tables every service has: the outbox and the inbox (and, in a later migration, `idempotency_keys`). */
 class PlatformTables extends Migration {
   override async up() {
     this.addSql(`create table if not exists outbox (
@@ -42,6 +42,30 @@ class OutboxSequence extends Migration {
     this.addSql('alter table outbox add column if not exists seq bigserial')
     this.addSql('drop index if exists outbox_pending')
     this.addSql('create index if not exists outbox_pending_seq on outbox (seq) where sent_at is null')
+  }
+}
+
+/**
+ * What services keep of writes sent with an Idempotency-Key (idempotency.ts): one row per key of a
+ * caller, method and path (named by their hash: a long path never outgrows the index), in progress
+ * while `status` is null, then the answer when it was kept. Deleted after 24 hours.
+ */
+class IdempotencyKeys extends Migration {
+  override async up() {
+    this.addSql(`create table if not exists idempotency_keys (
+      id text primary key,
+      caller text not null,
+      key text not null,
+      method text not null,
+      path text not null,
+      fingerprint text not null,
+      owner uuid not null,
+      created_at timestamptz not null,
+      status int,
+      kept boolean not null default false,
+      headers jsonb,
+      body bytea)`)
+    this.addSql('create index if not exists idempotency_keys_created on idempotency_keys (created_at)')
   }
 }
 
@@ -135,7 +159,12 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     entities: [OutboxMessage, InboxEntry, ...opts.entities] as never,
     extensions: [Migrator],
     migrations: {
-      migrationsList: [{ name: '0000_platform_tables', class: PlatformTables }, { name: '0000_platform_outbox_seq', class: OutboxSequence }, ...opts.migrations] as never,
+      migrationsList: [
+        { name: '0000_platform_tables', class: PlatformTables },
+        { name: '0000_platform_outbox_seq', class: OutboxSequence },
+        { name: '0000_platform_idempotency', class: IdempotencyKeys },
+        ...opts.migrations,
+      ] as never,
       transactional: true,
       silent: true,
       snapshot: false,

@@ -1,12 +1,14 @@
 import { join } from 'node:path'
 import type { Hono } from 'hono'
 import type { AnyEntity, EntitySchema, MikroORM } from '@mikro-orm/postgresql'
+import { withAppMiddleware } from './app-scope.ts'
 import { createTokenVerifier, type KeySource, type TokenVerifier } from './auth.ts'
 import { createInProcessBus, type EventBus, type Subscription } from './bus.ts'
 import { trustedProxies } from './client-address.ts'
 import { openDatabase, type MigrationEntry } from './db.ts'
 import { serviceDatabaseUrl, type PlatformEnv } from './env.ts'
 import { listen, type AppEnv } from './http.ts'
+import { createIdempotencyExpiry, idempotency } from './idempotency.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { consumerLagMetrics, createMetrics, withServiceMetrics, type Metrics } from './metrics.ts'
 import { createNatsBus } from './nats-bus.ts'
@@ -217,9 +219,11 @@ export function defineService<E extends PlatformEnv, O = object, P = object, S e
         files = { storage, garbage: createGarbageCleaner({ orm: db.orm, storage, logger, now: clock }) }
       }
       const ctx = { name: def.name, env, logger, bus, orm: db.orm, relay, verifier, clock, metrics, ...files } as ServiceContext<E> & (S extends true ? ServiceFiles : unknown)
-      const features = await def.features(ctx, deps)
+      // Every app the features make answers a repeated write with an Idempotency-Key as it answered the first.
+      const features = await withAppMiddleware([idempotency({ orm: db.orm, verifier, logger })], () => def.features(ctx, deps))
       if (features.close) stack.defer(features.close)
-      for (const job of [...(files ? [files.garbage] : []), ...(features.jobs ?? [])]) {
+      const idempotencyExpiry = createIdempotencyExpiry({ orm: db.orm, logger })
+      for (const job of [...(files ? [files.garbage] : []), idempotencyExpiry, ...(features.jobs ?? [])]) {
         stack.defer(() => job.stop())
         if (serve) job.start()
       }
