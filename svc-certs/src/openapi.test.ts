@@ -18,7 +18,10 @@ describe("svc-certs's OpenAPI document", () => {
 
   it('names the parameters, bodies, responses, bearer scheme and roles of a route', () => {
     const put = document.paths?.['/admin/certifications/{id}']?.put
-    expect(put?.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'id', required: true })])
+    expect(put?.parameters).toEqual([
+      expect.objectContaining({ in: 'path', name: 'id', required: true }),
+      expect.objectContaining({ in: 'header', name: 'Idempotency-Key', required: false }),
+    ])
     expect(put?.requestBody).toMatchObject({ content: { 'application/json': { schema: { type: 'object' } } } })
     expect(Object.keys(put?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404', '409', 'default'])
     expect(put?.security).toEqual([{ bearerAuth: [] }])

@@ -18,7 +18,10 @@ describe("svc-learning's OpenAPI document", () => {
 
   it('names the parameters, bodies, responses, bearer scheme and roles of a route', () => {
     const put = document.paths?.['/admin/assignment-rules/{id}']?.put
-    expect(put?.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'id', required: true })])
+    expect(put?.parameters).toEqual([
+      expect.objectContaining({ in: 'path', name: 'id', required: true }),
+      expect.objectContaining({ in: 'header', name: 'Idempotency-Key', required: false }),
+    ])
     expect(put?.requestBody).toMatchObject({ content: { 'application/json': { schema: { type: 'object' } } } })
     expect(put?.security).toEqual([{ bearerAuth: [] }])
     expect(put).toMatchObject({ 'x-roles': ['admin'] })

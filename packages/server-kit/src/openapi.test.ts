@@ -35,7 +35,15 @@ describe('OpenAPI from the routes', () => {
     expect(d.paths?.['/items']?.get).toMatchObject({ summary: 'Lists items', operationId: 'getItems', parameters: [{ in: 'query', name: 'q' }], 'x-roles': ['anyone'] })
     expect(d.paths?.['/items']?.get?.security).toBeUndefined()
     const put = d.paths?.['/admin/items/{id}']?.put
-    expect(put).toMatchObject({ operationId: 'putAdminItemsById', security: [{ bearerAuth: [] }], 'x-roles': ['admin'], parameters: [{ in: 'path', name: 'id', required: true }] })
+    expect(put).toMatchObject({
+      operationId: 'putAdminItemsById',
+      security: [{ bearerAuth: [] }],
+      'x-roles': ['admin'],
+      parameters: [
+        { in: 'path', name: 'id', required: true },
+        { in: 'header', name: 'Idempotency-Key', required: false },
+      ],
+    })
     expect(put?.requestBody).toMatchObject({ content: { 'application/json': { schema: { type: 'object', required: ['name'] } } } })
     expect(Object.keys(put?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404', 'default'])
   })

@@ -47,6 +47,21 @@ export const ADMIN_SPEC: RouteSpec = {
   responses: { 403: errorResponse('The caller is not an admin (`admin_required`)') },
 } as RouteSpec
 
+/**
+ * The header every write of a service takes (idempotency.ts, put on every service's app by
+ * `defineService`), listed on each POST, PUT, PATCH and DELETE of its document.
+ */
+export const IDEMPOTENCY_KEY_PARAMETER: OpenAPIV3_1.ParameterObject = {
+  in: 'header',
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Makes the write safe to send again: a repeat with the same key, method, path and body within 24 hours is answered with the first answer (`Idempotent-Replayed: true`), never done twice. ' +
+    'A repeat while the first runs is a 409 `idempotency_in_progress`; the key with another body a 422 `idempotency_key_reused`; a repeat of a write whose answer was not kept (a file, over 1 MiB, or one setting a cookie) a 409 `idempotency_answer_not_kept`; a malformed key a 400 `invalid_idempotency_key`. See docs/api.md.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+}
+const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete'])
+
 /** A response: a JSON body's schema, `null` for no body, or another media type (a file, a page). */
 export type ResponseDoc = z.ZodType | null | { description?: string; schema?: z.ZodType; media?: string }
 
@@ -175,6 +190,7 @@ export async function openApiDocument(app: Hono<AppEnv>, info: OpenApiInfo): Pro
       if (op.security) op.security = [...new Map(op.security.map((s) => [JSON.stringify(s), s])).values()]
       op.responses ??= {}
       op.responses.default ??= errorResponse('Any other error, in the one error shape')
+      if (WRITE_METHODS.has(method)) op.parameters = [...(op.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER]
     }
   }
   return document
