@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { withAppMiddleware } from './app-scope.ts'
 import { authenticate, createTokenIssuer, createTokenVerifier, loadOrCreateSigningKey, type Actor, type TokenIssuer } from './auth.ts'
 import { openDatabase, type Database } from './db.ts'
-import { createServiceApp, ownBodyLimit, readBodyText } from './http.ts'
+import { createServiceApp, listen, ownBodyLimit, readBodyText } from './http.ts'
 import { IDEMPOTENCY_MAX_KEPT_BYTES, createIdempotencyExpiry, expireIdempotencyKeys, idempotency } from './idempotency.ts'
 import { createTestDatabase, silentLogger, sqlOf } from './testing.ts'
 
@@ -293,6 +293,41 @@ describe.each(['postgres', 'pglite'] as const)('Idempotency-Key on %s', (kind) =
     expect(raw.status).toBe(201)
     expect((await call('POST', '/raw', { token: alice, key: rawKey, raw: 'plain text', headers: { 'content-type': 'text/plain' } })).text).toBe(raw.text)
     expect(await probe.sql('select body from probe_writes where route = ?', ['raw'])).toEqual([{ body: 'plain text' }])
+  })
+
+  it("works the same through Node's server: a JSON write, a form and a body read by hand, each done once", async () => {
+    const server = await listen(probe.app, 0)
+    try {
+      const send = async (path: string, key: string, body: BodyInit, contentType?: string) => {
+        const res = await fetch(`http://127.0.0.1:${server.port}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${alice}`, 'idempotency-key': key, ...(contentType ? { 'content-type': contentType } : {}) },
+          body,
+        })
+        return { status: res.status, text: await res.text(), replayed: res.headers.get('idempotent-replayed') }
+      }
+      const form = () => {
+        const f = new FormData()
+        f.append('name', 'Over HTTP')
+        return f
+      }
+      const before = await Promise.all(['items', 'form', 'raw'].map((r) => probe.writes(r)))
+      for (const [path, body, type] of [
+        ['/items', () => JSON.stringify({ name: 'Over HTTP' }), 'application/json'],
+        ['/form', form, undefined],
+        ['/raw', () => 'over http', 'text/plain'],
+      ] as const) {
+        const key = newKey()
+        const first = await send(path, key, body(), type)
+        const again = await send(path, key, body(), type)
+        expect([first.status, again.status, first.replayed, again.replayed], path).toEqual([201, 201, null, 'true'])
+        expect(again.text).toBe(first.text)
+      }
+      expect(await Promise.all(['items', 'form', 'raw'].map((r) => probe.writes(r)))).toEqual(before.map((n) => n + 1))
+      expect(await probe.sql('select body from probe_writes where route = ? and body = ?', ['raw', 'over http'])).toHaveLength(1)
+    } finally {
+      await server.close()
+    }
   })
 
   it('takes a key in progress for over 15 minutes as lost, and one older than 24 hours as new', async () => {
