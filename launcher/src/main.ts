@@ -15,6 +15,7 @@ import {
   createShutdownStack,
   parseEnv,
   publicUrl,
+  startTracing,
   type EventBus,
   type KeySource,
 } from '@portal/server-kit'
@@ -56,6 +57,9 @@ export async function startSingleNode(source: Record<string, string | undefined>
   // What started is closed in the reverse order (the gateway first, the bus last), also when a
   // later part fails to start.
   const stack = createShutdownStack(logger)
+  // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set; its spans are flushed last.
+  const tracing = startTracing('portal', env)
+  stack.defer(tracing.shutdown)
   try {
     const bus: EventBus = await stack.add(env.NATS_URL ? createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger }))
     // Course content is served on an origin of its own (decision "content-origin"): a second port.
