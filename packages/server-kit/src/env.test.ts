@@ -54,6 +54,12 @@ describe('serviceDatabaseUrl', () => {
     expect(serviceDatabaseUrl('postgresql://u:p@db:5432/postgres', 'svc-identity')).toBe('postgresql://u:p@db:5432/svc_identity')
     expect(serviceDatabaseUrl('postgresql://db:5432', 'notify')).toBe('postgresql://db:5432/notify')
   })
+  it('puts DATABASE_NAME_PREFIX before the name (several portals on one server)', () => {
+    expect(serviceDatabaseUrl('postgresql://u:p@db:5432/postgres', 'svc-identity', 't1_')).toBe('postgresql://u:p@db:5432/t1_svc_identity')
+    expect(() => parseEnv(PlatformEnv, { DATABASE_NAME_PREFIX: 'T1-' })).toThrow(/DATABASE_NAME_PREFIX/)
+    expect(() => parseEnv(PlatformEnv, { NATS_SUBJECT_PREFIX: 't1' })).toThrow(/NATS_SUBJECT_PREFIX/)
+    expect(parseEnv(PlatformEnv, { NATS_STREAM: 'T1_EVENTS', NATS_SUBJECT_PREFIX: 't1.' })).toMatchObject({ NATS_STREAM: 'T1_EVENTS', NATS_SUBJECT_PREFIX: 't1.' })
+  })
 })
 
 describe('publicUrl', () => {

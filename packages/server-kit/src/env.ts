@@ -27,7 +27,31 @@ export const PlatformEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   DATABASE_URL: optionalUrl,
+  /**
+   * Several portals on one PostgreSQL server (a test's cluster beside a benchmark's): put before
+   * each service's database name (`t1_` gives `t1_identity`, ...). Unset: `identity`, ...
+   */
+  DATABASE_NAME_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9_]*$/, 'must be lower-case letters, digits and underscores')
+    .optional(),
   NATS_URL: optionalUrl,
+  /**
+   * Several portals on one NATS server: the JetStream stream's name (default PORTAL_EVENTS) and a
+   * namespace put before every subject (e.g. `t1.`), so that neither reads the other's events.
+   */
+  NATS_STREAM: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]*$/, 'must be letters, digits, _ and -')
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  NATS_SUBJECT_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^([a-z0-9_-]+\.)*$/, 'must be dot-separated tokens ending with a dot, e.g. t1.')
+    .optional(),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Learning Portal <no-reply@example.com>'),
   COMPANY_EMAIL_DOMAIN: z
@@ -110,12 +134,12 @@ export const DEFAULT_GATEWAY_PORT = 8080
 export const publicUrl = (env: { PUBLIC_URL?: string | undefined }, gatewayPort: number = DEFAULT_GATEWAY_PORT): string =>
   (env.PUBLIC_URL ?? `http://localhost:${gatewayPort}`).replace(/\/+$/, '')
 
-/** The database URL a service uses: its own database name on the shared server. */
-export function serviceDatabaseUrl(baseUrl: string, service: string): string {
+/** The database URL a service uses: its own database name (after `prefix`) on the shared server. */
+export function serviceDatabaseUrl(baseUrl: string, service: string, prefix = ''): string {
   const url = new URL(baseUrl)
   // A URL that already names a database other than the server default is used as it is for
   // every service only when one database per service is not wanted: default is one per service.
-  url.pathname = `/${service.replace(/-/g, '_')}`
+  url.pathname = `/${prefix}${service.replace(/-/g, '_')}`
   return url.toString()
 }
 

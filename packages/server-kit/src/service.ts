@@ -200,7 +200,7 @@ export function defineService<E extends PlatformEnv, O = object, P = object, S e
     try {
       const db = await openDatabase({
         service: def.name,
-        url: deps.databaseUrl ?? (env.DATABASE_URL ? serviceDatabaseUrl(env.DATABASE_URL, def.name) : undefined),
+        url: deps.databaseUrl ?? (env.DATABASE_URL ? serviceDatabaseUrl(env.DATABASE_URL, def.name, env.DATABASE_NAME_PREFIX) : undefined),
         dataDir: env.DATA_DIR,
         entities: def.entities,
         migrations: def.migrations,
@@ -285,7 +285,7 @@ export function defineService<E extends PlatformEnv, O = object, P = object, S e
 export async function runServiceProcess(name: string, env: PlatformEnv, start: (io: { logger: Logger; bus: EventBus }) => Promise<{ close(): Promise<void> }>) {
   const logger = createLogger(name, env.LOG_LEVEL)
   const tracing = startTracing(name, env)
-  const bus = env.NATS_URL ? await createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger })
+  const bus = env.NATS_URL ? await createNatsBus({ url: env.NATS_URL, logger, stream: env.NATS_STREAM, subjectPrefix: env.NATS_SUBJECT_PREFIX }) : createInProcessBus({ logger })
   const service = await start({ logger, bus })
   closeOnSignal(
     logger,
