@@ -116,7 +116,9 @@ export async function ensureDatabase(url: string): Promise<void> {
     const found = await client.query('select 1 from pg_database where datname = $1', [name])
     if (found.rowCount === 0) {
       await client.query(`create database "${name.replace(/"/g, '""')}"`).catch((err: { code?: string }) => {
-        if (err.code !== '42P04') throw err // created meanwhile by another process
+        // Created meanwhile by another process: 42P04, or 23505 when both inserted into
+        // pg_database at once (replicas of a service starting together on a fresh server).
+        if (err.code !== '42P04' && err.code !== '23505') throw err
       })
     }
   } finally {
