@@ -43,6 +43,19 @@ function rowOf(s: XapiStatement, meta: InsertMeta, stored: string, ord: number) 
 const COLUMNS = 'id, registration, session_id, verb_id, activity_id, agent_key, object_agent_key, voids, stored, statement'
 /** Casts of the columns' parameters, in COLUMNS order. */
 const CASTS = ['::uuid', '::uuid', '::uuid', '', '', '', '', '::uuid', '::timestamptz', '::jsonb']
+/** A row's parameters, in COLUMNS order. */
+const cellsOf = (r: ReturnType<typeof rowOf>): unknown[] => [
+  r.id,
+  r.registration,
+  r.session_id,
+  r.verb_id,
+  r.activity_id,
+  r.agent_key,
+  r.object_agent_key,
+  r.voids,
+  r.stored,
+  JSON.stringify(r.statement),
+]
 /** The largest batch of one insert (10 parameters a statement, PostgreSQL takes 65,535). */
 const INSERT_CHUNK = 1000
 
@@ -82,7 +95,7 @@ async function insertRows(em: EntityManager, rows: ReturnType<typeof rowOf>[], s
     guard = 'where exists (select 1 from open_session)'
   }
   const values = rows.map((r) => {
-    const cells = [r.id, r.registration, r.session_id, r.verb_id, r.activity_id, r.agent_key, r.object_agent_key, r.voids, r.stored, JSON.stringify(r.statement)]
+    const cells = cellsOf(r)
     return `(${cells.map((v, i) => param(v, CASTS[i])).join(', ')}, ${r.ord})`
   })
   const sql = `${open}insert into xapi_statements (${COLUMNS})
@@ -197,19 +210,7 @@ function statementBatcher(orm: MikroORM) {
       try {
         const columns: unknown[][] = Array.from({ length: 11 }, () => [])
         batch.forEach(({ row }, ord) => {
-          const cells = [
-            row.id,
-            row.registration,
-            row.session_id,
-            row.verb_id,
-            row.activity_id,
-            row.agent_key,
-            row.object_agent_key,
-            row.voids,
-            row.stored,
-            JSON.stringify(row.statement),
-            ord,
-          ]
+          const cells = [...cellsOf(row), ord]
           cells.forEach((v, i) => columns[i]!.push(v))
         })
         const inserted = new Set((await run(columns)).map((r) => r.id))
@@ -253,19 +254,7 @@ export async function insertOneGuarded(orm: MikroORM, statement: XapiStatement, 
   } else {
     let run = insertOneStatements.get(orm)
     if (!run) insertOneStatements.set(orm, (run = preparedStatement<{ id: string }>(orm, 'xapi_insert_one', INSERT_ONE_SQL)))
-    const cells = [
-      row.id,
-      row.registration,
-      row.session_id,
-      row.verb_id,
-      row.activity_id,
-      row.agent_key,
-      row.object_agent_key,
-      row.voids,
-      row.stored,
-      JSON.stringify(row.statement),
-    ]
-    inserted = (await run([...cells, session.at.toISOString(), session.initialized, session.terminated, session.sessionId])).map((r) => r.id)
+    inserted = (await run([...cellsOf(row), session.at.toISOString(), session.initialized, session.terminated, session.sessionId])).map((r) => r.id)
   }
   if (inserted.length === 0) await afterInsert(orm.em.fork(), [row], inserted, session)
   return inserted
