@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Migration, openDatabase, type MigrationEntry } from './db.ts'
 import { recordEvent } from './outbox.ts'
-import { silentLogger } from './testing.ts'
+import { TEST_PG_URL, silentLogger, uniqueName } from './testing.ts'
 
 class CreateNotes extends Migration {
   override async up() {
@@ -41,6 +42,28 @@ describe('openDatabase with embedded PGlite', () => {
       expect(applied.map((r) => r.name)).toEqual(['0000_platform_tables', '0000_platform_outbox_seq', '0000_platform_idempotency', '0001_notes'])
     } finally {
       await second.close()
+    }
+  })
+})
+
+describe('openDatabase on PostgreSQL', () => {
+  const url = new URL(TEST_PG_URL)
+  url.pathname = `/${uniqueName('kit_db_race').toLowerCase()}`
+  afterAll(async () => {
+    const admin = new pg.Client({ connectionString: TEST_PG_URL })
+    await admin.connect()
+    await admin.query(`drop database if exists "${url.pathname.slice(1)}" with (force)`)
+    await admin.end()
+  })
+
+  it('creates and migrates a fresh database once when instances start together (replicas)', async () => {
+    const open = () => openDatabase({ service: 'race-test', url: url.toString(), dataDir: '', entities: [], migrations, logger: silentLogger })
+    const dbs = await Promise.all([open(), open(), open()])
+    try {
+      const applied = (await dbs[0]!.orm.em.fork().execute('select name from mikro_orm_migrations order by id')) as { name: string }[]
+      expect(applied.map((r) => r.name)).toEqual(['0000_platform_tables', '0000_platform_outbox_seq', '0000_platform_idempotency', '0001_notes'])
+    } finally {
+      await Promise.all(dbs.map((d) => d.close()))
     }
   })
 })

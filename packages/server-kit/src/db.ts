@@ -146,6 +146,22 @@ async function startEmbedded(dir: string) {
   }
 }
 
+/**
+ * Runs `fn` while a connection of its own holds the service's migration lock (a session advisory
+ * lock, released when that connection ends): MikroORM's migrator takes none, and two instances
+ * migrating one database at once both create its migrations table and one fails.
+ */
+async function withMigrationLock<T>(url: string, service: string, fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [`${service}:migrations`])
+    return await fn()
+  } finally {
+    await client.end()
+  }
+}
+
 /** Opens a service's database (real PostgreSQL or embedded PGlite) and applies its migrations. */
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   let url = opts.url
@@ -175,7 +191,9 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     debug: false,
     allowGlobalContext: false,
   })
-  await orm.migrator.up()
+  // Replicas starting together on a fresh database: one migrates, the others then find it done.
+  if (stopEmbedded) await orm.migrator.up()
+  else await withMigrationLock(url, opts.service, () => orm.migrator.up())
   if (opts.routines?.length) await installRoutines(orm, opts.service, opts.routines)
   opts.logger.info('database ready', { embedded: Boolean(stopEmbedded) })
   return {
