@@ -32,6 +32,11 @@ export interface ClusterOptions {
   remotePorts?: Partial<Record<RemoteName, number>>
   /** Processes per service (default 1 each, or CLUSTER_REPLICAS). */
   replicas?: Partial<Record<Service, number>>
+  /**
+   * Each remote's build from a static server of its own (default true). False: no such servers,
+   * the gateway serves the remotes' build folders itself (tests that call the API only, built or not).
+   */
+  remoteServers?: boolean
   quiet?: boolean
 }
 
@@ -140,63 +145,89 @@ export async function startCluster(opts: ClusterOptions) {
       c.kill('SIGTERM')
       setTimeout(() => c.kill('SIGKILL'), 5_000).unref()
     })
-  await Promise.all([
-    runReplicas('notify', notifyPort, 'svc-notify/src/server.ts', { IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` }),
-    runReplicas('identity', identityPort, 'svc-identity/src/server.ts', {}),
-  ])
-  // One machine: the learning instances share the bucket and a secret made for this run unless
-  // the environment names them.
-  await Promise.all([
-    runReplicas('learning', learningPort, 'svc-learning/src/server.ts', {
-      ...s3.vars,
-      IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json`,
-      LAUNCH_TOKEN_SECRET: opts.env.LAUNCH_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
-      CONTENT_ORIGIN: contentOrigin,
-    }),
-    runReplicas('certs', certsPort, 'svc-certs/src/server.ts', { ...s3.vars, IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` }, CERTS_NODE_FLAGS),
-  ])
-  // Each remote's build from its own static server, proxied by the gateway as in compose.yaml.
-  const remoteUrls: Record<string, string> = {}
-  const remotesUp: Promise<void>[] = []
-  for (const [i, name] of REMOTE_NAMES.entries()) {
-    const port = opts.remotePorts?.[name] ?? 4101 + i
-    const folder = remoteFolder(name)
-    const child = run(staticServer, { PORT: String(port), STATIC_DIR: join(root, folder, 'dist') }, folder)
-    remoteUrls[remoteUrlVar(name)] = `http://127.0.0.1:${port}`
-    remotesUp.push(waitHealthy(`http://127.0.0.1:${port}/healthz`, 60_000, child))
+  const stopAll = async () => {
+    await Promise.all([...children.values()].map((p) => stop(p.child)))
+    await s3.close()
   }
-  await Promise.all(remotesUp)
-  run('gateway/src/server.ts', {
-    PORT: String(opts.gatewayPort),
-    IDENTITY_URL: urlsOf('identity', identityPort).join(','),
-    LEARNING_URL: urlsOf('learning', learningPort).join(','),
-    CERTS_URL: urlsOf('certs', certsPort).join(','),
-    NOTIFY_URL: urlsOf('notify', notifyPort).join(','),
-    CONTENT_PORT: String(content.port),
-    CONTENT_ORIGIN: contentOrigin,
-    ...remoteUrls,
-  })
-  await waitHealthy(`http://127.0.0.1:${opts.gatewayPort}/healthz`)
+  // A process that does not come up stops the ones started before it.
+  try {
+    await Promise.all([
+      runReplicas('notify', notifyPort, 'svc-notify/src/server.ts', { IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` }),
+      runReplicas('identity', identityPort, 'svc-identity/src/server.ts', {}),
+    ])
+    // One machine: the learning instances share the bucket and a secret made for this run unless
+    // the environment names them.
+    await Promise.all([
+      runReplicas('learning', learningPort, 'svc-learning/src/server.ts', {
+        ...s3.vars,
+        IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json`,
+        LAUNCH_TOKEN_SECRET: opts.env.LAUNCH_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
+        CONTENT_ORIGIN: contentOrigin,
+      }),
+      runReplicas('certs', certsPort, 'svc-certs/src/server.ts', { ...s3.vars, IDENTITY_JWKS_URL: `http://127.0.0.1:${identityPort}/auth/jwks.json` }, CERTS_NODE_FLAGS),
+    ])
+    // Each remote's build from its own static server, proxied by the gateway as in compose.yaml.
+    const remoteUrls: Record<string, string> = {}
+    const remotesUp: Promise<void>[] = []
+    for (const [i, name] of opts.remoteServers === false ? [] : REMOTE_NAMES.entries()) {
+      const port = opts.remotePorts?.[name] ?? 4101 + i
+      const folder = remoteFolder(name)
+      const child = run(staticServer, { PORT: String(port), STATIC_DIR: join(root, folder, 'dist') }, folder)
+      remoteUrls[remoteUrlVar(name)] = `http://127.0.0.1:${port}`
+      remotesUp.push(waitHealthy(`http://127.0.0.1:${port}/healthz`, 60_000, child))
+    }
+    await Promise.all(remotesUp)
+    run('gateway/src/server.ts', {
+      PORT: String(opts.gatewayPort),
+      IDENTITY_URL: urlsOf('identity', identityPort).join(','),
+      LEARNING_URL: urlsOf('learning', learningPort).join(','),
+      CERTS_URL: urlsOf('certs', certsPort).join(','),
+      NOTIFY_URL: urlsOf('notify', notifyPort).join(','),
+      CONTENT_PORT: String(content.port),
+      CONTENT_ORIGIN: contentOrigin,
+      ...remoteUrls,
+    })
+    await waitHealthy(`http://127.0.0.1:${opts.gatewayPort}/healthz`)
+  } catch (err) {
+    await stopAll()
+    throw err
+  }
+  const processOf = (name: string) => {
+    const p = children.get(name)
+    if (!p) throw new Error(`no process ${name} in this cluster`)
+    return p
+  }
   return {
     url: `http://127.0.0.1:${opts.gatewayPort}`,
     contentOrigin,
     /** The process id of each process by name (`gateway`, `svc-learning`, `svc-learning-2`, `mf-exams`, ...). */
     pids: () => Object.fromEntries([...children].map(([name, p]) => [name, p.child.pid!])),
+    /** The process running as `name` now (a restart replaces it). */
+    child: (name: string): ChildProcess => processOf(name).child,
     /**
-     * Redeploys one process alone: stops it, starts it again with `env` over its environment
-     * (e.g. another `STATIC_DIR` for a remote), resolves once it is healthy.
+     * Kills one process with `signal` (default SIGKILL: a crash, no shutdown of its own); resolves
+     * once it has exited. `restart(name)` starts it again.
+     */
+    kill(name: string, signal: NodeJS.Signals = 'SIGKILL') {
+      const c = processOf(name).child
+      return new Promise<void>((r) => {
+        if (c.exitCode !== null || c.signalCode !== null) return r()
+        c.once('exit', () => r())
+        c.kill(signal)
+      })
+    },
+    /**
+     * Redeploys one process alone: stops it (at once when it has exited, e.g. after `kill`),
+     * starts it again with `env` over its environment (e.g. another `STATIC_DIR` for a remote),
+     * resolves once it is healthy.
      */
     async restart(name: string, env: Record<string, string> = {}) {
-      const p = children.get(name)
-      if (!p) throw new Error(`no process ${name} in this cluster`)
+      const p = processOf(name)
       await stop(p.child)
       const next = { ...p.env, ...env }
       await waitHealthy(`http://127.0.0.1:${next.PORT}/healthz`, 60_000, run(p.script, next, name, p.flags))
     },
-    async close() {
-      await Promise.all([...children.values()].map((p) => stop(p.child)))
-      await s3.close()
-    },
+    close: stopAll,
   }
 }
 

@@ -61,7 +61,9 @@ export async function startSingleNode(source: Record<string, string | undefined>
   const tracing = startTracing('portal', env)
   stack.defer(tracing.shutdown)
   try {
-    const bus: EventBus = await stack.add(env.NATS_URL ? createNatsBus({ url: env.NATS_URL, logger }) : createInProcessBus({ logger }))
+    const bus: EventBus = await stack.add(
+      env.NATS_URL ? createNatsBus({ url: env.NATS_URL, logger, stream: env.NATS_STREAM, subjectPrefix: env.NATS_SUBJECT_PREFIX }) : createInProcessBus({ logger }),
+    )
     // Course content is served on an origin of its own (decision "content-origin"): a second port.
     let content = contentListenerOf(env)
     if (!content.origin) content = contentListenerOf({ ...env, CONTENT_PORT: await freePort(env.HOST) })
