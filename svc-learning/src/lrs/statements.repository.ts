@@ -43,19 +43,10 @@ function rowOf(s: XapiStatement, meta: InsertMeta, stored: string, ord: number) 
 const COLUMNS = 'id, registration, session_id, verb_id, activity_id, agent_key, object_agent_key, voids, stored, statement'
 /** Casts of the columns' parameters, in COLUMNS order. */
 const CASTS = ['::uuid', '::uuid', '::uuid', '', '', '', '', '::uuid', '::timestamptz', '::jsonb']
+/** A row's parameters but the statement, in COLUMNS order. */
+const keyCellsOf = (r: ReturnType<typeof rowOf>): unknown[] => [r.id, r.registration, r.session_id, r.verb_id, r.activity_id, r.agent_key, r.object_agent_key, r.voids, r.stored]
 /** A row's parameters, in COLUMNS order. */
-const cellsOf = (r: ReturnType<typeof rowOf>): unknown[] => [
-  r.id,
-  r.registration,
-  r.session_id,
-  r.verb_id,
-  r.activity_id,
-  r.agent_key,
-  r.object_agent_key,
-  r.voids,
-  r.stored,
-  JSON.stringify(r.statement),
-]
+const cellsOf = (r: ReturnType<typeof rowOf>): unknown[] => [...keyCellsOf(r), JSON.stringify(r.statement)]
 /** The largest batch of one insert (10 parameters a statement, PostgreSQL takes 65,535). */
 const INSERT_CHUNK = 1000
 
@@ -163,12 +154,14 @@ const INSERT_ONE_SQL = `with open_session as (
   on conflict (id) do nothing returning id`
 
 /**
- * The batch of the hot path: rows of any open sessions, one array a column (one prepared plan for
- * any batch size). Each session's last statement time is kept once; the rows of sessions that
+ * The batch of the hot path: rows of any open sessions, one array a column and the statements as
+ * one JSON array (one prepared plan for any batch size; no array escaping of the statements' text). Each session's last statement time is kept once; the rows of sessions that
  * have ended are not inserted. Rows keep their order (seq follows `ord`).
  */
 const INSERT_BATCH_SQL = `with input as (
-    select * from unnest(${CASTS.map((cast, i) => `$${i + 1}${cast || '::text'}[]`).join(', ')}, $11::int[]) as i(${COLUMNS}, ord)),
+    select * from rows from (${CASTS.slice(0, -1)
+      .map((cast, i) => `unnest($${i + 1}${cast || '::text'}[])`)
+      .join(', ')}, jsonb_array_elements($${CASTS.length}::jsonb)) with ordinality as i(${COLUMNS}, ord)),
   open_session as (
     update cmi5_sessions s set last_statement_at = greatest(s.last_statement_at, g.at)
     from (select session_id, max(stored) as at from input group by session_id) g
@@ -208,12 +201,10 @@ function statementBatcher(orm: MikroORM) {
       const batch = queue.slice(0, BATCH_MAX_ROWS)
       queue = queue.slice(batch.length)
       try {
-        const columns: unknown[][] = Array.from({ length: 11 }, () => [])
-        batch.forEach(({ row }, ord) => {
-          const cells = [...cellsOf(row), ord]
-          cells.forEach((v, i) => columns[i]!.push(v))
-        })
-        const inserted = new Set((await run(columns)).map((r) => r.id))
+        const columns: unknown[][] = Array.from({ length: CASTS.length - 1 }, () => [])
+        for (const { row } of batch) keyCellsOf(row).forEach((v, i) => columns[i]!.push(v))
+        const statements = JSON.stringify(batch.map((w) => w.row.statement))
+        const inserted = new Set((await run([...columns, statements])).map((r) => r.id))
         // Two of a batch with one id: the first is stored, the second is checked like any repeat.
         const claimed = new Set<string>()
         for (const w of batch) {
