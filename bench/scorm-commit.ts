@@ -28,7 +28,7 @@ export interface CommitBenchResult {
 }
 
 /** Autocannon over `urls` in turn, each with its own increasing seq (a fresh body per request). */
-function hammer(urls: string[], itemId: string, opts: { duration: number; connections: number }): Promise<CommitFigures> {
+export function hammer(urls: string[], itemId: string, opts: { duration: number; connections: number }): Promise<CommitFigures> {
   const seqs = new Map<string, number>()
   let next = 0
   return new Promise((resolve, reject) =>
@@ -60,22 +60,11 @@ function hammer(urls: string[], itemId: string, opts: { duration: number; connec
 }
 
 /**
- * Runs both measurements. `base` is the gateway; `learnerTokens` are bearer tokens of learners
- * (each launches the module once: one stored row per learner). Commits go to `contentOrigin`, the
- * gateway's content origin: the player commits from there, and the portal's origin refuses them
- * (`route_not_found`, issue 28 item 8).
+ * The commit benchmarks' course: one real SCORM 1.2 package, assigned to everyone, uploaded through
+ * the gateway at `base`; each learner launches it once (one stored row per learner). Resolves with
+ * the module, its start item and each learner's commit path (to be posted on the content origin).
  */
-export async function benchScormCommit(opts: {
-  base: string
-  contentOrigin: string
-  adminToken: string
-  learnerTokens: string[]
-  ceilingDatabaseUrl: string
-  /** svc-learning's own address, to measure the same commits without the gateway hop. */
-  learningUrl?: string
-  duration: number
-  connections: number
-}): Promise<CommitBenchResult> {
+export async function launchCommitCourse(opts: { base: string; adminToken: string; learnerTokens: string[] }) {
   // The course: one real SCORM 1.2 package, assigned to everyone, uploaded through the gateway.
   const form = new FormData()
   form.append('title', `Commit bench ${Date.now()}`)
@@ -94,8 +83,28 @@ export async function benchScormCommit(opts: {
       return (await res.json()) as { commitUrl: string; startItem: string }
     }),
   )
-  const itemId = launches[0]!.startItem
-  const ourUrls = launches.map((l) => `${opts.contentOrigin}${l.commitUrl}`)
+  return { moduleId, itemId: launches[0]!.startItem, commitUrls: launches.map((l) => l.commitUrl) }
+}
+
+/**
+ * Runs both measurements. `base` is the gateway; `learnerTokens` are bearer tokens of learners
+ * (each launches the module once: one stored row per learner). Commits go to `contentOrigin`, the
+ * gateway's content origin: the player commits from there, and the portal's origin refuses them
+ * (`route_not_found`, issue 28 item 8).
+ */
+export async function benchScormCommit(opts: {
+  base: string
+  contentOrigin: string
+  adminToken: string
+  learnerTokens: string[]
+  ceilingDatabaseUrl: string
+  /** svc-learning's own address, to measure the same commits without the gateway hop. */
+  learningUrl?: string
+  duration: number
+  connections: number
+}): Promise<CommitBenchResult> {
+  const { moduleId, itemId, commitUrls } = await launchCommitCourse(opts)
+  const ourUrls = commitUrls.map((u) => `${opts.contentOrigin}${u}`)
 
   const proc = spawn(process.execPath, ['bench/commit-ceiling-server.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: opts.ceilingDatabaseUrl } })
   const port = await new Promise<number>((resolve, reject) => {

@@ -53,12 +53,15 @@ export const BENCH_NATS = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222'
 /** svc-learning's own port in a benchmark cluster (to measure without the gateway hop). */
 export const BENCH_LEARNING_PORT = 14002
 
+/** Processes per service of a benchmark cluster (replica n on the service's port + 10 n; default 1 each). */
+export type BenchReplicas = Partial<Record<'identity' | 'learning' | 'certs' | 'notify', number>>
+
 /**
  * The portal in cluster mode for a benchmark: every service its own process on the machine's
  * PostgreSQL and NATS, mail to `smtpPort`, admins registering with `adminCode`.
  * CLUSTER_NODE_ARGS passes Node flags to every service (e.g. `--cpu-prof`).
  */
-export async function startBenchCluster(smtpPort: number, adminCode: string) {
+export async function startBenchCluster(smtpPort: number, adminCode: string, replicas: BenchReplicas = {}) {
   const { fileURLToPath } = await import('node:url')
   const { startCluster } = await import('launcher/cluster')
   const root = fileURLToPath(new URL('..', import.meta.url))
@@ -85,6 +88,7 @@ export async function startBenchCluster(smtpPort: number, adminCode: string) {
     gatewayPort,
     ports: { identity: 14001, learning: BENCH_LEARNING_PORT, notify: 14004 },
     remotePorts: Object.fromEntries(REMOTE_NAMES.map((name, i) => [name, 14101 + i])),
+    replicas,
     quiet: true,
   })
 }
@@ -110,12 +114,13 @@ export async function runAloneOnCluster<T>(
   /** exams.ts's registerUsers (passed in: exams.ts imports this file). */
   registerUsers: (o: { gatewayUrl: string; mails: string[]; adminCode: string }, count: number) => Promise<{ adminToken: string; learnerTokens: string[] }>,
   run: (o: { cluster: Awaited<ReturnType<typeof startBenchCluster>>; adminToken: string; learnerTokens: string[]; ceilingDatabaseUrl: string }) => Promise<T>,
+  replicas: BenchReplicas = {},
 ): Promise<T> {
   const { randomBytes } = await import('node:crypto')
   const { ensureDatabase } = await import('@portal/server-kit')
   const smtp = await startSmtpSink()
   const adminCode = randomBytes(12).toString('base64url')
-  const cluster = await startBenchCluster(smtp.port, adminCode)
+  const cluster = await startBenchCluster(smtp.port, adminCode, replicas)
   try {
     const users = await registerUsers({ gatewayUrl: cluster.url, mails: smtp.mails, adminCode }, Number(process.env.BENCH_LEARNERS ?? 100))
     const ceilingDb = new URL(BENCH_PG)
