@@ -47,10 +47,12 @@ export interface ProxyOptions {
 const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
 
 /**
- * May be sent to another replica when the first could not be reached: GET and HEAD, and writes
- * with an Idempotency-Key (the service answers a repeat as it answered the first).
+ * May be sent to another replica when the first could not be reached: GET and HEAD, writes with an
+ * Idempotency-Key (the service answers a repeat as it answered the first), and writes of a
+ * `repeatable` route (a repeat changes nothing).
  */
-const idempotent = (req: IncomingMessage) => req.method === 'GET' || req.method === 'HEAD' || typeof req.headers['idempotency-key'] === 'string'
+const idempotent = (req: IncomingMessage, route: Pick<RouteEntry, 'repeatable'>) =>
+  req.method === 'GET' || req.method === 'HEAD' || typeof req.headers['idempotency-key'] === 'string' || route.repeatable === true
 
 /** Reads and drops what is left of a request body, within bounds (see DRAIN_MAX_*). */
 function drain(req: IncomingMessage) {
@@ -97,7 +99,7 @@ export function createProxy(opts: ProxyOptions) {
     res.end(body)
   }
 
-  const proxy = (req: IncomingMessage, res: ServerResponse, route: Pick<RouteEntry, 'strip' | 'timeout'> & { upstream: string }, path: string) => {
+  const proxy = (req: IncomingMessage, res: ServerResponse, route: Pick<RouteEntry, 'strip' | 'timeout' | 'repeatable'> & { upstream: string }, path: string) => {
     const incomingId = req.headers['x-request-id']
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : crypto.randomUUID()
     const pool = pools[route.upstream]!
@@ -111,7 +113,7 @@ export function createProxy(opts: ProxyOptions) {
     headers['x-forwarded-proto'] = 'http'
     const withBody = hasBody(req)
     const log = { upstream: route.upstream, requestId, method: req.method, path }
-    const elsewhere = pool.replicas.length > 1 && idempotent(req)
+    const elsewhere = pool.replicas.length > 1 && idempotent(req, route)
     const tried = new Set<Replica>()
     // The body so far, to send to another replica; dropped once an answer starts or past the bound.
     let replay: Buffer[] | undefined

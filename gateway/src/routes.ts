@@ -20,6 +20,12 @@ export interface RouteEntry {
    * timeout (the others the short one).
    */
   timeout?: 'upload'
+  /**
+   * Every write of the route may be sent again and changes nothing the second time (a SCORM commit:
+   * ordered by its launch and seq, a repeat is answered `applied: false`), so the gateway sends it
+   * to another replica when the first could not be reached, as with an Idempotency-Key.
+   */
+  repeatable?: true
 }
 
 export const ROUTE_TABLE: readonly RouteEntry[] = [
@@ -78,7 +84,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
  */
 export const CONTENT_ROUTE_TABLE: readonly RouteEntry[] = [
   { prefix: '/api/content', upstream: 'learning', strip: '/api' },
-  { prefix: '/api/scorm/commit', upstream: 'learning', strip: '/api' },
+  { prefix: '/api/scorm/commit', upstream: 'learning', strip: '/api', repeatable: true },
   { prefix: '/api/lrs', upstream: 'learning', strip: '/api' },
   { prefix: '/api/cmi5/fetch', upstream: 'learning', strip: '/api' },
 ]

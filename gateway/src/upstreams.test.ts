@@ -274,4 +274,34 @@ describe('the started gateway with replicas', () => {
     expect([stats.body.replica, commit.body.replica].sort()).toEqual(['a', 'b'])
     expect([...a.seen, ...b.seen].map((s) => s.path).sort()).toEqual(['/scorm/commit/eyJ.tok.sig', '/users/7/stats'])
   })
+
+  it('sends a SCORM commit (repeatable) to the other replica when one refuses, and LRS statements (not repeatable) never', async () => {
+    const { start } = await import('./server.ts')
+    const a = await replica('a')
+    const gw = await start({
+      logger: silentLogger,
+      port: 0,
+      hostname: '127.0.0.1',
+      upstreams: { identity: 'http://127.0.0.1:1', learning: `${await refusingUrl()}, ${a.url}`, certs: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' },
+      content: { port: 0 },
+    })
+    cleanups.push(gw.close)
+    const commits = [1, 2, 3, 4].map((seq) => call(gw.contentPort, 'POST', '/api/scorm/commit/eyJ.tok.sig', { body: `{"seq":${seq}}`, headers: { 'content-type': 'text/plain' } }))
+    expect((await Promise.all(commits)).map((r) => r.status)).toEqual([200, 200, 200, 200])
+    expect(a.seen.map((s) => s.body).sort()).toEqual(['{"seq":1}', '{"seq":2}', '{"seq":3}', '{"seq":4}'])
+    // The refusing replica is out now; bring it back into the picture with a fresh gateway: statements get the 503.
+    const gw2 = await start({
+      logger: silentLogger,
+      port: 0,
+      hostname: '127.0.0.1',
+      upstreams: { identity: 'http://127.0.0.1:1', learning: `${await refusingUrl()}, ${a.url}`, certs: 'http://127.0.0.1:1', notify: 'http://127.0.0.1:1' },
+      content: { port: 0 },
+    })
+    cleanups.push(gw2.close)
+    const statements = [
+      await call(gw2.contentPort, 'POST', '/api/lrs/statements', { body: '{"n":1}', headers: { 'content-type': 'application/json' } }),
+      await call(gw2.contentPort, 'POST', '/api/lrs/statements', { body: '{"n":2}', headers: { 'content-type': 'application/json' } }),
+    ]
+    expect(statements.map((r) => r.status).sort()).toEqual([200, 503])
+  })
 })
