@@ -18,9 +18,18 @@ export const todayIso = (now: Date = new Date()): string => now.toISOString().sl
 /** The company's time zone when nothing configures one (the daily check's since issue 11). */
 export const DEFAULT_COMPANY_TIME_ZONE = 'America/Los_Angeles'
 
+/** One date format per time zone: making an Intl.DateTimeFormat costs far more than using one. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>()
+
 /** The calendar date at `at` in `timeZone` (`YYYY-MM-DD`): the company's "today". */
-export const todayIn = (timeZone: string, at: Date = new Date()): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at)
+export const todayIn = (timeZone: string, at: Date = new Date()): string => {
+  let format = dateFormats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+    dateFormats.set(timeZone, format)
+  }
+  return format.format(at)
+}
 
 /** Whole days from `today` to `date` (negative once passed). */
 export const daysUntil = (date: string, today: string): number => Math.round((utcDay(date) - utcDay(today)) / DAY_MS)
