@@ -12,6 +12,8 @@ import { benchExams, examsSummary, registerUsers } from './exams.ts'
 import { BENCH_LEARNING_PORT, BENCH_PG, loadFigures, startBenchCluster, startSmtpSink, verificationCode } from './support.ts'
 import { benchScormCommit, formatCommit } from './scorm-commit.ts'
 import { benchStatements, formatStatements } from './xapi-statements.ts'
+import { benchCommitTracing, formatCommitTracing } from './commit-tracing.ts'
+import { benchCommitReplicas, formatCommitReplicas } from './commit-replicas.ts'
 import { benchIngest, formatIngest } from './scorm-ingest.ts'
 import { benchTeam, formatTeam } from './team.ts'
 import { benchCertExpiry, formatCertExpiry } from './cert-expiry.ts'
@@ -118,6 +120,15 @@ const statements = await benchStatements({
   connections: CONNECTIONS,
 })
 
+// Tracing (issue 29): the same commits with tracing off and on (learning and the gateway restarted with an OTLP endpoint), in turn.
+const commitTracing = await benchCommitTracing({
+  cluster,
+  adminToken: commitUsers.adminToken,
+  learnerTokens: commitUsers.learnerTokens,
+  duration: DURATION,
+  connections: CONNECTIONS,
+})
+
 // 3. What the browser downloads: the shell's first load, and what each remote adds to the first
 // screen a learner and an admin land on (issue 15 item 9), and the learner dashboard's request chain (issue 30 item 7).
 const browser = await launchBrowser()
@@ -127,6 +138,9 @@ const learnerBytes = firstScreens.screens.learnerDashboard!.totalJsBytes
 await browser.close()
 await cluster.close()
 smtp.close()
+
+// Replicas (issue 29): SCORM commits with one learning replica and with two, each on a cluster of its own.
+const commitReplicas = await benchCommitReplicas({ registerUsers, duration: DURATION, connections: CONNECTIONS })
 
 // Package ingest (issue 3): with the cluster stopped, so it competes with unzip alone.
 const ingest = await benchIngest()
@@ -165,6 +179,8 @@ const result = {
   firstScreens,
   exams,
   scormCommit,
+  commitTracing,
+  commitReplicas,
   statements,
   ingest,
   team,
@@ -185,6 +201,8 @@ login rate                        ${login.rps} logins/s, p99 ${login.p99} ms (sc
 ${formatFirstScreens(firstScreens)}
 ${examsSummary(exams)}
 ${formatCommit(scormCommit)}
+${formatCommitTracing(commitTracing)}
+${formatCommitReplicas(commitReplicas)}
 ${formatStatements(statements)}
 ${formatIngest(ingest)}
 ${formatTeam(team)}
