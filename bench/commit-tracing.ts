@@ -6,14 +6,8 @@
  * <= 5% of throughput.
  */
 import { createServer } from 'node:http'
-import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
-import autocannon from 'autocannon'
-import { commitBody } from './commit-body.ts'
-import { loadFigures, runAloneOnCluster, waitModuleReady, type LoadFiguresOf, type startBenchCluster } from './support.ts'
-
-const root = fileURLToPath(new URL('..', import.meta.url))
-const FIXTURE = `${root}../shared/fixtures/scorm/golf-scorm12-RuntimeBasicCalls.zip`
+import { hammer, launchCommitCourse } from './scorm-commit.ts'
+import { runAloneOnCluster, type LoadFiguresOf, type startBenchCluster } from './support.ts'
 
 export interface CommitTracingResult {
   rows: number
@@ -56,32 +50,6 @@ async function startDroppingReceiver() {
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, spans: () => spans, close: () => new Promise<void>((r) => server.close(() => r())) }
 }
 
-/** Autocannon over the commit URLs in turn, each with its own increasing seq (`seqs` carries them across runs). */
-function hammer(urls: string[], itemId: string, seqs: Map<string, number>, opts: { duration: number; connections: number }): Promise<LoadFiguresOf> {
-  let next = 0
-  return new Promise((resolve, reject) =>
-    autocannon(
-      {
-        url: urls[0]!,
-        duration: opts.duration,
-        connections: opts.connections,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (req) => {
-              const url = new URL(urls[next++ % urls.length]!)
-              const seq = (seqs.get(url.pathname) ?? 0) + 1
-              seqs.set(url.pathname, seq)
-              return { ...req, path: url.pathname, headers: { 'content-type': 'application/json' }, body: JSON.stringify(commitBody(itemId, seq)) }
-            },
-          },
-        ],
-      },
-      (err, r) => (err ? reject(err) : resolve(loadFigures(r))),
-    ),
-  )
-}
-
 /** Measures commits with tracing off, then on (the gateway and learning restarted with the endpoint), on a running bench cluster. */
 export async function benchCommitTracing(opts: {
   cluster: Awaited<ReturnType<typeof startBenchCluster>>
@@ -90,36 +58,20 @@ export async function benchCommitTracing(opts: {
   duration: number
   connections: number
 }): Promise<CommitTracingResult> {
-  const base = opts.cluster.url
-  const form = new FormData()
-  form.append('title', `Tracing bench ${Date.now()}`)
-  form.append('is_assigned_to_all', 'true')
-  form.append('moduleData', JSON.stringify([{ title: 'Golf', order: 1 }]))
-  form.append('moduleFiles', new File([await readFile(FIXTURE)], 'golf.zip', { type: 'application/zip' }))
-  const created = await fetch(`${base}/api/courses`, { method: 'POST', headers: { authorization: `Bearer ${opts.adminToken}` }, body: form })
-  if (created.status !== 201) throw new Error(`course upload failed: ${created.status} ${await created.text()}`)
-  const moduleId = await waitModuleReady(base, opts.adminToken, ((await created.json()) as { id: number }).id)
-  const launches = await Promise.all(
-    opts.learnerTokens.map(async (token) => {
-      const res = await fetch(`${base}/api/scorm/${moduleId}/launch`, { headers: { authorization: `Bearer ${token}` } })
-      if (!res.ok) throw new Error(`launch failed: ${res.status} ${await res.text()}`)
-      return (await res.json()) as { commitUrl: string; startItem: string }
-    }),
-  )
-  const urls = launches.map((l) => `${opts.cluster.contentOrigin}${l.commitUrl}`)
-  const itemId = launches[0]!.startItem
+  const { itemId, commitUrls } = await launchCommitCourse({ base: opts.cluster.url, adminToken: opts.adminToken, learnerTokens: opts.learnerTokens })
+  const urls = commitUrls.map((u) => `${opts.cluster.contentOrigin}${u}`)
   const seqs = new Map<string, number>()
   const run = async (what: string) => {
-    const figures = await hammer(urls, itemId, seqs, opts)
+    const figures = await hammer(urls, itemId, opts, seqs)
     if (figures.non2xx > 0 || figures.errors > 0) throw new Error(`commit tracing bench (${what}): ${figures.non2xx} non-2xx, ${figures.errors} errors`)
     return figures
   }
   // A short warm-up, so that the first measured run does not pay for cold paths.
-  await hammer(urls, itemId, seqs, { ...opts, duration: 2 })
+  await hammer(urls, itemId, { ...opts, duration: 2 }, seqs)
   const receiver = await startDroppingReceiver()
   const tracing = async (on: boolean) => {
     for (const name of ['svc-learning', 'gateway']) await opts.cluster.restart(name, { OTEL_EXPORTER_OTLP_ENDPOINT: on ? receiver.url : '' })
-    await hammer(urls, itemId, seqs, { ...opts, duration: 2 })
+    await hammer(urls, itemId, { ...opts, duration: 2 }, seqs)
   }
   try {
     // Off and on in turn, ROUNDS times (each after a restart and a warm-up): a machine's drift over

@@ -27,9 +27,11 @@ export interface CommitBenchResult {
   goals: { rps: number; p99Ms: number; ratio: number }
 }
 
-/** Autocannon over `urls` in turn, each with its own increasing seq (a fresh body per request). */
-export function hammer(urls: string[], itemId: string, opts: { duration: number; connections: number }): Promise<CommitFigures> {
-  const seqs = new Map<string, number>()
+/**
+ * Autocannon over `urls` in turn, each with its own increasing seq (a fresh body per request);
+ * `seqs` carries them from one run to the next on the same launches.
+ */
+export function hammer(urls: string[], itemId: string, opts: { duration: number; connections: number }, seqs = new Map<string, number>()): Promise<CommitFigures> {
   let next = 0
   return new Promise((resolve, reject) =>
     autocannon(
