@@ -5,10 +5,10 @@
  * (same key spread, same "newer wins" condition) measured in the same run.
  * Goal: >= 2,000 commits/s at p99 <= 50 ms, and >= 60% of the ceiling.
  */
-import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import { startChild, stopChild } from './http-load.ts'
 import { commitBody } from './commit-body.ts'
 import { BENCH_LEARNING_PORT, loadFigures, runAloneOnCluster, type LoadFiguresOf, waitModuleReady } from './support.ts'
 
@@ -108,20 +108,13 @@ export async function benchScormCommit(opts: {
   const { moduleId, itemId, commitUrls } = await launchCommitCourse(opts)
   const ourUrls = commitUrls.map((u) => `${opts.contentOrigin}${u}`)
 
-  const proc = spawn(process.execPath, ['bench/commit-ceiling-server.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: opts.ceilingDatabaseUrl } })
-  const port = await new Promise<number>((resolve, reject) => {
-    proc.stdout.on('data', (d: Buffer) => {
-      const m = /READY (\d+)/.exec(String(d))
-      if (m) resolve(Number(m[1]))
-    })
-    proc.on('exit', (code) => reject(new Error(`commit ceiling server exited ${code}`)))
-  })
+  const { proc, port } = await startChild('bench/commit-ceiling-server.ts', { DATABASE_URL: opts.ceilingDatabaseUrl })
   let ceiling: CommitFigures
   try {
     const ceilingUrls = opts.learnerTokens.map((_, i) => `http://127.0.0.1:${port}/commit/learner-${i}/${moduleId}`)
     ceiling = await hammer(ceilingUrls, itemId, opts)
   } finally {
-    proc.kill()
+    await stopChild(proc)
   }
   const ours = await hammer(ourUrls, itemId, opts)
   // A figure of refused commits measures nothing: say so instead of printing a ratio.

@@ -5,13 +5,11 @@
  * Hono + pg insert of the same statement JSON measured in the same run.
  * Goal: >= 1,000 statements/s at p99 <= 50 ms, and >= 50% of the ceiling.
  */
-import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import { startChild, stopChild } from './http-load.ts'
 import { zipOf } from '../e2e/courses-support.ts'
 import { BENCH_LEARNING_PORT, loadFigures, runAloneOnCluster, type LoadFiguresOf, waitModuleReady } from './support.ts'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
 const AU_ID = 'https://bench.portal.example/cmi5/statements/au'
 const CMI5_XML = `<?xml version="1.0" encoding="utf-8"?>
 <courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
@@ -148,19 +146,12 @@ export async function benchStatements(opts: {
   const moduleId = await waitModuleReady(opts.base, opts.adminToken, ((await created.json()) as { id: number }).id, 'bench cmi5 package')
   const sessions = await Promise.all(opts.learnerTokens.map((t) => openSession(opts.base, t, moduleId)))
 
-  const proc = spawn(process.execPath, ['bench/statements-ceiling-server.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: opts.ceilingDatabaseUrl } })
-  const port = await new Promise<number>((resolve, reject) => {
-    proc.stdout.on('data', (d: Buffer) => {
-      const m = /READY (\d+)/.exec(String(d))
-      if (m) resolve(Number(m[1]))
-    })
-    proc.on('exit', (code) => reject(new Error(`statements ceiling server exited ${code}`)))
-  })
+  const { proc, port } = await startChild('bench/statements-ceiling-server.ts', { DATABASE_URL: opts.ceilingDatabaseUrl })
   let ceiling: StatementFigures
   try {
     ceiling = await hammer(`http://127.0.0.1:${port}/statements`, sessions, false, opts)
   } finally {
-    proc.kill()
+    await stopChild(proc)
   }
   const ours = await hammer(new URL('statements', sessions[0]!.endpoint).toString(), sessions, true, opts)
   // A figure of refused statements measures nothing: say so instead of printing a ratio.
