@@ -81,12 +81,15 @@ function destinationOf(format: LogFormat): DestinationStream {
  * instead of appearing twice in the line.
  */
 function wrap(root: Pino, bindings: Record<string, unknown>): Logger {
-  const p = root.child(bindings)
+  // pino's child (its bindings serialized and redacted) is made at the first line this logger
+  // writes: each request gets a child (`requestContext`) and most write no line at LOG_LEVEL=error.
+  let made: Pino | undefined
+  const p = () => (made ??= root.child(bindings))
   return {
-    debug: (msg, fields) => (fields ? p.debug(fields, msg) : p.debug(msg)),
-    info: (msg, fields) => (fields ? p.info(fields, msg) : p.info(msg)),
-    warn: (msg, fields) => (fields ? p.warn(fields, msg) : p.warn(msg)),
-    error: (msg, fields) => (fields ? p.error(fields, msg) : p.error(msg)),
+    debug: (msg, fields) => void (root.isLevelEnabled('debug') && (fields ? p().debug(fields, msg) : p().debug(msg))),
+    info: (msg, fields) => void (root.isLevelEnabled('info') && (fields ? p().info(fields, msg) : p().info(msg))),
+    warn: (msg, fields) => void (root.isLevelEnabled('warn') && (fields ? p().warn(fields, msg) : p().warn(msg))),
+    error: (msg, fields) => void (root.isLevelEnabled('error') && (fields ? p().error(fields, msg) : p().error(msg))),
     child: (more) => wrap(root, { ...bindings, ...more }),
   }
 }
