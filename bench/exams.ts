@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import type { AttemptQuestion, Exam, QuestionInput, StartAttemptResponse } from '@portal/contracts'
 import { ensureDatabase } from '@portal/server-kit'
+import { mapLimit } from '@portal/server-kit/testing'
 import { BENCH_PG, startBenchCluster, startSmtpSink, verificationCode } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -78,21 +79,6 @@ function percentiles(values: number[]): Percentiles {
   const s = [...values].sort((a, b) => a - b)
   const at = (q: number) => round(s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0)
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: round(s.at(-1) ?? 0) }
-}
-
-/** Runs `fn` over `items` with at most `limit` at a time, results in order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length)
-  let next = 0
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++
-        out[i] = await fn(items[i]!, i)
-      }
-    }),
-  )
-  return out
 }
 
 const load = (opts: autocannon.Options) => new Promise<autocannon.Result>((resolve, reject) => autocannon(opts, (err, r) => (err ? reject(err) : resolve(r))))

@@ -19,6 +19,7 @@ import pg from 'pg'
 import { connect } from '@nats-io/transport-node'
 import { jetstreamManager } from '@nats-io/jetstream'
 import type { StartAttemptResponse } from '@portal/contracts'
+import { mapLimit } from '@portal/server-kit/testing'
 import { commitBody } from './commit-body.ts'
 import { registerUsers } from './exams.ts'
 import { launchCommitCourse } from './scorm-commit.ts'
@@ -64,17 +65,6 @@ export interface WritesPerLearnerResult {
 
 const round = (n: number, d = 2) => Number(n.toFixed(d))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!, i)
-    }),
-  )
-  return out
-}
 
 /** One client per service database; each snapshot is one transaction per database. */
 async function statsReader() {

@@ -21,7 +21,7 @@ import ExcelJS from 'exceljs'
 import pg from 'pg'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TEST_NATS_URL, TEST_PG_URL, freePort, startTestS3, uniqueName, type TestS3 } from '@portal/server-kit/testing'
+import { TEST_NATS_URL, TEST_PG_URL, freePort, mapLimit, startTestS3, uniqueName, type TestS3 } from '@portal/server-kit/testing'
 import { startCluster } from './cluster.ts'
 
 const FIXTURE = fileURLToPath(new URL('../../../shared/fixtures/scorm/golf-scorm12-RuntimeBasicCalls.zip', import.meta.url))
@@ -49,20 +49,6 @@ async function replicaPort(): Promise<number> {
     const p = await freePort()
     if (p + 10 < 65_536 && (await portFree(p + 10))) return p
   }
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++
-        out[i] = await fn(items[i]!, i)
-      }
-    }),
-  )
-  return out
 }
 
 interface Mail {

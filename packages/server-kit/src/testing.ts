@@ -189,3 +189,18 @@ export async function malformedBodyAnswers(
   }
   return wrong
 }
+
+/** Runs `fn` over `items` with at most `limit` at a time; the results in the items' order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length)
+  let next = 0
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++
+        out[i] = await fn(items[i]!, i)
+      }
+    }),
+  )
+  return out
+}
