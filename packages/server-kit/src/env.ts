@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { trustedProxies } from './client-address.ts'
+import { TRACE_SAMPLERS } from './tracing.ts'
 
 /** Parses the environment once at start; throws one error that lists every bad key. */
 export function parseEnv<S extends z.ZodType>(schema: S, source: Record<string, string | undefined> = process.env): z.infer<S> {
@@ -114,6 +115,10 @@ export const PlatformEnv = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
   /** The traces' `service.name`; default the deployable's name (gateway, identity, ...). */
   OTEL_SERVICE_NAME: optionalText,
+  /** Which traces are kept (OpenTelemetry's names); default parentbased_always_on: every trace. */
+  OTEL_TRACES_SAMPLER: optionalText.pipe(z.enum(TRACE_SAMPLERS).optional()),
+  /** The ratio of the traceidratio samplers, 0 to 1 (default 1). */
+  OTEL_TRACES_SAMPLER_ARG: optionalText.transform((v) => (v === undefined ? undefined : Number(v))).pipe(z.number().min(0).max(1).optional()),
   /** Bearer token that opens the gateway's /metrics; unset: /metrics is not served on the public port. */
   METRICS_TOKEN: z
     .string()

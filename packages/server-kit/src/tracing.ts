@@ -3,7 +3,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
+import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type Sampler } from '@opentelemetry/sdk-trace'
 
 export { SpanKind, SpanStatusCode, type Span }
 
@@ -28,10 +28,31 @@ export const tracingEnabled = (): boolean => started !== undefined
 /** The tracer every hand-made span of the portal comes from (the API's no-op one until `startTracing` started a provider). */
 export const tracer = () => trace.getTracer('portal')
 
-/** What `startTracing` reads (PlatformEnv has both). */
+/** OpenTelemetry's sampler names (OTEL_TRACES_SAMPLER), as its SDK environment specification gives them. */
+export const TRACE_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const
+export type TraceSamplerName = (typeof TRACE_SAMPLERS)[number]
+
+/** What `startTracing` reads (PlatformEnv has them, checked; from process.env they are read as given). */
 export interface TracingEnv {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined
   OTEL_SERVICE_NAME?: string | undefined
+  OTEL_TRACES_SAMPLER?: string | undefined
+  OTEL_TRACES_SAMPLER_ARG?: string | number | undefined
+}
+
+/**
+ * The sampler OTEL_TRACES_SAMPLER names (default parentbased_always_on: every trace), with
+ * OTEL_TRACES_SAMPLER_ARG the ratio of the traceidratio ones (default 1). A parent-based sampler
+ * follows the caller's decision (the gateway's, or a browser's sampled `traceparent`), so a trace
+ * is kept or dropped whole across the services; the ratio decides where a trace starts.
+ */
+export function samplerFrom(env: TracingEnv): Sampler {
+  const name = (env.OTEL_TRACES_SAMPLER?.trim() || 'parentbased_always_on') as TraceSamplerName
+  if (!TRACE_SAMPLERS.includes(name)) throw new Error(`OTEL_TRACES_SAMPLER: "${name}" is not one of ${TRACE_SAMPLERS.join(', ')}`)
+  const arg = env.OTEL_TRACES_SAMPLER_ARG === undefined || env.OTEL_TRACES_SAMPLER_ARG === '' ? 1 : Number(env.OTEL_TRACES_SAMPLER_ARG)
+  if (!(arg >= 0 && arg <= 1)) throw new Error(`OTEL_TRACES_SAMPLER_ARG: "${env.OTEL_TRACES_SAMPLER_ARG}" is not a ratio from 0 to 1`)
+  const root = name.endsWith('always_on') ? new AlwaysOnSampler() : name.endsWith('always_off') ? new AlwaysOffSampler() : new TraceIdRatioBasedSampler(arg)
+  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root
 }
 
 /** Where spans go: OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces` (OTLP/HTTP, JSON), or nowhere. */
@@ -41,8 +62,9 @@ export function tracesEndpoint(env: TracingEnv): string | undefined {
 }
 
 /**
- * Starts this process's tracer provider when OTEL_EXPORTER_OTLP_ENDPOINT is set: spans batched
- * and exported by OTLP/HTTP, resource `service.name` = OTEL_SERVICE_NAME, else `serviceName`; the
+ * Starts this process's tracer provider when OTEL_EXPORTER_OTLP_ENDPOINT is set: spans sampled
+ * (`samplerFrom`), batched and exported by OTLP/HTTP, resource `service.name` = OTEL_SERVICE_NAME,
+ * else `serviceName`; the
  * W3C trace context propagator and an AsyncLocalStorage context manager. Without the variable,
  * nothing starts and every span is the API's no-op one. Once per process: a second call (the
  * single-node launcher's services) gets the first's.
@@ -53,6 +75,7 @@ export function startTracing(serviceName: string, env: TracingEnv = process.env)
   if (!url) return OFF
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || serviceName }),
+    sampler: samplerFrom(env),
     spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }) })],
   })
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
