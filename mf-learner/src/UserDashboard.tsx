@@ -27,6 +27,11 @@ const Dashboard = (remote: RemoteProps) => {
   const queryClient = useQueryClient()
   useRefreshOnReturn()
   const missingProfile = needsProfile(user)
+  // The profile dialog joins after the first commit: a lazy part in the first render held the
+  // dashboard's data requests back until its chunk had come (a new learner's first screen one round
+  // trip later, issue 30 item 7).
+  const [afterFirstPaint, setAfterFirstPaint] = useState(false)
+  useEffect(() => setAfterFirstPaint(true), [])
   useEffect(() => {
     // Back from the viewer: focus returns to the button that opened it.
     if (openCourseId === null && lastOpened.current !== null) {
@@ -71,7 +76,7 @@ const Dashboard = (remote: RemoteProps) => {
         {/* Certification Tracking, My Certifications (and Team Management for admins) come from the certification slice. */}
         <RemoteSlot id="mf_certifications/DashboardCards" {...remote} loadingLabel="Loading certifications..." />
       </div>
-      {missingProfile ? (
+      {missingProfile && afterFirstPaint ? (
         <Suspense fallback={null}>
           <CompleteProfileModal open={!dismissed} user={user} onSaved={(saved: User) => onUserUpdated(saved)} onDismiss={() => setDismissed(true)} />
         </Suspense>

@@ -112,6 +112,10 @@ export function remoteConfig(opts: { dir: string; name: RemoteName; exposes: Rec
         filename: 'remoteEntry.js',
         exposes: opts.exposes,
         shared: sharedSingletons,
+        // A singleton first asked for late (react-dom by a lazily loaded dialog) takes the copy already
+        // loaded instead of first loading every registered remote's entry to compare versions
+        // ("version-first"): as in the shell, one set of versions is built for all of them.
+        shareStrategy: 'loaded-first',
         manifest: true,
         dts: false,
         experiments: { externalRuntime: true, optimization: { target: 'web' } },
