@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { startChild, stopChild } from './http-load.ts'
 import { commitBody } from './commit-body.ts'
-import { BENCH_LEARNING_PORT, loadFigures, runAloneOnCluster, type LoadFiguresOf, waitModuleReady } from './support.ts'
+import { BENCH_LEARNING_PORT, loadFigures, runAloneOnCluster, type CeilingBenchOptions, type LoadFiguresOf, waitModuleReady } from './support.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const FIXTURE = `${root}../shared/fixtures/scorm/golf-scorm12-RuntimeBasicCalls.zip`
@@ -94,17 +94,7 @@ export async function launchCommitCourse(opts: { base: string; adminToken: strin
  * gateway's content origin: the player commits from there, and the portal's origin refuses them
  * (`route_not_found`, issue 28 item 8).
  */
-export async function benchScormCommit(opts: {
-  base: string
-  contentOrigin: string
-  adminToken: string
-  learnerTokens: string[]
-  ceilingDatabaseUrl: string
-  /** svc-learning's own address, to measure the same commits without the gateway hop. */
-  learningUrl?: string
-  duration: number
-  connections: number
-}): Promise<CommitBenchResult> {
+export async function benchScormCommit(opts: CeilingBenchOptions & { contentOrigin: string }): Promise<CommitBenchResult> {
   const { moduleId, itemId, commitUrls } = await launchCommitCourse(opts)
   const ourUrls = commitUrls.map((u) => `${opts.contentOrigin}${u}`)
 

@@ -47,6 +47,22 @@ export const loadFigures = (r: autocannon.Result) => ({
 })
 export type LoadFiguresOf = ReturnType<typeof loadFigures>
 
+/**
+ * What a benchmark of a content-origin hot path measured beside its ceiling takes: the gateway
+ * (`base`), an admin and learners' bearer tokens, the ceiling's database, and svc-learning's own
+ * address to measure the same requests without the gateway hop.
+ */
+export interface CeilingBenchOptions {
+  base: string
+  adminToken: string
+  learnerTokens: string[]
+  ceilingDatabaseUrl: string
+  /** svc-learning's own address, to measure the same requests without the gateway hop. */
+  learningUrl?: string
+  duration: number
+  connections: number
+}
+
 /** The machine's PostgreSQL and NATS the benchmarks run on (BENCH_DATABASE_URL, BENCH_NATS_URL). */
 export const BENCH_PG = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
 export const BENCH_NATS = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222'

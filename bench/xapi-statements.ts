@@ -8,7 +8,7 @@
 import autocannon from 'autocannon'
 import { startChild, stopChild } from './http-load.ts'
 import { zipOf } from '../e2e/courses-support.ts'
-import { BENCH_LEARNING_PORT, loadFigures, runAloneOnCluster, type LoadFiguresOf, waitModuleReady } from './support.ts'
+import { BENCH_LEARNING_PORT, loadFigures, runAloneOnCluster, type CeilingBenchOptions, type LoadFiguresOf, waitModuleReady } from './support.ts'
 
 const AU_ID = 'https://bench.portal.example/cmi5/statements/au'
 const CMI5_XML = `<?xml version="1.0" encoding="utf-8"?>
@@ -125,16 +125,7 @@ async function openSession(base: string, token: string, moduleId: number): Promi
  * (each launches the AU once: one session per learner). Statements go to the gateway's content
  * origin, where AUs send them.
  */
-export async function benchStatements(opts: {
-  base: string
-  adminToken: string
-  learnerTokens: string[]
-  ceilingDatabaseUrl: string
-  /** svc-learning's own address, to measure the same statements without the gateway hop. */
-  learningUrl?: string
-  duration: number
-  connections: number
-}): Promise<StatementsBenchResult> {
+export async function benchStatements(opts: CeilingBenchOptions): Promise<StatementsBenchResult> {
   const form = new FormData()
   form.append('title', `Statements bench ${Date.now()}`)
   form.append('is_assigned_to_all', 'true')
