@@ -19,7 +19,7 @@ import { jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
 import ExcelJS from 'exceljs'
 import pg from 'pg'
-import { SMTPServer } from 'smtp-server'
+import { startSmtpReceiver } from 'svc-notify/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_NATS_URL, TEST_PG_URL, freePort, mapLimit, startTestS3, uniqueName, type TestS3 } from '@portal/server-kit/testing'
 import { startCluster } from './cluster.ts'
@@ -51,43 +51,6 @@ async function replicaPort(): Promise<number> {
   }
 }
 
-interface Mail {
-  messageId: string
-  to: string
-  subject: string
-  body: string
-}
-
-/** One header of a raw message, its folded lines joined. */
-const headerOf = (head: string, name: string) => new RegExp(`^${name}:[ \\t]*(.*)$`, 'im').exec(head)?.[1]?.trim() ?? ''
-
-/** An SMTP server on a free port keeping every message it receives, by its headers. */
-async function startSmtp(): Promise<{ mails: Mail[]; port: number; close(): Promise<void> }> {
-  const mails: Mail[] = []
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, cb) {
-      let data = ''
-      stream.on('data', (d: Buffer) => (data += d.toString('utf8')))
-      stream.on('end', () => {
-        const at = data.search(/\r?\n\r?\n/)
-        const head = data.slice(0, at).replace(/\r?\n[ \t]+/g, ' ')
-        mails.push({
-          messageId: headerOf(head, 'Message-ID'),
-          to: headerOf(head, 'To').toLowerCase(),
-          subject: headerOf(head, 'Subject'),
-          body: data.slice(at).replace(/=\r?\n/g, ''),
-        })
-        cb()
-      })
-    },
-  })
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r))
-  return { mails, port: (smtp.server.address() as { port: number }).port, close: () => new Promise<void>((r) => smtp.close(() => r())) }
-}
-
 /** A SCORM 1.2 commit whose suspend data and location name the learner and the commit's seq. */
 const commitOf = (itemId: string, revision: number | undefined, learner: number, seq: number) => ({
   itemId,
@@ -117,7 +80,7 @@ async function teamEmails(file: Uint8Array): Promise<string[]> {
 describe('two replicas of learning and certs, one of each killed under load', () => {
   let cluster: Awaited<ReturnType<typeof startCluster>>
   let s3: TestS3
-  let smtp: Awaited<ReturnType<typeof startSmtp>>
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>
   let dataDir: string
   const ports = { gateway: 0, content: 0, identity: 0, learning: 0, certs: 0, notify: 0 }
   const adminCode = randomBytes(12).toString('base64url')
@@ -128,7 +91,7 @@ describe('two replicas of learning and certs, one of each killed under load', ()
 
   beforeAll(async () => {
     const t0 = performance.now()
-    ;[s3, smtp, dataDir] = await Promise.all([startTestS3(), startSmtp(), mkdtemp(join(tmpdir(), 'portal-replicas-'))])
+    ;[s3, smtp, dataDir] = await Promise.all([startTestS3(), startSmtpReceiver(), mkdtemp(join(tmpdir(), 'portal-replicas-'))])
     for (const k of ['gateway', 'content', 'identity', 'notify'] as const) ports[k] = await freePort()
     ports.learning = await replicaPort()
     ports.certs = await replicaPort()
@@ -139,7 +102,7 @@ describe('two replicas of learning and certs, one of each killed under load', ()
         NATS_URL: TEST_NATS_URL,
         NATS_STREAM: stream,
         NATS_SUBJECT_PREFIX: `${name}.`,
-        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        SMTP_URL: smtp.url,
         S3_ENDPOINT: s3.options.endpoint,
         S3_REGION: s3.options.region,
         S3_BUCKET: s3.options.bucket,
@@ -205,11 +168,11 @@ describe('two replicas of learning and certs, one of each killed under load', ()
     const registered = await mapLimit(people, 8, (p) =>
       api<{ userId: string }>('POST', '/auth/register', { name: p.name, email: p.email, password, ...(p.admin ? { isAdmin: true, adminCode } : {}) }),
     )
-    const codeOf = (email: string) => /\b(\d{6})\b/.exec(smtp.mails.find((m) => m.to.includes(email))?.body ?? '')?.[1]
+    const codeOf = (email: string) => /\b(\d{6})\b/.exec(smtp.to(email)[0]?.text ?? '')?.[1]
     for (let i = 0; i < 300 && people.some((p) => !codeOf(p.email)); i++) await sleep(100)
     const tokens = await mapLimit(registered, 8, async (r, i) => {
       const code = codeOf(people[i]!.email)
-      if (!code) throw new Error(`no verification mail for ${people[i]!.email} (${smtp.mails.length} mails received)`)
+      if (!code) throw new Error(`no verification mail for ${people[i]!.email} (${smtp.received.length} mails received)`)
       return (await api<{ token: string }>('POST', '/auth/verify-email', { userId: r.userId, verificationCode: code })).token
     })
     const adminToken = tokens[0]!
@@ -368,10 +331,10 @@ describe('two replicas of learning and certs, one of each killed under load', ()
     }
 
     // The daily check's mails: one per learner, each Message-ID once (notify sends after the check).
-    const notices = () => smtp.mails.filter((m) => m.subject.includes(CERTIFICATION))
+    const notices = () => smtp.received.filter((m) => (m.subject ?? '').includes(CERTIFICATION))
     for (let i = 0; i < 150 && notices().length < LEARNERS; i++) await sleep(200)
     await sleep(3_000)
-    const perLearner = learnerEmails.map((e) => notices().filter((m) => m.to.includes(e)).length)
+    const perLearner = learnerEmails.map((e) => notices().filter((m) => m.envelopeTo.some((r) => r.toLowerCase() === e.toLowerCase())).length)
     const messageIds = notices().map((m) => m.messageId)
 
     const commitFailures = failures.filter((f) => f.what === 'commit')
