@@ -150,4 +150,22 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     // Nothing of the path's query (nor any token) is in the trace.
     expect(JSON.stringify(trace)).not.toContain('secret-query')
   })
+
+  it('makes no span anywhere for a trace the browser dropped, and still carries it to the mail', async () => {
+    await flushTraces()
+    const before = otlp.spans.length
+    const email = `untraced.${Date.now()}@acme.test`
+    const res = await fetch(`${gatewayUrl}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: '00-5bf92f3577b34da6a3ce929d0e0e4737-00f067aa0ba902b8-00' },
+      body: JSON.stringify({ name: 'Untraced Person', email, password: 'Traced1234!' }),
+    })
+    expect(res.status).toBe(201)
+    await eventually(() => smtp.to(email).length > 0, 20_000)
+    await flushTraces()
+    // The services follow the browser's decision at every hop (the sampler is parent-based): had
+    // the dropped context not been carried on, the consumer or the send would have started a trace.
+    const names = new Set(['POST /api/auth', 'POST /auth/register', 'publish identity.verification.requested.v1', 'process identity.verification.requested.v1', 'smtp send'])
+    expect(otlp.spans.slice(before).filter((s) => names.has(s.name))).toEqual([])
+  })
 })

@@ -5,7 +5,7 @@ import { matchedRoutes } from 'hono/route'
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { serve, type ServerType } from '@hono/node-server'
-import { context as traceContexts, trace } from '@opentelemetry/api'
+import { context as traceContexts } from '@opentelemetry/api'
 import type { IncomingMessage } from 'node:http'
 import { scopedAppMiddleware } from './app-scope.ts'
 import type { Actor } from './auth.ts'
@@ -13,7 +13,7 @@ import { clientAddressFrom, LOOPBACK_PROXIES, type TrustedProxies } from './clie
 import { AppError, errorHandler, notFoundHandler } from './errors.ts'
 import type { Logger } from './logger.ts'
 import { createMetrics, serviceMetrics, type Metrics } from './metrics.ts'
-import { SpanKind, SpanStatusCode, contextFrom, tracer, tracingEnabled } from './tracing.ts'
+import { SpanKind, SpanStatusCode, contextOfRequest, startRequestTrace } from './tracing.ts'
 
 /** Hono environment of every service app. */
 export type AppEnv = { Variables: { requestId: string; actor: Actor; logger: Logger } }
@@ -36,7 +36,8 @@ const tooLarge = () => new AppError(413, 'payload_too_large', 'Request body is t
  * Request id (kept from the gateway's `X-Request-Id` when well-formed, else new; echoed as
  * `X-Request-Id`) and one log line per request (info). With tracing on (`startTracing`), a server
  * span per request continuing the caller's `traceparent` (the matched route and status on it, no
- * path or query), its trace id in the log line (`trace_id`).
+ * path or query) when its trace is sampled (`startRequestTrace`: none for a dropped trace, whose
+ * context is carried on), its trace id in the log line (`trace_id`).
  */
 export const requestContext = (logger: Logger, metrics?: Metrics) =>
   createMiddleware<AppEnv>(async (c, next) => {
@@ -46,15 +47,14 @@ export const requestContext = (logger: Logger, metrics?: Metrics) =>
     c.set('logger', logger.child({ requestId }))
     c.header('X-Request-Id', requestId)
     const start = performance.now()
-    const span = tracingEnabled()
-      ? tracer().startSpan(
-          c.req.method,
-          { kind: SpanKind.SERVER, attributes: { 'http.request.method': c.req.method } },
-          contextFrom({ traceparent: c.req.header('traceparent'), tracestate: c.req.header('tracestate') }),
-        )
-      : undefined
+    const traced = startRequestTrace(
+      c.req.method,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': c.req.method } },
+      { traceparent: c.req.header('traceparent'), tracestate: c.req.header('tracestate') },
+    )
+    const span = traced?.span
     try {
-      await (span ? traceContexts.with(trace.setSpan(traceContexts.active(), span), next) : next())
+      await (traced ? traceContexts.with(contextOfRequest(traced), next) : next())
     } finally {
       if (span) {
         span.updateName(`${c.req.method} ${c.req.routePath ?? 'unmatched'}`)
@@ -78,7 +78,7 @@ export const requestContext = (logger: Logger, metrics?: Metrics) =>
         ...(c.req.routePath.includes('*') ? { path: c.req.path } : {}),
         status: c.res.status,
         durationMs: Math.round(ms * 10) / 10,
-        ...(span ? { trace_id: span.spanContext().traceId } : {}),
+        ...(traced ? { trace_id: traced.spanContext.traceId } : {}),
       })
   })
 

@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest'
-import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api'
-import { SamplingDecision } from '@opentelemetry/sdk-trace'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT_CONTEXT, SpanKind, TraceFlags, context, trace } from '@opentelemetry/api'
+import { SamplingDecision, type ReadableSpan } from '@opentelemetry/sdk-trace'
 import { PlatformEnv } from './env.ts'
-import { samplerFrom, tracesEndpoint } from './tracing.ts'
+import { carrierOf, contextFrom, contextOfRequest, inSpan, samplerFrom, startRequestTrace, startTracing, tracesEndpoint, type Tracing } from './tracing.ts'
 
 /** What `sampler` decides for a trace id: at the root, or under a caller's sampled or unsampled context. */
 function decide(sampler: ReturnType<typeof samplerFrom>, traceId: string, parent?: 'sampled' | 'unsampled') {
@@ -58,5 +60,77 @@ describe('trace sampling (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG)', () => 
   it('exports to the collector /v1/traces, nowhere when the endpoint is blank', () => {
     expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toBe('http://collector:4318/v1/traces')
     expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: ' ' })).toBeUndefined()
+  })
+})
+
+describe("a request's trace, decided before its span is made (startRequestTrace)", () => {
+  // Spans go to a receiver that drops them: these checks read the spans themselves, not an export.
+  const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')))
+  const ENDPOINT = { OTEL_EXPORTER_OTLP_ENDPOINT: '' }
+  const RATIO = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }
+  beforeAll(async () => {
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
+    ENDPOINT.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((r) => receiver.close(() => r())))
+  const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-(0[01])$/
+  const CALLER = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' }
+  const request = (incoming: Record<string, unknown> = {}) => startRequestTrace('POST /scorm/commit/:token', { kind: SpanKind.SERVER, attributes: {} }, incoming)!
+  let tracing: Tracing | undefined
+  afterEach(async () => {
+    await tracing?.shutdown()
+    tracing = undefined
+  })
+
+  it('is undefined with tracing off', () => {
+    expect(startRequestTrace('GET /x', { kind: SpanKind.SERVER, attributes: {} }, {})).toBeUndefined()
+  })
+
+  it('makes a span for a tenth of the new traces, and for the rest only a context to carry on', () => {
+    tracing = startTracing('test', { ...ENDPOINT, ...RATIO })
+    const root = samplerFrom(RATIO)
+    const traces = Array.from({ length: 4_000 }, () => request())
+    const kept = traces.filter((t) => t.span)
+    expect(kept.length).toBeGreaterThan(300)
+    expect(kept.length).toBeLessThan(500)
+    for (const t of traces) {
+      const [, traceId, spanId, flags] = TRACEPARENT.exec(t.carrier.traceparent)!
+      // The span starts the very trace id the sampler kept: the SDK's own decision on it agrees.
+      expect([traceId, spanId, flags]).toEqual([t.spanContext.traceId, t.spanContext.spanId, t.span ? '01' : '00'])
+      expect(root.shouldSample(ROOT_CONTEXT, traceId!, 'x', SpanKind.SERVER, {}, []).decision).toBe(t.span ? SamplingDecision.RECORD_AND_SAMPLED : SamplingDecision.NOT_RECORD)
+      expect(t.span?.isRecording() ?? false).toBe(Boolean(t.span))
+    }
+    expect(new Set(traces.map((t) => t.spanContext.traceId)).size).toBe(traces.length)
+  })
+
+  it('follows the caller: none for its dropped trace (carried on as it came), a child span for its kept one', () => {
+    tracing = startTracing('test', { ...ENDPOINT, ...RATIO })
+    const dropped = request({ traceparent: `00-${CALLER.traceId}-${CALLER.spanId}-00`, tracestate: 'vendor=1' })
+    expect(dropped.span).toBeUndefined()
+    expect(dropped.carrier).toEqual({ traceparent: `00-${CALLER.traceId}-${CALLER.spanId}-00`, tracestate: 'vendor=1' })
+    const kept = request({ traceparent: `00-${CALLER.traceId}-${CALLER.spanId}-01` })
+    expect((kept.span as unknown as ReadableSpan).parentSpanContext?.spanId).toBe(CALLER.spanId)
+    expect(kept.spanContext.traceId).toBe(CALLER.traceId)
+    expect(kept.carrier.traceparent).toBe(`00-${CALLER.traceId}-${kept.spanContext.spanId}-01`)
+    // A malformed traceparent is no caller's: a trace starts here.
+    expect(request({ traceparent: `00-${'0'.repeat(32)}-${CALLER.spanId}-01` }).spanContext.traceId).not.toBe('0'.repeat(32))
+  })
+
+  it('keeps every trace by default, each request its own span', () => {
+    tracing = startTracing('test', ENDPOINT)
+    const traces = Array.from({ length: 50 }, () => request())
+    expect(traces.every((t) => t.span?.isRecording() && t.carrier.traceparent.endsWith('-01'))).toBe(true)
+  })
+
+  it('runs what a dropped request does in its trace context: what it publishes carries the trace on, dropped, and makes no span', async () => {
+    tracing = startTracing('test', { ...ENDPOINT, ...RATIO })
+    const dropped = request({ traceparent: `00-${CALLER.traceId}-${CALLER.spanId}-00` })
+    const published = await context.with(contextOfRequest(dropped), () => inSpan('publish x', {}, async (span) => ({ span, carrier: carrierOf() })))
+    expect(published).toEqual({ span: undefined, carrier: { traceparent: `00-${CALLER.traceId}-${CALLER.spanId}-00` } })
+    // An event consumed under it makes no span either; under a kept trace it does.
+    expect(await inSpan('process x', { parent: contextFrom(published.carrier) }, async (span) => span)).toBeUndefined()
+    const kept = await inSpan('process x', { parent: contextFrom({ traceparent: `00-${CALLER.traceId}-${CALLER.spanId}-01` }) }, async (span) => span?.isRecording())
+    expect(kept).toBe(true)
+    expect(trace.getSpanContext(contextOfRequest(dropped))?.traceFlags).toBe(TraceFlags.NONE)
   })
 })
