@@ -1,41 +1,83 @@
 /**
  * What tracing costs (issue 29): SCORM commits through the gateway's content origin to
- * svc-learning with tracing off, then with the gateway and learning restarted with
- * OTEL_EXPORTER_OTLP_ENDPOINT at an OTLP/HTTP receiver in this process that accepts and drops
- * (spans are still made, batched, serialised and sent): every trace kept (the default sampler),
+ * svc-learning, on two stacks of the same cluster side by side: stack A (the gateway in front of
+ * learning's first replica) never traces; stack B (a second gateway in front of the second
+ * replica) is restarted with each setting: tracing off, every trace kept (the default sampler),
  * and one in ten (`parentbased_traceidratio`, 0.1, as a production deployment sets it: README
- * "Traces"). Off, all and sampled in turn, ROUNDS times. Goal: tracing on costs <= 5% of throughput.
+ * "Traces"), with OTEL_EXPORTER_OTLP_ENDPOINT at an OTLP/HTTP receiver in this process that accepts
+ * and drops (spans are still made, batched, serialised and sent).
+ *
+ * The two stacks are loaded in turn, never at once, in short slices (A then B, then B then A, ...):
+ * each slice has the whole machine, as a run alone would. This machine's speed drifts by more
+ * than the 5% measured over minutes (the same runs one after the other, minutes apart, differed by
+ * 30%), so the cost is taken within each pair of neighbouring slices, and the median of the pairs
+ * is the figure. The setting with tracing off on both stacks shows what the stacks' own difference
+ * and the method's noise come to. Goal: tracing on costs <= 5% of throughput.
+ *
+ * Runs on a cluster of its own (two learning replicas): `node bench/commit-tracing.ts`.
  */
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { hammer, launchCommitCourse } from './scorm-commit.ts'
-import { runAloneOnCluster, type LoadFiguresOf, type startBenchCluster } from './support.ts'
+import { BENCH_LEARNING_PORT, runAloneOnCluster, writeBenchRecord, type LoadFiguresOf } from './support.ts'
+
+/** A setting of stack B. */
+type Setting = 'off' | 'all' | 'sampled'
+const SETTINGS: readonly Setting[] = ['off', 'all', 'sampled']
+
+export interface SettingFigures {
+  /** Stack A (no tracing) and stack B (this setting): the mean of their slices. */
+  a: LoadFiguresOf
+  b: LoadFiguresOf
+  /** Throughput B lost against A in each pair of slices, in %; the median is `costPercent`. */
+  pairCosts: number[]
+  costPercent: number
+  /**
+   * CPU time per commit over all slices of a stack, in µs: the machine's (every process, the
+   * load generator and PostgreSQL too) and the stack's own gateway and learning process.
+   */
+  cpu: { a: { machine: number; stack: number }; b: { machine: number; stack: number } }
+  /** What B's CPU time per commit costs a machine that CPU bounds: 1 - A's over B's, in %. */
+  cpuCostPercent: number
+}
 
 export interface CommitTracingResult {
   rows: number
-  /** Runs of each setting (in turn). */
-  rounds: number
-  off: LoadFiguresOf
+  /** Pairs of slices per setting, and each slice's seconds. */
+  pairs: number
+  sliceSeconds: number
+  /** Both stacks without tracing: their own difference and the method's noise. */
+  off: SettingFigures
   /** Every trace kept (parentbased_always_on, the default). */
-  all: LoadFiguresOf
+  all: SettingFigures
   /** One trace in ten started (parentbased_traceidratio, 0.1). */
-  sampled: LoadFiguresOf
+  sampled: SettingFigures
   /** Spans the receiver was sent while tracing was on. */
   spansReceived: number
-  /** Throughput lost with tracing on, in % of the figure without (negative: none measured). */
-  costAllPercent: number
-  costSampledPercent: number
   goalPercent: number
-  /** Each run's commits/s, in the order run. */
-  runs: { setting: string; rps: number }[]
 }
 
 /** The sampling of the production setting measured beside every trace. */
 const SAMPLED = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }
 
-/** Rounds of off, all, sampled measured. */
-const ROUNDS = 2
+/** Pairs of slices (A and B) per setting. */
+const PAIRS = 8
 
-/** The mean of runs' figures (throughput, p99 and failures). */
+/** Seconds of each of the two warm-up slices of each stack after its restart. */
+const WARM_UP_SECONDS = 4
+
+/** Stack B's gateway (its content origin on the next port), in front of learning's second replica (replica n on the port + 10 n). */
+const B_GATEWAY_PORT = 18090
+const B_LEARNING_PORT = BENCH_LEARNING_PORT + 10
+
+/** The median of `xs`. */
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/** The mean of runs' figures (throughput, p50 and p99; failures summed). */
 const meanOf = (runs: LoadFiguresOf[]): LoadFiguresOf => ({
   rps: Math.round(runs.reduce((a, r) => a + r.rps, 0) / runs.length),
   p50: Math.round(runs.reduce((a, r) => a + r.p50, 0) / runs.length),
@@ -44,6 +86,23 @@ const meanOf = (runs: LoadFiguresOf[]): LoadFiguresOf => ({
   errors: runs.reduce((a, r) => a + r.errors, 0),
   total: runs.reduce((a, r) => a + r.total, 0),
 })
+
+const oneDecimal = (x: number) => Number(x.toFixed(1))
+
+/** Microseconds of a clock tick of /proc (USER_HZ). */
+const TICK_US = 10_000
+
+/** The machine's busy CPU time so far, in ticks: every core's user, nice, system, irq and softirq time (/proc/stat; not idle, I/O wait or time the hypervisor took). */
+function machineBusyTicks(): number {
+  const [user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number)
+  return user! + nice! + system! + irq! + softirq!
+}
+
+/** A process's CPU time so far (user and system), in ticks (/proc/<pid>/stat). */
+function processTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ', 2)[1]!.split(' ')
+  return Number(fields[11]) + Number(fields[12])
+}
 
 /** An OTLP/HTTP endpoint that accepts every export and drops it, counting the spans. */
 async function startDroppingReceiver() {
@@ -64,88 +123,123 @@ async function startDroppingReceiver() {
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, spans: () => spans, close: () => new Promise<void>((r) => server.close(() => r())) }
 }
 
-/** Measures commits with tracing off, then on (the gateway and learning restarted with the endpoint), on a running bench cluster. */
-export async function benchCommitTracing(opts: {
-  cluster: Awaited<ReturnType<typeof startBenchCluster>>
-  adminToken: string
-  learnerTokens: string[]
-  duration: number
-  connections: number
-}): Promise<CommitTracingResult> {
-  const { itemId, commitUrls } = await launchCommitCourse({ base: opts.cluster.url, adminToken: opts.adminToken, learnerTokens: opts.learnerTokens })
-  const urls = commitUrls.map((u) => `${opts.cluster.contentOrigin}${u}`)
-  const seqs = new Map<string, number>()
-  const run = async (what: string) => {
-    const figures = await hammer(urls, itemId, opts, seqs)
-    if (figures.non2xx > 0 || figures.errors > 0) throw new Error(`commit tracing bench (${what}): ${figures.non2xx} non-2xx, ${figures.errors} errors`)
-    return figures
-  }
-  // A short warm-up, so that the first measured run does not pay for cold paths.
-  await hammer(urls, itemId, { ...opts, duration: 2 }, seqs)
-  const receiver = await startDroppingReceiver()
-  type Setting = 'off' | 'all' | 'sampled'
-  const tracing = async (setting: Setting) => {
-    const env = {
-      OTEL_EXPORTER_OTLP_ENDPOINT: setting === 'off' ? '' : receiver.url,
-      ...(setting === 'sampled' ? SAMPLED : { OTEL_TRACES_SAMPLER: '', OTEL_TRACES_SAMPLER_ARG: '' }),
-    }
-    for (const name of ['svc-learning', 'gateway']) await opts.cluster.restart(name, env)
-    await hammer(urls, itemId, { ...opts, duration: 2 }, seqs)
-  }
-  try {
-    // Each setting in turn, ROUNDS times (each after a restart and a warm-up).
-    const runs: Record<Setting, LoadFiguresOf[]> = { off: [], all: [], sampled: [] }
-    const order: { setting: string; rps: number }[] = []
-    for (let round = 0; round < ROUNDS; round++) {
-      // Rounds alternate the order (off, all, sampled, then back): a drift within a round (the
-      // commit table's dead rows until autovacuum) falls on each setting alike.
-      const settings = ['off', 'all', 'sampled'] as const
-      for (const setting of round % 2 === 0 ? settings : [...settings].reverse()) {
-        // Every run after a restart, the first too: a process that ran for a while is warmer than one just started.
-        await tracing(setting)
-        const figures = await run(`tracing ${setting}`)
-        runs[setting].push(figures)
-        order.push({ setting, rps: figures.rps })
+/**
+ * Measures what tracing costs SCORM commits on a cluster of its own (two learning replicas, one
+ * stack each), `duration` seconds the length of a pair of slices.
+ */
+export async function benchCommitTracing(opts: { registerUsers: Parameters<typeof runAloneOnCluster>[0]; duration: number; connections: number }): Promise<CommitTracingResult> {
+  return runAloneOnCluster(
+    opts.registerUsers,
+    async ({ cluster, adminToken, learnerTokens }) => {
+      const { itemId, commitUrls } = await launchCommitCourse({ base: cluster.url, adminToken, learnerTokens })
+      const receiver = await startDroppingReceiver()
+      // Stack A: the cluster's gateway, in front of the first replica alone. Stack B: a copy of it
+      // in front of the second.
+      await cluster.restart('gateway', { LEARNING_URL: `http://127.0.0.1:${BENCH_LEARNING_PORT}` })
+      await cluster.startCopy('gateway', 'gateway-b', {
+        PORT: String(B_GATEWAY_PORT),
+        CONTENT_PORT: String(B_GATEWAY_PORT + 1),
+        CONTENT_ORIGIN: `http://127.0.0.1:${B_GATEWAY_PORT + 1}`,
+        LEARNING_URL: `http://127.0.0.1:${B_LEARNING_PORT}`,
+      })
+      const stacks = {
+        a: commitUrls.map((u) => `${cluster.contentOrigin}${u}`),
+        b: commitUrls.map((u) => `http://127.0.0.1:${B_GATEWAY_PORT + 1}${u}`),
       }
-    }
-    // The batch processor exports every 5 s: what the runs made has arrived by then.
-    await new Promise((r) => setTimeout(r, 6_000))
-    const [off, all, sampled] = [meanOf(runs.off), meanOf(runs.all), meanOf(runs.sampled)]
-    const cost = (on: LoadFiguresOf) => Number((((off.rps - on.rps) / off.rps) * 100).toFixed(1))
-    return {
-      rows: urls.length,
-      rounds: ROUNDS,
-      off,
-      all,
-      sampled,
-      spansReceived: receiver.spans(),
-      costAllPercent: cost(all),
-      costSampledPercent: cost(sampled),
-      goalPercent: 5,
-      runs: order,
-    }
-  } finally {
-    await tracing('off').catch(() => undefined)
-    await receiver.close()
-  }
+      // Each row's commits go up by one whichever stack takes them (both stacks' replicas share the table).
+      const seqs = new Map<string, number>()
+      const sliceSeconds = Math.max(2, Math.round(opts.duration / 3))
+      const processes = { a: ['gateway', 'svc-learning'], b: ['gateway-b', 'svc-learning-2'] }
+      /** Each stack's commits and CPU ticks (the machine's, its processes') over the measured slices of a setting. */
+      let cpu = { a: { commits: 0, machine: 0, stack: 0 }, b: { commits: 0, machine: 0, stack: 0 } }
+      const slice = async (stack: 'a' | 'b', what: string, seconds = sliceSeconds, counted = false) => {
+        const pids = processes[stack].map((name) => cluster.pids()[name]!)
+        const stackTicks = () => pids.reduce((sum, pid) => sum + processTicks(pid), 0)
+        const before = { machine: machineBusyTicks(), stack: stackTicks() }
+        const figures = await hammer(stacks[stack], itemId, { duration: seconds, connections: opts.connections }, seqs)
+        if (figures.non2xx > 0 || figures.errors > 0) throw new Error(`commit tracing bench (${what}, stack ${stack}): ${figures.non2xx} non-2xx, ${figures.errors} errors`)
+        if (counted) {
+          cpu[stack].commits += figures.total
+          cpu[stack].machine += machineBusyTicks() - before.machine
+          cpu[stack].stack += stackTicks() - before.stack
+        }
+        return figures
+      }
+      const measure = async (setting: Setting): Promise<SettingFigures> => {
+        const env = {
+          OTEL_EXPORTER_OTLP_ENDPOINT: setting === 'off' ? '' : receiver.url,
+          ...(setting === 'sampled' ? SAMPLED : { OTEL_TRACES_SAMPLER: '', OTEL_TRACES_SAMPLER_ARG: '' }),
+        }
+        // Both stacks restarted, A without tracing and B with the setting: a process just started
+        // serves these commits some 10% slower than one that ran for minutes (measured: B without
+        // tracing, restarted beside an A that kept running, lost 12%), so both are equally new.
+        await cluster.restart('svc-learning', {})
+        await cluster.restart('gateway', {})
+        for (const name of ['svc-learning-2', 'gateway-b']) await cluster.restart(name, env)
+        // Warm-ups in turn, not counted: a Node process serves these commits at its pace only after
+        // some seconds of them (compiled code, a grown heap).
+        for (const stack of ['a', 'b', 'b', 'a'] as const) await slice(stack, `${setting} warm-up`, WARM_UP_SECONDS)
+        const a: LoadFiguresOf[] = []
+        const b: LoadFiguresOf[] = []
+        cpu = { a: { commits: 0, machine: 0, stack: 0 }, b: { commits: 0, machine: 0, stack: 0 } }
+        for (let pair = 0; pair < PAIRS; pair++) {
+          // A first, then B first: a drift within a pair falls on each stack alike.
+          if (pair % 2 === 0) {
+            a.push(await slice('a', setting, sliceSeconds, true))
+            b.push(await slice('b', setting, sliceSeconds, true))
+          } else {
+            b.push(await slice('b', setting, sliceSeconds, true))
+            a.push(await slice('a', setting, sliceSeconds, true))
+          }
+        }
+        const pairCosts = a.map((x, i) => oneDecimal(((x.rps - b[i]!.rps) / x.rps) * 100))
+        const perCommit = (c: typeof cpu.a) => ({ machine: Math.round((c.machine * TICK_US) / c.commits), stack: Math.round((c.stack * TICK_US) / c.commits) })
+        const cpuPerCommit = { a: perCommit(cpu.a), b: perCommit(cpu.b) }
+        return {
+          a: meanOf(a),
+          b: meanOf(b),
+          pairCosts,
+          costPercent: oneDecimal(median(pairCosts)),
+          cpu: cpuPerCommit,
+          cpuCostPercent: oneDecimal((1 - cpuPerCommit.a.machine / cpuPerCommit.b.machine) * 100),
+        }
+      }
+      try {
+        const figures = {} as Record<Setting, SettingFigures>
+        for (const setting of SETTINGS) figures[setting] = await measure(setting)
+        // The batch processor exports every 5 s: what the runs made has arrived by then.
+        await new Promise((r) => setTimeout(r, 6_000))
+        return { rows: commitUrls.length, pairs: PAIRS, sliceSeconds, ...figures, spansReceived: receiver.spans(), goalPercent: 5 }
+      } finally {
+        await receiver.close()
+      }
+    },
+    { learning: 2 },
+  )
 }
 
 /** The summary lines of this benchmark. */
-export const formatCommitTracing = (r: CommitTracingResult) =>
-  [
-    `SCORM commit with tracing (${r.rows} learners' rows, via the gateway's content origin; mean of ${r.rounds} runs of each setting, in turn)`,
-    `  tracing off                  ${r.off.rps} commits/s, p99 ${r.off.p99} ms`,
-    `  every trace kept (default)   ${r.all.rps} commits/s, p99 ${r.all.p99} ms: ${r.costAllPercent}% of throughput`,
-    `  one trace in ten (0.1)       ${r.sampled.rps} commits/s, p99 ${r.sampled.p99} ms: ${r.costSampledPercent}% of throughput (goal <= ${r.goalPercent}%)${r.costSampledPercent <= r.goalPercent ? '' : ' NOT MET'}`,
-    `  (OTLP/HTTP to a receiver that drops; ${r.spansReceived} spans received; runs in order: ${r.runs.map((x) => `${x.setting} ${x.rps}`).join(', ')})`,
+export const formatCommitTracing = (r: CommitTracingResult) => {
+  const line = (label: string, f: SettingFigures, goal = false) =>
+    `  ${label.padEnd(30)} A ${f.a.rps}/s, B ${f.b.rps}/s (p99 ${f.a.p99} / ${f.b.p99} ms): ${f.costPercent}% of throughput` +
+    (goal ? ` (goal <= ${r.goalPercent}%)${f.costPercent <= r.goalPercent ? '' : ' NOT MET'}` : '') +
+    `\n    CPU per commit: machine A ${f.cpu.a.machine} µs, B ${f.cpu.b.machine} µs: ${f.cpuCostPercent}% of a CPU-bound machine's throughput` +
+    (goal ? ` (goal <= ${r.goalPercent}%)${f.cpuCostPercent <= r.goalPercent ? '' : ' NOT MET'}` : '') +
+    `; the stack's gateway and learning A ${f.cpu.a.stack} µs, B ${f.cpu.b.stack} µs` +
+    `\n    each pair: ${f.pairCosts.map((c) => `${c}%`).join(', ')}`
+  return [
+    `SCORM commit with tracing (${r.rows} learners' rows; stack A never traces, stack B in each setting; ${r.pairs} pairs of ${r.sliceSeconds} s slices, one stack at a time; cost: the median of the pairs)`,
+    line('B off too (the noise)', r.off),
+    line('B every trace kept (default)', r.all),
+    line('B one trace in ten (0.1)', r.sampled, true),
+    `  (OTLP/HTTP to a receiver that drops; ${r.spansReceived} spans received)`,
   ].join('\n')
+}
 
 // `node bench/commit-tracing.ts`: this benchmark alone, on a cluster of its own.
 if (import.meta.main) {
   const { registerUsers } = await import('./exams.ts')
-  const result = await runAloneOnCluster(registerUsers, (o) =>
-    benchCommitTracing({ cluster: o.cluster, adminToken: o.adminToken, learnerTokens: o.learnerTokens, duration: Number(process.env.BENCH_SECONDS ?? 10), connections: 50 }),
-  )
-  console.log(`\n${formatCommitTracing(result)}\n`)
+  const result = await benchCommitTracing({ registerUsers, duration: Number(process.env.BENCH_SECONDS ?? 10), connections: 50 })
+  console.log(`\n${formatCommitTracing(result)}\nwritten to ${await writeBenchRecord('commit-tracing', result)}\n`)
   process.exit(0)
 }

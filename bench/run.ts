@@ -120,15 +120,6 @@ const statements = await benchStatements({
   connections: CONNECTIONS,
 })
 
-// Tracing (issue 29): the same commits with tracing off and on (learning and the gateway restarted with an OTLP endpoint), in turn.
-const commitTracing = await benchCommitTracing({
-  cluster,
-  adminToken: commitUsers.adminToken,
-  learnerTokens: commitUsers.learnerTokens,
-  duration: DURATION,
-  connections: CONNECTIONS,
-})
-
 // 3. What the browser downloads: the shell's first load, and what each remote adds to the first
 // screen a learner and an admin land on (issue 15 item 9), and the learner dashboard's request chain (issue 30 item 7).
 // The learner dashboard as a new learner first sees it: no branch and department yet, so the
@@ -140,6 +131,9 @@ const learnerBytes = firstScreens.screens.learnerDashboard!.totalJsBytes
 await browser.close()
 await cluster.close()
 smtp.close()
+
+// Tracing (issue 29): the same commits on two stacks of a cluster of its own, one never traced, the other in each setting, loaded in turn.
+const commitTracing = await benchCommitTracing({ registerUsers, duration: DURATION, connections: CONNECTIONS })
 
 // Replicas (issue 29): SCORM commits with one learning replica and with two, each on a cluster of its own.
 const commitReplicas = await benchCommitReplicas({ registerUsers, duration: DURATION, connections: CONNECTIONS })

@@ -3,6 +3,24 @@ import type autocannon from 'autocannon'
 import { SMTPServer } from 'smtp-server'
 import { REMOTE_NAMES } from '@portal/contracts'
 
+/**
+ * Writes a benchmark's record to `bench/results/<name>-<time>.json`: when, the machine (cores, Node,
+ * the load average now, with `machine` over it), then `fields` (its settings and result); resolves
+ * with the file's path.
+ */
+export async function writeBenchRecord(name: string, fields: object, machine: object = {}): Promise<string> {
+  const { mkdir, writeFile } = await import('node:fs/promises')
+  const { cpus, loadavg } = await import('node:os')
+  const { fileURLToPath } = await import('node:url')
+  const at = new Date().toISOString()
+  const dir = new URL('results/', import.meta.url)
+  await mkdir(dir, { recursive: true })
+  const file = new URL(`${name}-${at.replace(/[:.]/g, '-')}.json`, dir)
+  const record = { at, machine: { cores: cpus().length, node: process.version, loadAverage: loadavg().map((l) => Number(l.toFixed(2))), ...machine }, ...fields }
+  await writeFile(file, JSON.stringify(record, null, 2) + '\n')
+  return fileURLToPath(file)
+}
+
 /** An SMTP server on a free port keeping every message it receives (cluster mode needs SMTP). */
 export async function startSmtpSink(): Promise<{ mails: string[]; port: number; close(): void }> {
   const mails: string[] = []

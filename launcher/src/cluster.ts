@@ -227,6 +227,18 @@ export async function startCluster(opts: ClusterOptions) {
       const next = { ...p.env, ...env }
       await waitHealthy(`http://127.0.0.1:${next.PORT}/healthz`, 60_000, run(p.script, next, name, p.flags))
     },
+    /**
+     * Starts another process like `name` (its script, flags and environment, with `env` over it:
+     * a `PORT` of its own at least) as `copy`, e.g. a second gateway in front of one replica with
+     * other settings, as a canary runs beside the rest; resolves once it is healthy. It is
+     * restarted, killed and closed with the others.
+     */
+    async startCopy(name: string, copy: string, env: Record<string, string>) {
+      const p = processOf(name)
+      if (children.has(copy)) throw new Error(`a process ${copy} is already in this cluster`)
+      const next = { ...p.env, ...env }
+      await waitHealthy(`http://127.0.0.1:${next.PORT}/healthz`, 60_000, run(p.script, next, copy, p.flags))
+    },
     close: stopAll,
   }
 }
