@@ -18,7 +18,7 @@ import { createAckSigner } from 'svc-certs/notifications/acknowledgement'
 import { FACTS_FROM } from 'svc-certs/notifications/expiry-check'
 import { DEFAULT_SCHEDULE, createNotificationRunner } from 'svc-certs/notifications/notification.runner'
 import { entities } from 'svc-certs/server'
-import { BENCH_PG } from './support.ts'
+import { BENCH_PG, writeBenchRecord } from './support.ts'
 
 const TYPES = 100
 
@@ -139,13 +139,7 @@ export const formatCertExpiry = (r: CertExpiryBenchResult) =>
   ].join('\n')
 
 if (import.meta.main) {
-  const { mkdir, writeFile } = await import('node:fs/promises')
-  const { cpus, loadavg } = await import('node:os')
   const result = await benchCertExpiry()
-  const at = new Date().toISOString()
-  const record = { at, machine: { cores: cpus().length, node: process.version, loadAverage: loadavg().map((l) => Number(l.toFixed(2))) }, ...result }
-  const dir = new URL('results/', import.meta.url)
-  await mkdir(dir, { recursive: true })
-  await writeFile(new URL(`cert-expiry-${at.replace(/[:.]/g, '-')}.json`, dir), JSON.stringify(record, null, 2) + '\n')
+  await writeBenchRecord('cert-expiry', result)
   console.log(formatCertExpiry(result))
 }

@@ -11,7 +11,7 @@
  * bench/results/commit-replicas-<time>.json.
  */
 import { loadavg } from 'node:os'
-import { BENCH_LEARNING_PORT, runAloneOnCluster, type BenchReplicas } from './support.ts'
+import { BENCH_LEARNING_PORT, runAloneOnCluster, writeBenchRecord, type BenchReplicas } from './support.ts'
 import { hammer, launchCommitCourse, type CommitFigures } from './scorm-commit.ts'
 
 /** Replica n of a service listens on its port + 10 n (launcher/src/cluster.ts). */
@@ -124,16 +124,9 @@ export const formatCommitReplicas = (r: CommitReplicasResult) =>
 
 // `node bench/commit-replicas.ts`: this benchmark alone, on clusters of its own.
 if (import.meta.main) {
-  const { mkdir, writeFile } = await import('node:fs/promises')
-  const { cpus } = await import('node:os')
-  const { fileURLToPath } = await import('node:url')
   const { registerUsers } = await import('./exams.ts')
   const result = await benchCommitReplicas({ registerUsers, duration: Number(process.env.BENCH_SECONDS ?? 10), connections: 50 })
-  const at = new Date().toISOString()
-  const dir = new URL('results/', import.meta.url)
-  await mkdir(dir, { recursive: true })
-  const file = new URL(`commit-replicas-${at.replace(/[:.]/g, '-')}.json`, dir)
-  await writeFile(file, JSON.stringify({ at, machine: { cores: cpus().length, node: process.version }, ...result }, null, 2) + '\n')
-  console.log(`\n${formatCommitReplicas(result)}\nwritten to ${fileURLToPath(file)}\n`)
+  const file = await writeBenchRecord('commit-replicas', result)
+  console.log(`\n${formatCommitReplicas(result)}\nwritten to ${file}\n`)
   process.exit(0)
 }

@@ -18,7 +18,7 @@ import { silentLogger } from '@portal/server-kit/testing'
 import { createDueDateScan } from 'svc-learning/assignments-scan'
 import { migrationsList } from 'svc-learning/migrations'
 import { entities } from 'svc-learning/server'
-import { BENCH_PG } from './support.ts'
+import { BENCH_PG, writeBenchRecord } from './support.ts'
 
 const RULES = 50
 
@@ -150,13 +150,7 @@ export const formatDueDateScan = (r: DueDateScanBenchResult) =>
   ].join('\n')
 
 if (import.meta.main) {
-  const { mkdir, writeFile } = await import('node:fs/promises')
-  const { cpus, loadavg } = await import('node:os')
   const result = await benchDueDateScan()
-  const at = new Date().toISOString()
-  const record = { at, machine: { cores: cpus().length, node: process.version, loadAverage: loadavg().map((l) => Number(l.toFixed(2))) }, ...result }
-  const dir = new URL('results/', import.meta.url)
-  await mkdir(dir, { recursive: true })
-  await writeFile(new URL(`due-date-scan-${at.replace(/[:.]/g, '-')}.json`, dir), JSON.stringify(record, null, 2) + '\n')
+  await writeBenchRecord('due-date-scan', result)
   console.log(formatDueDateScan(result))
 }

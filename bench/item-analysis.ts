@@ -17,7 +17,7 @@ import { createItemAnalysisService } from 'svc-learning/item-analysis'
 import { migrationsList } from 'svc-learning/migrations'
 import { entities } from 'svc-learning/server'
 import type { LearningContext } from 'svc-learning/context'
-import { BENCH_PG } from './support.ts'
+import { BENCH_PG, writeBenchRecord } from './support.ts'
 
 const QUESTIONS = 50
 const OPTIONS = 4
@@ -126,13 +126,7 @@ export const formatItemAnalysis = (r: ItemAnalysisBenchResult) =>
   ].join('\n')
 
 if (import.meta.main) {
-  const { mkdir, writeFile } = await import('node:fs/promises')
-  const { cpus, loadavg } = await import('node:os')
   const result = await benchItemAnalysis()
-  const at = new Date().toISOString()
-  const record = { at, machine: { cores: cpus().length, node: process.version, loadAverage: loadavg().map((l) => Number(l.toFixed(2))) }, ...result }
-  const dir = new URL('results/', import.meta.url)
-  await mkdir(dir, { recursive: true })
-  await writeFile(new URL(`item-analysis-${at.replace(/[:.]/g, '-')}.json`, dir), JSON.stringify(record, null, 2) + '\n')
+  await writeBenchRecord('item-analysis', result)
   console.log(formatItemAnalysis(result))
 }

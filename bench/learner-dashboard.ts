@@ -16,7 +16,7 @@ import { silentLogger } from '@portal/server-kit/testing'
 import { createDueDateScan } from 'svc-learning/assignments-scan'
 import { migrationsList } from 'svc-learning/migrations'
 import { entities } from 'svc-learning/server'
-import { BENCH_PG } from './support.ts'
+import { BENCH_PG, writeBenchRecord } from './support.ts'
 import { measureLatency, startChild, stopChild, type LatencyFigures } from './http-load.ts'
 
 const RULES = 50
@@ -156,14 +156,8 @@ export const formatLearnerDashboard = (r: LearnerDashboardBenchResult) =>
   ].join('\n')
 
 if (import.meta.main) {
-  const { mkdir, writeFile } = await import('node:fs/promises')
-  const { cpus, loadavg } = await import('node:os')
   const result = await benchLearnerDashboard({ durationSeconds: Number(process.env.BENCH_SECONDS ?? 10) })
-  const at = new Date().toISOString()
-  const record = { at, machine: { cores: cpus().length, node: process.version, loadAverage: loadavg().map((l) => Number(l.toFixed(2))) }, ...result }
-  const dir = new URL('results/', import.meta.url)
-  await mkdir(dir, { recursive: true })
-  await writeFile(new URL(`learner-dashboard-${at.replace(/[:.]/g, '-')}.json`, dir), JSON.stringify(record, null, 2) + '\n')
+  await writeBenchRecord('learner-dashboard', result)
   console.log(formatLearnerDashboard(result))
   process.exit(0)
 }

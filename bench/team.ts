@@ -11,12 +11,11 @@
  * probes), writing bench/results/team-<time>.json.
  */
 import { readFile, writeFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { PlatformEnv, createTokenIssuer, ensureDatabase, loadOrCreateSigningKey } from '@portal/server-kit'
 import { CERT_NOTIFICATIONS, type ConsistencyReport } from '@portal/contracts'
 import { CERTS_NODE_FLAGS } from 'svc-certs/node-flags'
-import { BENCH_PG } from './support.ts'
+import { BENCH_PG, writeBenchRecord } from './support.ts'
 import { measureLatency, startChild, stopChild, type LatencyFigures } from './http-load.ts'
 
 export const TEAM_BENCH = { technicians: 10_000, certificationsEach: 8, types: 12, managerBranch: 'Portland' } as const
@@ -300,8 +299,7 @@ export const formatTeam = (r: TeamBenchResult) => {
 }
 
 if (import.meta.main) {
-  const { mkdir } = await import('node:fs/promises')
-  const { cpus, loadavg } = await import('node:os')
+  const { loadavg } = await import('node:os')
   const load = () => loadavg().map((l) => Number(l.toFixed(2)))
   const loadBefore = load()
   const result = await benchTeam({
@@ -309,17 +307,7 @@ if (import.meta.main) {
     connections: process.env.BENCH_TEAM_CONNECTIONS ? Number(process.env.BENCH_TEAM_CONNECTIONS) : undefined,
     consistencyRuns: process.env.BENCH_CONSISTENCY_RUNS ? Number(process.env.BENCH_CONSISTENCY_RUNS) : undefined,
   })
-  const at = new Date().toISOString()
-  const record = {
-    at,
-    machine: { cores: cpus().length, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: load() },
-    durationSeconds: Number(process.env.BENCH_SECONDS ?? 10),
-    ...result,
-  }
-  const dir = new URL('results/', import.meta.url)
-  await mkdir(dir, { recursive: true })
-  const file = new URL(`team-${at.replace(/[:.]/g, '-')}.json`, dir)
-  await writeFile(file, JSON.stringify(record, null, 2) + '\n')
+  const file = await writeBenchRecord('team', { durationSeconds: Number(process.env.BENCH_SECONDS ?? 10), ...result }, { loadAverageBefore: loadBefore, loadAverageAfter: load() })
   console.log(formatTeam(result))
-  console.log(`written to ${fileURLToPath(file)}`)
+  console.log(`written to ${file}`)
 }

@@ -23,7 +23,7 @@ import { mapLimit } from '@portal/server-kit/testing'
 import { commitBody } from './commit-body.ts'
 import { registerUsers } from './exams.ts'
 import { launchCommitCourse } from './scorm-commit.ts'
-import { BENCH_NATS, BENCH_PG, startBenchCluster, startSmtpSink } from './support.ts'
+import { BENCH_NATS, BENCH_PG, startBenchCluster, startSmtpSink, writeBenchRecord } from './support.ts'
 
 const DATABASES = ['identity', 'learning', 'certs', 'notify'] as const
 type Db = (typeof DATABASES)[number]
@@ -347,17 +347,9 @@ export function formatWritesPerLearner(r: WritesPerLearnerResult) {
 
 // `node bench/writes-per-learner.ts`: on a cluster of its own.
 if (import.meta.main) {
-  const { mkdir, writeFile } = await import('node:fs/promises')
-  const { cpus } = await import('node:os')
-  const { fileURLToPath } = await import('node:url')
   const loadBefore = loadavg().map((l) => round(l))
   const result = await benchWritesPerLearner({ learners: Number(process.env.BENCH_LEARNERS ?? 50), commits: Number(process.env.BENCH_COMMITS ?? 20) })
-  const at = new Date().toISOString()
-  const dir = new URL('results/', import.meta.url)
-  await mkdir(dir, { recursive: true })
-  const file = new URL(`writes-per-learner-${at.replace(/[:.]/g, '-')}.json`, dir)
-  const machine = { cores: cpus().length, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadavg().map((l) => round(l)) }
-  await writeFile(file, JSON.stringify({ at, machine, ...result }, null, 2) + '\n')
-  console.log(`\n${formatWritesPerLearner(result)}\nwritten to ${fileURLToPath(file)}\n`)
+  const file = await writeBenchRecord('writes-per-learner', result, { loadAverageBefore: loadBefore, loadAverageAfter: loadavg().map((l) => round(l)) })
+  console.log(`\n${formatWritesPerLearner(result)}\nwritten to ${file}\n`)
   process.exit(0)
 }
