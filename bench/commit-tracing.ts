@@ -205,6 +205,8 @@ export async function benchCommitTracing(opts: { registerUsers: Parameters<typeo
       const seqs = new Map<string, number>()
       const sliceSeconds = Math.max(2, Math.round(opts.duration / 3))
       const processes = { a: ['gateway', 'svc-learning'], b: ['gateway-b', 'svc-learning-2'] }
+      /** B's processes as they are restarted: its learning replica first, then the gateway in front of it. */
+      const restartOrderB = [...processes.b].reverse()
       /** Each stack's commits and CPU ticks (the machine's, its processes') over the measured slices of a setting. */
       const noCpu = () => ({ commits: 0, machine: 0, gateway: 0, learning: 0 })
       let cpu = { a: noCpu(), b: noCpu() }
@@ -228,18 +230,18 @@ export async function benchCommitTracing(opts: { registerUsers: Parameters<typeo
       const profileStackB = async (env: Record<string, string>) => {
         const dir = await mkdtemp(join(tmpdir(), 'commit-tracing-profiles-'))
         try {
-          for (const name of ['svc-learning-2', 'gateway-b']) await cluster.restart(name, { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` })
-          const pids = { gateway: cluster.pids()['gateway-b']!, learning: cluster.pids()['svc-learning-2']! }
+          for (const name of restartOrderB) await cluster.restart(name, { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` })
+          const [gateway, learning] = processes.b.map((name) => cluster.pids()[name]!)
           await slice('b', 'profiled warm-up', WARM_UP_SECONDS)
           await slice('b', 'profiled', sliceSeconds * 2)
-          for (const name of ['svc-learning-2', 'gateway-b']) await cluster.restart(name, { ...env, NODE_OPTIONS: '' })
+          for (const name of restartOrderB) await cluster.restart(name, { ...env, NODE_OPTIONS: '' })
           const files = await readdir(dir)
           const shareOf = async (pid: number) => {
             const file = files.find((f) => f.includes(`.${pid}.`))
             if (!file) throw new Error(`commit tracing bench: no CPU profile of process ${pid}`)
             return tracingShareOf(JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile)
           }
-          return { gateway: await shareOf(pids.gateway), learning: await shareOf(pids.learning) }
+          return { gateway: await shareOf(gateway!), learning: await shareOf(learning!) }
         } finally {
           await rm(dir, { recursive: true, force: true })
         }
@@ -254,7 +256,7 @@ export async function benchCommitTracing(opts: { registerUsers: Parameters<typeo
         // tracing, restarted beside an A that kept running, lost 12%), so both are equally new.
         await cluster.restart('svc-learning', {})
         await cluster.restart('gateway', {})
-        for (const name of ['svc-learning-2', 'gateway-b']) await cluster.restart(name, env)
+        for (const name of restartOrderB) await cluster.restart(name, env)
         // Warm-ups in turn, not counted: a Node process serves these commits at its pace only after
         // some seconds of them (compiled code, a grown heap).
         for (const stack of ['a', 'b', 'b', 'a'] as const) await slice(stack, `${setting} warm-up`, WARM_UP_SECONDS)

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { SpanKind, SpanStatusCode, startRequestTrace } from '@portal/server-kit'
+import { SpanKind, SpanStatusCode, startRequestTrace, tracingEnabled } from '@portal/server-kit'
 
 /**
  * Forwards a proxied request inside a server span when tracing is on (`startTracing`) and its
@@ -11,6 +11,7 @@ import { SpanKind, SpanStatusCode, startRequestTrace } from '@portal/server-kit'
  * (`startRequestTrace`). Without tracing, just `forward()`.
  */
 export function forwardTraced(req: IncomingMessage, res: ServerResponse, route: string, upstream: string, forward: () => void): void {
+  if (!tracingEnabled()) return forward()
   const method = req.method ?? 'GET'
   const traced = startRequestTrace(
     `${method} ${route}`,

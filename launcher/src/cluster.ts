@@ -197,6 +197,11 @@ export async function startCluster(opts: ClusterOptions) {
     if (!p) throw new Error(`no process ${name} in this cluster`)
     return p
   }
+  /** Runs `p`'s script and flags as `name`, with `env` over its environment; resolves once it is healthy. */
+  const runLike = (p: ReturnType<typeof processOf>, name: string, env: Record<string, string>) => {
+    const next = { ...p.env, ...env }
+    return waitHealthy(`http://127.0.0.1:${next.PORT}/healthz`, 60_000, run(p.script, next, name, p.flags))
+  }
   return {
     url: `http://127.0.0.1:${opts.gatewayPort}`,
     contentOrigin,
@@ -224,8 +229,7 @@ export async function startCluster(opts: ClusterOptions) {
     async restart(name: string, env: Record<string, string> = {}) {
       const p = processOf(name)
       await stop(p.child)
-      const next = { ...p.env, ...env }
-      await waitHealthy(`http://127.0.0.1:${next.PORT}/healthz`, 60_000, run(p.script, next, name, p.flags))
+      await runLike(p, name, env)
     },
     /**
      * Starts another process like `name` (its script, flags and environment, with `env` over it:
@@ -234,10 +238,8 @@ export async function startCluster(opts: ClusterOptions) {
      * restarted, killed and closed with the others.
      */
     async startCopy(name: string, copy: string, env: Record<string, string>) {
-      const p = processOf(name)
       if (children.has(copy)) throw new Error(`a process ${copy} is already in this cluster`)
-      const next = { ...p.env, ...env }
-      await waitHealthy(`http://127.0.0.1:${next.PORT}/healthz`, 60_000, run(p.script, next, copy, p.flags))
+      await runLike(processOf(name), copy, env)
     },
     close: stopAll,
   }

@@ -13,7 +13,7 @@ import { clientAddressFrom, LOOPBACK_PROXIES, type TrustedProxies } from './clie
 import { AppError, errorHandler, notFoundHandler } from './errors.ts'
 import type { Logger } from './logger.ts'
 import { createMetrics, serviceMetrics, type Metrics } from './metrics.ts'
-import { SpanKind, SpanStatusCode, contextOfRequest, startRequestTrace } from './tracing.ts'
+import { SpanKind, SpanStatusCode, contextOfRequest, startRequestTrace, tracingEnabled } from './tracing.ts'
 
 /** Hono environment of every service app. */
 export type AppEnv = { Variables: { requestId: string; actor: Actor; logger: Logger } }
@@ -47,11 +47,13 @@ export const requestContext = (logger: Logger, metrics?: Metrics) =>
     c.set('logger', logger.child({ requestId }))
     c.header('X-Request-Id', requestId)
     const start = performance.now()
-    const traced = startRequestTrace(
-      c.req.method,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': c.req.method } },
-      { traceparent: c.req.header('traceparent'), tracestate: c.req.header('tracestate') },
-    )
+    const traced = tracingEnabled()
+      ? startRequestTrace(
+          c.req.method,
+          { kind: SpanKind.SERVER, attributes: { 'http.request.method': c.req.method } },
+          { traceparent: c.req.header('traceparent'), tracestate: c.req.header('tracestate') },
+        )
+      : undefined
     const span = traced?.span
     try {
       await (traced ? traceContexts.with(contextOfRequest(traced), next) : next())

@@ -75,10 +75,10 @@ function samplingFrom(env: TracingEnv): Sampling {
  * these decides on the trace id alone, so a decision taken ahead (`startRequestTrace`) is the one
  * the SDK takes again.
  */
-export function samplerFrom(env: TracingEnv): Sampler {
-  const { parentBased, root } = samplingFrom(env)
-  return parentBased ? new ParentBasedSampler({ root }) : root
-}
+export const samplerFrom = (env: TracingEnv): Sampler => samplerOf(samplingFrom(env))
+
+/** The sampler made of its two halves. */
+const samplerOf = ({ parentBased, root }: Sampling): Sampler => (parentBased ? new ParentBasedSampler({ root }) : root)
 
 /** Random bytes as hex, drawn 4 KiB at a time: a request's ids are two slices of it. */
 const HEX_POOL_BYTES = 4096
@@ -138,7 +138,7 @@ export function startTracing(serviceName: string, env: TracingEnv = process.env)
   const ids = new HeadIds()
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || serviceName }),
-    sampler: sampling.parentBased ? new ParentBasedSampler({ root: sampling.root }) : sampling.root,
+    sampler: samplerOf(sampling),
     idGenerator: ids,
     spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }) })],
   })
@@ -283,7 +283,8 @@ function dropped(traceId: string, spanId: string, flags: number, tracestate: str
  * well-formed `traceparent`; otherwise the root sampler decides on the trace id (the caller's, or one
  * drawn here that the span then starts). A dropped trace makes no span at all, only its context to
  * carry on: this is what keeps tracing cheap at a ratio below 1, where the SDK would make (and
- * propagate) a non-recording span per request. Undefined when tracing is off.
+ * propagate) a non-recording span per request. Undefined when tracing is off; callers on a hot path
+ * check `tracingEnabled()` first, so that nothing is built for it then.
  */
 export function startRequestTrace(name: string, opts: { kind: SpanKind; attributes: Attributes }, incoming: { readonly [header: string]: unknown }): RequestTrace | undefined {
   const tracing = started
@@ -300,7 +301,11 @@ export function startRequestTrace(name: string, opts: { kind: SpanKind; attribut
     if (!parent) tracing.ids.next = traceId
   }
   try {
-    const span = tracer().startSpan(name, opts, parent ? contextFrom(incoming) : ROOT_CONTEXT)
+    // The caller's context as the W3C propagator would extract it, from the header parsed above.
+    const parentContext = parent
+      ? trace.setSpanContext(ROOT_CONTEXT, { ...parent, isRemote: true, ...(tracestate ? { traceState: new TraceState(tracestate) } : {}) })
+      : ROOT_CONTEXT
+    const span = tracer().startSpan(name, opts, parentContext)
     const spanContext = span.spanContext()
     return { span, spanContext, carrier: carrierFor(spanContext, spanContext.traceState?.serialize()) }
   } finally {
