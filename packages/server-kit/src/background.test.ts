@@ -162,10 +162,24 @@ describe('createBackgroundTask with a lease (PostgreSQL)', () => {
     expect(await b.runNow()).toBe(1)
 
     // A holder that died without giving it back: another instance waits until it runs out.
-    await db.orm.em.fork().execute("update background_leases set holder = 'crashed', until = now() + interval '200 milliseconds' where name = 'daily check'")
+    await db.orm.em.fork().execute("insert into background_leases (name, holder, until) values ('daily check', 'crashed', now() + interval '200 milliseconds')")
     expect(await a.runNow()).toBe(0)
     await sleep(250)
     expect(await a.runNow()).toBe(1)
+  })
+
+  it('gives the lease back for good: a renewal still in flight at the end of a pass does not take it again', async () => {
+    // Renewed every 10 ms and passes of ~10 ms: a renewal often starts just before the give-back.
+    const pass = async () => {
+      await sleep(9 + Math.random() * 3)
+      return 1
+    }
+    const a = createBackgroundTask({ name: 'renewed', logger: silentLogger, lease: { orm: db.orm, ms: 30 }, pass })
+    const b = createBackgroundTask({ name: 'renewed', logger: silentLogger, lease: { orm: db.orm, ms: 30 }, pass })
+    for (let i = 0; i < 40; i++) {
+      expect(await a.runNow()).toBe(1)
+      expect(await b.runNow()).toBe(1)
+    }
   })
 })
 

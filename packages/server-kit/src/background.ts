@@ -114,9 +114,12 @@ export function createBackgroundTask(opts: BackgroundTaskOptions): BackgroundTas
       [opts.name, holder, ms],
     )) as unknown[]
     if (taken.length === 0) return null
+    // The renewal in flight, awaited before the lease is given back: one that landed after the
+    // give-back would hold the lease again for `ms` with no pass running.
+    let renewing: Promise<unknown> = Promise.resolve()
     const renew = setInterval(
       () => {
-        void conn
+        renewing = conn
           .execute(`update background_leases set until = now() + (? * interval '1 millisecond') where name = ? and holder = ?`, [ms, opts.name, holder])
           .catch(() => undefined)
       },
@@ -127,7 +130,8 @@ export function createBackgroundTask(opts: BackgroundTaskOptions): BackgroundTas
       return await fn()
     } finally {
       clearInterval(renew)
-      await conn.execute('update background_leases set until = now() where name = ? and holder = ?', [opts.name, holder]).catch(() => undefined)
+      await renewing
+      await conn.execute('delete from background_leases where name = ? and holder = ?', [opts.name, holder]).catch(() => undefined)
     }
   }
 
