@@ -8,6 +8,7 @@ import {
   createTokenCheck,
   withTokenCheck,
   type Logger,
+  type SecretBox,
   type OutboxRelay,
   type TokenIssuer,
   type TokenVerifier,
@@ -38,6 +39,8 @@ export interface AppDeps {
   background?: BackgroundTasks
   /** How long a user's auth version is remembered between token checks (default 1 s; tests 0). */
   tokenCheckTtlMs?: number
+  /** Seals stored secrets (`loadServiceSecretBox`). */
+  secrets: SecretBox
 }
 
 /** Identity's Hono app: auth (passwords and company sign-in), users and user groups (paths without the gateway's `/api`). */
@@ -61,6 +64,7 @@ export function createApp(deps: AppDeps) {
     logger,
     now: deps.clock ?? (() => new Date()),
     background: deps.background ?? createBackgroundTasks(logger),
+    secrets: deps.secrets,
   }
   // Identity's own table is the truth: a token of a deleted user, or older than the user's auth
   // version (roles changed, password reset), is refused at once.

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import type { Logger, OutboxRelay, PlatformEnv, TokenIssuer } from '@portal/server-kit'
+import type { Logger, OutboxRelay, PlatformEnv, SecretBox, TokenIssuer } from '@portal/server-kit'
 import type { BackgroundTasks } from './background.ts'
 import type { ScheduledHasher } from './shared/index.ts'
 import type { IdentitySettings } from './settings.ts'
@@ -23,4 +23,6 @@ export interface IdentityContext {
   logger: Logger
   now: () => Date
   background: BackgroundTasks
+  /** Seals the secrets identity keeps (OIDC client secrets) under a key not in the database (decision 0055). */
+  secrets: SecretBox
 }

@@ -66,6 +66,7 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
       hasher: opts.hasher,
       background,
       tokenCheckTtlMs: 0,
+      secrets: service.secrets,
     })
 
   // Every answer the route tests get is checked against the service's OpenAPI document (a contract test).
@@ -142,6 +143,8 @@ export async function createHarness(envOverrides: Record<string, string> = {}, o
     env,
     background,
     orm: service.orm,
+    /** The service's secret box (stored secrets are sealed with it). */
+    secrets: service.secrets,
     issuer,
     key,
     call,

@@ -6,6 +6,7 @@ import {
   createTokenIssuer,
   defineService,
   loadOrCreateSigningKey,
+  loadServiceSecretBox,
   parseEnv,
   runServiceProcess,
   stoppedWithJobs,
@@ -14,6 +15,7 @@ import {
   type TokenIssuer,
 } from '@portal/server-kit'
 import { createApp } from './app.ts'
+import { resealClientSecrets } from './sign-in/index.ts'
 import { createBackfillHandler, subscribeBackfillRequests } from './consumers/index.ts'
 import { createBackgroundTasks } from './background.ts'
 import {
@@ -54,17 +56,33 @@ export const identityService = defineService({
   name: 'identity',
   entities,
   migrations: migrationsList,
-  features(ctx, deps: ServiceDeps<IdentityEnv> & IdentityOptions) {
+  async features(ctx, deps: ServiceDeps<IdentityEnv> & IdentityOptions) {
     const background = createBackgroundTasks(ctx.logger)
     const { orm, verifier, env, relay, logger, clock } = ctx
-    const app = createApp({ orm, verifier, env, relay, logger, clock, issuer: deps.issuer, kdf: deps.kdf, hasher: deps.hasher, background, tokenCheckTtlMs: deps.tokenCheckTtlMs })
+    // Stored secrets sealed under SECRETS_KEY (or the key file); one stored plain or under a previous key is sealed again now.
+    const secrets = await loadServiceSecretBox(env, 'identity')
+    await resealClientSecrets(orm, secrets, logger)
+    const app = createApp({
+      orm,
+      verifier,
+      env,
+      relay,
+      logger,
+      clock,
+      issuer: deps.issuer,
+      kdf: deps.kdf,
+      hasher: deps.hasher,
+      background,
+      tokenCheckTtlMs: deps.tokenCheckTtlMs,
+      secrets,
+    })
     return {
       app,
       // Projections started late ask for every user again (see consumers/backfill.consumer.ts).
       consumers: [(bus) => subscribeBackfillRequests(bus, createBackfillHandler(ctx))],
       // Work requests left running (a reset link, say) finishes before the relay stops.
       jobs: [stoppedWithJobs(() => background.settled())],
-      parts: { env: ctx.env, issuer: deps.issuer, verifier: ctx.verifier, background, kdf: deps.kdf },
+      parts: { env: ctx.env, issuer: deps.issuer, verifier: ctx.verifier, background, kdf: deps.kdf, secrets },
     }
   },
 })

@@ -11,6 +11,7 @@ import {
   withTokenCheck,
   type GarbageCleaner,
   type Logger,
+  type SecretBox,
   type Storage,
   type TokenVerifier,
 } from '@portal/server-kit'
@@ -60,6 +61,8 @@ export interface AppDeps {
   timeZone?: string
   /** Statements out's sender: its interval and backoff (tests shorten them). */
   statementsOut?: Pick<SenderOptions, 'intervalMs' | 'backoff' | 'timeoutMs'>
+  /** Seals stored secrets (`loadServiceSecretBox`). */
+  secrets: SecretBox
 }
 
 /** Learning's Hono app (paths without the gateway's `/api`), and the attempt service the sweeper drives. */
@@ -73,6 +76,7 @@ export function createApp(deps: AppDeps) {
     now,
     storage: deps.storage,
     launchTokens: deps.launchTokens,
+    secrets: deps.secrets,
     uploadLimits: {
       maxFileBytes: deps.uploadLimits?.maxFileBytes ?? COURSE_UPLOAD.maxFileBytes,
       maxRequestBytes: deps.uploadLimits?.maxRequestBytes ?? COURSE_UPLOAD.maxRequestBytes,
@@ -130,7 +134,7 @@ export function createApp(deps: AppDeps) {
   app.route('/assignments', myAssignmentRoutes(assignments, verifier))
   app.route('/admin/audit/learning', auditTrailRoutes(deps.orm, 'learning', verifier))
   // Statements out (issue 26): the external LRS's settings; the sender (a job of server.ts) goes at once when they are saved.
-  const statementsOut = createStatementSender({ orm: deps.orm, logger, now, ...deps.statementsOut })
+  const statementsOut = createStatementSender({ orm: deps.orm, logger, now, secrets: deps.secrets, ...deps.statementsOut })
   app.route('/admin/lrs-forwarding', lrsForwardingRoutes(createXapiOutService(ctx, { onSaved: statementsOut.kick }), verifier))
   serveOpenApi(app, {
     service: 'learning',

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
-import type { Logger, Storage } from '@portal/server-kit'
+import type { Logger, SecretBox, Storage } from '@portal/server-kit'
 import type { LaunchTokens } from './shared/index.ts'
 
 /** Upload limits of the course forms (bytes). */
@@ -28,4 +28,6 @@ export interface LearningContext {
   timeZone: string
   /** The company's calendar date now (`YYYY-MM-DD`). */
   today: () => string
+  /** Seals the secrets learning keeps (the outside LRS's password) under a key not in the database. */
+  secrets: SecretBox
 }

@@ -5,6 +5,7 @@ import {
   PlatformEnv,
   assignmentRoutines,
   defineService,
+  loadServiceSecretBox,
   openStorage,
   parseEnv,
   ProjectedUser,
@@ -22,7 +23,7 @@ import { createDueDateScan, dueDateScanJob, DEFAULT_SCAN_INTERVAL_MS } from './a
 import { CourseAssignmentEntity, CourseEntity, CourseModuleEntity, createLaunchTokens, loadOrCreateLaunchSecret } from './courses/index.ts'
 import { migrationsList } from './migrations/index.ts'
 import { abandonSweepJob } from './cmi5/index.ts'
-import { createForwardHandler, subscribeForwarding } from './xapi-out/index.ts'
+import { createForwardHandler, resealLrsPassword, subscribeForwarding } from './xapi-out/index.ts'
 import { xapiHomePage } from './lrs/index.ts'
 import type { LearningContext } from './context.ts'
 
@@ -65,6 +66,9 @@ export const learningService = defineService({
     const secret = deps.launchSecret ? new Uint8Array(Buffer.from(deps.launchSecret, 'base64url')) : await loadOrCreateLaunchSecret(join(ctx.env.DATA_DIR, 'learning-launch.key'))
     const launchTokens = createLaunchTokens(secret, { now: deps.clock })
     const { orm, verifier, clock, logger, storage, garbage, relay } = ctx
+    // Stored secrets sealed under SECRETS_KEY (or the key file); one stored plain or under a previous key is sealed again now.
+    const secrets = await loadServiceSecretBox(ctx.env, 'learning')
+    await resealLrsPassword(orm, secrets, logger)
     const {
       app,
       attempts,
@@ -85,6 +89,7 @@ export const learningService = defineService({
       uploadLimits: deps.uploadLimits,
       timeZone: deps.timeZone ?? DEFAULT_COMPANY_TIME_ZONE,
       statementsOut: deps.statementsOut,
+      secrets,
     })
     // Recurring rows rolled forward to their opened cycles, then reminder steps reached by due dates, once across instances (issue 24).
     const dueDateScan = createDueDateScan({ orm, logger, today: learning.today, now: clock, kick: relay.kick })

@@ -119,6 +119,22 @@ export const PlatformEnv = z.object({
   OTEL_TRACES_SAMPLER: optionalText.pipe(z.enum(TRACE_SAMPLERS).optional()),
   /** The ratio of the traceidratio samplers, 0 to 1 (default 1). */
   OTEL_TRACES_SAMPLER_ARG: optionalText.transform((v) => (v === undefined ? undefined : Number(v))).pipe(z.number().min(0).max(1).optional()),
+  /**
+   * The key stored secrets are sealed under (an OIDC client secret, an outside LRS's password):
+   * base64url of 32 random bytes, the same on every replica of a service. Unset: a key file made
+   * under DATA_DIR on first start (decision 0055).
+   */
+  SECRETS_KEY: optionalText.refine((v) => v === undefined || Buffer.from(v, 'base64url').length === 32, 'must be base64url of 32 random bytes'),
+  /** Keys being rotated out (comma-separated): what is sealed under them still opens, and is sealed again under SECRETS_KEY at start. */
+  SECRETS_KEY_PREVIOUS: optionalText.refine(
+    (v) =>
+      v === undefined ||
+      v
+        .split(',')
+        .filter((k) => k.trim())
+        .every((k) => Buffer.from(k.trim(), 'base64url').length === 32),
+    'must be base64url keys of 32 bytes, comma-separated',
+  ),
   /** Bearer token that opens the gateway's /metrics; unset: /metrics is not served on the public port. */
   METRICS_TOKEN: z
     .string()

@@ -3,4 +3,4 @@ export { createOidcSignIn, SIGN_IN_LIMITS, type OidcSignIn } from './oidc-sign-i
 export { ATTEMPT_COOKIE, oidcSignInRoutes } from './oidc-sign-in.routes.ts'
 export { createProviderService } from './provider.service.ts'
 export { providerRoutes } from './provider.routes.ts'
-export { createProviderRegistry, type ProviderRegistry } from './providers.ts'
+export { createProviderRegistry, resealClientSecrets, type ProviderRegistry } from './providers.ts'

@@ -7,8 +7,10 @@ export interface ProviderConfig {
   displayName: string
   issuer: string
   clientId: string
-  /** Absent: a public client (PKCE only). */
+  /** Absent: a public client (PKCE only), unless `clientSecretUnreadable`. */
   clientSecret?: string
+  /** A secret is stored, sealed under a key this instance lacks (a lost SECRETS_KEY): sign-in fails until an admin enters it again. */
+  clientSecretUnreadable?: boolean
   scopes: string[]
   /** As configured; empty means the company's domain (see `effectiveDomains`). */
   allowedDomains: string[]
@@ -50,7 +52,7 @@ export function toProviderDto(p: ProviderConfig, env: { PUBLIC_URL?: string; COM
     display_name: p.displayName,
     issuer: p.issuer,
     client_id: p.clientId,
-    client_secret_set: Boolean(p.clientSecret),
+    client_secret_set: Boolean(p.clientSecret) || Boolean(p.clientSecretUnreadable),
     scopes: p.scopes,
     allowed_domains: p.allowedDomains,
     effective_domains: effectiveDomains(p, env.COMPANY_EMAIL_DOMAIN),

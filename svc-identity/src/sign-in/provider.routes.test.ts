@@ -1,4 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { randomBytes } from 'node:crypto'
+import { createSecretBox } from '@portal/server-kit'
+import { silentLogger } from '@portal/server-kit/testing'
+import { resealClientSecrets } from './providers.ts'
+import { CLIENT_SECRET_COLUMN } from './sign-in.repository.ts'
 import { CLIENT, providerBody, signInThroughProvider, startSignInWorld, type SignInWorld } from './sign-in.test-support.ts'
 
 let w: SignInWorld
@@ -109,6 +114,32 @@ describe('/admin/sign-in/providers', () => {
     const res = await api('PUT', '/company', updateBody({ display_name: 'Acme SSO', clear_client_secret: true }))
     expect(res.body.client_secret_set).toBe(false)
     await api('PUT', '/company', updateBody({ display_name: 'Acme SSO', client_secret: CLIENT.client_secret }))
+  })
+
+  it('keeps the client secret sealed; one stored plain is sealed at start; one sealed under a lost key stops sign-in until entered again', async () => {
+    const stored = async () => (await w.h.sql<{ client_secret: string }>("select client_secret from sign_in_providers where key = 'company'"))[0]!.client_secret
+    expect(await stored()).toMatch(/^sealed:v1:/)
+    expect(await stored()).not.toContain(CLIENT.client_secret)
+
+    // Stored plain by an earlier version: used as it is, then sealed by the start-up pass.
+    await w.h.sql("update sign_in_providers set client_secret = ? where key = 'company'", [CLIENT.client_secret])
+    expect((await signInThroughProvider(w, 'tina')).error).toBeNull()
+    await resealClientSecrets(w.h.orm, w.h.secrets, silentLogger)
+    expect(await stored()).toMatch(/^sealed:v1:/)
+    expect((await signInThroughProvider(w, 'tina')).error).toBeNull()
+
+    // Sealed under a key this instance was not given: the console still lists it (secret set),
+    // an edit that leaves the secret keeps what is stored, and sign-in is refused until it is entered again.
+    const lost = createSecretBox(new Uint8Array(randomBytes(32))).seal(CLIENT.client_secret, CLIENT_SECRET_COLUMN)
+    await w.h.sql("update sign_in_providers set client_secret = ? where key = 'company'", [lost])
+    expect((await api('GET', '')).body).toMatchObject([{ key: 'company', client_secret_set: true }])
+    expect((await api('PUT', '/company', updateBody({ display_name: 'Acme SSO' }))).body).toMatchObject({ client_secret_set: true })
+    expect(await stored()).toBe(lost)
+    const refused = await w.h.call('GET', '/auth/oidc/company/start')
+    expect(refused.headers.get('location')).toBe('/login?sso_error=provider_unavailable&provider=company')
+    await api('PUT', '/company', updateBody({ display_name: 'Acme SSO', client_secret: CLIENT.client_secret }))
+    expect(await stored()).toMatch(/^sealed:v1:/)
+    expect((await signInThroughProvider(w, 'tina')).error).toBeNull()
   })
 
   it('answers 404 for an unknown provider and 400 for a key that is not one', async () => {

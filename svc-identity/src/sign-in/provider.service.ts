@@ -60,7 +60,7 @@ export function createProviderService(ctx: IdentityContext, registry: ProviderRe
       await checkIssuer(p)
       const at = now()
       await orm.em.fork().transactional(async (em) => {
-        if (!(await providerRepository.insert(em, p, at))) throw conflict(`A sign-in provider with the key "${p.key}" exists already`, 'provider_key_taken')
+        if (!(await providerRepository.insert(em, p, ctx.secrets, at))) throw conflict(`A sign-in provider with the key "${p.key}" exists already`, 'provider_key_taken')
         await auditTrail.record(em, actor, 'sign_in_provider.created', p.displayName, facts(p))
       })
       registry.forget(p.key)
@@ -69,16 +69,16 @@ export function createProviderService(ctx: IdentityContext, registry: ProviderRe
 
     async update(actor: Actor, key: string, body: z.output<typeof SignInProviderUpdate>): Promise<SignInProvider> {
       if (registry.fromEnv.some((p) => p.key === key)) throw readOnly(key)
-      const current = await providerRepository.find(orm.em.fork(), key)
+      const current = await providerRepository.find(orm.em.fork(), key, ctx.secrets)
       if (!current) throw providerNotFound()
       const next = providerUpdated(current, body)
       if (next.issuer !== current.issuer || next.clientId !== current.clientId) await checkIssuer(next)
       const at = now()
       const saved = await orm.em.fork().transactional(async (em) => {
-        const before = await providerRepository.find(em, key, true)
+        const before = await providerRepository.find(em, key, ctx.secrets, true)
         if (!before) throw providerNotFound()
         const after = providerUpdated(before, body)
-        await providerRepository.update(em, after, at)
+        await providerRepository.update(em, after, ctx.secrets, at)
         const changed = changedFields(before, after)
         const secret = body.clear_client_secret ? 'cleared' : body.client_secret ? 'replaced' : 'kept'
         await auditTrail.record(em, actor, 'sign_in_provider.updated', after.displayName, { key, changed, client_secret: secret, after: facts(after) })
@@ -93,7 +93,7 @@ export function createProviderService(ctx: IdentityContext, registry: ProviderRe
     async remove(actor: Actor, key: string) {
       if (registry.fromEnv.some((p) => p.key === key)) throw readOnly(key)
       await orm.em.fork().transactional(async (em) => {
-        const before = await providerRepository.find(em, key, true)
+        const before = await providerRepository.find(em, key, ctx.secrets, true)
         if (!before) throw providerNotFound()
         await providerRepository.remove(em, key)
         await auditTrail.record(em, actor, 'sign_in_provider.deleted', before.displayName, facts(before))

@@ -3,7 +3,8 @@ import type { SignInProviderInput, SignInProviderUpdate } from '@portal/contract
 import type { z } from 'zod'
 import type { IdentityContext } from '../context.ts'
 import type { ProviderConfig } from './provider-config.ts'
-import { providerRepository } from './sign-in.repository.ts'
+import { CLIENT_SECRET_COLUMN, providerRepository } from './sign-in.repository.ts'
+import { SecretUnreadable, type Logger, type SecretBox } from '@portal/server-kit'
 
 /** Seconds identity waits for a provider's answer (discovery, token, userinfo). */
 export const PROVIDER_TIMEOUT_SECONDS = 10
@@ -37,7 +38,14 @@ export function providerFromInput(input: z.output<typeof SignInProviderInput>, s
 /** `p` changed by an update; the secret is kept unless a new one is given or it is cleared. */
 export function providerUpdated(p: ProviderConfig, body: z.output<typeof SignInProviderUpdate>): ProviderConfig {
   const next = providerFromInput({ ...body, key: p.key }, p.source)
-  return { ...next, clientSecret: body.clear_client_secret ? undefined : body.client_secret || p.clientSecret, createdAt: p.createdAt, updatedAt: p.updatedAt }
+  const replaced = Boolean(body.clear_client_secret || body.client_secret)
+  return {
+    ...next,
+    clientSecret: body.clear_client_secret ? undefined : body.client_secret || p.clientSecret,
+    ...(p.clientSecretUnreadable && !replaced ? { clientSecretUnreadable: true } : {}),
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  }
 }
 
 /** A fingerprint of what the client configuration is made of: a change makes a new one. */
@@ -52,6 +60,7 @@ const fingerprint = (p: ProviderConfig) => JSON.stringify([p.issuer, p.clientId,
  * cached JWKS lacks fetches the JWKS again (a rotated key is picked up).
  */
 export async function discoverClient(p: ProviderConfig): Promise<oidc.Configuration> {
+  if (p.clientSecretUnreadable) throw new SecretUnreadable(CLIENT_SECRET_COLUMN, 'an admin must enter the client secret again')
   const server = new URL(p.issuer)
   const insecure = server.protocol === 'http:' && LOOPBACK.has(server.hostname)
   const execute = insecure ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] : [oidc.enableNonRepudiationChecks]
@@ -74,7 +83,7 @@ export function createProviderRegistry(ctx: IdentityContext) {
   const clients = new Map<string, { fingerprint: string; at: number; config?: oidc.Configuration; failed?: unknown }>()
 
   const list = async (): Promise<ProviderConfig[]> => {
-    const stored = await providerRepository.list(ctx.orm.em.fork())
+    const stored = await providerRepository.list(ctx.orm.em.fork(), ctx.secrets)
     const envKeys = new Set(fromEnv.map((p) => p.key))
     return [...fromEnv, ...stored.filter((p) => !envKeys.has(p.key))]
   }
@@ -84,7 +93,7 @@ export function createProviderRegistry(ctx: IdentityContext) {
     list,
     /** The provider of `key`, or null. */
     async get(key: string): Promise<ProviderConfig | null> {
-      return fromEnv.find((p) => p.key === key) ?? (await providerRepository.find(ctx.orm.em.fork(), key))
+      return fromEnv.find((p) => p.key === key) ?? (await providerRepository.find(ctx.orm.em.fork(), key, ctx.secrets))
     },
     /** The client configuration of `p` (discovered on first use); throws when the provider cannot be reached. */
     async client(p: ProviderConfig): Promise<oidc.Configuration> {
@@ -109,3 +118,10 @@ export function createProviderRegistry(ctx: IdentityContext) {
   }
 }
 export type ProviderRegistry = ReturnType<typeof createProviderRegistry>
+
+/** At start: client secrets sealed again when stored plain or under a previous key (decision 0055). */
+export async function resealClientSecrets(orm: IdentityContext['orm'], secrets: SecretBox, logger: Logger): Promise<void> {
+  const { resealed, unreadable } = await providerRepository.reseal(orm.em.fork(), secrets)
+  if (resealed) logger.info('sealed stored client secrets under the current secrets key', { providers: resealed })
+  if (unreadable.length) logger.error('stored client secrets cannot be read with SECRETS_KEY or SECRETS_KEY_PREVIOUS; an admin must enter them again', { providers: unreadable })
+}

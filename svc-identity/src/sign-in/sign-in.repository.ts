@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
+import { SecretUnreadable, type SecretBox } from '@portal/server-kit'
 import { ClaimMapping, RoleMapping } from '@portal/contracts'
 import type { ProviderConfig } from './provider-config.ts'
 
@@ -22,12 +23,28 @@ interface ProviderRow {
   updated_at: Date | string
 }
 
-const toProvider = (r: ProviderRow): ProviderConfig => ({
+/** The column client secrets are sealed for (the secret box binds it in; decision 0055). */
+export const CLIENT_SECRET_COLUMN = 'sign_in_providers.client_secret'
+
+/** The stored secret opened: a secret the box cannot open is flagged, not thrown (the provider list and console still load). */
+const openSecret = (stored: string | null, secrets: SecretBox): Pick<ProviderConfig, 'clientSecret' | 'clientSecretUnreadable'> => {
+  if (stored === null || stored === '') return {}
+  try {
+    return { clientSecret: secrets.open(stored, CLIENT_SECRET_COLUMN) }
+  } catch (err) {
+    if (err instanceof SecretUnreadable) return { clientSecretUnreadable: true }
+    throw err
+  }
+}
+
+const sealed = (p: ProviderConfig, secrets: SecretBox) => (p.clientSecret ? secrets.seal(p.clientSecret, CLIENT_SECRET_COLUMN) : null)
+
+const toProvider = (r: ProviderRow, secrets: SecretBox): ProviderConfig => ({
   key: r.key,
   displayName: r.display_name,
   issuer: r.issuer,
   clientId: r.client_id,
-  clientSecret: r.client_secret ?? undefined,
+  ...openSecret(r.client_secret, secrets),
   scopes: json<string[]>(r.scopes),
   allowedDomains: json<string[]>(r.allowed_domains),
   // Read through the contract, so a mapping stored before a field was added gets its default.
@@ -42,15 +59,15 @@ const toProvider = (r: ProviderRow): ProviderConfig => ({
 
 /** The providers admins configured (`sign_in_providers`). */
 export const providerRepository = {
-  async list(em: EntityManager): Promise<ProviderConfig[]> {
-    return ((await em.execute('select * from sign_in_providers order by display_name, key')) as ProviderRow[]).map(toProvider)
+  async list(em: EntityManager, secrets: SecretBox): Promise<ProviderConfig[]> {
+    return ((await em.execute('select * from sign_in_providers order by display_name, key')) as ProviderRow[]).map((r) => toProvider(r, secrets))
   },
-  async find(em: EntityManager, key: string, lock = false): Promise<ProviderConfig | null> {
+  async find(em: EntityManager, key: string, secrets: SecretBox, lock = false): Promise<ProviderConfig | null> {
     const rows = (await em.execute(`select * from sign_in_providers where key = ?${lock ? ' for update' : ''}`, [key])) as ProviderRow[]
-    return rows[0] ? toProvider(rows[0]) : null
+    return rows[0] ? toProvider(rows[0], secrets) : null
   },
-  /** Inserts `p`; false when its key is taken. */
-  async insert(em: EntityManager, p: ProviderConfig, at: Date): Promise<boolean> {
+  /** Inserts `p` (its secret sealed); false when its key is taken. */
+  async insert(em: EntityManager, p: ProviderConfig, secrets: SecretBox, at: Date): Promise<boolean> {
     const rows = (await em.execute(
       `insert into sign_in_providers (key, display_name, issuer, client_id, client_secret, scopes, allowed_domains, claims, roles, local_passwords, admin_break_glass, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?)
@@ -60,7 +77,7 @@ export const providerRepository = {
         p.displayName,
         p.issuer,
         p.clientId,
-        p.clientSecret ?? null,
+        sealed(p, secrets),
         JSON.stringify(p.scopes),
         JSON.stringify(p.allowedDomains),
         JSON.stringify(p.claims),
@@ -73,15 +90,17 @@ export const providerRepository = {
     )) as unknown[]
     return rows.length === 1
   },
-  update: (em: EntityManager, p: ProviderConfig, at: Date) =>
+  /** Updates `p` (its secret sealed; one flagged unreadable and not replaced stays as stored). */
+  update: (em: EntityManager, p: ProviderConfig, secrets: SecretBox, at: Date) =>
     em.execute(
-      `update sign_in_providers set display_name = ?, issuer = ?, client_id = ?, client_secret = ?, scopes = ?::jsonb, allowed_domains = ?::jsonb,
-         claims = ?::jsonb, roles = ?::jsonb, local_passwords = ?, admin_break_glass = ?, updated_at = ? where key = ?`,
+      `update sign_in_providers set display_name = ?, issuer = ?, client_id = ?, client_secret = case when ? then client_secret else ? end, scopes = ?::jsonb,
+         allowed_domains = ?::jsonb, claims = ?::jsonb, roles = ?::jsonb, local_passwords = ?, admin_break_glass = ?, updated_at = ? where key = ?`,
       [
         p.displayName,
         p.issuer,
         p.clientId,
-        p.clientSecret ?? null,
+        Boolean(p.clientSecretUnreadable),
+        sealed(p, secrets),
         JSON.stringify(p.scopes),
         JSON.stringify(p.allowedDomains),
         JSON.stringify(p.claims),
@@ -93,6 +112,27 @@ export const providerRepository = {
       ],
     ),
   remove: (em: EntityManager, key: string) => em.execute('delete from sign_in_providers where key = ?', [key]),
+  /**
+   * Seals the client secrets stored plain (before decision 0055) or under a key being rotated out;
+   * run at start. Each row only if unchanged since read (another replica starting, or an admin
+   * saving, may have been first). Answers how many were sealed and how many cannot be opened.
+   */
+  async reseal(em: EntityManager, secrets: SecretBox): Promise<{ resealed: number; unreadable: string[] }> {
+    const rows = (await em.execute('select key, client_secret from sign_in_providers where client_secret is not null')) as { key: string; client_secret: string }[]
+    const out = { resealed: 0, unreadable: [] as string[] }
+    for (const r of rows.filter((row) => secrets.stale(row.client_secret))) {
+      let plain: string
+      try {
+        plain = secrets.open(r.client_secret, CLIENT_SECRET_COLUMN)
+      } catch {
+        out.unreadable.push(r.key)
+        continue
+      }
+      await em.execute('update sign_in_providers set client_secret = ? where key = ? and client_secret = ?', [secrets.seal(plain, CLIENT_SECRET_COLUMN), r.key, r.client_secret])
+      out.resealed++
+    }
+    return out
+  },
 }
 
 /** A person's identities at providers (`user_identities`). */

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { EventEnvelope } from '@portal/contracts'
-import { createBackgroundTask, handleOnce, type EventBus, type Logger, type ServiceJob, type Subscription } from '@portal/server-kit'
-import { forwardingRepository } from './forwarding.repository.ts'
+import { SecretUnreadable, createBackgroundTask, handleOnce, type EventBus, type Logger, type SecretBox, type ServiceJob, type Subscription } from '@portal/server-kit'
+import { UNREADABLE_PASSWORD, forwardingRepository, targetOf } from './forwarding.repository.ts'
 import { accepted, describeAnswer, putStatement, retriable } from './lrs-client.ts'
 import { FORWARDED_EVENTS, statementOf, type StatementSetting } from './statements.ts'
 
@@ -40,6 +40,8 @@ export const subscribeForwarding = (bus: EventBus, handler: (event: EventEnvelop
 export interface SenderOptions {
   orm: MikroORM
   logger: Logger
+  /** Opens the stored password. */
+  secrets: SecretBox
   now?: () => Date
   /** How often the queue is looked at besides the kicks (default 5 s). */
   intervalMs?: number
@@ -72,12 +74,21 @@ export function createStatementSender(opts: SenderOptions) {
       const settings = await forwardingRepository.settings(em)
       // Turned off: what is queued waits (nothing lost) until it is on again.
       if (!settings?.enabled || !settings.endpoint) return 0
+      let target
+      try {
+        target = targetOf(settings, opts.secrets)
+      } catch (err) {
+        if (!(err instanceof SecretUnreadable)) throw err
+        // Nothing can go until an admin enters the password again; the task backs off meanwhile.
+        await forwardingRepository.markError(em, UNREADABLE_PASSWORD, now())
+        throw err
+      }
       const rows = await forwardingRepository.next(em, batchSize)
       let sent = 0
       for (const row of rows) {
         if (stopping()) break
         const statement = (typeof row.statement === 'string' ? JSON.parse(row.statement) : row.statement) as { id: string }
-        const answer = await putStatement(settings, statement, timeoutMs)
+        const answer = await putStatement(target, statement, timeoutMs)
         if (accepted(answer)) {
           await forwardingRepository.remove(em, row.statement_id)
           await forwardingRepository.markSent(em, now())

@@ -1,8 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql'
+import type { SecretBox } from '@portal/server-kit'
+import type { LrsTarget } from './lrs-client.ts'
+
+/** The column the password is sealed for (the secret box binds it in). */
+export const PASSWORD_COLUMN = 'lrs_forwarding.password'
 
 export interface ForwardingRow {
   endpoint: string
   username: string
+  /** As stored: sealed (decision 0055), '' when none; `credentialsOf` opens it. */
   password: string
   enabled: boolean
   last_sent_at: Date | string | null
@@ -17,6 +23,16 @@ export interface QueuedStatement {
   attempts: number
 }
 
+/** What an admin reads when the stored password cannot be opened (a lost or changed SECRETS_KEY). */
+export const UNREADABLE_PASSWORD = 'The stored password cannot be read with this server’s secrets key: enter it again'
+
+/** Where and as whom to send: the settings with the password opened; throws `SecretUnreadable` (see `UNREADABLE_PASSWORD`). */
+export const targetOf = (row: ForwardingRow, secrets: SecretBox): LrsTarget => ({
+  endpoint: row.endpoint,
+  username: row.username,
+  password: secrets.open(row.password, PASSWORD_COLUMN),
+})
+
 const run = <T>(em: EntityManager, sql: string, params: unknown[] = []) => em.execute(sql, params) as Promise<T[]>
 
 /** The settings row (absent until the first save) and the queue of statements to send. */
@@ -26,7 +42,7 @@ export const forwardingRepository = {
     return row ?? null
   },
 
-  /** Saves the settings; `password` null keeps the stored one. */
+  /** Saves the settings; `password` (sealed) null keeps the stored one. */
   async save(em: EntityManager, s: { endpoint: string; username: string; password: string | null; enabled: boolean; at: Date }): Promise<void> {
     await run(
       em,
@@ -35,6 +51,24 @@ export const forwardingRepository = {
          password = coalesce(?, lrs_forwarding.password), enabled = excluded.enabled, updated_at = excluded.updated_at`,
       [s.endpoint, s.username, s.password, s.enabled, s.at, s.password],
     )
+  },
+
+  /**
+   * Seals a password stored plain (before decision 0055) or under a key being rotated out; run at
+   * start. One that cannot be opened is left for an admin to enter again (the sender reports it).
+   */
+  async reseal(em: EntityManager, secrets: SecretBox): Promise<'resealed' | 'unreadable' | null> {
+    const [row] = await run<{ password: string }>(em, 'select password from lrs_forwarding where id = 1')
+    if (!row || !secrets.stale(row.password)) return null
+    let plain: string
+    try {
+      plain = secrets.open(row.password, PASSWORD_COLUMN)
+    } catch {
+      return 'unreadable'
+    }
+    // Only if unchanged since read: another replica starting, or an admin saving, may have been first.
+    await run(em, 'update lrs_forwarding set password = ? where id = 1 and password = ?', [secrets.seal(plain, PASSWORD_COLUMN), row.password])
+    return 'resealed'
   },
 
   async markSent(em: EntityManager, at: Date): Promise<void> {

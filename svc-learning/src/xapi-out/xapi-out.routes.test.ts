@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AuditEntriesResponse, LrsForwarding, LrsTestResult } from '@portal/contracts'
-import { freePort } from '@portal/server-kit/testing'
+import { createSecretBox } from '@portal/server-kit'
+import { freePort, silentLogger } from '@portal/server-kit/testing'
+import { randomBytes } from 'node:crypto'
 import { createHarness, type Harness, type TestUser } from '../harness.test-support.ts'
+import { createStatementSender } from './forwarder.ts'
+import { PASSWORD_COLUMN } from './forwarding.repository.ts'
 import { startTestLrs, type TestLrs } from './lrs.test-support.ts'
+import { resealLrsPassword } from './xapi-out.service.ts'
 
 let h: Harness
 let admin: TestUser
@@ -95,5 +100,49 @@ describe('the LRS forwarding settings (admin API)', () => {
     const down = LrsTestResult.parse((await h.call('POST', '/admin/lrs-forwarding/test', { token: admin.token })).body)
     expect(down).toMatchObject({ ok: false, status: null })
     expect(down.message).toMatch(/could not reach the LRS \(ECONNREFUSED\)/)
+  })
+})
+
+describe('the stored LRS password (decision 0055)', () => {
+  const row = async () => (await h.sql<{ password: string }>('select password from lrs_forwarding where id = 1'))[0]!.password
+  const test = async () => LrsTestResult.parse((await h.call('POST', '/admin/lrs-forwarding/test', { token: admin.token })).body)
+
+  it('is kept sealed; one stored plain before sealing still works and is sealed at start; one sealed under a lost key is asked for again', async () => {
+    await put({ endpoint: lrs.endpoint, username: 'portal', password: 's3cret', enabled: true })
+    expect(await row()).toMatch(/^sealed:v1:/)
+    expect(await row()).not.toContain('s3cret')
+    expect((await test()).ok).toBe(true)
+    expect(lrs.auth.at(-1)).toBe(`Basic ${Buffer.from('portal:s3cret').toString('base64')}`)
+
+    // Stored plain by an earlier version: used as it is, then sealed by the start-up pass (once).
+    await h.sql("update lrs_forwarding set password = 's3cret' where id = 1")
+    expect((await test()).ok).toBe(true)
+    await resealLrsPassword(h.orm, h.ctx.secrets, silentLogger)
+    const sealed = await row()
+    expect(sealed).toMatch(/^sealed:v1:/)
+    expect((await test()).ok).toBe(true)
+    await resealLrsPassword(h.orm, h.ctx.secrets, silentLogger)
+    expect(await row()).toBe(sealed)
+
+    // Sealed under a key this service was not given: the test and the sender say so; nothing is sent.
+    await h.sql('update lrs_forwarding set password = ? where id = 1', [createSecretBox(new Uint8Array(randomBytes(32))).seal('s3cret', PASSWORD_COLUMN)])
+    const calls = lrs.auth.length
+    expect(await test()).toEqual({ ok: false, status: null, message: 'The stored password cannot be read with this server’s secrets key: enter it again', versions: [] })
+    await resealLrsPassword(h.orm, h.ctx.secrets, silentLogger)
+    expect(await row()).not.toBe(sealed)
+    await h.sql("insert into xapi_forward_queue (statement_id, event_id, statement) values (?, ?, '{}'::jsonb)", [crypto.randomUUID(), crypto.randomUUID()])
+    const sender = createStatementSender({ orm: h.orm, logger: silentLogger, secrets: h.ctx.secrets, backoff: { baseMs: 10, maxMs: 10 } })
+    await sender.runNow()
+    expect((await h.call('GET', '/admin/lrs-forwarding', { token: admin.token })).body).toMatchObject({
+      has_password: true,
+      last_error: 'The stored password cannot be read with this server’s secrets key: enter it again',
+    })
+    expect(lrs.auth.length).toBe(calls)
+    expect(await h.sql('select count(*)::int as n from xapi_forward_queue')).toEqual([{ n: 1 }])
+
+    // Entered again: sealed under the current key, and it works.
+    await put({ endpoint: lrs.endpoint, username: 'portal', password: 's3cret', enabled: false })
+    expect((await test()).ok).toBe(true)
+    await h.sql('delete from xapi_forward_queue')
   })
 })

@@ -1,7 +1,7 @@
 import { LRS_FORWARDING_MESSAGES, type LrsForwarding, type LrsForwardingInput, type LrsTestResult } from '@portal/contracts'
-import { badRequest } from '@portal/server-kit'
+import { SecretUnreadable, badRequest, type Logger, type SecretBox } from '@portal/server-kit'
 import type { LearningContext } from '../context.ts'
-import { forwardingRepository, type ForwardingRow } from './forwarding.repository.ts'
+import { PASSWORD_COLUMN, UNREADABLE_PASSWORD, forwardingRepository, targetOf, type ForwardingRow } from './forwarding.repository.ts'
 import { about, describeAnswer } from './lrs-client.ts'
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
@@ -19,7 +19,7 @@ const toForwarding = (row: ForwardingRow | null): LrsForwarding => ({
 })
 
 /** The admin side of statements out: the external LRS's settings and a connection test. */
-export function createXapiOutService(ctx: Pick<LearningContext, 'orm' | 'now'>, opts: { testTimeoutMs?: number; onSaved?: () => void } = {}) {
+export function createXapiOutService(ctx: Pick<LearningContext, 'orm' | 'now' | 'secrets'>, opts: { testTimeoutMs?: number; onSaved?: () => void } = {}) {
   const em = () => ctx.orm.em.fork()
   return {
     /** GET /admin/lrs-forwarding. */
@@ -33,7 +33,7 @@ export function createXapiOutService(ctx: Pick<LearningContext, 'orm' | 'now'>, 
       await forwardingRepository.save(e, {
         endpoint: input.endpoint,
         username: input.username,
-        password: input.password ? input.password : null,
+        password: input.password ? ctx.secrets.seal(input.password, PASSWORD_COLUMN) : null,
         enabled: input.enabled,
         at: ctx.now(),
       })
@@ -46,7 +46,14 @@ export function createXapiOutService(ctx: Pick<LearningContext, 'orm' | 'now'>, 
     async test(): Promise<LrsTestResult> {
       const row = await forwardingRepository.settings(em())
       if (!row?.endpoint) throw badRequest(LRS_FORWARDING_MESSAGES.noEndpoint, 'no_endpoint')
-      const answer = await about(row, opts.testTimeoutMs ?? 10_000)
+      let target
+      try {
+        target = targetOf(row, ctx.secrets)
+      } catch (err) {
+        if (err instanceof SecretUnreadable) return { ok: false, status: null, message: UNREADABLE_PASSWORD, versions: [] }
+        throw err
+      }
+      const answer = await about(target, opts.testTimeoutMs ?? 10_000)
       const ok = answer.status !== null && answer.status >= 200 && answer.status < 300
       const message = ok
         ? `Connected: the LRS answered${answer.versions.length ? ` (xAPI ${answer.versions.join(', ')})` : ''}`
@@ -58,3 +65,10 @@ export function createXapiOutService(ctx: Pick<LearningContext, 'orm' | 'now'>, 
   }
 }
 export type XapiOutService = ReturnType<typeof createXapiOutService>
+
+/** At start: the LRS password sealed again when stored plain or under a previous key (decision 0055). */
+export async function resealLrsPassword(orm: LearningContext['orm'], secrets: SecretBox, logger: Logger): Promise<void> {
+  const outcome = await forwardingRepository.reseal(orm.em.fork(), secrets)
+  if (outcome === 'resealed') logger.info('sealed the stored LRS password under the current secrets key')
+  if (outcome === 'unreadable') logger.error('the stored LRS password cannot be read with SECRETS_KEY or SECRETS_KEY_PREVIOUS; an admin must enter it again')
+}

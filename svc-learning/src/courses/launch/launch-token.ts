@@ -1,8 +1,5 @@
-import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
 import { SignJWT, jwtVerify } from 'jose'
-import { AppError } from '@portal/server-kit'
+import { AppError, loadOrCreateKeyFile } from '@portal/server-kit'
 import { COURSE_MESSAGES } from '@portal/contracts'
 
 import type { LaunchClaims, LaunchTokens } from '../../shared/index.ts'
@@ -11,17 +8,7 @@ const ALG = 'HS256'
 const AUDIENCE = 'learning-content'
 
 /** Loads the launch-token secret from `file`, creating a random one when absent (single-node mode). */
-export async function loadOrCreateLaunchSecret(file: string): Promise<Uint8Array> {
-  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return undefined
-    throw err
-  })
-  if (text !== undefined) return new Uint8Array(Buffer.from(text.trim(), 'base64url'))
-  const secret = randomBytes(32)
-  await mkdir(dirname(file), { recursive: true })
-  await writeFile(file, secret.toString('base64url'), { mode: 0o600 })
-  return new Uint8Array(secret)
-}
+export const loadOrCreateLaunchSecret = (file: string): Promise<Uint8Array> => loadOrCreateKeyFile(file)
 
 export const launchExpired = () => new AppError(401, 'launch_expired', COURSE_MESSAGES.launchExpired)
 const invalidLaunch = () => new AppError(401, 'invalid_launch_token', 'Invalid content link')
