@@ -42,7 +42,7 @@ import { createItemAnalysisService, itemAnalysisRoutes } from './item-analysis/i
 import { adminAssignmentRuleRoutes, createAssignmentService, myAssignmentRoutes } from './assignments/index.ts'
 import { cmi5Routes, createCmi5Service } from './cmi5/index.ts'
 import { createLrs, LRS_SECURITY_SCHEME } from './lrs/index.ts'
-import { createStatementSender, createXapiOutService, lrsForwardingRoutes, type SenderOptions } from './xapi-out/index.ts'
+import { createStatementSender, createXapiOutService, forwardQueueMetrics, lrsForwardingRoutes, type SenderOptions } from './xapi-out/index.ts'
 
 export interface AppDeps {
   orm: MikroORM
@@ -135,6 +135,7 @@ export function createApp(deps: AppDeps) {
   app.route('/admin/audit/learning', auditTrailRoutes(deps.orm, 'learning', verifier))
   // Statements out (issue 26): the external LRS's settings; the sender (a job of server.ts) goes at once when they are saved.
   const statementsOut = createStatementSender({ orm: deps.orm, logger, now, secrets: deps.secrets, ...deps.statementsOut })
+  forwardQueueMetrics(metrics.registry, deps.orm)
   app.route('/admin/lrs-forwarding', lrsForwardingRoutes(createXapiOutService(ctx, { onSaved: statementsOut.kick }), verifier))
   serveOpenApi(app, {
     service: 'learning',

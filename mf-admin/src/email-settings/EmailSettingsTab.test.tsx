@@ -21,6 +21,8 @@ const render = (node: ReactNode, emails?: AdminEmail[]) => {
     last_error: null,
     last_error_at: null,
     updated_at: null,
+    waiting: 0,
+    oldest_waiting_since: null,
   })
   return renderDom(<QueryClientProvider client={client}>{node}</QueryClientProvider>)
 }

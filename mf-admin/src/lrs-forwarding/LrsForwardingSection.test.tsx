@@ -18,6 +18,8 @@ const settings = (over: Partial<LrsForwarding> = {}): LrsForwarding => ({
   last_error: 'the LRS answered 400: bad statement',
   last_error_at: '2026-11-28T09:00:00.000Z',
   updated_at: '2026-11-28T08:00:00.000Z',
+  waiting: 0,
+  oldest_waiting_since: null,
   ...over,
 })
 
@@ -44,8 +46,8 @@ function stubFetch(answer: (method: string, path: string, body: unknown) => { st
 afterEach(() => vi.unstubAllGlobals())
 
 describe('the Learning Record Store section', () => {
-  it('labels every field, keeps the password write-only, and shows the switch, the last statement sent and the last error', () => {
-    render(<LrsForwardingSection />, settings())
+  it('labels every field, keeps the password write-only, and shows the switch, the last statement sent, the last error and what waits', () => {
+    render(<LrsForwardingSection />, settings({ waiting: 1234, oldest_waiting_since: '2026-11-27T06:00:00.000Z' }))
     const form = screen.getByRole('form', { name: 'Learning record store' })
     expect(screen.getByRole('heading', { name: 'Learning Record Store' })).toBeTruthy()
     expect((within(form).getByLabelText('Endpoint') as HTMLInputElement).value).toBe('https://lrs.acme.test/xapi/')
@@ -58,6 +60,8 @@ describe('the Learning Record Store section', () => {
     expect(within(form).getByRole('switch', { name: 'Send statements', checked: true })).toBeTruthy()
     expect(within(form).getByText('Last statement sent')).toBeTruthy()
     expect(within(form).getByText(/the LRS answered 400: bad statement/)).toBeTruthy()
+    expect(within(form).getByText('Statements waiting')).toBeTruthy()
+    expect(within(form).getByText(/^1,234 \(the oldest since .+\)$/)).toBeTruthy()
     expect(within(form).getByRole('button', { name: 'Save' })).toBeTruthy()
     expect(within(form).getByRole('button', { name: 'Test connection' })).toBeTruthy()
   })
@@ -66,7 +70,8 @@ describe('the Learning Record Store section', () => {
     render(<LrsForwardingSection />, settings({ endpoint: '', username: '', has_password: false, enabled: false, last_sent_at: null, last_error: null, last_error_at: null }))
     const form = screen.getByRole('form', { name: 'Learning record store' })
     expect(within(form).getByText('Never')).toBeTruthy()
-    expect(within(form).getByText('None')).toBeTruthy()
+    // No last error, nothing waiting.
+    expect(within(form).getAllByText('None')).toHaveLength(2)
     expect(within(form).getByText('No password is stored.')).toBeTruthy()
     expect((within(form).getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(true)
   })

@@ -27,6 +27,10 @@ export const LrsForwardingSection = () => {
   )
 }
 
+/** How many statements wait to be sent, and since when the oldest has. */
+export const waitingText = (s: Pick<LrsForwarding, 'waiting' | 'oldest_waiting_since'>): string =>
+  s.waiting === 0 ? 'None' : `${s.waiting.toLocaleString('en-US')} (the oldest since ${formatDateTime(s.oldest_waiting_since)})`
+
 export const LrsForwardingForm = ({ settings }: { settings: LrsForwarding }) => {
   const [form, setForm] = useState<LrsForm>(() => formOf(settings))
   const [errors, setErrors] = useState<Partial<Record<keyof LrsForm, string>>>({})
@@ -100,6 +104,8 @@ export const LrsForwardingForm = ({ settings }: { settings: LrsForwarding }) => 
         <dd>{formatDateTime(current.last_sent_at, 'Never')}</dd>
         <dt>Last error</dt>
         <dd>{current.last_error ? `${current.last_error} (${formatDateTime(current.last_error_at)})` : 'None'}</dd>
+        <dt>Statements waiting</dt>
+        <dd>{waitingText(current)}</dd>
       </dl>
       {Object.keys(errors).length > 0 ? <Alert>Please correct the fields marked above.</Alert> : null}
       {save.isError ? <Alert>{errorMessage(save.error, 'Failed to save the learning record store settings')}</Alert> : null}

@@ -67,6 +67,9 @@ export const LrsForwarding = z.object({
   last_error: z.string().nullable(),
   last_error_at: z.iso.datetime().nullable(),
   updated_at: z.iso.datetime().nullable(),
+  /** Statements waiting to be sent (the LRS down or refusing the credentials, or sending switched off), and since when the oldest has waited. */
+  waiting: z.number().int().min(0),
+  oldest_waiting_since: z.iso.datetime().nullable(),
 })
 export type LrsForwarding = z.infer<typeof LrsForwarding>
 

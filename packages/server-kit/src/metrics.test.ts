@@ -6,7 +6,7 @@ import { AppError } from './app-error.ts'
 import { BackgroundLeasesTable, createBackgroundTask } from './background.ts'
 import { openDatabase, type Database } from './db.ts'
 import { createServiceApp, type AppEnv } from './http.ts'
-import { consumerLagMetrics, createMetrics, jobMetrics, mailMetrics, scormCommitMetrics, serviceMetrics, withServiceMetrics, type Metrics } from './metrics.ts'
+import { consumerLagMetrics, createMetrics, jobMetrics, mailMetrics, scormCommitMetrics, serviceMetrics, withServiceMetrics, xapiQueueMetrics, type Metrics } from './metrics.ts'
 import { createNatsBus } from './nats-bus.ts'
 import { OutboxMessage, outboxMetrics } from './outbox.ts'
 import { TEST_NATS_URL, createTestDatabase, silentLogger, uniqueName } from './testing.ts'
@@ -284,6 +284,7 @@ describe('the Grafana dashboard (docs/grafana/portal-dashboard.json)', () => {
       sender: () => ({ sent: 0, retried: 0, givenUp: 0, unknownOutcomeResends: 0, foundAccepted: 0 }),
     })
     scormCommitMetrics(metrics.registry)
+    xapiQueueMetrics(metrics.registry, async () => ({ waiting: 0, oldestAgeSeconds: 0 }))
     const names = new Set<string>()
     for (const m of await metrics.registry.getMetricsAsJSON()) {
       names.add(m.name)

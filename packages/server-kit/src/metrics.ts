@@ -164,6 +164,18 @@ export interface MailSenderFigures {
   foundAccepted: number
 }
 
+/** svc-learning's statements queued for the outside LRS (`read` from its table at scrape time). */
+export function xapiQueueMetrics(registry: Registry, read: () => Promise<{ waiting: number; oldestAgeSeconds: number }>): void {
+  scrapedGauges(
+    registry,
+    {
+      waiting: { name: 'xapi_statements_waiting', help: 'xAPI statements queued for the outside LRS and not yet accepted by it.' },
+      oldestAgeSeconds: { name: 'xapi_statements_oldest_waiting_age_seconds', help: 'Seconds the oldest queued xAPI statement has waited (0 when none).' },
+    },
+    async () => [{ values: await read() }],
+  )
+}
+
 /**
  * svc-notify's mail metrics: the queue (pending mails, age of the oldest) read from its table at
  * scrape time, and the sender's counts since start.

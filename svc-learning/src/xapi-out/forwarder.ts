@@ -1,6 +1,17 @@
 import type { MikroORM } from '@mikro-orm/postgresql'
 import type { EventEnvelope } from '@portal/contracts'
-import { SecretUnreadable, createBackgroundTask, handleOnce, type EventBus, type Logger, type SecretBox, type ServiceJob, type Subscription } from '@portal/server-kit'
+import {
+  SecretUnreadable,
+  createBackgroundTask,
+  handleOnce,
+  xapiQueueMetrics,
+  type EventBus,
+  type Logger,
+  type Metrics,
+  type SecretBox,
+  type ServiceJob,
+  type Subscription,
+} from '@portal/server-kit'
 import { UNREADABLE_PASSWORD, forwardingRepository, targetOf } from './forwarding.repository.ts'
 import { accepted, describeAnswer, putStatement, retriable } from './lrs-client.ts'
 import { FORWARDED_EVENTS, statementOf, type StatementSetting } from './statements.ts'
@@ -110,3 +121,10 @@ export function createStatementSender(opts: SenderOptions) {
   })
   return { ...task, job: { start: task.start, stop: task.stop } satisfies ServiceJob }
 }
+
+/** The queue's backlog on /metrics (`xapi_statements_waiting`, the oldest one's age; 0 when none). */
+export const forwardQueueMetrics = (registry: Metrics['registry'], orm: MikroORM): void =>
+  xapiQueueMetrics(registry, async () => {
+    const { waiting, since } = await forwardingRepository.backlog(orm.em.fork())
+    return { waiting, oldestAgeSeconds: since ? Math.max(0, (Date.now() - since.getTime()) / 1000) : 0 }
+  })

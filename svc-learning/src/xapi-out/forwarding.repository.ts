@@ -102,8 +102,9 @@ export const forwardingRepository = {
     await run(em, 'update xapi_forward_queue set attempts = attempts + 1, last_error = ? where statement_id = ?', [message.slice(0, 1000), statementId])
   },
 
-  async pending(em: EntityManager): Promise<number> {
-    const [row] = await run<{ n: number }>(em, 'select count(*)::int as n from xapi_forward_queue')
-    return row?.n ?? 0
+  /** How many statements wait, and since when the oldest has (null when none). */
+  async backlog(em: EntityManager): Promise<{ waiting: number; since: Date | null }> {
+    const [row] = await run<{ n: number; since: Date | string | null }>(em, 'select count(*)::int as n, min(created_at) as since from xapi_forward_queue')
+    return { waiting: Number(row?.n ?? 0), since: row?.since ? new Date(row.since) : null }
   },
 }

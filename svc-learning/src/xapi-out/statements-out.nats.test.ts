@@ -117,6 +117,13 @@ describe('statements out through the outbox and NATS JetStream to an external LR
     })
     expect(failing).toMatch(/could not reach the LRS/)
     await eventually(async () => ((await sql('select count(*)::int as n from xapi_forward_queue'))[0]!.n as number) === 9)
+    // What waits, for the admin and on /metrics.
+    const waiting = (await call('GET', '/admin/lrs-forwarding', { token: adminToken })).body
+    expect(waiting).toMatchObject({ waiting: 9 })
+    expect(Date.parse(waiting.oldest_waiting_since)).toBeLessThanOrEqual(Date.now())
+    const scraped = await (await service.app.request('/metrics')).text()
+    expect(scraped).toMatch(/^xapi_statements_waiting\{service="learning"\} 9$/m)
+    expect(Number(scraped.match(/^xapi_statements_oldest_waiting_age_seconds\{service="learning"\} ([\d.e+-]+)$/m)?.[1])).toBeGreaterThan(0)
 
     // Back up: the first statement is refused for good (400) and dropped; the rest arrive.
     await lrs.start()
@@ -125,6 +132,7 @@ describe('statements out through the outbox and NATS JetStream to an external LR
     const all = [...before, ...during, ...after]
     await eventually(() => lrs.stored.size === all.length - 1)
     await eventually(async () => ((await sql('select count(*)::int as n from xapi_forward_queue'))[0]!.n as number) === 0)
+    expect((await call('GET', '/admin/lrs-forwarding', { token: adminToken })).body).toMatchObject({ waiting: 0, oldest_waiting_since: null })
 
     // Each event's statement id, one statement each; none stored twice (a second PUT would be a 409).
     // The refused one was one of those waiting (the first in the queue's order).

@@ -39,7 +39,18 @@ describe('the LRS forwarding settings (admin API)', () => {
     const got = await h.call('GET', '/admin/lrs-forwarding', { token: admin.token })
     expect(got).toEqual({
       status: 200,
-      body: { endpoint: '', username: '', has_password: false, enabled: false, last_sent_at: null, last_error: null, last_error_at: null, updated_at: null },
+      body: {
+        endpoint: '',
+        username: '',
+        has_password: false,
+        enabled: false,
+        last_sent_at: null,
+        last_error: null,
+        last_error_at: null,
+        updated_at: null,
+        waiting: 0,
+        oldest_waiting_since: null,
+      },
     })
     // Nothing to test yet.
     expect(await h.call('POST', '/admin/lrs-forwarding/test', { token: admin.token })).toMatchObject({ status: 400, body: { code: 'no_endpoint' } })
@@ -136,6 +147,7 @@ describe('the stored LRS password (decision 0055)', () => {
     expect((await h.call('GET', '/admin/lrs-forwarding', { token: admin.token })).body).toMatchObject({
       has_password: true,
       last_error: 'The stored password cannot be read with this server’s secrets key: enter it again',
+      waiting: 1,
     })
     expect(lrs.auth.length).toBe(calls)
     expect(await h.sql('select count(*)::int as n from xapi_forward_queue')).toEqual([{ n: 1 }])

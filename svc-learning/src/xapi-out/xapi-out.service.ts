@@ -1,13 +1,14 @@
 import { LRS_FORWARDING_MESSAGES, type LrsForwarding, type LrsForwardingInput, type LrsTestResult } from '@portal/contracts'
 import { SecretUnreadable, badRequest, type Logger, type SecretBox } from '@portal/server-kit'
+import type { EntityManager } from '@mikro-orm/postgresql'
 import type { LearningContext } from '../context.ts'
 import { PASSWORD_COLUMN, UNREADABLE_PASSWORD, forwardingRepository, targetOf, type ForwardingRow } from './forwarding.repository.ts'
 import { about, describeAnswer } from './lrs-client.ts'
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
 
-/** The settings as the API shows them: never the password, only whether one is stored. */
-const toForwarding = (row: ForwardingRow | null): LrsForwarding => ({
+/** The settings as the API shows them (never the password, only whether one is stored) and the statements waiting. */
+const toForwarding = (row: ForwardingRow | null, backlog: { waiting: number; since: Date | null }): LrsForwarding => ({
   endpoint: row?.endpoint ?? '',
   username: row?.username ?? '',
   has_password: Boolean(row?.password),
@@ -16,7 +17,11 @@ const toForwarding = (row: ForwardingRow | null): LrsForwarding => ({
   last_error: row?.last_error ?? null,
   last_error_at: iso(row?.last_error_at ?? null),
   updated_at: iso(row?.updated_at ?? null),
+  waiting: backlog.waiting,
+  oldest_waiting_since: iso(backlog.since),
 })
+
+const read = async (em: EntityManager) => toForwarding(await forwardingRepository.settings(em), await forwardingRepository.backlog(em))
 
 /** The admin side of statements out: the external LRS's settings and a connection test. */
 export function createXapiOutService(ctx: Pick<LearningContext, 'orm' | 'now' | 'secrets'>, opts: { testTimeoutMs?: number; onSaved?: () => void } = {}) {
@@ -24,7 +29,7 @@ export function createXapiOutService(ctx: Pick<LearningContext, 'orm' | 'now' | 
   return {
     /** GET /admin/lrs-forwarding. */
     async get(): Promise<LrsForwarding> {
-      return toForwarding(await forwardingRepository.settings(em()))
+      return read(em())
     },
 
     /** PUT /admin/lrs-forwarding: a blank or absent password keeps the stored one. */
@@ -39,7 +44,7 @@ export function createXapiOutService(ctx: Pick<LearningContext, 'orm' | 'now' | 
       })
       // Turned on: statements queued while it was off go now.
       opts.onSaved?.()
-      return toForwarding(await forwardingRepository.settings(e))
+      return read(e)
     },
 
     /** POST /admin/lrs-forwarding/test: GET {endpoint}/about with the stored credentials. */
