@@ -10,6 +10,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: false,
+    // After every other project's files (group 0, two at a time): a journey does not share the machine with them.
+    sequence: { groupOrder: 1 },
     // A page under a loaded 2-core CI machine can take more than the default second to show
     // what a poll waits for; a poll still ends as soon as it holds.
     expect: { poll: { timeout: 10_000 } },
