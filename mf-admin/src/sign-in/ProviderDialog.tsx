@@ -1,4 +1,4 @@
-import type { SignInProvider } from '@portal/contracts'
+import { UNREADABLE_CLIENT_SECRET, type SignInProvider } from '@portal/contracts'
 import { Alert, Button, Modal, Select, Switch, TextField, errorMessage, focusFirstInvalid } from '@portal/ui-kit'
 import { useRef, useState, type FormEvent } from 'react'
 import { useSaveProvider } from './data/apiHooks.ts'
@@ -101,9 +101,11 @@ export const ProviderDialog = ({
                 error={errors.client_secret}
                 hint={
                   editing
-                    ? editing.client_secret_set
-                      ? 'A secret is stored. Leave empty to keep it.'
-                      : 'No secret is stored (a public client). Leave empty to keep it so.'
+                    ? editing.client_secret_unreadable
+                      ? UNREADABLE_CLIENT_SECRET
+                      : editing.client_secret_set
+                        ? 'A secret is stored. Leave empty to keep it.'
+                        : 'No secret is stored (a public client). Leave empty to keep it so.'
                     : 'Leave empty for a public client (PKCE only).'
                 }
                 onChange={(e) => set('client_secret', e.target.value)}

@@ -15,6 +15,7 @@ const provider = (extra: Partial<SignInProvider>): SignInProvider => ({
   issuer: 'https://login.acme.test',
   client_id: 'portal',
   client_secret_set: true,
+  client_secret_unreadable: false,
   scopes: ['openid'],
   allowed_domains: [],
   effective_domains: ['acme.test'],
@@ -59,6 +60,16 @@ describe('the Sign-in section', () => {
   it('says when no provider is configured', () => {
     render(<SignInTab />, [])
     expect(screen.getByText('No sign-in provider is configured: people sign in with their portal passwords.')).toBeTruthy()
+  })
+
+  it('says which provider’s stored secret cannot be read, and the dialog asks for it again', () => {
+    render(<SignInTab />, [provider({ client_secret_unreadable: true }), provider({ key: 'other', display_name: 'Other Login' })])
+    const alerts = screen.getAllByRole('alert')
+    expect(alerts.map((a) => a.textContent)).toEqual([
+      'Acme Login: The stored client secret cannot be read with this server’s secrets key: enter it again. Sign-in through it fails until then.',
+    ])
+    render(<ProviderDialog editing={provider({ client_secret_unreadable: true })} companyDomain="acme.test" onClose={noop} onSaved={noop} />)
+    expect(screen.getByText('The stored client secret cannot be read with this server’s secrets key: enter it again.')).toBeTruthy()
   })
 
   it('asks before deleting', async () => {

@@ -1,4 +1,4 @@
-import { PublicConfig, type SignInProvider } from '@portal/contracts'
+import { PublicConfig, UNREADABLE_CLIENT_SECRET, type SignInProvider } from '@portal/contracts'
 import { Alert, Button, ConfirmDialog, DataTable, EmptyState, Spinner, api, errorMessage } from '@portal/ui-kit'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
@@ -45,6 +45,13 @@ export const SignInTab = () => {
         {notice}
       </div>
       {remove.isError ? <Alert>{errorMessage(remove.error, 'Failed to delete the provider')}</Alert> : null}
+      {providers.data
+        ?.filter((p) => p.client_secret_unreadable)
+        .map((p) => (
+          <Alert key={p.key}>
+            {p.display_name}: {UNREADABLE_CLIENT_SECRET} Sign-in through it fails until then.
+          </Alert>
+        ))}
       {providers.isPending ? <Spinner label="Loading sign-in providers..." /> : null}
       {providers.isError ? <Alert>{errorMessage(providers.error, 'Failed to fetch the sign-in providers')}</Alert> : null}
       {providers.data && providers.data.length === 0 ? <EmptyState>No sign-in provider is configured: people sign in with their portal passwords.</EmptyState> : null}

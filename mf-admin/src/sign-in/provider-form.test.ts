@@ -8,6 +8,7 @@ const saved: SignInProvider = {
   issuer: 'https://login.microsoftonline.com/t/v2.0',
   client_id: 'app-id',
   client_secret_set: true,
+  client_secret_unreadable: false,
   scopes: ['openid', 'profile', 'email', 'offline_access'],
   allowed_domains: ['contoso.com'],
   effective_domains: ['contoso.com'],

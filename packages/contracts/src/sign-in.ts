@@ -122,6 +122,9 @@ export const SignInProviderUpdate = z.object({
 })
 export type SignInProviderUpdate = z.input<typeof SignInProviderUpdate>
 
+/** What the console says of a stored client secret the server cannot read. */
+export const UNREADABLE_CLIENT_SECRET = 'The stored client secret cannot be read with this server’s secrets key: enter it again.'
+
 /** A provider as the admin console shows it: never the secret, only whether one is stored. */
 export const SignInProvider = z.object({
   key: z.string(),
@@ -129,6 +132,8 @@ export const SignInProvider = z.object({
   issuer: z.string(),
   client_id: z.string(),
   client_secret_set: z.boolean(),
+  /** The stored secret cannot be read with this server's secrets key (a lost SECRETS_KEY): sign-in fails until it is entered again. */
+  client_secret_unreadable: z.boolean(),
   scopes: z.array(z.string()),
   allowed_domains: z.array(z.string()),
   /** The allowed domains in force (the company's when none is listed). */

@@ -53,6 +53,7 @@ export function toProviderDto(p: ProviderConfig, env: { PUBLIC_URL?: string; COM
     issuer: p.issuer,
     client_id: p.clientId,
     client_secret_set: Boolean(p.clientSecret) || Boolean(p.clientSecretUnreadable),
+    client_secret_unreadable: Boolean(p.clientSecretUnreadable),
     scopes: p.scopes,
     allowed_domains: p.allowedDomains,
     effective_domains: effectiveDomains(p, env.COMPANY_EMAIL_DOMAIN),

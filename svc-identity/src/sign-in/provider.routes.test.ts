@@ -41,6 +41,7 @@ describe('/admin/sign-in/providers', () => {
       issuer: w.provider.issuer,
       client_id: 'portal',
       client_secret_set: true,
+      client_secret_unreadable: false,
       allowed_domains: [],
       effective_domains: ['acme.test'],
       local_passwords: true,
@@ -132,13 +133,14 @@ describe('/admin/sign-in/providers', () => {
     // an edit that leaves the secret keeps what is stored, and sign-in is refused until it is entered again.
     const lost = createSecretBox(new Uint8Array(randomBytes(32))).seal(CLIENT.client_secret, CLIENT_SECRET_COLUMN)
     await w.h.sql("update sign_in_providers set client_secret = ? where key = 'company'", [lost])
-    expect((await api('GET', '')).body).toMatchObject([{ key: 'company', client_secret_set: true }])
+    expect((await api('GET', '')).body).toMatchObject([{ key: 'company', client_secret_set: true, client_secret_unreadable: true }])
     expect((await api('PUT', '/company', updateBody({ display_name: 'Acme SSO' }))).body).toMatchObject({ client_secret_set: true })
     expect(await stored()).toBe(lost)
     const refused = await w.h.call('GET', '/auth/oidc/company/start')
     expect(refused.headers.get('location')).toBe('/login?sso_error=provider_unavailable&provider=company')
     await api('PUT', '/company', updateBody({ display_name: 'Acme SSO', client_secret: CLIENT.client_secret }))
     expect(await stored()).toMatch(/^sealed:v1:/)
+    expect((await api('GET', '')).body).toMatchObject([{ key: 'company', client_secret_set: true, client_secret_unreadable: false }])
     expect((await signInThroughProvider(w, 'tina')).error).toBeNull()
   })
 
