@@ -8,7 +8,7 @@ export const PASSWORD_COLUMN = 'lrs_forwarding.password'
 export interface ForwardingRow {
   endpoint: string
   username: string
-  /** As stored: sealed (decision 0055), '' when none; `credentialsOf` opens it. */
+  /** As stored: sealed (decision 0055), '' when none; `targetOf` opens it. */
   password: string
   enabled: boolean
   last_sent_at: Date | string | null
