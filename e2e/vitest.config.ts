@@ -10,7 +10,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: false,
-    // After every other project's files (group 0, two at a time): a journey does not share the machine with them.
+    // First, before every other project's files (group 2, a file per core): a journey has the
+    // machine to itself, and starts on it as fresh as when it ran alone.
     sequence: { groupOrder: 1 },
     // A page under a loaded 2-core CI machine can take more than the default second to show
     // what a poll waits for; a poll still ends as soon as it holds.

@@ -1,3 +1,3 @@
 import { defineConfig } from 'vitest/config'
 
-export default defineConfig({ test: { name: 'gateway', environment: 'node' } })
+export default defineConfig({ test: { name: 'gateway', sequence: { groupOrder: 2 }, environment: 'node' } })

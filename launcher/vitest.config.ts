@@ -1,3 +1,3 @@
 import { defineConfig } from 'vitest/config'
 
-export default defineConfig({ test: { name: 'launcher', environment: 'node', testTimeout: 60_000, hookTimeout: 60_000 } })
+export default defineConfig({ test: { name: 'launcher', sequence: { groupOrder: 2 }, environment: 'node', testTimeout: 60_000, hookTimeout: 60_000 } })

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
-  test: { name: 'mf-exams', environment: 'node', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['../packages/ui-kit/test/setup.ts'] },
+  test: { name: 'mf-exams', sequence: { groupOrder: 2 }, environment: 'node', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['../packages/ui-kit/test/setup.ts'] },
 })

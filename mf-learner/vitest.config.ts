@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
-  test: { name: 'mf-learner', environment: 'node', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['../packages/ui-kit/test/setup.ts'] },
+  test: { name: 'mf-learner', sequence: { groupOrder: 2 }, environment: 'node', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['../packages/ui-kit/test/setup.ts'] },
 })

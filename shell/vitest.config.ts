@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
-  test: { name: 'shell', environment: 'node', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['../packages/ui-kit/test/setup.ts'] },
+  test: { name: 'shell', sequence: { groupOrder: 2 }, environment: 'node', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['../packages/ui-kit/test/setup.ts'] },
 })

@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     name: 'svc-learning',
+    sequence: { groupOrder: 2 },
     environment: 'node',
     include: ['src/**/*.test.ts'],
     testTimeout: 20_000,

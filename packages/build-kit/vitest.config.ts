@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
-  test: { name: 'build-kit', environment: 'node', include: ['src/**/*.test.ts'] },
+  test: { name: 'build-kit', sequence: { groupOrder: 2 }, environment: 'node', include: ['src/**/*.test.ts'] },
 })

@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     name: 'server-kit',
+    sequence: { groupOrder: 2 },
     environment: 'node',
     include: ['src/**/*.test.ts'],
     testTimeout: 20_000,

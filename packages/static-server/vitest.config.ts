@@ -1,3 +1,3 @@
 import { defineConfig } from 'vitest/config'
 
-export default defineConfig({ test: { name: 'static-server', environment: 'node' } })
+export default defineConfig({ test: { name: 'static-server', sequence: { groupOrder: 2 }, environment: 'node' } })

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
-  test: { name: 'ui-kit', environment: 'node', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['./test/setup.ts'] },
+  test: { name: 'ui-kit', sequence: { groupOrder: 2 }, environment: 'node', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['./test/setup.ts'] },
 })
