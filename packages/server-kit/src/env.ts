@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { trustedProxies } from './client-address.ts'
+import { isSecretsKey } from './secret-box.ts'
 import { TRACE_SAMPLERS } from './tracing.ts'
 
 /** Parses the environment once at start; throws one error that lists every bad key. */
@@ -124,7 +125,7 @@ export const PlatformEnv = z.object({
    * base64url of 32 random bytes, the same on every replica of a service. Unset: a key file made
    * under DATA_DIR on first start (decision 0055).
    */
-  SECRETS_KEY: optionalText.refine((v) => v === undefined || Buffer.from(v, 'base64url').length === 32, 'must be base64url of 32 random bytes'),
+  SECRETS_KEY: optionalText.refine((v) => v === undefined || isSecretsKey(v), 'must be base64url of 32 random bytes'),
   /** Keys being rotated out (comma-separated): what is sealed under them still opens, and is sealed again under SECRETS_KEY at start. */
   SECRETS_KEY_PREVIOUS: optionalText.refine(
     (v) =>
@@ -132,7 +133,7 @@ export const PlatformEnv = z.object({
       v
         .split(',')
         .filter((k) => k.trim())
-        .every((k) => Buffer.from(k.trim(), 'base64url').length === 32),
+        .every(isSecretsKey),
     'must be base64url keys of 32 bytes, comma-separated',
   ),
   /** Bearer token that opens the gateway's /metrics; unset: /metrics is not served on the public port. */

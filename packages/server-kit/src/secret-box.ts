@@ -25,6 +25,8 @@ export interface SecretBox {
   open(stored: string, column: string): string
   /** Whether `stored` should be sealed again: plain, or sealed under a previous key. */
   stale(stored: string): boolean
+  /** `stored` sealed again under the current key when `stale`, else null; throws `SecretUnreadable` as `open` does. */
+  resealed(stored: string, column: string): string | null
 }
 
 /** A stored secret the box cannot open: sealed under a key it was not given, or altered. */
@@ -38,10 +40,13 @@ export class SecretUnreadable extends Error {
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url')
 const keyId = (key: Uint8Array) => b64(createHash('sha256').update(key).digest().subarray(0, 8))
 
+/** Whether `text` is a key: base64url of exactly 32 bytes (what the environment's SECRETS_KEY* must hold). */
+export const isSecretsKey = (text: string): boolean => Buffer.from(text.trim(), 'base64url').length === KEY_BYTES
+
 /** A key given as base64url text: exactly 32 bytes. */
 export function parseSecretsKey(text: string): Uint8Array {
   const key = Buffer.from(text.trim(), 'base64url')
-  if (key.length !== KEY_BYTES) throw new Error(`a secrets key must be ${KEY_BYTES} bytes in base64url (e.g. \`openssl rand -base64 32 | tr '+/' '-_' | tr -d =\`)`)
+  if (!isSecretsKey(text)) throw new Error(`a secrets key must be ${KEY_BYTES} bytes in base64url (e.g. \`openssl rand -base64 32 | tr '+/' '-_' | tr -d =\`)`)
   return new Uint8Array(key)
 }
 
@@ -49,7 +54,7 @@ export function parseSecretsKey(text: string): Uint8Array {
 export function createSecretBox(current: Uint8Array, previous: Uint8Array[] = []): SecretBox {
   const currentId = keyId(current)
   const keys = new Map([...previous, current].map((k) => [keyId(k), k] as const))
-  return {
+  const box: SecretBox = {
     seal(plain, column) {
       const iv = randomBytes(12)
       const cipher = createCipheriv('aes-256-gcm', current, iv)
@@ -74,7 +79,9 @@ export function createSecretBox(current: Uint8Array, previous: Uint8Array[] = []
       }
     },
     stale: (stored) => stored !== '' && !stored.startsWith(`${PREFIX}${currentId}:`),
+    resealed: (stored, column) => (box.stale(stored) ? box.seal(box.open(stored, column), column) : null),
   }
+  return box
 }
 
 /**

@@ -120,15 +120,16 @@ export const providerRepository = {
   async reseal(em: EntityManager, secrets: SecretBox): Promise<{ resealed: number; unreadable: string[] }> {
     const rows = (await em.execute('select key, client_secret from sign_in_providers where client_secret is not null')) as { key: string; client_secret: string }[]
     const out = { resealed: 0, unreadable: [] as string[] }
-    for (const r of rows.filter((row) => secrets.stale(row.client_secret))) {
-      let plain: string
+    for (const r of rows) {
+      let next: string | null
       try {
-        plain = secrets.open(r.client_secret, CLIENT_SECRET_COLUMN)
+        next = secrets.resealed(r.client_secret, CLIENT_SECRET_COLUMN)
       } catch {
         out.unreadable.push(r.key)
         continue
       }
-      await em.execute('update sign_in_providers set client_secret = ? where key = ? and client_secret = ?', [secrets.seal(plain, CLIENT_SECRET_COLUMN), r.key, r.client_secret])
+      if (next === null) continue
+      await em.execute('update sign_in_providers set client_secret = ? where key = ? and client_secret = ?', [next, r.key, r.client_secret])
       out.resealed++
     }
     return out

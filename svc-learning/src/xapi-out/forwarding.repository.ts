@@ -59,15 +59,16 @@ export const forwardingRepository = {
    */
   async reseal(em: EntityManager, secrets: SecretBox): Promise<'resealed' | 'unreadable' | null> {
     const [row] = await run<{ password: string }>(em, 'select password from lrs_forwarding where id = 1')
-    if (!row || !secrets.stale(row.password)) return null
-    let plain: string
+    if (!row) return null
+    let next: string | null
     try {
-      plain = secrets.open(row.password, PASSWORD_COLUMN)
+      next = secrets.resealed(row.password, PASSWORD_COLUMN)
     } catch {
       return 'unreadable'
     }
+    if (next === null) return null
     // Only if unchanged since read: another replica starting, or an admin saving, may have been first.
-    await run(em, 'update lrs_forwarding set password = ? where id = 1 and password = ?', [secrets.seal(plain, PASSWORD_COLUMN), row.password])
+    await run(em, 'update lrs_forwarding set password = ? where id = 1 and password = ?', [next, row.password])
     return 'resealed'
   },
 
